@@ -1,0 +1,196 @@
+//! The commands, each a few calls into the library, and the exit status each
+//! failure maps to.
+
+use crate::cli::{Cli, Command};
+use crate::logging::REPORT;
+use bookminer::book::verify::verify;
+use bookminer::book::{Book, BookError};
+use bookminer::config::{Config, ConfigError, RunMode};
+use bookminer::inspect::{inspect, Request};
+use bookminer::kifu::{self, KifuError};
+use bookminer::mine::{mine, Control, MineError, MineOptions};
+use bookminer::modes::Rules;
+use bookminer::output::KifuFormat;
+use bookminer::stats::book_stats;
+use bookminer::walk::{Start, WalkStats};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Exit statuses (also in the README and `--help`).
+pub const EXIT_PROBLEMS: u8 = 1;
+pub const EXIT_BAD_INPUT: u8 = 2;
+pub const EXIT_IO: u8 = 3;
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Everything that stops a command.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Book(#[from] BookError),
+    #[error("{0}")]
+    Mine(#[from] MineError),
+    #[error("start \"{text}\": {error}")]
+    Start { text: String, error: KifuError },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl AppError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AppError::Book(BookError::Io { .. }) | AppError::Io { .. } | AppError::Mine(MineError::Io { .. }) => EXIT_IO,
+            AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
+            AppError::Config(e) if e.message.starts_with("cannot read") => EXIT_IO,
+            _ => EXIT_BAD_INPUT,
+        }
+    }
+}
+
+/// The config file (given, or ./config.toml if present, or defaults) with the
+/// command-line flags applied over it.
+pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
+    let default_file = Path::new("config.toml");
+    let mut config = match &cli.config {
+        Some(path) => Config::load(path)?,
+        None if default_file.is_file() => Config::load(default_file)?,
+        None => Config::default(),
+    };
+    for (key, value) in cli.overrides.pairs() {
+        config.set_from_command_line(key, value)?;
+    }
+    Ok(config)
+}
+
+/// Runs a command; the `u8` is the exit status when it ran to the end.
+pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
+    match command {
+        None if config.mode == RunMode::Inspect => run_inspect(config, &[], None),
+        None | Some(Command::Mine) => run_mine(config),
+        Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
+        Some(Command::Verify { path }) => run_verify(&path),
+        Some(Command::Stats { path }) => run_stats(&path),
+    }
+}
+
+/// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn open_book(path: &Path) -> Result<Book, AppError> {
+    let began = Instant::now();
+    let book = Book::open(path)?;
+    tracing::info!(
+        "{}: {} positions loaded in {:.3} s (index {} MB)",
+        path.display(),
+        book.store().counts().positions,
+        began.elapsed().as_secs_f64(),
+        book.index().allocation_size() >> 20
+    );
+    Ok(book)
+}
+
+fn start_of(config: &Config) -> Result<Start, AppError> {
+    if config.start.trim().is_empty() {
+        return Ok(Start::initial());
+    }
+    let (board, line) =
+        kifu::parse_and_play(&config.start).map_err(|error| AppError::Start { text: config.start.clone(), error })?;
+    Ok(Start { board, line })
+}
+
+fn run_mine(config: &Config) -> Result<u8, AppError> {
+    let modes = config.mode.mining_modes();
+    if modes.is_empty() {
+        return Err(AppError::Usage("mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into()));
+    }
+    let start = start_of(config)?;
+    let mut book = open_book(&config.book)?;
+    let options = MineOptions {
+        modes,
+        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
+        format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() },
+        unique_lines: config.unique_lines,
+        out_dir: config.out_dir.clone(),
+    };
+    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
+        tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
+    }
+    let counts = book.store().counts();
+    let bar = ProgressBar::new(counts.links + counts.leaves);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} walking {bar:30} {human_pos}/{human_len} edges ({per_sec}, {eta})")
+            .expect("a valid template"),
+    );
+    let mut progress = |stats: &WalkStats| bar.set_position(stats.edges);
+    let report = mine(&mut book, &start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
+    bar.finish_and_clear();
+    let report = report?;
+    println!("{report}");
+    tracing::info!(target: REPORT, "summary:\n{report}");
+    Ok(0)
+}
+
+fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
+    let requests = if positions.is_empty() {
+        let path = file.unwrap_or(&config.positions_file);
+        let text = std::fs::read_to_string(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
+        Request::from_lines(&path.display().to_string(), &text)
+    } else {
+        positions
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Request { origin: format!("argument {}", i + 1), text: text.clone() })
+            .collect()
+    };
+    let book = open_book(&config.book)?;
+    let mut failed = 0;
+    for outcome in inspect(&book, &requests) {
+        match outcome {
+            Ok(report) => {
+                println!("{report}");
+                tracing::info!(target: REPORT, "\n{report}");
+            }
+            Err(message) => {
+                failed += 1;
+                tracing::error!("{message}");
+            }
+        }
+    }
+    if failed > 0 {
+        tracing::error!("{failed} of {} positions could not be reported", requests.len());
+        return Ok(EXIT_PROBLEMS);
+    }
+    Ok(0)
+}
+
+fn run_verify(path: &Path) -> Result<u8, AppError> {
+    let bytes = std::fs::read(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
+    let report = verify(&bytes);
+    for problem in &report.problems {
+        println!("{}: {problem}", path.display());
+    }
+    if report.is_clean() {
+        println!("{}: {} positions, no problems", path.display(), report.records);
+        Ok(0)
+    } else {
+        tracing::error!("{}: {} problems in {} positions", path.display(), report.problems.len(), report.records);
+        Ok(EXIT_PROBLEMS)
+    }
+}
+
+fn run_stats(path: &Path) -> Result<u8, AppError> {
+    let book = open_book(path)?;
+    let h = book.store().header();
+    let (y, mo, d, hh, mi, s) = h.date;
+    println!("{}", path.display());
+    println!("version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release);
+    println!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error);
+    println!("header count {}", h.n_nodes);
+    print!("{}", book_stats(&book));
+    Ok(0)
+}

@@ -1,0 +1,270 @@
+//! A loaded book: the file's bytes (memory-mapped), and a hash index from each
+//! stored board to its record's offset, with the walk's visited flag beside it.
+
+use super::format::{self, FormatError, Header, Problem, Record};
+use crate::board::Board;
+use hashbrown::HashTable;
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// A book file that cannot be used, with the file it is about.
+#[derive(Debug)]
+pub enum BookError {
+    Io { path: PathBuf, source: std::io::Error },
+    Format { path: PathBuf, error: FormatError },
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            BookError::Format { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+/// The bytes of a book: mapped from a file, or owned (books built in memory).
+enum Bytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Bytes {
+    fn map(file: &File) -> std::io::Result<Bytes> {
+        // SAFETY: the map is read-only and lives as long as the `Book`. If another
+        // process truncates the file while it is mapped, reads past the new end
+        // fault (SIGBUS); that is the documented cost of mapping, accepted
+        // because books are large and this tool only reads them. Every access
+        // goes through bounds-checked slices of the mapped length.
+        let map = unsafe { memmap2::MmapOptions::new().map(file)? };
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::WillNeed);
+        Ok(Bytes::Mapped(map))
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Owned(vec) => vec,
+        }
+    }
+}
+
+/// Sizes read off the records while loading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookCounts {
+    pub positions: u64,
+    pub links: u64,
+    pub leaves: u64,
+}
+
+/// The file's bytes and header: records are read from here in place.
+pub struct RecordStore {
+    path: PathBuf,
+    bytes: Bytes,
+    header: Header,
+    counts: BookCounts,
+}
+
+impl RecordStore {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn counts(&self) -> BookCounts {
+        self.counts
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+
+    /// The record at an offset the index holds.
+    pub fn record_at(&self, offset: u64) -> Record<'_> {
+        format::next_record(self.bytes(), offset as usize).expect("the index holds offsets of whole records")
+    }
+
+    fn board_at(&self, offset: u64) -> Board {
+        let at = offset as usize;
+        let bytes = &self.bytes()[at..at + 16];
+        Board::new(
+            u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")),
+            u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes")),
+        )
+    }
+
+    /// The 1-based number of the record at `offset`, found by scanning: for
+    /// error messages only.
+    pub fn record_number(&self, offset: u64) -> u64 {
+        format::records(self.bytes())
+            .filter_map(Result::ok)
+            .find(|&(_, at, _)| at as u64 == offset)
+            .map_or(0, |(n, _, _)| n)
+    }
+}
+
+/// Set in an index entry once the walk has arrived at its position.
+const VISITED: u64 = 1 << 63;
+
+/// Finds records by board. Each entry is a record offset; its top bit is the
+/// walk's visited flag, so one probe finds both.
+pub struct PositionIndex {
+    table: HashTable<u64>,
+}
+
+/// What [`PositionIndex::visit`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visit {
+    pub offset: u64,
+    /// False when the walk had already arrived at this position.
+    pub first_time: bool,
+}
+
+/// Mixes both halves of a board into a hash whose high bits (hashbrown's tag)
+/// and low bits (its bucket) both depend on every disc.
+#[inline]
+pub fn hash_board(board: &Board) -> u64 {
+    let mut h = board.player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ board.opponent.rotate_left(31);
+    h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 29)
+}
+
+impl PositionIndex {
+    /// The offset of the record for a stored (normalized) board.
+    pub fn find(&self, store: &RecordStore, board: &Board) -> Option<u64> {
+        self.table.find(hash_board(board), |&e| store.board_at(e & !VISITED) == *board).map(|&e| e & !VISITED)
+    }
+
+    /// Looks a stored board up and marks it visited.
+    pub fn visit(&mut self, store: &RecordStore, board: &Board) -> Option<Visit> {
+        let entry = self.table.find_mut(hash_board(board), |&e| store.board_at(e & !VISITED) == *board)?;
+        let first_time = *entry & VISITED == 0;
+        *entry |= VISITED;
+        Some(Visit { offset: *entry & !VISITED, first_time })
+    }
+
+    /// Forgets every visit, for a new walk.
+    pub fn clear_visited(&mut self) {
+        for entry in self.table.iter_mut() {
+            *entry &= !VISITED;
+        }
+    }
+
+    /// Bytes the table holds, for reports.
+    pub fn allocation_size(&self) -> usize {
+        self.table.allocation_size()
+    }
+}
+
+/// A book ready to walk.
+pub struct Book {
+    store: RecordStore,
+    index: PositionIndex,
+}
+
+impl Book {
+    /// Maps and indexes a book file, failing on any problem SPEC §7 lists for
+    /// `mine`. A wrong header count is only a warning.
+    pub fn open(path: &Path) -> Result<Book, BookError> {
+        let io = |source| BookError::Io { path: path.to_path_buf(), source };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let bytes = if len < format::HEADER_LEN as u64 {
+            // Too short to map usefully (an empty file cannot be mapped at all).
+            Bytes::Owned(std::fs::read(path).map_err(io)?)
+        } else {
+            Bytes::map(&file).map_err(io)?
+        };
+        Book::build(path.to_path_buf(), bytes)
+    }
+
+    /// Indexes a book held in memory; `name` stands for the path in messages.
+    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Book, BookError> {
+        Book::build(PathBuf::from(name), Bytes::Owned(bytes))
+    }
+
+    fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
+        let fail = |error| BookError::Format { path: path.clone(), error };
+        let header = format::parse_header(bytes.as_slice()).map_err(fail)?;
+        let counts = check_records(bytes.as_slice()).map_err(fail)?;
+        if i64::from(header.n_nodes) != counts.positions as i64 {
+            tracing::warn!(
+                "{}: header says {} positions, the file holds {}; using the records",
+                path.display(),
+                header.n_nodes,
+                counts.positions
+            );
+        }
+        let store = RecordStore { path, bytes, header, counts };
+        let index = build_index(&store).map_err(|error| BookError::Format { path: store.path.clone(), error })?;
+        Ok(Book { store, index })
+    }
+
+    pub fn store(&self) -> &RecordStore {
+        &self.store
+    }
+
+    /// The store to read records from and the index to mark visits in, borrowed apart.
+    pub fn parts_mut(&mut self) -> (&RecordStore, &mut PositionIndex) {
+        (&self.store, &mut self.index)
+    }
+
+    pub fn index(&self) -> &PositionIndex {
+        &self.index
+    }
+
+    /// The record of a stored (normalized) board, with its offset.
+    pub fn find(&self, board: &Board) -> Option<(u64, Record<'_>)> {
+        let offset = self.index.find(&self.store, board)?;
+        Some((offset, self.store.record_at(offset)))
+    }
+}
+
+/// First pass: every record whole and passing the load checks; counts them so
+/// the index is sized by what the file holds, never by the header.
+fn check_records(bytes: &[u8]) -> Result<BookCounts, FormatError> {
+    let mut counts = BookCounts::default();
+    let mut problems = Vec::new();
+    for item in format::records(bytes) {
+        let (number, offset, record) = item?;
+        record.load_problems(&mut problems);
+        if !problems.is_empty() {
+            return Err(FormatError { record: Some(number), offset: offset as u64, problem: problems.swap_remove(0) });
+        }
+        counts.positions += 1;
+        counts.links += record.n_links() as u64;
+        counts.leaves += u64::from(record.leaf().is_some());
+    }
+    Ok(counts)
+}
+
+/// Second pass: one entry per record, refusing a position stored twice.
+fn build_index(store: &RecordStore) -> Result<PositionIndex, FormatError> {
+    let mut table = HashTable::with_capacity(store.counts.positions as usize);
+    for item in format::records(store.bytes()) {
+        let (number, offset, record) = item?;
+        let board = record.board();
+        let hasher = |&e: &u64| hash_board(&store.board_at(e));
+        match table.entry(hash_board(&board), |&e| store.board_at(e) == board, hasher) {
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert(offset as u64);
+            }
+            hashbrown::hash_table::Entry::Occupied(first) => {
+                let first_offset = *first.get();
+                return Err(FormatError {
+                    record: Some(number),
+                    offset: offset as u64,
+                    problem: Problem::Duplicate { first_record: store.record_number(first_offset), first_offset },
+                });
+            }
+        }
+    }
+    Ok(PositionIndex { table })
+}

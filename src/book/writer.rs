@@ -1,0 +1,66 @@
+//! Writing books in Edax's layout: for the sample book, `synth`, and tests
+//! that need a book made by hand.
+
+use super::format::{self, Header, Link, Score};
+use crate::board::Board;
+
+/// One position to write. `board` must already be normalized and the moves
+/// given in its coordinates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub board: Board,
+    pub value: Score,
+    pub lower: Score,
+    pub upper: Score,
+    pub level: u8,
+    /// wins, draws, losses, lines
+    pub counts: [u32; 4],
+    pub links: Vec<Link>,
+    pub leaf: Option<Link>,
+}
+
+impl Entry {
+    /// A position with a value and nothing else; bounds are the full range.
+    pub fn new(board: Board, value: i32) -> Entry {
+        Entry {
+            board,
+            value: Score(value),
+            lower: Score(-64),
+            upper: Score(64),
+            level: 1,
+            counts: [0; 4],
+            links: Vec::new(),
+            leaf: None,
+        }
+    }
+}
+
+/// The header a written book gets: version 4, release 4, the given level.
+pub fn header(n_nodes: usize, level: i32) -> Header {
+    Header {
+        version: format::VERSION,
+        release: 4,
+        date: (2026, 1, 1, 0, 0, 0),
+        level,
+        n_empties: 60,
+        midgame_error: 2,
+        endcut_error: 1,
+        verbosity: 1,
+        n_nodes: i32::try_from(n_nodes).unwrap_or(i32::MAX),
+    }
+}
+
+fn clamp16(score: Score) -> i16 {
+    score.0.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+}
+
+/// Encodes a whole book: header, then the entries in the order given.
+pub fn encode(entries: &[Entry], level: i32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(format::HEADER_LEN + entries.len() * 48);
+    format::encode_header(&mut out, &header(entries.len(), level));
+    for e in entries {
+        let values = [clamp16(e.value), clamp16(e.lower), clamp16(e.upper)];
+        format::encode_record(&mut out, &e.board, e.counts, values, e.level, &e.links, e.leaf);
+    }
+    out
+}

@@ -1,0 +1,120 @@
+//! Command-line syntax. Every flag that overrides a config key is checked by
+//! the same code as the config file (see `Config::set_from_command_line`).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Walks an Edax opening book (book.dat) and writes the kifu of the places
+/// where it disagrees with itself: leaves that beat every link, links whose
+/// score disagrees with the position they lead to. Feed the kifu to an engine
+/// to re-search them.
+///
+/// With no command, does what the config file says (mode 1–4 or "all": mine;
+/// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
+/// positions missing or malformed (inspect); 2 bad config, book or
+/// arguments; 3 a file could not be read or written; 130 interrupted.
+#[derive(Parser, Debug)]
+#[command(name = "bookminer", version, max_term_width = 100)]
+pub struct Cli {
+    /// Config file (TOML). Default: ./config.toml if it exists, else built-in
+    /// defaults. Relative paths in it are taken from its own folder.
+    #[arg(short, long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub overrides: Overrides,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Flags that override config keys (relative paths: from the working directory).
+#[derive(Args, Debug, Default)]
+pub struct Overrides {
+    /// Book to read [config: book]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub book: Option<String>,
+    /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
+    /// best move, 5 inspect, or "all" (1–4 in one walk) [config: mode]
+    #[arg(short, long, global = true, value_name = "MODE")]
+    pub mode: Option<String>,
+    /// Walk only below the position this kifu reaches, e.g. f5d6 [config: start]
+    #[arg(long, global = true, value_name = "KIFU")]
+    pub start: Option<String>,
+    /// Folder for mode{N}.txt [config: out_dir]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out_dir: Option<String>,
+    /// Smallest score difference that counts as a mismatch [config: min_gap]
+    #[arg(long, global = true, value_name = "N")]
+    pub min_gap: Option<String>,
+    /// "f5" (turn every line to start with F5) or "as-walked" [config: orientation]
+    #[arg(long, global = true, value_name = "HOW")]
+    pub orientation: Option<String>,
+    /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
+    #[arg(long, global = true, value_name = "TEXT")]
+    pub pass_token: Option<String>,
+    /// true: write each line once per file; false: every line [config: unique_lines]
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub unique_lines: Option<String>,
+    /// Mode 1, child with a leaf but no links: "skip" or "report" [config: mode1_linkless]
+    #[arg(long, global = true, value_name = "HOW")]
+    pub mode1_linkless: Option<String>,
+    /// error, warn, info, debug or trace [config: log_level]
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+    /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub log_file: Option<String>,
+}
+
+impl Overrides {
+    /// (config key, value) for every flag given.
+    pub fn pairs(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("book", &self.book),
+            ("mode", &self.mode),
+            ("start", &self.start),
+            ("out_dir", &self.out_dir),
+            ("min_gap", &self.min_gap),
+            ("orientation", &self.orientation),
+            ("pass_token", &self.pass_token),
+            ("unique_lines", &self.unique_lines),
+            ("mode1_linkless", &self.mode1_linkless),
+            ("log_level", &self.log_level),
+            ("log_file", &self.log_file),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.as_deref().map(|v| (key, v)))
+        .collect()
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Walk the book and write mode{N}.txt for the chosen mode (1–4 or all).
+    Mine,
+    /// Print everything the book knows about positions (mode 5).
+    ///
+    /// A position is two 64-bit numbers (player opponent, hex 0x… or
+    /// decimal), a kifu from the initial position (F5D6C3), or 64 squares
+    /// (X/* black, O white, -/. empty, A1..H8) and the side to move (X or O).
+    Inspect {
+        /// Positions to inspect; none: read the file.
+        positions: Vec<String>,
+        /// File with one position per line [config: positions_file]
+        #[arg(short, long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// Check every record of a book and list every problem; exit 1 if any.
+    Verify {
+        /// The book file.
+        #[arg(value_name = "BOOK")]
+        path: PathBuf,
+    },
+    /// Print a book's header and what its records hold.
+    Stats {
+        /// The book file.
+        #[arg(value_name = "BOOK")]
+        path: PathBuf,
+    },
+}

@@ -1,0 +1,107 @@
+//! Mode 5: everything the book knows about chosen positions, as text.
+
+use crate::board::{Board, Square};
+use crate::book::Book;
+use crate::position::{self, Colour, Position};
+use crate::symmetry::normalize;
+use std::fmt::Write;
+
+/// One position to inspect and where it was written ("positions.txt:3",
+/// "argument 2").
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub origin: String,
+    pub text: String,
+}
+
+impl Request {
+    /// The non-blank, non-comment (`#`) lines of a positions file.
+    pub fn from_lines(file_name: &str, text: &str) -> Vec<Request> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .map(|(i, l)| Request { origin: format!("{file_name}:{}", i + 1), text: l.trim_start_matches('\u{feff}').to_string() })
+            .collect()
+    }
+}
+
+/// The outcome for one request: a report, or why there is none.
+pub type Outcome = Result<String, String>;
+
+/// Inspects each request in order; a position that is malformed or not in
+/// the book gives an error naming where it was written.
+pub fn inspect(book: &Book, requests: &[Request]) -> Vec<Outcome> {
+    requests.iter().map(|r| inspect_one(book, r)).collect()
+}
+
+fn inspect_one(book: &Book, request: &Request) -> Outcome {
+    let position = position::parse(&request.text).map_err(|e| format!("{}: {e}", request.origin))?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", request.origin, request.text.trim());
+    draw(&position, &mut out);
+    let normalized = normalize(&position.board);
+    let Some((offset, record)) = book.find(&normalized.board) else {
+        let _ = writeln!(out, "in book: no");
+        return Err(format!("{}: {} is not in the book\n{out}", request.origin, request.text.trim()));
+    };
+    let s = normalized.to_original;
+    let stored = record.board();
+    let [wins, draws, losses, lines] = record.counts();
+    let _ = writeln!(out, "in book: yes, record {} at byte offset {offset}", book.store().record_number(offset));
+    let _ = writeln!(out, "stored board: player {:#018x} opponent {:#018x}", stored.player, stored.opponent);
+    let _ = writeln!(out, "symmetry: {} (maps stored coordinates to this board)", s.index());
+    let _ = writeln!(out, "value {} (lower {}, upper {}), level {}", record.value(), record.lower(), record.upper(), record.level());
+    let _ = writeln!(out, "wins {wins}, draws {draws}, losses {losses}, lines {lines}");
+    let _ = writeln!(out, "links ({}), stored -> actual:", record.n_links());
+    for link in record.links() {
+        let _ = writeln!(out, "  {:<3} -> {:<3} {}", link.mv, s.apply_move(link.mv), link.score);
+    }
+    match record.leaf() {
+        Some(leaf) => {
+            let _ = writeln!(out, "leaf: {:<3} -> {:<3} {}", leaf.mv, s.apply_move(leaf.mv), leaf.score);
+        }
+        None => {
+            let _ = writeln!(out, "leaf: none");
+        }
+    }
+    Ok(out)
+}
+
+/// Draws the board, black `X`, white `O`, and `*` on the legal moves. Without a
+/// known colour, the side to move is drawn as `X`.
+fn draw(position: &Position, out: &mut String) {
+    let board: &Board = &position.board;
+    let (x, o) = match position.to_move {
+        Some(Colour::White) => (board.opponent, board.player),
+        _ => (board.player, board.opponent),
+    };
+    let moves = board.legal_moves();
+    out.push_str("  A B C D E F G H\n");
+    for row in 0..8u8 {
+        let _ = write!(out, "{}", row + 1);
+        for column in 0..8u8 {
+            let bit = Square::new(column + 8 * row).expect("on the board").bit();
+            let c = if x & bit != 0 {
+                'X'
+            } else if o & bit != 0 {
+                'O'
+            } else if moves & bit != 0 {
+                '*'
+            } else {
+                '.'
+            };
+            let _ = write!(out, " {c}");
+        }
+        out.push('\n');
+    }
+    let side = match position.to_move {
+        Some(Colour::Black) => "black (X)".to_string(),
+        Some(Colour::White) => "white (O)".to_string(),
+        None => "the player (X; colour not given)".to_string(),
+    };
+    let _ = writeln!(out, "to move: {side}; {} empties; * marks legal moves", board.empties());
+    if let Some(line) = &position.line {
+        let kifu: String = line.iter().map(|m| m.to_string()).collect();
+        let _ = writeln!(out, "line: {kifu}");
+    }
+}

@@ -1,0 +1,24 @@
+//! bookminer: walks an Edax opening book and writes the kifu of the places
+//! where it disagrees with itself (see SPEC.md).
+//!
+//! Data flows one way: [`book`] (file → index) → [`walk`] → [`modes`] (rules)
+//! → [`output`] (writer); [`mine`] wires them together for one run.
+
+pub mod board;
+pub mod book;
+pub mod config;
+pub mod inspect;
+pub mod kifu;
+pub mod mine;
+pub mod modes;
+pub mod output;
+pub mod position;
+pub mod stats;
+pub mod symmetry;
+pub mod walk;
+
+pub use board::{Board, Move, Square};
+pub use book::{Book, BookError};
+pub use config::Config;
+pub use mine::{mine, MineOptions, MineReport};
+pub use walk::{walk, Start};

@@ -1,0 +1,28 @@
+//! The `bookminer` command: parse the command line, settle the config, run the
+//! chosen command, and turn its outcome into an exit status.
+
+mod app;
+mod cli;
+mod logging;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let config = match app::settle_config(&cli) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    logging::init(config.log_level, &config.log_file);
+    match app::run(cli.command, &config) {
+        Ok(status) => ExitCode::from(status),
+        Err(e) => {
+            tracing::error!("{e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Mining: one walk, the chosen modes' rules at every arrival, and one kifu
+//! file per mode. Files are committed only when the whole walk succeeds.
+
+use crate::board::Move;
+use crate::book::{Book, Score};
+use crate::modes::{judge, ArrivalScores, Branch, Mode, Rules, Target};
+use crate::output::{ensure_dir, KifuFile, KifuFormat};
+use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats};
+use smallvec::SmallVec;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What to mine and how to write it.
+#[derive(Clone, Debug)]
+pub struct MineOptions {
+    pub modes: Vec<Mode>,
+    pub rules: Rules,
+    pub format: KifuFormat,
+    pub unique_lines: bool,
+    pub out_dir: PathBuf,
+}
+
+impl MineOptions {
+    /// Where a mode's kifu go: `out_dir/mode{N}.txt`.
+    pub fn output_path(&self, mode: Mode) -> PathBuf {
+        self.out_dir.join(format!("mode{}.txt", mode.number()))
+    }
+}
+
+/// Hooks for a long walk: a flag that stops it (Ctrl-C) and a progress report.
+pub struct Control<'a> {
+    pub cancel: &'a AtomicBool,
+    pub progress: &'a mut dyn FnMut(&WalkStats),
+}
+
+/// Why mining failed.
+#[derive(Debug)]
+pub enum MineError {
+    Io { path: PathBuf, source: io::Error },
+    Walk { book: PathBuf, error: WalkError<Stop> },
+    Interrupted,
+}
+
+impl fmt::Display for MineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MineError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            MineError::Walk { book, error } => write!(f, "{}: {error}", book.display()),
+            MineError::Interrupted => f.write_str("interrupted; no output file was changed"),
+        }
+    }
+}
+
+impl std::error::Error for MineError {}
+
+/// Why the miner stopped the walk.
+#[derive(Debug)]
+pub enum Stop {
+    Io { path: PathBuf, source: io::Error },
+    Interrupted,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Stop::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// One mode's results.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeReport {
+    pub mode: Mode,
+    /// Arrivals where observed > expected.
+    pub above: u64,
+    /// Arrivals where observed < expected.
+    pub below: u64,
+    pub lines_written: u64,
+    pub duplicates_dropped: u64,
+    pub path: PathBuf,
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug)]
+pub struct MineReport {
+    pub positions_loaded: u64,
+    pub walk: WalkStats,
+    pub modes: Vec<ModeReport>,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for MineReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "positions loaded   {}", self.positions_loaded)?;
+        writeln!(f, "positions walked   {}", self.walk.positions)?;
+        writeln!(f, "edges followed     {}", self.walk.edges)?;
+        writeln!(f, "arrivals           {}", self.walk.arrivals)?;
+        for m in &self.modes {
+            writeln!(
+                f,
+                "{} ({}): {} above, {} below; {} lines written to {}{}",
+                m.mode,
+                m.mode.describe(),
+                m.above,
+                m.below,
+                m.lines_written,
+                m.path.display(),
+                if m.duplicates_dropped > 0 { format!(" ({} repeated lines dropped)", m.duplicates_dropped) } else { String::new() }
+            )?;
+        }
+        write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// One mode's rule and file.
+struct Sink {
+    mode: Mode,
+    file: KifuFile,
+    above: u64,
+    below: u64,
+}
+
+/// The walk's visitor: judges each arrival under every chosen mode.
+struct Miner<'a, 'c> {
+    sinks: Vec<Sink>,
+    rules: Rules,
+    format: &'a KifuFormat,
+    control: Control<'c>,
+    /// Reused buffers: the line to a child's move, and its text.
+    line: Vec<Move>,
+    text: String,
+}
+
+impl Visitor for Miner<'_, '_> {
+    type Error = Stop;
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
+        let child = &arrival.child;
+        let links: SmallVec<[Score; 32]> = child.links().map(|l| l.score).collect();
+        let scores =
+            ArrivalScores { parent: arrival.parent_score, value: child.value(), links: &links, leaf: child.leaf().map(|l| l.score) };
+        for sink in &mut self.sinks {
+            let Some(verdict) = judge(sink.mode, &self.rules, &scores) else { continue };
+            match verdict.branch {
+                Branch::Above => sink.above += 1,
+                Branch::Below => sink.below += 1,
+            }
+            for target in verdict.targets {
+                self.line.clear();
+                self.line.extend_from_slice(arrival.line);
+                if let Target::Move(i) = target {
+                    let stored = child.move_at(i).expect("judge names moves of this child");
+                    self.line.push(arrival.child_symmetry.apply_move(stored.mv));
+                }
+                self.text.clear();
+                self.format.render(&self.line, &mut self.text);
+                tracing::trace!("{}: {}", sink.mode, self.text);
+                sink.file
+                    .write_line(&self.text)
+                    .map_err(|source| Stop::Io { path: sink.file.path().to_path_buf(), source })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
+        if self.control.cancel.load(Ordering::Relaxed) {
+            return Err(Stop::Interrupted);
+        }
+        (self.control.progress)(stats);
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
+    move |source| MineError::Io { path: path.to_path_buf(), source }
+}
+
+/// Walks the book from `start` and writes one kifu file per mode. Nothing
+/// under the final names changes unless the whole walk succeeds.
+pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
+    let began = Instant::now();
+    ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
+    let mut sinks = Vec::with_capacity(options.modes.len());
+    for &mode in &options.modes {
+        let path = options.output_path(mode);
+        let file = KifuFile::create(&path, options.unique_lines).map_err(io_error(&path))?;
+        sinks.push(Sink { mode, file, above: 0, below: 0 });
+    }
+    let miner =
+        Miner { sinks, rules: options.rules, format: &options.format, control, line: Vec::new(), text: String::new() };
+    let book_path = book.store().path().to_path_buf();
+    let (stats, miner) = walk(book, start, miner).map_err(|error| match error {
+        WalkError::Visitor(Stop::Interrupted) => MineError::Interrupted,
+        WalkError::Visitor(Stop::Io { path, source }) => MineError::Io { path, source },
+        error => MineError::Walk { book: book_path, error },
+    })?;
+    if miner.control.cancel.load(Ordering::Relaxed) {
+        return Err(MineError::Interrupted);
+    }
+    let mut modes = Vec::new();
+    for sink in miner.sinks {
+        let path = sink.file.path().to_path_buf();
+        let (lines_written, duplicates_dropped) = (sink.file.lines_written, sink.file.duplicates_dropped);
+        sink.file.commit().map_err(io_error(&path))?;
+        modes.push(ModeReport { mode: sink.mode, above: sink.above, below: sink.below, lines_written, duplicates_dropped, path });
+    }
+    Ok(MineReport { positions_loaded: book.store().counts().positions, walk: stats, modes, elapsed: began.elapsed() })
+}

@@ -1,0 +1,253 @@
+//! The mismatch rules of SPEC §3, as pure functions of one arrival.
+
+use crate::book::Score;
+use smallvec::SmallVec;
+use std::fmt;
+
+/// A mismatch mode (1–4): what is compared with what at each arrival.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// 1: the child's leaf against its best link.
+    LeafVsLinks,
+    /// 2: the child's value against its best move.
+    ValueVsBest,
+    /// 3: the parent's score for the move against the child's value.
+    ParentVsValue,
+    /// 4: the parent's score for the move against the child's best move.
+    ParentVsBest,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::LeafVsLinks, Mode::ValueVsBest, Mode::ParentVsValue, Mode::ParentVsBest];
+
+    pub fn number(self) -> u8 {
+        match self {
+            Mode::LeafVsLinks => 1,
+            Mode::ValueVsBest => 2,
+            Mode::ParentVsValue => 3,
+            Mode::ParentVsBest => 4,
+        }
+    }
+
+    pub fn from_number(n: u8) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.number() == n)
+    }
+
+    /// The SPEC's names for the two sides of the comparison.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mode::LeafVsLinks => "leaf F vs best link L",
+            Mode::ValueVsBest => "best move M vs value V",
+            Mode::ParentVsValue => "value V vs parent's -P",
+            Mode::ParentVsBest => "best move M vs parent's -P",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "mode {}", self.number())
+    }
+}
+
+/// What mode 1 does with a child that has a leaf but no links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Linkless {
+    #[default]
+    Skip,
+    Report,
+}
+
+/// Settings shared by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// How far apart two scores must be to differ (SPEC §3); at least 1.
+    pub min_gap: i32,
+    pub linkless: Linkless,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules { min_gap: 1, linkless: Linkless::Skip }
+    }
+}
+
+/// What the rules read of one arrival: the parent's score for the move, and
+/// the child's value, link scores (stored order) and leaf score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrivalScores<'a> {
+    pub parent: Score,
+    pub value: Score,
+    pub links: &'a [Score],
+    pub leaf: Option<Score>,
+}
+
+impl ArrivalScores<'_> {
+    /// Links in stored order, then the leaf, each with its position in that order.
+    fn moves(&self) -> impl Iterator<Item = (usize, Score)> + '_ {
+        self.links.iter().copied().chain(self.leaf).enumerate()
+    }
+
+    fn best_link(&self) -> Option<Score> {
+        self.links.iter().copied().max()
+    }
+
+    fn best_move(&self) -> Option<Score> {
+        self.moves().map(|(_, s)| s).max()
+    }
+
+    fn leaf_index(&self) -> usize {
+        self.links.len()
+    }
+}
+
+/// Which way the observed score missed the expected one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Branch {
+    /// observed > expected
+    Above,
+    /// observed < expected
+    Below,
+}
+
+/// A line to write: to the child itself, or to one of the child's moves,
+/// numbered in walk order (links, then the leaf).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Child,
+    Move(usize),
+}
+
+/// A fired rule and the lines it writes (possibly none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub branch: Branch,
+    pub targets: SmallVec<[Target; 4]>,
+}
+
+/// Applies a mode's rule to one arrival; `None` when nothing fires.
+pub fn judge(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
+    let no_moves = a.links.is_empty() && a.leaf.is_none();
+    match mode {
+        Mode::LeafVsLinks => judge_leaf(rules, a),
+        Mode::ValueVsBest if no_moves => None,
+        Mode::ValueVsBest => compare(rules, a, a.value, a.best_move()?),
+        Mode::ParentVsValue => compare(rules, a, Score(-a.parent.0), a.value),
+        Mode::ParentVsBest if no_moves => None,
+        Mode::ParentVsBest => compare(rules, a, Score(-a.parent.0), a.best_move()?),
+    }
+}
+
+/// Mode 1: the leaf beats the best link by at least the gap.
+fn judge_leaf(rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
+    let leaf = a.leaf?;
+    let fires = match a.best_link() {
+        Some(best) => leaf.0 - best.0 >= rules.min_gap,
+        None => rules.linkless == Linkless::Report,
+    };
+    fires.then(|| Verdict { branch: Branch::Above, targets: SmallVec::from_elem(Target::Move(a.leaf_index()), 1) })
+}
+
+/// Modes 2–4: above, every child move that exceeds `expected`; below, the child.
+fn compare(rules: &Rules, a: &ArrivalScores<'_>, expected: Score, observed: Score) -> Option<Verdict> {
+    let gap = rules.min_gap;
+    if observed.0 - expected.0 >= gap {
+        let targets = a.moves().filter(|&(_, s)| s.0 - expected.0 >= gap).map(|(i, _)| Target::Move(i)).collect();
+        Some(Verdict { branch: Branch::Above, targets })
+    } else if expected.0 - observed.0 >= gap {
+        Some(Verdict { branch: Branch::Below, targets: SmallVec::from_elem(Target::Child, 1) })
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scores(links: &[i32]) -> Vec<Score> {
+        links.iter().map(|&s| Score(s)).collect()
+    }
+
+    fn arrival<'a>(parent: i32, value: i32, links: &'a [Score], leaf: Option<i32>) -> ArrivalScores<'a> {
+        ArrivalScores { parent: Score(parent), value: Score(value), links, leaf: leaf.map(Score) }
+    }
+
+    fn moves(indices: &[usize]) -> SmallVec<[Target; 4]> {
+        indices.iter().map(|&i| Target::Move(i)).collect()
+    }
+
+    const GAP1: Rules = Rules { min_gap: 1, linkless: Linkless::Skip };
+
+    #[test]
+    fn mode1_fires_when_the_leaf_beats_every_link() {
+        let links = scores(&[2, 4]);
+        let v = judge(Mode::LeafVsLinks, &GAP1, &arrival(0, 4, &links, Some(5))).unwrap();
+        assert_eq!(v, Verdict { branch: Branch::Above, targets: moves(&[2]) });
+        assert_eq!(judge(Mode::LeafVsLinks, &GAP1, &arrival(0, 4, &links, Some(4))), None);
+        assert_eq!(judge(Mode::LeafVsLinks, &GAP1, &arrival(0, 4, &links, None)), None);
+    }
+
+    #[test]
+    fn mode1_linkless_children_are_skipped_unless_reported() {
+        let none: Vec<Score> = vec![];
+        assert_eq!(judge(Mode::LeafVsLinks, &GAP1, &arrival(0, 3, &none, Some(3))), None);
+        let report = Rules { linkless: Linkless::Report, ..GAP1 };
+        let v = judge(Mode::LeafVsLinks, &report, &arrival(0, 3, &none, Some(-7))).unwrap();
+        assert_eq!(v.targets, moves(&[0]));
+        assert_eq!(judge(Mode::LeafVsLinks, &report, &arrival(0, 3, &none, None)), None);
+    }
+
+    #[test]
+    fn mode2_above_writes_every_move_over_the_value() {
+        let links = scores(&[6, 1, 8]);
+        let v = judge(Mode::ValueVsBest, &GAP1, &arrival(0, 5, &links, Some(7))).unwrap();
+        assert_eq!(v, Verdict { branch: Branch::Above, targets: moves(&[0, 2, 3]) });
+    }
+
+    #[test]
+    fn mode2_below_writes_the_child_and_skips_empty_children() {
+        let links = scores(&[2]);
+        let v = judge(Mode::ValueVsBest, &GAP1, &arrival(0, 5, &links, Some(3))).unwrap();
+        assert_eq!(v, Verdict { branch: Branch::Below, targets: SmallVec::from_elem(Target::Child, 1) });
+        assert_eq!(judge(Mode::ValueVsBest, &GAP1, &arrival(0, 5, &[], None)), None);
+        assert_eq!(judge(Mode::ValueVsBest, &GAP1, &arrival(0, 5, &links, Some(5))), None);
+    }
+
+    #[test]
+    fn mode3_compares_the_value_with_minus_the_parent_score() {
+        let links = scores(&[-2, 3]);
+        // parent says +2, so the child should be worth -2 to its mover; it is worth 3
+        let v = judge(Mode::ParentVsValue, &GAP1, &arrival(2, 3, &links, Some(-1))).unwrap();
+        assert_eq!(v, Verdict { branch: Branch::Above, targets: moves(&[1, 2]) });
+        let v = judge(Mode::ParentVsValue, &GAP1, &arrival(2, -5, &links, None)).unwrap();
+        assert_eq!(v.branch, Branch::Below);
+        assert_eq!(v.targets.as_slice(), &[Target::Child]);
+        assert_eq!(judge(Mode::ParentVsValue, &GAP1, &arrival(2, -2, &links, None)), None);
+        // a child with no moves is still judged in mode 3
+        assert!(judge(Mode::ParentVsValue, &GAP1, &arrival(2, -9, &[], None)).is_some());
+    }
+
+    #[test]
+    fn mode4_compares_the_best_move_with_minus_the_parent_score() {
+        let links = scores(&[0]);
+        let v = judge(Mode::ParentVsBest, &GAP1, &arrival(-3, 9, &links, Some(4))).unwrap();
+        assert_eq!(v, Verdict { branch: Branch::Above, targets: moves(&[1]) });
+        let v = judge(Mode::ParentVsBest, &GAP1, &arrival(3, 9, &links, Some(-4))).unwrap();
+        assert_eq!(v.branch, Branch::Below);
+        assert_eq!(judge(Mode::ParentVsBest, &GAP1, &arrival(3, 9, &[], None)), None);
+    }
+
+    #[test]
+    fn min_gap_widens_what_counts_as_equal() {
+        let gap3 = Rules { min_gap: 3, ..GAP1 };
+        let links = scores(&[1, 3]);
+        assert_eq!(judge(Mode::ParentVsBest, &gap3, &arrival(-1, 0, &links, None)), None);
+        let v = judge(Mode::ParentVsBest, &gap3, &arrival(0, 0, &links, None)).unwrap();
+        assert_eq!(v.targets, moves(&[1]));
+        assert_eq!(judge(Mode::LeafVsLinks, &gap3, &arrival(0, 0, &links, Some(5))), None);
+        assert!(judge(Mode::LeafVsLinks, &gap3, &arrival(0, 0, &links, Some(6))).is_some());
+        assert!(judge(Mode::ValueVsBest, &gap3, &arrival(0, 6, &links, None)).is_some());
+        assert_eq!(judge(Mode::ValueVsBest, &gap3, &arrival(0, 5, &links, None)), None);
+    }
+}

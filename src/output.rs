@@ -1,0 +1,222 @@
+//! Kifu text (SPEC §4): move names, orientation, passes, the BOM, duplicate
+//! lines, and files that appear complete or not at all.
+
+use crate::board::{Move, Square};
+use crate::symmetry::Symmetry;
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The UTF-8 byte-order mark every output file starts with.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How lines are turned before they are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// Map the line by the symmetry of the initial position that sends its
+    /// first move to F5.
+    #[default]
+    F5,
+    /// Keep the walk's own coordinates.
+    AsWalked,
+}
+
+/// The symmetry of the initial position that sends an opening move to F5:
+/// F5 itself, E6 by transposition, D3 by the anti-diagonal, C4 by the
+/// half-turn. Any other first move (only possible from a non-initial start)
+/// is left as it is.
+fn to_f5(first: Option<&Move>) -> Symmetry {
+    let index = match first.map(|m| m.code()) {
+        Some(44) => 4, // E6
+        Some(19) => 7, // D3
+        Some(26) => 3, // C4
+        _ => 0,
+    };
+    Symmetry::new(index).expect("0..8")
+}
+
+/// Renders move lines as kifu text.
+#[derive(Clone, Debug, Default)]
+pub struct KifuFormat {
+    pub orientation: Orientation,
+    /// Written for a pass; empty leaves passes out.
+    pub pass_token: String,
+}
+
+impl KifuFormat {
+    /// Appends the text of `line` (no line end) to `out`.
+    pub fn render(&self, line: &[Move], out: &mut String) {
+        let symmetry = match self.orientation {
+            Orientation::F5 => to_f5(line.first()),
+            Orientation::AsWalked => Symmetry::IDENTITY,
+        };
+        for &mv in line {
+            match symmetry.apply_move(mv) {
+                Move::Play(square) => push_square(square, out),
+                Move::Pass => out.push_str(&self.pass_token),
+            }
+        }
+    }
+}
+
+fn push_square(square: Square, out: &mut String) {
+    out.push((b'A' + square.column()) as char);
+    out.push((b'1' + square.row()) as char);
+}
+
+/// A file written beside its final name and renamed into place on
+/// [`AtomicFile::commit`]; dropped uncommitted, it is removed and the previous
+/// file under the final name is untouched.
+pub struct AtomicFile {
+    writer: BufWriter<tempfile::NamedTempFile>,
+    path: PathBuf,
+}
+
+impl AtomicFile {
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+        Ok(AtomicFile { writer: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn commit(self) -> io::Result<()> {
+        let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
+        temp.as_file().sync_all()?;
+        temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// One mode's output file: kifu lines after a BOM, each written once unless
+/// duplicates are wanted.
+pub struct KifuFile {
+    file: AtomicFile,
+    /// Lines written so far, when duplicates are dropped.
+    seen: Option<HashSet<Box<str>>>,
+    pub lines_written: u64,
+    pub duplicates_dropped: u64,
+}
+
+impl KifuFile {
+    pub fn create(path: &Path, unique_lines: bool) -> io::Result<KifuFile> {
+        let mut file = AtomicFile::create(path)?;
+        file.write_all(BOM)?;
+        Ok(KifuFile { file, seen: unique_lines.then(HashSet::new), lines_written: 0, duplicates_dropped: 0 })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Writes one line (without its line end), unless it was written before
+    /// and duplicates are dropped.
+    pub fn write_line(&mut self, text: &str) -> io::Result<()> {
+        if let Some(seen) = &mut self.seen {
+            if seen.contains(text) {
+                self.duplicates_dropped += 1;
+                return Ok(());
+            }
+            seen.insert(text.into());
+        }
+        self.file.write_all(text.as_bytes())?;
+        self.file.write_all(b"\n")?;
+        self.lines_written += 1;
+        Ok(())
+    }
+
+    pub fn commit(self) -> io::Result<()> {
+        self.file.commit()
+    }
+}
+
+/// Creates `dir` (and its parents) if it is missing.
+pub fn ensure_dir(dir: &Path) -> io::Result<()> {
+    if dir.as_os_str().is_empty() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Vec<Move> {
+        text.as_bytes()
+            .chunks(2)
+            .map(|c| match c {
+                b"PS" => Move::Pass,
+                _ => Move::Play(Square::parse(std::str::from_utf8(c).unwrap()).unwrap()),
+            })
+            .collect()
+    }
+
+    fn render(format: &KifuFormat, text: &str) -> String {
+        let mut out = String::new();
+        format.render(&line(text), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_opening_is_turned_to_f5() {
+        let f = KifuFormat::default();
+        assert_eq!(render(&f, "F5D6"), "F5D6");
+        assert_eq!(render(&f, "E6F4"), "F5D6");
+        assert_eq!(render(&f, "D3C5"), "F5D6");
+        assert_eq!(render(&f, "C4E3"), "F5D6");
+    }
+
+    #[test]
+    fn as_walked_keeps_coordinates_and_passes_use_the_token() {
+        let f = KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() };
+        assert_eq!(render(&f, "C4E3PSA1"), "C4E3A1");
+        let f = KifuFormat { orientation: Orientation::F5, pass_token: "PS".into() };
+        assert_eq!(render(&f, "C4E3PSA1"), "F5D6PSH8");
+    }
+
+    #[test]
+    fn kifu_file_has_a_bom_drops_duplicates_and_appears_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mode1.txt");
+        let mut file = KifuFile::create(&path, true).unwrap();
+        for text in ["F5D6", "F5F6", "F5D6"] {
+            file.write_line(text).unwrap();
+        }
+        assert!(!path.exists(), "nothing under the final name before commit");
+        assert_eq!((file.lines_written, file.duplicates_dropped), (2, 1));
+        file.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"\xEF\xBB\xBFF5D6\nF5F6\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    }
+
+    #[test]
+    fn an_uncommitted_file_leaves_the_previous_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mode2.txt");
+        fs::write(&path, "old").unwrap();
+        let mut file = KifuFile::create(&path, false).unwrap();
+        file.write_line("F5D6").unwrap();
+        file.write_line("F5D6").unwrap();
+        assert_eq!(file.lines_written, 2);
+        drop(file);
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,202 @@
+//! The eight symmetries of the board and the normalization the book stores
+//! positions under (SPEC §1).
+
+use crate::board::{Bitboard, Board, Move, Square};
+
+/// Symmetry `s` in 0..8 applies, in this order: if `s & 1` mirror files
+/// (x ^= 7), if `s & 2` mirror ranks (x ^= 56), if `s & 4` transpose
+/// (x = (x >> 3) | ((x & 7) << 3)). The same `s` maps boards and squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Symmetry(u8);
+
+impl Symmetry {
+    pub const IDENTITY: Symmetry = Symmetry(0);
+    pub const ALL: [Symmetry; 8] =
+        [Symmetry(0), Symmetry(1), Symmetry(2), Symmetry(3), Symmetry(4), Symmetry(5), Symmetry(6), Symmetry(7)];
+
+    pub fn new(index: u8) -> Option<Symmetry> {
+        (index < 8).then_some(Symmetry(index))
+    }
+
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The symmetry that undoes this one. Mirrors are their own inverses; with a
+    /// transpose, mirroring files before it equals mirroring ranks after it, so
+    /// the two mirror bits trade places.
+    pub fn inverse(self) -> Symmetry {
+        if self.0 & 4 == 0 {
+            self
+        } else {
+            Symmetry(4 | ((self.0 & 1) << 1) | ((self.0 >> 1) & 1))
+        }
+    }
+
+    pub fn square(self, square: Square) -> Square {
+        let mut x = square.index();
+        if self.0 & 1 != 0 {
+            x ^= 7;
+        }
+        if self.0 & 2 != 0 {
+            x ^= 56;
+        }
+        if self.0 & 4 != 0 {
+            x = (x >> 3) | ((x & 7) << 3);
+        }
+        Square::new(x).expect("a symmetry keeps squares on the board")
+    }
+
+    pub fn apply_move(self, mv: Move) -> Move {
+        match mv {
+            Move::Play(square) => Move::Play(self.square(square)),
+            Move::Pass => Move::Pass,
+        }
+    }
+
+    pub fn bits(self, mut bits: Bitboard) -> Bitboard {
+        if self.0 & 1 != 0 {
+            bits = mirror_files(bits);
+        }
+        if self.0 & 2 != 0 {
+            bits = bits.swap_bytes();
+        }
+        if self.0 & 4 != 0 {
+            bits = transpose(bits);
+        }
+        bits
+    }
+
+    pub fn board(self, board: &Board) -> Board {
+        Board::new(self.bits(board.player), self.bits(board.opponent))
+    }
+}
+
+/// Reverses the bits of every byte: column c becomes column 7 − c.
+fn mirror_files(mut x: Bitboard) -> Bitboard {
+    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
+}
+
+/// Swaps columns and rows (reflection in the A1–H8 diagonal) by three
+/// block exchanges: 4×4 blocks, then 2×2, then single squares.
+fn transpose(mut x: Bitboard) -> Bitboard {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// A board in the form the book stores it, with the symmetries that relate it
+/// to the board it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Normalized {
+    /// The least of the eight images, comparing (player, opponent).
+    pub board: Board,
+    /// The smallest `s` with `s(stored) = original`: maps stored moves to the
+    /// original board's coordinates (SPEC §2 step 4).
+    pub to_original: Symmetry,
+}
+
+/// Normalizes a board. Every image is computed once; the symmetries that
+/// reach the minimum are inverted to find the smallest one leading back.
+pub fn normalize(board: &Board) -> Normalized {
+    let images = Symmetry::ALL.map(|s| s.board(board));
+    let least = *images.iter().min().expect("eight images");
+    let to_original = Symmetry::ALL
+        .iter()
+        .filter(|s| images[s.index() as usize] == least)
+        .map(|s| s.inverse())
+        .min()
+        .expect("the minimum is one of the images");
+    Normalized { board: least, to_original }
+}
+
+/// True when the board is already in its stored form.
+pub fn is_normalized(board: &Board) -> bool {
+    Symmetry::ALL[1..].iter().all(|s| s.board(board) >= *board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow_bits(s: Symmetry, bits: u64) -> u64 {
+        (0..64u8)
+            .filter(|&i| bits & (1 << i) != 0)
+            .map(|i| s.square(Square::new(i).unwrap()).bit())
+            .fold(0, |a, b| a | b)
+    }
+
+    fn random_boards(count: usize) -> Vec<Board> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        (0..count)
+            .map(|_| {
+                let mut next = || {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state
+                };
+                let occupied = next() | next();
+                let player = occupied & next();
+                Board::new(player, occupied & !player)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bitboard_symmetries_agree_with_square_symmetries() {
+        for board in random_boards(2000) {
+            for s in Symmetry::ALL {
+                assert_eq!(s.bits(board.player), slow_bits(s, board.player), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn square_symmetries_follow_the_spec_formula() {
+        let s = |i| Symmetry::new(i).unwrap();
+        let sq = |name| Square::parse(name).unwrap();
+        assert_eq!(s(1).square(sq("a1")), sq("h1"));
+        assert_eq!(s(2).square(sq("a1")), sq("a8"));
+        assert_eq!(s(4).square(sq("b1")), sq("a2"));
+        // mirror files first, then transpose: B1 -> G1 -> A7
+        assert_eq!(s(5).square(sq("b1")), sq("a7"));
+    }
+
+    #[test]
+    fn inverse_undoes_every_symmetry() {
+        for s in Symmetry::ALL {
+            for i in 0..64 {
+                let square = Square::new(i).unwrap();
+                assert_eq!(s.inverse().square(s.square(square)), square);
+            }
+        }
+    }
+
+    #[test]
+    fn every_image_normalizes_to_the_same_board_and_maps_back() {
+        for board in random_boards(1000) {
+            let reference = normalize(&board).board;
+            assert!(is_normalized(&reference));
+            for s in Symmetry::ALL {
+                let image = s.board(&board);
+                let n = normalize(&image);
+                assert_eq!(n.board, reference);
+                assert_eq!(n.to_original.board(&n.board), image);
+                let smallest = Symmetry::ALL.iter().find(|t| t.board(&n.board) == image).unwrap();
+                assert_eq!(n.to_original, *smallest);
+            }
+        }
+    }
+
+    #[test]
+    fn the_initial_position_has_four_symmetries() {
+        let fixed = Symmetry::ALL.iter().filter(|s| s.board(&Board::INITIAL) == Board::INITIAL).count();
+        assert_eq!(fixed, 4);
+    }
+}
