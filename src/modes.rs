@@ -233,7 +233,7 @@ mod tests {
         let links = scores(&[0]);
         let v = judge(Mode::ParentVsBest, &GAP1, &arrival(-3, 9, &links, Some(4))).unwrap();
         assert_eq!(v, Verdict { branch: Branch::Above, targets: moves(&[1]) });
-        let v = judge(Mode::ParentVsBest, &GAP1, &arrival(3, 9, &links, Some(-4))).unwrap();
+        let v = judge(Mode::ParentVsBest, &GAP1, &arrival(-3, 9, &links, Some(-4))).unwrap();
         assert_eq!(v.branch, Branch::Below);
         assert_eq!(judge(Mode::ParentVsBest, &GAP1, &arrival(3, 9, &[], None)), None);
     }
