@@ -1,0 +1,178 @@
+//! The walk on books made by hand: every edge once, one arrival per edge whose
+//! child is stored, transpositions arrived at once per edge, passes followed.
+
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::writer::{encode, Entry};
+use bookminer::book::{Book, Link, Score};
+use bookminer::symmetry::normalize;
+use bookminer::walk::{walk, Arrival, Start, Visitor, WalkError};
+use std::collections::HashMap;
+use std::convert::Infallible;
+
+/// Stores every position along the lines, linking each move played, and gives
+/// positions without links a leaf on their first legal move.
+fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut slot: HashMap<Board, usize> = HashMap::new();
+    let mut entry_of = |board: &Board, entries: &mut Vec<Entry>| {
+        let stored = normalize(board).board;
+        *slot.entry(stored).or_insert_with(|| {
+            entries.push(Entry::new(stored, 0));
+            entries.len() - 1
+        })
+    };
+    for line in lines {
+        let mut board = Board::INITIAL;
+        for &mv in line {
+            let i = entry_of(&board, &mut entries);
+            let to_stored = normalize(&board).to_original.inverse();
+            let stored = to_stored.apply_move(mv);
+            let links = &mut entries[i].links;
+            if !links.iter().any(|l| l.mv == stored) {
+                let score = Score(links.len() as i32);
+                links.push(Link { score, mv: stored });
+            }
+            board = board.after(mv).expect("test lines are legal");
+        }
+        entry_of(&board, &mut entries);
+    }
+    for e in &mut entries {
+        if e.links.is_empty() {
+            let first = Square::iter(e.board.legal_moves()).next().map(Move::Play);
+            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link { score: Score(3), mv });
+        }
+    }
+    entries
+}
+
+/// Parses "F5D6" or "F5PSD6" into moves.
+fn line(text: &str) -> Vec<Move> {
+    text.as_bytes()
+        .chunks(2)
+        .map(|c| match c {
+            b"PS" => Move::Pass,
+            _ => Move::Play(Square::parse(std::str::from_utf8(c).unwrap()).unwrap()),
+        })
+        .collect()
+}
+
+/// The first line (lowest squares first) that reaches a forced pass, then the
+/// pass and the reply.
+fn line_through_a_pass() -> Vec<Move> {
+    fn search(board: Board, depth: u32, path: &mut Vec<Move>) -> bool {
+        if board.must_pass() {
+            let reply = Square::iter(board.swapped().legal_moves()).next().unwrap();
+            path.extend([Move::Pass, Move::Play(reply)]);
+            return true;
+        }
+        depth > 0
+            && Square::iter(board.legal_moves()).any(|s| {
+                path.push(Move::Play(s));
+                search(board.after(Move::Play(s)).unwrap(), depth - 1, path) || {
+                    path.pop();
+                    false
+                }
+            })
+    }
+    let mut path = Vec::new();
+    assert!(search(Board::INITIAL, 9, &mut path));
+    path
+}
+
+/// Records every arrival: the line, and the child record's offset.
+#[derive(Default)]
+struct Recorder {
+    arrivals: Vec<(Vec<Move>, Board)>,
+}
+
+impl Visitor for Recorder {
+    type Error = Infallible;
+    fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
+        self.arrivals.push((a.line.to_vec(), a.child.board()));
+        Ok(())
+    }
+}
+
+fn replay(line: &[Move]) -> Board {
+    line.iter().fold(Board::INITIAL, |b, &mv| b.after(mv).expect("arrival lines are legal"))
+}
+
+/// Edges of the book whose child is stored: what the walk must arrive by.
+fn stored_edges(entries: &[Entry]) -> usize {
+    let stored: std::collections::HashSet<Board> = entries.iter().map(|e| e.board).collect();
+    entries
+        .iter()
+        .flat_map(|e| e.links.iter().chain(e.leaf.iter()).map(move |l| e.board.after(l.mv).unwrap()))
+        .filter(|child| stored.contains(&normalize(child).board))
+        .count()
+}
+
+#[test]
+fn every_edge_is_followed_once_through_transpositions_and_passes() {
+    // F5D6C3D3C4 and F5D6C4D3C3 reach the same position; E6 and D3 openings
+    // are symmetric to F5 and reach stored positions through other coordinates.
+    let mut lines = vec![line("F5D6C3D3C4"), line("F5D6C4D3C3"), line("E6F4E3F6"), line("D3C5F6"), line("F5F6E6F4")];
+    lines.push(line_through_a_pass());
+    let entries = book_from_lines(&lines);
+    let n_moves: usize = entries.iter().map(|e| e.links.len() + usize::from(e.leaf.is_some())).sum();
+    let mut book = Book::from_bytes("hand-made", encode(&entries, 1)).unwrap();
+
+    let (stats, recorder) = walk(&mut book, &Start::initial(), Recorder::default()).unwrap();
+
+    assert_eq!(stats.edges as usize, n_moves, "every stored move is followed exactly once");
+    assert_eq!(stats.arrivals as usize, stored_edges(&entries));
+    assert_eq!(recorder.arrivals.len(), stats.arrivals as usize);
+    assert_eq!(stats.positions as usize, entries.len(), "every position is stood on");
+    for (line, child) in &recorder.arrivals {
+        assert_eq!(normalize(&replay(line)).board, *child, "the line reaches the child it reports");
+    }
+    let transposed = normalize(&replay(&line("F5D6C3D3C4"))).board;
+    assert_eq!(recorder.arrivals.iter().filter(|(_, c)| *c == transposed).count(), 2, "one arrival per edge");
+    assert!(recorder.arrivals.iter().any(|(l, _)| l.contains(&Move::Pass)), "the pass link is followed");
+}
+
+#[test]
+fn symmetric_root_links_arrive_at_one_child_four_times() {
+    let entries = book_from_lines(&[line("F5"), line("E6"), line("D3"), line("C4")]);
+    assert_eq!(entries.len(), 2, "the four openings are one stored child");
+    assert_eq!(entries[0].links.len(), 4);
+    let mut book = Book::from_bytes("root", encode(&entries, 1)).unwrap();
+    let (stats, recorder) = walk(&mut book, &Start::initial(), Recorder::default()).unwrap();
+    assert_eq!(stats.arrivals, 4);
+    let first_moves: Vec<String> = recorder.arrivals.iter().map(|(l, _)| l[0].to_string()).collect();
+    let mut sorted = first_moves.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["C4", "D3", "E6", "F5"], "each arrival keeps its own actual move");
+    // The child's leaf is followed once, from the first arrival only.
+    assert_eq!(stats.edges, 5);
+}
+
+#[test]
+fn a_walk_below_a_start_line_and_a_missing_start() {
+    let entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5F6E6F4")]);
+    let mut book = Book::from_bytes("start", encode(&entries, 1)).unwrap();
+    let (board, moves) = bookminer::kifu::parse_and_play("f5d6").unwrap();
+    let (stats, recorder) = walk(&mut book, &Start { board, line: moves }, Recorder::default()).unwrap();
+    assert_eq!(stats.arrivals, 3);
+    assert!(recorder.arrivals.iter().all(|(l, _)| l.starts_with(&line("F5D6"))));
+
+    let (board, moves) = bookminer::kifu::parse_and_play("f5f4").unwrap();
+    match walk(&mut book, &Start { board, line: moves }, Recorder::default()) {
+        Err(WalkError::StartMissing { line, .. }) => assert_eq!(line, self::line("F5F4")),
+        other => panic!("expected a missing start, got {:?}", other.map(|(s, _)| s)),
+    }
+}
+
+#[test]
+fn an_illegal_stored_move_stops_the_walk_with_its_record() {
+    let mut entries = book_from_lines(&[line("F5D6")]);
+    entries[0].links.push(Link { score: Score(0), mv: Move::Play(Square::parse("A1").unwrap()) });
+    let mut book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
+    match walk(&mut book, &Start::initial(), Recorder::default()) {
+        Err(e @ WalkError::IllegalMove { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("record 1 at byte 42") && text.contains("A1"), "{text}");
+        }
+        other => panic!("expected an illegal move, got {:?}", other.map(|(s, _)| s)),
+    }
+}
