@@ -1,0 +1,118 @@
+//! The binary as a user runs it: config files, overrides, the files it writes,
+//! inspect, stats and the exit statuses.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shared() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    assert!(dir.join("books").is_dir(), "the tests need ../shared beside the repository ({})", dir.display());
+    dir
+}
+
+fn book(name: &str) -> String {
+    shared().join("books").join(name).display().to_string()
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bookminer")).current_dir(dir).args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn mode_all_writes_four_files_with_a_bom_and_prints_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["--book", &book("edax-ray-l1-mut1.dat"), "--mode", "all", "--out-dir", "o", "--log-file", "o/log"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for n in 1..=4 {
+        let path = dir.path().join(format!("o/mode{n}.txt"));
+        let bytes = fs::read(&path).unwrap();
+        assert!(bytes.starts_with(b"\xEF\xBB\xBF"), "{} has a BOM", path.display());
+        assert!(bytes.len() > 3, "{} has lines", path.display());
+    }
+    let summary = text(&out.stdout);
+    for word in ["positions loaded", "edges followed", "arrivals", "mode 4", "elapsed"] {
+        assert!(summary.contains(word), "summary lacks {word}: {summary}");
+    }
+    let log = fs::read(dir.path().join("o/log")).unwrap();
+    assert!(log.starts_with(b"\xEF\xBB\xBF"), "the log file starts with a BOM");
+}
+
+#[test]
+fn command_line_flags_override_the_config_file_and_paths_follow_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf_dir = dir.path().join("conf");
+    fs::create_dir(&conf_dir).unwrap();
+    fs::write(conf_dir.join("c.toml"), format!("book = {:?}\nMODE = 2\nout_dir = \"res\"\n", book("edax-ray-l1.dat"))).unwrap();
+    let out = run(dir.path(), &["--config", "conf/c.toml", "--mode", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(conf_dir.join("res/mode3.txt").is_file(), "out_dir is relative to the config file's folder");
+    assert!(!conf_dir.join("res/mode2.txt").exists(), "--mode overrides the file");
+}
+
+#[test]
+fn bad_config_values_name_the_key_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("config.toml"), "mode = \"seven\"\n").unwrap();
+    let out = run(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("config.toml") && err.contains("`mode`") && err.contains("\"all\""), "{err}");
+    let out = run(dir.path(), &["--config", "missing.toml"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_start_line_not_in_the_book_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["--book", &book("edax-ray-l1.dat"), "--start", "f5d6c3d3c4f4f6f3e6e7", "--out-dir", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("F5D6C3D3C4F4F6F3E6E7"), "{}", text(&out.stderr));
+    let out = run(dir.path(), &["--book", &book("edax-ray-l1.dat"), "--start", "f5f5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("illegal"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let l1 = book("edax-ray-l1.dat");
+    let out = run(dir.path(), &["inspect", "--book", &l1, "--log-file", "log", "F5F6", "0x0000000810000000 0x0000001008000000"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("in book: yes") && report.contains("byte offset ") && report.contains("leaf"), "{report}");
+    let log = text(&fs::read(dir.path().join("log")).unwrap());
+    assert!(log.contains("in book: yes"), "the report is also in the log");
+
+    fs::write(dir.path().join("p.txt"), "# comment\nF5Z9\nF5F6\n0x1 0x1\n").unwrap();
+    let out = run(dir.path(), &["inspect", "--book", &l1, "--file", "p.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("p.txt:2:") && err.contains("p.txt:4:"), "{err}");
+    assert!(text(&out.stdout).contains("p.txt:3"), "good lines are still reported");
+}
+
+#[test]
+fn verify_and_stats_describe_a_good_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["verify", &book("edax46-l2-small.dat")]);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("7814 positions, no problems"));
+    let out = run(dir.path(), &["stats", &book("edax46-l2-small.dat")]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("positions  7814") && s.contains("version 4.6"), "{s}");
+}
+
+#[test]
+fn help_lists_the_commands_and_exit_statuses() {
+    let out = run(Path::new("."), &["--help"]);
+    let help = text(&out.stdout);
+    for word in ["mine", "inspect", "verify", "stats", "--config", "--min-gap", "130 interrupted"] {
+        assert!(help.contains(word), "--help lacks {word}");
+    }
+}
