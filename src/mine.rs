@@ -101,17 +101,17 @@ impl fmt::Display for MineReport {
         writeln!(f, "edges followed     {}", self.walk.edges)?;
         writeln!(f, "arrivals           {}", self.walk.arrivals)?;
         for m in &self.modes {
-            writeln!(
-                f,
-                "{} ({}): {} above, {} below; {} lines written to {}{}",
-                m.mode,
-                m.mode.describe(),
-                m.above,
-                m.below,
-                m.lines_written,
-                m.path.display(),
-                if m.duplicates_dropped > 0 { format!(" ({} repeated lines dropped)", m.duplicates_dropped) } else { String::new() }
-            )?;
+            let (observed, expected) = m.mode.letters();
+            write!(f, "{}: {} with {observed} > {expected}", m.mode, m.above)?;
+            if m.mode != Mode::LeafVsLinks {
+                // mode 1 has no "less" branch
+                write!(f, ", {} with {observed} < {expected}", m.below)?;
+            }
+            write!(f, "; {} lines written to {}", m.lines_written, m.path.display())?;
+            if m.duplicates_dropped > 0 {
+                write!(f, " ({} repeated lines dropped)", m.duplicates_dropped)?;
+            }
+            writeln!(f)?;
         }
         write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
     }

@@ -33,13 +33,14 @@ impl Mode {
         Mode::ALL.into_iter().find(|m| m.number() == n)
     }
 
-    /// The SPEC's names for the two sides of the comparison.
-    pub fn describe(self) -> &'static str {
+    /// The SPEC's letters for (observed, expected): F leaf, L best link,
+    /// M best move, V value, -P minus the parent's score for the move.
+    pub fn letters(self) -> (&'static str, &'static str) {
         match self {
-            Mode::LeafVsLinks => "leaf F vs best link L",
-            Mode::ValueVsBest => "best move M vs value V",
-            Mode::ParentVsValue => "value V vs parent's -P",
-            Mode::ParentVsBest => "best move M vs parent's -P",
+            Mode::LeafVsLinks => ("F", "L"),
+            Mode::ValueVsBest => ("M", "V"),
+            Mode::ParentVsValue => ("V", "-P"),
+            Mode::ParentVsBest => ("M", "-P"),
         }
     }
 }
