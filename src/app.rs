@@ -178,7 +178,9 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
         println!("{}: {} positions, no problems", path.display(), report.records);
         Ok(0)
     } else {
-        tracing::error!("{}: {} problems in {} positions", path.display(), report.problems.len(), report.records);
+        let n = report.problems.len();
+        let plural = if n == 1 { "" } else { "s" };
+        tracing::error!("{}: {n} problem{plural} in {} positions", path.display(), report.records);
         Ok(EXIT_PROBLEMS)
     }
 }

@@ -83,18 +83,21 @@ pub enum WalkError<E> {
 
 impl<E: fmt::Display> fmt::Display for WalkError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kifu = |line: &[Move]| line.iter().map(|m| m.to_string()).collect::<String>();
+        let kifu = |line: &[Move]| match line {
+            [] => "at the initial position".to_string(),
+            _ => format!("after \"{}\"", line.iter().map(|m| m.to_string()).collect::<String>()),
+        };
         match self {
             WalkError::StartMissing { board, line } => write!(
                 f,
-                "the start position after \"{}\" (player {:#018x}, opponent {:#018x}) is not in the book",
+                "the start position ({}; player {:#018x}, opponent {:#018x}) is not in the book",
                 kifu(line),
                 board.player,
                 board.opponent
             ),
             WalkError::IllegalMove { record, offset, stored, actual, board, line } => write!(
                 f,
-                "record {record} at byte {offset}: stored move {stored} (played as {actual} after \"{}\") is illegal \
+                "record {record} at byte {offset}: stored move {stored} (played as {actual} {}) is illegal \
                  on board player {:#018x}, opponent {:#018x}",
                 kifu(line),
                 board.player,

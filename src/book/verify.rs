@@ -101,3 +101,65 @@ fn check_record(record: &Record<'_>, problems: &mut Vec<Problem>) {
         moves_seen.push(link.mv);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::format::{Link, Score};
+    use crate::book::writer::{encode, Entry};
+    use crate::board::Square;
+
+    fn play(square: &str) -> Move {
+        Move::Play(Square::parse(square).unwrap())
+    }
+
+    fn problems(entries: &[Entry]) -> Vec<Problem> {
+        verify(&encode(entries, 1)).problems.into_iter().map(|e| e.problem).collect()
+    }
+
+    fn root() -> Entry {
+        let mut e = Entry::new(normalize(&Board::INITIAL).board, 0);
+        e.links.push(Link { score: Score(0), mv: play("F5") });
+        e
+    }
+
+    #[test]
+    fn a_consistent_book_is_clean() {
+        assert_eq!(problems(&[root()]), []);
+    }
+
+    #[test]
+    fn every_problem_of_a_record_is_listed() {
+        let mut e = root();
+        e.links.push(Link { score: Score(0), mv: play("F5") });
+        e.links.push(Link { score: Score(0), mv: play("A1") });
+        e.leaf = Some(Link { score: Score(0), mv: Move::Pass });
+        let found = problems(&[e]);
+        assert!(found.contains(&Problem::RepeatedMove { slot: Slot::Link(1), mv: play("F5") }), "{found:?}");
+        assert!(found.contains(&Problem::IllegalMove { slot: Slot::Link(2), mv: play("A1") }), "{found:?}");
+        assert!(found.contains(&Problem::IllegalMove { slot: Slot::Leaf, mv: Move::Pass }), "{found:?}");
+    }
+
+    #[test]
+    fn unnormalized_boards_duplicates_and_a_missing_root_are_found() {
+        let after_f5 = Board::INITIAL.after(play("F5")).unwrap();
+        let not_least = crate::symmetry::Symmetry::ALL
+            .iter()
+            .map(|s| s.board(&after_f5))
+            .find(|b| !is_normalized(b))
+            .unwrap();
+        let found = problems(&[Entry::new(not_least, 0), Entry::new(not_least, 0)]);
+        assert!(found.contains(&Problem::NotNormalized));
+        assert!(found.iter().any(|p| matches!(p, Problem::Duplicate { first_record: 1, .. })));
+        assert!(found.contains(&Problem::MissingInitial));
+    }
+
+    #[test]
+    fn a_wrong_header_count_is_a_problem() {
+        let mut bytes = encode(&[root()], 1);
+        bytes[38] = 7;
+        let report = verify(&bytes);
+        assert_eq!(report.problems.len(), 1);
+        assert_eq!(report.problems[0].problem, Problem::CountMismatch { header: 7, records: 1 });
+    }
+}
