@@ -4,6 +4,7 @@
 use crate::cli::{Cli, Command};
 use crate::logging::REPORT;
 use bookminer::book::verify::verify;
+use bookminer::book::index::Bytes;
 use bookminer::book::{Book, BookError};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::inspect::{inspect, Request};
@@ -131,8 +132,15 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     bar.finish_and_clear();
     let report = report?;
     println!("{report}");
-    tracing::info!(target: REPORT, "summary:\n{report}");
+    log_report(&report.to_string());
     Ok(0)
+}
+
+/// Copies a report into the log file, one time-stamped line per line.
+fn log_report(report: &str) {
+    for line in report.lines() {
+        tracing::info!(target: REPORT, "{line}");
+    }
 }
 
 fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
@@ -153,7 +161,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
         match outcome {
             Ok(report) => {
                 println!("{report}");
-                tracing::info!(target: REPORT, "\n{report}");
+                log_report(&report);
             }
             Err(message) => {
                 failed += 1;
@@ -169,8 +177,8 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
 }
 
 fn run_verify(path: &Path) -> Result<u8, AppError> {
-    let bytes = std::fs::read(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
-    let report = verify(&bytes);
+    let bytes = Bytes::open(path)?;
+    let report = verify(bytes.as_slice());
     for problem in &report.problems {
         println!("{}: {problem}", path.display());
     }

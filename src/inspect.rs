@@ -47,7 +47,7 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
     let s = normalized.to_original;
     let stored = record.board();
     let [wins, draws, losses, lines] = record.counts();
-    let _ = writeln!(out, "in book: yes, record {} at byte offset {offset}", book.store().record_number(offset));
+    let _ = writeln!(out, "in book: yes, record at byte offset {offset}");
     let _ = writeln!(out, "stored board: player {:#018x} opponent {:#018x}", stored.player, stored.opponent);
     let _ = writeln!(out, "symmetry: {} (maps stored coordinates to this board)", s.index());
     let _ = writeln!(out, "value {} (lower {}, upper {}), level {}", record.value(), record.lower(), record.upper(), record.level());

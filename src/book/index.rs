@@ -27,7 +27,7 @@ impl fmt::Display for BookError {
 impl std::error::Error for BookError {}
 
 /// The bytes of a book: mapped from a file, or owned (books built in memory).
-enum Bytes {
+pub enum Bytes {
     Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
 }
@@ -45,7 +45,19 @@ impl Bytes {
         Ok(Bytes::Mapped(map))
     }
 
-    fn as_slice(&self) -> &[u8] {
+    /// Maps a book file (reads it, when too short to map), naming the file in errors.
+    pub fn open(path: &Path) -> Result<Bytes, BookError> {
+        let io = |source| BookError::Io { path: path.to_path_buf(), source };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < format::HEADER_LEN as u64 {
+            // Too short to map usefully (an empty file cannot be mapped at all).
+            return std::fs::read(path).map(Bytes::Owned).map_err(io);
+        }
+        Bytes::map(&file).map_err(io)
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
         match self {
             Bytes::Mapped(map) => map,
             Bytes::Owned(vec) => vec,
@@ -173,16 +185,7 @@ impl Book {
     /// Maps and indexes a book file, failing on any problem SPEC §7 lists for
     /// `mine`. A wrong header count is only a warning.
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let io = |source| BookError::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let bytes = if len < format::HEADER_LEN as u64 {
-            // Too short to map usefully (an empty file cannot be mapped at all).
-            Bytes::Owned(std::fs::read(path).map_err(io)?)
-        } else {
-            Bytes::map(&file).map_err(io)?
-        };
-        Book::build(path.to_path_buf(), bytes)
+        Book::build(path.to_path_buf(), Bytes::open(path)?)
     }
 
     /// Indexes a book held in memory; `name` stands for the path in messages.

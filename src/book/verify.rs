@@ -35,7 +35,9 @@ pub fn verify(bytes: &[u8]) -> VerifyReport {
             return report;
         }
     };
-    let mut seen: HashTable<(Board, u64, u64)> = HashTable::new();
+    // (offset, record number) of each board seen; boards are read from `bytes`.
+    let mut seen: HashTable<(u64, u64)> = HashTable::new();
+    let board_at = |offset: u64| format::next_record(bytes, offset as usize).map(|r| r.board()).unwrap_or_default();
     for item in format::records(bytes) {
         let (number, offset, record) = match item {
             Ok(found) => found,
@@ -51,12 +53,12 @@ pub fn verify(bytes: &[u8]) -> VerifyReport {
         report.problems.extend(problems.into_iter().map(at));
         let board = record.board();
         let hash = hash_board(&board);
-        match seen.find(hash, |e| e.0 == board) {
-            Some(&(_, first_record, first_offset)) => {
+        match seen.find(hash, |e| board_at(e.0) == board) {
+            Some(&(first_offset, first_record)) => {
                 report.problems.push(at(Problem::Duplicate { first_record, first_offset }))
             }
             None => {
-                seen.insert_unique(hash, (board, number, offset as u64), |e| hash_board(&e.0));
+                seen.insert_unique(hash, (offset as u64, number), |e| hash_board(&board_at(e.0)));
             }
         }
     }
@@ -71,7 +73,7 @@ pub fn verify(bytes: &[u8]) -> VerifyReport {
         }
     }
     let initial = normalize(&Board::INITIAL).board;
-    if seen.find(hash_board(&initial), |e| e.0 == initial).is_none() {
+    if seen.find(hash_board(&initial), |e| board_at(e.0) == initial).is_none() {
         report.problems.push(end(Problem::MissingInitial));
     }
     report
