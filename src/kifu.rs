@@ -20,25 +20,32 @@ impl fmt::Display for KifuError {
 
 impl std::error::Error for KifuError {}
 
-/// Reads a kifu: squares written as letter and digit, in either case, with
-/// optional spaces. `PS`/`PA` (an explicit pass) is accepted and skipped,
-/// since passes are implied.
-pub fn parse(text: &str) -> Result<Vec<Square>, KifuError> {
+/// Reads moves as written: squares as letter and digit in either case, `PS`
+/// or `PA` for a pass, spaces ignored. Legality is not checked.
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, KifuError> {
     let compact: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut squares = Vec::with_capacity(compact.len() / 2);
-    for (i, pair) in compact.chunks(2).enumerate() {
-        let word: String = pair.iter().collect();
-        if matches!(word.to_ascii_uppercase().as_str(), "PS" | "PA") {
-            continue;
-        }
-        let square = Square::parse(&word).ok_or(KifuError {
-            move_number: i + 1,
-            text: word,
-            reason: "not a square (A1 to H8)",
-        })?;
-        squares.push(square);
-    }
-    Ok(squares)
+    compact
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let word: String = pair.iter().collect();
+            if matches!(word.to_ascii_uppercase().as_str(), "PS" | "PA") {
+                return Ok(Move::Pass);
+            }
+            Square::parse(&word).map(Move::Play).ok_or(KifuError {
+                move_number: i + 1,
+                text: word,
+                reason: "not a square (A1 to H8)",
+            })
+        })
+        .collect()
+}
+
+/// Reads a kifu's squares; written passes are dropped, since [`play`]
+/// inserts passes where they are forced.
+pub fn parse(text: &str) -> Result<Vec<Square>, KifuError> {
+    let moves = parse_moves(text)?;
+    Ok(moves.into_iter().filter_map(|m| if let Move::Play(s) = m { Some(s) } else { None }).collect())
 }
 
 /// Plays squares from the initial position, inserting a pass wherever the side

@@ -159,13 +159,7 @@ mod tests {
     use super::*;
 
     fn line(text: &str) -> Vec<Move> {
-        text.as_bytes()
-            .chunks(2)
-            .map(|c| match c {
-                b"PS" => Move::Pass,
-                _ => Move::Play(Square::parse(std::str::from_utf8(c).unwrap()).unwrap()),
-            })
-            .collect()
+        crate::kifu::parse_moves(text).unwrap()
     }
 
     fn render(format: &KifuFormat, text: &str) -> String {

@@ -47,13 +47,7 @@ fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
 
 /// Parses "F5D6" or "F5PSD6" into moves.
 fn line(text: &str) -> Vec<Move> {
-    text.as_bytes()
-        .chunks(2)
-        .map(|c| match c {
-            b"PS" => Move::Pass,
-            _ => Move::Play(Square::parse(std::str::from_utf8(c).unwrap()).unwrap()),
-        })
-        .collect()
+    bookminer::kifu::parse_moves(text).unwrap()
 }
 
 /// The first line (lowest squares first) that reaches a forced pass, then the
