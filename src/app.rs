@@ -11,8 +11,9 @@ use bookminer::inspect::{inspect, Request};
 use bookminer::kifu::{self, KifuError};
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::Rules;
-use bookminer::output::KifuFormat;
+use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
+use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, WalkStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -76,6 +77,9 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
         Some(Command::Verify { path }) => run_verify(&path),
         Some(Command::Stats { path }) => run_stats(&path),
+        Some(Command::Synth { positions, seed, perturb, path }) => {
+            run_synth(&SynthOptions { positions: positions as usize, seed, perturb }, &path)
+        }
     }
 }
 
@@ -202,5 +206,27 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
     println!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error);
     println!("header count {}", h.n_nodes);
     print!("{}", book_stats(&book));
+    Ok(0)
+}
+
+fn run_synth(options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+    let began = Instant::now();
+    let io = |source| AppError::Io { path: path.to_path_buf(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        ensure_dir(dir).map_err(io)?;
+    }
+    let mut file = AtomicFile::create(path).map_err(io)?;
+    let report = synthesize(options, &mut file).map_err(io)?;
+    file.commit().map_err(io)?;
+    println!(
+        "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
+        path.display(),
+        report.positions,
+        report.links,
+        report.leaves,
+        report.passes,
+        report.perturbed,
+        began.elapsed().as_secs_f64()
+    );
     Ok(0)
 }

@@ -111,10 +111,40 @@ pub enum Command {
         #[arg(value_name = "BOOK")]
         path: PathBuf,
     },
+    /// Write a realistic book of about N positions (for tests, benchmarks and
+    /// the sample book); the same options always give the same file.
+    ///
+    /// Lines are grown from the initial position by a cheap evaluation with
+    /// seeded noise, some to the end of the game; every move whose child is in
+    /// the book is linked, the best other move is the leaf (2-ply negamax),
+    /// values are made consistent, then a fraction of scores is changed so
+    /// that every mode finds mismatches.
+    Synth {
+        /// Number of positions.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=i32::MAX as u64))]
+        positions: u64,
+        /// Seed of the random choices.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Fraction of positions (0 to 1) given one wrong score.
+        #[arg(long, value_name = "F", default_value_t = 0.02, value_parser = parse_fraction)]
+        perturb: f64,
+        /// The book file to write (replaced only when complete).
+        #[arg(value_name = "OUT")]
+        path: PathBuf,
+    },
     /// Print a book's header and what its records hold.
     Stats {
         /// The book file.
         #[arg(value_name = "BOOK")]
         path: PathBuf,
     },
+}
+
+/// A number from 0 to 1.
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("expected a number from 0 to 1, found \"{text}\"")),
+    }
 }

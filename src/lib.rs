@@ -15,6 +15,7 @@ pub mod output;
 pub mod position;
 pub mod stats;
 pub mod symmetry;
+pub mod synth;
 pub mod walk;
 
 pub use board::{Board, Move, Square};

@@ -59,8 +59,13 @@ pub fn encode(entries: &[Entry], level: i32) -> Vec<u8> {
     let mut out = Vec::with_capacity(format::HEADER_LEN + entries.len() * 48);
     format::encode_header(&mut out, &header(entries.len(), level));
     for e in entries {
-        let values = [clamp16(e.value), clamp16(e.lower), clamp16(e.upper)];
-        format::encode_record(&mut out, &e.board, e.counts, values, e.level, &e.links, e.leaf);
+        encode_entry(&mut out, e);
     }
     out
+}
+
+/// Appends one record.
+pub fn encode_entry(out: &mut Vec<u8>, e: &Entry) {
+    let values = [clamp16(e.value), clamp16(e.lower), clamp16(e.upper)];
+    format::encode_record(out, &e.board, e.counts, values, e.level, &e.links, e.leaf);
 }

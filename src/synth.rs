@@ -1,0 +1,414 @@
+//! `synth`: writes a realistic Edax book of a chosen size, for the sample
+//! book, tests and benchmarks.
+//!
+//! The book is grown the way books are built: lines are played from positions
+//! already in the book, choosing each move by a cheap evaluation plus seeded
+//! noise, and some lines are played to the end of the game (so the book has
+//! endgame positions and passes). Then every legal move whose child is in the
+//! book becomes a link (so transpositions and the four symmetric first moves
+//! are linked), the best remaining move becomes the leaf, scored by a small
+//! negamax, and values are made consistent from the end of the game backwards.
+//! Last, a seeded fraction of scores is perturbed so every mode finds
+//! mismatches. The same options always give the same bytes.
+
+use crate::board::{legal_moves, Bitboard, Board, Move, Square};
+use crate::book::format::{self, Link, Score};
+use crate::book::index::hash_board;
+use crate::book::writer;
+use crate::symmetry::normalize;
+use hashbrown::HashTable;
+use smallvec::SmallVec;
+use std::io::{self, Write};
+
+/// The most positions a book may hold: the header counts them in an i32.
+pub const MAX_POSITIONS: usize = i32::MAX as usize;
+/// Plies searched to score a leaf: the move, then the best reply.
+const LEAF_DEPTH: u32 = 2;
+/// Chance that a new line is played to the end of the game.
+const END_LINE_CHANCE: f64 = 0.08;
+/// Other lines are 1..=MAX_LINE plies long.
+const MAX_LINE: u64 = 12;
+/// Noise added to the evaluation when choosing a line's next move.
+const CHOICE_NOISE: u64 = 6;
+/// Scores are clamped to the disc range.
+const SCORE_LIMIT: i32 = 64;
+
+/// What to synthesize.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SynthOptions {
+    pub positions: usize,
+    pub seed: u64,
+    /// Fraction of positions (0..=1) with one score changed after scoring.
+    pub perturb: f64,
+}
+
+/// What a synthesized book holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SynthReport {
+    pub positions: u64,
+    pub links: u64,
+    pub leaves: u64,
+    pub passes: u64,
+    pub perturbed: u64,
+}
+
+/// A deterministic generator (SplitMix64): the sample book must come out the
+/// same on every machine and with every version of every dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..n (n > 0).
+    fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+}
+
+/// The book under construction: normalized boards, found by hash.
+struct Positions {
+    boards: Vec<Board>,
+    index: HashTable<u32>,
+}
+
+impl Positions {
+    fn new(capacity: usize) -> Positions {
+        Positions { boards: Vec::with_capacity(capacity), index: HashTable::with_capacity(capacity) }
+    }
+
+    fn find(&self, board: &Board) -> Option<u32> {
+        self.index.find(hash_board(board), |&id| self.boards[id as usize] == *board).copied()
+    }
+
+    /// Adds a normalized board if it is new; true when it was.
+    fn insert(&mut self, board: Board) -> bool {
+        let hash = hash_board(&board);
+        if self.index.find(hash, |&id| self.boards[id as usize] == board).is_some() {
+            return false;
+        }
+        let id = self.boards.len() as u32;
+        let boards = &self.boards;
+        self.index.insert_unique(hash, id, |&other| hash_board(&boards[other as usize]));
+        self.boards.push(board);
+        true
+    }
+}
+
+const CORNERS: Bitboard = 0x8100_0000_0000_0081;
+/// The squares diagonally next to the corners: bad while the corner is empty.
+const X_SQUARES: Bitboard = 0x0042_0000_0000_4200;
+
+/// A cheap evaluation in discs for the side to move: mobility and corners.
+fn evaluate(board: &Board) -> i32 {
+    let mobility = legal_moves(board.player, board.opponent).count_ones() as i32
+        - legal_moves(board.opponent, board.player).count_ones() as i32;
+    let count = |bits: Bitboard| (bits & board.player).count_ones() as i32 - (bits & board.opponent).count_ones() as i32;
+    let open_x = X_SQUARES & !spread_corners(board.player | board.opponent);
+    (3 * mobility + 8 * count(CORNERS) - 4 * count(open_x)).clamp(-SCORE_LIMIT + 2, SCORE_LIMIT - 2)
+}
+
+/// The X-squares next to occupied corners.
+fn spread_corners(occupied: Bitboard) -> Bitboard {
+    let corners = occupied & CORNERS;
+    ((corners & 0x01) << 9) | ((corners & 0x80) << 7) | ((corners >> 7) & (1 << 49)) | ((corners >> 9) & (1 << 54))
+}
+
+/// The final score of a finished game: disc difference, empties to the winner.
+fn final_score(board: &Board) -> i32 {
+    let diff = board.player.count_ones() as i32 - board.opponent.count_ones() as i32;
+    let empties = board.empties() as i32;
+    match diff.signum() {
+        1 => diff + empties,
+        -1 => diff - empties,
+        _ => 0,
+    }
+}
+
+/// The board after playing `square` (legal) on `board`.
+fn child(board: &Board, square: Square) -> Board {
+    let mut next = *board;
+    next.play(Move::Play(square), board.flips(square));
+    next
+}
+
+/// Plain negamax to `depth` plies with [`evaluate`] at the horizon.
+fn negamax(board: &Board, depth: u32) -> i32 {
+    let moves = board.legal_moves();
+    if moves == 0 {
+        if legal_moves(board.opponent, board.player) == 0 {
+            return final_score(board);
+        }
+        return if depth == 0 { evaluate(board) } else { -negamax(&board.swapped(), depth - 1) };
+    }
+    if depth == 0 {
+        return evaluate(board);
+    }
+    Square::iter(moves).map(|sq| -negamax(&child(board, sq), depth - 1)).max().expect("a legal move")
+}
+
+/// The score of a move (or pass) for the side to move.
+fn score_move(board: &Board, mv: Move) -> i32 {
+    let next = match mv {
+        Move::Pass => board.swapped(),
+        Move::Play(square) => child(board, square),
+    };
+    -negamax(&next, LEAF_DEPTH - 1)
+}
+
+/// Picks the next move of a growing line: best by evaluation plus noise.
+fn choose_move(board: &Board, rng: &mut Rng) -> Option<Move> {
+    let moves = board.legal_moves();
+    if moves == 0 {
+        return board.must_pass().then_some(Move::Pass);
+    }
+    Square::iter(moves)
+        .map(|sq| (-evaluate(&child(board, sq)) + rng.below(CHOICE_NOISE) as i32, sq))
+        .max_by_key(|&(score, sq)| (score, std::cmp::Reverse(sq.index())))
+        .map(|(_, sq)| Move::Play(sq))
+}
+
+/// Grows the book to `target` positions by playing lines from positions
+/// already in it, favouring early (shallow) ones.
+fn grow(target: usize, rng: &mut Rng) -> Positions {
+    let mut book = Positions::new(target);
+    book.insert(normalize(&Board::INITIAL).board);
+    while book.boards.len() < target {
+        let pick = rng.unit().powi(2) * book.boards.len() as f64;
+        let mut board = book.boards[pick as usize];
+        let plies = if rng.chance(END_LINE_CHANCE) { 64 } else { 1 + rng.below(MAX_LINE) };
+        for _ in 0..plies {
+            let Some(mv) = choose_move(&board, rng) else { break };
+            board = normalize(&board.after(mv).expect("a legal move")).board;
+            if book.insert(board) && book.boards.len() == target {
+                break;
+            }
+        }
+    }
+    book
+}
+
+/// One position's moves: links to positions in the book, the best other move.
+#[derive(Clone, Debug, Default)]
+struct Moves {
+    /// (move, child id) in square order.
+    links: SmallVec<[(Move, u32); 3]>,
+    /// The best unlinked move and its searched score.
+    leaf: Option<(Move, i32)>,
+}
+
+/// Links every move whose child is in the book and scores the best other one.
+fn moves_of(book: &Positions, board: &Board) -> Moves {
+    let mut moves = Moves::default();
+    let legal = board.legal_moves();
+    let candidates: SmallVec<[Move; 32]> = if legal != 0 {
+        Square::iter(legal).map(Move::Play).collect()
+    } else if board.must_pass() {
+        smallvec::smallvec![Move::Pass]
+    } else {
+        return moves;
+    };
+    for mv in candidates {
+        let next = normalize(&board.after(mv).expect("a legal move")).board;
+        match book.find(&next) {
+            Some(id) => moves.links.push((mv, id)),
+            None => {
+                let score = score_move(board, mv);
+                if moves.leaf.is_none_or(|(_, best)| score > best) {
+                    moves.leaf = Some((mv, score));
+                }
+            }
+        }
+    }
+    moves
+}
+
+/// [`moves_of`] for every position, on every core (the result does not
+/// depend on how the work is split).
+fn all_moves(book: &Positions) -> Vec<Moves> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = book.boards.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = book
+            .boards
+            .chunks(chunk)
+            .map(|boards| scope.spawn(move || boards.iter().map(|b| moves_of(book, b)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a scoring thread")).collect()
+    })
+}
+
+/// Each position's value, computed children first: more discs first, and a
+/// position that must pass after the one its pass leads to (same discs).
+fn values(book: &Positions, moves: &[Moves]) -> Vec<i32> {
+    let mut order: Vec<u32> = (0..book.boards.len() as u32).collect();
+    order.sort_by_key(|&id| {
+        let board = &book.boards[id as usize];
+        (board.empties(), board.must_pass())
+    });
+    let mut value = vec![0; book.boards.len()];
+    for id in order {
+        let id = id as usize;
+        let m = &moves[id];
+        let links = m.links.iter().map(|&(_, child)| -value[child as usize]);
+        value[id] = links
+            .chain(m.leaf.map(|(_, s)| s))
+            .max()
+            .unwrap_or_else(|| final_score(&book.boards[id]));
+    }
+    value
+}
+
+/// One position as written, before and after perturbation.
+fn entry_of(board: Board, moves: &Moves, value: &[i32], id: usize) -> writer::Entry {
+    let mut entry = writer::Entry::new(board, value[id]);
+    entry.level = LEAF_DEPTH as u8;
+    entry.links = moves.links.iter().map(|&(mv, child)| Link { score: Score(-value[child as usize]), mv }).collect();
+    entry.leaf = moves.leaf.map(|(mv, s)| Link { score: Score(s), mv });
+    if entry.links.is_empty() && entry.leaf.is_none() {
+        entry.lower = Score(value[id]);
+        entry.upper = Score(value[id]);
+    }
+    entry
+}
+
+/// Changes one score of the entry by a few discs: its value, a link or the leaf.
+fn perturb(entry: &mut writer::Entry, rng: &mut Rng) {
+    let delta = (2 + rng.below(7) as i32) * if rng.chance(0.5) { 1 } else { -1 };
+    let shift = |s: &mut Score| s.0 = (s.0 + delta).clamp(-SCORE_LIMIT, SCORE_LIMIT);
+    let n_links = entry.links.len() as u64;
+    match rng.below(3) {
+        1 if n_links > 0 => shift(&mut entry.links[rng.below(n_links) as usize].score),
+        2 if entry.leaf.is_some() => shift(&mut entry.leaf.as_mut().expect("a leaf").score),
+        _ => shift(&mut entry.value),
+    }
+}
+
+/// Grows, links, scores and perturbs a book, then writes it to `out` with its
+/// records in a seeded random order (as a hash-table dump would have them).
+pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<SynthReport> {
+    let mut rng = Rng(options.seed);
+    let target = options.positions.clamp(1, MAX_POSITIONS);
+    let began = std::time::Instant::now();
+    let book = grow(target, &mut rng);
+    tracing::info!("grew {} positions in {:.1} s", book.boards.len(), began.elapsed().as_secs_f64());
+    let moves = all_moves(&book);
+    tracing::info!("linked and searched in {:.1} s", began.elapsed().as_secs_f64());
+    let value = values(&book, &moves);
+    let n = book.boards.len();
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut report = SynthReport { positions: n as u64, ..SynthReport::default() };
+    let mut bytes = Vec::with_capacity(1 << 20);
+    format::encode_header(&mut bytes, &writer::header(n, LEAF_DEPTH as i32));
+    for id in order {
+        let id = id as usize;
+        let mut entry = entry_of(book.boards[id], &moves[id], &value, id);
+        if rng.chance(options.perturb) {
+            perturb(&mut entry, &mut rng);
+            report.perturbed += 1;
+        }
+        report.links += entry.links.len() as u64;
+        report.leaves += u64::from(entry.leaf.is_some());
+        report.passes += entry.links.iter().chain(&entry.leaf).filter(|l| l.mv == Move::Pass).count() as u64;
+        writer::encode_entry(&mut bytes, &entry);
+        if bytes.len() >= 1 << 20 {
+            out.write_all(&bytes)?;
+            bytes.clear();
+        }
+    }
+    out.write_all(&bytes)?;
+    tracing::info!("scored and wrote in {:.1} s", began.elapsed().as_secs_f64());
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::verify::verify;
+    use crate::symmetry::Symmetry;
+
+    fn book(positions: usize, seed: u64, perturb: f64) -> (Vec<u8>, SynthReport) {
+        let mut bytes = Vec::new();
+        let report = synthesize(&SynthOptions { positions, seed, perturb }, &mut bytes).unwrap();
+        (bytes, report)
+    }
+
+    #[test]
+    fn the_same_options_give_the_same_bytes() {
+        assert_eq!(book(500, 7, 0.1), book(500, 7, 0.1));
+        assert_ne!(book(500, 7, 0.1).0, book(500, 8, 0.1).0);
+    }
+
+    #[test]
+    fn a_synthesized_book_verifies_clean_and_has_what_was_asked() {
+        let (bytes, report) = book(3000, 3, 0.05);
+        let verified = verify(&bytes);
+        assert!(verified.is_clean(), "{:?}", &verified.problems[..verified.problems.len().min(5)]);
+        assert_eq!(verified.records, 3000);
+        assert_eq!(report.positions, 3000);
+        assert!(report.passes > 0, "{report:?}");
+        assert!(report.perturbed > 50, "{report:?}");
+    }
+
+    #[test]
+    fn an_unperturbed_book_is_consistent() {
+        let (bytes, _) = book(2000, 5, 0.0);
+        let book = crate::book::Book::from_bytes("synth", bytes).unwrap();
+        for item in format::records(book.store().bytes()) {
+            let (_, _, record) = item.unwrap();
+            let board = record.board();
+            let scores: Vec<i32> = record.moves().map(|l| l.score.0).collect();
+            if let Some(best) = scores.iter().max() {
+                assert_eq!(record.value().0, *best, "value is the best move's score");
+            }
+            for link in record.links() {
+                let child = normalize(&board.after(link.mv).unwrap()).board;
+                let (_, child) = book.find(&child).expect("a link's child is in the book");
+                assert_eq!(link.score.0, -child.value().0, "a link's score is minus its child's value");
+            }
+        }
+    }
+
+    #[test]
+    fn the_root_links_all_four_symmetric_first_moves() {
+        let (bytes, _) = book(100, 1, 0.0);
+        let book = crate::book::Book::from_bytes("synth", bytes).unwrap();
+        let (_, root) = book.find(&normalize(&Board::INITIAL).board).unwrap();
+        assert_eq!(root.n_links(), 4);
+        assert!(root.leaf().is_none());
+    }
+
+    #[test]
+    fn negamax_sees_the_end_of_the_game() {
+        // A1 against B1: playing C1 takes the last white disc, a 64-0 win.
+        let board = Board::new(0b001, 0b010);
+        assert_eq!(negamax(&board, 1), 64);
+        assert_eq!(final_score(&Board::new(0b111, 0b1000)), 2 + 60);
+    }
+
+    #[test]
+    fn the_corner_x_squares_follow_their_corners() {
+        for s in Symmetry::ALL {
+            let corner = s.bits(1);
+            let x = s.bits(1 << 9);
+            assert_eq!(spread_corners(corner), x, "symmetry {s:?}");
+        }
+    }
+}
