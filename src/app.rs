@@ -41,6 +41,10 @@ pub enum AppError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{0}")]
     Usage(String),
+    /// Whoever read standard output stopped reading (`bookminer stats | head`):
+    /// not a failure, so nothing is said.
+    #[error("standard output closed")]
+    StdoutClosed,
 }
 
 impl AppError {
@@ -48,6 +52,7 @@ impl AppError {
         match self {
             AppError::Book(BookError::Io { .. }) | AppError::Io { .. } | AppError::Mine(MineError::Io { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
+            AppError::StdoutClosed => 0,
             AppError::Config(e) if e.message.starts_with("cannot read") => EXIT_IO,
             _ => EXIT_BAD_INPUT,
         }
@@ -81,6 +86,21 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
             run_synth(&SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
+}
+
+/// Writes one line to standard output, turning a closed pipe into
+/// [`AppError::StdoutClosed`] instead of a panic.
+macro_rules! say {
+    ($($arg:tt)*) => { crate::app::write_stdout(format_args!($($arg)*)) };
+}
+
+pub fn write_stdout(text: std::fmt::Arguments) -> Result<(), AppError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(text).and_then(|()| out.write_all(b"\n")).map_err(|source| match source.kind() {
+        std::io::ErrorKind::BrokenPipe => AppError::StdoutClosed,
+        _ => AppError::Io { path: PathBuf::from("<standard output>"), source },
+    })
 }
 
 /// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
@@ -135,7 +155,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let report = mine(&mut book, &start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
     bar.finish_and_clear();
     let report = report?;
-    println!("{report}");
+    say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)
 }
@@ -164,7 +184,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
     for outcome in inspect(&book, &requests) {
         match outcome {
             Ok(report) => {
-                println!("{report}");
+                say!("{report}")?;
                 log_report(&report);
             }
             Err(message) => {
@@ -184,10 +204,10 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
     let report = verify(bytes.as_slice());
     for problem in &report.problems {
-        println!("{}: {problem}", path.display());
+        say!("{}: {problem}", path.display())?;
     }
     if report.is_clean() {
-        println!("{}: {} positions, no problems", path.display(), report.records);
+        say!("{}: {} positions, no problems", path.display(), report.records)?;
         Ok(0)
     } else {
         let n = report.problems.len();
@@ -201,11 +221,11 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
     let book = open_book(path)?;
     let h = book.store().header();
     let (y, mo, d, hh, mi, s) = h.date;
-    println!("{}", path.display());
-    println!("version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release);
-    println!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error);
-    println!("header count {}", h.n_nodes);
-    print!("{}", book_stats(&book));
+    say!("{}", path.display())?;
+    say!("version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release)?;
+    say!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error)?;
+    say!("header count {}", h.n_nodes)?;
+    say!("{}", book_stats(&book).to_string().trim_end())?;
     Ok(0)
 }
 
@@ -218,7 +238,7 @@ fn run_synth(options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let mut file = AtomicFile::create(path).map_err(io)?;
     let report = synthesize(options, &mut file).map_err(io)?;
     file.commit().map_err(io)?;
-    println!(
+    say!(
         "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
         path.display(),
         report.positions,
@@ -227,6 +247,6 @@ fn run_synth(options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
         report.passes,
         report.perturbed,
         began.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(0)
 }

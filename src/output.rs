@@ -77,7 +77,14 @@ impl AtomicFile {
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let temp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // A temporary file is private (0600); the finished file should be as
+        // readable as any other the user creates, so ask for 0666 less umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder.tempfile_in(dir)?;
         Ok(AtomicFile { writer: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() })
     }
 

@@ -116,3 +116,24 @@ fn help_lists_the_commands_and_exit_statuses() {
         assert!(help.contains(word), "--help lacks {word}");
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // More output than a pipe holds, so the writer meets the closed pipe
+    // however the two processes are scheduled.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("many.txt"), "F5F6\n".repeat(400)).unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/sample.dat");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bookminer"))
+        .current_dir(dir.path())
+        .args(["--book", &sample.display().to_string(), "--log-file", "log", "inspect", "--file", "many.txt"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "status {:?}: {stderr}", out.status);
+}
