@@ -11,8 +11,8 @@
 //! entry the walk looks up anyway; the frame keeps the prefix length.
 
 use crate::board::{Bitboard, Board, Move};
-use crate::book::index::{PositionIndex, RecordStore};
-use crate::book::{Book, Record, Score};
+use crate::book::index::{PositionIndex, RecordStore, Slot};
+use crate::book::{Book, Link, Record, Score};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
 use std::fmt;
@@ -110,12 +110,29 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
+/// A move of a position on the stack, worked out when the walk entered the
+/// position: all of a position's children are normalized and looked up
+/// together, so the cache misses of those lookups overlap instead of
+/// following one another.
+#[derive(Clone, Copy)]
+struct Child {
+    link: Link,
+    /// The stored move on the actual board.
+    actual: Move,
+    /// Discs the move turns; `None` if it is illegal (reported when followed).
+    flipped: Option<Bitboard>,
+    /// Maps the child's stored moves to the actual board.
+    symmetry: Symmetry,
+    /// The child's entry in the index, if the child is in the book.
+    slot: Option<Slot>,
+}
+
 /// A position on the walk's stack.
 struct Frame {
     offset: u64,
-    /// Maps this record's stored moves to the actual board.
-    symmetry: Symmetry,
-    /// Moves (links, then the leaf) already followed from here.
+    /// Its moves (links, then the leaf), in the order they are followed.
+    children: SmallVec<[Child; 4]>,
+    /// How many of `children` have been followed.
     followed: usize,
     /// The move that led here and the discs it turned, to undo it on the way back.
     arrived_by: Move,
@@ -151,13 +168,7 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
         stack: SmallVec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
-    walker.stack.push(Frame {
-        offset: root.offset,
-        symmetry: normalized.to_original,
-        followed: 0,
-        arrived_by: Move::Pass,
-        flipped: 0,
-    });
+    walker.enter(root.offset, normalized.to_original, Move::Pass, 0);
     walker.run()?;
     Ok((walker.stats, walker.visitor))
 }
@@ -165,16 +176,44 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
 impl<V: Visitor> Walker<'_, V> {
     fn run(&mut self) -> Result<(), WalkError<V::Error>> {
         while let Some(top) = self.stack.last_mut() {
-            let record = self.store.record_at(top.offset);
-            let Some(link) = record.move_at(top.followed) else {
+            let Some(&child) = top.children.get(top.followed) else {
                 self.backtrack();
                 continue;
             };
             top.followed += 1;
-            let (symmetry, offset) = (top.symmetry, top.offset);
-            self.follow(link, symmetry, offset)?;
+            let offset = top.offset;
+            self.follow(child, offset)?;
         }
         Ok(())
+    }
+
+    /// Pushes a frame for the position on the board (stored at `offset`,
+    /// `symmetry` mapping its stored moves to the board), with every child
+    /// played, normalized and located.
+    fn enter(&mut self, offset: u64, symmetry: Symmetry, arrived_by: Move, flipped: Bitboard) {
+        let record = self.store.record_at(offset);
+        let mut boards: SmallVec<[Board; 4]> = SmallVec::new();
+        let mut children: SmallVec<[Child; 4]> = record
+            .moves()
+            .map(|link| {
+                let actual = symmetry.apply_move(link.mv);
+                let flipped = self.board.check_move(actual);
+                let mut child_board = self.board;
+                if let Some(f) = flipped {
+                    child_board.play(actual, f);
+                }
+                let child = normalize(&child_board);
+                boards.push(child.board);
+                Child { link, actual, flipped, symmetry: child.to_original, slot: None }
+            })
+            .collect();
+        // A loop of independent lookups, so their misses overlap.
+        for (child, board) in children.iter_mut().zip(&boards) {
+            if child.flipped.is_some() {
+                child.slot = self.index.locate(self.store, board);
+            }
+        }
+        self.stack.push(Frame { offset, children, followed: 0, arrived_by, flipped });
     }
 
     /// Pops the top frame and takes back the move that reached it.
@@ -186,50 +225,40 @@ impl<V: Visitor> Walker<'_, V> {
         }
     }
 
-    /// Plays one stored move; on arrival, reports it and descends if the child
-    /// is new, else takes the move back.
-    fn follow(&mut self, link: crate::book::Link, symmetry: Symmetry, offset: u64) -> Result<(), WalkError<V::Error>> {
+    /// Follows one move of the position on top of the stack (stored at
+    /// `offset`); on arrival, reports it and enters the child if it is new.
+    fn follow(&mut self, child: Child, offset: u64) -> Result<(), WalkError<V::Error>> {
         self.stats.edges += 1;
         if self.stats.edges % PROGRESS_INTERVAL == 0 {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
-        let actual = symmetry.apply_move(link.mv);
-        let Some(flipped) = self.board.check_move(actual) else {
+        let Some(flipped) = child.flipped else {
             return Err(WalkError::IllegalMove {
                 record: self.store.record_number(offset),
                 offset,
-                stored: link.mv,
-                actual,
+                stored: child.link.mv,
+                actual: child.actual,
                 board: self.board,
                 line: self.line.to_vec(),
             });
         };
-        self.board.play(actual, flipped);
-        let child = normalize(&self.board);
-        let Some(visit) = self.index.visit(self.store, &child.board) else {
-            self.board.undo(actual, flipped);
-            return Ok(());
-        };
+        let Some(slot) = child.slot else { return Ok(()) };
+        let visit = self.index.visit_slot(slot);
         self.stats.arrivals += 1;
-        self.line.push(actual);
+        self.board.play(child.actual, flipped);
+        self.line.push(child.actual);
         let arrival = Arrival {
             line: &self.line,
-            parent_score: link.score,
+            parent_score: child.link.score,
             child: self.store.record_at(visit.offset),
-            child_symmetry: child.to_original,
+            child_symmetry: child.symmetry,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
         if visit.first_time {
             self.stats.positions += 1;
-            self.stack.push(Frame {
-                offset: visit.offset,
-                symmetry: child.to_original,
-                followed: 0,
-                arrived_by: actual,
-                flipped,
-            });
+            self.enter(visit.offset, child.symmetry, child.actual, flipped);
         } else {
-            self.board.undo(actual, flipped);
+            self.board.undo(child.actual, flipped);
             self.line.pop();
         }
         Ok(())

@@ -75,6 +75,7 @@ pub enum Problem {
     RepeatedMove { slot: Slot, mv: Move },
     CountMismatch { header: i32, records: u64 },
     MissingInitial,
+    TooLarge { len: u64, limit: u64 },
 }
 
 /// Which move of a record a problem is about.
@@ -124,6 +125,9 @@ impl fmt::Display for Problem {
                 write!(f, "header says {header} positions, the file holds {records}")
             }
             Problem::MissingInitial => f.write_str("the initial position is not in the book"),
+            Problem::TooLarge { len, limit } => {
+                write!(f, "file is {len} bytes; books larger than {limit} bytes cannot be indexed")
+            }
         }
     }
 }

@@ -103,6 +103,7 @@ impl RecordStore {
         format::next_record(self.bytes(), offset as usize).expect("the index holds offsets of whole records")
     }
 
+    #[inline]
     fn board_at(&self, offset: u64) -> Board {
         let at = offset as usize;
         let bytes = &self.bytes()[at..at + 16];
@@ -122,14 +123,38 @@ impl RecordStore {
     }
 }
 
-/// Set in an index entry once the walk has arrived at its position.
-const VISITED: u64 = 1 << 63;
+/// An index entry: the record's offset halved (records start at even
+/// offsets, since the header and every record have even lengths), with the
+/// top bit for the walk's visited flag. Four bytes a position instead of
+/// eight, so more of the table stays in cache; the price is a 4 GiB limit on
+/// the file, checked at load.
+type Entry = u32;
 
-/// Finds records by board. Each entry is a record offset; its top bit is the
-/// walk's visited flag, so one probe finds both.
-pub struct PositionIndex {
-    table: HashTable<u64>,
+/// Set in an index entry once the walk has arrived at its position.
+const VISITED: Entry = 1 << 31;
+
+/// The largest book the index can address.
+pub const MAX_BOOK_LEN: u64 = 1 << 32;
+
+fn entry_of(offset: usize) -> Entry {
+    debug_assert!(offset % 2 == 0 && (offset as u64) < MAX_BOOK_LEN);
+    (offset / 2) as Entry
 }
+
+fn offset_of(entry: Entry) -> u64 {
+    u64::from(entry & !VISITED) * 2
+}
+
+/// Finds records by board. Each entry is a record offset with the walk's
+/// visited flag beside it, so one probe finds both.
+pub struct PositionIndex {
+    table: HashTable<Entry>,
+}
+
+/// Where a board sits in the index: found once, then visited without
+/// probing again. Valid until the index changes (it does not while walking).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot(usize);
 
 /// What [`PositionIndex::visit`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,15 +176,29 @@ pub fn hash_board(board: &Board) -> u64 {
 impl PositionIndex {
     /// The offset of the record for a stored (normalized) board.
     pub fn find(&self, store: &RecordStore, board: &Board) -> Option<u64> {
-        self.table.find(hash_board(board), |&e| store.board_at(e & !VISITED) == *board).map(|&e| e & !VISITED)
+        self.table.find(hash_board(board), |&e| store.board_at(offset_of(e)) == *board).map(|&e| offset_of(e))
+    }
+
+    /// Where a stored board's entry is, reading its record on the way (so a
+    /// walk that locates a position's children together overlaps the misses).
+    #[inline]
+    pub fn locate(&self, store: &RecordStore, board: &Board) -> Option<Slot> {
+        self.table.find_bucket_index(hash_board(board), |&e| store.board_at(offset_of(e)) == *board).map(Slot)
+    }
+
+    /// Marks a located position visited.
+    #[inline]
+    pub fn visit_slot(&mut self, slot: Slot) -> Visit {
+        let entry = self.table.get_bucket_mut(slot.0).expect("a slot from locate on this index");
+        let first_time = *entry & VISITED == 0;
+        *entry |= VISITED;
+        Visit { offset: offset_of(*entry), first_time }
     }
 
     /// Looks a stored board up and marks it visited.
     pub fn visit(&mut self, store: &RecordStore, board: &Board) -> Option<Visit> {
-        let entry = self.table.find_mut(hash_board(board), |&e| store.board_at(e & !VISITED) == *board)?;
-        let first_time = *entry & VISITED == 0;
-        *entry |= VISITED;
-        Some(Visit { offset: *entry & !VISITED, first_time })
+        let slot = self.locate(store, board)?;
+        Some(self.visit_slot(slot))
     }
 
     /// Forgets every visit, for a new walk.
@@ -196,6 +235,10 @@ impl Book {
     fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
         let fail = |error| BookError::Format { path: path.clone(), error };
         let header = format::parse_header(bytes.as_slice()).map_err(fail)?;
+        let len = bytes.as_slice().len() as u64;
+        if len > MAX_BOOK_LEN {
+            return Err(fail(FormatError { record: None, offset: 0, problem: Problem::TooLarge { len, limit: MAX_BOOK_LEN } }));
+        }
         let counts = check_records(bytes.as_slice()).map_err(fail)?;
         if i64::from(header.n_nodes) != counts.positions as i64 {
             tracing::warn!(
@@ -254,13 +297,13 @@ fn build_index(store: &RecordStore) -> Result<PositionIndex, FormatError> {
     for item in format::records(store.bytes()) {
         let (number, offset, record) = item?;
         let board = record.board();
-        let hasher = |&e: &u64| hash_board(&store.board_at(e));
-        match table.entry(hash_board(&board), |&e| store.board_at(e) == board, hasher) {
+        let hasher = |&e: &Entry| hash_board(&store.board_at(offset_of(e)));
+        match table.entry(hash_board(&board), |&e| store.board_at(offset_of(e)) == board, hasher) {
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                slot.insert(offset as u64);
+                slot.insert(entry_of(offset));
             }
             hashbrown::hash_table::Entry::Occupied(first) => {
-                let first_offset = *first.get();
+                let first_offset = offset_of(*first.get());
                 return Err(FormatError {
                     record: Some(number),
                     offset: offset as u64,
@@ -270,4 +313,19 @@ fn build_index(store: &RecordStore) -> Result<PositionIndex, FormatError> {
         }
     }
     Ok(PositionIndex { table })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_keep_every_even_offset_below_the_limit_and_the_flag_apart() {
+        for offset in [42usize, 84, 1 << 20, (MAX_BOOK_LEN - 2) as usize] {
+            let entry = entry_of(offset);
+            assert_eq!(entry & VISITED, 0, "offset {offset} reaches the flag bit");
+            assert_eq!(offset_of(entry), offset as u64);
+            assert_eq!(offset_of(entry | VISITED), offset as u64);
+        }
+    }
 }
