@@ -203,6 +203,10 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
 fn run_verify(path: &Path) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
     let report = verify(bytes.as_slice());
+    if let Some(error) = report.not_a_book() {
+        // Nothing to verify: bad input (status 2), not a book with problems (1).
+        return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
+    }
     for problem in &report.problems {
         say!("{}: {problem}", path.display())?;
     }
