@@ -7,7 +7,7 @@ use bookminer::book::verify::verify;
 use bookminer::book::index::Bytes;
 use bookminer::book::{Book, BookError};
 use bookminer::config::{Config, ConfigError, RunMode};
-use bookminer::inspect::{inspect, Request};
+use bookminer::inspect::{inspect_one, Request};
 use bookminer::kifu::{self, KifuError};
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::Rules;
@@ -170,18 +170,18 @@ fn log_report(report: &str) {
 fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
     let requests = if positions.is_empty() {
         let path = file.unwrap_or(&config.positions_file);
-        let text = std::fs::read_to_string(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
-        Request::from_lines(&path.display().to_string(), &text)
+        let bytes = std::fs::read(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
+        Request::from_bytes(&path.display().to_string(), &bytes)
     } else {
         positions
             .iter()
             .enumerate()
-            .map(|(i, text)| Request { origin: format!("argument {}", i + 1), text: text.clone() })
+            .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
             .collect()
     };
     let book = open_book(&config.book)?;
     let mut failed = 0;
-    for outcome in inspect(&book, &requests) {
+    for outcome in requests.iter().map(|r| r.as_ref().map_err(String::clone).and_then(|r| inspect_one(&book, r))) {
         match outcome {
             Ok(report) => {
                 say!("{report}")?;
@@ -203,6 +203,10 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
 fn run_verify(path: &Path) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
     let report = verify(bytes.as_slice());
+    if let Some(error) = report.not_a_book() {
+        // Nothing to verify: bad input (status 2), not a book with problems (1).
+        return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
+    }
     for problem in &report.problems {
         say!("{}: {problem}", path.display())?;
     }

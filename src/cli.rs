@@ -11,8 +11,9 @@ use std::path::PathBuf;
 ///
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
-/// positions missing or malformed (inspect); 2 bad config, book or
-/// arguments; 3 a file could not be read or written; 130 interrupted.
+/// positions missing or malformed (inspect); 2 bad config, book (for verify:
+/// a file that is no book at all) or arguments; 3 a file could not be read
+/// or written; 130 interrupted.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {
@@ -105,7 +106,8 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE")]
         file: Option<PathBuf>,
     },
-    /// Check every record of a book and list every problem; exit 1 if any.
+    /// Check every record of a book and list every problem; exit 1 if any,
+    /// 2 if the file is not an Edax book at all.
     Verify {
         /// The book file.
         #[arg(value_name = "BOOK")]

@@ -181,8 +181,15 @@ impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| ConfigError { origin: origin.clone(), key: None, message: format!("cannot read: {e}") })?;
+        // Text that is not UTF-8 is a bad config (status 2), not a read failure
+        // (3): say where it goes wrong so it can be fixed.
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+            ConfigError { origin: origin.clone(), key: None, message: format!("not valid UTF-8 text (line {line}, byte {at})") }
+        })?;
         let base = path.parent().unwrap_or(Path::new(""));
         Config::from_toml(&text, &origin, base)
     }

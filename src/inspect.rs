@@ -17,11 +17,34 @@ pub struct Request {
 impl Request {
     /// The non-blank, non-comment (`#`) lines of a positions file.
     pub fn from_lines(file_name: &str, text: &str) -> Vec<Request> {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-            .map(|(i, l)| Request { origin: format!("{file_name}:{}", i + 1), text: l.trim_start_matches('\u{feff}').to_string() })
-            .collect()
+        text.lines().enumerate().filter_map(|(i, l)| Request::from_line(file_name, i + 1, l)).collect()
+    }
+
+    /// The requests of a positions file read as bytes, in line order; a line
+    /// that is not UTF-8 text gives an error naming it instead. One bad line
+    /// must not hide the others: it is a malformed position, not an
+    /// unreadable file.
+    pub fn from_bytes(file_name: &str, bytes: &[u8]) -> Vec<Result<Request, String>> {
+        let mut requests = Vec::new();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            match std::str::from_utf8(line) {
+                Ok(text) => requests.extend(Request::from_line(file_name, i + 1, text).map(Ok)),
+                Err(e) => requests.push(Err(format!(
+                    "{file_name}:{}: not valid UTF-8 text (byte {} of the line)",
+                    i + 1,
+                    e.valid_up_to() + 1
+                ))),
+            }
+        }
+        requests
+    }
+
+    /// Line `number` of a file, unless it is blank or a comment.
+    fn from_line(file_name: &str, number: usize, line: &str) -> Option<Request> {
+        let text = line.trim_start_matches('\u{feff}');
+        (!text.trim().is_empty() && !text.trim_start().starts_with('#'))
+            .then(|| Request { origin: format!("{file_name}:{number}"), text: text.to_string() })
     }
 }
 
@@ -34,7 +57,8 @@ pub fn inspect(book: &Book, requests: &[Request]) -> Vec<Outcome> {
     requests.iter().map(|r| inspect_one(book, r)).collect()
 }
 
-fn inspect_one(book: &Book, request: &Request) -> Outcome {
+/// Inspects one request.
+pub fn inspect_one(book: &Book, request: &Request) -> Outcome {
     let position = position::parse(&request.text).map_err(|e| format!("{}: {e}", request.origin))?;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", request.origin, request.text.trim());

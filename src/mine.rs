@@ -203,12 +203,19 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
     if miner.control.cancel.load(Ordering::Relaxed) {
         return Err(MineError::Interrupted);
     }
+    // Write every file out before renaming any, so a failure (a full disk)
+    // leaves all previous outputs as they were, not some of them.
     let mut modes = Vec::new();
+    let mut finished = Vec::new();
     for sink in miner.sinks {
         let path = sink.file.path().to_path_buf();
         let (lines_written, duplicates_dropped) = (sink.file.lines_written, sink.file.duplicates_dropped);
-        sink.file.commit().map_err(io_error(&path))?;
+        finished.push(sink.file.finish().map_err(io_error(&path))?);
         modes.push(ModeReport { mode: sink.mode, above: sink.above, below: sink.below, lines_written, duplicates_dropped, path });
+    }
+    for file in finished {
+        let path = file.path().to_path_buf();
+        file.commit().map_err(io_error(&path))?;
     }
     Ok(MineReport { positions_loaded: book.store().counts().positions, walk: stats, modes, elapsed: began.elapsed() })
 }

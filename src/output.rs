@@ -74,7 +74,13 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
+    /// Fails at once when a directory holds the final name: the rename at
+    /// [`AtomicFile::commit`] could never succeed, and finding that out only
+    /// after a long walk (perhaps with other outputs already renamed) is worse.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        if path.is_dir() {
+            return Err(io::Error::other("a directory is in the way of this output file"));
+        }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let prefix = format!(".{name}.");
@@ -94,9 +100,34 @@ impl AtomicFile {
 
     /// Flushes, syncs and renames the file into place.
     pub fn commit(self) -> io::Result<()> {
+        self.finish()?.commit()
+    }
+
+    /// Flushes and syncs the file without renaming it, so that several files
+    /// can all be written out (where a full disk shows) before any replaces
+    /// its previous version.
+    pub fn finish(self) -> io::Result<FinishedFile> {
         let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
         temp.as_file().sync_all()?;
-        temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(FinishedFile { temp, path: self.path })
+    }
+}
+
+/// An [`AtomicFile`] written out in full, waiting to be renamed into place;
+/// dropped, it is removed like an uncommitted one.
+pub struct FinishedFile {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl FinishedFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file into place.
+    pub fn commit(self) -> io::Result<()> {
+        self.temp.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
     }
 }
@@ -150,6 +181,11 @@ impl KifuFile {
 
     pub fn commit(self) -> io::Result<()> {
         self.file.commit()
+    }
+
+    /// See [`AtomicFile::finish`].
+    pub fn finish(self) -> io::Result<FinishedFile> {
+        self.file.finish()
     }
 }
 

@@ -18,6 +18,13 @@ impl VerifyReport {
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
+
+    /// The header problem showing the file is no Edax book at all (shorter
+    /// than a header, another magic) rather than a damaged one: callers treat
+    /// that as bad input, the way `mine` does, not as problems found in a book.
+    pub fn not_a_book(&self) -> Option<&FormatError> {
+        self.problems.iter().find(|e| matches!(e.problem, Problem::ShortHeader { .. } | Problem::BadMagic { .. }))
+    }
 }
 
 /// Checks a whole book file held in `bytes`.

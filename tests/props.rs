@@ -1,0 +1,224 @@
+//! Properties over many generated books: random legal games read back whole,
+//! and damaged books (flipped bytes, cut files) that never panic and whose
+//! load errors say where the damage is.
+
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::format::Problem;
+use bookminer::book::verify::verify;
+use bookminer::book::writer::{encode, Entry};
+use bookminer::book::{Book, BookError, Link, Score};
+use bookminer::symmetry::normalize;
+use bookminer::synth::{synthesize, SynthOptions};
+use bookminer::walk::{walk, Arrival, Start, Visitor};
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+use std::sync::OnceLock;
+
+/// A visitor that only lets the walk count.
+struct Count;
+
+impl Visitor for Count {
+    type Error = Infallible;
+    fn arrive(&mut self, _: &Arrival<'_>) -> Result<(), Infallible> {
+        Ok(())
+    }
+}
+
+/// Plays a game from the initial position: each choice picks one of the
+/// legal moves; a forced pass is played (and uses a choice); the game stops
+/// when neither side can move.
+fn play_game(choices: &[u16]) -> Vec<Move> {
+    let mut board = Board::INITIAL;
+    let mut line = Vec::new();
+    for &choice in choices {
+        if board.is_game_over() {
+            break;
+        }
+        let mv = if board.must_pass() {
+            Move::Pass
+        } else {
+            let legal: Vec<Square> = Square::iter(board.legal_moves()).collect();
+            Move::Play(legal[choice as usize % legal.len()])
+        };
+        board = board.after(mv).expect("a legal move");
+        line.push(mv);
+    }
+    line
+}
+
+/// The boards a line passes through, the initial and the last included.
+fn boards_along(line: &[Move]) -> Vec<Board> {
+    let mut boards = vec![Board::INITIAL];
+    for &mv in line {
+        boards.push(boards.last().unwrap().after(mv).expect("a legal line"));
+    }
+    boards
+}
+
+/// Stores every position along the lines, linking each move played (in the
+/// stored board's coordinates), and gives a position without links a leaf on
+/// its first legal move (or its pass).
+fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut slot: HashMap<Board, usize> = HashMap::new();
+    let mut entry_of = |board: &Board, entries: &mut Vec<Entry>| {
+        let stored = normalize(board).board;
+        *slot.entry(stored).or_insert_with(|| {
+            entries.push(Entry::new(stored, 0));
+            entries.len() - 1
+        })
+    };
+    for line in lines {
+        let boards = boards_along(line);
+        for (board, &mv) in boards.iter().zip(line) {
+            let i = entry_of(board, &mut entries);
+            let stored = normalize(board).to_original.inverse().apply_move(mv);
+            let links = &mut entries[i].links;
+            if !links.iter().any(|l| l.mv == stored) {
+                links.push(Link { score: Score(links.len() as i32), mv: stored });
+            }
+        }
+        entry_of(boards.last().unwrap(), &mut entries);
+    }
+    for e in &mut entries {
+        if e.links.is_empty() {
+            let first = Square::iter(e.board.legal_moves()).next().map(Move::Play);
+            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link { score: Score(3), mv });
+        }
+    }
+    entries
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn random_games_are_stored_found_verified_and_walked_whole(
+        games in prop::collection::vec(prop::collection::vec(any::<u16>(), 0..=60), 1..=4)
+    ) {
+        let lines: Vec<Vec<Move>> = games.iter().map(|g| play_game(g)).collect();
+        let entries = book_from_lines(&lines);
+        let bytes = encode(&entries, 1);
+        let report = verify(&bytes);
+        prop_assert!(report.is_clean(), "{:?}", report.problems.iter().map(|e| e.to_string()).collect::<Vec<_>>());
+        prop_assert_eq!(report.records as usize, entries.len());
+
+        let mut book = Book::from_bytes("games", bytes).unwrap();
+        for line in &lines {
+            for board in boards_along(line) {
+                let stored = normalize(&board).board;
+                let found = book.find(&stored);
+                prop_assert!(found.is_some(), "{:?} after {:?} is not found", board, line);
+                prop_assert_eq!(found.unwrap().1.board(), stored);
+            }
+        }
+
+        let pairs: HashSet<(Board, u8)> = entries
+            .iter()
+            .flat_map(|e| e.links.iter().chain(&e.leaf).map(move |l| (e.board, l.mv.code())))
+            .collect();
+        let (stats, _) = walk(&mut book, &Start::initial(), Count).unwrap();
+        prop_assert_eq!(stats.edges as usize, pairs.len(), "every stored (position, move) pair is followed once");
+        prop_assert_eq!(stats.positions as usize, entries.len(), "every stored position is reached");
+    }
+}
+
+/// A small synthesized book, made once.
+fn small_book() -> &'static [u8] {
+    static BOOK: OnceLock<Vec<u8>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let mut bytes = Vec::new();
+        synthesize(&SynthOptions { positions: 300, seed: 11, perturb: 0.05 }, &mut bytes).unwrap();
+        bytes
+    })
+}
+
+/// Problems that stop `Book::from_bytes`, as opposed to those only `verify` reports.
+fn stops_a_load(problem: &Problem) -> bool {
+    !matches!(
+        problem,
+        Problem::NotNormalized
+            | Problem::IllegalMove { .. }
+            | Problem::RepeatedMove { .. }
+            | Problem::CountMismatch { .. }
+            | Problem::MissingInitial
+    )
+}
+
+/// What must hold for any bytes at all: neither loading, verifying nor
+/// walking panics; a load error names the place of the damage, and verify
+/// lists it too; a book that loads has none of the problems that stop a load.
+fn check_damaged(bytes: Vec<u8>) -> Result<(), TestCaseError> {
+    let len = bytes.len() as u64;
+    let report = verify(&bytes);
+    match Book::from_bytes("damaged", bytes) {
+        Ok(mut book) => {
+            let stopping: Vec<String> =
+                report.problems.iter().filter(|e| stops_a_load(&e.problem)).map(|e| e.to_string()).collect();
+            prop_assert!(stopping.is_empty(), "loaded, yet verify says {:?}", stopping);
+            // Illegal moves and a missing start are errors, not panics.
+            let _ = walk(&mut book, &Start::initial(), Count);
+        }
+        Err(BookError::Format { error, .. }) => {
+            let text = error.to_string();
+            prop_assert!(text.contains(&format!("byte {}", error.offset)), "no offset in {:?}", text);
+            match error.record {
+                // Record damage: the record's number and where it starts.
+                Some(n) => {
+                    prop_assert!(text.starts_with(&format!("record {n} at byte {}: ", error.offset)), "{}", text);
+                    prop_assert!((42..len).contains(&error.offset), "{}", text);
+                }
+                // Header damage: the field's offset.
+                None => match error.problem {
+                    Problem::ShortHeader { .. } | Problem::BadMagic { .. } => prop_assert_eq!(error.offset, 0),
+                    Problem::BadVersion { .. } => prop_assert_eq!(error.offset, 8),
+                    _ => prop_assert!(false, "a load error outside any record: {}", text),
+                },
+            }
+            prop_assert!(report.problems.contains(&error), "verify does not list {:?}", text);
+        }
+        Err(e) => prop_assert!(false, "a book in memory cannot fail to be read: {}", e),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn flipped_bytes_never_panic_and_load_errors_say_where(
+        flips in prop::collection::vec((any::<u32>(), any::<bool>(), 1u8..=255), 1..=8)
+    ) {
+        let mut bytes = small_book().to_vec();
+        for (at, near_start, mask) in flips {
+            // Half the flips hit the header and first records, where they
+            // matter most; the rest anywhere.
+            let span = if near_start { 128 } else { bytes.len() };
+            bytes[at as usize % span] ^= mask;
+        }
+        check_damaged(bytes)?;
+    }
+
+    #[test]
+    fn cut_books_never_panic_and_load_errors_say_where(cut in any::<prop::sample::Index>()) {
+        let book = small_book();
+        let bytes = book[..cut.index(book.len())].to_vec();
+        let short = bytes.len() < 42;
+        let outcome = Book::from_bytes("cut", bytes.clone()).err().map(|e| e.to_string());
+        if short {
+            prop_assert!(outcome.as_deref().is_some_and(|t| t.contains("shorter than the 42-byte header")), "{:?}", outcome);
+        } else if let Some(text) = &outcome {
+            // Cut on a record boundary, the rest loads; anywhere else the last record is cut.
+            prop_assert!(text.contains("truncated record"), "{}", text);
+        }
+        check_damaged(bytes)?;
+    }
+}
+
+#[test]
+fn the_small_book_is_clean_before_it_is_damaged() {
+    let report = verify(small_book());
+    assert!(report.is_clean(), "{:?}", report.problems);
+    assert!(report.records >= 300);
+}
