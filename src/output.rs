@@ -3,7 +3,6 @@
 
 use crate::board::{Move, Square};
 use crate::symmetry::Symmetry;
-use std::collections::HashSet;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -98,6 +97,18 @@ impl AtomicFile {
         &self.path
     }
 
+    /// Whether `line` and its line end were written at byte `at`; reads the
+    /// file back, so whatever is buffered is written out first.
+    fn holds_line(&mut self, at: u64, line: &[u8]) -> io::Result<bool> {
+        self.writer.flush()?;
+        let mut earlier = vec![0; line.len() + 1];
+        match read_exact_at(self.writer.get_ref(), &mut earlier, at) {
+            Ok(()) => Ok(earlier[..line.len()] == *line && earlier[line.len()] == b'\n'),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Flushes, syncs and renames the file into place.
     pub fn commit(self) -> io::Result<()> {
         self.finish()?.commit()
@@ -111,6 +122,21 @@ impl AtomicFile {
         temp.as_file().sync_all()?;
         Ok(FinishedFile { temp, path: self.path })
     }
+}
+
+#[cfg(unix)]
+fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(temp.as_file(), buf, at)
+}
+
+/// Elsewhere a positioned read may move the shared cursor the writes go
+/// through, so read through a handle of its own.
+#[cfg(not(unix))]
+fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut reader = temp.reopen()?;
+    reader.seek(SeekFrom::Start(at))?;
+    reader.read_exact(buf)
 }
 
 /// An [`AtomicFile`] written out in full, waiting to be renamed into place;
@@ -142,12 +168,17 @@ impl Write for AtomicFile {
     }
 }
 
+mod seen;
+use seen::SeenLines;
+
 /// One mode's output file: kifu lines after a BOM, each written once unless
 /// duplicates are wanted.
 pub struct KifuFile {
     file: AtomicFile,
     /// Lines written so far, when duplicates are dropped.
-    seen: Option<HashSet<Box<str>>>,
+    seen: Option<SeenLines>,
+    /// Bytes written so far: where the next line starts.
+    len: u64,
     pub lines_written: u64,
     pub duplicates_dropped: u64,
 }
@@ -156,7 +187,13 @@ impl KifuFile {
     pub fn create(path: &Path, unique_lines: bool) -> io::Result<KifuFile> {
         let mut file = AtomicFile::create(path)?;
         file.write_all(BOM)?;
-        Ok(KifuFile { file, seen: unique_lines.then(HashSet::new), lines_written: 0, duplicates_dropped: 0 })
+        Ok(KifuFile {
+            file,
+            seen: unique_lines.then(SeenLines::default),
+            len: BOM.len() as u64,
+            lines_written: 0,
+            duplicates_dropped: 0,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -167,14 +204,15 @@ impl KifuFile {
     /// and duplicates are dropped.
     pub fn write_line(&mut self, text: &str) -> io::Result<()> {
         if let Some(seen) = &mut self.seen {
-            if seen.contains(text) {
+            let file = &mut self.file;
+            if !seen.insert(text.as_bytes(), self.len, |earlier| file.holds_line(earlier, text.as_bytes()))? {
                 self.duplicates_dropped += 1;
                 return Ok(());
             }
-            seen.insert(text.into());
         }
         self.file.write_all(text.as_bytes())?;
         self.file.write_all(b"\n")?;
+        self.len += text.len() as u64 + 1;
         self.lines_written += 1;
         Ok(())
     }
