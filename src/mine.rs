@@ -91,6 +91,9 @@ pub struct MineReport {
     pub positions_loaded: u64,
     pub walk: WalkStats,
     pub modes: Vec<ModeReport>,
+    /// The walk alone, judging and writing included.
+    pub walk_time: Duration,
+    /// The walk and the files written out.
     pub elapsed: Duration,
 }
 
@@ -98,7 +101,8 @@ impl fmt::Display for MineReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded   {}", self.positions_loaded)?;
         writeln!(f, "positions walked   {}", self.walk.positions)?;
-        writeln!(f, "edges followed     {}", self.walk.edges)?;
+        let rate = self.walk.edges as f64 / self.walk_time.as_secs_f64().max(1e-9);
+        writeln!(f, "edges followed     {} in {:.3} s ({:.2}M edges/s)", self.walk.edges, self.walk_time.as_secs_f64(), rate / 1e6)?;
         writeln!(f, "arrivals           {}", self.walk.arrivals)?;
         for m in &self.modes {
             let (observed, expected) = m.mode.letters();
@@ -195,11 +199,13 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
     let miner =
         Miner { sinks, rules: options.rules, format: &options.format, control, line: Vec::new(), text: String::new() };
     let book_path = book.store().path().to_path_buf();
+    let walk_began = Instant::now();
     let (stats, miner) = walk(book, start, miner).map_err(|error| match error {
         WalkError::Visitor(Stop::Interrupted) => MineError::Interrupted,
         WalkError::Visitor(Stop::Io { path, source }) => MineError::Io { path, source },
         error => MineError::Walk { book: book_path, error },
     })?;
+    let walk_time = walk_began.elapsed();
     if miner.control.cancel.load(Ordering::Relaxed) {
         return Err(MineError::Interrupted);
     }
@@ -217,5 +223,5 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
         let path = file.path().to_path_buf();
         file.commit().map_err(io_error(&path))?;
     }
-    Ok(MineReport { positions_loaded: book.store().counts().positions, walk: stats, modes, elapsed: began.elapsed() })
+    Ok(MineReport { positions_loaded: book.store().counts().positions, walk: stats, modes, walk_time, elapsed: began.elapsed() })
 }
