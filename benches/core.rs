@@ -1,1 +1,86 @@
-fn main() {}
+//! Micro-benchmarks of the operations the walk repeats for every edge:
+//! flips and legal moves, normalization, and the index lookup.
+//!
+//! `cargo bench --bench core`
+
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::Book;
+use bookminer::symmetry::normalize;
+use bookminer::synth::{synthesize, SynthOptions};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+/// Boards from a few hundred pseudo-random games, every stage of the game.
+fn sample_boards() -> Vec<Board> {
+    let mut boards = Vec::new();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..300 {
+        let mut board = Board::INITIAL;
+        loop {
+            boards.push(board);
+            let moves: Vec<Square> = Square::iter(board.legal_moves()).collect();
+            let next = if moves.is_empty() {
+                if board.is_game_over() {
+                    break;
+                }
+                Move::Pass
+            } else {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                Move::Play(moves[(x % moves.len() as u64) as usize])
+            };
+            board = board.after(next).expect("a legal move");
+        }
+    }
+    boards
+}
+
+fn board_ops(c: &mut Criterion) {
+    let boards = sample_boards();
+    let mut group = c.benchmark_group("board");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("legal_moves", |b| {
+        b.iter(|| boards.iter().fold(0u64, |acc, board| acc ^ black_box(board).legal_moves()))
+    });
+    let moves: Vec<(Board, Square)> =
+        boards.iter().flat_map(|&board| Square::iter(board.legal_moves()).map(move |sq| (board, sq))).collect();
+    group.throughput(Throughput::Elements(moves.len() as u64));
+    group.bench_function("flips", |b| {
+        b.iter(|| moves.iter().fold(0u64, |acc, (board, sq)| acc ^ black_box(board).flips(*sq)))
+    });
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("normalize", |b| {
+        b.iter(|| boards.iter().fold(0u64, |acc, board| acc ^ normalize(black_box(board)).board.player))
+    });
+    group.finish();
+}
+
+fn index_lookup(c: &mut Criterion) {
+    let mut bytes = Vec::new();
+    synthesize(&SynthOptions { positions: 200_000, seed: 7, perturb: 0.0 }, &mut bytes).expect("write to memory");
+    let book = Book::from_bytes("bench.dat", bytes).expect("a valid book");
+    // Every stored board, in record order, and as many boards not in the book.
+    let stored: Vec<Board> = bookminer::book::format::records(book.store().bytes())
+        .map(|r| r.expect("a valid record").2.board())
+        .collect();
+    let absent: Vec<Board> = sample_boards()
+        .into_iter()
+        .map(|b| normalize(&b).board)
+        .filter(|b| book.find(b).is_none())
+        .take(stored.len())
+        .collect();
+    let mut group = c.benchmark_group("index");
+    group.throughput(Throughput::Elements(stored.len() as u64));
+    group.bench_function("find (in the book)", |b| {
+        b.iter(|| stored.iter().filter(|board| book.find(black_box(board)).is_some()).count())
+    });
+    group.throughput(Throughput::Elements(absent.len() as u64));
+    group.bench_function("find (not in the book)", |b| {
+        b.iter(|| absent.iter().filter(|board| book.find(black_box(board)).is_some()).count())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, board_ops, index_lookup);
+criterion_main!(benches);
