@@ -11,7 +11,7 @@
 //! entry the walk looks up anyway; the frame keeps the prefix length.
 
 use crate::board::{Bitboard, Board, Move};
-use crate::book::index::{PositionIndex, RecordStore, Slot};
+use crate::book::index::{hash_board, PositionIndex, RecordStore};
 use crate::book::{Book, Link, Record, Score};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
@@ -111,9 +111,9 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
 impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
 /// A move of a position on the stack, worked out when the walk entered the
-/// position: all of a position's children are normalized and looked up
-/// together, so the cache misses of those lookups overlap instead of
-/// following one another.
+/// position: all of a position's children are normalized and their index
+/// slots prefetched together, so the lookups, made when each move is
+/// followed, find the table in cache.
 #[derive(Clone, Copy)]
 struct Child {
     link: Link,
@@ -123,8 +123,9 @@ struct Child {
     flipped: Option<Bitboard>,
     /// Maps the child's stored moves to the actual board.
     symmetry: Symmetry,
-    /// The child's entry in the index, if the child is in the book.
-    slot: Option<Slot>,
+    /// The child as the book would store it, and its hash in the index.
+    stored: Board,
+    hash: u64,
 }
 
 /// A position on the walk's stack.
@@ -189,11 +190,10 @@ impl<V: Visitor> Walker<'_, V> {
 
     /// Pushes a frame for the position on the board (stored at `offset`,
     /// `symmetry` mapping its stored moves to the board), with every child
-    /// played, normalized and located.
+    /// played, normalized and its index slot prefetched.
     fn enter(&mut self, offset: u64, symmetry: Symmetry, arrived_by: Move, flipped: Bitboard) {
         let record = self.store.record_at(offset);
-        let mut boards: SmallVec<[Board; 4]> = SmallVec::new();
-        let mut children: SmallVec<[Child; 4]> = record
+        let children: SmallVec<[Child; 4]> = record
             .moves()
             .map(|link| {
                 let actual = symmetry.apply_move(link.mv);
@@ -203,16 +203,11 @@ impl<V: Visitor> Walker<'_, V> {
                     child_board.play(actual, f);
                 }
                 let child = normalize(&child_board);
-                boards.push(child.board);
-                Child { link, actual, flipped, symmetry: child.to_original, slot: None }
+                let hash = hash_board(&child.board);
+                self.index.prefetch(hash);
+                Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash }
             })
             .collect();
-        // A loop of independent lookups, so their misses overlap.
-        for (child, board) in children.iter_mut().zip(&boards) {
-            if child.flipped.is_some() {
-                child.slot = self.index.locate(self.store, board);
-            }
-        }
         self.stack.push(Frame { offset, children, followed: 0, arrived_by, flipped });
     }
 
@@ -242,7 +237,7 @@ impl<V: Visitor> Walker<'_, V> {
                 line: self.line.to_vec(),
             });
         };
-        let Some(slot) = child.slot else { return Ok(()) };
+        let Some(slot) = self.index.locate_hashed(self.store, &child.stored, child.hash) else { return Ok(()) };
         let visit = self.index.visit_slot(slot);
         self.stats.arrivals += 1;
         self.board.play(child.actual, flipped);

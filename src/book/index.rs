@@ -1,7 +1,7 @@
 //! A loaded book: the file's bytes (memory-mapped), and a hash index from each
 //! stored board to its record's offset, with the walk's visited flag beside it.
 
-use super::format::{self, FormatError, Header, Problem, Record};
+use super::format::{self, FormatError, Header, Problem, Record, RECORD_MIN_LEN};
 use crate::board::Board;
 use hashbrown::HashTable;
 use std::fmt;
@@ -39,7 +39,7 @@ impl Bytes {
         // fault (SIGBUS); that is the documented cost of mapping, accepted
         // because books are large and this tool only reads them. Every access
         // goes through bounds-checked slices of the mapped length.
-        let map = unsafe { memmap2::MmapOptions::new().map(file)? };
+        let map = unsafe { memmap2::MmapOptions::new().populate().map(file)? };
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::WillNeed);
         Ok(Bytes::Mapped(map))
@@ -149,6 +149,9 @@ fn offset_of(entry: Entry) -> u64 {
 /// visited flag beside it, so one probe finds both.
 pub struct PositionIndex {
     table: HashTable<Entry>,
+    /// An occupied bucket to find other buckets' memory from, for
+    /// [`PositionIndex::prefetch`]; `None` if the layout is not the one expected.
+    anchor: Option<usize>,
 }
 
 /// Where a board sits in the index: found once, then visited without
@@ -183,7 +186,41 @@ impl PositionIndex {
     /// walk that locates a position's children together overlaps the misses).
     #[inline]
     pub fn locate(&self, store: &RecordStore, board: &Board) -> Option<Slot> {
-        self.table.find_bucket_index(hash_board(board), |&e| store.board_at(offset_of(e)) == *board).map(Slot)
+        self.locate_hashed(store, board, hash_board(board))
+    }
+
+    /// [`PositionIndex::locate`] with the board's hash already known.
+    #[inline]
+    pub fn locate_hashed(&self, store: &RecordStore, board: &Board, hash: u64) -> Option<Slot> {
+        self.table
+            .find_bucket_index(hash, |&e| {
+                let offset = offset_of(e);
+                // A record often spans two cache lines: ask for the one with
+                // the move count and moves while comparing the board in the first.
+                prefetch_index::prefetch_index(store.bytes(), offset as usize + RECORD_MIN_LEN - 1);
+                store.board_at(offset) == *board
+            })
+            .map(Slot)
+    }
+
+    /// Asks the CPU to start loading the control bytes and entries a lookup of
+    /// `hash` will read first, so that the lookup, made a little later, does
+    /// not wait for them.
+    ///
+    /// hashbrown keeps no API for this, so the addresses come from its layout:
+    /// entry `i` sits `i + 1` entries below the control bytes, and a probe
+    /// starts at bucket `hash & (buckets - 1)`. [`PositionIndex::new`] checks
+    /// the first against real entries; were either to change, a prefetch
+    /// would only load the wrong line.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        let Some(anchor) = self.anchor else { return };
+        let Some(entry) = self.table.get_bucket(anchor) else { return };
+        let start = hash as usize & (self.table.num_buckets() - 1);
+        let near = std::slice::from_ref(entry);
+        // Offsets in entries from the anchor (wrapping: the target may be below it).
+        prefetch_index::prefetch_index(near, anchor.wrapping_sub(start));
+        prefetch_index::prefetch_index(near, anchor + 1 + start / std::mem::size_of::<Entry>());
     }
 
     /// Marks a located position visited.
@@ -239,7 +276,9 @@ impl Book {
         if len > MAX_BOOK_LEN {
             return Err(fail(FormatError { record: None, offset: 0, problem: Problem::TooLarge { len, limit: MAX_BOOK_LEN } }));
         }
+        let began = std::time::Instant::now();
         let counts = check_records(bytes.as_slice()).map_err(fail)?;
+        tracing::debug!("{}: records checked in {:.3} s", path.display(), began.elapsed().as_secs_f64());
         if i64::from(header.n_nodes) != counts.positions as i64 {
             tracing::warn!(
                 "{}: header says {} positions, the file holds {}; using the records",
@@ -249,7 +288,9 @@ impl Book {
             );
         }
         let store = RecordStore { path, bytes, header, counts };
+        let began = std::time::Instant::now();
         let index = build_index(&store).map_err(|error| BookError::Format { path: store.path.clone(), error })?;
+        tracing::debug!("{}: index built in {:.3} s", store.path.display(), began.elapsed().as_secs_f64());
         Ok(Book { store, index })
     }
 
@@ -291,28 +332,78 @@ fn check_records(bytes: &[u8]) -> Result<BookCounts, FormatError> {
     Ok(counts)
 }
 
+/// How many records ahead of its insertion each record's slot is prefetched.
+const INSERT_AHEAD: usize = 16;
+
+/// A record waiting for its slot to arrive in cache.
+struct Pending {
+    number: u64,
+    offset: usize,
+    board: Board,
+    hash: u64,
+}
+
 /// Second pass: one entry per record, refusing a position stored twice.
+/// Records are read in file order and their slots prefetched a few records
+/// before the insertion, so the table's cache misses overlap.
 fn build_index(store: &RecordStore) -> Result<PositionIndex, FormatError> {
-    let mut table = HashTable::with_capacity(store.counts.positions as usize);
+    let mut index = PositionIndex { table: HashTable::with_capacity(store.counts.positions as usize), anchor: None };
+    let mut pending = std::collections::VecDeque::with_capacity(INSERT_AHEAD);
     for item in format::records(store.bytes()) {
         let (number, offset, record) = item?;
         let board = record.board();
+        let hash = hash_board(&board);
+        index.prefetch(hash);
+        pending.push_back(Pending { number, offset, board, hash });
+        if pending.len() == INSERT_AHEAD {
+            index.insert(store, pending.pop_front().expect("a full queue"))?;
+        }
+    }
+    while let Some(record) = pending.pop_front() {
+        index.insert(store, record)?;
+    }
+    Ok(PositionIndex::new(index.table))
+}
+
+impl PositionIndex {
+    /// Adds a record's entry; its board must not be in the index already.
+    fn insert(&mut self, store: &RecordStore, record: Pending) -> Result<(), FormatError> {
         let hasher = |&e: &Entry| hash_board(&store.board_at(offset_of(e)));
-        match table.entry(hash_board(&board), |&e| store.board_at(offset_of(e)) == board, hasher) {
+        match self.table.entry(record.hash, |&e| store.board_at(offset_of(e)) == record.board, hasher) {
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                slot.insert(entry_of(offset));
+                let bucket = slot.insert(entry_of(record.offset)).bucket_index();
+                // The first entry anchors prefetching for the rest (the table
+                // was sized for every record, so it does not move).
+                self.anchor.get_or_insert(bucket);
+                Ok(())
             }
             hashbrown::hash_table::Entry::Occupied(first) => {
                 let first_offset = offset_of(*first.get());
-                return Err(FormatError {
-                    record: Some(number),
-                    offset: offset as u64,
+                Err(FormatError {
+                    record: Some(record.number),
+                    offset: record.offset as u64,
                     problem: Problem::Duplicate { first_record: store.record_number(first_offset), first_offset },
-                });
+                })
             }
         }
     }
-    Ok(PositionIndex { table })
+}
+
+impl PositionIndex {
+    fn new(table: HashTable<Entry>) -> PositionIndex {
+        let anchor = table.iter_buckets().next().filter(|&a| layout_is_as_expected(&table, a));
+        PositionIndex { table, anchor }
+    }
+}
+
+/// Whether the entries of `table` lie where [`PositionIndex::prefetch`]
+/// expects them, relative to the one in bucket `anchor`.
+fn layout_is_as_expected(table: &HashTable<Entry>, anchor: usize) -> bool {
+    let address = |bucket: usize| table.get_bucket(bucket).map(|e| e as *const Entry as usize);
+    let Some(base) = address(anchor) else { return false };
+    table.iter_buckets().take(64).all(|bucket| {
+        address(bucket) == Some(base.wrapping_sub((bucket.wrapping_sub(anchor)).wrapping_mul(std::mem::size_of::<Entry>())))
+    })
 }
 
 #[cfg(test)]
@@ -327,5 +418,15 @@ mod tests {
             assert_eq!(offset_of(entry), offset as u64);
             assert_eq!(offset_of(entry | VISITED), offset as u64);
         }
+    }
+
+    #[test]
+    fn prefetching_finds_the_layout_it_expects() {
+        let mut bytes = Vec::new();
+        crate::synth::synthesize(&crate::synth::SynthOptions { positions: 2000, seed: 3, perturb: 0.0 }, &mut bytes).unwrap();
+        let book = Book::from_bytes("test.dat", bytes).unwrap();
+        // Were hashbrown's layout to change, prefetching would turn itself off
+        // (and this test would say so) rather than load the wrong lines.
+        assert!(book.index().anchor.is_some());
     }
 }
