@@ -169,7 +169,8 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
         stack: SmallVec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
-    walker.enter(root.offset, normalized.to_original, Move::Pass, 0);
+    let root = walker.frame(root.offset, normalized.to_original, Move::Pass, 0);
+    walker.stack.push(root);
     walker.run()?;
     Ok((walker.stats, walker.visitor))
 }
@@ -188,10 +189,10 @@ impl<V: Visitor> Walker<'_, V> {
         Ok(())
     }
 
-    /// Pushes a frame for the position on the board (stored at `offset`,
-    /// `symmetry` mapping its stored moves to the board), with every child
-    /// played, normalized and its index slot prefetched.
-    fn enter(&mut self, offset: u64, symmetry: Symmetry, arrived_by: Move, flipped: Bitboard) {
+    /// A frame for the position on the board (stored at `offset`, `symmetry`
+    /// mapping its stored moves to the board), with every child played,
+    /// normalized and its index slot prefetched.
+    fn frame(&self, offset: u64, symmetry: Symmetry, arrived_by: Move, flipped: Bitboard) -> Frame {
         let record = self.store.record_at(offset);
         let children: SmallVec<[Child; 4]> = record
             .moves()
@@ -208,7 +209,7 @@ impl<V: Visitor> Walker<'_, V> {
                 Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash }
             })
             .collect();
-        self.stack.push(Frame { offset, children, followed: 0, arrived_by, flipped });
+        Frame { offset, children, followed: 0, arrived_by, flipped }
     }
 
     /// Pops the top frame and takes back the move that reached it.
@@ -242,6 +243,9 @@ impl<V: Visitor> Walker<'_, V> {
         self.stats.arrivals += 1;
         self.board.play(child.actual, flipped);
         self.line.push(child.actual);
+        // Made before the visitor's work so that the prefetches it starts
+        // overlap with that work.
+        let frame = visit.first_time.then(|| self.frame(visit.offset, child.symmetry, child.actual, flipped));
         let arrival = Arrival {
             line: &self.line,
             parent_score: child.link.score,
@@ -249,12 +253,15 @@ impl<V: Visitor> Walker<'_, V> {
             child_symmetry: child.symmetry,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
-        if visit.first_time {
-            self.stats.positions += 1;
-            self.enter(visit.offset, child.symmetry, child.actual, flipped);
-        } else {
-            self.board.undo(child.actual, flipped);
-            self.line.pop();
+        match frame {
+            Some(frame) => {
+                self.stats.positions += 1;
+                self.stack.push(frame);
+            }
+            None => {
+                self.board.undo(child.actual, flipped);
+                self.line.pop();
+            }
         }
         Ok(())
     }
