@@ -6,44 +6,10 @@ use bookminer::book::writer::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Start, Visitor, WalkError};
-use std::collections::HashMap;
 use std::convert::Infallible;
 
-/// Stores every position along the lines, linking each move played, and gives
-/// positions without links a leaf on their first legal move.
-fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut slot: HashMap<Board, usize> = HashMap::new();
-    let mut entry_of = |board: &Board, entries: &mut Vec<Entry>| {
-        let stored = normalize(board).board;
-        *slot.entry(stored).or_insert_with(|| {
-            entries.push(Entry::new(stored, 0));
-            entries.len() - 1
-        })
-    };
-    for line in lines {
-        let mut board = Board::INITIAL;
-        for &mv in line {
-            let i = entry_of(&board, &mut entries);
-            let to_stored = normalize(&board).to_original.inverse();
-            let stored = to_stored.apply_move(mv);
-            let links = &mut entries[i].links;
-            if !links.iter().any(|l| l.mv == stored) {
-                let score = Score(links.len() as i32);
-                links.push(Link { score, mv: stored });
-            }
-            board = board.after(mv).expect("test lines are legal");
-        }
-        entry_of(&board, &mut entries);
-    }
-    for e in &mut entries {
-        if e.links.is_empty() {
-            let first = Square::iter(e.board.legal_moves()).next().map(Move::Play);
-            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link { score: Score(3), mv });
-        }
-    }
-    entries
-}
+mod common;
+use common::book_from_lines;
 
 /// Parses "F5D6" or "F5PSD6" into moves.
 fn line(text: &str) -> Vec<Move> {
