@@ -145,19 +145,38 @@ fn offset_of(entry: Entry) -> u64 {
     u64::from(entry & !VISITED) * 2
 }
 
+/// The index is split in two by one bit of the hash, so that loading builds
+/// both halves at once, one on each core.
+const SHARDS: usize = 2;
+
+/// Which half of the index a hash belongs to: a bit hashbrown uses neither
+/// for its tag (the top seven) nor, in any table that fits in memory, for
+/// the bucket.
+fn shard_of(hash: u64) -> usize {
+    (hash >> 56) as usize & (SHARDS - 1)
+}
+
 /// Finds records by board. Each entry is a record offset with the walk's
 /// visited flag beside it, so one probe finds both.
 pub struct PositionIndex {
+    shards: [Shard; SHARDS],
+}
+
+/// One half of the index.
+struct Shard {
     table: HashTable<Entry>,
     /// An occupied bucket to find other buckets' memory from, for
-    /// [`PositionIndex::prefetch`]; `None` if the layout is not the one expected.
+    /// [`Shard::prefetch`]; `None` if the layout is not the one expected.
     anchor: Option<usize>,
 }
 
 /// Where a board sits in the index: found once, then visited without
 /// probing again. Valid until the index changes (it does not while walking).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot(usize);
+pub struct Slot {
+    shard: usize,
+    bucket: usize,
+}
 
 /// What [`PositionIndex::visit`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,13 +196,17 @@ pub fn hash_board(board: &Board) -> u64 {
 }
 
 impl PositionIndex {
-    /// The offset of the record for a stored (normalized) board.
-    pub fn find(&self, store: &RecordStore, board: &Board) -> Option<u64> {
-        self.table.find(hash_board(board), |&e| store.board_at(offset_of(e)) == *board).map(|&e| offset_of(e))
+    fn shard(&self, hash: u64) -> &Shard {
+        &self.shards[shard_of(hash)]
     }
 
-    /// Where a stored board's entry is, reading its record on the way (so a
-    /// walk that locates a position's children together overlaps the misses).
+    /// The offset of the record for a stored (normalized) board.
+    pub fn find(&self, store: &RecordStore, board: &Board) -> Option<u64> {
+        let slot = self.locate(store, board)?;
+        self.shards[slot.shard].table.get_bucket(slot.bucket).map(|&e| offset_of(e))
+    }
+
+    /// Where a stored board's entry is, reading its record on the way.
     #[inline]
     pub fn locate(&self, store: &RecordStore, board: &Board) -> Option<Slot> {
         self.locate_hashed(store, board, hash_board(board))
@@ -192,41 +215,29 @@ impl PositionIndex {
     /// [`PositionIndex::locate`] with the board's hash already known.
     #[inline]
     pub fn locate_hashed(&self, store: &RecordStore, board: &Board, hash: u64) -> Option<Slot> {
-        self.table
-            .find_bucket_index(hash, |&e| {
-                let offset = offset_of(e);
-                // A record often spans two cache lines: ask for the one with
-                // the move count and moves while comparing the board in the first.
-                prefetch_index::prefetch_index(store.bytes(), offset as usize + RECORD_MIN_LEN - 1);
-                store.board_at(offset) == *board
-            })
-            .map(Slot)
+        let shard = shard_of(hash);
+        let bucket = self.shards[shard].table.find_bucket_index(hash, |&e| {
+            let offset = offset_of(e);
+            // A record often spans two cache lines: ask for the one with
+            // the move count and moves while comparing the board in the first.
+            prefetch_index::prefetch_index(store.bytes(), offset as usize + RECORD_MIN_LEN - 1);
+            store.board_at(offset) == *board
+        })?;
+        Some(Slot { shard, bucket })
     }
 
-    /// Asks the CPU to start loading the control bytes and entries a lookup of
-    /// `hash` will read first, so that the lookup, made a little later, does
-    /// not wait for them.
-    ///
-    /// hashbrown keeps no API for this, so the addresses come from its layout:
-    /// entry `i` sits `i + 1` entries below the control bytes, and a probe
-    /// starts at bucket `hash & (buckets - 1)`. [`PositionIndex::new`] checks
-    /// the first against real entries; were either to change, a prefetch
-    /// would only load the wrong line.
+    /// Asks the CPU to start loading what a lookup of `hash` will read
+    /// first, so that the lookup, made a little later, does not wait for it.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        let Some(anchor) = self.anchor else { return };
-        let Some(entry) = self.table.get_bucket(anchor) else { return };
-        let start = hash as usize & (self.table.num_buckets() - 1);
-        let near = std::slice::from_ref(entry);
-        // Offsets in entries from the anchor (wrapping: the target may be below it).
-        prefetch_index::prefetch_index(near, anchor.wrapping_sub(start));
-        prefetch_index::prefetch_index(near, anchor + 1 + start / std::mem::size_of::<Entry>());
+        self.shard(hash).prefetch(hash);
     }
 
     /// Marks a located position visited.
     #[inline]
     pub fn visit_slot(&mut self, slot: Slot) -> Visit {
-        let entry = self.table.get_bucket_mut(slot.0).expect("a slot from locate on this index");
+        let shard = &mut self.shards[slot.shard];
+        let entry = shard.table.get_bucket_mut(slot.bucket).expect("a slot from locate on this index");
         let first_time = *entry & VISITED == 0;
         *entry |= VISITED;
         Visit { offset: offset_of(*entry), first_time }
@@ -240,14 +251,50 @@ impl PositionIndex {
 
     /// Forgets every visit, for a new walk.
     pub fn clear_visited(&mut self) {
-        for entry in self.table.iter_mut() {
+        for entry in self.shards.iter_mut().flat_map(|s| s.table.iter_mut()) {
             *entry &= !VISITED;
         }
     }
 
-    /// Bytes the table holds, for reports.
+    /// Bytes the tables hold, for reports.
     pub fn allocation_size(&self) -> usize {
-        self.table.allocation_size()
+        self.shards.iter().map(|s| s.table.allocation_size()).sum()
+    }
+}
+
+impl Shard {
+    /// Prefetches the control bytes and entries where a probe for `hash` starts.
+    ///
+    /// hashbrown keeps no API for this, so the addresses come from its layout:
+    /// entry `i` sits `i + 1` entries below the control bytes, and a probe
+    /// starts at bucket `hash & (buckets - 1)`. [`Shard::check_layout`]
+    /// checks the first against real entries; were either to change, a
+    /// prefetch would only load the wrong line.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        let Some(anchor) = self.anchor else { return };
+        let Some(entry) = self.table.get_bucket(anchor) else { return };
+        let start = hash as usize & (self.table.num_buckets() - 1);
+        let near = std::slice::from_ref(entry);
+        // Offsets in entries from the anchor (wrapping: the target may be below it).
+        prefetch_index::prefetch_index(near, anchor.wrapping_sub(start));
+        prefetch_index::prefetch_index(near, anchor + 1 + start / std::mem::size_of::<Entry>());
+    }
+
+    /// Keeps the anchor only if entries lie where [`Shard::prefetch`] expects.
+    fn check_layout(mut self) -> Shard {
+        let table = &self.table;
+        let address = |bucket: usize| table.get_bucket(bucket).map(|e| e as *const Entry as usize);
+        let expected = self.anchor.and_then(|anchor| {
+            let base = address(anchor)?;
+            table.iter_buckets().take(64).all(|bucket| {
+                let below = bucket.wrapping_sub(anchor).wrapping_mul(std::mem::size_of::<Entry>());
+                address(bucket) == Some(base.wrapping_sub(below))
+            })
+            .then_some(anchor)
+        });
+        self.anchor = expected;
+        self
     }
 }
 
@@ -277,7 +324,7 @@ impl Book {
             return Err(fail(FormatError { record: None, offset: 0, problem: Problem::TooLarge { len, limit: MAX_BOOK_LEN } }));
         }
         let began = std::time::Instant::now();
-        let counts = check_records(bytes.as_slice()).map_err(fail)?;
+        let (counts, per_shard) = check_records(bytes.as_slice()).map_err(fail)?;
         tracing::debug!("{}: records checked in {:.3} s", path.display(), began.elapsed().as_secs_f64());
         if i64::from(header.n_nodes) != counts.positions as i64 {
             tracing::warn!(
@@ -289,7 +336,7 @@ impl Book {
         }
         let store = RecordStore { path, bytes, header, counts };
         let began = std::time::Instant::now();
-        let index = build_index(&store).map_err(|error| BookError::Format { path: store.path.clone(), error })?;
+        let index = build_index(&store, per_shard).map_err(|error| BookError::Format { path: store.path.clone(), error })?;
         tracing::debug!("{}: index built in {:.3} s", store.path.display(), began.elapsed().as_secs_f64());
         Ok(Book { store, index })
     }
@@ -314,10 +361,12 @@ impl Book {
     }
 }
 
-/// First pass: every record whole and passing the load checks; counts them so
-/// the index is sized by what the file holds, never by the header.
-fn check_records(bytes: &[u8]) -> Result<BookCounts, FormatError> {
+/// First pass: every record whole and passing the load checks; counts them
+/// (and each half of the index's share) so the index is sized by what the
+/// file holds, never by the header.
+fn check_records(bytes: &[u8]) -> Result<(BookCounts, [usize; SHARDS]), FormatError> {
     let mut counts = BookCounts::default();
+    let mut per_shard = [0; SHARDS];
     let mut problems = Vec::new();
     for item in format::records(bytes) {
         let (number, offset, record) = item?;
@@ -328,8 +377,9 @@ fn check_records(bytes: &[u8]) -> Result<BookCounts, FormatError> {
         counts.positions += 1;
         counts.links += record.n_links() as u64;
         counts.leaves += u64::from(record.leaf().is_some());
+        per_shard[shard_of(hash_board(&record.board()))] += 1;
     }
-    Ok(counts)
+    Ok((counts, per_shard))
 }
 
 /// How many records ahead of its insertion each record's slot is prefetched.
@@ -344,28 +394,56 @@ struct Pending {
 }
 
 /// Second pass: one entry per record, refusing a position stored twice.
+/// Each half of the index is built on a thread of its own.
+fn build_index(store: &RecordStore, per_shard: [usize; SHARDS]) -> Result<PositionIndex, FormatError> {
+    let built: Vec<Result<Shard, FormatError>> = std::thread::scope(|scope| {
+        let threads: Vec<_> =
+            (0..SHARDS).map(|shard| scope.spawn(move || build_shard(store, shard, per_shard[shard]))).collect();
+        threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
+    });
+    let mut shards = Vec::with_capacity(SHARDS);
+    let mut first_error: Option<FormatError> = None;
+    for result in built {
+        match result {
+            Ok(shard) => shards.push(shard.check_layout()),
+            // Each half stops at its own first duplicate; report the earlier.
+            Err(e) if first_error.as_ref().is_none_or(|f| e.record < f.record) => first_error = Some(e),
+            Err(_) => {}
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let shards = shards.try_into().unwrap_or_else(|_| unreachable!("one table per shard"));
+    Ok(PositionIndex { shards })
+}
+
+/// Builds one half of the index from the records whose hash falls in it.
 /// Records are read in file order and their slots prefetched a few records
 /// before the insertion, so the table's cache misses overlap.
-fn build_index(store: &RecordStore) -> Result<PositionIndex, FormatError> {
-    let mut index = PositionIndex { table: HashTable::with_capacity(store.counts.positions as usize), anchor: None };
+fn build_shard(store: &RecordStore, shard: usize, count: usize) -> Result<Shard, FormatError> {
+    let mut built = Shard { table: HashTable::with_capacity(count), anchor: None };
     let mut pending = std::collections::VecDeque::with_capacity(INSERT_AHEAD);
     for item in format::records(store.bytes()) {
         let (number, offset, record) = item?;
         let board = record.board();
         let hash = hash_board(&board);
-        index.prefetch(hash);
+        if shard_of(hash) != shard {
+            continue;
+        }
+        built.prefetch(hash);
         pending.push_back(Pending { number, offset, board, hash });
         if pending.len() == INSERT_AHEAD {
-            index.insert(store, pending.pop_front().expect("a full queue"))?;
+            built.insert(store, pending.pop_front().expect("a full queue"))?;
         }
     }
     while let Some(record) = pending.pop_front() {
-        index.insert(store, record)?;
+        built.insert(store, record)?;
     }
-    Ok(PositionIndex::new(index.table))
+    Ok(built)
 }
 
-impl PositionIndex {
+impl Shard {
     /// Adds a record's entry; its board must not be in the index already.
     fn insert(&mut self, store: &RecordStore, record: Pending) -> Result<(), FormatError> {
         let hasher = |&e: &Entry| hash_board(&store.board_at(offset_of(e)));
@@ -389,23 +467,6 @@ impl PositionIndex {
     }
 }
 
-impl PositionIndex {
-    fn new(table: HashTable<Entry>) -> PositionIndex {
-        let anchor = table.iter_buckets().next().filter(|&a| layout_is_as_expected(&table, a));
-        PositionIndex { table, anchor }
-    }
-}
-
-/// Whether the entries of `table` lie where [`PositionIndex::prefetch`]
-/// expects them, relative to the one in bucket `anchor`.
-fn layout_is_as_expected(table: &HashTable<Entry>, anchor: usize) -> bool {
-    let address = |bucket: usize| table.get_bucket(bucket).map(|e| e as *const Entry as usize);
-    let Some(base) = address(anchor) else { return false };
-    table.iter_buckets().take(64).all(|bucket| {
-        address(bucket) == Some(base.wrapping_sub((bucket.wrapping_sub(anchor)).wrapping_mul(std::mem::size_of::<Entry>())))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,6 +488,6 @@ mod tests {
         let book = Book::from_bytes("test.dat", bytes).unwrap();
         // Were hashbrown's layout to change, prefetching would turn itself off
         // (and this test would say so) rather than load the wrong lines.
-        assert!(book.index().anchor.is_some());
+        assert!(book.index().shards.iter().all(|s| s.anchor.is_some()));
     }
 }
