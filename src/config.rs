@@ -111,13 +111,29 @@ pub struct ConfigError {
     pub message: String,
 }
 
+/// The most of a message that is shown: a message quotes the offending
+/// text, and a line of a megabyte should not become a megabyte of error.
+const MESSAGE_LIMIT: usize = 400;
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.key {
-            Some(key) => write!(f, "{}: key `{key}`: {}", self.origin, self.message),
-            None => write!(f, "{}: {}", self.origin, self.message),
+        let message = clip(&self.message, MESSAGE_LIMIT);
+        let key = self.key.as_deref().map(|k| clip(k, 80));
+        match key {
+            Some(key) => write!(f, "{}: key `{key}`: {message}", self.origin),
+            None => write!(f, "{}: {message}", self.origin),
         }
     }
+}
+
+/// `text`, cut to at most `limit` bytes (at a character boundary) with the
+/// number of bytes left out said at the end.
+fn clip(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= limit {
+        return text.into();
+    }
+    let end = (0..=limit).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    format!("{}… ({} more bytes)", &text[..end], text.len() - end).into()
 }
 
 impl std::error::Error for ConfigError {}
@@ -310,6 +326,15 @@ fn parse_mode(value: &RawValue) -> Result<RunMode, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_offending_line_is_clipped_in_the_message() {
+        let text = format!("mode = \"{}é\"\n", "x".repeat(100_000));
+        let e = Config::from_toml(&text, "big.toml", Path::new(".")).unwrap_err().to_string();
+        assert!(e.starts_with("big.toml: key `mode`: "), "{e}");
+        assert!(e.len() < 600, "{} bytes", e.len());
+        assert!(e.ends_with("more bytes)"), "{e}");
+    }
 
     fn parse(text: &str) -> Result<Config, ConfigError> {
         Config::from_toml(text, "test.toml", Path::new("/base"))

@@ -6,6 +6,7 @@ mod cli;
 mod logging;
 
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -13,7 +14,8 @@ fn main() -> ExitCode {
     let config = match app::settle_config(&cli) {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Not eprintln!: a closed stderr must not turn a refusal into a panic.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             return ExitCode::from(e.exit_code());
         }
     };

@@ -137,3 +137,24 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "status {:?}: {stderr}", out.status);
 }
+
+#[test]
+fn a_closed_stderr_does_not_turn_errors_into_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("bad.toml"), "mode = 9\n").unwrap();
+    for (args, expected) in [
+        (vec!["--config", "bad.toml"], 2),
+        (vec!["--config", "/dev/null", "--book", "missing.dat", "--log-file", "log"], 3),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bookminer"))
+            .current_dir(dir.path())
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(expected), "{args:?}");
+    }
+}
