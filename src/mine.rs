@@ -4,6 +4,7 @@
 use crate::board::Move;
 use crate::book::{Book, Score};
 use crate::modes::{judge, ArrivalScores, Branch, Mode, Rules, Target};
+use crate::output::background::BackgroundFiles;
 use crate::output::{ensure_dir, KifuFile, KifuFormat};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats};
 use smallvec::SmallVec;
@@ -121,10 +122,9 @@ impl fmt::Display for MineReport {
     }
 }
 
-/// One mode's rule and file.
+/// One mode's rule and counts; its file is the writer's file of the same number.
 struct Sink {
     mode: Mode,
-    file: KifuFile,
     above: u64,
     below: u64,
 }
@@ -132,6 +132,8 @@ struct Sink {
 /// The walk's visitor: judges each arrival under every chosen mode.
 struct Miner<'a, 'c> {
     sinks: Vec<Sink>,
+    /// Taken out when the writer fails, to learn why.
+    files: Option<BackgroundFiles>,
     rules: Rules,
     format: &'a KifuFormat,
     control: Control<'c>,
@@ -148,7 +150,7 @@ impl Visitor for Miner<'_, '_> {
         let links: SmallVec<[Score; 32]> = child.links().map(|l| l.score).collect();
         let scores =
             ArrivalScores { parent: arrival.parent_score, value: child.value(), links: &links, leaf: child.leaf().map(|l| l.score) };
-        for sink in &mut self.sinks {
+        for (number, sink) in self.sinks.iter_mut().enumerate() {
             let Some(verdict) = judge(sink.mode, &self.rules, &scores) else { continue };
             match verdict.branch {
                 Branch::Above => sink.above += 1,
@@ -164,9 +166,10 @@ impl Visitor for Miner<'_, '_> {
                 self.text.clear();
                 self.format.render(&self.line, &mut self.text);
                 tracing::trace!("{}: {}", sink.mode, self.text);
-                sink.file
-                    .write_line(&self.text)
-                    .map_err(|source| Stop::Io { path: sink.file.path().to_path_buf(), source })?;
+                let files = self.files.as_mut().ok_or_else(writer_gone)?;
+                if files.write_line(number, &self.text).is_err() {
+                    return Err(self.writer_failure());
+                }
             }
         }
         Ok(())
@@ -181,6 +184,20 @@ impl Visitor for Miner<'_, '_> {
     }
 }
 
+impl Miner<'_, '_> {
+    /// Why the writer thread stopped, waiting for it to say.
+    fn writer_failure(&mut self) -> Stop {
+        match self.files.take().map(BackgroundFiles::finish) {
+            Some(Err((path, source))) => Stop::Io { path, source },
+            _ => writer_gone(),
+        }
+    }
+}
+
+fn writer_gone() -> Stop {
+    Stop::Io { path: PathBuf::from("<kifu writer>"), source: io::Error::other("the writer thread stopped") }
+}
+
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
     move |source| MineError::Io { path: path.to_path_buf(), source }
 }
@@ -190,33 +207,43 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
 pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
     ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
-    let mut sinks = Vec::with_capacity(options.modes.len());
+    let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
         let path = options.output_path(mode);
-        let file = KifuFile::create(&path, options.unique_lines).map_err(io_error(&path))?;
-        sinks.push(Sink { mode, file, above: 0, below: 0 });
+        files.push(KifuFile::create(&path, options.unique_lines).map_err(io_error(&path))?);
     }
-    let miner =
-        Miner { sinks, rules: options.rules, format: &options.format, control, line: Vec::new(), text: String::new() };
+    let files = BackgroundFiles::spawn(files).map_err(io_error(&options.out_dir))?;
+    let sinks = options.modes.iter().map(|&mode| Sink { mode, above: 0, below: 0 }).collect();
+    let miner = Miner {
+        sinks,
+        files: Some(files),
+        rules: options.rules,
+        format: &options.format,
+        control,
+        line: Vec::new(),
+        text: String::new(),
+    };
     let book_path = book.store().path().to_path_buf();
     let walk_began = Instant::now();
-    let (stats, miner) = walk(book, start, miner).map_err(|error| match error {
-        WalkError::Visitor(Stop::Interrupted) => MineError::Interrupted,
-        WalkError::Visitor(Stop::Io { path, source }) => MineError::Io { path, source },
-        error => MineError::Walk { book: book_path, error },
-    })?;
+    let (stats, miner) = match walk(book, start, miner) {
+        Ok(done) => done,
+        Err(WalkError::Visitor(Stop::Interrupted)) => return Err(MineError::Interrupted),
+        Err(WalkError::Visitor(Stop::Io { path, source })) => return Err(MineError::Io { path, source }),
+        Err(error) => return Err(MineError::Walk { book: book_path, error }),
+    };
     let walk_time = walk_began.elapsed();
     if miner.control.cancel.load(Ordering::Relaxed) {
         return Err(MineError::Interrupted);
     }
+    let files = miner.files.expect("the writer is taken out only when the walk fails").finish().map_err(|(path, source)| MineError::Io { path, source })?;
     // Write every file out before renaming any, so a failure (a full disk)
     // leaves all previous outputs as they were, not some of them.
     let mut modes = Vec::new();
     let mut finished = Vec::new();
-    for sink in miner.sinks {
-        let path = sink.file.path().to_path_buf();
-        let (lines_written, duplicates_dropped) = (sink.file.lines_written, sink.file.duplicates_dropped);
-        finished.push(sink.file.finish().map_err(io_error(&path))?);
+    for (sink, file) in miner.sinks.into_iter().zip(files) {
+        let path = file.path().to_path_buf();
+        let (lines_written, duplicates_dropped) = (file.lines_written, file.duplicates_dropped);
+        finished.push(file.finish().map_err(io_error(&path))?);
         modes.push(ModeReport { mode: sink.mode, above: sink.above, below: sink.below, lines_written, duplicates_dropped, path });
     }
     for file in finished {

@@ -168,6 +168,7 @@ impl Write for AtomicFile {
     }
 }
 
+pub mod background;
 mod seen;
 use seen::SeenLines;
 
