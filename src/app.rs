@@ -4,7 +4,7 @@
 use crate::cli::{Cli, Command};
 use crate::logging::REPORT;
 use bookminer::book::verify::verify;
-use bookminer::book::index::Bytes;
+use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::inspect::{inspect_one, Request};

@@ -11,7 +11,8 @@
 //! entry the walk looks up anyway; the frame keeps the prefix length.
 
 use crate::board::{Bitboard, Board, Move};
-use crate::book::index::{hash_board, PositionIndex, RecordStore};
+use crate::book::index::{hash_board, PositionIndex};
+use crate::book::RecordStore;
 use crate::book::{Book, Link, Record, Score};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;

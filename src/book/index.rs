@@ -1,127 +1,10 @@
-//! A loaded book: the file's bytes (memory-mapped), and a hash index from each
-//! stored board to its record's offset, with the walk's visited flag beside it.
+//! The hash index from each stored board to its record's offset, with the
+//! walk's visited flag beside it, in two halves built on two threads.
 
-use super::format::{self, FormatError, Header, Problem, Record, RECORD_MIN_LEN};
+use super::format::{self, FormatError, Problem, RECORD_MIN_LEN};
+use super::store::RecordStore;
 use crate::board::Board;
 use hashbrown::HashTable;
-use std::fmt;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-
-/// A book file that cannot be used, with the file it is about.
-#[derive(Debug)]
-pub enum BookError {
-    Io { path: PathBuf, source: std::io::Error },
-    Format { path: PathBuf, error: FormatError },
-}
-
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BookError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            BookError::Format { path, error } => write!(f, "{}: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for BookError {}
-
-/// The bytes of a book: mapped from a file, or owned (books built in memory).
-pub enum Bytes {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl Bytes {
-    fn map(file: &File) -> std::io::Result<Bytes> {
-        // SAFETY: the map is read-only and lives as long as the `Book`. If another
-        // process truncates the file while it is mapped, reads past the new end
-        // fault (SIGBUS); that is the documented cost of mapping, accepted
-        // because books are large and this tool only reads them. Every access
-        // goes through bounds-checked slices of the mapped length.
-        let map = unsafe { memmap2::MmapOptions::new().populate().map(file)? };
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::WillNeed);
-        Ok(Bytes::Mapped(map))
-    }
-
-    /// Maps a book file (reads it, when too short to map), naming the file in errors.
-    pub fn open(path: &Path) -> Result<Bytes, BookError> {
-        let io = |source| BookError::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len < format::HEADER_LEN as u64 {
-            // Too short to map usefully (an empty file cannot be mapped at all).
-            return std::fs::read(path).map(Bytes::Owned).map_err(io);
-        }
-        Bytes::map(&file).map_err(io)
-    }
-
-    pub fn as_slice(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(map) => map,
-            Bytes::Owned(vec) => vec,
-        }
-    }
-}
-
-/// Sizes read off the records while loading.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BookCounts {
-    pub positions: u64,
-    pub links: u64,
-    pub leaves: u64,
-}
-
-/// The file's bytes and header: records are read from here in place.
-pub struct RecordStore {
-    path: PathBuf,
-    bytes: Bytes,
-    header: Header,
-    counts: BookCounts,
-}
-
-impl RecordStore {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    pub fn header(&self) -> &Header {
-        &self.header
-    }
-
-    pub fn counts(&self) -> BookCounts {
-        self.counts
-    }
-
-    pub fn bytes(&self) -> &[u8] {
-        self.bytes.as_slice()
-    }
-
-    /// The record at an offset the index holds.
-    pub fn record_at(&self, offset: u64) -> Record<'_> {
-        format::next_record(self.bytes(), offset as usize).expect("the index holds offsets of whole records")
-    }
-
-    #[inline]
-    fn board_at(&self, offset: u64) -> Board {
-        let at = offset as usize;
-        let bytes = &self.bytes()[at..at + 16];
-        Board::new(
-            u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")),
-            u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes")),
-        )
-    }
-
-    /// The 1-based number of the record at `offset`, found by scanning: for
-    /// error messages only.
-    pub fn record_number(&self, offset: u64) -> u64 {
-        format::records(self.bytes())
-            .filter_map(Result::ok)
-            .find(|&(_, at, _)| at as u64 == offset)
-            .map_or(0, |(n, _, _)| n)
-    }
-}
 
 /// An index entry: the record's offset halved (records start at even
 /// offsets, since the header and every record have even lengths), with the
@@ -147,12 +30,12 @@ fn offset_of(entry: Entry) -> u64 {
 
 /// The index is split in two by one bit of the hash, so that loading builds
 /// both halves at once, one on each core.
-const SHARDS: usize = 2;
+pub(super) const SHARDS: usize = 2;
 
 /// Which half of the index a hash belongs to: a bit hashbrown uses neither
 /// for its tag (the top seven) nor, in any table that fits in memory, for
 /// the bucket.
-fn shard_of(hash: u64) -> usize {
+pub(super) fn shard_of(hash: u64) -> usize {
     (hash >> 56) as usize & (SHARDS - 1)
 }
 
@@ -298,90 +181,6 @@ impl Shard {
     }
 }
 
-/// A book ready to walk.
-pub struct Book {
-    store: RecordStore,
-    index: PositionIndex,
-}
-
-impl Book {
-    /// Maps and indexes a book file, failing on any problem SPEC §7 lists for
-    /// `mine`. A wrong header count is only a warning.
-    pub fn open(path: &Path) -> Result<Book, BookError> {
-        Book::build(path.to_path_buf(), Bytes::open(path)?)
-    }
-
-    /// Indexes a book held in memory; `name` stands for the path in messages.
-    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Book, BookError> {
-        Book::build(PathBuf::from(name), Bytes::Owned(bytes))
-    }
-
-    fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
-        let fail = |error| BookError::Format { path: path.clone(), error };
-        let header = format::parse_header(bytes.as_slice()).map_err(fail)?;
-        let len = bytes.as_slice().len() as u64;
-        if len > MAX_BOOK_LEN {
-            return Err(fail(FormatError { record: None, offset: 0, problem: Problem::TooLarge { len, limit: MAX_BOOK_LEN } }));
-        }
-        let began = std::time::Instant::now();
-        let (counts, per_shard) = check_records(bytes.as_slice()).map_err(fail)?;
-        tracing::debug!("{}: records checked in {:.3} s", path.display(), began.elapsed().as_secs_f64());
-        if i64::from(header.n_nodes) != counts.positions as i64 {
-            tracing::warn!(
-                "{}: header says {} positions, the file holds {}; using the records",
-                path.display(),
-                header.n_nodes,
-                counts.positions
-            );
-        }
-        let store = RecordStore { path, bytes, header, counts };
-        let began = std::time::Instant::now();
-        let index = build_index(&store, per_shard).map_err(|error| BookError::Format { path: store.path.clone(), error })?;
-        tracing::debug!("{}: index built in {:.3} s", store.path.display(), began.elapsed().as_secs_f64());
-        Ok(Book { store, index })
-    }
-
-    pub fn store(&self) -> &RecordStore {
-        &self.store
-    }
-
-    /// The store to read records from and the index to mark visits in, borrowed apart.
-    pub fn parts_mut(&mut self) -> (&RecordStore, &mut PositionIndex) {
-        (&self.store, &mut self.index)
-    }
-
-    pub fn index(&self) -> &PositionIndex {
-        &self.index
-    }
-
-    /// The record of a stored (normalized) board, with its offset.
-    pub fn find(&self, board: &Board) -> Option<(u64, Record<'_>)> {
-        let offset = self.index.find(&self.store, board)?;
-        Some((offset, self.store.record_at(offset)))
-    }
-}
-
-/// First pass: every record whole and passing the load checks; counts them
-/// (and each half of the index's share) so the index is sized by what the
-/// file holds, never by the header.
-fn check_records(bytes: &[u8]) -> Result<(BookCounts, [usize; SHARDS]), FormatError> {
-    let mut counts = BookCounts::default();
-    let mut per_shard = [0; SHARDS];
-    let mut problems = Vec::new();
-    for item in format::records(bytes) {
-        let (number, offset, record) = item?;
-        record.load_problems(&mut problems);
-        if !problems.is_empty() {
-            return Err(FormatError { record: Some(number), offset: offset as u64, problem: problems.swap_remove(0) });
-        }
-        counts.positions += 1;
-        counts.links += record.n_links() as u64;
-        counts.leaves += u64::from(record.leaf().is_some());
-        per_shard[shard_of(hash_board(&record.board()))] += 1;
-    }
-    Ok((counts, per_shard))
-}
-
 /// How many records ahead of its insertion each record's slot is prefetched.
 const INSERT_AHEAD: usize = 16;
 
@@ -395,7 +194,7 @@ struct Pending {
 
 /// Second pass: one entry per record, refusing a position stored twice.
 /// Each half of the index is built on a thread of its own.
-fn build_index(store: &RecordStore, per_shard: [usize; SHARDS]) -> Result<PositionIndex, FormatError> {
+pub(super) fn build_index(store: &RecordStore, per_shard: [usize; SHARDS]) -> Result<PositionIndex, FormatError> {
     let built: Vec<Result<Shard, FormatError>> = std::thread::scope(|scope| {
         let threads: Vec<_> =
             (0..SHARDS).map(|shard| scope.spawn(move || build_shard(store, shard, per_shard[shard]))).collect();
@@ -470,6 +269,7 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::Book;
 
     #[test]
     fn entries_keep_every_even_offset_below_the_limit_and_the_flag_apart() {

@@ -3,8 +3,11 @@
 
 pub mod format;
 pub mod index;
+mod loaded;
+pub mod store;
 pub mod verify;
 pub mod writer;
 
 pub use format::{Header, Link, Record, Score};
-pub use index::{Book, BookError};
+pub use loaded::Book;
+pub use store::{BookError, Bytes, RecordStore};
