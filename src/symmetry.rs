@@ -101,18 +101,35 @@ pub struct Normalized {
     pub to_original: Symmetry,
 }
 
-/// Normalizes a board. Every image is computed once; the symmetries that
-/// reach the minimum are inverted to find the smallest one leading back.
+/// The eight images of a bitboard, indexed by symmetry, sharing the work:
+/// one file mirror, two rank mirrors and four transposes.
+fn images(x: Bitboard) -> [Bitboard; 8] {
+    let m = mirror_files(x);
+    let (r, mr) = (x.swap_bytes(), m.swap_bytes());
+    [x, m, r, mr, transpose(x), transpose(m), transpose(r), transpose(mr)]
+}
+
+/// Normalizes a board. The least image has the least player bitboard, so
+/// the opponent's image is only computed for the symmetries that reach it
+/// (usually one); among equal images, the smallest inverse is the one that
+/// maps stored moves back.
 pub fn normalize(board: &Board) -> Normalized {
-    let images = Symmetry::ALL.map(|s| s.board(board));
-    let least = *images.iter().min().expect("eight images");
-    let to_original = Symmetry::ALL
-        .iter()
-        .filter(|s| images[s.index() as usize] == least)
-        .map(|s| s.inverse())
-        .min()
-        .expect("the minimum is one of the images");
-    Normalized { board: least, to_original }
+    let players = images(board.player);
+    let least_player = *players.iter().min().expect("eight images");
+    let mut best: Option<(Board, Symmetry)> = None;
+    for s in Symmetry::ALL {
+        if players[s.index() as usize] != least_player {
+            continue;
+        }
+        let image = Board::new(least_player, s.bits(board.opponent));
+        let back = s.inverse();
+        best = match best {
+            Some((b, t)) if (b, t) <= (image, back) => Some((b, t)),
+            _ => Some((image, back)),
+        };
+    }
+    let (board, to_original) = best.expect("the minimum is one of the images");
+    Normalized { board, to_original }
 }
 
 /// True when the board is already in its stored form.
@@ -123,6 +140,43 @@ pub fn is_normalized(board: &Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_images_are_each_symmetry_applied() {
+        for x in [0x0000_0018_1c00_0000u64, 0x8142_2418_0000_00ffu64, 0x0123_4567_89ab_cdefu64] {
+            let shared = images(x);
+            for s in Symmetry::ALL {
+                assert_eq!(shared[s.index() as usize], s.bits(x), "symmetry {}", s.index());
+            }
+        }
+    }
+
+    /// Normalization by brute force: every image, the least, and the
+    /// smallest symmetry mapping it back.
+    fn slow_normalize(board: &Board) -> Normalized {
+        let (board, s) = Symmetry::ALL.iter().map(|&s| (s.board(board), s.inverse())).min().unwrap();
+        Normalized { board, to_original: s }
+    }
+
+    #[test]
+    fn normalize_agrees_with_brute_force_on_symmetric_boards_too() {
+        let mut boards = vec![Board::INITIAL];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let player = x & 0x0055_aa55_aa55_aa00;
+            let opponent = (x >> 1) & !player & 0x00aa_55aa_55aa_5500;
+            boards.push(Board::new(player, opponent));
+            // A board symmetric under a transpose: ties between images.
+            let sym = player | Symmetry::new(4).unwrap().bits(player);
+            boards.push(Board::new(sym, Symmetry::new(4).unwrap().bits(sym) & 0));
+        }
+        for b in &boards {
+            assert_eq!(normalize(b), slow_normalize(b), "{b:?}");
+        }
+    }
 
     fn slow_bits(s: Symmetry, bits: u64) -> u64 {
         (0..64u8)
