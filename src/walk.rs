@@ -150,6 +150,18 @@ struct Walker<'b, V> {
     line: SmallVec<[Move; 64]>,
     stack: SmallVec<[Frame; 64]>,
     stats: WalkStats,
+    /// The last arrival, reported to the visitor only when the walk has
+    /// started fetching the next child's record: the visitor's work then
+    /// overlaps that fetch. Arrivals still reach the visitor in walk order.
+    pending: Option<PendingArrival>,
+}
+
+/// An arrival waiting to be reported.
+struct PendingArrival {
+    line: SmallVec<[Move; 64]>,
+    parent_score: Score,
+    offset: u64,
+    symmetry: Symmetry,
 }
 
 /// Walks every edge reachable from `start` once, reporting arrivals to
@@ -169,10 +181,12 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
         line: start.line.iter().copied().collect(),
         stack: SmallVec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
+        pending: None,
     };
     let root = walker.frame(root.offset, normalized.to_original, Move::Pass, 0);
     walker.stack.push(root);
     walker.run()?;
+    walker.report_pending()?;
     Ok((walker.stats, walker.visitor))
 }
 
@@ -213,6 +227,18 @@ impl<V: Visitor> Walker<'_, V> {
         Frame { offset, children, followed: 0, arrived_by, flipped }
     }
 
+    /// Reports the arrival waiting for the visitor, if any.
+    fn report_pending(&mut self) -> Result<(), WalkError<V::Error>> {
+        let Some(pending) = self.pending.take() else { return Ok(()) };
+        let arrival = Arrival {
+            line: &pending.line,
+            parent_score: pending.parent_score,
+            child: self.store.record_at(pending.offset),
+            child_symmetry: pending.symmetry,
+        };
+        self.visitor.arrive(&arrival).map_err(WalkError::Visitor)
+    }
+
     /// Pops the top frame and takes back the move that reached it.
     fn backtrack(&mut self) {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
@@ -230,6 +256,7 @@ impl<V: Visitor> Walker<'_, V> {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
         let Some(flipped) = child.flipped else {
+            self.report_pending()?;
             return Err(WalkError::IllegalMove {
                 record: self.store.record_number(offset),
                 offset,
@@ -239,21 +266,20 @@ impl<V: Visitor> Walker<'_, V> {
                 line: self.line.to_vec(),
             });
         };
+        self.index.prefetch_record(self.store, child.hash);
+        self.report_pending()?;
         let Some(slot) = self.index.locate_hashed(self.store, &child.stored, child.hash) else { return Ok(()) };
         let visit = self.index.visit_slot(slot);
         self.stats.arrivals += 1;
         self.board.play(child.actual, flipped);
         self.line.push(child.actual);
-        // Made before the visitor's work so that the prefetches it starts
-        // overlap with that work.
         let frame = visit.first_time.then(|| self.frame(visit.offset, child.symmetry, child.actual, flipped));
-        let arrival = Arrival {
-            line: &self.line,
+        self.pending = Some(PendingArrival {
+            line: self.line.clone(),
             parent_score: child.link.score,
-            child: self.store.record_at(visit.offset),
-            child_symmetry: child.symmetry,
-        };
-        self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
+            offset: visit.offset,
+            symmetry: child.symmetry,
+        });
         match frame {
             Some(frame) => {
                 self.stats.positions += 1;

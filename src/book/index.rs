@@ -116,6 +116,18 @@ impl PositionIndex {
         self.shard(hash).prefetch(hash);
     }
 
+    /// Prefetches the record a lookup of `hash` will most likely compare
+    /// against: the first entry whose tag matches, read without comparing, so
+    /// that nothing waits for the record here.
+    #[inline]
+    pub fn prefetch_record(&self, store: &RecordStore, hash: u64) {
+        if let Some(&entry) = self.shard(hash).table.iter_hash(hash).next() {
+            let at = offset_of(entry) as usize;
+            prefetch_index::prefetch_index(store.bytes(), at);
+            prefetch_index::prefetch_index(store.bytes(), at + RECORD_MIN_LEN - 1);
+        }
+    }
+
     /// Marks a located position visited.
     #[inline]
     pub fn visit_slot(&mut self, slot: Slot) -> Visit {
