@@ -134,7 +134,16 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         return Err(AppError::Usage("mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into()));
     }
     let start = start_of(config)?;
+    // Installed before loading, so that Ctrl-C at any point ends the run the
+    // same way (status 130, no output changed); a load is not interrupted
+    // but is short next to the walk.
+    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
+        tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
+    }
     let mut book = open_book(&config.book)?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Mine(MineError::Interrupted));
+    }
     let options = MineOptions {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
@@ -142,9 +151,6 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
     };
-    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
-        tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
-    }
     let counts = book.store().counts();
     let bar = ProgressBar::new(counts.links + counts.leaves);
     bar.set_style(
