@@ -289,7 +289,7 @@ mod tests {
 
     fn slow_moves(player: u64, opponent: u64) -> u64 {
         (0..64)
-            .map(|i| Square(i))
+            .map(Square)
             .filter(|s| (player | opponent) & s.bit() == 0 && slow_flips(player, opponent, *s) != 0)
             .fold(0, |acc, s| acc | s.bit())
     }

@@ -170,8 +170,10 @@ mod tests {
             let opponent = (x >> 1) & !player & 0x00aa_55aa_55aa_5500;
             boards.push(Board::new(player, opponent));
             // A board symmetric under a transpose: ties between images.
-            let sym = player | Symmetry::new(4).unwrap().bits(player);
-            boards.push(Board::new(sym, Symmetry::new(4).unwrap().bits(sym) & 0));
+            let transpose = Symmetry::new(4).unwrap();
+            let sym = player | transpose.bits(player);
+            let other = (x >> 2) & !sym;
+            boards.push(Board::new(sym, (other | transpose.bits(other)) & !sym));
         }
         for b in &boards {
             assert_eq!(normalize(b), slow_normalize(b), "{b:?}");

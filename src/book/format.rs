@@ -218,7 +218,8 @@ impl<'a> Record<'a> {
         self.bytes[39]
     }
 
-    pub fn len(&self) -> usize {
+    /// Bytes the record takes in the file.
+    pub fn byte_len(&self) -> usize {
         self.bytes.len()
     }
 
@@ -316,7 +317,7 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(u64, usize, Record<'
         match next_record(file, offset) {
             Ok(record) => {
                 let at = offset;
-                offset += record.len();
+                offset += record.byte_len();
                 done = offset >= file.len();
                 Some(Ok((number, at, record)))
             }
