@@ -7,7 +7,7 @@ use bookminer::book::verify::verify;
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError};
 use bookminer::config::{Config, ConfigError, RunMode};
-use bookminer::inspect::{inspect_one, Request};
+use bookminer::inspect::{inspect, Request};
 use bookminer::kifu::{self, KifuError};
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::Rules;
@@ -187,7 +187,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
     };
     let book = open_book(&config.book)?;
     let mut failed = 0;
-    for outcome in requests.iter().map(|r| r.as_ref().map_err(String::clone).and_then(|r| inspect_one(&book, r))) {
+    for outcome in inspect(&book, &requests) {
         match outcome {
             Ok(report) => {
                 say!("{report}")?;

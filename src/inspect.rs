@@ -15,15 +15,10 @@ pub struct Request {
 }
 
 impl Request {
-    /// The non-blank, non-comment (`#`) lines of a positions file.
-    pub fn from_lines(file_name: &str, text: &str) -> Vec<Request> {
-        text.lines().enumerate().filter_map(|(i, l)| Request::from_line(file_name, i + 1, l)).collect()
-    }
-
-    /// The requests of a positions file read as bytes, in line order; a line
-    /// that is not UTF-8 text gives an error naming it instead. One bad line
-    /// must not hide the others: it is a malformed position, not an
-    /// unreadable file.
+    /// The non-blank, non-comment (`#`) lines of a positions file, in line
+    /// order; a line that is not UTF-8 text gives an error naming it instead.
+    /// One bad line must not hide the others: it is a malformed position, not
+    /// an unreadable file.
     pub fn from_bytes(file_name: &str, bytes: &[u8]) -> Vec<Result<Request, String>> {
         let mut requests = Vec::new();
         for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -52,13 +47,13 @@ impl Request {
 pub type Outcome = Result<String, String>;
 
 /// Inspects each request in order; a position that is malformed or not in
-/// the book gives an error naming where it was written.
-pub fn inspect(book: &Book, requests: &[Request]) -> Vec<Outcome> {
-    requests.iter().map(|r| inspect_one(book, r)).collect()
+/// the book gives an error naming where it was written, and a request that
+/// could not be read keeps its error.
+pub fn inspect(book: &Book, requests: &[Result<Request, String>]) -> Vec<Outcome> {
+    requests.iter().map(|r| r.as_ref().map_err(String::clone).and_then(|r| inspect_one(book, r))).collect()
 }
 
-/// Inspects one request.
-pub fn inspect_one(book: &Book, request: &Request) -> Outcome {
+fn inspect_one(book: &Book, request: &Request) -> Outcome {
     let position = position::parse(&request.text).map_err(|e| format!("{}: {e}", request.origin))?;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", request.origin, request.text.trim());

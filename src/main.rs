@@ -22,9 +22,10 @@ fn main() -> ExitCode {
     logging::init(config.log_level, &config.log_file);
     match app::run(cli.command, &config) {
         Ok(status) => ExitCode::from(status),
-        Err(app::AppError::StdoutClosed) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!("{e}");
+            if !matches!(e, app::AppError::StdoutClosed) {
+                tracing::error!("{e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

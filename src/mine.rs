@@ -166,7 +166,7 @@ impl Visitor for Miner<'_, '_> {
                 self.text.clear();
                 self.format.render(&self.line, &mut self.text);
                 tracing::trace!("{}: {}", sink.mode, self.text);
-                let files = self.files.as_mut().ok_or_else(writer_gone)?;
+                let files = self.files.as_mut().expect("the writer is taken out only when the walk stops");
                 if files.write_line(number, &self.text).is_err() {
                     return Err(self.writer_failure());
                 }
@@ -189,13 +189,9 @@ impl Miner<'_, '_> {
     fn writer_failure(&mut self) -> Stop {
         match self.files.take().map(BackgroundFiles::finish) {
             Some(Err((path, source))) => Stop::Io { path, source },
-            _ => writer_gone(),
+            _ => Stop::Io { path: PathBuf::from("<kifu writer>"), source: io::Error::other("the writer thread stopped") },
         }
     }
-}
-
-fn writer_gone() -> Stop {
-    Stop::Io { path: PathBuf::from("<kifu writer>"), source: io::Error::other("the writer thread stopped") }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {

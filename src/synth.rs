@@ -139,13 +139,6 @@ fn final_score(board: &Board) -> i32 {
     }
 }
 
-/// The board after playing `square` (legal) on `board`.
-fn child(board: &Board, square: Square) -> Board {
-    let mut next = *board;
-    next.play(Move::Play(square), board.flips(square));
-    next
-}
-
 /// Plain negamax to `depth` plies with [`evaluate`] at the horizon.
 fn negamax(board: &Board, depth: u32) -> i32 {
     let moves = board.legal_moves();
@@ -158,16 +151,17 @@ fn negamax(board: &Board, depth: u32) -> i32 {
     if depth == 0 {
         return evaluate(board);
     }
-    Square::iter(moves).map(|sq| -negamax(&child(board, sq), depth - 1)).max().expect("a legal move")
+    Square::iter(moves).map(|sq| -negamax(&after(board, Move::Play(sq)), depth - 1)).max().expect("a legal move")
 }
 
 /// The score of a move (or pass) for the side to move.
 fn score_move(board: &Board, mv: Move) -> i32 {
-    let next = match mv {
-        Move::Pass => board.swapped(),
-        Move::Play(square) => child(board, square),
-    };
-    -negamax(&next, LEAF_DEPTH - 1)
+    -negamax(&after(board, mv), LEAF_DEPTH - 1)
+}
+
+/// The board after a move the caller knows is legal.
+fn after(board: &Board, mv: Move) -> Board {
+    board.after(mv).expect("a legal move")
 }
 
 /// Picks the next move of a growing line: best by evaluation plus noise.
@@ -177,7 +171,7 @@ fn choose_move(board: &Board, rng: &mut Rng) -> Option<Move> {
         return board.must_pass().then_some(Move::Pass);
     }
     Square::iter(moves)
-        .map(|sq| (-evaluate(&child(board, sq)) + rng.below(CHOICE_NOISE) as i32, sq))
+        .map(|sq| (-evaluate(&after(board, Move::Play(sq))) + rng.below(CHOICE_NOISE) as i32, sq))
         .max_by_key(|&(score, sq)| (score, std::cmp::Reverse(sq.index())))
         .map(|(_, sq)| Move::Play(sq))
 }
@@ -193,7 +187,7 @@ fn grow(target: usize, rng: &mut Rng) -> Positions {
         let plies = if rng.chance(END_LINE_CHANCE) { 64 } else { 1 + rng.below(MAX_LINE) };
         for _ in 0..plies {
             let Some(mv) = choose_move(&board, rng) else { break };
-            board = normalize(&board.after(mv).expect("a legal move")).board;
+            board = normalize(&after(&board, mv)).board;
             if book.insert(board) && book.boards.len() == target {
                 break;
             }
@@ -223,7 +217,7 @@ fn moves_of(book: &Positions, board: &Board) -> Moves {
         return moves;
     };
     for mv in candidates {
-        let next = normalize(&board.after(mv).expect("a legal move")).board;
+        let next = normalize(&after(board, mv)).board;
         match book.find(&next) {
             Some(id) => moves.links.push((mv, id)),
             None => {

@@ -19,6 +19,17 @@ fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bookminer")).current_dir(dir).args(args).output().expect("the binary runs")
 }
 
+/// Starts the binary with both outputs piped, for tests that close one.
+fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_bookminer"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -124,13 +135,8 @@ fn a_reader_that_stops_early_is_not_an_error() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("many.txt"), "F5F6\n".repeat(400)).unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/sample.dat");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bookminer"))
-        .current_dir(dir.path())
-        .args(["--book", &sample.display().to_string(), "--log-file", "log", "inspect", "--file", "many.txt"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        spawn(dir.path(), &["--book", &sample.display().to_string(), "--log-file", "log", "inspect", "--file", "many.txt"]);
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let stderr = text(&out.stderr);
@@ -146,15 +152,9 @@ fn a_closed_stderr_does_not_turn_errors_into_panics() {
         (vec!["--config", "bad.toml"], 2),
         (vec!["--config", "/dev/null", "--book", "missing.dat", "--log-file", "log"], 3),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bookminer"))
-            .current_dir(dir.path())
-            .args(&args)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(dir.path(), &args);
         drop(child.stderr.take());
-        let status = child.wait().unwrap();
+        let status = child.wait_with_output().unwrap().status;
         assert_eq!(status.code(), Some(expected), "{args:?}");
     }
 }

@@ -25,8 +25,8 @@ fn book() -> &'static Book {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
 
-    let requests = Request::from_lines("fuzz.txt", &text);
-    for request in &requests {
+    let requests = Request::from_bytes("fuzz.txt", data);
+    for request in requests.iter().flatten() {
         let _ = position::parse(&request.text);
     }
     let outcomes = inspect(book(), &requests);

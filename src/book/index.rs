@@ -99,13 +99,7 @@ impl PositionIndex {
     #[inline]
     pub fn locate_hashed(&self, store: &RecordStore, board: &Board, hash: u64) -> Option<Slot> {
         let shard = shard_of(hash);
-        let bucket = self.shards[shard].table.find_bucket_index(hash, |&e| {
-            let offset = offset_of(e);
-            // A record often spans two cache lines: ask for the one with
-            // the move count and moves while comparing the board in the first.
-            prefetch_index::prefetch_index(store.bytes(), offset as usize + RECORD_MIN_LEN - 1);
-            store.board_at(offset) == *board
-        })?;
+        let bucket = self.shards[shard].table.find_bucket_index(hash, |&e| store.board_at(offset_of(e)) == *board)?;
         Some(Slot { shard, bucket })
     }
 
@@ -118,7 +112,8 @@ impl PositionIndex {
 
     /// Prefetches the record a lookup of `hash` will most likely compare
     /// against: the first entry whose tag matches, read without comparing, so
-    /// that nothing waits for the record here.
+    /// that nothing waits for the record here. A record often spans two cache
+    /// lines; both are asked for.
     #[inline]
     pub fn prefetch_record(&self, store: &RecordStore, hash: u64) {
         if let Some(&entry) = self.shard(hash).table.iter_hash(hash).next() {
