@@ -61,23 +61,21 @@ fn index_lookup(c: &mut Criterion) {
     synthesize(&SynthOptions { positions: 200_000, seed: 7, perturb: 0.0 }, &mut bytes).expect("write to memory");
     let book = Book::from_bytes("bench.dat", bytes).expect("a valid book");
     // Every stored board, in record order, and as many boards not in the book.
-    let stored: Vec<Board> = bookminer::book::format::records(book.store().bytes())
-        .map(|r| r.expect("a valid record").2.board())
-        .collect();
+    let stored: Vec<Board> = book.records().map(|r| r.board()).collect();
     let absent: Vec<Board> = sample_boards()
         .into_iter()
         .map(|b| normalize(&b).board)
-        .filter(|b| book.find(b).is_none())
+        .filter(|b| book.file().find(book.index(), b).is_none())
         .take(stored.len())
         .collect();
     let mut group = c.benchmark_group("index");
     group.throughput(Throughput::Elements(stored.len() as u64));
     group.bench_function("find (in the book)", |b| {
-        b.iter(|| stored.iter().filter(|board| book.find(black_box(board)).is_some()).count())
+        b.iter(|| stored.iter().filter(|board| book.file().find(book.index(), black_box(board)).is_some()).count())
     });
     group.throughput(Throughput::Elements(absent.len() as u64));
     group.bench_function("find (not in the book)", |b| {
-        b.iter(|| absent.iter().filter(|board| book.find(black_box(board)).is_some()).count())
+        b.iter(|| absent.iter().filter(|board| book.file().find(book.index(), black_box(board)).is_some()).count())
     });
     group.finish();
 }

@@ -85,7 +85,7 @@ impl Walk {
         let record = &self.book[&key];
         let links: Vec<Score> = record.moves[..record.n_links.min(record.moves.len())].iter().map(|m| m.0).collect();
         let leaf = record.moves.get(record.n_links).map(|m| m.0);
-        let scores = ArrivalScores { parent, value: record.value, links: &links, leaf };
+        let scores = ArrivalScores { parent, via_pass: false, value: record.value, links: &links, leaf };
         for out in &mut self.outputs {
             let Some(verdict) = judge(out.mode, &Rules::default(), &scores) else { continue };
             for target in verdict.targets {

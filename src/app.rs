@@ -5,7 +5,7 @@ use crate::cli::{Cli, Command};
 use crate::logging::REPORT;
 use bookminer::book::verify::verify;
 use bookminer::book::Bytes;
-use bookminer::book::{Book, BookError};
+use bookminer::book::{Book, BookError, Format, Header};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::inspect::{inspect, Request};
 use bookminer::kifu::{self, KifuError};
@@ -13,7 +13,7 @@ use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
-use bookminer::synth::{synthesize, SynthOptions};
+use bookminer::synth::{synthesize_as, SynthOptions};
 use bookminer::walk::{Start, WalkStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -82,8 +82,8 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
         Some(Command::Verify { path }) => run_verify(&path),
         Some(Command::Stats { path }) => run_stats(&path),
-        Some(Command::Synth { positions, seed, perturb, path }) => {
-            run_synth(&SynthOptions { positions: positions as usize, seed, perturb }, &path)
+        Some(Command::Synth { positions, seed, perturb, format, path }) => {
+            run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
 }
@@ -112,7 +112,7 @@ fn open_book(path: &Path) -> Result<Book, AppError> {
     tracing::info!(
         "{}: {} positions loaded in {:.3} s (index {} MB)",
         path.display(),
-        book.store().counts().positions,
+        book.counts().positions,
         began.elapsed().as_secs_f64(),
         book.index().allocation_size() >> 20
     );
@@ -151,8 +151,13 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
     };
-    let counts = book.store().counts();
-    let bar = ProgressBar::new(counts.links + counts.leaves);
+    let counts = book.counts();
+    // Egaroucid books store no links: about one per position is found walking.
+    let links = match book.format() {
+        Format::Edax => counts.links,
+        Format::Egaroucid => counts.positions,
+    };
+    let bar = ProgressBar::new(links + counts.leaves);
     bar.set_style(
         ProgressStyle::with_template("{spinner} walking {bar:30} {human_pos}/{human_len} edges ({per_sec}, {eta})")
             .expect("a valid template"),
@@ -229,24 +234,33 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
 
 fn run_stats(path: &Path) -> Result<u8, AppError> {
     let book = open_book(path)?;
-    let h = book.store().header();
-    let (y, mo, d, hh, mi, s) = h.date;
     say!("{}", path.display())?;
-    say!("version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release)?;
-    say!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error)?;
-    say!("header count {}", h.n_nodes)?;
+    match book.header() {
+        Header::Edax(h) => {
+            let (y, mo, d, hh, mi, s) = h.date;
+            say!("Edax book, version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release)?;
+            say!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error)?;
+            say!("header count {}", h.n_nodes)?;
+        }
+        Header::Egaroucid(h) => {
+            say!("Egaroucid book (.egbk3), version {}", h.version)?;
+            say!("header count {}", h.n_boards)?;
+            let out_of_book = book.counts().records - book.counts().positions;
+            say!("records {} ({out_of_book} without a value, not part of the book)", book.counts().records)?;
+        }
+    }
     say!("{}", book_stats(&book).to_string().trim_end())?;
     Ok(0)
 }
 
-fn run_synth(options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         ensure_dir(dir).map_err(io)?;
     }
     let mut file = AtomicFile::create(path).map_err(io)?;
-    let report = synthesize(options, &mut file).map_err(io)?;
+    let report = synthesize_as(format, options, &mut file).map_err(io)?;
     file.commit().map_err(io)?;
     say!(
         "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",

@@ -107,7 +107,7 @@ pub enum Command {
         file: Option<PathBuf>,
     },
     /// Check every record of a book and list every problem; exit 1 if any,
-    /// 2 if the file is not an Edax book at all.
+    /// 2 if the file is not a book at all.
     Verify {
         /// The book file.
         #[arg(value_name = "BOOK")]
@@ -131,6 +131,10 @@ pub enum Command {
         /// Fraction of positions (0 to 1) given one wrong score.
         #[arg(long, value_name = "F", default_value_t = 0.02, value_parser = parse_fraction)]
         perturb: f64,
+        /// File format: Edax's book.dat, or Egaroucid's .egbk3 (values and
+        /// leaves only: its links are the moves whose child is in the book).
+        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = BookFormat::Edax, ignore_case = true)]
+        format: BookFormat,
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,
@@ -141,6 +145,24 @@ pub enum Command {
         #[arg(value_name = "BOOK")]
         path: PathBuf,
     },
+}
+
+/// The book formats `synth` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BookFormat {
+    /// Edax's book.dat
+    Edax,
+    /// Egaroucid's .egbk3
+    Egbk3,
+}
+
+impl From<BookFormat> for bookminer::book::Format {
+    fn from(format: BookFormat) -> bookminer::book::Format {
+        match format {
+            BookFormat::Edax => bookminer::book::Format::Edax,
+            BookFormat::Egbk3 => bookminer::book::Format::Egaroucid,
+        }
+    }
 }
 
 /// A number from 0 to 1.

@@ -1,7 +1,7 @@
 //! Mode 5: everything the book knows about chosen positions, as text.
 
 use crate::board::{Board, Square};
-use crate::book::Book;
+use crate::book::{Book, Details};
 use crate::position::{self, Colour, Position};
 use crate::symmetry::normalize;
 use std::fmt::Write;
@@ -59,21 +59,29 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
     let _ = writeln!(out, "{} {}", request.origin, request.text.trim());
     draw(&position, &mut out);
     let normalized = normalize(&position.board);
-    let Some((offset, record)) = book.find(&normalized.board) else {
+    let Some(record) = book.find(&normalized.board) else {
         let _ = writeln!(out, "in book: no");
         return Err(format!("{}: {} is not in the book\n{out}", request.origin, request.text.trim()));
     };
     let s = normalized.to_original;
     let stored = record.board();
-    let [wins, draws, losses, lines] = record.counts();
-    let _ = writeln!(out, "in book: yes, record at byte offset {offset}");
+    let _ = writeln!(out, "in book: yes, {} at byte offset {}", record.id, record.offset);
     let _ = writeln!(out, "stored board: player {:#018x} opponent {:#018x}", stored.player, stored.opponent);
     let _ = writeln!(out, "symmetry: {} (maps stored coordinates to this board)", s.index());
-    let _ = writeln!(out, "value {} (lower {}, upper {}), level {}", record.value(), record.lower(), record.upper(), record.level());
-    let _ = writeln!(out, "wins {wins}, draws {draws}, losses {losses}, lines {lines}");
+    match record.details {
+        Details::Edax { counts: [wins, draws, losses, lines], lower, upper } => {
+            let _ = writeln!(out, "value {} (lower {lower}, upper {upper}), level {}", record.value(), record.level);
+            let _ = writeln!(out, "wins {wins}, draws {draws}, losses {losses}, lines {lines}");
+        }
+        Details::Egaroucid { n_lines, leaf_level } => {
+            let _ = writeln!(out, "value {}, level {}, leaf level {leaf_level}", record.value(), record.level);
+            let _ = writeln!(out, "lines {n_lines}");
+        }
+    }
     let _ = writeln!(out, "links ({}), stored -> actual:", record.n_links());
     for link in record.links() {
-        let _ = writeln!(out, "  {:<3} -> {:<3} {}", link.mv, s.apply_move(link.mv), link.score);
+        let pass = if link.then_pass { " (then a pass)" } else { "" };
+        let _ = writeln!(out, "  {:<3} -> {:<3} {}{pass}", link.mv, s.apply_move(link.mv), link.score);
     }
     match record.leaf() {
         Some(leaf) => {

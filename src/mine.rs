@@ -146,10 +146,15 @@ impl Visitor for Miner<'_, '_> {
     type Error = Stop;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
-        let child = &arrival.child;
+        let child = arrival.child;
         let links: SmallVec<[Score; 32]> = child.links().map(|l| l.score).collect();
-        let scores =
-            ArrivalScores { parent: arrival.parent_score, value: child.value(), links: &links, leaf: child.leaf().map(|l| l.score) };
+        let scores = ArrivalScores {
+            parent: arrival.parent_score,
+            via_pass: arrival.via_pass,
+            value: child.value(),
+            links: &links,
+            leaf: child.leaf().map(|l| l.score),
+        };
         for (number, sink) in self.sinks.iter_mut().enumerate() {
             let Some(verdict) = judge(sink.mode, &self.rules, &scores) else { continue };
             match verdict.branch {
@@ -219,7 +224,7 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
         line: Vec::new(),
         text: String::new(),
     };
-    let book_path = book.store().path().to_path_buf();
+    let book_path = book.path().to_path_buf();
     let walk_began = Instant::now();
     let (stats, miner) = match walk(book, start, miner) {
         Ok(done) => done,
@@ -246,5 +251,5 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
         let path = file.path().to_path_buf();
         file.commit().map_err(io_error(&path))?;
     }
-    Ok(MineReport { positions_loaded: book.store().counts().positions, walk: stats, modes, walk_time, elapsed: began.elapsed() })
+    Ok(MineReport { positions_loaded: book.counts().positions, walk: stats, modes, walk_time, elapsed: began.elapsed() })
 }

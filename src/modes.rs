@@ -78,6 +78,9 @@ impl Default for Rules {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArrivalScores<'a> {
     pub parent: Score,
+    /// A pass followed the parent's move, so the child's side to move is the
+    /// parent's and expects `P`, not `−P` (SPEC §8).
+    pub via_pass: bool,
     pub value: Score,
     pub links: &'a [Score],
     pub leaf: Option<Score>,
@@ -99,6 +102,15 @@ impl ArrivalScores<'_> {
 
     fn leaf_index(&self) -> usize {
         self.links.len()
+    }
+
+    /// What the parent's score says the child is worth to its side to move.
+    fn from_parent(&self) -> Score {
+        if self.via_pass {
+            self.parent
+        } else {
+            Score(-self.parent.0)
+        }
     }
 }
 
@@ -133,9 +145,9 @@ pub fn judge(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict
         Mode::LeafVsLinks => judge_leaf(rules, a),
         Mode::ValueVsBest if no_moves => None,
         Mode::ValueVsBest => compare(rules, a, a.value, a.best_move()?),
-        Mode::ParentVsValue => compare(rules, a, Score(-a.parent.0), a.value),
+        Mode::ParentVsValue => compare(rules, a, a.from_parent(), a.value),
         Mode::ParentVsBest if no_moves => None,
-        Mode::ParentVsBest => compare(rules, a, Score(-a.parent.0), a.best_move()?),
+        Mode::ParentVsBest => compare(rules, a, a.from_parent(), a.best_move()?),
     }
 }
 
@@ -171,7 +183,7 @@ mod tests {
     }
 
     fn arrival<'a>(parent: i32, value: i32, links: &'a [Score], leaf: Option<i32>) -> ArrivalScores<'a> {
-        ArrivalScores { parent: Score(parent), value: Score(value), links, leaf: leaf.map(Score) }
+        ArrivalScores { parent: Score(parent), via_pass: false, value: Score(value), links, leaf: leaf.map(Score) }
     }
 
     fn moves(indices: &[usize]) -> SmallVec<[Target; 4]> {
@@ -237,6 +249,18 @@ mod tests {
         let v = judge(Mode::ParentVsBest, &GAP1, &arrival(-3, 9, &links, Some(-4))).unwrap();
         assert_eq!(v.branch, Branch::Below);
         assert_eq!(judge(Mode::ParentVsBest, &GAP1, &arrival(3, 9, &[], None)), None);
+    }
+
+    #[test]
+    fn through_a_pass_the_parent_score_is_the_child_side_s_own() {
+        // The child's side to move made the parent's move: P = +3 says the
+        // child is worth +3 to it, so a value of +3 agrees and -5 is below.
+        let links = scores(&[3]);
+        let through = |value| ArrivalScores { via_pass: true, ..arrival(3, value, &links, None) };
+        assert_eq!(judge(Mode::ParentVsValue, &GAP1, &through(3)), None);
+        assert_eq!(judge(Mode::ParentVsValue, &GAP1, &through(-5)).unwrap().branch, Branch::Below);
+        assert_eq!(judge(Mode::ParentVsBest, &GAP1, &through(3)), None);
+        assert_eq!(judge(Mode::ParentVsValue, &GAP1, &arrival(3, 3, &links, None)).unwrap().branch, Branch::Above);
     }
 
     #[test]

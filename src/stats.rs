@@ -1,7 +1,7 @@
 //! `stats`: what a book holds, counted from its records.
 
 use crate::board::Move;
-use crate::book::{format, Book};
+use crate::book::Book;
 use std::fmt;
 
 /// Counts over every record of a book.
@@ -21,7 +21,7 @@ pub struct BookStats {
 /// Counts the records of a loaded book.
 pub fn book_stats(book: &Book) -> BookStats {
     let mut stats = BookStats { by_empties: vec![0; 61], ..BookStats::default() };
-    for (_, _, record) in format::records(book.store().bytes()).filter_map(Result::ok) {
+    for record in book.records() {
         stats.positions += 1;
         stats.links += record.n_links() as u64;
         stats.pass_links += record.links().filter(|l| l.mv == Move::Pass).count() as u64;

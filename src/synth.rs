@@ -12,9 +12,9 @@
 //! mismatches. The same options always give the same bytes.
 
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
-use crate::book::format::{self, Link, Score};
+use crate::book::edax_writer as writer;
 use crate::book::index::hash_board;
-use crate::book::writer;
+use crate::book::{edax, egaroucid, Format, Link, Score};
 use crate::symmetry::normalize;
 use hashbrown::HashTable;
 use smallvec::SmallVec;
@@ -271,8 +271,8 @@ fn values(book: &Positions, moves: &[Moves]) -> Vec<i32> {
 fn entry_of(board: Board, moves: &Moves, value: &[i32], id: usize) -> writer::Entry {
     let mut entry = writer::Entry::new(board, value[id]);
     entry.level = LEAF_DEPTH as u8;
-    entry.links = moves.links.iter().map(|&(mv, child)| Link { score: Score(-value[child as usize]), mv }).collect();
-    entry.leaf = moves.leaf.map(|(mv, s)| Link { score: Score(s), mv });
+    entry.links = moves.links.iter().map(|&(mv, child)| Link::new(Score(-value[child as usize]), mv)).collect();
+    entry.leaf = moves.leaf.map(|(mv, s)| Link::new(Score(s), mv));
     if entry.links.is_empty() && entry.leaf.is_none() {
         entry.lower = Score(value[id]);
         entry.upper = Score(value[id]);
@@ -292,9 +292,27 @@ fn perturb(entry: &mut writer::Entry, rng: &mut Rng) {
     }
 }
 
-/// Grows, links, scores and perturbs a book, then writes it to `out` with its
-/// records in a seeded random order (as a hash-table dump would have them).
+/// Grows, links, scores and perturbs a book, then writes it to `out` in
+/// Edax's format with its records in a seeded random order (as a hash-table
+/// dump would have them).
 pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<SynthReport> {
+    synthesize_as(Format::Edax, options, out)
+}
+
+/// Appends one position in a format's layout. An Egaroucid record keeps the
+/// value and the leaf; its links are the moves whose child is in the book.
+fn encode_entry(format: Format, bytes: &mut Vec<u8>, entry: &writer::Entry) {
+    match format {
+        Format::Edax => writer::encode_entry(bytes, entry),
+        Format::Egaroucid => {
+            let value = entry.value.0.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i8;
+            egaroucid::encode_record(bytes, &entry.board, value, entry.level as i8, entry.counts[3], entry.leaf)
+        }
+    }
+}
+
+/// [`synthesize`], writing the book in the given format.
+pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Write) -> io::Result<SynthReport> {
     let mut rng = Rng(options.seed);
     let target = options.positions.clamp(1, MAX_POSITIONS);
     let began = std::time::Instant::now();
@@ -310,7 +328,10 @@ pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<Sy
     }
     let mut report = SynthReport { positions: n as u64, ..SynthReport::default() };
     let mut bytes = Vec::with_capacity(1 << 20);
-    format::encode_header(&mut bytes, &writer::header(n, LEAF_DEPTH as i32));
+    match format {
+        Format::Edax => edax::encode_header(&mut bytes, &writer::header(n, LEAF_DEPTH as i32)),
+        Format::Egaroucid => egaroucid::encode_header(&mut bytes, n),
+    }
     for id in order {
         let id = id as usize;
         let mut entry = entry_of(book.boards[id], &moves[id], &value, id);
@@ -321,7 +342,7 @@ pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<Sy
         report.links += entry.links.len() as u64;
         report.leaves += u64::from(entry.leaf.is_some());
         report.passes += entry.links.iter().chain(&entry.leaf).filter(|l| l.mv == Move::Pass).count() as u64;
-        writer::encode_entry(&mut bytes, &entry);
+        encode_entry(format, &mut bytes, &entry);
         if bytes.len() >= 1 << 20 {
             out.write_all(&bytes)?;
             bytes.clear();
@@ -365,8 +386,7 @@ mod tests {
     fn an_unperturbed_book_is_consistent() {
         let (bytes, _) = book(2000, 5, 0.0);
         let book = crate::book::Book::from_bytes("synth", bytes).unwrap();
-        for item in format::records(book.store().bytes()) {
-            let (_, _, record) = item.unwrap();
+        for record in book.records() {
             let board = record.board();
             let scores: Vec<i32> = record.moves().map(|l| l.score.0).collect();
             if let Some(best) = scores.iter().max() {
@@ -374,7 +394,7 @@ mod tests {
             }
             for link in record.links() {
                 let child = normalize(&board.after(link.mv).unwrap()).board;
-                let (_, child) = book.find(&child).expect("a link's child is in the book");
+                let child = book.find(&child).expect("a link's child is in the book");
                 assert_eq!(link.score.0, -child.value().0, "a link's score is minus its child's value");
             }
         }
@@ -384,7 +404,7 @@ mod tests {
     fn the_root_links_all_four_symmetric_first_moves() {
         let (bytes, _) = book(100, 1, 0.0);
         let book = crate::book::Book::from_bytes("synth", bytes).unwrap();
-        let (_, root) = book.find(&normalize(&Board::INITIAL).board).unwrap();
+        let root = book.find(&normalize(&Board::INITIAL).board).unwrap();
         assert_eq!(root.n_links(), 4);
         assert!(root.leaf().is_none());
     }

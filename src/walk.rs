@@ -11,9 +11,8 @@
 //! entry the walk looks up anyway; the frame keeps the prefix length.
 
 use crate::board::{Bitboard, Board, Move};
-use crate::book::index::{hash_board, PositionIndex};
-use crate::book::RecordStore;
-use crate::book::{Book, Link, Record, Score};
+use crate::book::index::{hash_board, Located, PositionIndex};
+use crate::book::{Book, BookFile, Link, Record, RecordId, Score};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
 use std::fmt;
@@ -40,8 +39,13 @@ pub struct Arrival<'a> {
     pub line: &'a [Move],
     /// The score the parent's record gives the move just played.
     pub parent_score: Score,
+    /// A pass followed the parent's move (an Egaroucid link, SPEC §8): the
+    /// child's side to move is the parent's, and the line ends with the pass.
+    pub via_pass: bool,
     /// The child's record (stored coordinates).
-    pub child: Record<'a>,
+    pub child: &'a Record,
+    /// The child on the walk's own board (the position `line` reaches).
+    pub board: Board,
     /// Maps the child's stored moves onto the actual board.
     pub child_symmetry: Symmetry,
 }
@@ -77,7 +81,7 @@ pub enum WalkError<E> {
     /// The start position (normalized) is not in the book.
     StartMissing { board: Board, line: Vec<Move> },
     /// A stored move is not legal on the board it belongs to.
-    IllegalMove { record: u64, offset: u64, stored: Move, actual: Move, board: Board, line: Vec<Move> },
+    IllegalMove { record: RecordId, offset: u64, stored: Move, actual: Move, board: Board, line: Vec<Move> },
     /// The visitor stopped the walk.
     Visitor(E),
 }
@@ -98,7 +102,7 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
             ),
             WalkError::IllegalMove { record, offset, stored, actual, board, line } => write!(
                 f,
-                "record {record} at byte {offset}: stored move {stored} (played as {actual} {}) is illegal \
+                "{record} at byte {offset}: stored move {stored} (played as {actual} {}) is illegal \
                  on board player {:#018x}, opponent {:#018x}",
                 kifu(line),
                 board.player,
@@ -113,7 +117,7 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
 /// A move of a position on the stack, worked out when the walk entered the
 /// position: all of a position's children are normalized and their index
-/// slots prefetched together, so the lookups, made when each move is
+/// entries prefetched together, so the lookups, made when each move is
 /// followed, find the table in cache.
 #[derive(Clone, Copy)]
 struct Child {
@@ -129,21 +133,28 @@ struct Child {
     hash: u64,
 }
 
+/// How the walk reached a position, to take it back on the way out.
+#[derive(Clone, Copy)]
+struct Step {
+    mv: Move,
+    flipped: Bitboard,
+    /// A pass was played after `mv`.
+    then_pass: bool,
+}
+
 /// A position on the walk's stack.
 struct Frame {
-    offset: u64,
+    at: Located,
     /// Its moves (links, then the leaf), in the order they are followed.
     children: SmallVec<[Child; 4]>,
     /// How many of `children` have been followed.
     followed: usize,
-    /// The move that led here and the discs it turned, to undo it on the way back.
-    arrived_by: Move,
-    flipped: Bitboard,
+    arrived_by: Step,
 }
 
 /// The walk's state: one board, played forward and undone in place.
 struct Walker<'b, V> {
-    store: &'b RecordStore,
+    file: &'b BookFile,
     index: &'b mut PositionIndex,
     visitor: V,
     board: Board,
@@ -160,21 +171,26 @@ struct Walker<'b, V> {
 struct PendingArrival {
     line: SmallVec<[Move; 64]>,
     parent_score: Score,
-    offset: u64,
+    via_pass: bool,
+    child: Record,
     symmetry: Symmetry,
+    board: Board,
 }
 
 /// Walks every edge reachable from `start` once, reporting arrivals to
 /// `visitor`. The book's visited flags are cleared first.
 pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
-    let (store, index) = book.parts_mut();
+    let (file, index) = book.parts_mut();
     index.clear_visited();
     let normalized = normalize(&start.board);
-    let Some(root) = index.visit(store, &normalized.board) else {
+    let Some(root) = file.find(index, &normalized.board) else {
         return Err(WalkError::StartMissing { board: start.board, line: start.line.clone() });
     };
+    index.visit(root);
+    let root_at = index.located(root);
+    let root = file.record(index, root_at);
     let mut walker = Walker {
-        store,
+        file,
         index,
         visitor,
         board: start.board,
@@ -183,7 +199,7 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
         stats: WalkStats { positions: 1, ..WalkStats::default() },
         pending: None,
     };
-    let root = walker.frame(root.offset, normalized.to_original, Move::Pass, 0);
+    let root = walker.frame(root_at, &root, normalized.to_original, Step { mv: Move::Pass, flipped: 0, then_pass: false });
     walker.stack.push(root);
     walker.run()?;
     walker.report_pending()?;
@@ -198,17 +214,16 @@ impl<V: Visitor> Walker<'_, V> {
                 continue;
             };
             top.followed += 1;
-            let offset = top.offset;
-            self.follow(child, offset)?;
+            let at = top.at;
+            self.follow(child, at)?;
         }
         Ok(())
     }
 
-    /// A frame for the position on the board (stored at `offset`, `symmetry`
-    /// mapping its stored moves to the board), with every child played,
-    /// normalized and its index slot prefetched.
-    fn frame(&self, offset: u64, symmetry: Symmetry, arrived_by: Move, flipped: Bitboard) -> Frame {
-        let record = self.store.record_at(offset);
+    /// A frame for the position on the board (`record`, found `at`, with
+    /// `symmetry` mapping its stored moves to the board), with every child
+    /// played, normalized and its index entry prefetched.
+    fn frame(&self, at: Located, record: &Record, symmetry: Symmetry, arrived_by: Step) -> Frame {
         let children: SmallVec<[Child; 4]> = record
             .moves()
             .map(|link| {
@@ -217,6 +232,9 @@ impl<V: Visitor> Walker<'_, V> {
                 let mut child_board = self.board;
                 if let Some(f) = flipped {
                     child_board.play(actual, f);
+                    if link.then_pass {
+                        child_board.play(Move::Pass, 0);
+                    }
                 }
                 let child = normalize(&child_board);
                 let hash = hash_board(&child.board);
@@ -224,7 +242,7 @@ impl<V: Visitor> Walker<'_, V> {
                 Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash }
             })
             .collect();
-        Frame { offset, children, followed: 0, arrived_by, flipped }
+        Frame { at, children, followed: 0, arrived_by }
     }
 
     /// Reports the arrival waiting for the visitor, if any.
@@ -233,24 +251,45 @@ impl<V: Visitor> Walker<'_, V> {
         let arrival = Arrival {
             line: &pending.line,
             parent_score: pending.parent_score,
-            child: self.store.record_at(pending.offset),
+            via_pass: pending.via_pass,
+            child: &pending.child,
             child_symmetry: pending.symmetry,
+            board: pending.board,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)
+    }
+
+    /// Plays a step on the board and the line.
+    fn play(&mut self, step: Step) {
+        self.board.play(step.mv, step.flipped);
+        self.line.push(step.mv);
+        if step.then_pass {
+            self.board.play(Move::Pass, 0);
+            self.line.push(Move::Pass);
+        }
+    }
+
+    /// Takes a step back: the same XORs, in reverse.
+    fn undo(&mut self, step: Step) {
+        if step.then_pass {
+            self.board.undo(Move::Pass, 0);
+            self.line.pop();
+        }
+        self.board.undo(step.mv, step.flipped);
+        self.line.pop();
     }
 
     /// Pops the top frame and takes back the move that reached it.
     fn backtrack(&mut self) {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
         if !self.stack.is_empty() {
-            self.board.undo(frame.arrived_by, frame.flipped);
-            self.line.pop();
+            self.undo(frame.arrived_by);
         }
     }
 
-    /// Follows one move of the position on top of the stack (stored at
-    /// `offset`); on arrival, reports it and enters the child if it is new.
-    fn follow(&mut self, child: Child, offset: u64) -> Result<(), WalkError<V::Error>> {
+    /// Follows one move of the position on top of the stack (found `at`);
+    /// on arrival, reports it and enters the child if it is new.
+    fn follow(&mut self, child: Child, at: Located) -> Result<(), WalkError<V::Error>> {
         self.stats.edges += 1;
         if self.stats.edges % PROGRESS_INTERVAL == 0 {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
@@ -258,37 +297,40 @@ impl<V: Visitor> Walker<'_, V> {
         let Some(flipped) = child.flipped else {
             self.report_pending()?;
             return Err(WalkError::IllegalMove {
-                record: self.store.record_number(offset),
-                offset,
+                record: at.id,
+                offset: self.file.offset(at),
                 stored: child.link.mv,
                 actual: child.actual,
                 board: self.board,
                 line: self.line.to_vec(),
             });
         };
-        self.index.prefetch_record(self.store, child.hash);
+        if let Some(candidate) = self.index.first_candidate(child.hash) {
+            self.file.prefetch(candidate);
+        }
         self.report_pending()?;
-        let Some(slot) = self.index.locate_hashed(self.store, &child.stored, child.hash) else { return Ok(()) };
-        let visit = self.index.visit_slot(slot);
+        let Some(place) = self.file.find_hashed(self.index, &child.stored, child.hash) else { return Ok(()) };
+        let first_time = self.index.visit(place);
+        let child_at = self.index.located(place);
+        let record = self.file.record(self.index, child_at);
         self.stats.arrivals += 1;
-        self.board.play(child.actual, flipped);
-        self.line.push(child.actual);
-        let frame = visit.first_time.then(|| self.frame(visit.offset, child.symmetry, child.actual, flipped));
+        let step = Step { mv: child.actual, flipped, then_pass: child.link.then_pass };
+        self.play(step);
+        let frame = first_time.then(|| self.frame(child_at, &record, child.symmetry, step));
         self.pending = Some(PendingArrival {
             line: self.line.clone(),
             parent_score: child.link.score,
-            offset: visit.offset,
+            via_pass: child.link.then_pass,
+            child: record,
             symmetry: child.symmetry,
+            board: self.board,
         });
         match frame {
             Some(frame) => {
                 self.stats.positions += 1;
                 self.stack.push(frame);
             }
-            None => {
-                self.board.undo(child.actual, flipped);
-                self.line.pop();
-            }
+            None => self.undo(step),
         }
         Ok(())
     }

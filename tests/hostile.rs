@@ -161,7 +161,7 @@ fn expected_verify(name: &str, file: &[u8]) -> (i32, Vec<String>) {
         "empty.dat" | "truncated-header.dat" => {
             (2, vec![format!("file is {} bytes", file.len()), "shorter than the 42-byte header".into()])
         }
-        "bad-magic.dat" => (2, vec!["not an Edax book".into(), String::from_utf8_lossy(&file[..8]).into_owned()]),
+        "bad-magic.dat" => (2, vec!["not an Edax or Egaroucid book".into(), String::from_utf8_lossy(&file[..8]).into_owned()]),
         "bad-version.dat" => (1, vec!["byte 8".into(), format!("book version {} is not supported", file[8])]),
         "truncated-record.dat" => {
             let (number, offset) = cut.expect("the fixture is cut inside a record");
@@ -390,7 +390,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
     // Cancel is checked every PROGRESS_INTERVAL (65,536) edges: 200,000
     // positions give several times that, so the walk is cut off part-way.
     let mut book = Book::from_bytes("synth-200k", synth_bytes(200_000)).unwrap();
-    let counts = book.store().counts();
+    let counts = book.counts();
     assert!(counts.links + counts.leaves > 3 * bookminer::walk::PROGRESS_INTERVAL, "the book is big enough");
     let dir = tempfile::tempdir().unwrap();
     let options = MineOptions {

@@ -3,9 +3,9 @@
 //! load errors say where the damage is.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::format::Problem;
+use bookminer::book::Problem;
 use bookminer::book::verify::verify;
-use bookminer::book::writer::encode;
+use bookminer::book::edax_writer::encode;
 use bookminer::book::{Book, BookError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{synthesize, SynthOptions};
@@ -70,7 +70,7 @@ proptest! {
                 let stored = normalize(&board).board;
                 let found = book.find(&stored);
                 prop_assert!(found.is_some(), "{:?} after {:?} is not found", board, line);
-                prop_assert_eq!(found.unwrap().1.board(), stored);
+                prop_assert_eq!(found.unwrap().board(), stored);
             }
         }
 

@@ -2,7 +2,7 @@
 //! child is stored, transpositions arrived at once per edge, passes followed.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::writer::{encode, Entry};
+use bookminer::book::edax_writer::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Start, Visitor, WalkError};
@@ -126,7 +126,7 @@ fn a_walk_below_a_start_line_and_a_missing_start() {
 #[test]
 fn an_illegal_stored_move_stops_the_walk_with_its_record() {
     let mut entries = book_from_lines(&[line("F5D6")]);
-    entries[0].links.push(Link { score: Score(0), mv: Move::Play(Square::parse("A1").unwrap()) });
+    entries[0].links.push(Link::new(Score(0), Move::Play(Square::parse("A1").unwrap())));
     let mut book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
     match walk(&mut book, &Start::initial(), Recorder::default()) {
         Err(e @ WalkError::IllegalMove { .. }) => {

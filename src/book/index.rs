@@ -1,76 +1,46 @@
-//! The hash index from each stored board to its record's offset, with the
-//! walk's visited flag beside it, in two halves built on two threads.
+//! The hash index from each stored board to its record, with the walk's
+//! visited flag beside it: a table of our own, so that the walk can ask for
+//! the memory a lookup will touch before it makes the lookup.
+//!
+//! Layout and probing: the index is split in two halves by one bit of the
+//! board's hash, so that loading builds both at once, one per core. Each
+//! half is an open-addressing table of `2^k` buckets, at most 7/8 full, in
+//! two arrays: a control byte per bucket (0 = empty; else a 7-bit tag from
+//! the hash's top bits, 1..=127, and the visited flag in bit 7) and the
+//! record's [`Located`] (id and reader hint, 8 bytes). A lookup starts at
+//! bucket `hash & (2^k − 1)` and steps one bucket at a time (linear probing)
+//! until an empty bucket: only buckets whose tag matches have their record's
+//! board compared, so a lookup of an absent board rarely reads the file.
 
-use super::format::{self, FormatError, Problem, RECORD_MIN_LEN};
-use super::store::RecordStore;
+use super::record::RecordId;
 use crate::board::Board;
-use hashbrown::HashTable;
 
-/// An index entry: the record's offset halved (records start at even
-/// offsets, since the header and every record have even lengths), with the
-/// top bit for the walk's visited flag. Four bytes a position instead of
-/// eight, so more of the table stays in cache; the price is a 4 GiB limit on
-/// the file, checked at load.
-type Entry = u32;
-
-/// Set in an index entry once the walk has arrived at its position.
-const VISITED: Entry = 1 << 31;
-
-/// The largest book the index can address.
-pub const MAX_BOOK_LEN: u64 = 1 << 32;
-
-fn entry_of(offset: usize) -> Entry {
-    debug_assert!(offset % 2 == 0 && (offset as u64) < MAX_BOOK_LEN);
-    (offset / 2) as Entry
+/// Where a record is: its id, and a hint from the reader that finds its
+/// bytes without a second lookup (for Edax, its distance from a nearby
+/// record whose offset is kept; unused for fixed-size records).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Located {
+    pub id: RecordId,
+    pub hint: u32,
 }
 
-fn offset_of(entry: Entry) -> u64 {
-    u64::from(entry & !VISITED) * 2
-}
-
-/// The index is split in two by one bit of the hash, so that loading builds
-/// both halves at once, one on each core.
-pub(super) const SHARDS: usize = 2;
-
-/// Which half of the index a hash belongs to: a bit hashbrown uses neither
-/// for its tag (the top seven) nor, in any table that fits in memory, for
-/// the bucket.
-pub(super) fn shard_of(hash: u64) -> usize {
-    (hash >> 56) as usize & (SHARDS - 1)
-}
-
-/// Finds records by board. Each entry is a record offset with the walk's
-/// visited flag beside it, so one probe finds both.
-pub struct PositionIndex {
-    shards: [Shard; SHARDS],
-}
-
-/// One half of the index.
-struct Shard {
-    table: HashTable<Entry>,
-    /// An occupied bucket to find other buckets' memory from, for
-    /// [`Shard::prefetch`]; `None` if the layout is not the one expected.
-    anchor: Option<usize>,
-}
-
-/// Where a board sits in the index: found once, then visited without
-/// probing again. Valid until the index changes (it does not while walking).
+/// Where a board's entry sits in the index: found once, then marked
+/// visited without probing again. Valid while the index is not rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    shard: usize,
+pub struct Place {
+    half: usize,
     bucket: usize,
 }
 
-/// What [`PositionIndex::visit`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Visit {
-    pub offset: u64,
-    /// False when the walk had already arrived at this position.
-    pub first_time: bool,
-}
+/// The index is built in this many halves, one per thread.
+pub(super) const HALVES: usize = 2;
 
-/// Mixes both halves of a board into a hash whose high bits (hashbrown's tag)
-/// and low bits (its bucket) both depend on every disc.
+const EMPTY: u8 = 0;
+const VISITED: u8 = 0x80;
+const TAG_BITS: u8 = 0x7f;
+
+/// Mixes both halves of a board into a hash whose high bits (the tag) and
+/// low bits (the bucket) both depend on every disc.
 #[inline]
 pub fn hash_board(board: &Board) -> u64 {
     let mut h = board.player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ board.opponent.rotate_left(31);
@@ -78,223 +48,333 @@ pub fn hash_board(board: &Board) -> u64 {
     h ^ (h >> 29)
 }
 
-impl PositionIndex {
-    fn shard(&self, hash: u64) -> &Shard {
-        &self.shards[shard_of(hash)]
+/// Which half of the index a hash belongs to: bit 56, used neither by the
+/// tag (bits 57–63) nor by the bucket of any table that fits in memory.
+pub(super) fn half_of(hash: u64) -> usize {
+    (hash >> 56) as usize & (HALVES - 1)
+}
+
+/// The control byte of a board with this hash: never [`EMPTY`].
+fn tag_of(hash: u64) -> u8 {
+    ((hash >> 57) as u8 % TAG_BITS) + 1
+}
+
+/// One half of the index.
+struct Table {
+    control: Vec<u8>,
+    located: Vec<Located>,
+    mask: usize,
+    len: usize,
+}
+
+impl Table {
+    /// A table for `count` boards: the least power of two that keeps it at
+    /// most 7/8 full, so every probe ends at an empty bucket.
+    fn with_room_for(count: usize) -> Table {
+        let buckets = (count + count / 7 + 1).next_power_of_two().max(16);
+        Table { control: vec![EMPTY; buckets], located: vec![Located::default(); buckets], mask: buckets - 1, len: 0 }
     }
 
-    /// The offset of the record for a stored (normalized) board.
-    pub fn find(&self, store: &RecordStore, board: &Board) -> Option<u64> {
-        let slot = self.locate(store, board)?;
-        self.shards[slot.shard].table.get_bucket(slot.bucket).map(|&e| offset_of(e))
+    fn capacity(&self) -> usize {
+        self.control.len() - self.control.len() / 8
     }
 
-    /// Where a stored board's entry is, reading its record on the way.
     #[inline]
-    pub fn locate(&self, store: &RecordStore, board: &Board) -> Option<Slot> {
-        self.locate_hashed(store, board, hash_board(board))
+    fn start(&self, hash: u64) -> usize {
+        hash as usize & self.mask
     }
 
-    /// [`PositionIndex::locate`] with the board's hash already known.
     #[inline]
-    pub fn locate_hashed(&self, store: &RecordStore, board: &Board, hash: u64) -> Option<Slot> {
-        let shard = shard_of(hash);
-        let bucket = self.shards[shard].table.find_bucket_index(hash, |&e| store.board_at(offset_of(e)) == *board)?;
-        Some(Slot { shard, bucket })
+    fn prefetch(&self, hash: u64) {
+        let bucket = self.start(hash);
+        prefetch_index::prefetch_index(&self.control, bucket);
+        prefetch_index::prefetch_index(&self.located, bucket);
     }
 
-    /// Asks the CPU to start loading what a lookup of `hash` will read
-    /// first, so that the lookup, made a little later, does not wait for it.
+    /// The bucket holding `board`, comparing boards read by `board_of`
+    /// only where the tag matches.
     #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        self.shard(hash).prefetch(hash);
-    }
-
-    /// Prefetches the record a lookup of `hash` will most likely compare
-    /// against: the first entry whose tag matches, read without comparing, so
-    /// that nothing waits for the record here. A record often spans two cache
-    /// lines; both are asked for.
-    #[inline]
-    pub fn prefetch_record(&self, store: &RecordStore, hash: u64) {
-        if let Some(&entry) = self.shard(hash).table.iter_hash(hash).next() {
-            let at = offset_of(entry) as usize;
-            prefetch_index::prefetch_index(store.bytes(), at);
-            prefetch_index::prefetch_index(store.bytes(), at + RECORD_MIN_LEN - 1);
+    fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<usize> {
+        let tag = tag_of(hash);
+        let mut bucket = self.start(hash);
+        loop {
+            let control = self.control[bucket];
+            if control == EMPTY {
+                return None;
+            }
+            if control & TAG_BITS == tag && board_of(self.located[bucket]) == *board {
+                return Some(bucket);
+            }
+            bucket = (bucket + 1) & self.mask;
         }
     }
 
-    /// Marks a located position visited.
-    #[inline]
-    pub fn visit_slot(&mut self, slot: Slot) -> Visit {
-        let shard = &mut self.shards[slot.shard];
-        let entry = shard.table.get_bucket_mut(slot.bucket).expect("a slot from locate on this index");
-        let first_time = *entry & VISITED == 0;
-        *entry |= VISITED;
-        Visit { offset: offset_of(*entry), first_time }
+    /// The first entry whose tag matches: the likeliest to be `hash`'s.
+    fn first_candidate(&self, hash: u64) -> Option<Located> {
+        let tag = tag_of(hash);
+        let mut bucket = self.start(hash);
+        loop {
+            match self.control[bucket] {
+                EMPTY => return None,
+                c if c & TAG_BITS == tag => return Some(self.located[bucket]),
+                _ => bucket = (bucket + 1) & self.mask,
+            }
+        }
     }
 
-    /// Looks a stored board up and marks it visited.
-    pub fn visit(&mut self, store: &RecordStore, board: &Board) -> Option<Visit> {
-        let slot = self.locate(store, board)?;
-        Some(self.visit_slot(slot))
+    /// Adds a board that `find` did not find; `Err` with the entry already
+    /// holding it otherwise, or when the table is full (the file changed
+    /// between counting and indexing).
+    fn insert(&mut self, hash: u64, board: &Board, at: Located, board_of: impl Fn(Located) -> Board) -> Result<(), Refused> {
+        if let Some(bucket) = self.find(hash, board, &board_of) {
+            return Err(Refused::Duplicate(self.located[bucket]));
+        }
+        if self.len >= self.capacity() {
+            return Err(Refused::Full);
+        }
+        let mut bucket = self.start(hash);
+        while self.control[bucket] != EMPTY {
+            bucket = (bucket + 1) & self.mask;
+        }
+        self.control[bucket] = tag_of(hash);
+        self.located[bucket] = at;
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// Why a board was not added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// The board is there already, at this record.
+    Duplicate(Located),
+    /// More boards than counted.
+    Full,
+}
+
+/// Finds records by board, and keeps the walk's visited flag per record.
+pub struct PositionIndex {
+    halves: [Table; HALVES],
+}
+
+impl PositionIndex {
+    /// Asks the CPU to start loading what a lookup of `hash` reads first,
+    /// so that the lookup, made a little later, does not wait for it.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        self.halves[half_of(hash)].prefetch(hash);
+    }
+
+    /// Where a stored board's entry is; `board_of` reads a record's board.
+    #[inline]
+    pub fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<Place> {
+        let half = half_of(hash);
+        self.halves[half].find(hash, board, board_of).map(|bucket| Place { half, bucket })
+    }
+
+    /// The record an entry points to.
+    #[inline]
+    pub fn located(&self, place: Place) -> Located {
+        self.halves[place.half].located[place.bucket]
+    }
+
+    /// The record a lookup of `hash` will most likely compare against, to
+    /// prefetch its board before the lookup.
+    #[inline]
+    pub fn first_candidate(&self, hash: u64) -> Option<Located> {
+        self.halves[half_of(hash)].first_candidate(hash)
+    }
+
+    /// Marks an entry visited; true if it was not visited before.
+    #[inline]
+    pub fn visit(&mut self, place: Place) -> bool {
+        let control = &mut self.halves[place.half].control[place.bucket];
+        let first_time = *control & VISITED == 0;
+        *control |= VISITED;
+        first_time
     }
 
     /// Forgets every visit, for a new walk.
     pub fn clear_visited(&mut self) {
-        for entry in self.shards.iter_mut().flat_map(|s| s.table.iter_mut()) {
-            *entry &= !VISITED;
+        for control in self.halves.iter_mut().flat_map(|t| t.control.iter_mut()) {
+            *control &= !VISITED;
         }
+    }
+
+    /// Boards held.
+    pub fn len(&self) -> usize {
+        self.halves.iter().map(|t| t.len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Bytes the tables hold, for reports.
     pub fn allocation_size(&self) -> usize {
-        self.shards.iter().map(|s| s.table.allocation_size()).sum()
+        self.halves.iter().map(|t| t.control.len() * (1 + std::mem::size_of::<Located>())).sum()
     }
 }
 
-impl Shard {
-    /// Prefetches the control bytes and entries where a probe for `hash` starts.
-    ///
-    /// hashbrown keeps no API for this, so the addresses come from its layout:
-    /// entry `i` sits `i + 1` entries below the control bytes, and a probe
-    /// starts at bucket `hash & (buckets - 1)`. [`Shard::check_layout`]
-    /// checks the first against real entries; were either to change, a
-    /// prefetch would only load the wrong line.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        let Some(anchor) = self.anchor else { return };
-        let Some(entry) = self.table.get_bucket(anchor) else { return };
-        let start = hash as usize & (self.table.num_buckets() - 1);
-        let near = std::slice::from_ref(entry);
-        // Offsets in entries from the anchor (wrapping: the target may be below it).
-        prefetch_index::prefetch_index(near, anchor.wrapping_sub(start));
-        prefetch_index::prefetch_index(near, anchor + 1 + start / std::mem::size_of::<Entry>());
-    }
-
-    /// Keeps the anchor only if entries lie where [`Shard::prefetch`] expects.
-    fn check_layout(mut self) -> Shard {
-        let table = &self.table;
-        let address = |bucket: usize| table.get_bucket(bucket).map(|e| e as *const Entry as usize);
-        let expected = self.anchor.and_then(|anchor| {
-            let base = address(anchor)?;
-            table.iter_buckets().take(64).all(|bucket| {
-                let below = bucket.wrapping_sub(anchor).wrapping_mul(std::mem::size_of::<Entry>());
-                address(bucket) == Some(base.wrapping_sub(below))
-            })
-            .then_some(anchor)
-        });
-        self.anchor = expected;
-        self
-    }
-}
-
-/// How many records ahead of its insertion each record's slot is prefetched.
+/// How many records ahead of its insertion each record's bucket is prefetched.
 const INSERT_AHEAD: usize = 16;
 
-/// A record waiting for its slot to arrive in cache.
+/// A board waiting for its bucket to arrive in cache.
 struct Pending {
-    number: u64,
-    offset: usize,
     board: Board,
     hash: u64,
+    at: Located,
 }
 
-/// Second pass: one entry per record, refusing a position stored twice.
-/// Each half of the index is built on a thread of its own.
-pub(super) fn build_index(store: &RecordStore, per_shard: [usize; SHARDS]) -> Result<PositionIndex, FormatError> {
-    let built: Vec<Result<Shard, FormatError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> =
-            (0..SHARDS).map(|shard| scope.spawn(move || build_shard(store, shard, per_shard[shard]))).collect();
+/// A board that could not be indexed: the record that holds it and why.
+pub(super) struct BuildError {
+    pub at: Located,
+    pub refused: Refused,
+}
+
+/// Builds the index from `boards()`, an iterator over every board to index
+/// with where its record is, which each of the two threads runs through
+/// (taking its own half). `per_half` says how many boards each half gets.
+pub(super) fn build<I>(
+    per_half: [usize; HALVES],
+    boards: &(impl Fn() -> I + Sync),
+    board_of: &(impl Fn(Located) -> Board + Sync),
+) -> Result<PositionIndex, BuildError>
+where
+    I: Iterator<Item = (Board, Located)>,
+{
+    let built: Vec<Result<Table, BuildError>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..HALVES)
+            .map(|half| scope.spawn(move || build_half(half, per_half[half], boards(), board_of)))
+            .collect();
         threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
     });
-    let mut shards = Vec::with_capacity(SHARDS);
-    let mut first_error: Option<FormatError> = None;
+    let mut halves = Vec::with_capacity(HALVES);
+    let mut first_error: Option<BuildError> = None;
     for result in built {
         match result {
-            Ok(shard) => shards.push(shard.check_layout()),
-            // Each half stops at its own first duplicate; report the earlier.
-            Err(e) if first_error.as_ref().is_none_or(|f| e.record < f.record) => first_error = Some(e),
+            Ok(table) => halves.push(table),
+            // Each half stops at its own first problem; report the earlier record.
+            Err(e) if first_error.as_ref().is_none_or(|f| e.at.id < f.at.id) => first_error = Some(e),
             Err(_) => {}
         }
     }
     if let Some(e) = first_error {
         return Err(e);
     }
-    let shards = shards.try_into().unwrap_or_else(|_| unreachable!("one table per shard"));
-    Ok(PositionIndex { shards })
+    let halves = halves.try_into().unwrap_or_else(|_| unreachable!("one table per half"));
+    Ok(PositionIndex { halves })
 }
 
-/// Builds one half of the index from the records whose hash falls in it.
-/// Records are read in file order and their slots prefetched a few records
-/// before the insertion, so the table's cache misses overlap.
-fn build_shard(store: &RecordStore, shard: usize, count: usize) -> Result<Shard, FormatError> {
-    let mut built = Shard { table: HashTable::with_capacity(count), anchor: None };
+/// Builds one half from the boards whose hash falls in it, in file order,
+/// prefetching each bucket a few boards before the insertion so that the
+/// table's cache misses overlap.
+fn build_half(
+    half: usize,
+    count: usize,
+    boards: impl Iterator<Item = (Board, Located)>,
+    board_of: &impl Fn(Located) -> Board,
+) -> Result<Table, BuildError> {
+    let mut table = Table::with_room_for(count);
     let mut pending = std::collections::VecDeque::with_capacity(INSERT_AHEAD);
-    for item in format::records(store.bytes()) {
-        let (number, offset, record) = item?;
-        let board = record.board();
+    let insert = |table: &mut Table, p: Pending| {
+        table.insert(p.hash, &p.board, p.at, board_of).map_err(|refused| BuildError { at: p.at, refused })
+    };
+    for (board, at) in boards {
         let hash = hash_board(&board);
-        if shard_of(hash) != shard {
+        if half_of(hash) != half {
             continue;
         }
-        built.prefetch(hash);
-        pending.push_back(Pending { number, offset, board, hash });
+        table.prefetch(hash);
+        pending.push_back(Pending { board, hash, at });
         if pending.len() == INSERT_AHEAD {
-            built.insert(store, pending.pop_front().expect("a full queue"))?;
+            insert(&mut table, pending.pop_front().expect("a full queue"))?;
         }
     }
-    while let Some(record) = pending.pop_front() {
-        built.insert(store, record)?;
+    while let Some(p) = pending.pop_front() {
+        insert(&mut table, p)?;
     }
-    Ok(built)
-}
-
-impl Shard {
-    /// Adds a record's entry; its board must not be in the index already.
-    fn insert(&mut self, store: &RecordStore, record: Pending) -> Result<(), FormatError> {
-        let hasher = |&e: &Entry| hash_board(&store.board_at(offset_of(e)));
-        match self.table.entry(record.hash, |&e| store.board_at(offset_of(e)) == record.board, hasher) {
-            hashbrown::hash_table::Entry::Vacant(slot) => {
-                let bucket = slot.insert(entry_of(record.offset)).bucket_index();
-                // The first entry anchors prefetching for the rest (the table
-                // was sized for every record, so it does not move).
-                self.anchor.get_or_insert(bucket);
-                Ok(())
-            }
-            hashbrown::hash_table::Entry::Occupied(first) => {
-                let first_offset = offset_of(*first.get());
-                Err(FormatError {
-                    record: Some(record.number),
-                    offset: record.offset as u64,
-                    problem: Problem::Duplicate { first_record: store.record_number(first_offset), first_offset },
-                })
-            }
-        }
-    }
+    Ok(table)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Book;
+    use std::collections::HashMap;
+
+    /// Boards with ids, read back by id: the "file" the index points into.
+    fn boards(n: u64) -> Vec<Board> {
+        (0..n).map(|i| Board::new(i.wrapping_mul(0x9e37_79b9_7f4a_7c15), !i)).collect()
+    }
+
+    fn index_of(stored: &[Board]) -> PositionIndex {
+        let mut per_half = [0; HALVES];
+        for b in stored {
+            per_half[half_of(hash_board(b))] += 1;
+        }
+        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 7 }));
+        let board_of = |at: Located| stored[at.id.index()];
+        build(per_half, &entries, &board_of).ok().expect("no duplicates")
+    }
 
     #[test]
-    fn entries_keep_every_even_offset_below_the_limit_and_the_flag_apart() {
-        for offset in [42usize, 84, 1 << 20, (MAX_BOOK_LEN - 2) as usize] {
-            let entry = entry_of(offset);
-            assert_eq!(entry & VISITED, 0, "offset {offset} reaches the flag bit");
-            assert_eq!(offset_of(entry), offset as u64);
-            assert_eq!(offset_of(entry | VISITED), offset as u64);
+    fn every_stored_board_is_found_and_no_other_agreeing_with_a_hash_map() {
+        let stored = boards(20_000);
+        let index = index_of(&stored);
+        let reference: HashMap<Board, u32> = stored.iter().enumerate().map(|(i, b)| (*b, i as u32)).collect();
+        let board_of = |at: Located| stored[at.id.index()];
+        for probe in boards(40_000) {
+            let hash = hash_board(&probe);
+            let found = index.find(hash, &probe, board_of).map(|p| index.located(p).id.0);
+            assert_eq!(found, reference.get(&probe).copied(), "{probe:?}");
+        }
+        assert_eq!(index.len(), 20_000);
+    }
+
+    #[test]
+    fn tables_stay_at_most_seven_eighths_full_so_probes_end() {
+        for count in [0, 1, 13, 14, 15, 16, 1000, 1 << 16] {
+            let table = Table::with_room_for(count);
+            assert!(table.control.len().is_power_of_two());
+            assert!(count <= table.capacity(), "{count} boards in {} buckets", table.control.len());
+            assert!(table.capacity() < table.control.len());
         }
     }
 
     #[test]
-    fn prefetching_finds_the_layout_it_expects() {
-        let mut bytes = Vec::new();
-        crate::synth::synthesize(&crate::synth::SynthOptions { positions: 2000, seed: 3, perturb: 0.0 }, &mut bytes).unwrap();
-        let book = Book::from_bytes("test.dat", bytes).unwrap();
-        // Were hashbrown's layout to change, prefetching would turn itself off
-        // (and this test would say so) rather than load the wrong lines.
-        assert!(book.index().shards.iter().all(|s| s.anchor.is_some()));
+    fn a_board_stored_twice_is_refused_with_the_first_record() {
+        let mut stored = boards(100);
+        stored.push(stored[40]);
+        let mut per_half = [0; HALVES];
+        for b in &stored {
+            per_half[half_of(hash_board(b))] += 1;
+        }
+        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
+        let board_of = |at: Located| stored[at.id.index()];
+        let error = build(per_half, &entries, &board_of).err().expect("a duplicate");
+        assert_eq!(error.at.id, RecordId(100));
+        assert_eq!(error.refused, Refused::Duplicate(Located { id: RecordId(40), hint: 0 }));
+    }
+
+    #[test]
+    fn more_boards_than_counted_are_refused_not_looped_on() {
+        let stored = boards(200);
+        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
+        let board_of = |at: Located| stored[at.id.index()];
+        let error = build([1, 1], &entries, &board_of).err().expect("too many");
+        assert_eq!(error.refused, Refused::Full);
+    }
+
+    #[test]
+    fn visits_are_kept_per_entry_and_cleared() {
+        let stored = boards(50);
+        let mut index = index_of(&stored);
+        let board_of = |at: Located| stored[at.id.index()];
+        let place = index.find(hash_board(&stored[3]), &stored[3], board_of).unwrap();
+        assert!(index.visit(place));
+        assert!(!index.visit(place));
+        assert_eq!(index.located(place).id, RecordId(3));
+        index.clear_visited();
+        assert!(index.visit(place));
     }
 }

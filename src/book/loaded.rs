@@ -1,20 +1,79 @@
-//! A book ready to walk: the file mapped, every record checked, the index built.
+//! A book ready to walk, whatever its format: the file's bytes, the reader
+//! for its layout, every record checked, and the index built.
 
-use super::format::{self, FormatError, Problem, Record};
-use super::index::{build_index, hash_board, shard_of, PositionIndex, MAX_BOOK_LEN, SHARDS};
-use super::store::{BookCounts, BookError, Bytes, RecordStore};
+use super::egaroucid::{self, Lookup};
+use super::index::{build, half_of, hash_board, BuildError, Located, Place, PositionIndex, Refused, HALVES};
+use super::mapped::Bytes;
+use super::problem::{BookError, FormatError, Problem};
+use super::record::{Details, Record, RecordId, Score};
+use super::edax::{self, Starts};
 use crate::board::Board;
 use std::path::{Path, PathBuf};
 
+/// The file formats bookminer reads, told apart by their first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Edax's `book.dat` (SPEC §1).
+    Edax,
+    /// Egaroucid's `.egbk3` (SPEC §8).
+    Egaroucid,
+}
+
+impl Format {
+    /// The format a file's first bytes announce. Anything that is not an
+    /// Egaroucid book is read as Edax's, whose reader names what is wrong.
+    pub fn of(bytes: &[u8]) -> Format {
+        if egaroucid::is_egaroucid(bytes) {
+            Format::Egaroucid
+        } else {
+            Format::Edax
+        }
+    }
+}
+
+/// A book's header, as its format has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Header {
+    Edax(edax::Header),
+    Egaroucid(egaroucid::Header),
+}
+
+/// How records are found in the bytes.
+enum Layout {
+    Edax { header: edax::Header, starts: Starts },
+    Egaroucid { header: egaroucid::Header },
+}
+
+/// Sizes read off the records while loading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookCounts {
+    /// Records in the file.
+    pub records: u64,
+    /// Positions in the book: records, less those an Egaroucid book marks as
+    /// having no value.
+    pub positions: u64,
+    /// Stored links (Edax only: Egaroucid's are found while walking).
+    pub links: u64,
+    pub leaves: u64,
+}
+
+/// The file's bytes and how to read records from them.
+pub struct BookFile {
+    path: PathBuf,
+    bytes: Bytes,
+    layout: Layout,
+    counts: BookCounts,
+}
+
 /// A book ready to walk.
 pub struct Book {
-    store: RecordStore,
+    file: BookFile,
     index: PositionIndex,
 }
 
 impl Book {
-    /// Maps and indexes a book file, failing on any problem SPEC §7 lists for
-    /// `mine`. A wrong header count is only a warning.
+    /// Maps and indexes a book file, failing on any problem SPEC §7 and §8
+    /// list for `mine`. A wrong header count is only a warning.
     pub fn open(path: &Path) -> Result<Book, BookError> {
         Book::build(path.to_path_buf(), Bytes::open(path)?)
     }
@@ -26,66 +85,294 @@ impl Book {
 
     fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
         let fail = |error| BookError::Format { path: path.clone(), error };
-        let header = format::parse_header(bytes.as_slice()).map_err(fail)?;
-        let len = bytes.as_slice().len() as u64;
-        if len > MAX_BOOK_LEN {
-            return Err(fail(FormatError { record: None, offset: 0, problem: Problem::TooLarge { len, limit: MAX_BOOK_LEN } }));
-        }
         let began = std::time::Instant::now();
-        let (counts, per_shard) = check_records(bytes.as_slice()).map_err(fail)?;
+        let (layout, counts, per_half) = match Format::of(bytes.as_slice()) {
+            Format::Edax => check_edax(bytes.as_slice()).map_err(fail)?,
+            Format::Egaroucid => check_egaroucid(bytes.as_slice()).map_err(fail)?,
+        };
         tracing::debug!("{}: records checked in {:.3} s", path.display(), began.elapsed().as_secs_f64());
-        if i64::from(header.n_nodes) != counts.positions as i64 {
+        let claimed = match &layout {
+            Layout::Edax { header, .. } => i64::from(header.n_nodes),
+            Layout::Egaroucid { header } => i64::from(header.n_boards),
+        };
+        if claimed != counts.records as i64 {
             tracing::warn!(
-                "{}: header says {} positions, the file holds {}; using the records",
+                "{}: header says {claimed} positions, the file holds {}; using the records",
                 path.display(),
-                header.n_nodes,
-                counts.positions
+                counts.records
             );
         }
-        let store = RecordStore::new(path, bytes, header, counts);
+        let file = BookFile { path, bytes, layout, counts };
         let began = std::time::Instant::now();
-        let index = build_index(&store, per_shard).map_err(|error| BookError::Format { path: store.path().to_path_buf(), error })?;
-        tracing::debug!("{}: index built in {:.3} s", store.path().display(), began.elapsed().as_secs_f64());
-        Ok(Book { store, index })
+        let index = file.build_index(per_half).map_err(|e| file.build_error(e))?;
+        tracing::debug!("{}: index built in {:.3} s", file.path.display(), began.elapsed().as_secs_f64());
+        Ok(Book { file, index })
     }
 
-    pub fn store(&self) -> &RecordStore {
-        &self.store
+    pub fn file(&self) -> &BookFile {
+        &self.file
     }
 
-    /// The store to read records from and the index to mark visits in, borrowed apart.
-    pub fn parts_mut(&mut self) -> (&RecordStore, &mut PositionIndex) {
-        (&self.store, &mut self.index)
+    pub fn path(&self) -> &Path {
+        &self.file.path
+    }
+
+    pub fn counts(&self) -> BookCounts {
+        self.file.counts
+    }
+
+    pub fn format(&self) -> Format {
+        self.file.format()
+    }
+
+    pub fn header(&self) -> Header {
+        match &self.file.layout {
+            Layout::Edax { header, .. } => Header::Edax(header.clone()),
+            Layout::Egaroucid { header } => Header::Egaroucid(header.clone()),
+        }
     }
 
     pub fn index(&self) -> &PositionIndex {
         &self.index
     }
 
-    /// The record of a stored (normalized) board, with its offset.
-    pub fn find(&self, board: &Board) -> Option<(u64, Record<'_>)> {
-        let offset = self.index.find(&self.store, board)?;
-        Some((offset, self.store.record_at(offset)))
+    /// The file to read records from and the index to mark visits in, borrowed apart.
+    pub fn parts_mut(&mut self) -> (&BookFile, &mut PositionIndex) {
+        (&self.file, &mut self.index)
+    }
+
+    /// The record of a stored (normalized) board.
+    pub fn find(&self, board: &Board) -> Option<Record> {
+        let place = self.file.find(&self.index, board)?;
+        Some(self.file.record(&self.index, self.index.located(place)))
+    }
+
+    /// Every record that is part of the book, in file order.
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        let count = u32::try_from(self.file.counts.records).unwrap_or(u32::MAX);
+        (0..count).filter_map(move |id| self.record(RecordId(id)))
+    }
+
+    /// The record with this id, if it is part of the book.
+    pub fn record(&self, id: RecordId) -> Option<Record> {
+        let bytes = self.file.bytes();
+        let hint = match &self.file.layout {
+            Layout::Edax { starts, .. } => {
+                let offset = starts.offset_by_walking(bytes, id)?;
+                starts.hint(id, offset)
+            }
+            Layout::Egaroucid { .. } => {
+                egaroucid::record_at(bytes, id).filter(|r| r.is_in_book())?;
+                0
+            }
+        };
+        Some(self.file.record(&self.index, Located { id, hint }))
     }
 }
 
-/// First pass: every record whole and passing the load checks; counts them
-/// (and each half of the index's share) so the index is sized by what the
-/// file holds, never by the header.
-fn check_records(bytes: &[u8]) -> Result<(BookCounts, [usize; SHARDS]), FormatError> {
-    let mut counts = BookCounts::default();
-    let mut per_shard = [0; SHARDS];
-    let mut problems = Vec::new();
-    for item in format::records(bytes) {
-        let (number, offset, record) = item?;
-        record.load_problems(&mut problems);
-        if !problems.is_empty() {
-            return Err(FormatError { record: Some(number), offset: offset as u64, problem: problems.swap_remove(0) });
-        }
-        counts.positions += 1;
-        counts.links += record.n_links() as u64;
-        counts.leaves += u64::from(record.leaf().is_some());
-        per_shard[shard_of(hash_board(&record.board()))] += 1;
+impl BookFile {
+    pub fn path(&self) -> &Path {
+        &self.path
     }
-    Ok((counts, per_shard))
+
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+
+    pub fn counts(&self) -> BookCounts {
+        self.counts
+    }
+
+    pub fn format(&self) -> Format {
+        match self.layout {
+            Layout::Edax { .. } => Format::Edax,
+            Layout::Egaroucid { .. } => Format::Egaroucid,
+        }
+    }
+
+    /// Where a record starts in the file.
+    pub fn offset(&self, at: Located) -> u64 {
+        match &self.layout {
+            Layout::Edax { starts, .. } => starts.offset(at.id, at.hint),
+            Layout::Egaroucid { .. } => egaroucid::offset_of(at.id),
+        }
+    }
+
+    /// The board of a record, without reading the rest of it. Both layouts
+    /// start a record with its board.
+    #[inline]
+    pub fn board_of(&self, at: Located) -> Board {
+        let offset = self.offset(at) as usize;
+        let word = |from: usize| {
+            self.bytes().get(from..from + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        };
+        Board::new(word(offset), word(offset + 8))
+    }
+
+    /// Asks the CPU to start loading a record's first bytes.
+    #[inline]
+    pub fn prefetch(&self, at: Located) {
+        let offset = self.offset(at) as usize;
+        prefetch_index::prefetch_index(self.bytes(), offset);
+        prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
+    }
+
+    /// Where a stored (normalized) board's entry is.
+    #[inline]
+    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Place> {
+        self.find_hashed(index, board, hash_board(board))
+    }
+
+    /// [`BookFile::find`] with the board's hash already known.
+    #[inline]
+    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Place> {
+        index.find(hash, board, |at| self.board_of(at))
+    }
+
+    /// The record at a place the index holds. Should the bytes have changed
+    /// since they were checked, the record reads as having no moves rather
+    /// than failing here; the change itself is found by [`BookFile::changed`].
+    pub fn record(&self, index: &PositionIndex, at: Located) -> Record {
+        let offset = self.offset(at);
+        match &self.layout {
+            Layout::Edax { .. } => match edax::next_record(self.bytes(), offset as usize) {
+                Ok(raw) => raw.to_record(at.id, offset),
+                Err(_) => self.unreadable(at.id, offset),
+            },
+            Layout::Egaroucid { .. } => match egaroucid::record_at(self.bytes(), at.id) {
+                Some(raw) => raw.to_record(at.id, &IndexLookup { file: self, index }),
+                None => self.unreadable(at.id, offset),
+            },
+        }
+    }
+
+    fn unreadable(&self, id: RecordId, offset: u64) -> Record {
+        let details = match self.layout {
+            Layout::Edax { .. } => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
+            Layout::Egaroucid { .. } => Details::Egaroucid { n_lines: 0, leaf_level: 0 },
+        };
+        Record {
+            id,
+            offset,
+            board: Board::default(),
+            value: Score(0),
+            level: 0,
+            links: Default::default(),
+            leaf: None,
+            details,
+        }
+    }
+
+    /// Every indexed board with where its record is, in file order.
+    fn boards(&self) -> Box<dyn Iterator<Item = (Board, Located)> + '_> {
+        let bytes = self.bytes();
+        match &self.layout {
+            Layout::Edax { starts, .. } => Box::new(
+                edax::records(bytes)
+                    .map_while(Result::ok)
+                    .map(|(id, offset, raw)| (raw.board(), Located { id, hint: starts.hint(id, offset as u64) })),
+            ),
+            Layout::Egaroucid { .. } => Box::new(
+                egaroucid::records(bytes)
+                    .map_while(Result::ok)
+                    .filter(|(_, _, raw)| raw.is_in_book())
+                    .map(|(id, _, raw)| (raw.board(), Located { id, hint: 0 })),
+            ),
+        }
+    }
+
+    fn build_index(&self, per_half: [usize; HALVES]) -> Result<PositionIndex, BuildError> {
+        build(per_half, &|| self.boards(), &|at| self.board_of(at))
+    }
+
+    /// The load error for a record the index refused.
+    fn build_error(&self, e: BuildError) -> BookError {
+        let problem = match e.refused {
+            Refused::Duplicate(first) => {
+                Problem::Duplicate { first_record: first.id.number(), first_offset: self.offset(first) }
+            }
+            Refused::Full => return BookError::Changed { path: self.path.clone() },
+        };
+        let error = FormatError { record: Some(e.at.id.number()), offset: self.offset(e.at), problem };
+        BookError::Format { path: self.path.clone(), error }
+    }
+}
+
+/// The book as an Egaroucid record sees it when finding its links.
+struct IndexLookup<'a> {
+    file: &'a BookFile,
+    index: &'a PositionIndex,
+}
+
+impl Lookup for IndexLookup<'_> {
+    fn prefetch(&self, stored: &Board) {
+        self.index.prefetch(hash_board(stored));
+    }
+
+    fn value(&self, stored: &Board) -> Option<Score> {
+        let place = self.file.find(self.index, stored)?;
+        let id = self.index.located(place).id;
+        egaroucid::record_at(self.file.bytes(), id).map(|raw| Score(raw.raw_value()))
+    }
+}
+
+type Checked = (Layout, BookCounts, [usize; HALVES]);
+
+/// First pass over an Edax book: every record whole and passing the load
+/// checks; counts them (and each half of the index's share) so the index is
+/// sized by what the file holds, never by the header.
+fn check_edax(bytes: &[u8]) -> Result<Checked, FormatError> {
+    let header = edax::parse_header(bytes)?;
+    let mut counts = BookCounts::default();
+    let mut per_half = [0; HALVES];
+    let mut starts = Starts::default();
+    let mut problems = Vec::new();
+    for item in edax::records(bytes) {
+        let (id, offset, raw) = item?;
+        raw.load_problems(&mut problems);
+        if let Some(problem) = problems.drain(..).next() {
+            return Err(FormatError { record: Some(id.number()), offset: offset as u64, problem });
+        }
+        starts.note(id, offset as u64);
+        counts.records += 1;
+        counts.positions += 1;
+        counts.links += raw.n_links() as u64;
+        counts.leaves += u64::from(raw.has_leaf());
+        per_half[half_of(hash_board(&raw.board()))] += 1;
+    }
+    Ok((Layout::Edax { header, starts }, counts, per_half))
+}
+
+/// First pass over an Egaroucid book, as [`check_edax`].
+fn check_egaroucid(bytes: &[u8]) -> Result<Checked, FormatError> {
+    let header = egaroucid::parse_header(bytes)?;
+    let mut counts = BookCounts::default();
+    let mut per_half = [0; HALVES];
+    let mut problems = Vec::new();
+    for item in egaroucid::records(bytes) {
+        let (id, offset, raw) = item?;
+        raw.load_problems(&mut problems);
+        if let Some(problem) = problems.drain(..).next() {
+            return Err(FormatError { record: Some(id.number()), offset: offset as u64, problem });
+        }
+        counts.records += 1;
+        if raw.is_in_book() {
+            counts.positions += 1;
+            counts.leaves += u64::from(raw.leaf().is_some());
+            per_half[half_of(hash_board(&raw.board()))] += 1;
+        }
+    }
+    Ok((Layout::Egaroucid { header }, counts, per_half))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_is_told_by_the_first_bytes() {
+        assert_eq!(Format::of(b"DICUORAGE\x03\0\0\0\0"), Format::Egaroucid);
+        assert_eq!(Format::of(b"XADEKOOB"), Format::Edax);
+        assert_eq!(Format::of(b"DICUORAG"), Format::Edax);
+    }
 }

@@ -1,13 +1,19 @@
-//! Edax books: the file layout, the loaded and indexed book, and the checks
+//! Opening books: one format-neutral view of a book (records numbered
+//! densely, each read as a [`Record`]), filled by one reader per file
+//! format, with the index the walk looks positions up in and the checks
 //! `verify` makes.
 
-pub mod format;
+pub mod edax;
+pub mod edax_writer;
+pub mod egaroucid;
 pub mod index;
 mod loaded;
-pub mod store;
+mod mapped;
+pub mod problem;
+pub mod record;
 pub mod verify;
-pub mod writer;
 
-pub use format::{Header, Link, Record, Score};
-pub use loaded::Book;
-pub use store::{BookError, Bytes, RecordStore};
+pub use loaded::{Book, BookCounts, BookFile, Format, Header};
+pub use mapped::Bytes;
+pub use problem::{BookError, FormatError, MoveSlot, Problem};
+pub use record::{Details, Link, Record, RecordId, Score};

@@ -1,8 +1,11 @@
-//! `verify`: every check of SPEC §7 on every record, listing all problems
-//! rather than stopping at the first.
+//! `verify`: every check of SPEC §7 (and §8 for Egaroucid books) on every
+//! record, listing all problems rather than stopping at the first.
 
-use super::format::{self, FormatError, Problem, Record, Slot};
+use super::edax::{self, RawRecord};
+use super::egaroucid;
 use super::index::hash_board;
+use super::loaded::Format;
+use super::problem::{FormatError, MoveSlot, Problem};
 use crate::board::{Board, Move};
 use crate::symmetry::{is_normalized, normalize};
 use hashbrown::HashTable;
@@ -19,34 +22,100 @@ impl VerifyReport {
         self.problems.is_empty()
     }
 
-    /// The header problem showing the file is no Edax book at all (shorter
-    /// than a header, another magic) rather than a damaged one: callers treat
+    /// The header problem showing the file is no book at all (shorter than
+    /// a header, another magic) rather than a damaged one: callers treat
     /// that as bad input, the way `mine` does, not as problems found in a book.
     pub fn not_a_book(&self) -> Option<&FormatError> {
         self.problems.iter().find(|e| matches!(e.problem, Problem::ShortHeader { .. } | Problem::BadMagic { .. }))
     }
+
+    fn at_record(&mut self, number: u64, offset: usize, problems: &mut Vec<Problem>) {
+        let at = |problem| FormatError { record: Some(number), offset: offset as u64, problem };
+        self.problems.extend(problems.drain(..).map(at));
+    }
 }
 
-/// Checks a whole book file held in `bytes`.
+/// Checks a whole book file held in `bytes`, in whichever format it is.
 pub fn verify(bytes: &[u8]) -> VerifyReport {
+    match Format::of(bytes) {
+        Format::Edax => verify_edax(bytes),
+        Format::Egaroucid => verify_egaroucid(bytes),
+    }
+}
+
+/// Boards seen so far, each with the record that holds it, to find
+/// positions stored twice.
+struct Seen {
+    table: HashTable<(Board, u64, u64)>,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen { table: HashTable::new() }
+    }
+
+    /// The (record number, offset) that already holds `board`, or records it.
+    fn first_holder(&mut self, board: Board, number: u64, offset: usize) -> Option<(u64, u64)> {
+        let hash = hash_board(&board);
+        if let Some(&(_, n, o)) = self.table.find(hash, |e| e.0 == board) {
+            return Some((n, o));
+        }
+        self.table.insert_unique(hash, (board, number, offset as u64), |e| hash_board(&e.0));
+        None
+    }
+
+    fn holds(&self, board: &Board) -> bool {
+        self.table.find(hash_board(board), |e| e.0 == *board).is_some()
+    }
+
+    /// The problem a repeated board is.
+    fn check(&mut self, board: Board, number: u64, offset: usize, problems: &mut Vec<Problem>) {
+        if let Some((first_record, first_offset)) = self.first_holder(board, number, offset) {
+            problems.push(Problem::Duplicate { first_record, first_offset });
+        }
+    }
+}
+
+/// The checks made once every record is read: the header's count and the
+/// initial position.
+fn check_whole(report: &mut VerifyReport, claimed: Option<(i64, u64)>, seen: &Seen) {
+    if let Some((header, count_at)) = claimed {
+        if header != report.records as i64 {
+            report.problems.push(FormatError {
+                record: None,
+                offset: count_at,
+                problem: Problem::CountMismatch { header, records: report.records },
+            });
+        }
+    }
+    if !seen.holds(&normalize(&Board::INITIAL).board) {
+        report.problems.push(FormatError { record: None, offset: 0, problem: Problem::MissingInitial });
+    }
+}
+
+/// Records a header problem; true if the records can still be read (with
+/// another version the layout may still be readable, so they are checked too).
+fn header_problem(report: &mut VerifyReport, error: FormatError) -> bool {
+    let readable = matches!(error.problem, Problem::BadVersion { .. });
+    report.problems.push(error);
+    readable
+}
+
+fn verify_edax(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let header = match format::parse_header(bytes) {
-        Ok(header) => Some(header),
-        Err(e) if matches!(e.problem, Problem::BadVersion { .. }) => {
-            // The layout may still be readable: go on and report the records too.
-            report.problems.push(e);
+    let claimed = match edax::parse_header(bytes) {
+        Ok(header) => Some((i64::from(header.n_nodes), 38)),
+        Err(e) => {
+            if !header_problem(&mut report, e) {
+                return report;
+            }
             None
         }
-        Err(e) => {
-            report.problems.push(e);
-            return report;
-        }
     };
-    // (offset, record number) of each board seen; boards are read from `bytes`.
-    let mut seen: HashTable<(u64, u64)> = HashTable::new();
-    let board_at = |offset: u64| format::next_record(bytes, offset as usize).map(|r| r.board()).unwrap_or_default();
-    for item in format::records(bytes) {
-        let (number, offset, record) = match item {
+    let mut seen = Seen::new();
+    let mut problems = Vec::new();
+    for item in edax::records(bytes) {
+        let (id, offset, record) = match item {
             Ok(found) => found,
             Err(e) => {
                 report.problems.push(e);
@@ -54,53 +123,29 @@ pub fn verify(bytes: &[u8]) -> VerifyReport {
             }
         };
         report.records += 1;
-        let at = |problem| FormatError { record: Some(number), offset: offset as u64, problem };
-        let mut problems = Vec::new();
-        check_record(&record, &mut problems);
-        report.problems.extend(problems.into_iter().map(at));
-        let board = record.board();
-        let hash = hash_board(&board);
-        match seen.find(hash, |e| board_at(e.0) == board) {
-            Some(&(first_offset, first_record)) => {
-                report.problems.push(at(Problem::Duplicate { first_record, first_offset }))
-            }
-            None => {
-                seen.insert_unique(hash, (offset as u64, number), |e| hash_board(&board_at(e.0)));
-            }
-        }
+        check_edax_record(&record, &mut problems);
+        seen.check(record.board(), id.number(), offset, &mut problems);
+        report.at_record(id.number(), offset, &mut problems);
     }
-    let end = |problem| FormatError { record: None, offset: 0, problem };
-    if let Some(header) = header {
-        if i64::from(header.n_nodes) != report.records as i64 {
-            report.problems.push(FormatError {
-                record: None,
-                offset: 38,
-                problem: Problem::CountMismatch { header: header.n_nodes, records: report.records },
-            });
-        }
-    }
-    let initial = normalize(&Board::INITIAL).board;
-    if seen.find(hash_board(&initial), |e| board_at(e.0) == initial).is_none() {
-        report.problems.push(end(Problem::MissingInitial));
-    }
+    check_whole(&mut report, claimed, &seen);
     report
 }
 
-/// Every problem of one record: the load checks, normalization, legality of
-/// each stored move, and moves stored twice.
-fn check_record(record: &Record<'_>, problems: &mut Vec<Problem>) {
+/// Every problem of one Edax record: the load checks, normalization,
+/// legality of each stored move, and moves stored twice.
+fn check_edax_record(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
     record.load_problems(problems);
-    let board = record.board();
     if !problems.is_empty() {
         return; // the board or its codes are unusable; legality means nothing
     }
+    let board = record.board();
     if !is_normalized(&board) {
         problems.push(Problem::NotNormalized);
     }
-    let slots = (0..record.n_links()).map(Slot::Link).chain(std::iter::once(Slot::Leaf));
-    let mut moves_seen: Vec<Move> = Vec::with_capacity(record.n_links() + 1);
-    for (slot, link) in slots.zip(record.links().map(Some).chain(std::iter::once(record.leaf()))) {
-        let Some(link) = link else { continue };
+    let view = record.to_record(Default::default(), 0);
+    let slots = (0..view.n_links()).map(MoveSlot::Link).chain(view.leaf().map(|_| MoveSlot::Leaf));
+    let mut moves_seen: Vec<Move> = Vec::with_capacity(view.n_links() + 1);
+    for (slot, link) in slots.zip(view.moves()) {
         if board.check_move(link.mv).is_none() {
             problems.push(Problem::IllegalMove { slot, mv: link.mv });
         }
@@ -111,11 +156,65 @@ fn check_record(record: &Record<'_>, problems: &mut Vec<Problem>) {
     }
 }
 
+fn verify_egaroucid(bytes: &[u8]) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let claimed = match egaroucid::parse_header(bytes) {
+        Ok(header) => Some((i64::from(header.n_boards), 10)),
+        Err(e) => {
+            if !header_problem(&mut report, e) {
+                return report;
+            }
+            None
+        }
+    };
+    let mut seen = Seen::new();
+    let mut problems = Vec::new();
+    for item in egaroucid::records(bytes) {
+        let (id, offset, record) = match item {
+            Ok(found) => found,
+            Err(e) => {
+                report.problems.push(e);
+                break;
+            }
+        };
+        report.records += 1;
+        check_egaroucid_record(&record, &mut problems);
+        if record.is_in_book() {
+            seen.check(record.board(), id.number(), offset, &mut problems);
+        }
+        report.at_record(id.number(), offset, &mut problems);
+    }
+    check_whole(&mut report, claimed, &seen);
+    report
+}
+
+/// Every problem of one Egaroucid record: the load checks, a value that
+/// takes it out of the book, normalization, and the leaf's legality.
+fn check_egaroucid_record(record: &egaroucid::RawRecord<'_>, problems: &mut Vec<Problem>) {
+    record.load_problems(problems);
+    if !problems.is_empty() {
+        return;
+    }
+    if !record.is_in_book() {
+        problems.push(Problem::ValueOutOfRange { value: record.raw_value() });
+        return;
+    }
+    let board = record.board();
+    if !is_normalized(&board) {
+        problems.push(Problem::NotNormalized);
+    }
+    if let Some(leaf) = record.leaf() {
+        if board.check_move(leaf.mv).is_none() {
+            problems.push(Problem::IllegalMove { slot: MoveSlot::Leaf, mv: leaf.mv });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::format::{Link, Score};
-    use crate::book::writer::{encode, Entry};
+    use crate::book::record::{Link, Score};
+    use crate::book::edax_writer::{encode, Entry};
     use crate::board::Square;
 
     fn play(square: &str) -> Move {
@@ -128,7 +227,7 @@ mod tests {
 
     fn root() -> Entry {
         let mut e = Entry::new(normalize(&Board::INITIAL).board, 0);
-        e.links.push(Link { score: Score(0), mv: play("F5") });
+        e.links.push(Link::new(Score(0), play("F5")));
         e
     }
 
@@ -140,13 +239,13 @@ mod tests {
     #[test]
     fn every_problem_of_a_record_is_listed() {
         let mut e = root();
-        e.links.push(Link { score: Score(0), mv: play("F5") });
-        e.links.push(Link { score: Score(0), mv: play("A1") });
-        e.leaf = Some(Link { score: Score(0), mv: Move::Pass });
+        e.links.push(Link::new(Score(0), play("F5")));
+        e.links.push(Link::new(Score(0), play("A1")));
+        e.leaf = Some(Link::new(Score(0), Move::Pass));
         let found = problems(&[e]);
-        assert!(found.contains(&Problem::RepeatedMove { slot: Slot::Link(1), mv: play("F5") }), "{found:?}");
-        assert!(found.contains(&Problem::IllegalMove { slot: Slot::Link(2), mv: play("A1") }), "{found:?}");
-        assert!(found.contains(&Problem::IllegalMove { slot: Slot::Leaf, mv: Move::Pass }), "{found:?}");
+        assert!(found.contains(&Problem::RepeatedMove { slot: MoveSlot::Link(1), mv: play("F5") }), "{found:?}");
+        assert!(found.contains(&Problem::IllegalMove { slot: MoveSlot::Link(2), mv: play("A1") }), "{found:?}");
+        assert!(found.contains(&Problem::IllegalMove { slot: MoveSlot::Leaf, mv: Move::Pass }), "{found:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::writer::Entry;
+use bookminer::book::edax_writer::Entry;
 use bookminer::book::{Link, Score};
 use bookminer::symmetry::normalize;
 use std::collections::HashMap;
@@ -38,7 +38,7 @@ pub fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
             let stored = normalize(board).to_original.inverse().apply_move(mv);
             let links = &mut entries[i].links;
             if !links.iter().any(|l| l.mv == stored) {
-                links.push(Link { score: Score(links.len() as i32), mv: stored });
+                links.push(Link::new(Score(links.len() as i32), stored));
             }
         }
         entry_of(boards.last().unwrap(), &mut entries);
@@ -46,7 +46,7 @@ pub fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
     for e in &mut entries {
         if e.links.is_empty() {
             let first = Square::iter(e.board.legal_moves()).next().map(Move::Play);
-            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link { score: Score(3), mv });
+            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link::new(Score(3), mv));
         }
     }
     entries

@@ -1,0 +1,298 @@
+//! The Edax `book.dat` reader (SPEC §1): the 42-byte header, position records
+//! read in place from the file's bytes, the checks made at load, and where
+//! each record starts.
+
+use super::problem::{FormatError, MoveSlot, Problem};
+use super::record::{Details, Link, Record, RecordId, Score};
+use crate::board::{Board, Move, CENTRE};
+
+pub const HEADER_LEN: usize = 42;
+/// A record without links: board, counts, values, n_link, level and the leaf.
+pub const RECORD_MIN_LEN: usize = 42;
+const MAGIC_EDAX: u32 = 0x4544_4158;
+const MAGIC_BOOK: u32 = 0x424F_4F4B;
+pub const VERSION: u8 = 4;
+
+/// The file header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u8,
+    pub release: u8,
+    /// year, month, day, hour, minute, second
+    pub date: (i16, u8, u8, u8, u8, u8),
+    pub level: i32,
+    pub n_empties: i32,
+    pub midgame_error: i32,
+    pub endcut_error: i32,
+    pub verbosity: i32,
+    /// What the header claims; the records in the file are what count.
+    pub n_nodes: i32,
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn i32_at(bytes: &[u8], at: usize) -> i32 {
+    u32_at(bytes, at) as i32
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn i16_at(bytes: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// Reads the header, checking size, magic and version.
+pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
+    let at_start = |problem| FormatError { record: None, offset: 0, problem };
+    if file.len() < HEADER_LEN {
+        return Err(at_start(Problem::ShortHeader { len: file.len() as u64, needed: HEADER_LEN as u64 }));
+    }
+    if u32_at(file, 0) != MAGIC_EDAX || u32_at(file, 4) != MAGIC_BOOK {
+        return Err(at_start(Problem::BadMagic { found: file[..9].to_vec() }));
+    }
+    let header = Header {
+        version: file[8],
+        release: file[9],
+        date: (i16_at(file, 10), file[12], file[13], file[14], file[15], file[16]),
+        level: i32_at(file, 18),
+        n_empties: i32_at(file, 22),
+        midgame_error: i32_at(file, 26),
+        endcut_error: i32_at(file, 30),
+        verbosity: i32_at(file, 34),
+        n_nodes: i32_at(file, 38),
+    };
+    if header.version != VERSION {
+        return Err(FormatError { record: None, offset: 8, problem: Problem::BadVersion { found: header.version, expected: VERSION } });
+    }
+    Ok(header)
+}
+
+/// A position record, read in place. Only [`next_record`] makes one, after
+/// checking its length, so the accessors index within bounds.
+#[derive(Clone, Copy, Debug)]
+pub struct RawRecord<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> RawRecord<'a> {
+    pub fn board(&self) -> Board {
+        Board::new(u64_at(self.bytes, 0), u64_at(self.bytes, 8))
+    }
+
+    /// Wins, draws, losses and lines below this position.
+    pub fn counts(&self) -> [u32; 4] {
+        [u32_at(self.bytes, 16), u32_at(self.bytes, 20), u32_at(self.bytes, 24), u32_at(self.bytes, 28)]
+    }
+
+    fn score_at(&self, at: usize) -> Score {
+        Score(i16_at(self.bytes, at).into())
+    }
+
+    pub fn n_links(&self) -> usize {
+        self.bytes[38] as usize
+    }
+
+    /// Bytes the record takes in the file.
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Raw (score, move code) pair of a slot; codes are checked at load.
+    fn raw(&self, slot: MoveSlot) -> (i8, u8) {
+        let at = match slot {
+            MoveSlot::Link(i) => 40 + 2 * i,
+            MoveSlot::Leaf => self.bytes.len() - 2,
+        };
+        (self.bytes[at] as i8, self.bytes[at + 1])
+    }
+
+    fn link_at(&self, slot: MoveSlot) -> Option<Link> {
+        let (score, code) = self.raw(slot);
+        Move::from_code(code).map(|mv| Link::new(Score(score.into()), mv))
+    }
+
+    /// Whether the record has a leaf (its move code is not 65).
+    pub fn has_leaf(&self) -> bool {
+        self.link_at(MoveSlot::Leaf).is_some()
+    }
+
+    /// The format-neutral view. A link whose code is not a move is left
+    /// out: [`crate::book::Book::open`] rejects books that have one, and
+    /// `verify` reads codes through [`RawRecord::load_problems`] instead.
+    pub fn to_record(&self, id: RecordId, offset: u64) -> Record {
+        Record {
+            id,
+            offset,
+            board: self.board(),
+            value: self.score_at(32),
+            level: self.bytes[39].into(),
+            links: (0..self.n_links()).filter_map(|i| self.link_at(MoveSlot::Link(i))).collect(),
+            leaf: self.link_at(MoveSlot::Leaf),
+            details: Details::Edax { counts: self.counts(), lower: self.score_at(34), upper: self.score_at(36) },
+        }
+    }
+
+    /// The checks `mine` makes on every record at load (SPEC §7): move codes,
+    /// overlapping discs, empty centre squares. Problems are appended to
+    /// `problems`, which the caller reuses so a clean record allocates nothing.
+    pub fn load_problems(&self, problems: &mut Vec<Problem>) {
+        for i in 0..self.n_links() {
+            let slot = MoveSlot::Link(i);
+            match self.raw(slot).1 {
+                Move::NONE_CODE => problems.push(Problem::NoMoveLink { slot }),
+                code if code > Move::NONE_CODE => problems.push(Problem::BadMoveCode { slot, code }),
+                _ => {}
+            }
+        }
+        let leaf_code = self.raw(MoveSlot::Leaf).1;
+        if leaf_code > Move::NONE_CODE {
+            problems.push(Problem::BadMoveCode { slot: MoveSlot::Leaf, code: leaf_code });
+        }
+        board_problems(&self.board(), problems);
+    }
+}
+
+/// Overlapping discs and empty centre squares: what makes a board no
+/// position at all, in either format.
+pub(super) fn board_problems(board: &Board, problems: &mut Vec<Problem>) {
+    if board.player & board.opponent != 0 {
+        problems.push(Problem::Overlap { squares_hit: board.player & board.opponent });
+    }
+    if board.empty() & CENTRE != 0 {
+        problems.push(Problem::EmptyCentre { squares_hit: board.empty() & CENTRE });
+    }
+}
+
+/// The record starting at `offset`, or the truncation that stops it.
+pub fn next_record(file: &[u8], offset: usize) -> Result<RawRecord<'_>, Problem> {
+    let left = file.len().saturating_sub(offset);
+    if left < RECORD_MIN_LEN {
+        return Err(Problem::Truncated { needed: RECORD_MIN_LEN as u64, left: left as u64 });
+    }
+    let len = RECORD_MIN_LEN + 2 * file[offset + 38] as usize;
+    if left < len {
+        return Err(Problem::Truncated { needed: len as u64, left: left as u64 });
+    }
+    Ok(RawRecord { bytes: &file[offset..offset + len] })
+}
+
+/// The records of a file after its header, each with its id and byte offset,
+/// ending with the truncation error if the file is cut short.
+pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, RawRecord<'_>), FormatError>> {
+    let mut offset = HEADER_LEN;
+    let mut next_id = 0u64;
+    let mut done = file.len() <= HEADER_LEN;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let at = offset;
+        let failed = |problem| FormatError { record: Some(next_id + 1), offset: at as u64, problem };
+        let Ok(id) = u32::try_from(next_id) else {
+            done = true;
+            return Some(Err(failed(Problem::TooManyRecords { limit: RecordId::MAX_RECORDS })));
+        };
+        match next_record(file, offset) {
+            Ok(record) => {
+                next_id += 1;
+                offset += record.byte_len();
+                done = offset >= file.len();
+                Some(Ok((RecordId(id), at, record)))
+            }
+            Err(problem) => {
+                done = true;
+                Some(Err(failed(problem)))
+            }
+        }
+    })
+}
+
+/// How many records share one entry of [`Starts`].
+const STARTS_EVERY: usize = 1024;
+
+/// Where each record starts, kept compactly: the offset of every 1024th
+/// record, and (in the index, beside each id) each record's distance from
+/// the last of those, which fits in 32 bits since 1024 records take at most
+/// 1024 × 552 bytes.
+#[derive(Debug, Default)]
+pub struct Starts {
+    every: Vec<u64>,
+}
+
+impl Starts {
+    /// Notes a record's offset while the records are read in order.
+    pub fn note(&mut self, id: RecordId, offset: u64) {
+        if id.index() % STARTS_EVERY == 0 {
+            self.every.push(offset);
+        }
+    }
+
+    /// The distance of a record from the last noted start before it.
+    pub fn hint(&self, id: RecordId, offset: u64) -> u32 {
+        (offset - self.every[id.index() / STARTS_EVERY]) as u32
+    }
+
+    /// Where a record starts, from its id and hint.
+    #[inline]
+    pub fn offset(&self, id: RecordId, hint: u32) -> u64 {
+        self.every[id.index() / STARTS_EVERY] + u64::from(hint)
+    }
+
+    /// Where a record starts, from its id alone: read by walking the
+    /// records from the last noted start (at most 1023 of them).
+    pub fn offset_by_walking(&self, file: &[u8], id: RecordId) -> Option<u64> {
+        let mut offset = *self.every.get(id.index() / STARTS_EVERY)?;
+        for _ in 0..id.index() % STARTS_EVERY {
+            offset += next_record(file, offset as usize).ok()?.byte_len() as u64;
+        }
+        Some(offset)
+    }
+}
+
+/// Writes a record in the book's layout; used by the book writer and tests.
+pub fn encode_record(
+    out: &mut Vec<u8>,
+    board: &Board,
+    counts: [u32; 4],
+    values: [i16; 3],
+    level: u8,
+    links: &[Link],
+    leaf: Option<Link>,
+) {
+    out.extend_from_slice(&board.player.to_le_bytes());
+    out.extend_from_slice(&board.opponent.to_le_bytes());
+    for c in counts {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.push(u8::try_from(links.len()).expect("at most 255 links"));
+    out.push(level);
+    let clamp = |s: Score| s.0.clamp(i8::MIN.into(), i8::MAX.into()) as i8 as u8;
+    for link in links {
+        out.extend_from_slice(&[clamp(link.score), link.mv.code()]);
+    }
+    match leaf {
+        Some(l) => out.extend_from_slice(&[clamp(l.score), l.mv.code()]),
+        None => out.extend_from_slice(&[0, Move::NONE_CODE]),
+    }
+}
+
+/// Writes a header in the book's layout.
+pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
+    out.extend_from_slice(&MAGIC_EDAX.to_le_bytes());
+    out.extend_from_slice(&MAGIC_BOOK.to_le_bytes());
+    out.push(header.version);
+    out.push(header.release);
+    let (y, mo, d, h, mi, s) = header.date;
+    out.extend_from_slice(&y.to_le_bytes());
+    out.extend_from_slice(&[mo, d, h, mi, s, 0]);
+    for v in [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+}

@@ -1,0 +1,246 @@
+//! The Egaroucid `.egbk3` reader (SPEC §8): a 14-byte header, then 25-byte
+//! records holding a board, its value and its leaf. Links are not stored:
+//! they are the board's legal moves whose child is in the book, found here
+//! through the book's index.
+//!
+//! Egaroucid numbers squares from the other corner (its bit 63 is A1), so
+//! its boards read in our bit order are their 180° rotations: one of the
+//! eight symmetries, under which normalization and legality are unchanged.
+//! Boards and the leaf move are therefore read as they are, in the stored
+//! board's coordinates, exactly as Edax's are.
+
+use super::edax::board_problems;
+use super::problem::{FormatError, Problem};
+use super::record::{Details, Link, Record, RecordId, Score};
+use crate::board::{Board, Move, Square};
+use crate::symmetry::normalize;
+use smallvec::SmallVec;
+
+/// The bytes every Egaroucid book starts with.
+pub const MAGIC: &[u8; 9] = b"DICUORAGE";
+pub const HEADER_LEN: usize = 14;
+pub const RECORD_LEN: usize = 25;
+pub const VERSION: u8 = 3;
+/// Values outside this range mean "no value": the record is not part of the
+/// book, and a leaf with such a value does not exist.
+const VALUE_RANGE: std::ops::RangeInclusive<i32> = -64..=64;
+/// The leaf move and value Egaroucid writes for "no leaf".
+pub const NO_LEAF_MOVE: u8 = 125;
+pub const NO_VALUE: i8 = -126;
+
+/// The file header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u8,
+    /// What the header claims; the records in the file are what count.
+    pub n_boards: i32,
+}
+
+/// True when the bytes start like an Egaroucid book.
+pub fn is_egaroucid(file: &[u8]) -> bool {
+    file.starts_with(MAGIC)
+}
+
+/// Reads the header, checking size, magic and version.
+pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
+    let at = |offset, problem| FormatError { record: None, offset, problem };
+    if file.len() < HEADER_LEN {
+        return Err(at(0, Problem::ShortHeader { len: file.len() as u64, needed: HEADER_LEN as u64 }));
+    }
+    if !is_egaroucid(file) {
+        return Err(at(0, Problem::BadMagic { found: file[..MAGIC.len()].to_vec() }));
+    }
+    let header = Header { version: file[9], n_boards: i32::from_le_bytes(file[10..14].try_into().expect("4 bytes")) };
+    if header.version != VERSION {
+        return Err(at(9, Problem::BadVersion { found: header.version, expected: VERSION }));
+    }
+    Ok(header)
+}
+
+/// A record read in place: always exactly [`RECORD_LEN`] bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct RawRecord<'a> {
+    bytes: &'a [u8; RECORD_LEN],
+}
+
+impl RawRecord<'_> {
+    pub fn board(&self) -> Board {
+        let word = |at: usize| u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
+        Board::new(word(0), word(8))
+    }
+
+    /// The stored value, which may be out of range (see [`RawRecord::is_in_book`]).
+    pub fn raw_value(&self) -> i32 {
+        (self.bytes[16] as i8).into()
+    }
+
+    /// Whether the record counts: its value is within −64..64.
+    pub fn is_in_book(&self) -> bool {
+        VALUE_RANGE.contains(&self.raw_value())
+    }
+
+    fn level(&self) -> i8 {
+        self.bytes[17] as i8
+    }
+
+    fn n_lines(&self) -> u32 {
+        u32::from_le_bytes(self.bytes[18..22].try_into().expect("4 bytes"))
+    }
+
+    /// The leaf as stored: its move and value, if it exists.
+    pub fn leaf(&self) -> Option<Link> {
+        let value: i32 = (self.bytes[22] as i8).into();
+        let mv = Move::from_code(self.bytes[23])?;
+        VALUE_RANGE.contains(&value).then_some(Link::new(Score(value), mv))
+    }
+
+    fn leaf_level(&self) -> i8 {
+        self.bytes[24] as i8
+    }
+
+    /// The format-neutral view, with links found by `lookup` (SPEC §8).
+    pub fn to_record(&self, id: RecordId, lookup: &impl Lookup) -> Record {
+        let board = self.board();
+        let links = links_of(&board, lookup);
+        // A leaf whose move is linked is not followed a second time.
+        let leaf = self.leaf().filter(|leaf| !links.iter().any(|l| l.mv == leaf.mv)).map(|leaf| Link {
+            then_pass: board.after(leaf.mv).is_some_and(|child| child.must_pass()),
+            ..leaf
+        });
+        Record {
+            id,
+            offset: offset_of(id),
+            board,
+            value: Score(self.raw_value()),
+            level: self.level().into(),
+            links,
+            leaf,
+            details: Details::Egaroucid { n_lines: self.n_lines(), leaf_level: self.leaf_level() },
+        }
+    }
+
+    /// The checks `mine` makes on every record at load (SPEC §8).
+    pub fn load_problems(&self, problems: &mut Vec<Problem>) {
+        board_problems(&self.board(), problems);
+    }
+}
+
+/// Where a record starts.
+pub fn offset_of(id: RecordId) -> u64 {
+    HEADER_LEN as u64 + RECORD_LEN as u64 * u64::from(id.0)
+}
+
+/// The record with this id, if the file holds it whole.
+pub fn record_at(file: &[u8], id: RecordId) -> Option<RawRecord<'_>> {
+    let at = usize::try_from(offset_of(id)).ok()?;
+    let bytes = file.get(at..at.checked_add(RECORD_LEN)?)?;
+    Some(RawRecord { bytes: bytes.try_into().expect("RECORD_LEN bytes") })
+}
+
+/// The whole records after the header, each with its id and byte offset,
+/// ending with an error if the file ends inside a record.
+pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, RawRecord<'_>), FormatError>> {
+    let body = file.get(HEADER_LEN..).unwrap_or_default();
+    let whole = body.chunks_exact(RECORD_LEN);
+    let left = whole.remainder().len();
+    let count = whole.len() as u64;
+    let records = whole.enumerate().map(|(i, bytes)| {
+        let id = u32::try_from(i).map_err(|_| FormatError {
+            record: Some(i as u64 + 1),
+            offset: (HEADER_LEN + i * RECORD_LEN) as u64,
+            problem: Problem::TooManyRecords { limit: RecordId::MAX_RECORDS },
+        })?;
+        Ok((RecordId(id), HEADER_LEN + i * RECORD_LEN, RawRecord { bytes: bytes.try_into().expect("RECORD_LEN bytes") }))
+    });
+    let truncated = (left > 0).then(|| {
+        Err(FormatError {
+            record: Some(count + 1),
+            offset: HEADER_LEN as u64 + count * RECORD_LEN as u64,
+            problem: Problem::Truncated { needed: RECORD_LEN as u64, left: left as u64 },
+        })
+    });
+    records.chain(truncated)
+}
+
+/// How the reader asks the book about other positions.
+pub trait Lookup {
+    /// Starts loading what [`Lookup::value`] of a stored board will read.
+    fn prefetch(&self, stored: &Board);
+    /// The value of a stored (normalized) board, if it is in the book.
+    fn value(&self, stored: &Board) -> Option<Score>;
+}
+
+/// The child a move leads to, before it is looked up.
+struct Candidate {
+    mv: Move,
+    /// The position right after the move.
+    after: Board,
+    /// Normalized: the child if the side to move there can move, else the
+    /// position after its pass.
+    stored: Board,
+    then_pass: bool,
+}
+
+/// The links of a stored board (SPEC §8): its legal moves, in increasing
+/// square number, whose child is in the book, each scored by the child's
+/// value (negated unless a pass follows the move). A board whose side to
+/// move must pass has at most one link, the pass.
+pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
+    let legal = board.legal_moves();
+    let moves: SmallVec<[Move; 16]> = if legal == 0 && board.must_pass() {
+        SmallVec::from_elem(Move::Pass, 1)
+    } else {
+        Square::iter(legal).map(Move::Play).collect()
+    };
+    let candidates: SmallVec<[Candidate; 16]> = moves
+        .into_iter()
+        .filter_map(|mv| {
+            let after = board.after(mv)?;
+            let then_pass = after.must_pass();
+            let reached = if then_pass { after.swapped() } else { after };
+            let stored = normalize(&reached).board;
+            lookup.prefetch(&stored);
+            Some(Candidate { mv, after, stored, then_pass })
+        })
+        .collect();
+    candidates.iter().filter_map(|c| link_to(c, lookup)).collect()
+}
+
+/// The link a candidate makes, if its child is in the book.
+fn link_to(candidate: &Candidate, lookup: &impl Lookup) -> Option<Link> {
+    let scored = |value: Score, then_pass| {
+        let score = if then_pass { value } else { Score(-value.0) };
+        Link { score, mv: candidate.mv, then_pass }
+    };
+    if let Some(value) = lookup.value(&candidate.stored) {
+        return Some(scored(value, candidate.then_pass));
+    }
+    // The game is over after the move: the child is the final position as
+    // stored from either side.
+    if !candidate.then_pass && candidate.after.is_game_over() {
+        let swapped = normalize(&candidate.after.swapped()).board;
+        return lookup.value(&swapped).map(|value| scored(value, true));
+    }
+    None
+}
+
+/// Appends one record in the `.egbk3` layout; `leaf` is written as "none"
+/// when absent. Used by `synth` and tests.
+pub fn encode_record(out: &mut Vec<u8>, board: &Board, value: i8, level: i8, n_lines: u32, leaf: Option<Link>) {
+    out.extend_from_slice(&board.player.to_le_bytes());
+    out.extend_from_slice(&board.opponent.to_le_bytes());
+    out.push(value as u8);
+    out.push(level as u8);
+    out.extend_from_slice(&n_lines.to_le_bytes());
+    match leaf {
+        Some(l) => out.extend_from_slice(&[l.score.0.clamp(-64, 64) as i8 as u8, l.mv.code(), level as u8]),
+        None => out.extend_from_slice(&[NO_VALUE as u8, NO_LEAF_MOVE, level as u8]),
+    }
+}
+
+/// Appends the header for `n_boards` records.
+pub fn encode_header(out: &mut Vec<u8>, n_boards: usize) {
+    out.extend_from_slice(MAGIC);
+    out.push(VERSION);
+    out.extend_from_slice(&i32::try_from(n_boards).unwrap_or(i32::MAX).to_le_bytes());
+}

@@ -1,0 +1,127 @@
+//! What the book says about one stored position, whatever the file format:
+//! the view every consumer (walk, rules, inspect, stats, verify) reads.
+
+use crate::board::{Board, Move};
+use smallvec::SmallVec;
+use std::fmt;
+
+/// A record's number: records are numbered densely, 0, 1, 2, … in the order
+/// the file stores them. Messages show it counted from 1 ("record 1").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RecordId(pub u32);
+
+impl RecordId {
+    /// The largest number of records a book may hold: ids are 32-bit.
+    pub const MAX_RECORDS: u64 = u32::MAX as u64;
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The 1-based number messages use.
+    pub fn number(self) -> u64 {
+        u64::from(self.0) + 1
+    }
+}
+
+impl fmt::Display for RecordId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record {}", self.number())
+    }
+}
+
+/// A score in discs, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(pub i32);
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:+}", self.0)
+    }
+}
+
+/// One move of a record and its score, in the record's stored coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub score: Score,
+    pub mv: Move,
+    /// The move is followed by a pass before its child is reached (an
+    /// Egaroucid book stores the position after the pass, SPEC §8). The
+    /// child's side to move is then this record's.
+    pub then_pass: bool,
+}
+
+impl Link {
+    /// A move whose child is the position right after it, as Edax stores.
+    pub fn new(score: Score, mv: Move) -> Link {
+        Link { score, mv, then_pass: false }
+    }
+}
+
+/// What only one format stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Details {
+    Edax {
+        /// Wins, draws, losses and lines below this position.
+        counts: [u32; 4],
+        lower: Score,
+        upper: Score,
+    },
+    Egaroucid {
+        n_lines: u32,
+        leaf_level: i8,
+    },
+}
+
+/// One stored position: the board (normalized), its value and level, its
+/// links in the order the walk follows them, then its leaf.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub id: RecordId,
+    /// Where the record starts in the file, for messages and `inspect`.
+    pub offset: u64,
+    pub board: Board,
+    pub value: Score,
+    pub level: i32,
+    pub(super) links: SmallVec<[Link; 8]>,
+    pub(super) leaf: Option<Link>,
+    pub details: Details,
+}
+
+impl Record {
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    pub fn n_links(&self) -> usize {
+        self.links.len()
+    }
+
+    /// The links in the order the walk follows them.
+    pub fn links(&self) -> impl Iterator<Item = Link> + '_ {
+        self.links.iter().copied()
+    }
+
+    /// The best move not linked, if the book has one.
+    pub fn leaf(&self) -> Option<Link> {
+        self.leaf
+    }
+
+    /// The `i`-th move in walk order (links, then the leaf).
+    pub fn move_at(&self, i: usize) -> Option<Link> {
+        match i.cmp(&self.links.len()) {
+            std::cmp::Ordering::Less => Some(self.links[i]),
+            std::cmp::Ordering::Equal => self.leaf,
+            std::cmp::Ordering::Greater => None,
+        }
+    }
+
+    /// Links, then the leaf: the order the walk follows them.
+    pub fn moves(&self) -> impl Iterator<Item = Link> + '_ {
+        self.links().chain(self.leaf)
+    }
+}
