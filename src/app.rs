@@ -50,7 +50,9 @@ pub enum AppError {
 impl AppError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            AppError::Book(BookError::Io { .. }) | AppError::Io { .. } | AppError::Mine(MineError::Io { .. }) => EXIT_IO,
+            AppError::Book(BookError::Io { .. } | BookError::Changed { .. })
+            | AppError::Io { .. }
+            | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
             AppError::StdoutClosed => 0,
             AppError::Config(e) if e.message.starts_with("cannot read") => EXIT_IO,

@@ -43,6 +43,8 @@ pub enum MineError {
     Io { path: PathBuf, source: io::Error },
     Walk { book: PathBuf, error: WalkError<Stop> },
     Interrupted,
+    /// The book file changed while it was being read: nothing read can be trusted.
+    BookChanged { book: PathBuf },
 }
 
 impl fmt::Display for MineError {
@@ -51,6 +53,11 @@ impl fmt::Display for MineError {
             MineError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             MineError::Walk { book, error } => write!(f, "{}: {error}", book.display()),
             MineError::Interrupted => f.write_str("interrupted; no output file was changed"),
+            MineError::BookChanged { book } => write!(
+                f,
+                "{}: the book changed while it was being read (rewritten by another program?); no output file was changed",
+                book.display()
+            ),
         }
     }
 }
@@ -226,7 +233,12 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
     };
     let book_path = book.path().to_path_buf();
     let walk_began = Instant::now();
-    let (stats, miner) = match walk(book, start, miner) {
+    let walked = walk(book, start, miner);
+    // Whatever the walk read from a book that changed under it means nothing.
+    if book.file().changed() {
+        return Err(MineError::BookChanged { book: book_path });
+    }
+    let (stats, miner) = match walked {
         Ok(done) => done,
         Err(WalkError::Visitor(Stop::Interrupted)) => return Err(MineError::Interrupted),
         Err(WalkError::Visitor(Stop::Io { path, source })) => return Err(MineError::Io { path, source }),
@@ -246,6 +258,10 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
         let (lines_written, duplicates_dropped) = (file.lines_written, file.duplicates_dropped);
         finished.push(file.finish().map_err(io_error(&path))?);
         modes.push(ModeReport { mode: sink.mode, above: sink.above, below: sink.below, lines_written, duplicates_dropped, path });
+    }
+    // Last look before any output replaces its previous version.
+    if book.file().changed() {
+        return Err(MineError::BookChanged { book: book_path });
     }
     for file in finished {
         let path = file.path().to_path_buf();

@@ -105,7 +105,7 @@ impl ArrivalScores<'_> {
     }
 
     /// What the parent's score says the child is worth to its side to move.
-    fn from_parent(&self) -> Score {
+    fn parent_expects(&self) -> Score {
         if self.via_pass {
             self.parent
         } else {
@@ -145,9 +145,9 @@ pub fn judge(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict
         Mode::LeafVsLinks => judge_leaf(rules, a),
         Mode::ValueVsBest if no_moves => None,
         Mode::ValueVsBest => compare(rules, a, a.value, a.best_move()?),
-        Mode::ParentVsValue => compare(rules, a, a.from_parent(), a.value),
+        Mode::ParentVsValue => compare(rules, a, a.parent_expects(), a.value),
         Mode::ParentVsBest if no_moves => None,
-        Mode::ParentVsBest => compare(rules, a, a.from_parent(), a.best_move()?),
+        Mode::ParentVsBest => compare(rules, a, a.parent_expects(), a.best_move()?),
     }
 }
 

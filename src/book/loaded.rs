@@ -80,11 +80,14 @@ impl Book {
 
     /// Indexes a book held in memory; `name` stands for the path in messages.
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Book, BookError> {
-        Book::build(PathBuf::from(name), Bytes::Owned(bytes))
+        Book::build(PathBuf::from(name), Bytes::owned(bytes))
     }
 
     fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
-        let fail = |error| BookError::Format { path: path.clone(), error };
+        let fail = |error| match bytes.changed() {
+            true => BookError::Changed { path: path.clone() },
+            false => BookError::Format { path: path.clone(), error },
+        };
         let began = std::time::Instant::now();
         let (layout, counts, per_half) = match Format::of(bytes.as_slice()) {
             Format::Edax => check_edax(bytes.as_slice()).map_err(fail)?,
@@ -105,6 +108,9 @@ impl Book {
         let file = BookFile { path, bytes, layout, counts };
         let began = std::time::Instant::now();
         let index = file.build_index(per_half).map_err(|e| file.build_error(e))?;
+        if file.changed() {
+            return Err(BookError::Changed { path: file.path });
+        }
         tracing::debug!("{}: index built in {:.3} s", file.path.display(), began.elapsed().as_secs_f64());
         Ok(Book { file, index })
     }
@@ -181,6 +187,12 @@ impl BookFile {
 
     pub fn counts(&self) -> BookCounts {
         self.counts
+    }
+
+    /// True if the file changed since it was read (see [`Bytes::changed`]):
+    /// nothing read from it can be trusted then.
+    pub fn changed(&self) -> bool {
+        self.bytes.changed()
     }
 
     pub fn format(&self) -> Format {
@@ -287,6 +299,9 @@ impl BookFile {
 
     /// The load error for a record the index refused.
     fn build_error(&self, e: BuildError) -> BookError {
+        if self.changed() {
+            return BookError::Changed { path: self.path.clone() };
+        }
         let problem = match e.refused {
             Refused::Duplicate(first) => {
                 Problem::Duplicate { first_record: first.id.number(), first_offset: self.offset(first) }

@@ -1,13 +1,34 @@
 //! A book's bytes: the file memory-mapped (or owned, for books built in
-//! memory). The `unsafe` that mapping needs lives here and nowhere else.
+//! memory). All the `unsafe` that mapping needs lives here: the map itself,
+//! and the guard that lets a book shrink under the map without killing the
+//! process.
+//!
+//! Edax rewrites `book.dat` in place when it saves a book. A mapped file
+//! that shrinks makes every read past its new end raise SIGBUS, which would
+//! end the process before it could remove its temporary outputs. So while a
+//! book is mapped, a SIGBUS handler checks whether the faulting address lies
+//! in one of our maps; if so it puts zero-filled memory over the rest of
+//! that map, notes that the book changed, and lets the read go on (reading
+//! zeros). Readers never trust bytes (they check lengths and moves), and the
+//! caller asks [`Bytes::changed`] before believing any result. A fault
+//! anywhere else is not ours: the handler steps aside and the signal kills
+//! the process as it would have.
 
 use super::problem::BookError;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// The bytes of a book: mapped from a file, or owned (books built in memory).
-pub enum Bytes {
-    Mapped(memmap2::Mmap),
+pub struct Bytes {
+    storage: Storage,
+    /// The file as it was when mapped: its path, size and modification time.
+    source: Option<(PathBuf, u64, Option<SystemTime>)>,
+}
+
+enum Storage {
+    /// The guard is dropped (unregistered) before the map is unmapped.
+    Mapped { guard: guard::Registration, map: memmap2::Mmap },
     Owned(Vec<u8>),
 }
 
@@ -16,32 +37,183 @@ pub enum Bytes {
 const MAP_FROM: u64 = 64;
 
 impl Bytes {
-    fn map(file: &File) -> std::io::Result<Bytes> {
-        // SAFETY: the map is read-only and lives as long as the `Bytes`.
-        // Every access goes through bounds-checked slices of the mapped
-        // length. If another program truncates the file while it is mapped,
-        // reads past the new end fault (SIGBUS).
-        let map = unsafe { memmap2::MmapOptions::new().populate().map(file)? };
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::WillNeed);
-        Ok(Bytes::Mapped(map))
+    /// Bytes built in memory.
+    pub fn owned(bytes: Vec<u8>) -> Bytes {
+        Bytes { storage: Storage::Owned(bytes), source: None }
     }
 
     /// Maps a book file (reads it, when very short), naming the file in errors.
     pub fn open(path: &Path) -> Result<Bytes, BookError> {
         let io = |source| BookError::Io { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len < MAP_FROM {
-            return std::fs::read(path).map(Bytes::Owned).map_err(io);
+        let metadata = file.metadata().map_err(io)?;
+        let source = Some((path.to_path_buf(), metadata.len(), metadata.modified().ok()));
+        if metadata.len() < MAP_FROM {
+            return Ok(Bytes { storage: Storage::Owned(std::fs::read(path).map_err(io)?), source });
         }
-        Bytes::map(&file).map_err(io)
+        // SAFETY: the map is read-only and lives as long as this `Bytes`;
+        // every access goes through bounds-checked slices of the mapped
+        // length. The one way the mapped bytes can fail under us, the file
+        // shrinking (SIGBUS on reads past its new end), is caught by the
+        // guard registered before any byte is read; a file rewritten in
+        // place only changes bytes, which no reader trusts.
+        let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) }.map_err(io)?;
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::WillNeed);
+        let guard = guard::Registration::new(map.as_ptr() as usize, map.len());
+        Ok(Bytes { storage: Storage::Mapped { map, guard }, source })
     }
 
     pub fn as_slice(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(map) => map,
-            Bytes::Owned(vec) => vec,
+        match &self.storage {
+            Storage::Mapped { map, .. } => map,
+            Storage::Owned(vec) => vec,
+        }
+    }
+
+    /// True if the file shrank under the map, or if its size or modification
+    /// time is no longer what it was when it was mapped: the bytes read may
+    /// not be the book's.
+    pub fn changed(&self) -> bool {
+        let faulted = match &self.storage {
+            Storage::Mapped { guard, .. } => guard.faulted(),
+            Storage::Owned(_) => false,
+        };
+        faulted || self.source.as_ref().is_some_and(|(path, len, modified)| {
+            std::fs::metadata(path).map_or(true, |now| now.len() != *len || now.modified().ok() != *modified)
+        })
+    }
+}
+
+#[cfg(unix)]
+mod guard {
+    //! The SIGBUS handler and the table of maps it protects.
+
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Once;
+
+    /// How many maps can be guarded at once (a run maps one book; tests a few).
+    const SLOTS: usize = 64;
+
+    /// One guarded map: its address range (0 length: free) and whether it faulted.
+    struct Slot {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        faulted: AtomicBool,
+    }
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const FREE: Slot = Slot { start: AtomicUsize::new(0), len: AtomicUsize::new(0), faulted: AtomicBool::new(false) };
+    static SLOTS_IN_USE: [Slot; SLOTS] = [FREE; SLOTS];
+    static INSTALL: Once = Once::new();
+
+    /// A map registered with the handler until dropped.
+    pub struct Registration {
+        slot: Option<usize>,
+    }
+
+    impl Registration {
+        /// Guards `len` bytes from `start`. With every slot taken the map is
+        /// unguarded (a SIGBUS then ends the process, as without a guard).
+        pub fn new(start: usize, len: usize) -> Registration {
+            INSTALL.call_once(install);
+            for (i, slot) in SLOTS_IN_USE.iter().enumerate() {
+                if slot.len.compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                    slot.faulted.store(false, Ordering::Relaxed);
+                    slot.start.store(start, Ordering::Relaxed);
+                    slot.len.store(len, Ordering::Release);
+                    return Registration { slot: Some(i) };
+                }
+            }
+            tracing::warn!("too many books mapped at once: this one is not guarded against shrinking");
+            Registration { slot: None }
+        }
+
+        pub fn faulted(&self) -> bool {
+            self.slot.is_some_and(|i| SLOTS_IN_USE[i].faulted.load(Ordering::Acquire))
+        }
+    }
+
+    impl Drop for Registration {
+        fn drop(&mut self) {
+            if let Some(i) = self.slot {
+                SLOTS_IN_USE[i].len.store(0, Ordering::Release);
+            }
+        }
+    }
+
+    fn install() {
+        // SAFETY: `sigaction` is given a zeroed, then filled, struct that
+        // outlives the call; the handler only does async-signal-safe work
+        // (atomics, mmap, sigaction).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigbus as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) != 0 {
+                tracing::warn!("cannot catch SIGBUS: a book rewritten while it is read will end the run abruptly");
+            }
+        }
+    }
+
+    /// The SIGBUS handler.
+    extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo_t for SA_SIGINFO handlers.
+        let address = unsafe { (*info).si_addr() } as usize;
+        for slot in &SLOTS_IN_USE {
+            let len = slot.len.load(Ordering::Acquire);
+            let start = slot.start.load(Ordering::Relaxed);
+            if len == 0 || len == usize::MAX || address < start || address - start >= len {
+                continue;
+            }
+            if zero_fill(start, len, address) {
+                slot.faulted.store(true, Ordering::Release);
+                return; // the read is retried and now finds zeros
+            }
+        }
+        // Not one of ours: restore the default action; returning re-raises it.
+        // SAFETY: resetting a signal to its default is async-signal-safe.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+    }
+
+    /// Maps zero-filled private memory over the map from the faulting page to its end.
+    fn zero_fill(start: usize, len: usize, address: usize) -> bool {
+        // SAFETY: sysconf is async-signal-safe in practice (it reads a constant).
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        let from = address & !(page - 1);
+        let end = start + len;
+        // SAFETY: the range lies within a map this process made and still
+        // holds (its slot is registered until the map is dropped); MAP_FIXED
+        // replaces those pages only, with readable zeros of the same extent.
+        let mapped = unsafe {
+            libc::mmap(
+                from as *mut libc::c_void,
+                end - from,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        mapped != libc::MAP_FAILED
+    }
+}
+
+#[cfg(not(unix))]
+mod guard {
+    //! Elsewhere a shrinking file is not caught; the size and time check remains.
+    pub struct Registration;
+
+    impl Registration {
+        pub fn new(_: usize, _: usize) -> Registration {
+            Registration
+        }
+
+        pub fn faulted(&self) -> bool {
+            false
         }
     }
 }

@@ -1,0 +1,122 @@
+//! A book rewritten by another program while it is mined (Edax saves its
+//! book in place): the run must end with "the book changed", leave every
+//! previous output as it was and no temporary file, and never die of a
+//! signal. The file is changed from inside the walk's progress callback, so
+//! the change lands mid-walk at the same edge on every run.
+
+use bookminer::book::{Book, BookError};
+use bookminer::mine::{mine, Control, MineError, MineOptions};
+use bookminer::modes::{Mode, Rules};
+use bookminer::output::KifuFormat;
+use bookminer::synth::{synthesize, SynthOptions};
+use bookminer::walk::{Start, WalkStats, PROGRESS_INTERVAL};
+use std::fs::{self, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+const PREVIOUS: &[u8] = b"\xEF\xBB\xBFF5D6\n";
+
+/// A synthetic book big enough for several progress calls, written to `dir`.
+fn book_file(dir: &Path) -> PathBuf {
+    let mut bytes = Vec::new();
+    synthesize(&SynthOptions { positions: 100_000, seed: 5, perturb: 0.02 }, &mut bytes).unwrap();
+    let path = dir.join("book.dat");
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn options(out_dir: &Path) -> MineOptions {
+    MineOptions {
+        modes: Mode::ALL.to_vec(),
+        rules: Rules::default(),
+        format: KifuFormat::default(),
+        unique_lines: true,
+        out_dir: out_dir.to_path_buf(),
+    }
+}
+
+/// Mines `book` into a folder holding previous outputs, calling `change`
+/// at the walk's first progress report; returns the outcome and the folder.
+fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let options = options(out.path());
+    for mode in Mode::ALL {
+        fs::write(options.output_path(mode), PREVIOUS).unwrap();
+    }
+    let mut opened = Book::open(book).unwrap();
+    assert!(opened.counts().links + opened.counts().leaves > 2 * PROGRESS_INTERVAL, "the walk reports progress");
+    let cancel = AtomicBool::new(false);
+    let mut changed = false;
+    let mut progress = |_: &WalkStats| {
+        if !changed {
+            change(book);
+            changed = true;
+        }
+    };
+    let result = mine(&mut opened, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    (result.map(|report| report.to_string()), out)
+}
+
+/// Every previous output is as it was, and nothing else is in the folder.
+fn assert_untouched(out: &Path) {
+    let mut names: Vec<String> = fs::read_dir(out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt"], "no temporary file is left");
+    for name in names {
+        assert_eq!(fs::read(out.join(&name)).unwrap(), PREVIOUS, "{name} is as it was");
+    }
+}
+
+#[test]
+fn a_book_truncated_mid_walk_ends_the_run_with_its_name_and_no_output_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    let (result, out) = mine_while(&book, |path| {
+        OpenOptions::new().write(true).open(path).unwrap().set_len(4096).unwrap();
+    });
+    match result {
+        Err(e @ MineError::BookChanged { .. }) => {
+            let message = e.to_string();
+            assert!(message.contains(&book.display().to_string()) && message.contains("changed while it was being read"), "{message}");
+        }
+        other => panic!("expected the book to be found changed, got {other:?}"),
+    }
+    assert_untouched(out.path());
+}
+
+#[test]
+fn a_book_rewritten_in_place_mid_walk_is_found_before_any_output_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    // Same size, other bytes: nothing faults, but size and time are checked
+    // before the outputs are renamed into place.
+    let (result, out) = mine_while(&book, |path| {
+        let mut file = OpenOptions::new().write(true).open(path).unwrap();
+        file.seek(SeekFrom::Start(1000)).unwrap();
+        file.write_all(&[0x55; 64]).unwrap();
+        file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+    });
+    assert!(matches!(result, Err(MineError::BookChanged { .. })), "{result:?}");
+    assert_untouched(out.path());
+}
+
+#[test]
+fn a_book_that_is_left_alone_is_mined_as_usual() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    let (result, out) = mine_while(&book, |_| {});
+    assert!(result.is_ok(), "{result:?}");
+    assert_ne!(fs::read(out.path().join("mode1.txt")).unwrap(), PREVIOUS);
+}
+
+#[test]
+fn a_book_that_shrank_before_loading_is_refused_as_truncated_not_as_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    OpenOptions::new().write(true).open(&book).unwrap().set_len(5000).unwrap();
+    match Book::open(&book) {
+        Err(BookError::Format { error, .. }) => assert!(error.to_string().contains("truncated record"), "{error}"),
+        other => panic!("expected a truncated record, got {:?}", other.err()),
+    }
+}
