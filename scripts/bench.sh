@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# End-to-end benchmark: writes synthetic books (1M and 10M positions by
-# default), mines each with `--mode all` and with the straightforward baseline
-# (examples/baseline.rs), checks that both wrote the same files, and prints
-# index build rate, walk rate, end-to-end time, peak RSS and the ratio.
+# End-to-end benchmark. Writes synthetic books with `bookminer synth` (kept in
+# BENCH_DIR between runs), mines each with `--mode all` on a warm page cache,
+# and prints one table row per book: load (map, check, index), walk, end to
+# end, peak RSS and RSS over the file size.
 #
-#   scripts/bench.sh                 # 1M and 10M positions
-#   BENCH_SIZES="100000" scripts/bench.sh
+#   scripts/bench.sh                        # everything below
+#   BENCH_SIZES="100000" BIG= EGBK3= scripts/bench.sh
 #
-# Books and outputs go to target/bench (BENCH_DIR); books are kept between
-# runs. bookminer is timed RUNS times (default 3) on a warm page cache and
-# the fastest run is reported; the baseline once.
+# * Edax books of BENCH_SIZES positions (default 1M and 10M), fastest of RUNS
+#   (default 3) runs, each compared byte for byte with the straightforward
+#   baseline (examples/baseline.rs), timed once.
+# * An Edax book of BIG positions (default 100M, about 4.4 GB; writing it
+#   takes about 20 minutes and 10 GB of memory once), RUNS_BIG runs (default 1);
+#   no baseline (its HashMap would not fit in memory).
+# * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
+#   and its time next to the Edax book of the same size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sizes=${BENCH_SIZES:-"1000000 10000000"}
+sizes=${BENCH_SIZES-"1000000 10000000"}
+big=${BIG-100000000}
+egbk3=${EGBK3-10000000}
 dir=${BENCH_DIR:-target/bench}
 runs=${RUNS:-3}
+runs_big=${RUNS_BIG:-1}
 mkdir -p "$dir"
 
 cargo build --release --quiet --bin bookminer --example baseline
@@ -32,52 +40,88 @@ timed() {
 rss %M" -o "$out" "$@"
 }
 
+# book_file FORMAT N: the synthetic book of N positions in FORMAT, written once.
+book_file() {
+  local format=$1 n=$2 ext=dat
+  [ "$format" = egbk3 ] && ext=egbk3
+  local book="$dir/synth-$n.$ext"
+  if [ ! -f "$book" ]; then
+    echo "== writing $book" >&2
+    "$bin" synth --format "$format" --positions "$n" --seed 1 "$book" >&2
+  fi
+  echo "$book"
+}
+
+# mine_best TAG BOOK RUNS: mines BOOK (mode all) RUNS times into $dir/out-TAG
+# and sets best, rss, load, edges, walk from the fastest run.
+mine_best() {
+  local tag=$1 book=$2 n_runs=$3
+  cat "$book" > /dev/null # warm the page cache
+  best=""
+  for run in $(seq "$n_runs"); do
+    echo "== bookminer, $tag, run $run" >&2
+    timed "$dir/time-$tag" -- "$bin" --config /dev/null --book "$book" --mode all \
+      --out-dir "$dir/out-$tag" --log-file "$dir/log-$tag" --log-level info > "$dir/summary-$tag" 2> "$dir/stderr-$tag"
+    local wall
+    wall=$(field wall "$dir/time-$tag")
+    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+      best=$wall
+      rss=$(field rss "$dir/time-$tag")
+      load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
+      edges=$(awk '/^edges followed/ { print $3 }' "$dir/summary-$tag")
+      walk=$(awk '/^edges followed/ { print $5 }' "$dir/summary-$tag")
+    fi
+  done
+}
+
+# row LABEL N BOOK [BASELINE_WALL BASELINE_RSS]: one table row from the last mine_best.
+row() {
+  local size
+  size=$(stat -c %s "$3")
+  awk -v label="$1" -v n="$2" -v size="$size" -v load="$load" -v edges="$edges" -v walk="$walk" -v wall="$best" \
+      -v rss="$rss" -v bwall="${4:-}" -v brss="${5:-}" 'BEGIN {
+    base = bwall == "" ? "| — | — | — |" : sprintf("| %.2f s | %.0f MB | %.1fx |", bwall, brss / 1024, bwall / wall)
+    printf "| %s | %d | %.0f MB | %.2f s (%.1fM positions/s) | %.2f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position %s\n",
+      label, n, size / 1e6, load, n / load / 1e6, walk, edges / walk / 1e6, wall, rss / 1024,
+      (rss * 1024 - size) / n, base
+  }' >> "$results"
+}
+
+declare -A edax_wall
 results="$dir/results.md"
 {
-  echo "| positions | file | index build | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| book | positions | file | load | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$results"
 
 for n in $sizes; do
-  book="$dir/synth-$n.dat"
-  if [ ! -f "$book" ]; then
-    echo "== writing $book"
-    "$bin" synth --positions "$n" --seed 1 "$book"
-  fi
-  size=$(stat -c %s "$book")
-  cat "$book" > /dev/null # warm the page cache
-
-  best=""
-  for run in $(seq "$runs"); do
-    echo "== bookminer, $n positions, run $run"
-    timed "$dir/time-$n" -- "$bin" --config /dev/null --book "$book" --mode all \
-      --out-dir "$dir/out-$n" --log-file "$dir/log-$n" --log-level info > "$dir/summary-$n" 2> "$dir/stderr-$n"
-    wall=$(field wall "$dir/time-$n")
-    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-      best=$wall
-      rss=$(field rss "$dir/time-$n")
-      load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$n")
-      edges=$(awk '/^edges followed/ { print $3 }' "$dir/summary-$n")
-      walk=$(awk '/^edges followed/ { print $5 }' "$dir/summary-$n")
-    fi
-  done
-
-  echo "== baseline, $n positions"
+  book=$(book_file edax "$n")
+  mine_best "edax-$n" "$book" "$runs"
+  echo "== baseline, $n positions" >&2
   timed "$dir/time-base-$n" -- "$baseline" "$book" "$dir/base-$n" > /dev/null
-  base_wall=$(field wall "$dir/time-base-$n")
-  base_rss=$(field rss "$dir/time-base-$n")
   for m in 1 2 3 4; do
-    cmp -s "$dir/out-$n/mode$m.txt" "$dir/base-$n/mode$m.txt" \
+    cmp -s "$dir/out-edax-$n/mode$m.txt" "$dir/base-$n/mode$m.txt" \
       || { echo "bookminer and the baseline disagree on mode$m.txt for $book" >&2; exit 1; }
   done
-
-  awk -v n="$n" -v size="$size" -v load="$load" -v edges="$edges" -v walk="$walk" -v wall="$best" \
-      -v rss="$rss" -v bwall="$base_wall" -v brss="$base_rss" 'BEGIN {
-    printf "| %d | %.0f MB | %.3f s (%.1fM positions/s) | %.3f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position | %.2f s | %.0f MB | %.1fx |\n",
-      n, size / 1e6, load, n / load / 1e6, walk, edges / walk / 1e6, wall, rss / 1024,
-      (rss * 1024 - size) / n, bwall, brss / 1024, bwall / wall
-  }' >> "$results"
+  row "Edax" "$n" "$book" "$(field wall "$dir/time-base-$n")" "$(field rss "$dir/time-base-$n")"
+  edax_wall[$n]=$best
 done
+
+if [ -n "$big" ]; then
+  book=$(book_file edax "$big")
+  mine_best "edax-$big" "$book" "$runs_big"
+  row "Edax" "$big" "$book"
+fi
+
+if [ -n "$egbk3" ]; then
+  book=$(book_file egbk3 "$egbk3")
+  mine_best "egbk3-$egbk3" "$book" "$runs"
+  row "Egaroucid" "$egbk3" "$book"
+  if [ -n "${edax_wall[$egbk3]:-}" ]; then
+    awk -v e="$best" -v d="${edax_wall[$egbk3]}" -v n="$egbk3" 'BEGIN {
+      printf "\n.egbk3 / Edax, %d positions, mode all end to end: %.2f s / %.2f s = %.2fx\n", n, e, d, e / d }' >> "$results"
+  fi
+fi
 
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
