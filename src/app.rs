@@ -252,6 +252,12 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
         }
     }
     say!("{}", book_stats(&book).to_string().trim_end())?;
+    // Counts of a damaged book are no answer on their own: say so, and fail.
+    let problems = verify(book.file().bytes()).problems.len();
+    if problems > 0 {
+        tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());
+        return Ok(EXIT_PROBLEMS);
+    }
     Ok(0)
 }
 

@@ -4,13 +4,16 @@
 //!
 //! Layout and probing: the index is split in two halves by one bit of the
 //! board's hash, so that loading builds both at once, one per core. Each
-//! half is an open-addressing table of `2^k` buckets, at most 7/8 full, in
-//! two arrays: a control byte per bucket (0 = empty; else a 7-bit tag from
-//! the hash's top bits, 1..=127, and the visited flag in bit 7) and the
-//! record's [`Located`] (id and reader hint, 8 bytes). A lookup starts at
-//! bucket `hash & (2^k − 1)` and steps one bucket at a time (linear probing)
-//! until an empty bucket: only buckets whose tag matches have their record's
-//! board compared, so a lookup of an absent board rarely reads the file.
+//! half is an open-addressing table of `2^k` groups of seven buckets, each
+//! group one 64-byte cache line: seven control bytes (0 = empty; else a
+//! 7-bit tag from the hash's top bits, 1..=127, with the visited flag in
+//! bit 7) and the seven buckets' [`Located`] (id and reader hint, 8 bytes).
+//! A lookup starts at the first bucket of group `hash & (2^k − 1)` and steps
+//! one bucket at a time (linear probing, on into the next group) until an
+//! empty bucket. Only buckets whose tag matches have their record's board
+//! compared, so a lookup of an absent board rarely reads the file, and it
+//! usually touches one cache line, which the walk prefetches. Tables are at
+//! most 7/8 full, so every probe ends.
 
 use super::record::RecordId;
 use crate::board::Board;
@@ -59,36 +62,78 @@ fn tag_of(hash: u64) -> u8 {
     ((hash >> 57) as u8 % TAG_BITS) + 1
 }
 
+/// Buckets per group: a group is one cache line.
+const GROUP: usize = 7;
+
+/// Seven buckets in one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Group {
+    control: [u8; 8],
+    located: [Located; GROUP],
+}
+
 /// One half of the index.
 struct Table {
-    control: Vec<u8>,
-    located: Vec<Located>,
+    groups: Vec<Group>,
     mask: usize,
     len: usize,
 }
 
 impl Table {
-    /// A table for `count` boards: the least power of two that keeps it at
-    /// most 7/8 full, so every probe ends at an empty bucket.
+    /// A table for `count` boards: the least power of two of groups that
+    /// keeps it at most 7/8 full, so every probe ends at an empty bucket.
     fn with_room_for(count: usize) -> Table {
-        let buckets = (count + count / 7 + 1).next_power_of_two().max(16);
-        Table { control: vec![EMPTY; buckets], located: vec![Located::default(); buckets], mask: buckets - 1, len: 0 }
+        let buckets = count + count / 7 + 1;
+        let count = buckets.div_ceil(GROUP).next_power_of_two().max(2);
+        let mut groups = Vec::with_capacity(count);
+        super::mapped::advise_huge_pages(&mut groups);
+        groups.resize(count, Group::default());
+        Table { groups, mask: count - 1, len: 0 }
+    }
+
+    fn buckets(&self) -> usize {
+        self.groups.len() * GROUP
     }
 
     fn capacity(&self) -> usize {
-        self.control.len() - self.control.len() / 8
+        self.buckets() - self.buckets() / 8
+    }
+
+    /// The first bucket a probe for `hash` looks at.
+    #[inline]
+    fn start(&self, hash: u64) -> usize {
+        (hash as usize & self.mask) * GROUP
     }
 
     #[inline]
-    fn start(&self, hash: u64) -> usize {
-        hash as usize & self.mask
+    fn control(&self, bucket: usize) -> u8 {
+        self.groups[bucket / GROUP].control[bucket % GROUP]
+    }
+
+    #[inline]
+    fn control_mut(&mut self, bucket: usize) -> &mut u8 {
+        &mut self.groups[bucket / GROUP].control[bucket % GROUP]
+    }
+
+    #[inline]
+    fn located(&self, bucket: usize) -> Located {
+        self.groups[bucket / GROUP].located[bucket % GROUP]
+    }
+
+    #[inline]
+    fn next(&self, bucket: usize) -> usize {
+        let next = bucket + 1;
+        if next == self.buckets() {
+            0
+        } else {
+            next
+        }
     }
 
     #[inline]
     fn prefetch(&self, hash: u64) {
-        let bucket = self.start(hash);
-        prefetch_index::prefetch_index(&self.control, bucket);
-        prefetch_index::prefetch_index(&self.located, bucket);
+        prefetch_index::prefetch_index(&self.groups, hash as usize & self.mask);
     }
 
     /// The bucket holding `board`, comparing boards read by `board_of`
@@ -98,14 +143,14 @@ impl Table {
         let tag = tag_of(hash);
         let mut bucket = self.start(hash);
         loop {
-            let control = self.control[bucket];
+            let control = self.control(bucket);
             if control == EMPTY {
                 return None;
             }
-            if control & TAG_BITS == tag && board_of(self.located[bucket]) == *board {
+            if control & TAG_BITS == tag && board_of(self.located(bucket)) == *board {
                 return Some(bucket);
             }
-            bucket = (bucket + 1) & self.mask;
+            bucket = self.next(bucket);
         }
     }
 
@@ -114,10 +159,10 @@ impl Table {
         let tag = tag_of(hash);
         let mut bucket = self.start(hash);
         loop {
-            match self.control[bucket] {
+            match self.control(bucket) {
                 EMPTY => return None,
-                c if c & TAG_BITS == tag => return Some(self.located[bucket]),
-                _ => bucket = (bucket + 1) & self.mask,
+                c if c & TAG_BITS == tag => return Some(self.located(bucket)),
+                _ => bucket = self.next(bucket),
             }
         }
     }
@@ -127,17 +172,17 @@ impl Table {
     /// between counting and indexing).
     fn insert(&mut self, hash: u64, board: &Board, at: Located, board_of: impl Fn(Located) -> Board) -> Result<(), Refused> {
         if let Some(bucket) = self.find(hash, board, &board_of) {
-            return Err(Refused::Duplicate(self.located[bucket]));
+            return Err(Refused::Duplicate(self.located(bucket)));
         }
         if self.len >= self.capacity() {
             return Err(Refused::Full);
         }
         let mut bucket = self.start(hash);
-        while self.control[bucket] != EMPTY {
-            bucket = (bucket + 1) & self.mask;
+        while self.control(bucket) != EMPTY {
+            bucket = self.next(bucket);
         }
-        self.control[bucket] = tag_of(hash);
-        self.located[bucket] = at;
+        *self.control_mut(bucket) = tag_of(hash);
+        self.groups[bucket / GROUP].located[bucket % GROUP] = at;
         self.len += 1;
         Ok(())
     }
@@ -175,7 +220,7 @@ impl PositionIndex {
     /// The record an entry points to.
     #[inline]
     pub fn located(&self, place: Place) -> Located {
-        self.halves[place.half].located[place.bucket]
+        self.halves[place.half].located(place.bucket)
     }
 
     /// The record a lookup of `hash` will most likely compare against, to
@@ -188,7 +233,7 @@ impl PositionIndex {
     /// Marks an entry visited; true if it was not visited before.
     #[inline]
     pub fn visit(&mut self, place: Place) -> bool {
-        let control = &mut self.halves[place.half].control[place.bucket];
+        let control = self.halves[place.half].control_mut(place.bucket);
         let first_time = *control & VISITED == 0;
         *control |= VISITED;
         first_time
@@ -196,8 +241,10 @@ impl PositionIndex {
 
     /// Forgets every visit, for a new walk.
     pub fn clear_visited(&mut self) {
-        for control in self.halves.iter_mut().flat_map(|t| t.control.iter_mut()) {
-            *control &= !VISITED;
+        for group in self.halves.iter_mut().flat_map(|t| t.groups.iter_mut()) {
+            for control in &mut group.control {
+                *control &= !VISITED;
+            }
         }
     }
 
@@ -212,7 +259,7 @@ impl PositionIndex {
 
     /// Bytes the tables hold, for reports.
     pub fn allocation_size(&self) -> usize {
-        self.halves.iter().map(|t| t.control.len() * (1 + std::mem::size_of::<Located>())).sum()
+        self.halves.iter().map(|t| t.groups.len() * std::mem::size_of::<Group>()).sum()
     }
 }
 
@@ -335,9 +382,9 @@ mod tests {
     fn tables_stay_at_most_seven_eighths_full_so_probes_end() {
         for count in [0, 1, 13, 14, 15, 16, 1000, 1 << 16] {
             let table = Table::with_room_for(count);
-            assert!(table.control.len().is_power_of_two());
-            assert!(count <= table.capacity(), "{count} boards in {} buckets", table.control.len());
-            assert!(table.capacity() < table.control.len());
+            assert!(table.groups.len().is_power_of_two());
+            assert!(count <= table.capacity(), "{count} boards in {} buckets", table.buckets());
+            assert!(table.capacity() < table.buckets());
         }
     }
 
@@ -363,6 +410,34 @@ mod tests {
         let board_of = |at: Located| stored[at.id.index()];
         let error = build([1, 1], &entries, &board_of).err().expect("too many");
         assert_eq!(error.refused, Refused::Full);
+    }
+
+    #[test]
+    fn a_group_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Group>(), 64);
+        assert_eq!(std::mem::align_of::<Group>(), 64);
+    }
+
+    #[test]
+    fn probes_run_on_past_a_full_group_and_wrap_around_the_table() {
+        // Boards whose hashes all start at the table's last group: the
+        // eighth and later must be found in the first group, past the end.
+        let mut table = Table::with_room_for(12);
+        let last = table.mask as u64;
+        let stored = boards(4000);
+        let crowded: Vec<Board> = stored.iter().copied().filter(|b| hash_board(b) & table.mask as u64 == last).take(10).collect();
+        assert_eq!(crowded.len(), 10);
+        let board_of = |at: Located| stored[at.id.index()];
+        let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };
+        for b in &crowded {
+            table.insert(hash_board(b), b, id(b), board_of).unwrap();
+        }
+        for b in &crowded {
+            let bucket = table.find(hash_board(b), b, board_of).expect("found");
+            assert_eq!(table.located(bucket), id(b));
+        }
+        assert_eq!(table.groups.len(), 2);
+        assert_eq!(table.groups[0].control.iter().filter(|&&c| c != EMPTY).count(), 3, "three wrapped round");
     }
 
     #[test]

@@ -8,7 +8,7 @@ pub mod edax_writer;
 pub mod egaroucid;
 pub mod index;
 mod loaded;
-mod mapped;
+pub(crate) mod mapped;
 pub mod problem;
 pub mod record;
 pub mod verify;
