@@ -7,7 +7,7 @@ use bookminer::book::Book;
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::KifuFormat;
-use bookminer::symmetry::{is_normalized, normalize};
+use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
 use std::fs;
@@ -16,25 +16,8 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-fn bad_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/books/bad");
-    assert!(dir.is_dir(), "the tests need ../shared/books/bad beside the repository ({})", dir.display());
-    dir
-}
-
-fn bad(name: &str) -> PathBuf {
-    let path = bad_dir().join(name);
-    assert!(path.is_file(), "{} is missing", path.display());
-    path
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("books/sample.dat")
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bookminer"))
-}
+mod common;
+use common::{bin, sample};
 
 /// Runs the binary in `dir`, logging to a file inside it.
 fn run(dir: &Path, args: &[&str]) -> Output {
@@ -147,6 +130,128 @@ fn header_count(file: &[u8]) -> i32 {
     i32::from_le_bytes(file[38..42].try_into().unwrap())
 }
 
+/// The damaged books, each made here from `books/sample.dat` by one edit,
+/// so the tests need no file from elsewhere. Names as in the conformance
+/// suite's `books/bad`.
+const DAMAGED: [&str; 14] = [
+    "empty.dat",
+    "truncated-header.dat",
+    "bad-magic.dat",
+    "bad-version.dat",
+    "truncated-record.dat",
+    "bad-move-code.dat",
+    "overlapping-discs.dat",
+    "duplicate-position.dat",
+    "illegal-link.dat",
+    "not-normalized.dat",
+    "missing-root.dat",
+    "huge-nnodes.dat",
+    "negative-nnodes.dat",
+    "huge-and-truncated.dat",
+];
+
+/// The damaged books `mine` must refuse (status 2, nothing written); the
+/// others (a wrong count, a board not normalized) it mines with a warning or
+/// without noticing.
+const MUST_FAIL_MINE: [&str; 11] = [
+    "empty.dat",
+    "truncated-header.dat",
+    "bad-magic.dat",
+    "bad-version.dat",
+    "truncated-record.dat",
+    "bad-move-code.dat",
+    "overlapping-discs.dat",
+    "duplicate-position.dat",
+    "illegal-link.dat",
+    "missing-root.dat",
+    "huge-and-truncated.dat",
+];
+
+/// `name`'s bytes: the sample book with that one piece of damage.
+fn damage(name: &str) -> Vec<u8> {
+    let mut file = fs::read(sample()).unwrap();
+    let (records, cut) = scan(&file);
+    assert!(cut.is_none() && records.len() > 100, "the sample book is whole");
+    let root = normalize(&Board::INITIAL).board;
+    let root_at = records.iter().position(|r| r.board() == root).expect("the sample has the initial position");
+    // A record far from the start, with links, for the damage inside a record.
+    let inner = records.iter().skip(records.len() / 2).find(|r| r.bytes[38] > 0).expect("a record with links");
+    let (offset, len) = (inner.offset, inner.bytes.len());
+    let (root_offset, root_len) = (records[root_at].offset, records[root_at].bytes.len());
+    let board = inner.board();
+    let count = header_count(&file);
+    let set_u64 = |file: &mut Vec<u8>, at: usize, value: u64| file[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    let set_count = |file: &mut Vec<u8>, value: i32| file[38..42].copy_from_slice(&value.to_le_bytes());
+    match name {
+        "empty.dat" => file.clear(),
+        "truncated-header.dat" => file.truncate(20),
+        "bad-magic.dat" => file[..8].copy_from_slice(b"NOTABOOK"),
+        "bad-version.dat" => file[8] = 3,
+        "truncated-record.dat" => file.truncate(file.len() - 5),
+        // The first link's move code of one record.
+        "bad-move-code.dat" => file[offset + 41] = 70,
+        // The player also gets the opponent's lowest disc.
+        "overlapping-discs.dat" => set_u64(&mut file, offset, board.player | (board.opponent & board.opponent.wrapping_neg())),
+        // A copy of one record at the end, counted in the header.
+        "duplicate-position.dat" => {
+            let copy = file[offset..offset + len].to_vec();
+            file.extend_from_slice(&copy);
+            set_count(&mut file, count + 1);
+        }
+        // The initial position's first link played on a square of its own,
+        // so the walk meets it first.
+        "illegal-link.dat" => {
+            let own = records[root_at].board().player.trailing_zeros() as u8;
+            file[root_offset + 41] = own;
+        }
+        // One record stored as another of its images, moves turned with it.
+        "not-normalized.dat" => {
+            let s = Symmetry::ALL.into_iter().find(|s| s.board(&board) != board).expect("an asymmetric board");
+            let image = s.board(&board);
+            set_u64(&mut file, offset, image.player);
+            set_u64(&mut file, offset + 8, image.opponent);
+            let n_links = file[offset + 38] as usize;
+            for at in (0..n_links).map(|i| offset + 41 + 2 * i).chain([offset + len - 1]) {
+                if let Some(mv) = Move::from_code(file[at]) {
+                    file[at] = s.apply_move(mv).code();
+                }
+            }
+        }
+        "missing-root.dat" => {
+            file.drain(root_offset..root_offset + root_len);
+            set_count(&mut file, count - 1);
+        }
+        "huge-nnodes.dat" => set_count(&mut file, i32::MAX),
+        "negative-nnodes.dat" => set_count(&mut file, -1),
+        // A count no memory could hold, and the file cut short: the count
+        // must not size anything.
+        "huge-and-truncated.dat" => {
+            set_count(&mut file, i32::MAX);
+            file.truncate(file.len() - 5);
+        }
+        _ => panic!("no damage called {name}"),
+    }
+    file
+}
+
+/// Every damaged book, written to a fresh folder.
+struct Damaged(tempfile::TempDir);
+
+impl Damaged {
+    fn new() -> Damaged {
+        let dir = tempfile::tempdir().unwrap();
+        for name in DAMAGED {
+            fs::write(dir.path().join(name), damage(name)).unwrap();
+        }
+        Damaged(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        assert!(DAMAGED.contains(&name), "no damaged book {name}");
+        self.0.path().join(name)
+    }
+}
+
 fn the_one<'a, 'b>(found: Vec<&'b Rec<'a>>, what: &str) -> &'b Rec<'a> {
     assert_eq!(found.len(), 1, "the fixture should have exactly one record with {what}");
     found[0]
@@ -163,7 +268,7 @@ fn expected_verify(name: &str, file: &[u8]) -> (i32, Vec<String>) {
         }
         "bad-magic.dat" => (2, vec!["not an Edax book".into(), String::from_utf8_lossy(&file[..8]).into_owned()]),
         "bad-version.dat" => (1, vec!["byte 8".into(), format!("book version {} is not supported", file[8])]),
-        "truncated-record.dat" => {
+        "truncated-record.dat" | "huge-and-truncated.dat" => {
             let (number, offset) = cut.expect("the fixture is cut inside a record");
             (1, vec![format!("record {number} at byte {offset}: truncated record")])
         }
@@ -216,17 +321,10 @@ fn expected_verify(name: &str, file: &[u8]) -> (i32, Vec<String>) {
 
 #[test]
 fn verify_names_the_file_the_record_and_the_damage_of_every_bad_book() {
-    let mut names: Vec<String> = fs::read_dir(bad_dir())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".dat"))
-        .collect();
-    names.sort();
-    assert!(names.len() >= 13, "bad books found: {names:?}");
+    let damaged = Damaged::new();
     let dir = tempfile::tempdir().unwrap();
-    // Every .dat is checked: expected_verify panics on a name it does not know.
-    for name in &names {
-        let path = bad(name);
+    for name in DAMAGED {
+        let path = damaged.path(name);
         let (status, words) = expected_verify(name, &fs::read(&path).unwrap());
         let out = run(dir.path(), &["verify", &path.display().to_string()]);
         assert_no_panic(&out);
@@ -239,18 +337,12 @@ fn verify_names_the_file_the_record_and_the_damage_of_every_bad_book() {
     }
 }
 
-fn must_fail_mine() -> Vec<String> {
-    let list = fs::read_to_string(bad("MUST_FAIL_MINE")).unwrap();
-    let names: Vec<String> = list.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
-    assert!(!names.is_empty());
-    names
-}
-
 #[test]
 fn mine_fails_on_every_book_it_must_refuse_and_writes_nothing() {
-    for name in must_fail_mine() {
+    let damaged = Damaged::new();
+    for name in MUST_FAIL_MINE {
         let dir = tempfile::tempdir().unwrap();
-        let path = bad(&name);
+        let path = damaged.path(name);
         let out = run_mine(dir.path(), &path, &["--mode", "all", "--out-dir", "out"]);
         assert_no_panic(&out);
         let err = stderr(&out);
@@ -263,7 +355,8 @@ fn mine_fails_on_every_book_it_must_refuse_and_writes_nothing() {
 
 #[test]
 fn mine_stops_at_an_illegal_stored_move_naming_its_record_and_move() {
-    let path = bad("illegal-link.dat");
+    let damaged = Damaged::new();
+    let path = damaged.path("illegal-link.dat");
     let file = fs::read(&path).unwrap();
     let (records, _) = scan(&file);
     let (rec, mv) = records
@@ -291,7 +384,8 @@ fn a_wrong_header_count_is_a_warning_for_mine_and_an_error_for_verify() {
     let edited_path = dir.path().join("edited-count.dat");
     fs::write(&edited_path, &edited).unwrap();
 
-    for path in [bad("huge-nnodes.dat"), bad("negative-nnodes.dat"), edited_path] {
+    let damaged = Damaged::new();
+    for path in [damaged.path("huge-nnodes.dat"), damaged.path("negative-nnodes.dat"), edited_path] {
         let file = fs::read(&path).unwrap();
         let claim = format!("header says {} positions, the file holds {}", header_count(&file), scan(&file).0.len());
 
