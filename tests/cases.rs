@@ -1,6 +1,6 @@
 //! The conformance cases whose books are in the repository, run through the
-//! binary as `../shared/tools/conformance.sh` runs them, but from the
-//! repository alone.
+//! binary as the shared conformance script runs them, but from the repository
+//! alone.
 //!
 //! Each folder under `tests/cases/` is one case: `case.toml` (SPEC §6 keys;
 //! `book` relative to `tests/data/`) and `expected/mode{N}.txt|jsonl|obf`,
