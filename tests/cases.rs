@@ -87,7 +87,7 @@ fn run_case(case: &Path, scratch: &Path) -> Result<Run, String> {
 
 /// The last lines of a message, on one line.
 fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(2)..].join(" / ")
 }
 
@@ -108,7 +108,7 @@ fn check_case(case: &Path) -> Result<(), String> {
         let expect = fs::read_to_string(case.join("expect")).map_err(|e| format!("expect: {e}"))?;
         return match expect.trim() {
             "ok" if code == Some(0) && !run.stdout.is_empty() => Ok(()),
-            "ok" => Err(format!("status {}, want 0 and a report: {}", run.status, tail(&run.stderr))),
+            "ok" => Err(format!("{}, want status 0 and a report: {}", run.status, tail(&run.stderr))),
             want => {
                 let n = want.strip_prefix("fail line ").ok_or_else(|| format!("expect says {want:?}"))?;
                 let said = format!("{}{}", run.stdout, run.stderr);
@@ -117,7 +117,7 @@ fn check_case(case: &Path) -> Result<(), String> {
                 if clean && named {
                     Ok(())
                 } else {
-                    Err(format!("status {}; want a clean failure naming line {n}: {}", run.status, tail(&run.stderr)))
+                    Err(format!("{}; want a clean failure naming line {n}: {}", run.status, tail(&run.stderr)))
                 }
             }
         };
