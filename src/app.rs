@@ -138,8 +138,13 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let start = start_of(config)?;
     // Installed before loading, so that Ctrl-C at any point ends the run the
     // same way (status 130, no output changed); a load is not interrupted
-    // but is short next to the walk.
-    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
+    // but is short next to the walk. The handler runs on a thread of its
+    // own, so it can say at once that the signal was seen.
+    let on_interrupt = || {
+        INTERRUPTED.store(true, Ordering::Relaxed);
+        tracing::warn!("interrupted: stopping; no output file will be changed");
+    };
+    if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
     }
     let mut book = open_book(&config.book)?;

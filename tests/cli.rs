@@ -1,33 +1,26 @@
 //! The binary as a user runs it: config files, overrides, the files it writes,
 //! inspect, stats and the exit statuses.
 
+mod common;
+
+use common::{bin, edax46, pipe_nobody_reads, sample};
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::{Output, Stdio};
 
-fn shared() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    assert!(dir.join("books").is_dir(), "the tests need ../shared beside the repository ({})", dir.display());
-    dir
-}
-
+/// The books these tests read, both in the repository.
 fn book(name: &str) -> String {
-    shared().join("books").join(name).display().to_string()
+    match name {
+        "sample" => sample(),
+        "edax46" => edax46(),
+        _ => panic!("no book {name}"),
+    }
+    .display()
+    .to_string()
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bookminer")).current_dir(dir).args(args).output().expect("the binary runs")
-}
-
-/// Starts the binary with both outputs piped, for tests that close one.
-fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_bookminer"))
-        .current_dir(dir)
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
+    bin().current_dir(dir).args(args).output().expect("the binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -37,7 +30,7 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn mode_all_writes_four_files_with_a_bom_and_prints_a_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), &["--book", &book("edax-ray-l1-mut1.dat"), "--mode", "all", "--out-dir", "o", "--log-file", "o/log"]);
+    let out = run(dir.path(), &["--book", &book("sample"), "--mode", "all", "--out-dir", "o", "--log-file", "o/log"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     for n in 1..=4 {
         let path = dir.path().join(format!("o/mode{n}.txt"));
@@ -58,7 +51,7 @@ fn command_line_flags_override_the_config_file_and_paths_follow_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let conf_dir = dir.path().join("conf");
     fs::create_dir(&conf_dir).unwrap();
-    fs::write(conf_dir.join("c.toml"), format!("book = {:?}\nMODE = 2\nout_dir = \"res\"\n", book("edax-ray-l1.dat"))).unwrap();
+    fs::write(conf_dir.join("c.toml"), format!("book = {:?}\nMODE = 2\nout_dir = \"res\"\n", book("edax46"))).unwrap();
     let out = run(dir.path(), &["--config", "conf/c.toml", "--mode", "3"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(conf_dir.join("res/mode3.txt").is_file(), "out_dir is relative to the config file's folder");
@@ -80,10 +73,10 @@ fn bad_config_values_name_the_key_and_exit_2() {
 #[test]
 fn a_start_line_not_in_the_book_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), &["--book", &book("edax-ray-l1.dat"), "--start", "f5d6c3d3c4f4f6f3e6e7", "--out-dir", "."]);
+    let out = run(dir.path(), &["--book", &book("edax46"), "--start", "f5d6c3d3c4f4f6f3e6e7", "--out-dir", "."]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("F5D6C3D3C4F4F6F3E6E7"), "{}", text(&out.stderr));
-    let out = run(dir.path(), &["--book", &book("edax-ray-l1.dat"), "--start", "f5f5"]);
+    let out = run(dir.path(), &["--book", &book("edax46"), "--start", "f5f5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("illegal"), "{}", text(&out.stderr));
 }
@@ -91,7 +84,7 @@ fn a_start_line_not_in_the_book_is_an_error_naming_it() {
 #[test]
 fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let l1 = book("edax-ray-l1.dat");
+    let l1 = book("edax46");
     let out = run(dir.path(), &["inspect", "--book", &l1, "--log-file", "log", "F5F6", "0x0000000810000000 0x0000001008000000"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);
@@ -110,10 +103,10 @@ fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
 #[test]
 fn verify_and_stats_describe_a_good_book() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), &["verify", &book("edax46-l2-small.dat")]);
+    let out = run(dir.path(), &["verify", &book("edax46")]);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("7814 positions, no problems"));
-    let out = run(dir.path(), &["stats", &book("edax46-l2-small.dat")]);
+    let out = run(dir.path(), &["stats", &book("edax46")]);
     assert!(out.status.success());
     let s = text(&out.stdout);
     assert!(s.contains("positions  7814") && s.contains("version 4.6"), "{s}");
@@ -130,18 +123,21 @@ fn help_lists_the_commands_and_exit_statuses() {
 
 #[test]
 fn a_reader_that_stops_early_is_not_an_error() {
-    // More output than a pipe holds, so the writer meets the closed pipe
-    // however the two processes are scheduled.
+    // The reader is gone before the binary starts, so its first write to
+    // stdout meets the closed pipe whatever the scheduling (`| head` that
+    // has already exited).
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("many.txt"), "F5F6\n".repeat(400)).unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/sample.dat");
-    let mut child =
-        spawn(dir.path(), &["--book", &sample.display().to_string(), "--log-file", "log", "inspect", "--file", "many.txt"]);
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "--book", &book("sample"), "--log-file", "log", "inspect", "F5F6"])
+        .stdout(pipe_nobody_reads(dir.path()))
+        .output()
+        .unwrap();
     let stderr = text(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("panicked") && !stderr.contains("error"), "{stderr}");
     assert!(out.status.success(), "status {:?}: {stderr}", out.status);
+    let log = text(&fs::read(dir.path().join("log")).unwrap());
+    assert!(log.contains("positions loaded"), "the run got as far as the report: {log}");
 }
 
 #[test]
@@ -152,9 +148,10 @@ fn a_closed_stderr_does_not_turn_errors_into_panics() {
         (vec!["--config", "bad.toml"], 2),
         (vec!["--config", "/dev/null", "--book", "missing.dat", "--log-file", "log"], 3),
     ] {
-        let mut child = spawn(dir.path(), &args);
-        drop(child.stderr.take());
-        let status = child.wait_with_output().unwrap().status;
+        // Closed before the binary starts, as for stdout above.
+        let stderr = pipe_nobody_reads(dir.path());
+        let status = bin().current_dir(dir.path()).args(&args).stdout(Stdio::null()).stderr(stderr).status().unwrap();
+        fs::remove_file(dir.path().join("closed-pipe")).unwrap();
         assert_eq!(status.code(), Some(expected), "{args:?}");
     }
 }

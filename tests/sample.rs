@@ -1,18 +1,21 @@
 //! The committed sample book is what `bookminer synth` writes with the options
-//! the README and config.toml name, it is a valid book, and it has what the
-//! sample is for: passes and mismatches of every mode.
+//! the README and config.toml name, it is a valid book, it has what the
+//! sample is for (passes and mismatches of every mode), and it gives the
+//! counts the README quotes.
 
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
-use bookminer::mine::{mine, Control, MineOptions};
+use bookminer::mine::{mine, Control, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::KifuFormat;
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 const SAMPLE: &[u8] = include_bytes!("../books/sample.dat");
+const README: &str = include_str!("../README.md");
 
 /// The options books/sample.dat was written with.
 fn sample_options() -> SynthOptions {
@@ -38,23 +41,52 @@ fn the_sample_verifies_and_has_passes() {
     assert!(stats.by_empties[0] > 0, "no line played to the end of the game: {stats}");
 }
 
-#[test]
-fn every_mode_finds_mismatches_in_the_sample() {
+/// Mines the sample with every mode into `out`, as `--mode all` does.
+fn mine_sample(out: &Path) -> MineReport {
     let mut book = Book::from_bytes("sample.dat", SAMPLE.to_vec()).unwrap();
-    let out = tempfile::tempdir().unwrap();
     let options = MineOptions {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
         format: KifuFormat::default(),
         unique_lines: true,
-        out_dir: out.path().to_path_buf(),
+        out_dir: out.to_path_buf(),
     };
     let cancel = AtomicBool::new(false);
-    let report = mine(&mut book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap();
+    mine(&mut book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap()
+}
+
+#[test]
+fn every_mode_finds_mismatches_in_the_sample() {
+    let out = tempfile::tempdir().unwrap();
+    let report = mine_sample(out.path());
     for m in &report.modes {
         assert!(m.lines_written > 0, "{} wrote nothing", m.mode);
         if m.mode != Mode::LeafVsLinks {
             assert!(m.above > 0 && m.below > 0, "{}: {} above, {} below", m.mode, m.above, m.below);
         }
+    }
+}
+
+/// The number (digits and thousands commas) that follows `before` in the README.
+fn readme_number(before: &str) -> u64 {
+    let at = README.find(before).unwrap_or_else(|| panic!("the README no longer says {before:?}")) + before.len();
+    let digits: String = README[at..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').filter(|c| *c != ',').collect();
+    digits.parse().unwrap_or_else(|_| panic!("no number after {before:?} in the README"))
+}
+
+#[test]
+fn the_sample_gives_the_counts_the_readme_quotes() {
+    let out = tempfile::tempdir().unwrap();
+    let report = mine_sample(out.path());
+    assert_eq!(report.positions_loaded, readme_number("What they find in the sample book ("));
+    assert_eq!(report.walk.edges, readme_number(" positions, "));
+    assert_eq!(report.modes.len(), 4);
+    for m in &report.modes {
+        let n = m.mode.number();
+        let quoted = readme_number(&format!("**Mode {n}** writes "));
+        assert_eq!(m.lines_written, quoted, "mode {n}: the README says {quoted} lines");
+        let file = std::fs::read(out.path().join(format!("mode{n}.txt"))).unwrap();
+        let lines = file.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert_eq!(lines, quoted, "mode{n}.txt holds {lines} lines, the README says {quoted}");
     }
 }

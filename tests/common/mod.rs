@@ -1,4 +1,8 @@
-//! Books made from lines of moves, shared by the walk tests and the property tests.
+//! What the tests share: where the repository's books are, the binary, a
+//! pipe nobody reads, and books made from lines of moves.
+//!
+//! Every book a test reads is in the repository (`books/`, `tests/data/`) or
+//! made by the test: the tests need nothing beside the repository.
 
 // Each test crate compiles this module and uses part of it.
 #![allow(dead_code)]
@@ -8,6 +12,50 @@ use bookminer::book::edax_writer::Entry;
 use bookminer::book::{Link, Score};
 use bookminer::symmetry::normalize;
 use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository's root.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `books/sample.dat`, the book `bookminer synth` wrote for the README.
+pub fn sample() -> PathBuf {
+    repo().join("books/sample.dat")
+}
+
+/// A file under `tests/data` (the books the tests and the cases use).
+pub fn data(relative: &str) -> PathBuf {
+    let path = repo().join("tests/data").join(relative);
+    assert!(path.is_file(), "{} is missing from the repository", path.display());
+    path
+}
+
+/// `tests/data/books/edax46-l2-small.dat`: 7,814 positions written by Edax 4.6.
+pub fn edax46() -> PathBuf {
+    data("books/edax46-l2-small.dat")
+}
+
+/// The binary cargo built for these tests.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bookminer"))
+}
+
+/// The write end of a pipe whose read end is already closed, as a child's
+/// standard output: its first write fails with a broken pipe, however the
+/// processes are scheduled. (A named pipe in `dir`: opened for reading and
+/// writing first so that opening the write end does not wait for a reader.)
+pub fn pipe_nobody_reads(dir: &Path) -> File {
+    let fifo = dir.join("closed-pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let both_ends = OpenOptions::new().read(true).write(true).open(&fifo).unwrap();
+    let write_end = OpenOptions::new().write(true).open(&fifo).unwrap();
+    drop(both_ends);
+    write_end
+}
 
 /// The boards a line passes through, the initial and the last included.
 pub fn boards_along(line: &[Move]) -> Vec<Board> {
