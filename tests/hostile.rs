@@ -353,6 +353,150 @@ fn mine_fails_on_every_book_it_must_refuse_and_writes_nothing() {
     }
 }
 
+// Damaged Egaroucid books, made from the in-repository .egbk3 by one edit
+// each, with what verify and mine must say worked out from the bytes.
+
+const EGBK3_HEADER: usize = 14;
+const EGBK3_RECORD: usize = 25;
+
+fn egbk3_book() -> Vec<u8> {
+    fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/books/egbk3/edax46-l2-small.egbk3")).unwrap()
+}
+
+/// The board of the `i`-th (0-based) record.
+fn egbk3_board(file: &[u8], i: usize) -> Board {
+    let at = EGBK3_HEADER + i * EGBK3_RECORD;
+    let word = |from: usize| u64::from_le_bytes(file[from..from + 8].try_into().unwrap());
+    Board::new(word(at), word(at + 8))
+}
+
+/// "record N at byte M" of the `i`-th record.
+fn egbk3_place(i: usize) -> String {
+    format!("record {} at byte {}", i + 1, EGBK3_HEADER + i * EGBK3_RECORD)
+}
+
+/// What `mine` does with a damaged book.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mined {
+    /// Refused at load: status 2, nothing written.
+    Refused,
+    /// Stopped when the walk follows the damaged move: status 2, nothing written.
+    Stopped,
+    /// Mined, with a warning or without noticing.
+    GoesOn,
+}
+
+/// Damaged .egbk3 books, and what mine does with each.
+const EGBK3_DAMAGED: [(&str, Mined); 9] = [
+    ("egbk3-short-header.egbk3", Mined::Refused),
+    ("egbk3-bad-version.egbk3", Mined::Refused),
+    ("egbk3-truncated-record.egbk3", Mined::Refused),
+    ("egbk3-overlapping-discs.egbk3", Mined::Refused),
+    ("egbk3-duplicate-position.egbk3", Mined::Refused),
+    ("egbk3-huge-count.egbk3", Mined::GoesOn),
+    ("egbk3-illegal-leaf.egbk3", Mined::Stopped),
+    ("egbk3-not-normalized.egbk3", Mined::GoesOn),
+    ("egbk3-no-value.egbk3", Mined::GoesOn),
+];
+
+/// A record far from the start whose board is not symmetric.
+const EGBK3_INNER: usize = 1000;
+
+/// `name`'s bytes, and the words verify must say about them.
+fn egbk3_damage(name: &str) -> (Vec<u8>, Vec<String>) {
+    let mut file = egbk3_book();
+    let n = (file.len() - EGBK3_HEADER) / EGBK3_RECORD;
+    assert!(n > EGBK3_INNER && (file.len() - EGBK3_HEADER) % EGBK3_RECORD == 0, "the book is whole");
+    let i = EGBK3_INNER;
+    let at = EGBK3_HEADER + i * EGBK3_RECORD;
+    let board = egbk3_board(&file, i);
+    let set_u64 = |file: &mut Vec<u8>, at: usize, value: u64| file[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    let words = match name {
+        "egbk3-short-header.egbk3" => {
+            file.truncate(12);
+            vec!["file is 12 bytes, shorter than the 14-byte header".into()]
+        }
+        "egbk3-bad-version.egbk3" => {
+            file[9] = 2;
+            vec!["byte 9: book version 2 is not supported".into()]
+        }
+        "egbk3-truncated-record.egbk3" => {
+            file.truncate(file.len() - 7);
+            vec![format!("{}: truncated record: needs 25 bytes, the file has 18 left", egbk3_place(n - 1))]
+        }
+        "egbk3-overlapping-discs.egbk3" => {
+            set_u64(&mut file, at, board.player | (board.opponent & board.opponent.wrapping_neg()));
+            vec![format!("{}: both sides have a disc", egbk3_place(i))]
+        }
+        "egbk3-duplicate-position.egbk3" => {
+            let copy = file[at..at + EGBK3_RECORD].to_vec();
+            file.extend_from_slice(&copy);
+            file[10..14].copy_from_slice(&(n as i32 + 1).to_le_bytes());
+            vec![format!("{}: same position as {}", egbk3_place(n), egbk3_place(i))]
+        }
+        "egbk3-huge-count.egbk3" => {
+            file[10..14].copy_from_slice(&i32::MAX.to_le_bytes());
+            vec![format!("byte 10: header says {} positions, the file holds {n}", i32::MAX)]
+        }
+        "egbk3-illegal-leaf.egbk3" => {
+            // The leaf on a square the side to move already holds.
+            file[at + 22] = 3;
+            file[at + 23] = board.player.trailing_zeros() as u8;
+            let mv = Move::from_code(board.player.trailing_zeros() as u8).unwrap();
+            vec![format!("{}: leaf move {mv} is illegal", egbk3_place(i))]
+        }
+        "egbk3-not-normalized.egbk3" => {
+            let image = Symmetry::ALL.into_iter().map(|s| s.board(&board)).find(|b| *b != board).unwrap();
+            set_u64(&mut file, at, image.player);
+            set_u64(&mut file, at + 8, image.opponent);
+            vec![format!("{}: board is not in normalized", egbk3_place(i))]
+        }
+        "egbk3-no-value.egbk3" => {
+            file[at + 16] = (-126i8) as u8;
+            vec![format!("{}: value -126 is outside -64..64", egbk3_place(i))]
+        }
+        _ => panic!("no damage called {name}"),
+    };
+    (file, words)
+}
+
+#[test]
+fn verify_and_mine_treat_damaged_egaroucid_books_as_damaged_edax_books() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, expected) in EGBK3_DAMAGED {
+        let (bytes, words) = egbk3_damage(name);
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let out = run(dir.path(), &["verify", &path.display().to_string()]);
+        assert_no_panic(&out);
+        let text = said(&out);
+        let status = if name == "egbk3-short-header.egbk3" { 2 } else { 1 };
+        assert_eq!(out.status.code(), Some(status), "verify {name}: {text}");
+        for word in &words {
+            assert!(text.contains(word.as_str()), "verify {name} does not say {word:?}: {text}");
+        }
+        let out = run(dir.path(), &["stats", &path.display().to_string()]);
+        assert_no_panic(&out);
+        assert!(matches!(out.status.code(), Some(1 | 2)), "stats {name} fails: {}", said(&out));
+        let mined = tempfile::tempdir().unwrap();
+        let out = run_mine(mined.path(), &path, &["--mode", "all", "--out-dir", "out"]);
+        assert_no_panic(&out);
+        let err = stderr(&out);
+        if expected == Mined::GoesOn {
+            assert_eq!(out.status.code(), Some(0), "mine {name} goes on: {err}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "mine {name} is bad input: {err}");
+            assert!(err.contains(&format!("error: {}", path.display())), "mine {name}: {err}");
+            assert_no_mode_files(&mined.path().join("out"));
+        }
+        if expected == Mined::Stopped {
+            let at = egbk3_place(EGBK3_INNER);
+            assert!(err.contains(&at) && err.contains("is illegal on board"), "mine {name} names {at}: {err}");
+        }
+        assert_no_temp_files(mined.path());
+    }
+}
+
 #[test]
 fn mine_stops_at_an_illegal_stored_move_naming_its_record_and_move() {
     let damaged = Damaged::new();
