@@ -44,6 +44,8 @@ pub struct Arrival<'a> {
     pub child: Record<'a>,
     /// Maps the child's stored moves onto the actual board.
     pub child_symmetry: Symmetry,
+    /// The child on the walk's own board: the position `line` reaches.
+    pub board: Board,
 }
 
 /// Counts of what a walk did.
@@ -162,6 +164,7 @@ struct PendingArrival {
     parent_score: Score,
     offset: u64,
     symmetry: Symmetry,
+    board: Board,
 }
 
 /// Walks every edge reachable from `start` once, reporting arrivals to
@@ -235,6 +238,7 @@ impl<V: Visitor> Walker<'_, V> {
             parent_score: pending.parent_score,
             child: self.store.record_at(pending.offset),
             child_symmetry: pending.symmetry,
+            board: pending.board,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)
     }
@@ -279,6 +283,7 @@ impl<V: Visitor> Walker<'_, V> {
             parent_score: child.link.score,
             offset: visit.offset,
             symmetry: child.symmetry,
+            board: self.board,
         });
         match frame {
             Some(frame) => {
