@@ -6,7 +6,7 @@ use bookminer::book::verify::verify;
 use bookminer::book::Book;
 use bookminer::mine::{mine, Control, MineOptions};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::KifuFormat;
+use bookminer::output::{Formats, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
@@ -46,6 +46,8 @@ fn every_mode_finds_mismatches_in_the_sample() {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
         format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: true,
         unique_lines: true,
         out_dir: out.path().to_path_buf(),
     };
