@@ -252,3 +252,130 @@ fn push_json_string(text: &str, out: &mut String) {
     }
     out.push('"');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Move, Square};
+    use crate::kifu::parse_and_play;
+    use crate::modes::Mode;
+    use crate::output::{KifuFormat, Orientation};
+
+    /// Prints `record` in `format` with its line rendered by `text`.
+    fn print(format: Format, record: &Mismatch<'_>, text: &KifuFormat) -> String {
+        let mut kifu = String::new();
+        let symmetry = text.render(record.line, &mut kifu);
+        let mut out = String::new();
+        format.printer().print(record, &LineText { kifu: &kifu, symmetry }, &mut out);
+        out
+    }
+
+    fn record<'a>(line: &'a [Move], board: Board) -> Mismatch<'a> {
+        Mismatch {
+            mode: Mode::ValueVsBest,
+            branch: Branch::Above,
+            target: Target::Move(1),
+            mv: line.last().copied(),
+            score: Some(Score(3)),
+            p: Score(-1),
+            v: Score(1),
+            l: Some(Score(3)),
+            f: None,
+            m: Some(Score(3)),
+            empties: 57,
+            line,
+            board,
+        }
+    }
+
+    #[test]
+    fn jsonl_keys_come_in_order_with_nulls_and_the_move_turned_like_the_line() {
+        // Walked as C4 E3 F6; turned to F5 by the half-turn: F5 D6 C3.
+        let (board, line) = parse_and_play("C4E3F6").unwrap();
+        let r = record(&line, board);
+        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        let (f5_board, _) = parse_and_play("F5D6C3").unwrap();
+        let mut board_text = String::new();
+        push_board(&f5_board, false, Symmetry::IDENTITY, &mut board_text);
+        assert_eq!(
+            json,
+            format!(
+                "{{\"kifu\":\"F5D6C3\",\"mode\":2,\"branch\":\"above\",\"target\":\"move\",\"move\":\"C3\",\"score\":3,\
+                 \"p\":-1,\"v\":1,\"l\":3,\"f\":null,\"m\":3,\"empties\":57,\"board\":\"{board_text}\",\"side\":\"O\"}}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_child_target_has_null_move_and_score_and_absent_values_are_null() {
+        let (board, line) = parse_and_play("F5").unwrap();
+        let r = Mismatch {
+            branch: Branch::Below,
+            target: Target::Child,
+            mv: None,
+            score: None,
+            l: None,
+            f: None,
+            m: None,
+            ..record(&line, board)
+        };
+        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        assert!(
+            json.starts_with(
+                "{\"kifu\":\"F5\",\"mode\":2,\"branch\":\"below\",\"target\":\"child\",\"move\":null,\"score\":null,\
+                 \"p\":-1,\"v\":1,\"l\":null,\"f\":null,\"m\":null,\"empties\":57,\"board\":\""
+            ),
+            "{json}"
+        );
+        assert!(json.ends_with("\",\"side\":\"O\"}\n"), "{json}");
+    }
+
+    #[test]
+    fn a_pass_target_is_ps_in_jsonl_whatever_the_token_and_the_side_stays() {
+        // A made-up line ending in a pass: the pass swaps the side to move.
+        let (board, mut line) = parse_and_play("F5D6").unwrap();
+        line.push(Move::Pass);
+        let r = record(&line, board.swapped());
+        for token in ["", "pa", "\"\\"] {
+            let text = KifuFormat { orientation: Orientation::F5, pass_token: token.into() };
+            let json = print(Format::Jsonl, &r, &text);
+            let escaped = token.replace('\\', "\\\\").replace('"', "\\\"");
+            assert!(json.starts_with(&format!("{{\"kifu\":\"F5D6{escaped}\",")), "{json}");
+            assert!(json.contains(",\"move\":\"PS\","), "{json}");
+            assert!(json.ends_with(",\"side\":\"O\"}\n"), "three moves from the start: white to move; {json}");
+        }
+    }
+
+    #[test]
+    fn obf_is_the_board_the_side_and_the_kifu_as_a_comment() {
+        let (board, line) = parse_and_play("D3").unwrap();
+        let r = Mismatch { mode: Mode::LeafVsLinks, ..record(&line, board) };
+        let walked = KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() };
+        let obf = print(Format::Obf, &r, &walked);
+        let expected_board = "-------------------X-------XX------XO-----------------------------";
+        assert_eq!(obf, format!("{} O; % D3\n", &expected_board[..64]));
+        let turned = print(Format::Obf, &r, &KifuFormat::default());
+        assert_eq!(turned, "---------------------------OX------XXX-------------------------- O; % F5\n");
+        assert_eq!(print(Format::Kifu, &r, &walked), "D3\n");
+    }
+
+    #[test]
+    fn black_to_move_is_x_and_colours_follow_the_side() {
+        let line = [Move::Play(Square::parse("F5").unwrap()), Move::Play(Square::parse("D6").unwrap())];
+        let (board, _) = parse_and_play("F5D6").unwrap();
+        let r = record(&line, board);
+        let obf = print(Format::Obf, &r, &KifuFormat::default());
+        assert!(obf.ends_with(" X; % F5D6\n"), "{obf}");
+        assert_eq!(obf[..64].matches('X').count(), 3, "{obf}");
+        assert_eq!(obf[..64].matches('O').count(), 3, "{obf}");
+    }
+
+    #[test]
+    fn formats_parse_in_any_case_and_refuse_unknown_names() {
+        assert_eq!("JSONL".parse::<Formats>().unwrap(), Formats::of(&[Format::Jsonl]));
+        assert_eq!("obf,Kifu,obf".parse::<Formats>().unwrap().to_string(), "kifu,obf");
+        for bad in ["", ",", "kifu,,obf", "txt"] {
+            assert!(bad.parse::<Formats>().is_err(), "{bad:?}");
+        }
+    }
+}
