@@ -235,6 +235,11 @@ fn push_int(n: i64, out: &mut String) {
 /// Appends `text` as a JSON string: a pass token may hold any character.
 fn push_json_string(text: &str, out: &mut String) {
     out.push('"');
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),

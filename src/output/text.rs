@@ -84,22 +84,38 @@ pub fn side_char(black: bool) -> char {
     }
 }
 
+/// Eight `-`, as the bytes of a little-endian word.
+const EMPTY_ROW: u64 = u64::from_le_bytes([b'-'; 8]);
+
+/// For each byte of a bitboard, a word whose byte i is bit i of it.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[bits] |= ((bits as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 /// Appends the 64 squares A1…H8 row by row, `X` black, `O` white, `-` empty,
 /// of `board` (`player` to move, black if `black_to_move`) turned by `symmetry`.
 pub fn push_board(board: &Board, black_to_move: bool, symmetry: Symmetry, out: &mut String) {
     let turned = symmetry.board(board);
     let (black, white) = if black_to_move { (turned.player, turned.opponent) } else { (turned.opponent, turned.player) };
-    out.reserve(64);
-    for x in 0..64 {
-        let bit = 1u64 << x;
-        out.push(if black & bit != 0 {
-            'X'
-        } else if white & bit != 0 {
-            'O'
-        } else {
-            '-'
-        });
+    // A row at a time, without branches: each byte of SPREAD[bits] is 0 or 1,
+    // so multiplying by a byte difference changes exactly the squares set.
+    let mut squares = [0u8; 64];
+    for (row, chunk) in squares.chunks_exact_mut(8).enumerate() {
+        let (b, w) = (SPREAD[(black >> (8 * row)) as u8 as usize], SPREAD[(white >> (8 * row)) as u8 as usize]);
+        let text = EMPTY_ROW ^ b * u64::from(b'-' ^ b'X') ^ w * u64::from(b'-' ^ b'O');
+        chunk.copy_from_slice(&text.to_le_bytes());
     }
+    out.push_str(std::str::from_utf8(&squares).expect("ASCII"));
 }
 
 #[cfg(test)]
