@@ -2,7 +2,9 @@
 # End-to-end benchmark: writes synthetic books (1M and 10M positions by
 # default), mines each with `--mode all` and with the straightforward baseline
 # (examples/baseline.rs), checks that both wrote the same files, and prints
-# index build rate, walk rate, end-to-end time, peak RSS and the ratio.
+# index build rate, walk rate, end-to-end time, peak RSS and the ratio; then
+# times `--mode all` writing kifu alone against kifu, JSONL and OBF together
+# (target: all three cost at most 25% over kifu alone).
 #
 #   scripts/bench.sh                 # 1M and 10M positions
 #   BENCH_SIZES="100000" scripts/bench.sh
@@ -79,6 +81,34 @@ for n in $sizes; do
   }' >> "$results"
 done
 
+formats="$dir/formats.md"
+{
+  echo "| positions | kifu only | kifu, jsonl, obf | extra |"
+  echo "|---|---|---|---|"
+} > "$formats"
+for n in $sizes; do
+  book="$dir/synth-$n.dat"
+  cat "$book" > /dev/null
+  best_kifu=""; best_all=""
+  for run in $(seq "$runs"); do
+    for f in kifu kifu,jsonl,obf; do
+      echo "== formats $f, $n positions, run $run"
+      timed "$dir/time-fmt-$n" -- "$bin" --config /dev/null --book "$book" --mode all --format "$f" \
+        --out-dir "$dir/fmt-$n" --log-file "$dir/log-fmt-$n" > /dev/null 2>&1
+      wall=$(field wall "$dir/time-fmt-$n")
+      if [ "$f" = kifu ]; then
+        if [ -z "$best_kifu" ] || awk -v a="$wall" -v b="$best_kifu" 'BEGIN { exit !(a < b) }'; then best_kifu=$wall; fi
+      else
+        if [ -z "$best_all" ] || awk -v a="$wall" -v b="$best_all" 'BEGIN { exit !(a < b) }'; then best_all=$wall; fi
+      fi
+    done
+  done
+  awk -v n="$n" -v k="$best_kifu" -v a="$best_all" \
+    'BEGIN { printf "| %d | %.2f s | %.2f s | %+.0f%% |\n", n, k, a, (a / k - 1) * 100 }' >> "$formats"
+done
+
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat "$results"
+echo
+cat "$formats"
