@@ -317,7 +317,7 @@ pub enum ConfigError {
         origin: String,
         message: String,
         #[source]
-        source: toml::de::Error,
+        source: Box<toml::de::Error>,
     },
     /// One key's value (or the key itself) is bad.
     #[error("{origin}: key `{}`: {}", clip(key, 80), clip(message, MESSAGE_LIMIT))]
@@ -375,7 +375,7 @@ impl Config {
         let table: toml::Table = text.parse().map_err(|source: toml::de::Error| ConfigError::Syntax {
             origin: origin.to_string(),
             message: source.to_string().trim_end().replace('\n', " "),
-            source,
+            source: Box::new(source),
         })?;
         let mut config = Config::default().rebased(base);
         let known = keys();

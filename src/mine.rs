@@ -142,8 +142,11 @@ impl Visitor for Miner<'_> {
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
         let (fired, files) = (&mut self.fired, &mut self.files);
         let written = self.recorder.arrival(arrival, |found| match found {
-            Found::Fired { index, branch: Branch::Above } => Ok(fired[index].0 += 1),
-            Found::Fired { index, branch: Branch::Below } => Ok(fired[index].1 += 1),
+            Found::Fired { index, branch } => {
+                let (above, below) = &mut fired[index];
+                *if branch == Branch::Above { above } else { below } += 1;
+                Ok(())
+            }
             Found::Record { index, record } => {
                 files.as_mut().expect("the writer is taken out only when the walk stops").write(index, record)
             }

@@ -184,7 +184,10 @@ mod tests {
     use crate::kifu::parse_and_play;
     use std::convert::Infallible;
 
-    fn found(modes: &[Mode], facts: &ArrivalFacts<'_>) -> (Vec<(usize, Branch)>, Vec<(Mode, Vec<Move>, Board, Option<Score>)>) {
+    /// A record's mode, line, board and score.
+    type Written = (Mode, Vec<Move>, Board, Option<Score>);
+
+    fn found(modes: &[Mode], facts: &ArrivalFacts<'_>) -> (Vec<(usize, Branch)>, Vec<Written>) {
         let mut fired = Vec::new();
         let mut records = Vec::new();
         let mut recorder = Recorder::new(modes, Rules::default());

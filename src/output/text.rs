@@ -112,7 +112,7 @@ pub fn push_board(board: &Board, black_to_move: bool, symmetry: Symmetry, out: &
     let mut squares = [0u8; 64];
     for (row, chunk) in squares.chunks_exact_mut(8).enumerate() {
         let (b, w) = (SPREAD[(black >> (8 * row)) as u8 as usize], SPREAD[(white >> (8 * row)) as u8 as usize]);
-        let text = EMPTY_ROW ^ b * u64::from(b'-' ^ b'X') ^ w * u64::from(b'-' ^ b'O');
+        let text = EMPTY_ROW ^ (b * u64::from(b'-' ^ b'X')) ^ (w * u64::from(b'-' ^ b'O'));
         chunk.copy_from_slice(&text.to_le_bytes());
     }
     out.push_str(std::str::from_utf8(&squares).expect("ASCII"));
