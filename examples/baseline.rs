@@ -1,7 +1,8 @@
 //! The straightforward design, for the benchmark to measure bookminer against:
 //! read the whole file, copy every record into a
 //! `HashMap<(u64, u64), Record>` with its links in a `Vec`, and walk it
-//! recursively. It judges arrivals with bookminer's own rules and writes the
+//! recursively. It turns arrivals into records with bookminer's own rules
+//! (`mismatch::Recorder`) and lines with its kifu text, and writes the
 //! same four files as `bookminer --mode all`, so the two runs can be compared
 //! byte for byte and the difference in time is the data structures and the walk.
 //!
@@ -9,9 +10,11 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Score;
-use bookminer::modes::{judge, ArrivalScores, Mode, Rules, Target};
+use bookminer::mismatch::{ArrivalFacts, Found, Recorder};
+use bookminer::modes::{ArrivalScores, Mode, Rules};
 use bookminer::output::{KifuFormat, BOM};
-use bookminer::symmetry::normalize;
+use bookminer::symmetry::{normalize, Symmetry};
+use std::convert::Infallible;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -50,11 +53,12 @@ fn read_book(path: &Path) -> HashMap<(u64, u64), Record> {
 struct Output {
     file: BufWriter<std::fs::File>,
     seen: HashSet<String>,
-    mode: Mode,
 }
 
 struct Walk {
     book: HashMap<(u64, u64), Record>,
+    recorder: Recorder,
+    /// One per mode, in the recorder's order.
     outputs: Vec<Output>,
     format: KifuFormat,
     edges: u64,
@@ -73,7 +77,7 @@ impl Walk {
             let first = !record.entered;
             record.entered = true;
             line.push(actual);
-            self.arrive(score, (c.board.player, c.board.opponent), c.to_original, line);
+            self.arrive(score, (c.board.player, c.board.opponent), c.to_original, child, line);
             if first {
                 self.position(child, line);
             }
@@ -81,25 +85,32 @@ impl Walk {
         }
     }
 
-    fn arrive(&mut self, parent: Score, key: (u64, u64), symmetry: bookminer::symmetry::Symmetry, line: &[Move]) {
+    fn arrive(&mut self, parent: Score, key: (u64, u64), symmetry: Symmetry, board: Board, line: &[Move]) {
         let record = &self.book[&key];
         let links: Vec<Score> = record.moves[..record.n_links.min(record.moves.len())].iter().map(|m| m.0).collect();
         let leaf = record.moves.get(record.n_links).map(|m| m.0);
-        let scores = ArrivalScores { parent, via_pass: false, value: record.value, links: &links, leaf };
-        for out in &mut self.outputs {
-            let Some(verdict) = judge(out.mode, &Rules::default(), &scores) else { continue };
-            for target in verdict.targets {
-                let mut full = line.to_vec();
-                if let Target::Move(i) = target {
-                    full.push(symmetry.apply_move(record.moves[i].1));
-                }
-                let mut text = String::new();
-                self.format.render(&full, &mut text);
+        let moves: Vec<Move> = record.moves.iter().map(|m| m.1).collect();
+        let facts = ArrivalFacts {
+            line,
+            board,
+            scores: ArrivalScores { parent, via_pass: false, value: record.value, links: &links, leaf },
+            moves: &moves,
+            symmetry,
+        };
+        let (outputs, format) = (&mut self.outputs, &self.format);
+        let mut text = String::new();
+        let judged = self.recorder.facts(&facts, |found| {
+            if let Found::Record { index, record } = found {
+                text.clear();
+                format.render(record.line, &mut text);
+                let out = &mut outputs[index];
                 if out.seen.insert(text.clone()) {
                     writeln!(out.file, "{text}").expect("write");
                 }
             }
-        }
+            Ok::<(), Infallible>(())
+        });
+        judged.unwrap_or_else(|never| match never {});
     }
 }
 
@@ -119,10 +130,11 @@ fn main() {
             let path = Path::new(out_dir).join(format!("mode{}.txt", mode.number()));
             let mut file = BufWriter::new(std::fs::File::create(path).expect("create an output"));
             file.write_all(BOM).expect("write");
-            Output { file, seen: HashSet::new(), mode }
+            Output { file, seen: HashSet::new() }
         })
         .collect();
-    let mut walk = Walk { book, outputs, format: KifuFormat::default(), edges: 0 };
+    let recorder = Recorder::new(&Mode::ALL, Rules::default());
+    let mut walk = Walk { book, recorder, outputs, format: KifuFormat::default(), edges: 0 };
     let root = normalize(&Board::INITIAL).board;
     walk.book.get_mut(&(root.player, root.opponent)).expect("the initial position").entered = true;
     let walk_began = Instant::now();

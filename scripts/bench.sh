@@ -15,6 +15,9 @@
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
+# * Output formats: on each of BENCH_SIZES, `--mode all` writing kifu alone
+#   against kifu, JSONL and OBF together (target: at most 25% more), the
+#   fastest of RUNS runs of each, run alternately.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -123,6 +126,34 @@ if [ -n "$egbk3" ]; then
   fi
 fi
 
+formats="$dir/formats.md"
+{
+  echo "| positions | kifu only | kifu, jsonl, obf | extra |"
+  echo "|---|---|---|---|"
+} > "$formats"
+for n in $sizes; do
+  book=$(book_file edax "$n")
+  cat "$book" > /dev/null
+  best_kifu=""; best_all=""
+  for run in $(seq "$runs"); do
+    for f in kifu kifu,jsonl,obf; do
+      echo "== formats $f, $n positions, run $run" >&2
+      timed "$dir/time-fmt-$n" -- "$bin" --config /dev/null --book "$book" --mode all --format "$f" \
+        --out-dir "$dir/fmt-$n" --log-file "$dir/log-fmt-$n" > /dev/null 2>&1
+      wall=$(field wall "$dir/time-fmt-$n")
+      if [ "$f" = kifu ]; then
+        if [ -z "$best_kifu" ] || awk -v a="$wall" -v b="$best_kifu" 'BEGIN { exit !(a < b) }'; then best_kifu=$wall; fi
+      else
+        if [ -z "$best_all" ] || awk -v a="$wall" -v b="$best_all" 'BEGIN { exit !(a < b) }'; then best_all=$wall; fi
+      fi
+    done
+  done
+  awk -v n="$n" -v k="$best_kifu" -v a="$best_all" \
+    'BEGIN { printf "| %d | %.2f s | %.2f s | %+.0f%% |\n", n, k, a, (a / k - 1) * 100 }' >> "$formats"
+done
+
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat "$results"
+echo
+cat "$formats"

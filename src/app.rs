@@ -8,14 +8,13 @@ use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::inspect::{inspect, Request};
-use bookminer::kifu::{self, KifuError};
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_as, SynthOptions};
-use bookminer::walk::{Start, WalkStats};
-use indicatif::{ProgressBar, ProgressStyle};
+use bookminer::walk::WalkStats;
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -29,16 +28,14 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 /// Everything that stops a command.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    #[error("{0}")]
+    #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("{0}")]
+    #[error(transparent)]
     Book(#[from] BookError),
-    #[error("{0}")]
+    #[error(transparent)]
     Mine(#[from] MineError),
-    #[error("start \"{text}\": {error}")]
-    Start { text: String, error: KifuError },
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, #[source] source: std::io::Error },
     #[error("{0}")]
     Usage(String),
     /// Whoever read standard output stopped reading (`bookminer stats | head`):
@@ -55,7 +52,7 @@ impl AppError {
             | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
             AppError::StdoutClosed => 0,
-            AppError::Config(e) if e.message.starts_with("cannot read") => EXIT_IO,
+            AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
         }
     }
@@ -70,10 +67,21 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
         None if default_file.is_file() => Config::load(default_file)?,
         None => Config::default(),
     };
-    for (key, value) in cli.overrides.pairs() {
-        config.set_from_command_line(key, value)?;
-    }
+    config.apply_flags(&cli.settings)?;
     Ok(config)
+}
+
+/// The log file a command writes: the one asked for (config key or flag), or
+/// the default for the commands that write files anyway. Read-only commands
+/// (verify, stats, inspect of positions given as arguments) create nothing
+/// unless asked to.
+pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c Path> {
+    let read_only = match command {
+        Some(Command::Verify { .. } | Command::Stats { .. }) => true,
+        Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
+        Some(Command::Mine | Command::Synth { .. }) | None => false,
+    };
+    (config.log_file_given || !read_only).then_some(config.log_file.as_path())
 }
 
 /// Runs a command; the `u8` is the exit status when it ran to the end.
@@ -121,21 +129,11 @@ fn open_book(path: &Path) -> Result<Book, AppError> {
     Ok(book)
 }
 
-fn start_of(config: &Config) -> Result<Start, AppError> {
-    if config.start.trim().is_empty() {
-        return Ok(Start::initial());
-    }
-    let (board, line) =
-        kifu::parse_and_play(&config.start).map_err(|error| AppError::Start { text: config.start.clone(), error })?;
-    Ok(Start { board, line })
-}
-
 fn run_mine(config: &Config) -> Result<u8, AppError> {
     let modes = config.mode.mining_modes();
     if modes.is_empty() {
         return Err(AppError::Usage("mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into()));
     }
-    let start = start_of(config)?;
     // Installed before loading, so that Ctrl-C at any point ends the run the
     // same way (status 130, no output changed); a load is not interrupted
     // but is short next to the walk. The handler runs on a thread of its
@@ -155,6 +153,8 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
         format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() },
+        formats: config.format,
+        bom: config.bom,
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
     };
@@ -166,16 +166,28 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     };
     let bar = ProgressBar::new(links + counts.leaves);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} walking {bar:30} {human_pos}/{human_len} edges ({per_sec}, {eta})")
-            .expect("a valid template"),
+        ProgressStyle::with_template("{spinner} walking {bar:30} {human_pos}/{human_len} edges ({rate}, {eta})")
+            .expect("a valid template")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&edge_rate(state.per_sec()));
+            }),
     );
     let mut progress = |stats: &WalkStats| bar.set_position(stats.edges);
-    let report = mine(&mut book, &start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
+    let report = mine(&mut book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
     bar.finish_and_clear();
     let report = report?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)
+}
+
+/// A rate as people read it: "2.5M edges/s", "830k edges/s".
+fn edge_rate(per_sec: f64) -> String {
+    match per_sec {
+        r if r >= 1e6 => format!("{:.1}M edges/s", r / 1e6),
+        r if r >= 1e3 => format!("{:.0}k edges/s", r / 1e3),
+        r => format!("{r:.0} edges/s"),
+    }
 }
 
 /// Copies a report into the log file, one time-stamped line per line.

@@ -1,7 +1,8 @@
-//! Command-line syntax. Every flag that overrides a config key is checked by
-//! the same code as the config file (see `Config::set_from_command_line`).
+//! Command-line syntax. The flags that override config keys are declared with
+//! the keys themselves, in `bookminer::config::Settings`.
 
-use clap::{Args, Parser, Subcommand};
+use bookminer::config::Settings;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Walks an Edax opening book (book.dat) and writes the kifu of the places
@@ -22,77 +23,17 @@ pub struct Cli {
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// Flags that override config keys (relative paths: from the working directory).
     #[command(flatten)]
-    pub overrides: Overrides,
+    pub settings: Settings,
 
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
-/// Flags that override config keys (relative paths: from the working directory).
-#[derive(Args, Debug, Default)]
-pub struct Overrides {
-    /// Book to read [config: book]
-    #[arg(long, global = true, value_name = "FILE")]
-    pub book: Option<String>,
-    /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
-    /// best move, 5 inspect, or "all" (1–4 in one walk) [config: mode]
-    #[arg(short, long, global = true, value_name = "MODE")]
-    pub mode: Option<String>,
-    /// Walk only below the position this kifu reaches, e.g. f5d6 [config: start]
-    #[arg(long, global = true, value_name = "KIFU")]
-    pub start: Option<String>,
-    /// Folder for mode{N}.txt [config: out_dir]
-    #[arg(long, global = true, value_name = "DIR")]
-    pub out_dir: Option<String>,
-    /// Smallest score difference that counts as a mismatch [config: min_gap]
-    #[arg(long, global = true, value_name = "N")]
-    pub min_gap: Option<String>,
-    /// "f5" (turn every line to start with F5) or "as-walked" [config: orientation]
-    #[arg(long, global = true, value_name = "HOW")]
-    pub orientation: Option<String>,
-    /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
-    #[arg(long, global = true, value_name = "TEXT")]
-    pub pass_token: Option<String>,
-    /// true: write each line once per file; false: every line [config: unique_lines]
-    #[arg(long, global = true, value_name = "BOOL")]
-    pub unique_lines: Option<String>,
-    /// Mode 1, child with a leaf but no links: "skip" or "report" [config: mode1_linkless]
-    #[arg(long, global = true, value_name = "HOW")]
-    pub mode1_linkless: Option<String>,
-    /// error, warn, info, debug or trace [config: log_level]
-    #[arg(long, global = true, value_name = "LEVEL")]
-    pub log_level: Option<String>,
-    /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
-    #[arg(long, global = true, value_name = "FILE")]
-    pub log_file: Option<String>,
-}
-
-impl Overrides {
-    /// (config key, value) for every flag given.
-    pub fn pairs(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("book", &self.book),
-            ("mode", &self.mode),
-            ("start", &self.start),
-            ("out_dir", &self.out_dir),
-            ("min_gap", &self.min_gap),
-            ("orientation", &self.orientation),
-            ("pass_token", &self.pass_token),
-            ("unique_lines", &self.unique_lines),
-            ("mode1_linkless", &self.mode1_linkless),
-            ("log_level", &self.log_level),
-            ("log_file", &self.log_file),
-        ]
-        .into_iter()
-        .filter_map(|(key, value)| value.as_deref().map(|v| (key, v)))
-        .collect()
-    }
-}
-
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Walk the book and write mode{N}.txt for the chosen mode (1–4 or all).
+    /// Walk the book and write mode{N}.txt (and .jsonl, .obf) for the chosen mode (1–4 or all).
     Mine,
     /// Print everything the book knows about positions (mode 5).
     ///

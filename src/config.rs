@@ -1,10 +1,19 @@
-//! The run's settings (SPEC §6): `config.toml`, then command-line overrides.
-//! Keys and enumerated values are case-insensitive; every value is checked
-//! once here, so the rest of the program works with typed settings.
+//! The run's settings (SPEC §6): `config.toml`, then command-line flags over it.
+//!
+//! Every key is declared once, in [`Settings`]: the same field is a flag of
+//! the same name (clap) and a key of the file (serde), and both read its value
+//! with the same parser. Keys and enumerated values are case-insensitive;
+//! every value is checked here, so the rest of the program works with a typed
+//! [`Config`].
 
+use crate::kifu;
 use crate::modes::{Linkless, Mode};
-use crate::output::Orientation;
-use std::fmt;
+use crate::output::{Formats, Orientation};
+use crate::walk::Start;
+use clap::{Args, CommandFactory, Parser, ValueEnum};
+use serde::de::{Deserializer, Error as _};
+use serde::Deserialize;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// What a run does.
@@ -27,7 +36,7 @@ impl RunMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum LogLevel {
     Error,
     Warn,
@@ -48,13 +57,206 @@ impl LogLevel {
     }
 }
 
+/// The settings as given, each key once: a flag (`--min-gap 2`) and a key of
+/// config.toml (`min_gap = 2`). `None`: not given.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Book to read [config: book]
+    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub book: Option<PathBuf>,
+    /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
+    /// best move, 5 inspect, or "all" (1–4 in one walk) [config: mode]
+    #[arg(short, long, global = true, value_name = "MODE", value_parser = parse_run_mode)]
+    #[serde(default, deserialize_with = "de::run_mode")]
+    pub mode: Option<RunMode>,
+    /// Walk only below the position this kifu reaches, e.g. f5d6 [config: start]
+    #[arg(long, global = true, value_name = "KIFU")]
+    #[serde(default, deserialize_with = "de::text")]
+    pub start: Option<String>,
+    /// Folder for the output files [config: out_dir]
+    #[arg(long, global = true, value_name = "DIR", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub out_dir: Option<PathBuf>,
+    /// Smallest score difference that counts as a mismatch, 1 to 128 [config: min_gap]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_min_gap)]
+    #[serde(default, deserialize_with = "de::min_gap")]
+    pub min_gap: Option<i32>,
+    /// Turn every line to start with F5, or keep the walk's coordinates [config: orientation]
+    #[arg(long, global = true, value_name = "HOW", value_enum, ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub orientation: Option<Orientation>,
+    /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
+    #[arg(long, global = true, value_name = "TEXT")]
+    #[serde(default, deserialize_with = "de::text")]
+    pub pass_token: Option<String>,
+    /// true: write each line once per mode; false: every line [config: unique_lines]
+    #[arg(long, global = true, value_name = "BOOL", value_parser = parse_bool)]
+    #[serde(default, deserialize_with = "de::boolean")]
+    pub unique_lines: Option<bool>,
+    /// Mode 1, child with a leaf but no links [config: mode1_linkless]
+    #[arg(long, global = true, value_name = "HOW", value_enum, ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub mode1_linkless: Option<Linkless>,
+    /// Mode 5: file with one position per line [config: positions_file]
+    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub positions_file: Option<PathBuf>,
+    /// How much to log [config: log_level]
+    #[arg(long, global = true, value_name = "LEVEL", value_enum, ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub log_level: Option<LogLevel>,
+    /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
+    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub log_file: Option<PathBuf>,
+    /// Files to write per mode: kifu (.txt), jsonl, obf, or a list such as
+    /// kifu,jsonl,obf [config: format]
+    #[arg(long, global = true, value_name = "LIST", value_parser = parse_formats)]
+    #[serde(default, deserialize_with = "de::formats")]
+    pub format: Option<Formats>,
+    /// false: kifu files without the byte-order mark (for Edax's `book add`) [config: bom]
+    #[arg(long, global = true, value_name = "BOOL", value_parser = parse_bool)]
+    #[serde(default, deserialize_with = "de::boolean")]
+    pub bom: Option<bool>,
+}
+
+/// The settings alone as a command line, to check one flag at a time.
+#[derive(Parser, Debug)]
+#[command(name = "bookminer", no_binary_name = true, disable_help_flag = true)]
+struct Flags {
+    #[command(flatten)]
+    settings: Settings,
+}
+
+/// The names of the keys, in the order the documentation lists them.
+pub fn keys() -> Vec<String> {
+    Flags::command().get_arguments().map(|a| a.get_id().to_string()).collect()
+}
+
+/// A value a key cannot take, and what it can.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(String);
+
+fn parse_path(text: &str) -> Result<PathBuf, BadValue> {
+    match text {
+        "" => Err(BadValue("expected a path, got \"\"".into())),
+        _ => Ok(PathBuf::from(text)),
+    }
+}
+
+fn parse_run_mode(text: &str) -> Result<RunMode, BadValue> {
+    let t = text.trim();
+    match t.parse::<u8>() {
+        Ok(5) => Ok(RunMode::Inspect),
+        Ok(n) if (1..=4).contains(&n) => Ok(RunMode::Mine(Mode::from_number(n).expect("1..=4"))),
+        _ if t.eq_ignore_ascii_case("all") => Ok(RunMode::All),
+        _ => Err(BadValue(format!("{text:?} is not a mode; allowed values: 1, 2, 3, 4, 5, \"all\""))),
+    }
+}
+
+fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
+    match text.trim().parse::<i32>() {
+        Ok(gap) if (1..=128).contains(&gap) => Ok(gap),
+        _ => Err(BadValue(format!("expected a whole number from 1 to 128, got {text:?}"))),
+    }
+}
+
+fn parse_bool(text: &str) -> Result<bool, BadValue> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(BadValue(format!("expected true or false, got {text:?}"))),
+    }
+}
+
+fn parse_formats(text: &str) -> Result<Formats, BadValue> {
+    text.parse().map_err(|e: crate::output::print::FormatsError| BadValue(e.to_string()))
+}
+
+/// The values of an enumerated key, quoted, for messages.
+fn allowed<T: ValueEnum>() -> String {
+    let names = T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|p| format!("\"{}\"", p.get_name()));
+    names.collect::<Vec<_>>().join(", ")
+}
+
+/// Reading the file's values with the flags' parsers: a TOML value is taken
+/// as its text where the flag would take text (`mode = 4` as "4").
+mod de {
+    use super::*;
+
+    fn value<'de, D: Deserializer<'de>>(d: D) -> Result<toml::Value, D::Error> {
+        toml::Value::deserialize(d)
+    }
+
+    /// A string, or an integer or boolean as its text; `what` otherwise.
+    fn scalar_text<E: serde::de::Error>(v: &toml::Value, what: &str) -> Result<String, E> {
+        match v {
+            toml::Value::String(s) => Ok(s.clone()),
+            toml::Value::Integer(i) => Ok(i.to_string()),
+            toml::Value::Boolean(b) => Ok(b.to_string()),
+            other => Err(E::custom(format!("expected {what}, got {other}"))),
+        }
+    }
+
+    fn string<E: serde::de::Error>(v: toml::Value, what: &str) -> Result<String, E> {
+        match v {
+            toml::Value::String(s) => Ok(s),
+            other => Err(E::custom(format!("expected {what}, got {other}"))),
+        }
+    }
+
+    pub fn path<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+        let text = string(value(d)?, "a path")?;
+        parse_path(&text).map(Some).map_err(D::Error::custom)
+    }
+
+    pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        string(value(d)?, "a string").map(Some)
+    }
+
+    pub fn run_mode<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RunMode>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "1, 2, 3, 4, 5 or \"all\"")?;
+        parse_run_mode(&text).map(Some).map_err(|_| D::Error::custom(format!("{v} is not a mode; allowed values: 1, 2, 3, 4, 5, \"all\"")))
+    }
+
+    pub fn min_gap<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "a whole number from 1 to 128")?;
+        parse_min_gap(&text).map(Some).map_err(|_| D::Error::custom(format!("expected a whole number from 1 to 128, got {v}")))
+    }
+
+    pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "true or false")?;
+        parse_bool(&text).map(Some).map_err(|_| D::Error::custom(format!("expected true or false, got {v}")))
+    }
+
+    pub fn choice<'de, D: Deserializer<'de>, T: ValueEnum>(d: D) -> Result<Option<T>, D::Error> {
+        let v = value(d)?;
+        let text = string(v.clone(), &format!("one of {}", allowed::<T>()))?;
+        T::from_str(text.trim(), true)
+            .map(Some)
+            .map_err(|_| D::Error::custom(format!("{v} is not allowed; allowed values: {}", allowed::<T>())))
+    }
+
+    pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Formats>, D::Error> {
+        let text = string(value(d)?, "\"kifu\", \"jsonl\", \"obf\" or a comma-separated list of them")?;
+        parse_formats(&text).map(Some).map_err(D::Error::custom)
+    }
+}
+
 /// Every setting of a run, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     pub book: PathBuf,
     pub mode: RunMode,
-    /// Kifu prefix: walk only below the position it reaches.
-    pub start: String,
+    /// The position the `start` kifu reaches, and that kifu played (passes
+    /// inserted): the walk covers only what lies below it.
+    pub start: Start,
     pub out_dir: PathBuf,
     pub min_gap: i32,
     pub orientation: Orientation,
@@ -64,6 +266,10 @@ pub struct Config {
     pub positions_file: PathBuf,
     pub log_level: LogLevel,
     pub log_file: PathBuf,
+    /// Whether `log_file` was given (in the file or as a flag), not the default.
+    pub log_file_given: bool,
+    pub format: Formats,
+    pub bom: bool,
 }
 
 impl Default for Config {
@@ -71,7 +277,7 @@ impl Default for Config {
         Config {
             book: "books/sample.dat".into(),
             mode: RunMode::Mine(Mode::LeafVsLinks),
-            start: String::new(),
+            start: Start::initial(),
             out_dir: "out".into(),
             min_gap: 1,
             orientation: Orientation::F5,
@@ -81,50 +287,62 @@ impl Default for Config {
             positions_file: "positions.txt".into(),
             log_level: LogLevel::Info,
             log_file: "out/debug.log".into(),
+            log_file_given: false,
+            format: Formats::KIFU,
+            bom: true,
         }
     }
 }
 
-/// The keys, in the order the documentation lists them.
-pub const KEYS: [&str; 12] = [
-    "book",
-    "mode",
-    "start",
-    "out_dir",
-    "min_gap",
-    "orientation",
-    "pass_token",
-    "unique_lines",
-    "mode1_linkless",
-    "positions_file",
-    "log_level",
-    "log_file",
-];
-
 /// A setting that cannot be used, with where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
-    /// The config file, or "command line".
-    pub origin: String,
-    /// The key, when the problem is one key's.
-    pub key: Option<String>,
-    pub message: String,
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The config file could not be read at all.
+    #[error("{}: cannot read: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{origin}: not valid UTF-8 text (line {line}, byte {byte})")]
+    NotUtf8 {
+        origin: String,
+        line: usize,
+        byte: usize,
+        #[source]
+        source: std::string::FromUtf8Error,
+    },
+    #[error("{origin}: not valid TOML: {}", clip(message, MESSAGE_LIMIT))]
+    Syntax {
+        origin: String,
+        message: String,
+        #[source]
+        source: Box<toml::de::Error>,
+    },
+    /// One key's value (or the key itself) is bad.
+    #[error("{origin}: key `{}`: {}", clip(key, 80), clip(message, MESSAGE_LIMIT))]
+    Key {
+        /// The config file, or "command line".
+        origin: String,
+        /// As written (a flag: `--min-gap`).
+        key: String,
+        message: String,
+    },
+}
+
+impl ConfigError {
+    /// The key (or flag) the problem is about, if it is one key's.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            ConfigError::Key { key, .. } => Some(key),
+            _ => None,
+        }
+    }
 }
 
 /// The most of a message that is shown: a message quotes the offending
 /// text, and a line of a megabyte should not become a megabyte of error.
 const MESSAGE_LIMIT: usize = 400;
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = clip(&self.message, MESSAGE_LIMIT);
-        let key = self.key.as_deref().map(|k| clip(k, 80));
-        match key {
-            Some(key) => write!(f, "{}: key `{key}`: {message}", self.origin),
-            None => write!(f, "{}: {message}", self.origin),
-        }
-    }
-}
 
 /// `text`, cut to at most `limit` bytes (at a character boundary) with the
 /// number of bytes left out said at the end.
@@ -136,75 +354,17 @@ fn clip(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
     format!("{}… ({} more bytes)", &text[..end], text.len() - end).into()
 }
 
-impl std::error::Error for ConfigError {}
-
-/// A value before it is checked: from TOML, or a command-line string.
-#[derive(Clone, Debug)]
-pub enum RawValue {
-    Toml(toml::Value),
-    Text(String),
-}
-
-impl RawValue {
-    fn describe(&self) -> String {
-        match self {
-            RawValue::Toml(v) => v.to_string(),
-            RawValue::Text(t) => format!("{t:?}"),
-        }
-    }
-
-    fn as_text(&self) -> Option<&str> {
-        match self {
-            RawValue::Toml(toml::Value::String(s)) => Some(s),
-            RawValue::Text(s) => Some(s),
-            RawValue::Toml(_) => None,
-        }
-    }
-
-    fn as_integer(&self) -> Option<i64> {
-        match self {
-            RawValue::Toml(toml::Value::Integer(i)) => Some(*i),
-            RawValue::Toml(toml::Value::String(s)) | RawValue::Text(s) => s.trim().parse().ok(),
-            RawValue::Toml(_) => None,
-        }
-    }
-
-    fn as_bool(&self) -> Option<bool> {
-        match self {
-            RawValue::Toml(toml::Value::Boolean(b)) => Some(*b),
-            RawValue::Toml(toml::Value::String(s)) | RawValue::Text(s) => match s.to_ascii_lowercase().as_str() {
-                "true" => Some(true),
-                "false" => Some(false),
-                _ => None,
-            },
-            RawValue::Toml(_) => None,
-        }
-    }
-}
-
-/// Picks the choice whose name matches `value`, ignoring case.
-fn choose<T: Copy>(value: &RawValue, choices: &[(&str, T)]) -> Result<T, String> {
-    let allowed = || choices.iter().map(|(n, _)| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
-    let text = value.as_text().ok_or_else(|| format!("expected one of {}, got {}", allowed(), value.describe()))?;
-    choices
-        .iter()
-        .find(|(name, _)| name.eq_ignore_ascii_case(text.trim()))
-        .map(|&(_, v)| v)
-        .ok_or_else(|| format!("{} is not allowed; allowed values: {}", value.describe(), allowed()))
-}
-
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let bytes = std::fs::read(path).map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|e| ConfigError { origin: origin.clone(), key: None, message: format!("cannot read: {e}") })?;
         // Text that is not UTF-8 is a bad config (status 2), not a read failure
         // (3): say where it goes wrong so it can be fixed.
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-            ConfigError { origin: origin.clone(), key: None, message: format!("not valid UTF-8 text (line {line}, byte {at})") }
+        let text = String::from_utf8(bytes).map_err(|source| {
+            let byte = source.utf8_error().valid_up_to();
+            let line = 1 + source.as_bytes()[..byte].iter().filter(|&&b| b == b'\n').count();
+            ConfigError::NotUtf8 { origin: origin.clone(), line, byte, source }
         })?;
         let base = path.parent().unwrap_or(Path::new(""));
         Config::from_toml(&text, &origin, base)
@@ -212,40 +372,53 @@ impl Config {
 
     /// Reads config text; `origin` names it in errors, `base` anchors relative paths.
     pub fn from_toml(text: &str, origin: &str, base: &Path) -> Result<Config, ConfigError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError {
+        let table: toml::Table = text.parse().map_err(|source: toml::de::Error| ConfigError::Syntax {
             origin: origin.to_string(),
-            key: None,
-            message: format!("not valid TOML: {}", e.to_string().trim_end().replace('\n', " ")),
+            message: source.to_string().trim_end().replace('\n', " "),
+            source: Box::new(source),
         })?;
         let mut config = Config::default().rebased(base);
+        let known = keys();
         let mut seen: Vec<String> = Vec::new();
         for (key, value) in table {
+            let bad = |message: String| ConfigError::Key { origin: origin.to_string(), key: key.clone(), message };
             let lower = key.to_ascii_lowercase();
             if seen.contains(&lower) {
-                return Err(ConfigError {
-                    origin: origin.to_string(),
-                    key: Some(key),
-                    message: "given twice (keys ignore case)".into(),
-                });
+                return Err(bad("given twice (keys ignore case)".into()));
             }
-            config.set(&lower, &RawValue::Toml(value), base).map_err(|message| ConfigError {
-                origin: origin.to_string(),
-                key: Some(key.clone()),
-                message,
-            })?;
+            if !known.contains(&lower) {
+                return Err(bad(format!("unknown key; known keys: {}", known.join(", "))));
+            }
+            // One key at a time, so that an error is that key's.
+            let mut single = toml::Table::new();
+            single.insert(lower.clone(), value);
+            let settings: Settings = single.try_into().map_err(|e: toml::de::Error| bad(e.message().trim().to_string()))?;
+            config.apply(&settings, base).map_err(|e| bad(e.to_string()))?;
             seen.push(lower);
         }
         Ok(config)
     }
 
-    /// Applies a command-line override; relative paths stay relative to the
-    /// working directory.
-    pub fn set_from_command_line(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
-        self.set(key, &RawValue::Text(text.to_string()), Path::new("")).map_err(|message| ConfigError {
+    /// Applies the flags given; their relative paths stay relative to the
+    /// working directory. Clap has checked every value but `start`'s play.
+    pub fn apply_flags(&mut self, settings: &Settings) -> Result<(), ConfigError> {
+        self.apply(settings, Path::new("")).map_err(|e| ConfigError::Key {
             origin: "command line".into(),
-            key: Some(format!("--{}", key.replace('_', "-"))),
-            message,
+            key: "--start".into(),
+            message: e.to_string(),
         })
+    }
+
+    /// Applies one flag given as text (`key` as in the file), checked by the
+    /// same parser as the command line.
+    pub fn set_from_command_line(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
+        let flag = format!("--{}", key.replace('_', "-"));
+        let bad = |message: String| ConfigError::Key { origin: "command line".into(), key: flag.clone(), message };
+        let flags = Flags::try_parse_from([format!("{flag}={text}")]).map_err(|e| {
+            let rendered = e.render().to_string();
+            bad(rendered.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string())
+        })?;
+        self.apply_flags(&flags.settings)
     }
 
     /// The default paths, taken from `base`.
@@ -256,76 +429,47 @@ impl Config {
         self
     }
 
-    /// Checks and stores one key (already lower case).
-    fn set(&mut self, key: &str, value: &RawValue, base: &Path) -> Result<(), String> {
-        let path = |v: &RawValue| -> Result<PathBuf, String> {
-            match v.as_text() {
-                Some(t) if !t.is_empty() => Ok(base.join(t)),
-                _ => Err(format!("expected a path, got {}", v.describe())),
-            }
-        };
-        let text = |v: &RawValue| v.as_text().map(str::to_string).ok_or_else(|| format!("expected a string, got {}", v.describe()));
-        match key {
-            "book" => self.book = path(value)?,
-            "mode" => self.mode = parse_mode(value)?,
-            "start" => self.start = text(value)?,
-            "out_dir" => self.out_dir = path(value)?,
-            "min_gap" => {
-                self.min_gap = value
-                    .as_integer()
-                    .filter(|g| (1..=128).contains(g))
-                    .ok_or_else(|| format!("expected a whole number from 1 to 128, got {}", value.describe()))?
-                    as i32
-            }
-            "orientation" => {
-                self.orientation = choose(value, &[("f5", Orientation::F5), ("as-walked", Orientation::AsWalked)])?
-            }
-            "pass_token" => self.pass_token = text(value)?,
-            "unique_lines" => {
-                self.unique_lines =
-                    value.as_bool().ok_or_else(|| format!("expected true or false, got {}", value.describe()))?
-            }
-            "mode1_linkless" => {
-                self.mode1_linkless = choose(value, &[("skip", Linkless::Skip), ("report", Linkless::Report)])?
-            }
-            "positions_file" => self.positions_file = path(value)?,
-            "log_level" => {
-                self.log_level = choose(
-                    value,
-                    &[
-                        ("error", LogLevel::Error),
-                        ("warn", LogLevel::Warn),
-                        ("info", LogLevel::Info),
-                        ("debug", LogLevel::Debug),
-                        ("trace", LogLevel::Trace),
-                    ],
-                )?
-            }
-            "log_file" => self.log_file = path(value)?,
-            _ => return Err(format!("unknown key; known keys: {}", KEYS.join(", "))),
+    /// Stores the settings given, paths taken from `base`. Only `start` can
+    /// still fail here: it is played to find the position.
+    fn apply(&mut self, s: &Settings, base: &Path) -> Result<(), BadValue> {
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| base.join(p));
+        if let Some(text) = &s.start {
+            self.start = start_of(text)?;
         }
+        self.book = path(&s.book).unwrap_or(std::mem::take(&mut self.book));
+        self.out_dir = path(&s.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
+        self.positions_file = path(&s.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
+        if let Some(log_file) = path(&s.log_file) {
+            self.log_file = log_file;
+            self.log_file_given = true;
+        }
+        self.mode = s.mode.unwrap_or(self.mode);
+        self.min_gap = s.min_gap.unwrap_or(self.min_gap);
+        self.orientation = s.orientation.unwrap_or(self.orientation);
+        self.pass_token = s.pass_token.clone().unwrap_or(std::mem::take(&mut self.pass_token));
+        self.unique_lines = s.unique_lines.unwrap_or(self.unique_lines);
+        self.mode1_linkless = s.mode1_linkless.unwrap_or(self.mode1_linkless);
+        self.log_level = s.log_level.unwrap_or(self.log_level);
+        self.format = s.format.unwrap_or(self.format);
+        self.bom = s.bom.unwrap_or(self.bom);
         Ok(())
     }
 }
 
-fn parse_mode(value: &RawValue) -> Result<RunMode, String> {
-    let bad = || format!("{} is not a mode; allowed values: 1, 2, 3, 4, 5, \"all\"", value.describe());
-    if let Some(n) = value.as_integer() {
-        return match n {
-            5 => Ok(RunMode::Inspect),
-            1..=4 => Ok(RunMode::Mine(Mode::from_number(n as u8).expect("1..=4"))),
-            _ => Err(bad()),
-        };
+/// The start position: the initial one for an empty kifu, else where the
+/// kifu leads (passes inserted where forced).
+fn start_of(text: &str) -> Result<Start, BadValue> {
+    if text.trim().is_empty() {
+        return Ok(Start::initial());
     }
-    match value.as_text() {
-        Some(t) if t.trim().eq_ignore_ascii_case("all") => Ok(RunMode::All),
-        _ => Err(bad()),
-    }
+    let (board, line) = kifu::parse_and_play(text).map_err(|e| BadValue(format!("{text:?}: {e}")))?;
+    Ok(Start { board, line })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::Format;
 
     #[test]
     fn a_long_offending_line_is_clipped_in_the_message() {
@@ -340,12 +484,22 @@ mod tests {
         Config::from_toml(text, "test.toml", Path::new("/base"))
     }
 
+    fn message(e: &ConfigError) -> &str {
+        match e {
+            ConfigError::Key { message, .. } | ConfigError::Syntax { message, .. } => message,
+            _ => "",
+        }
+    }
+
     #[test]
     fn defaults_take_paths_from_the_file_folder() {
         let c = parse("").unwrap();
         assert_eq!(c.book, PathBuf::from("/base/books/sample.dat"));
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
         assert_eq!(c.log_file, PathBuf::from("/base/out/debug.log"));
+        assert!(!c.log_file_given);
+        assert_eq!((c.format, c.bom), (Formats::KIFU, true));
+        assert!(parse("log_file = \"l.log\"").unwrap().log_file_given);
     }
 
     #[test]
@@ -357,21 +511,63 @@ mod tests {
         assert_eq!(c.min_gap, 2);
         assert_eq!(c.book, PathBuf::from("/abs/B.dat"));
         assert_eq!(parse("pass_token = \"Ps\"").unwrap().pass_token, "Ps");
+        assert_eq!(parse("MODE = 4\nOrientation = \"F5\"").unwrap().mode, RunMode::Mine(Mode::ParentVsBest));
+        assert_eq!(parse("Mode1_Linkless = \"REPORT\"").unwrap().mode1_linkless, Linkless::Report);
+    }
+
+    #[test]
+    fn format_takes_one_name_or_a_list_in_any_case() {
+        let all = Formats::of(&[Format::Kifu, Format::Jsonl, Format::Obf]);
+        assert_eq!(parse("format = \"JSONL\"").unwrap().format, Formats::of(&[Format::Jsonl]));
+        assert_eq!(parse("Format = \"jsonl,obf,kifu\"").unwrap().format, all);
+        assert_eq!(parse("format = \" Obf , KIFU,obf \"").unwrap().format, Formats::of(&[Format::Kifu, Format::Obf]));
+        for bad in ["\"\"", "\"kifu,\"", "\"csv\"", "\"kifu;jsonl\"", "1", "[\"kifu\"]"] {
+            let e = parse(&format!("format = {bad}")).unwrap_err();
+            assert_eq!(e.key(), Some("format"), "{bad}");
+            assert!(e.to_string().contains("\"jsonl\"") && e.to_string().contains("\"obf\""), "{bad}: {e}");
+        }
+        let mut c = parse("").unwrap();
+        c.set_from_command_line("format", "Kifu,JSONL").unwrap();
+        assert_eq!(c.format, Formats::of(&[Format::Kifu, Format::Jsonl]));
+        let e = c.set_from_command_line("format", "").unwrap_err();
+        assert_eq!(e.key(), Some("--format"));
+    }
+
+    #[test]
+    fn bom_is_a_boolean() {
+        assert!(!parse("bom = false").unwrap().bom);
+        assert!(!parse("BOM = \"False\"").unwrap().bom);
+        assert!(parse("bom = true").unwrap().bom);
+        let e = parse("bom = \"no\"").unwrap_err();
+        assert!(e.key() == Some("bom") && message(&e).contains("true or false"), "{e}");
+        let mut c = Config::default();
+        c.set_from_command_line("bom", "false").unwrap();
+        assert!(!c.bom);
+        assert!(c.set_from_command_line("bom", "0").is_err());
     }
 
     #[test]
     fn unknown_keys_and_bad_values_name_the_key_and_the_choices() {
         let e = parse("colour = 1").unwrap_err();
-        assert_eq!(e.key.as_deref(), Some("colour"));
-        assert!(e.message.contains("known keys: book, mode"), "{e}");
+        assert_eq!(e.key(), Some("colour"));
+        assert!(message(&e).contains("known keys: book, mode,"), "{e}");
         let e = parse("mode = 6").unwrap_err();
-        assert!(e.to_string().contains("key `mode`") && e.message.contains("\"all\""), "{e}");
+        assert!(e.to_string().contains("key `mode`") && message(&e).contains("\"all\""), "{e}");
         let e = parse("orientation = \"f6\"").unwrap_err();
-        assert!(e.message.contains("\"as-walked\""), "{e}");
+        assert!(message(&e).contains("\"as-walked\""), "{e}");
         assert!(parse("min_gap = 0").is_err());
         assert!(parse("unique_lines = \"maybe\"").is_err());
-        assert!(parse("mode = 1\nMODE = 2").unwrap_err().message.contains("twice"));
-        assert!(parse("mode = ").unwrap_err().message.contains("TOML"));
+        assert!(message(&parse("mode = 1\nMODE = 2").unwrap_err()).contains("twice"));
+        assert!(parse("mode = ").unwrap_err().to_string().contains("TOML"));
+    }
+
+    #[test]
+    fn start_is_played_when_the_config_is_read() {
+        let c = parse("start = \"f5d6\"").unwrap();
+        assert_eq!(c.start.line.len(), 2);
+        let e = parse("start = \"f5f5\"").unwrap_err();
+        assert!(e.key() == Some("start") && e.to_string().contains("illegal"), "{e}");
+        assert_eq!(parse("start = \"  \"").unwrap().start, Start::initial());
     }
 
     #[test]
@@ -381,9 +577,23 @@ mod tests {
         c.set_from_command_line("min_gap", "3").unwrap();
         c.set_from_command_line("unique_lines", "false").unwrap();
         c.set_from_command_line("out_dir", "rel").unwrap();
+        c.set_from_command_line("log_level", "DEBUG").unwrap();
         assert_eq!((c.mode, c.min_gap, c.unique_lines), (RunMode::All, 3, false));
         assert_eq!(c.out_dir, PathBuf::from("rel"));
+        assert_eq!(c.log_level, LogLevel::Debug);
         let e = c.set_from_command_line("mode", "x").unwrap_err();
-        assert_eq!(e.key.as_deref(), Some("--mode"));
+        assert_eq!(e.key(), Some("--mode"));
+        assert!(c.set_from_command_line("colour", "1").is_err());
+    }
+
+    #[test]
+    fn every_key_is_a_flag_and_a_file_key() {
+        let keys = keys();
+        assert_eq!(keys.len(), 14, "{keys:?}");
+        assert_eq!(&keys[..3], ["book", "mode", "start"]);
+        for key in &keys {
+            let e = parse(&format!("{key} = []")).unwrap_err();
+            assert_eq!(e.key(), Some(key.as_str()), "{e}");
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! where it disagrees with itself (see SPEC.md).
 //!
 //! Data flows one way: [`book`] (file → index) → [`walk`] → [`modes`] (rules)
-//! → [`output`] (writer); [`mine`] wires them together for one run.
+//! → [`mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
+//! them together for one run.
 
 pub mod board;
 pub mod book;
@@ -10,6 +11,7 @@ pub mod config;
 pub mod inspect;
 pub mod kifu;
 pub mod mine;
+pub mod mismatch;
 pub mod modes;
 pub mod output;
 pub mod position;

@@ -43,24 +43,25 @@ fn open_log(path: &Path) -> std::io::Result<File> {
     Ok(file)
 }
 
-/// Installs the logger. A log file that cannot be opened is reported and
-/// skipped: the run itself can still succeed.
-pub fn init(level: LogLevel, log_file: &Path) {
+/// Installs the logger, with a log file if one is given. A log file that
+/// cannot be opened is reported and skipped: the run itself can still succeed.
+pub fn init(level: LogLevel, log_file: Option<&Path>) {
     let level = LevelFilter::from_level(level.as_tracing());
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .event_format(Plain)
         .with_filter(filter_fn(|meta| meta.target() != REPORT))
         .with_filter(level);
-    let (file, file_error) = match open_log(log_file) {
-        Ok(file) => (Some(file), None),
-        Err(e) => (None, Some(e)),
+    let (file, file_error) = match log_file.map(open_log) {
+        Some(Ok(file)) => (Some(file), None),
+        Some(Err(e)) => (None, Some(e)),
+        None => (None, None),
     };
     let file_layer = file.map(|f| {
         tracing_subscriber::fmt::layer().with_writer(Mutex::new(f)).with_ansi(false).with_target(false).with_filter(level)
     });
     tracing_subscriber::registry().with(stderr).with(file_layer).init();
-    if let Some(e) = file_error {
-        tracing::warn!("{}: cannot write the log file: {e}; logging to stderr only", log_file.display());
+    if let (Some(e), Some(path)) = (file_error, log_file) {
+        tracing::warn!("{}: cannot write the log file: {e}; logging to stderr only", path.display());
     }
 }

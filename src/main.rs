@@ -19,7 +19,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    logging::init(config.log_level, &config.log_file);
+    logging::init(config.log_level, app::log_file(cli.command.as_ref(), &config));
     match app::run(cli.command, &config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

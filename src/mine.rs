@@ -1,13 +1,13 @@
-//! Mining: one walk, the chosen modes' rules at every arrival, and one kifu
-//! file per mode. Files are committed only when the whole walk succeeds.
+//! Mining: one walk, the chosen modes' rules at every arrival, and each
+//! mode's records written in every format asked for. Files are committed only
+//! when the whole walk succeeds.
 
-use crate::board::Move;
-use crate::book::{Book, Score};
-use crate::modes::{judge, ArrivalScores, Branch, Mode, Rules, Target};
+use crate::book::Book;
+use crate::mismatch::{Found, Recorder};
+use crate::modes::{Branch, Mode, Rules};
 use crate::output::background::BackgroundFiles;
-use crate::output::{ensure_dir, KifuFile, KifuFormat};
+use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats};
-use smallvec::SmallVec;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,12 @@ use std::time::{Duration, Instant};
 pub struct MineOptions {
     pub modes: Vec<Mode>,
     pub rules: Rules,
+    /// How lines are rendered (orientation, pass token).
     pub format: KifuFormat,
+    /// The files written for each mode.
+    pub formats: Formats,
+    /// Kifu files start with a byte-order mark.
+    pub bom: bool,
     pub unique_lines: bool,
     pub out_dir: PathBuf,
 }
@@ -27,7 +32,16 @@ pub struct MineOptions {
 impl MineOptions {
     /// Where a mode's kifu go: `out_dir/mode{N}.txt`.
     pub fn output_path(&self, mode: Mode) -> PathBuf {
-        self.out_dir.join(format!("mode{}.txt", mode.number()))
+        output_path(&self.out_dir, mode, Format::Kifu)
+    }
+
+    fn file_settings(&self) -> FileSettings {
+        FileSettings {
+            text: self.format.clone(),
+            formats: self.formats,
+            bom: self.bom,
+            unique_lines: self.unique_lines,
+        }
     }
 }
 
@@ -38,46 +52,29 @@ pub struct Control<'a> {
 }
 
 /// Why mining failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum MineError {
-    Io { path: PathBuf, source: io::Error },
-    Walk { book: PathBuf, error: WalkError<Stop> },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, #[source] source: io::Error },
+    #[error("{}: {error}", book.display())]
+    Walk { book: PathBuf, #[source] error: WalkError<Stop> },
+    #[error("interrupted; no output file was changed")]
     Interrupted,
     /// The book file changed while it was being read: nothing read can be trusted.
+    #[error(
+        "{}: the book changed while it was being read (rewritten by another program?); no output file was changed",
+        book.display()
+    )]
     BookChanged { book: PathBuf },
 }
 
-impl fmt::Display for MineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MineError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            MineError::Walk { book, error } => write!(f, "{}: {error}", book.display()),
-            MineError::Interrupted => f.write_str("interrupted; no output file was changed"),
-            MineError::BookChanged { book } => write!(
-                f,
-                "{}: the book changed while it was being read (rewritten by another program?); no output file was changed",
-                book.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MineError {}
-
 /// Why the miner stopped the walk.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Stop {
-    Io { path: PathBuf, source: io::Error },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, #[source] source: io::Error },
+    #[error("interrupted")]
     Interrupted,
-}
-
-impl fmt::Display for Stop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Stop::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Stop::Interrupted => f.write_str("interrupted"),
-        }
-    }
 }
 
 /// One mode's results.
@@ -88,9 +85,11 @@ pub struct ModeReport {
     pub above: u64,
     /// Arrivals where observed < expected.
     pub below: u64,
+    /// Lines written to each of the mode's files.
     pub lines_written: u64,
     pub duplicates_dropped: u64,
-    pub path: PathBuf,
+    /// The files written, one per format.
+    pub files: Vec<FileReport>,
 }
 
 /// What a run did, for the summary.
@@ -119,7 +118,10 @@ impl fmt::Display for MineReport {
                 // mode 1 has no "less" branch
                 write!(f, ", {} with {observed} < {expected}", m.below)?;
             }
-            write!(f, "; {} lines written to {}", m.lines_written, m.path.display())?;
+            for (i, file) in m.files.iter().enumerate() {
+                let lead = if i == 0 { "; " } else { ", " };
+                write!(f, "{lead}{} lines written to {}", file.lines, file.path.display())?;
+            }
             if m.duplicates_dropped > 0 {
                 write!(f, " ({} repeated lines dropped)", m.duplicates_dropped)?;
             }
@@ -129,62 +131,33 @@ impl fmt::Display for MineReport {
     }
 }
 
-/// One mode's rule and counts; its file is the writer's file of the same number.
-struct Sink {
-    mode: Mode,
-    above: u64,
-    below: u64,
-}
-
-/// The walk's visitor: judges each arrival under every chosen mode.
-struct Miner<'a, 'c> {
-    sinks: Vec<Sink>,
+/// The walk's visitor: judges each arrival under every chosen mode and hands
+/// the records to the writer thread.
+struct Miner<'c> {
+    recorder: Recorder,
+    /// Per mode: arrivals where the rule fired above and below.
+    fired: Vec<(u64, u64)>,
     /// Taken out when the writer fails, to learn why.
     files: Option<BackgroundFiles>,
-    rules: Rules,
-    format: &'a KifuFormat,
     control: Control<'c>,
-    /// Reused buffers: the line to a child's move, and its text.
-    line: Vec<Move>,
-    text: String,
 }
 
-impl Visitor for Miner<'_, '_> {
+impl Visitor for Miner<'_> {
     type Error = Stop;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
-        let child = arrival.child;
-        let links: SmallVec<[Score; 32]> = child.links().map(|l| l.score).collect();
-        let scores = ArrivalScores {
-            parent: arrival.parent_score,
-            via_pass: arrival.via_pass,
-            value: child.value(),
-            links: &links,
-            leaf: child.leaf().map(|l| l.score),
-        };
-        for (number, sink) in self.sinks.iter_mut().enumerate() {
-            let Some(verdict) = judge(sink.mode, &self.rules, &scores) else { continue };
-            match verdict.branch {
-                Branch::Above => sink.above += 1,
-                Branch::Below => sink.below += 1,
+        let (fired, files) = (&mut self.fired, &mut self.files);
+        let written = self.recorder.arrival(arrival, |found| match found {
+            Found::Fired { index, branch } => {
+                let (above, below) = &mut fired[index];
+                *if branch == Branch::Above { above } else { below } += 1;
+                Ok(())
             }
-            for target in verdict.targets {
-                self.line.clear();
-                self.line.extend_from_slice(arrival.line);
-                if let Target::Move(i) = target {
-                    let stored = child.move_at(i).expect("judge names moves of this child");
-                    self.line.push(arrival.child_symmetry.apply_move(stored.mv));
-                }
-                self.text.clear();
-                self.format.render(&self.line, &mut self.text);
-                tracing::trace!("{}: {}", sink.mode, self.text);
-                let files = self.files.as_mut().expect("the writer is taken out only when the walk stops");
-                if files.write_line(number, &self.text).is_err() {
-                    return Err(self.writer_failure());
-                }
+            Found::Record { index, record } => {
+                files.as_mut().expect("the writer is taken out only when the walk stops").write(index, record)
             }
-        }
-        Ok(())
+        });
+        written.map_err(|_| self.writer_failure())
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
@@ -196,12 +169,12 @@ impl Visitor for Miner<'_, '_> {
     }
 }
 
-impl Miner<'_, '_> {
+impl Miner<'_> {
     /// Why the writer thread stopped, waiting for it to say.
     fn writer_failure(&mut self) -> Stop {
         match self.files.take().map(BackgroundFiles::finish) {
             Some(Err((path, source))) => Stop::Io { path, source },
-            _ => Stop::Io { path: PathBuf::from("<kifu writer>"), source: io::Error::other("the writer thread stopped") },
+            _ => Stop::Io { path: PathBuf::from("<output writer>"), source: io::Error::other("the writer thread stopped") },
         }
     }
 }
@@ -215,21 +188,17 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
 pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
     ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
+    let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
-        let path = options.output_path(mode);
-        files.push(KifuFile::create(&path, options.unique_lines).map_err(io_error(&path))?);
+        files.push(ModeFiles::create(&options.out_dir, mode, &settings).map_err(|(path, source)| MineError::Io { path, source })?);
     }
     let files = BackgroundFiles::spawn(files).map_err(io_error(&options.out_dir))?;
-    let sinks = options.modes.iter().map(|&mode| Sink { mode, above: 0, below: 0 }).collect();
     let miner = Miner {
-        sinks,
+        recorder: Recorder::new(&options.modes, options.rules),
+        fired: vec![(0, 0); options.modes.len()],
         files: Some(files),
-        rules: options.rules,
-        format: &options.format,
         control,
-        line: Vec::new(),
-        text: String::new(),
     };
     let book_path = book.path().to_path_buf();
     let walk_began = Instant::now();
@@ -253,11 +222,11 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
     // leaves all previous outputs as they were, not some of them.
     let mut modes = Vec::new();
     let mut finished = Vec::new();
-    for (sink, file) in miner.sinks.into_iter().zip(files) {
-        let path = file.path().to_path_buf();
-        let (lines_written, duplicates_dropped) = (file.lines_written, file.duplicates_dropped);
-        finished.push(file.finish().map_err(io_error(&path))?);
-        modes.push(ModeReport { mode: sink.mode, above: sink.above, below: sink.below, lines_written, duplicates_dropped, path });
+    for ((mode_files, &(above, below)), &mode) in files.into_iter().zip(&miner.fired).zip(&options.modes) {
+        let (lines_written, duplicates_dropped) = (mode_files.lines_written(), mode_files.duplicates_dropped());
+        let (done, reports) = mode_files.finish().map_err(|(path, source)| MineError::Io { path, source })?;
+        finished.extend(done);
+        modes.push(ModeReport { mode, above, below, lines_written, duplicates_dropped, files: reports });
     }
     // Last look before any output replaces its previous version.
     if book.file().changed() {

@@ -52,7 +52,7 @@ impl fmt::Display for Mode {
 }
 
 /// What mode 1 does with a child that has a leaf but no links.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Linkless {
     #[default]
     Skip,

@@ -6,7 +6,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::Book;
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::KifuFormat;
+use bookminer::output::{Formats, KifuFormat};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
@@ -622,6 +622,8 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         modes: vec![Mode::LeafVsLinks],
         rules: Rules::default(),
         format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: true,
         unique_lines: true,
         out_dir: dir.path().to_path_buf(),
     };

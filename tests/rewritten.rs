@@ -7,7 +7,7 @@
 use bookminer::book::{Book, BookError};
 use bookminer::mine::{mine, Control, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::KifuFormat;
+use bookminer::output::{Formats, KifuFormat};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, WalkStats, PROGRESS_INTERVAL};
 use std::fs::{self, OpenOptions};
@@ -32,6 +32,8 @@ fn options(out_dir: &Path) -> MineOptions {
         rules: Rules::default(),
         format: KifuFormat::default(),
         unique_lines: true,
+        formats: Formats::KIFU,
+        bom: true,
         out_dir: out_dir.to_path_buf(),
     }
 }

@@ -7,7 +7,7 @@ use bookminer::book::verify::verify;
 use bookminer::book::Book;
 use bookminer::mine::{mine, Control, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::KifuFormat;
+use bookminer::output::{Formats, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
@@ -48,6 +48,8 @@ fn mine_sample(out: &Path) -> MineReport {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
         format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: true,
         unique_lines: true,
         out_dir: out.to_path_buf(),
     };

@@ -4,25 +4,28 @@
 
 #![no_main]
 
-use bookminer::board::{Board, Move};
+use bookminer::board::Board;
 use bookminer::book::format::Problem;
 use bookminer::book::verify::verify;
-use bookminer::book::{Book, Score};
-use bookminer::modes::{judge, ArrivalScores, Linkless, Mode, Rules, Target};
-use bookminer::output::{KifuFormat, Orientation};
+use bookminer::book::Book;
+use bookminer::mismatch::{Found, Recorder};
+use bookminer::modes::{Linkless, Mode, Rules};
+use bookminer::output::print::LineText;
+use bookminer::output::{Format, KifuFormat, Orientation};
 use bookminer::stats::book_stats;
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Start, Visitor};
 use libfuzzer_sys::fuzz_target;
 use std::convert::Infallible;
 
-/// Judges every arrival under all four modes, as `mine` does, renders the
-/// lines it would write, and checks that each arrival's line really reaches
-/// the child it reports.
+/// Judges every arrival under all four modes, as `mine` does, prints the
+/// records it would write in every format, and checks that each arrival's
+/// line really reaches the child it reports.
 struct Judge {
-    rules: Rules,
+    recorder: Recorder,
     format: KifuFormat,
     text: String,
+    printed: String,
 }
 
 impl Visitor for Judge {
@@ -35,26 +38,22 @@ impl Visitor for Judge {
             .try_fold(Board::INITIAL, |board, &mv| board.after(mv))
             .expect("an arrival's line is legal from the initial position");
         assert_eq!(normalize(&reached).board, arrival.child.board(), "the line reaches the reported child");
+        assert_eq!(reached, arrival.board, "the arrival's board is the one its line reaches");
 
-        let child = &arrival.child;
-        let links: Vec<Score> = child.links().map(|l| l.score).collect();
-        let scores =
-            ArrivalScores { parent: arrival.parent_score, value: child.value(), links: &links, leaf: child.leaf().map(|l| l.score) };
-        let mut line: Vec<Move> = Vec::with_capacity(arrival.line.len() + 1);
-        for mode in Mode::ALL {
-            let Some(verdict) = judge(mode, &self.rules, &scores) else { continue };
-            for target in verdict.targets {
-                line.clear();
-                line.extend_from_slice(arrival.line);
-                if let Target::Move(i) = target {
-                    let stored = child.move_at(i).expect("a verdict names moves of its child");
-                    line.push(arrival.child_symmetry.apply_move(stored.mv));
+        let (format, text, printed) = (&self.format, &mut self.text, &mut self.printed);
+        self.recorder.arrival(arrival, |found| {
+            if let Found::Record { record, .. } = found {
+                text.clear();
+                let symmetry = format.render(record.line, text);
+                let line = LineText { kifu: text, symmetry };
+                for f in Format::ALL {
+                    printed.clear();
+                    f.printer().print(record, &line, printed);
+                    assert!(printed.ends_with('\n') && printed.matches('\n').count() == 1 + text.matches('\n').count());
                 }
-                self.text.clear();
-                self.format.render(&line, &mut self.text);
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
@@ -96,9 +95,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(book_stats(&book).positions, counts.positions);
 
     let visitor = Judge {
-        rules: Rules { min_gap: 1, linkless: Linkless::Report },
+        recorder: Recorder::new(&Mode::ALL, Rules { min_gap: 1, linkless: Linkless::Report }),
         format: KifuFormat { orientation: Orientation::F5, pass_token: "PS".into() },
         text: String::new(),
+        printed: String::new(),
     };
     match walk(&mut book, &Start::initial(), visitor) {
         Ok((stats, _)) => assert!(stats.arrivals <= stats.edges),

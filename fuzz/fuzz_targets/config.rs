@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use bookminer::config::{Config, KEYS};
+use bookminer::config::{keys, Config};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
@@ -23,10 +23,10 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines() {
         let (key, value) = line.split_once('=').unwrap_or((line, ""));
         if let Err(e) = config.set_from_command_line(key, value) {
-            assert!(e.key.is_some(), "an override error names its flag: {e}");
+            assert!(e.key().is_some(), "an override error names its flag: {e}");
         }
     }
-    for key in KEYS {
-        let _ = config.set_from_command_line(key, &text);
+    for key in keys() {
+        let _ = config.set_from_command_line(&key, &text);
     }
 });

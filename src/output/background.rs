@@ -1,50 +1,60 @@
-//! Kifu files written on a thread of their own. The walk hands lines over in
-//! batches, and dropping repeated lines (a hash probe, sometimes a read
-//! back) and writing them overlap with the walk on the second core.
+//! Output files written on a thread of their own. The walk hands mismatch
+//! records over in batches; rendering them, dropping repeated lines (a hash
+//! probe, sometimes a read back) and writing overlap with the walk on the
+//! second core.
 
-use super::KifuFile;
+use super::files::ModeFiles;
+use crate::board::Move;
+use crate::mismatch::Mismatch;
 use std::io;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::thread::JoinHandle;
 
-/// Bytes of text gathered for a file before they are handed over.
-const BATCH_BYTES: usize = 64 << 10;
+/// Records gathered for a mode before they are handed over.
+const BATCH_RECORDS: usize = 4096;
 /// Batches in flight before the walk waits for the writer.
 const BATCHES_IN_FLIGHT: usize = 16;
 
-/// Lines for one file, kept with where each ends (a pass token may be any
-/// text, so the lines are not split on line ends).
+/// A record on its way to the writer: its line is kept in the batch's moves.
+#[derive(Clone)]
+struct Queued {
+    /// The record with an empty line.
+    record: Mismatch<'static>,
+    line: Range<u32>,
+}
+
+/// Records for one mode's files, their lines end to end.
 #[derive(Default)]
 struct Batch {
-    text: String,
-    ends: Vec<usize>,
+    moves: Vec<Move>,
+    records: Vec<Queued>,
 }
 
 /// Why the writer stopped: the file it was writing and the error.
 pub type WriteFailure = (PathBuf, io::Error);
 
-/// Files owned by a writer thread until [`BackgroundFiles::finish`].
+/// Mode files owned by a writer thread until [`BackgroundFiles::finish`].
 pub struct BackgroundFiles {
     gathering: Vec<Batch>,
     sender: Option<SyncSender<(usize, Batch)>>,
-    writer: Option<JoinHandle<Result<Vec<KifuFile>, WriteFailure>>>,
+    writer: Option<JoinHandle<Result<Vec<ModeFiles>, WriteFailure>>>,
 }
 
 impl BackgroundFiles {
-    /// Starts the writer thread; lines are then sent by file number (the
+    /// Starts the writer thread; records are then sent by number (the
     /// position in `files`).
-    pub fn spawn(files: Vec<KifuFile>) -> io::Result<BackgroundFiles> {
+    pub fn spawn(files: Vec<ModeFiles>) -> io::Result<BackgroundFiles> {
         let (sender, batches) = sync_channel::<(usize, Batch)>(BATCHES_IN_FLIGHT);
         let gathering = files.iter().map(|_| Batch::default()).collect();
-        let writer = std::thread::Builder::new().name("kifu writer".into()).spawn(move || {
+        let writer = std::thread::Builder::new().name("output writer".into()).spawn(move || {
             let mut files = files;
             for (number, batch) in batches {
                 let file = &mut files[number];
-                let mut start = 0;
-                for &end in &batch.ends {
-                    file.write_line(&batch.text[start..end]).map_err(|e| (file.path().to_path_buf(), e))?;
-                    start = end;
+                for queued in &batch.records {
+                    let line = &batch.moves[queued.line.start as usize..queued.line.end as usize];
+                    file.write(&Mismatch { line, ..queued.record })?;
                 }
             }
             Ok(files)
@@ -52,13 +62,15 @@ impl BackgroundFiles {
         Ok(BackgroundFiles { gathering, sender: Some(sender), writer: Some(writer) })
     }
 
-    /// Queues a line (without its line end) for file `number`. An error means
-    /// the writer has stopped; [`BackgroundFiles::finish`] says why.
-    pub fn write_line(&mut self, number: usize, line: &str) -> Result<(), WriterStopped> {
+    /// Queues a record for files `number`. An error means the writer has
+    /// stopped; [`BackgroundFiles::finish`] says why.
+    pub fn write(&mut self, number: usize, record: &Mismatch<'_>) -> Result<(), WriterStopped> {
         let batch = &mut self.gathering[number];
-        batch.text.push_str(line);
-        batch.ends.push(batch.text.len());
-        if batch.text.len() >= BATCH_BYTES {
+        let start = batch.moves.len() as u32;
+        batch.moves.extend_from_slice(record.line);
+        let line = start..batch.moves.len() as u32;
+        batch.records.push(Queued { record: Mismatch { line: &[], ..*record }, line });
+        if batch.records.len() >= BATCH_RECORDS {
             self.send(number)?;
         }
         Ok(())
@@ -71,8 +83,8 @@ impl BackgroundFiles {
     }
 
     /// Hands over what is left, waits for the writer, and returns the files
-    /// with every line written (or the error that stopped the writer).
-    pub fn finish(mut self) -> Result<Vec<KifuFile>, WriteFailure> {
+    /// with every record written (or the error that stopped the writer).
+    pub fn finish(mut self) -> Result<Vec<ModeFiles>, WriteFailure> {
         for number in 0..self.gathering.len() {
             if self.send(number).is_err() {
                 break;
@@ -95,36 +107,75 @@ impl Drop for BackgroundFiles {
     }
 }
 
-/// The writer thread has stopped (after an error) and takes no more lines.
+/// The writer thread has stopped (after an error) and takes no more records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriterStopped;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Square};
+    use crate::book::Score;
+    use crate::modes::{Branch, Mode, Target};
+    use crate::output::{FileSettings, Format, Formats, KifuFormat, Orientation};
+
+    fn record(line: &[Move]) -> Mismatch<'_> {
+        Mismatch {
+            mode: Mode::ValueVsBest,
+            branch: Branch::Below,
+            target: Target::Child,
+            mv: None,
+            score: None,
+            p: Score(0),
+            v: Score(0),
+            l: None,
+            f: None,
+            m: None,
+            empties: 60,
+            line,
+            board: Board::INITIAL,
+        }
+    }
 
     #[test]
-    fn lines_arrive_in_order_per_file_and_repeats_are_dropped() {
+    fn records_arrive_in_order_per_mode_and_repeats_are_dropped_from_every_format() {
         let dir = tempfile::tempdir().unwrap();
-        let paths: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("f{i}.txt"))).collect();
-        let files = paths.iter().map(|p| KifuFile::create(p, true).unwrap()).collect();
+        let settings = FileSettings {
+            text: KifuFormat { orientation: Orientation::AsWalked, pass_token: "PS".into() },
+            formats: Formats::of(&[Format::Kifu, Format::Obf]),
+            bom: true,
+            unique_lines: true,
+        };
+        let files = [Mode::LeafVsLinks, Mode::ValueVsBest]
+            .iter()
+            .map(|&mode| ModeFiles::create(dir.path(), mode, &settings).unwrap())
+            .collect();
         let mut background = BackgroundFiles::spawn(files).unwrap();
         let mut expected = [String::new(), String::new()];
         for i in 0..20_000u32 {
             let number = (i % 3 == 0) as usize;
-            let line = format!("F5D6\nC{}", i % 7000);
-            if !expected[number].contains(&format!("{line}\n")) {
-                expected[number].push_str(&line);
-                expected[number].push('\n');
+            let n = i % 7000;
+            let line = [Move::Play(Square::new((n % 64) as u8).unwrap()), Move::Pass, Move::Play(Square::new((n / 64 % 64) as u8).unwrap())];
+            let mut text = String::new();
+            settings.text.render(&line, &mut text);
+            text.push('\n');
+            if !expected[number].contains(&text) {
+                expected[number].push_str(&text);
             }
-            background.write_line(number, &line).unwrap();
+            background.write(number, &record(&line)).unwrap();
         }
-        for file in background.finish().unwrap() {
-            file.commit().unwrap();
+        for files in background.finish().unwrap() {
+            assert_eq!(files.lines_written(), expected[files.mode().number() as usize - 1].lines().count() as u64);
+            for file in files.finish().unwrap().0 {
+                file.commit().unwrap();
+            }
         }
-        for (path, expected) in paths.iter().zip(&expected) {
-            let text = std::fs::read_to_string(path).unwrap();
+        for (n, expected) in expected.iter().enumerate() {
+            let text = std::fs::read_to_string(dir.path().join(format!("mode{}.txt", n + 1))).unwrap();
             assert_eq!(text.trim_start_matches('\u{feff}'), expected);
+            let obf = std::fs::read_to_string(dir.path().join(format!("mode{}.obf", n + 1))).unwrap();
+            let kifu_of_obf: Vec<&str> = obf.lines().map(|l| l.split_once(" % ").unwrap().1).collect();
+            assert_eq!(kifu_of_obf, expected.lines().collect::<Vec<_>>());
         }
     }
 }

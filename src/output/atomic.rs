@@ -1,0 +1,118 @@
+//! Files that appear complete or not at all (SPEC §4): written beside their
+//! final name and renamed into place once the whole run has succeeded.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A file written beside its final name and renamed into place on
+/// [`AtomicFile::commit`]; dropped uncommitted, it is removed and the previous
+/// file under the final name is untouched.
+pub struct AtomicFile {
+    writer: BufWriter<tempfile::NamedTempFile>,
+    path: PathBuf,
+}
+
+impl AtomicFile {
+    /// Fails at once when a directory holds the final name: the rename at
+    /// [`AtomicFile::commit`] could never succeed, and finding that out only
+    /// after a long walk (perhaps with other outputs already renamed) is worse.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        if path.is_dir() {
+            return Err(io::Error::other("a directory is in the way of this output file"));
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // A temporary file is private (0600); the finished file should be as
+        // readable as any other the user creates, so ask for 0666 less umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder.tempfile_in(dir)?;
+        Ok(AtomicFile { writer: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether `line` and its line end were written at byte `at`; reads the
+    /// file back, so whatever is buffered is written out first.
+    pub(super) fn holds_line(&mut self, at: u64, line: &[u8]) -> io::Result<bool> {
+        self.writer.flush()?;
+        let mut earlier = vec![0; line.len() + 1];
+        match read_exact_at(self.writer.get_ref(), &mut earlier, at) {
+            Ok(()) => Ok(earlier[..line.len()] == *line && earlier[line.len()] == b'\n'),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn commit(self) -> io::Result<()> {
+        self.finish()?.commit()
+    }
+
+    /// Flushes and syncs the file without renaming it, so that several files
+    /// can all be written out (where a full disk shows) before any replaces
+    /// its previous version.
+    pub fn finish(self) -> io::Result<FinishedFile> {
+        let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
+        temp.as_file().sync_all()?;
+        Ok(FinishedFile { temp, path: self.path })
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(temp.as_file(), buf, at)
+}
+
+/// Elsewhere a positioned read may move the shared cursor the writes go
+/// through, so read through a handle of its own.
+#[cfg(not(unix))]
+fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut reader = temp.reopen()?;
+    reader.seek(SeekFrom::Start(at))?;
+    reader.read_exact(buf)
+}
+
+/// An [`AtomicFile`] written out in full, waiting to be renamed into place;
+/// dropped, it is removed like an uncommitted one.
+pub struct FinishedFile {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl FinishedFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file into place.
+    pub fn commit(self) -> io::Result<()> {
+        self.temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// Creates `dir` (and its parents) if it is missing.
+pub fn ensure_dir(dir: &Path) -> io::Result<()> {
+    if dir.as_os_str().is_empty() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir)
+}

@@ -1,0 +1,386 @@
+//! The output formats (SPEC §4, §4.1, §4.2) and one printer for each: a
+//! printer turns a mismatch record, with its line already rendered as kifu,
+//! into one line of its file.
+
+use super::text::{push_board, push_move, side_char};
+use crate::book::Score;
+use crate::mismatch::Mismatch;
+use crate::modes::{Branch, Target};
+use crate::symmetry::Symmetry;
+use std::fmt;
+use std::str::FromStr;
+
+/// An output format: one file per mode in each format asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// `mode{N}.txt`: the kifu, one line each.
+    Kifu,
+    /// `mode{N}.jsonl`: one JSON object per line (SPEC §4.1).
+    Jsonl,
+    /// `mode{N}.obf`: the position at the end of each line (SPEC §4.2).
+    Obf,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::Kifu, Format::Jsonl, Format::Obf];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Kifu => "kifu",
+            Format::Jsonl => "jsonl",
+            Format::Obf => "obf",
+        }
+    }
+
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Kifu => "txt",
+            Format::Jsonl => "jsonl",
+            Format::Obf => "obf",
+        }
+    }
+
+    pub fn printer(self) -> &'static dyn Printer {
+        match self {
+            Format::Kifu => &KifuPrinter,
+            Format::Jsonl => &JsonlPrinter,
+            Format::Obf => &ObfPrinter,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of formats, never empty once parsed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Formats(u8);
+
+impl Formats {
+    pub const KIFU: Formats = Formats(1);
+
+    pub fn of(formats: &[Format]) -> Formats {
+        Formats(formats.iter().fold(0, |bits, &f| bits | 1 << f as u8))
+    }
+
+    pub fn contains(self, format: Format) -> bool {
+        self.0 & 1 << format as u8 != 0
+    }
+
+    /// The formats in the set, in [`Format::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Format> {
+        Format::ALL.into_iter().filter(move |&f| self.contains(f))
+    }
+}
+
+impl Default for Formats {
+    fn default() -> Formats {
+        Formats::KIFU
+    }
+}
+
+impl fmt::Debug for Formats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl fmt::Display for Formats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, format) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(format.name())?;
+        }
+        Ok(())
+    }
+}
+
+/// A `format` value that names no format, or an unknown one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a format; allowed values: \"kifu\", \"jsonl\", \"obf\", or a comma-separated list of them")]
+pub struct FormatsError {
+    pub text: String,
+}
+
+impl FromStr for Formats {
+    type Err = FormatsError;
+
+    /// One name or a comma-separated list, in any case; repeats are harmless.
+    fn from_str(text: &str) -> Result<Formats, FormatsError> {
+        let bad = || FormatsError { text: text.to_string() };
+        let mut bits = 0;
+        for name in text.split(',') {
+            let format = Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name.trim())).ok_or_else(bad)?;
+            bits |= 1 << format as u8;
+        }
+        Ok(Formats(bits))
+    }
+}
+
+/// A record's line as the kifu file writes it, and the symmetry it was turned by.
+#[derive(Clone, Copy, Debug)]
+pub struct LineText<'a> {
+    pub kifu: &'a str,
+    pub symmetry: Symmetry,
+}
+
+/// Writes records in one format.
+pub trait Printer: Sync {
+    /// Appends the record's line of the file, line end included.
+    fn print(&self, record: &Mismatch<'_>, line: &LineText<'_>, out: &mut String);
+}
+
+/// `mode{N}.txt`: the kifu.
+pub struct KifuPrinter;
+
+impl Printer for KifuPrinter {
+    fn print(&self, _record: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
+        out.push_str(line.kifu);
+        out.push('\n');
+    }
+}
+
+/// `mode{N}.jsonl`: the keys of SPEC §4.1, in order, without spaces.
+pub struct JsonlPrinter;
+
+impl Printer for JsonlPrinter {
+    fn print(&self, r: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
+        out.push_str("{\"kifu\":");
+        push_json_string(line.kifu, out);
+        out.push_str(",\"mode\":");
+        push_int(r.mode.number().into(), out);
+        out.push_str(match r.branch {
+            Branch::Above => ",\"branch\":\"above\"",
+            Branch::Below => ",\"branch\":\"below\"",
+        });
+        out.push_str(match r.target {
+            Target::Child => ",\"target\":\"child\"",
+            Target::Move(_) => ",\"target\":\"move\"",
+        });
+        out.push_str(",\"move\":");
+        match r.mv {
+            Some(mv) => {
+                out.push('"');
+                push_move(line.symmetry.apply_move(mv), out);
+                out.push('"');
+            }
+            None => out.push_str("null"),
+        }
+        for (key, value) in [(",\"score\":", r.score), (",\"p\":", Some(r.p)), (",\"v\":", Some(r.v))] {
+            out.push_str(key);
+            push_score(value, out);
+        }
+        for (key, value) in [(",\"l\":", r.l), (",\"f\":", r.f), (",\"m\":", r.m)] {
+            out.push_str(key);
+            push_score(value, out);
+        }
+        out.push_str(",\"empties\":");
+        push_int(r.empties.into(), out);
+        out.push_str(",\"board\":\"");
+        push_board(&r.board, r.black_to_move(), line.symmetry, out);
+        out.push_str("\",\"side\":\"");
+        out.push(side_char(r.black_to_move()));
+        out.push_str("\"}\n");
+    }
+}
+
+/// `mode{N}.obf`: the board, the side to move, `;`, and the kifu as a comment.
+pub struct ObfPrinter;
+
+impl Printer for ObfPrinter {
+    fn print(&self, r: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
+        push_board(&r.board, r.black_to_move(), line.symmetry, out);
+        out.push(' ');
+        out.push(side_char(r.black_to_move()));
+        out.push_str("; % ");
+        out.push_str(line.kifu);
+        out.push('\n');
+    }
+}
+
+fn push_score(score: Option<Score>, out: &mut String) {
+    match score {
+        Some(s) => push_int(s.0.into(), out),
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends an integer in decimal, without the formatting machinery.
+fn push_int(n: i64, out: &mut String) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(d as char);
+    }
+}
+
+/// Appends `text` as a JSON string: a pass token may hold any character.
+fn push_json_string(text: &str, out: &mut String) {
+    out.push('"');
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                out.push_str("\\u00");
+                out.push(char::from_digit(c as u32 >> 4, 16).expect("a hex digit"));
+                out.push(char::from_digit(c as u32 & 15, 16).expect("a hex digit"));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Move, Square};
+    use crate::kifu::parse_and_play;
+    use crate::modes::Mode;
+    use crate::output::{KifuFormat, Orientation};
+
+    /// Prints `record` in `format` with its line rendered by `text`.
+    fn print(format: Format, record: &Mismatch<'_>, text: &KifuFormat) -> String {
+        let mut kifu = String::new();
+        let symmetry = text.render(record.line, &mut kifu);
+        let mut out = String::new();
+        format.printer().print(record, &LineText { kifu: &kifu, symmetry }, &mut out);
+        out
+    }
+
+    fn record<'a>(line: &'a [Move], board: Board) -> Mismatch<'a> {
+        Mismatch {
+            mode: Mode::ValueVsBest,
+            branch: Branch::Above,
+            target: Target::Move(1),
+            mv: line.last().copied(),
+            score: Some(Score(3)),
+            p: Score(-1),
+            v: Score(1),
+            l: Some(Score(3)),
+            f: None,
+            m: Some(Score(3)),
+            empties: 57,
+            line,
+            board,
+        }
+    }
+
+    #[test]
+    fn jsonl_keys_come_in_order_with_nulls_and_the_move_turned_like_the_line() {
+        // Walked as C4 E3 F6; turned to F5 by the half-turn: F5 D6 C3.
+        let (board, line) = parse_and_play("C4E3F6").unwrap();
+        let r = record(&line, board);
+        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        let (f5_board, _) = parse_and_play("F5D6C3").unwrap();
+        let mut board_text = String::new();
+        push_board(&f5_board, false, Symmetry::IDENTITY, &mut board_text);
+        assert_eq!(
+            json,
+            format!(
+                "{{\"kifu\":\"F5D6C3\",\"mode\":2,\"branch\":\"above\",\"target\":\"move\",\"move\":\"C3\",\"score\":3,\
+                 \"p\":-1,\"v\":1,\"l\":3,\"f\":null,\"m\":3,\"empties\":57,\"board\":\"{board_text}\",\"side\":\"O\"}}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_child_target_has_null_move_and_score_and_absent_values_are_null() {
+        let (board, line) = parse_and_play("F5").unwrap();
+        let r = Mismatch {
+            branch: Branch::Below,
+            target: Target::Child,
+            mv: None,
+            score: None,
+            l: None,
+            f: None,
+            m: None,
+            ..record(&line, board)
+        };
+        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        assert!(
+            json.starts_with(
+                "{\"kifu\":\"F5\",\"mode\":2,\"branch\":\"below\",\"target\":\"child\",\"move\":null,\"score\":null,\
+                 \"p\":-1,\"v\":1,\"l\":null,\"f\":null,\"m\":null,\"empties\":57,\"board\":\""
+            ),
+            "{json}"
+        );
+        assert!(json.ends_with("\",\"side\":\"O\"}\n"), "{json}");
+    }
+
+    #[test]
+    fn a_pass_target_is_ps_in_jsonl_whatever_the_token_and_the_side_stays() {
+        // A made-up line ending in a pass: the pass swaps the side to move.
+        let (board, mut line) = parse_and_play("F5D6").unwrap();
+        line.push(Move::Pass);
+        let r = record(&line, board.swapped());
+        for token in ["", "pa", "\"\\"] {
+            let text = KifuFormat { orientation: Orientation::F5, pass_token: token.into() };
+            let json = print(Format::Jsonl, &r, &text);
+            let escaped = token.replace('\\', "\\\\").replace('"', "\\\"");
+            assert!(json.starts_with(&format!("{{\"kifu\":\"F5D6{escaped}\",")), "{json}");
+            assert!(json.contains(",\"move\":\"PS\","), "{json}");
+            assert!(json.ends_with(",\"side\":\"O\"}\n"), "three moves from the start: white to move; {json}");
+        }
+    }
+
+    #[test]
+    fn obf_is_the_board_the_side_and_the_kifu_as_a_comment() {
+        let (board, line) = parse_and_play("D3").unwrap();
+        let r = Mismatch { mode: Mode::LeafVsLinks, ..record(&line, board) };
+        let walked = KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() };
+        let obf = print(Format::Obf, &r, &walked);
+        let expected_board = "-------------------X-------XX------XO-----------------------------";
+        assert_eq!(obf, format!("{} O; % D3\n", &expected_board[..64]));
+        let turned = print(Format::Obf, &r, &KifuFormat::default());
+        assert_eq!(turned, "---------------------------OX------XXX-------------------------- O; % F5\n");
+        assert_eq!(print(Format::Kifu, &r, &walked), "D3\n");
+    }
+
+    #[test]
+    fn black_to_move_is_x_and_colours_follow_the_side() {
+        let line = [Move::Play(Square::parse("F5").unwrap()), Move::Play(Square::parse("D6").unwrap())];
+        let (board, _) = parse_and_play("F5D6").unwrap();
+        let r = record(&line, board);
+        let obf = print(Format::Obf, &r, &KifuFormat::default());
+        assert!(obf.ends_with(" X; % F5D6\n"), "{obf}");
+        assert_eq!(obf[..64].matches('X').count(), 3, "{obf}");
+        assert_eq!(obf[..64].matches('O').count(), 3, "{obf}");
+    }
+
+    #[test]
+    fn formats_parse_in_any_case_and_refuse_unknown_names() {
+        assert_eq!("JSONL".parse::<Formats>().unwrap(), Formats::of(&[Format::Jsonl]));
+        assert_eq!("obf,Kifu,obf".parse::<Formats>().unwrap().to_string(), "kifu,obf");
+        for bad in ["", ",", "kifu,,obf", "txt"] {
+            assert!(bad.parse::<Formats>().is_err(), "{bad:?}");
+        }
+    }
+}
