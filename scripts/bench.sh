@@ -50,7 +50,7 @@ book_file() {
   local book="$dir/synth-$n.$ext"
   if [ ! -f "$book" ]; then
     echo "== writing $book" >&2
-    "$bin" synth --format "$format" --positions "$n" --seed 1 "$book" >&2
+    "$bin" synth --book-format "$format" --positions "$n" --seed 1 "$book" >&2
   fi
   echo "$book"
 }

@@ -92,7 +92,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
         Some(Command::Verify { path }) => run_verify(&path),
         Some(Command::Stats { path }) => run_stats(&path),
-        Some(Command::Synth { positions, seed, perturb, format, path }) => {
+        Some(Command::Synth { positions, seed, perturb, book_format: format, path }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }

@@ -72,10 +72,10 @@ pub enum Command {
         /// Fraction of positions (0 to 1) given one wrong score.
         #[arg(long, value_name = "F", default_value_t = 0.02, value_parser = parse_fraction)]
         perturb: f64,
-        /// File format: Edax's book.dat, or Egaroucid's .egbk3 (values and
+        /// Book format: Edax's book.dat, or Egaroucid's .egbk3 (values and
         /// leaves only: its links are the moves whose child is in the book).
         #[arg(long, value_enum, value_name = "FORMAT", default_value_t = BookFormat::Edax, ignore_case = true)]
-        format: BookFormat,
+        book_format: BookFormat,
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,

@@ -155,3 +155,24 @@ fn a_closed_stderr_does_not_turn_errors_into_panics() {
         assert_eq!(status.code(), Some(expected), "{args:?}");
     }
 }
+
+#[test]
+fn synth_writes_either_book_format_and_both_verify_and_mine() {
+    // The same seed gives the same positions, values and leaves in either
+    // format; an Egaroucid book's links are worked out, not stored.
+    let dir = tempfile::tempdir().unwrap();
+    for (format, name) in [("edax", "b.dat"), ("EGBK3", "b.egbk3")] {
+        let out = run(dir.path(), &["synth", "--book-format", format, "--positions", "400", "--seed", "9", name]);
+        assert!(out.status.success(), "synth {format}: {}", text(&out.stderr));
+        let out = run(dir.path(), &["verify", name]);
+        assert!(out.status.success(), "verify {name}: {}{}", text(&out.stdout), text(&out.stderr));
+    }
+    assert!(fs::read(dir.path().join("b.egbk3")).unwrap().starts_with(b"DICUORAGE\x03"));
+    for name in ["b.dat", "b.egbk3"] {
+        let out_dir = format!("out-{name}");
+        let out = run(dir.path(), &["--config", "/dev/null", "--book", name, "--mode", "1", "--out-dir", &out_dir, "--log-file", "log"]);
+        assert!(out.status.success(), "mine {name}: {}", text(&out.stderr));
+    }
+    let lines = |name: &str| fs::read_to_string(dir.path().join(format!("out-{name}")).join("mode1.txt")).unwrap().lines().count();
+    assert!(lines("b.dat") > 10 && lines("b.egbk3") > 10, "mode 1 finds leaves above links in both");
+}
