@@ -35,7 +35,11 @@ pub enum AppError {
     #[error(transparent)]
     Mine(#[from] MineError),
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, #[source] source: std::io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Usage(String),
     /// Whoever read standard output stopped reading (`bookminer stats | head`):
@@ -132,7 +136,9 @@ fn open_book(path: &Path) -> Result<Book, AppError> {
 fn run_mine(config: &Config) -> Result<u8, AppError> {
     let modes = config.mode.mining_modes();
     if modes.is_empty() {
-        return Err(AppError::Usage("mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into()));
+        return Err(AppError::Usage(
+            "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
+        ));
     }
     // Installed before loading, so that Ctrl-C at any point ends the run the
     // same way (status 130, no output changed); a load is not interrupted
@@ -257,8 +263,18 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
     match book.header() {
         Header::Edax(h) => {
             let (y, mo, d, hh, mi, s) = h.date;
-            say!("Edax book, version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}", h.version, h.release)?;
-            say!("level {}, n_empties {}, midgame error {}, endcut error {}", h.level, h.n_empties, h.midgame_error, h.endcut_error)?;
+            say!(
+                "Edax book, version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}",
+                h.version,
+                h.release
+            )?;
+            say!(
+                "level {}, n_empties {}, midgame error {}, endcut error {}",
+                h.level,
+                h.n_empties,
+                h.midgame_error,
+                h.endcut_error
+            )?;
             say!("header count {}", h.n_nodes)?;
         }
         Header::Egaroucid(h) => {

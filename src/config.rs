@@ -178,7 +178,8 @@ fn parse_formats(text: &str) -> Result<Formats, BadValue> {
 
 /// The values of an enumerated key, quoted, for messages.
 fn allowed<T: ValueEnum>() -> String {
-    let names = T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|p| format!("\"{}\"", p.get_name()));
+    let names =
+        T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|p| format!("\"{}\"", p.get_name()));
     names.collect::<Vec<_>>().join(", ")
 }
 
@@ -220,13 +221,17 @@ mod de {
     pub fn run_mode<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RunMode>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "1, 2, 3, 4, 5 or \"all\"")?;
-        parse_run_mode(&text).map(Some).map_err(|_| D::Error::custom(format!("{v} is not a mode; allowed values: 1, 2, 3, 4, 5, \"all\"")))
+        parse_run_mode(&text)
+            .map(Some)
+            .map_err(|_| D::Error::custom(format!("{v} is not a mode; allowed values: 1, 2, 3, 4, 5, \"all\"")))
     }
 
     pub fn min_gap<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "a whole number from 1 to 128")?;
-        parse_min_gap(&text).map(Some).map_err(|_| D::Error::custom(format!("expected a whole number from 1 to 128, got {v}")))
+        parse_min_gap(&text)
+            .map(Some)
+            .map_err(|_| D::Error::custom(format!("expected a whole number from 1 to 128, got {v}")))
     }
 
     pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -357,7 +362,8 @@ fn clip(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = std::fs::read(path).map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
+        let bytes =
+            std::fs::read(path).map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
         // Text that is not UTF-8 is a bad config (status 2), not a read failure
         // (3): say where it goes wrong so it can be fixed.
@@ -392,7 +398,8 @@ impl Config {
             // One key at a time, so that an error is that key's.
             let mut single = toml::Table::new();
             single.insert(lower.clone(), value);
-            let settings: Settings = single.try_into().map_err(|e: toml::de::Error| bad(e.message().trim().to_string()))?;
+            let settings: Settings =
+                single.try_into().map_err(|e: toml::de::Error| bad(e.message().trim().to_string()))?;
             config.apply(&settings, base).map_err(|e| bad(e.to_string()))?;
             seen.push(lower);
         }
@@ -504,8 +511,10 @@ mod tests {
 
     #[test]
     fn keys_and_values_ignore_case() {
-        let c = parse("MODE = \"ALL\"\nOrientation = \"As-Walked\"\nLOG_LEVEL = \"Info\"\nMin_Gap = 2\nbook = \"/abs/B.dat\"")
-            .unwrap();
+        let c = parse(
+            "MODE = \"ALL\"\nOrientation = \"As-Walked\"\nLOG_LEVEL = \"Info\"\nMin_Gap = 2\nbook = \"/abs/B.dat\"",
+        )
+        .unwrap();
         assert_eq!(c.mode, RunMode::All);
         assert_eq!(c.orientation, Orientation::AsWalked);
         assert_eq!(c.min_gap, 2);

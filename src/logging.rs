@@ -58,7 +58,11 @@ pub fn init(level: LogLevel, log_file: Option<&Path>) {
         None => (None, None),
     };
     let file_layer = file.map(|f| {
-        tracing_subscriber::fmt::layer().with_writer(Mutex::new(f)).with_ansi(false).with_target(false).with_filter(level)
+        tracing_subscriber::fmt::layer()
+            .with_writer(Mutex::new(f))
+            .with_ansi(false)
+            .with_target(false)
+            .with_filter(level)
     });
     tracing_subscriber::registry().with(stderr).with(file_layer).init();
     if let (Some(e), Some(path)) = (file_error, log_file) {

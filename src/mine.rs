@@ -55,9 +55,17 @@ pub struct Control<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum MineError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, #[source] source: io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
     #[error("{}: {error}", book.display())]
-    Walk { book: PathBuf, #[source] error: WalkError<Stop> },
+    Walk {
+        book: PathBuf,
+        #[source]
+        error: WalkError<Stop>,
+    },
     #[error("interrupted; no output file was changed")]
     Interrupted,
     /// The book file changed while it was being read: nothing read can be trusted.
@@ -72,7 +80,11 @@ pub enum MineError {
 #[derive(Debug, thiserror::Error)]
 pub enum Stop {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, #[source] source: io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
     #[error("interrupted")]
     Interrupted,
 }
@@ -109,7 +121,13 @@ impl fmt::Display for MineReport {
         writeln!(f, "positions loaded   {}", self.positions_loaded)?;
         writeln!(f, "positions walked   {}", self.walk.positions)?;
         let rate = self.walk.edges as f64 / self.walk_time.as_secs_f64().max(1e-9);
-        writeln!(f, "edges followed     {} in {:.3} s ({:.2}M edges/s)", self.walk.edges, self.walk_time.as_secs_f64(), rate / 1e6)?;
+        writeln!(
+            f,
+            "edges followed     {} in {:.3} s ({:.2}M edges/s)",
+            self.walk.edges,
+            self.walk_time.as_secs_f64(),
+            rate / 1e6
+        )?;
         writeln!(f, "arrivals           {}", self.walk.arrivals)?;
         for m in &self.modes {
             let (observed, expected) = m.mode.letters();
@@ -174,7 +192,10 @@ impl Miner<'_> {
     fn writer_failure(&mut self) -> Stop {
         match self.files.take().map(BackgroundFiles::finish) {
             Some(Err((path, source))) => Stop::Io { path, source },
-            _ => Stop::Io { path: PathBuf::from("<output writer>"), source: io::Error::other("the writer thread stopped") },
+            _ => Stop::Io {
+                path: PathBuf::from("<output writer>"),
+                source: io::Error::other("the writer thread stopped"),
+            },
         }
     }
 }
@@ -185,13 +206,21 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
 
 /// Walks the book from `start` and writes one kifu file per mode. Nothing
 /// under the final names changes unless the whole walk succeeds.
-pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
+pub fn mine(
+    book: &mut Book,
+    start: &Start,
+    options: &MineOptions,
+    control: Control<'_>,
+) -> Result<MineReport, MineError> {
     let began = Instant::now();
     ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
     let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
-        files.push(ModeFiles::create(&options.out_dir, mode, &settings).map_err(|(path, source)| MineError::Io { path, source })?);
+        files.push(
+            ModeFiles::create(&options.out_dir, mode, &settings)
+                .map_err(|(path, source)| MineError::Io { path, source })?,
+        );
     }
     let files = BackgroundFiles::spawn(files).map_err(io_error(&options.out_dir))?;
     let miner = Miner {
@@ -217,7 +246,11 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
     if miner.control.cancel.load(Ordering::Relaxed) {
         return Err(MineError::Interrupted);
     }
-    let files = miner.files.expect("the writer is taken out only when the walk fails").finish().map_err(|(path, source)| MineError::Io { path, source })?;
+    let files = miner
+        .files
+        .expect("the writer is taken out only when the walk fails")
+        .finish()
+        .map_err(|(path, source)| MineError::Io { path, source })?;
     // Write every file out before renaming any, so a failure (a full disk)
     // leaves all previous outputs as they were, not some of them.
     let mut modes = Vec::new();
@@ -236,5 +269,11 @@ pub fn mine(book: &mut Book, start: &Start, options: &MineOptions, control: Cont
         let path = file.path().to_path_buf();
         file.commit().map_err(io_error(&path))?;
     }
-    Ok(MineReport { positions_loaded: book.counts().positions, walk: stats, modes, walk_time, elapsed: began.elapsed() })
+    Ok(MineReport {
+        positions_loaded: book.counts().positions,
+        walk: stats,
+        modes,
+        walk_time,
+        elapsed: began.elapsed(),
+    })
 }

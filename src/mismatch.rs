@@ -94,11 +94,7 @@ impl Recorder {
 
     /// Judges one arrival of the walk; `each` sees what is found, and an
     /// error from it stops the judging and is returned.
-    pub fn arrival<E>(
-        &mut self,
-        arrival: &Arrival<'_>,
-        each: impl FnMut(Found<'_>) -> Result<(), E>,
-    ) -> Result<(), E> {
+    pub fn arrival<E>(&mut self, arrival: &Arrival<'_>, each: impl FnMut(Found<'_>) -> Result<(), E>) -> Result<(), E> {
         let child = &arrival.child;
         self.scores.clear();
         self.moves.clear();
@@ -126,7 +122,11 @@ impl Recorder {
 
     /// Judges an arrival described by its facts (a walk of another book than
     /// [`crate::Book`], such as the benchmark's baseline).
-    pub fn facts<E>(&mut self, facts: &ArrivalFacts<'_>, each: impl FnMut(Found<'_>) -> Result<(), E>) -> Result<(), E> {
+    pub fn facts<E>(
+        &mut self,
+        facts: &ArrivalFacts<'_>,
+        each: impl FnMut(Found<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
         judge_facts(&self.modes, &self.rules, facts, &mut self.line, each)
     }
 }
@@ -215,7 +215,13 @@ mod tests {
         let facts = ArrivalFacts {
             line: &line,
             board,
-            scores: ArrivalScores { parent: Score(0), via_pass: false, value: Score(1), links: &links, leaf: Some(Score(4)) },
+            scores: ArrivalScores {
+                parent: Score(0),
+                via_pass: false,
+                value: Score(1),
+                links: &links,
+                leaf: Some(Score(4)),
+            },
             moves: &moves,
             symmetry: Symmetry::IDENTITY,
         };

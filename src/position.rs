@@ -41,7 +41,11 @@ pub fn parse(text: &str) -> Result<Position, String> {
     if compact.chars().all(|c| c.is_ascii_alphanumeric()) {
         let (board, line) = kifu::parse_and_play(&compact).map_err(|e| format!("kifu {e}"))?;
         let black = line.len() % 2 == 0;
-        return Ok(Position { board, to_move: Some(if black { Colour::Black } else { Colour::White }), line: Some(line) });
+        return Ok(Position {
+            board,
+            to_move: Some(if black { Colour::Black } else { Colour::White }),
+            line: Some(line),
+        });
     }
     Err(format!(
         "\"{text}\" is not a position: write two 64-bit numbers (player opponent), a kifu such as F5D6C3, \

@@ -117,7 +117,8 @@ const X_SQUARES: Bitboard = 0x0042_0000_0000_4200;
 fn evaluate(board: &Board) -> i32 {
     let mobility = legal_moves(board.player, board.opponent).count_ones() as i32
         - legal_moves(board.opponent, board.player).count_ones() as i32;
-    let count = |bits: Bitboard| (bits & board.player).count_ones() as i32 - (bits & board.opponent).count_ones() as i32;
+    let count =
+        |bits: Bitboard| (bits & board.player).count_ones() as i32 - (bits & board.opponent).count_ones() as i32;
     let open_x = X_SQUARES & !spread_corners(board.player | board.opponent);
     (3 * mobility + 8 * count(CORNERS) - 4 * count(open_x)).clamp(-SCORE_LIMIT + 2, SCORE_LIMIT - 2)
 }
@@ -259,10 +260,7 @@ fn values(book: &Positions, moves: &[Moves]) -> Vec<i32> {
         let id = id as usize;
         let m = &moves[id];
         let links = m.links.iter().map(|&(_, child)| -value[child as usize]);
-        value[id] = links
-            .chain(m.leaf.map(|(_, s)| s))
-            .max()
-            .unwrap_or_else(|| final_score(&book.boards[id]));
+        value[id] = links.chain(m.leaf.map(|(_, s)| s)).max().unwrap_or_else(|| final_score(&book.boards[id]));
     }
     value
 }

@@ -199,7 +199,8 @@ pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(W
         stats: WalkStats { positions: 1, ..WalkStats::default() },
         pending: None,
     };
-    let root = walker.frame(root_at, &root, normalized.to_original, Step { mv: Move::Pass, flipped: 0, then_pass: false });
+    let root =
+        walker.frame(root_at, &root, normalized.to_original, Step { mv: Move::Pass, flipped: 0, then_pass: false });
     walker.stack.push(root);
     walker.run()?;
     walker.report_pending()?;

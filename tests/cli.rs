@@ -85,7 +85,10 @@ fn a_start_line_not_in_the_book_is_an_error_naming_it() {
 fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
     let dir = tempfile::tempdir().unwrap();
     let l1 = book("edax46");
-    let out = run(dir.path(), &["inspect", "--book", &l1, "--log-file", "log", "F5F6", "0x0000000810000000 0x0000001008000000"]);
+    let out = run(
+        dir.path(),
+        &["inspect", "--book", &l1, "--log-file", "log", "F5F6", "0x0000000810000000 0x0000001008000000"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(report.contains("in book: yes") && report.contains("byte offset ") && report.contains("leaf"), "{report}");
@@ -170,9 +173,14 @@ fn synth_writes_either_book_format_and_both_verify_and_mine() {
     assert!(fs::read(dir.path().join("b.egbk3")).unwrap().starts_with(b"DICUORAGE\x03"));
     for name in ["b.dat", "b.egbk3"] {
         let out_dir = format!("out-{name}");
-        let out = run(dir.path(), &["--config", "/dev/null", "--book", name, "--mode", "1", "--out-dir", &out_dir, "--log-file", "log"]);
+        let out = run(
+            dir.path(),
+            &["--config", "/dev/null", "--book", name, "--mode", "1", "--out-dir", &out_dir, "--log-file", "log"],
+        );
         assert!(out.status.success(), "mine {name}: {}", text(&out.stderr));
     }
-    let lines = |name: &str| fs::read_to_string(dir.path().join(format!("out-{name}")).join("mode1.txt")).unwrap().lines().count();
+    let lines = |name: &str| {
+        fs::read_to_string(dir.path().join(format!("out-{name}")).join("mode1.txt")).unwrap().lines().count()
+    };
     assert!(lines("b.dat") > 10 && lines("b.egbk3") > 10, "mode 1 finds leaves above links in both");
 }

@@ -191,7 +191,9 @@ fn damage(name: &str) -> Vec<u8> {
         // The first link's move code of one record.
         "bad-move-code.dat" => file[offset + 41] = 70,
         // The player also gets the opponent's lowest disc.
-        "overlapping-discs.dat" => set_u64(&mut file, offset, board.player | (board.opponent & board.opponent.wrapping_neg())),
+        "overlapping-discs.dat" => {
+            set_u64(&mut file, offset, board.player | (board.opponent & board.opponent.wrapping_neg()))
+        }
         // A copy of one record at the end, counted in the header.
         "duplicate-position.dat" => {
             let copy = file[offset..offset + len].to_vec();
@@ -266,24 +268,31 @@ fn expected_verify(name: &str, file: &[u8]) -> (i32, Vec<String>) {
         "empty.dat" | "truncated-header.dat" => {
             (2, vec![format!("file is {} bytes", file.len()), "shorter than the 42-byte header".into()])
         }
-        "bad-magic.dat" => (2, vec!["not an Edax or Egaroucid book".into(), String::from_utf8_lossy(&file[..8]).into_owned()]),
+        "bad-magic.dat" => {
+            (2, vec!["not an Edax or Egaroucid book".into(), String::from_utf8_lossy(&file[..8]).into_owned()])
+        }
         "bad-version.dat" => (1, vec!["byte 8".into(), format!("book version {} is not supported", file[8])]),
         "truncated-record.dat" | "huge-and-truncated.dat" => {
             let (number, offset) = cut.expect("the fixture is cut inside a record");
             (1, vec![format!("record {number} at byte {offset}: truncated record")])
         }
         "bad-move-code.dat" => {
-            let rec = the_one(records.iter().filter(|r| r.codes().iter().any(|&c| c > 65)).collect(), "a code above 65");
+            let rec =
+                the_one(records.iter().filter(|r| r.codes().iter().any(|&c| c > 65)).collect(), "a code above 65");
             let code = rec.codes().into_iter().find(|&c| c > 65).unwrap();
             (1, vec![rec.place(), format!("move code {code}")])
         }
         "overlapping-discs.dat" => {
-            let rec = the_one(records.iter().filter(|r| r.board().player & r.board().opponent != 0).collect(), "overlap");
+            let rec =
+                the_one(records.iter().filter(|r| r.board().player & r.board().opponent != 0).collect(), "overlap");
             (1, vec![format!("{}: both sides have a disc", rec.place())])
         }
         "duplicate-position.dat" => {
             let later = the_one(
-                records.iter().filter(|r| records[..r.number as usize - 1].iter().any(|e| e.board() == r.board())).collect(),
+                records
+                    .iter()
+                    .filter(|r| records[..r.number as usize - 1].iter().any(|e| e.board() == r.board()))
+                    .collect(),
                 "a board seen before",
             );
             let first = records.iter().find(|e| e.board() == later.board()).unwrap();
@@ -312,9 +321,10 @@ fn expected_verify(name: &str, file: &[u8]) -> (i32, Vec<String>) {
             assert!(records.iter().all(|r| r.board() != initial), "the fixture lacks the initial position");
             (1, vec!["the initial position is not in the book".into()])
         }
-        "huge-nnodes.dat" | "negative-nnodes.dat" => {
-            (1, vec![format!("byte 38: header says {} positions, the file holds {}", header_count(file), records.len())])
-        }
+        "huge-nnodes.dat" | "negative-nnodes.dat" => (
+            1,
+            vec![format!("byte 38: header says {} positions, the file holds {}", header_count(file), records.len())],
+        ),
         _ => panic!("{name}: a bad book with no expectations; add it to expected_verify"),
     }
 }
@@ -734,7 +744,6 @@ fn a_hostile_positions_file_reports_each_bad_line_and_exits_1() {
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.contains("p.txt:1 ") && report.contains("p.txt:8 "), "good lines are reported: {report}");
 }
-
 
 #[test]
 fn a_broken_config_exits_2_naming_the_file_the_key_and_the_allowed_values() {

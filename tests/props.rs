@@ -3,9 +3,9 @@
 //! load errors say where the damage is.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::Problem;
-use bookminer::book::verify::verify;
 use bookminer::book::edax_writer::encode;
+use bookminer::book::verify::verify;
+use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{synthesize, SynthOptions};

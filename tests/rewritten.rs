@@ -62,7 +62,8 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
 
 /// Every previous output is as it was, and nothing else is in the folder.
 fn assert_untouched(out: &Path) {
-    let mut names: Vec<String> = fs::read_dir(out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> =
+        fs::read_dir(out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt"], "no temporary file is left");
     for name in names {
@@ -80,7 +81,10 @@ fn a_book_truncated_mid_walk_ends_the_run_with_its_name_and_no_output_changed() 
     match result {
         Err(e @ MineError::BookChanged { .. }) => {
             let message = e.to_string();
-            assert!(message.contains(&book.display().to_string()) && message.contains("changed while it was being read"), "{message}");
+            assert!(
+                message.contains(&book.display().to_string()) && message.contains("changed while it was being read"),
+                "{message}"
+            );
         }
         other => panic!("expected the book to be found changed, got {other:?}"),
     }

@@ -27,7 +27,10 @@ fn synth_reproduces_the_sample_byte_for_byte() {
     let mut written = Vec::new();
     synthesize(&sample_options(), &mut written).unwrap();
     assert_eq!(written.len(), SAMPLE.len());
-    assert!(written == SAMPLE, "books/sample.dat differs from `bookminer synth --positions 3000 --seed 1 --perturb 0.03`");
+    assert!(
+        written == SAMPLE,
+        "books/sample.dat differs from `bookminer synth --positions 3000 --seed 1 --perturb 0.03`"
+    );
 }
 
 #[test]
@@ -72,7 +75,8 @@ fn every_mode_finds_mismatches_in_the_sample() {
 /// The number (digits and thousands commas) that follows `before` in the README.
 fn readme_number(before: &str) -> u64 {
     let at = README.find(before).unwrap_or_else(|| panic!("the README no longer says {before:?}")) + before.len();
-    let digits: String = README[at..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').filter(|c| *c != ',').collect();
+    let digits: String =
+        README[at..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').filter(|c| *c != ',').collect();
     digits.parse().unwrap_or_else(|_| panic!("no number after {before:?} in the README"))
 }
 

@@ -6,9 +6,9 @@
 #![no_main]
 
 use bookminer::board::Board;
-use bookminer::book::Problem;
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
+use bookminer::book::Problem;
 use bookminer::mismatch::{Found, Recorder};
 use bookminer::modes::{Linkless, Mode, Rules};
 use bookminer::output::print::LineText;

@@ -66,7 +66,11 @@ pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
         n_nodes: i32_at(file, 38),
     };
     if header.version != VERSION {
-        return Err(FormatError { record: None, offset: 8, problem: Problem::BadVersion { found: header.version, expected: VERSION } });
+        return Err(FormatError {
+            record: None,
+            offset: 8,
+            problem: Problem::BadVersion { found: header.version, expected: VERSION },
+        });
     }
     Ok(header)
 }
@@ -292,7 +296,9 @@ pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
     let (y, mo, d, h, mi, s) = header.date;
     out.extend_from_slice(&y.to_le_bytes());
     out.extend_from_slice(&[mo, d, h, mi, s, 0]);
-    for v in [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes] {
+    for v in
+        [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes]
+    {
         out.extend_from_slice(&v.to_le_bytes());
     }
 }

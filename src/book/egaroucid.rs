@@ -103,10 +103,10 @@ impl RawRecord<'_> {
         let board = self.board();
         let links = links_of(&board, lookup);
         // A leaf whose move is linked is not followed a second time.
-        let leaf = self.leaf().filter(|leaf| !links.iter().any(|l| l.mv == leaf.mv)).map(|leaf| Link {
-            then_pass: board.after(leaf.mv).is_some_and(|child| child.must_pass()),
-            ..leaf
-        });
+        let leaf = self
+            .leaf()
+            .filter(|leaf| !links.iter().any(|l| l.mv == leaf.mv))
+            .map(|leaf| Link { then_pass: board.after(leaf.mv).is_some_and(|child| child.must_pass()), ..leaf });
         Record {
             id,
             offset: offset_of(id),
@@ -150,7 +150,11 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, Raw
             offset: (HEADER_LEN + i * RECORD_LEN) as u64,
             problem: Problem::TooManyRecords { limit: RecordId::MAX_RECORDS },
         })?;
-        Ok((RecordId(id), HEADER_LEN + i * RECORD_LEN, RawRecord { bytes: bytes.try_into().expect("RECORD_LEN bytes") }))
+        Ok((
+            RecordId(id),
+            HEADER_LEN + i * RECORD_LEN,
+            RawRecord { bytes: bytes.try_into().expect("RECORD_LEN bytes") },
+        ))
     });
     let truncated = (left > 0).then(|| {
         Err(FormatError {

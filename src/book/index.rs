@@ -179,7 +179,13 @@ impl Table {
     /// Adds a board that `find` did not find; `Err` with the entry already
     /// holding it otherwise, or when the table is full (the file changed
     /// between counting and indexing).
-    fn insert(&mut self, hash: u64, board: &Board, at: Located, board_of: impl Fn(Located) -> Board) -> Result<(), Refused> {
+    fn insert(
+        &mut self,
+        hash: u64,
+        board: &Board,
+        at: Located,
+        board_of: impl Fn(Located) -> Board,
+    ) -> Result<(), Refused> {
         if let Some(bucket) = self.find(hash, board, &board_of) {
             return Err(Refused::Duplicate(self.located(bucket)));
         }
@@ -300,9 +306,8 @@ where
     I: Iterator<Item = (Board, Located)>,
 {
     let built: Vec<Result<Table, BuildError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..HALVES)
-            .map(|half| scope.spawn(move || build_half(half, per_half[half], boards(), board_of)))
-            .collect();
+        let threads: Vec<_> =
+            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], boards(), board_of))).collect();
         threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
     });
     let mut halves = Vec::with_capacity(HALVES);
@@ -391,7 +396,10 @@ mod tests {
     fn tables_stay_at_most_seven_eighths_full_so_probes_end() {
         for count in [0, 1, 13, 14, 15, 16, 1000, 1 << 16] {
             let table = Table::with_room_for(count);
-            assert!(table.buckets() <= (count + count / 3 + 1) + GROUP - 1 || table.groups.len() == 2, "sized to the count");
+            assert!(
+                table.buckets() <= (count + count / 3 + 1) + GROUP - 1 || table.groups.len() == 2,
+                "sized to the count"
+            );
             assert!(count <= table.capacity(), "{count} boards in {} buckets", table.buckets());
             assert!(table.capacity() < table.buckets());
         }
@@ -434,7 +442,8 @@ mod tests {
         let mut table = Table::with_room_for(9);
         let last = table.groups.len() - 1;
         let stored = boards(4000);
-        let crowded: Vec<Board> = stored.iter().copied().filter(|b| table.group_of(hash_board(b)) == last).take(10).collect();
+        let crowded: Vec<Board> =
+            stored.iter().copied().filter(|b| table.group_of(hash_board(b)) == last).take(10).collect();
         assert_eq!(crowded.len(), 10);
         let board_of = |at: Located| stored[at.id.index()];
         let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };

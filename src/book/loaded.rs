@@ -1,12 +1,12 @@
 //! A book ready to walk, whatever its format: the file's bytes, the reader
 //! for its layout, every record checked, and the index built.
 
+use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
 use super::index::{build, half_of, hash_board, BuildError, Located, Place, PositionIndex, Refused, HALVES};
 use super::mapped::Bytes;
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, Record, RecordId, Score};
-use super::edax::{self, Starts};
 use crate::board::Board;
 use std::path::{Path, PathBuf};
 

@@ -28,7 +28,10 @@ pub struct Bytes {
 
 enum Storage {
     /// The guard is dropped (unregistered) before the map is unmapped.
-    Mapped { guard: guard::Registration, map: memmap2::Mmap },
+    Mapped {
+        guard: guard::Registration,
+        map: memmap2::Mmap,
+    },
     Owned(Vec<u8>),
 }
 
@@ -79,9 +82,10 @@ impl Bytes {
             Storage::Mapped { guard, .. } => guard.faulted(),
             Storage::Owned(_) => false,
         };
-        faulted || self.source.as_ref().is_some_and(|(path, len, modified)| {
-            std::fs::metadata(path).map_or(true, |now| now.len() != *len || now.modified().ok() != *modified)
-        })
+        faulted
+            || self.source.as_ref().is_some_and(|(path, len, modified)| {
+                std::fs::metadata(path).map_or(true, |now| now.len() != *len || now.modified().ok() != *modified)
+            })
     }
 }
 

@@ -213,9 +213,9 @@ fn check_egaroucid_record(record: &egaroucid::RawRecord<'_>, problems: &mut Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::record::{Link, Score};
-    use crate::book::edax_writer::{encode, Entry};
     use crate::board::Square;
+    use crate::book::edax_writer::{encode, Entry};
+    use crate::book::record::{Link, Score};
 
     fn play(square: &str) -> Move {
         Move::Play(Square::parse(square).unwrap())
@@ -251,11 +251,8 @@ mod tests {
     #[test]
     fn unnormalized_boards_duplicates_and_a_missing_root_are_found() {
         let after_f5 = Board::INITIAL.after(play("F5")).unwrap();
-        let not_least = crate::symmetry::Symmetry::ALL
-            .iter()
-            .map(|s| s.board(&after_f5))
-            .find(|b| !is_normalized(b))
-            .unwrap();
+        let not_least =
+            crate::symmetry::Symmetry::ALL.iter().map(|s| s.board(&after_f5)).find(|b| !is_normalized(b)).unwrap();
         let found = problems(&[Entry::new(not_least, 0), Entry::new(not_least, 0)]);
         assert!(found.contains(&Problem::NotNormalized));
         assert!(found.iter().any(|p| matches!(p, Problem::Duplicate { first_record: 1, .. })));

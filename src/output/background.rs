@@ -155,7 +155,11 @@ mod tests {
         for i in 0..20_000u32 {
             let number = (i % 3 == 0) as usize;
             let n = i % 7000;
-            let line = [Move::Play(Square::new((n % 64) as u8).unwrap()), Move::Pass, Move::Play(Square::new((n / 64 % 64) as u8).unwrap())];
+            let line = [
+                Move::Play(Square::new((n % 64) as u8).unwrap()),
+                Move::Pass,
+                Move::Play(Square::new((n / 64 % 64) as u8).unwrap()),
+            ];
             let mut text = String::new();
             settings.text.render(&line, &mut text);
             text.push('\n');

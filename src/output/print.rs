@@ -116,7 +116,8 @@ impl FromStr for Formats {
         let bad = || FormatsError { text: text.to_string() };
         let mut bits = 0;
         for name in text.split(',') {
-            let format = Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name.trim())).ok_or_else(bad)?;
+            let format =
+                Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name.trim())).ok_or_else(bad)?;
             bits |= 1 << format as u8;
         }
         Ok(Formats(bits))

@@ -100,7 +100,9 @@ mod tests {
                 .seen
                 .insert(line.as_bytes(), bytes.len() as u64, |at| {
                     let at = at as usize;
-                    Ok(bytes.get(at..at + line.len() + 1).is_some_and(|b| b[..line.len()] == *line.as_bytes() && b[line.len()] == b'\n'))
+                    Ok(bytes
+                        .get(at..at + line.len() + 1)
+                        .is_some_and(|b| b[..line.len()] == *line.as_bytes() && b[line.len()] == b'\n'))
                 })
                 .unwrap();
             if new {

@@ -106,7 +106,8 @@ const SPREAD: [u64; 256] = {
 /// of `board` (`player` to move, black if `black_to_move`) turned by `symmetry`.
 pub fn push_board(board: &Board, black_to_move: bool, symmetry: Symmetry, out: &mut String) {
     let turned = symmetry.board(board);
-    let (black, white) = if black_to_move { (turned.player, turned.opponent) } else { (turned.opponent, turned.player) };
+    let (black, white) =
+        if black_to_move { (turned.player, turned.opponent) } else { (turned.opponent, turned.player) };
     // A row at a time, without branches: each byte of SPREAD[bits] is 0 or 1,
     // so multiplying by a byte difference changes exactly the squares set.
     let mut squares = [0u8; 64];
