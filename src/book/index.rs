@@ -98,7 +98,7 @@ impl Table {
     /// The group a probe for `hash` starts in.
     #[inline]
     fn group_of(&self, hash: u64) -> usize {
-        ((hash & 0xffff_ffff) * self.groups.len() as u64 >> 32) as usize
+        (((hash & 0xffff_ffff) * self.groups.len() as u64) >> 32) as usize
     }
 
     fn buckets(&self) -> usize {
