@@ -6,6 +6,7 @@ use super::egaroucid;
 use super::index::hash_board;
 use super::loaded::Format;
 use super::problem::{FormatError, MoveSlot, Problem};
+use super::record::RecordId;
 use crate::board::{Board, Move};
 use crate::symmetry::{is_normalized, normalize};
 use hashbrown::HashTable;
@@ -93,28 +94,33 @@ fn check_whole(report: &mut VerifyReport, claimed: Option<(i64, u64)>, seen: &Se
     }
 }
 
-/// Records a header problem; true if the records can still be read (with
-/// another version the layout may still be readable, so they are checked too).
-fn header_problem(report: &mut VerifyReport, error: FormatError) -> bool {
-    let readable = matches!(error.problem, Problem::BadVersion { .. });
-    report.problems.push(error);
-    readable
+/// The header count (and where it is) when the header reads; with another
+/// version the layout may still be readable, so the records are checked
+/// too. `None` when there is nothing more to read.
+fn read_header(report: &mut VerifyReport, header: Result<(i64, u64), FormatError>) -> Option<Option<(i64, u64)>> {
+    match header {
+        Ok(claimed) => Some(Some(claimed)),
+        Err(e) => {
+            let readable = matches!(e.problem, Problem::BadVersion { .. });
+            report.problems.push(e);
+            readable.then_some(None)
+        }
+    }
 }
 
-fn verify_edax(bytes: &[u8]) -> VerifyReport {
-    let mut report = VerifyReport::default();
-    let claimed = match edax::parse_header(bytes) {
-        Ok(header) => Some((i64::from(header.n_nodes), 38)),
-        Err(e) => {
-            if !header_problem(&mut report, e) {
-                return report;
-            }
-            None
-        }
-    };
+/// Checks every record the iterator yields (stopping at a cut-off one):
+/// `check` lists a record's own problems, and the boards `in_book` gives are
+/// checked for positions stored twice.
+fn verify_records<'a, R>(
+    mut report: VerifyReport,
+    claimed: Option<(i64, u64)>,
+    records: impl Iterator<Item = Result<(RecordId, usize, R), FormatError>> + 'a,
+    check: impl Fn(&R, &mut Vec<Problem>),
+    in_book: impl Fn(&R) -> Option<Board>,
+) -> VerifyReport {
     let mut seen = Seen::new();
     let mut problems = Vec::new();
-    for item in edax::records(bytes) {
+    for item in records {
         let (id, offset, record) = match item {
             Ok(found) => found,
             Err(e) => {
@@ -123,12 +129,21 @@ fn verify_edax(bytes: &[u8]) -> VerifyReport {
             }
         };
         report.records += 1;
-        check_edax_record(&record, &mut problems);
-        seen.check(record.board(), id.number(), offset, &mut problems);
+        check(&record, &mut problems);
+        if let Some(board) = in_book(&record) {
+            seen.check(board, id.number(), offset, &mut problems);
+        }
         report.at_record(id.number(), offset, &mut problems);
     }
     check_whole(&mut report, claimed, &seen);
     report
+}
+
+fn verify_edax(bytes: &[u8]) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let header = edax::parse_header(bytes).map(|h| (i64::from(h.n_nodes), 38));
+    let Some(claimed) = read_header(&mut report, header) else { return report };
+    verify_records(report, claimed, edax::records(bytes), check_edax_record, |r| Some(r.board()))
 }
 
 /// Every problem of one Edax record: the load checks, normalization,
@@ -158,34 +173,11 @@ fn check_edax_record(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
 
 fn verify_egaroucid(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let claimed = match egaroucid::parse_header(bytes) {
-        Ok(header) => Some((i64::from(header.n_boards), 10)),
-        Err(e) => {
-            if !header_problem(&mut report, e) {
-                return report;
-            }
-            None
-        }
-    };
-    let mut seen = Seen::new();
-    let mut problems = Vec::new();
-    for item in egaroucid::records(bytes) {
-        let (id, offset, record) = match item {
-            Ok(found) => found,
-            Err(e) => {
-                report.problems.push(e);
-                break;
-            }
-        };
-        report.records += 1;
-        check_egaroucid_record(&record, &mut problems);
-        if record.is_in_book() {
-            seen.check(record.board(), id.number(), offset, &mut problems);
-        }
-        report.at_record(id.number(), offset, &mut problems);
-    }
-    check_whole(&mut report, claimed, &seen);
-    report
+    let header = egaroucid::parse_header(bytes).map(|h| (i64::from(h.n_boards), 10));
+    let Some(claimed) = read_header(&mut report, header) else { return report };
+    // A record without a value is not part of the book: it cannot repeat one that is.
+    let in_book = |r: &egaroucid::RawRecord<'_>| r.is_in_book().then(|| r.board());
+    verify_records(report, claimed, egaroucid::records(bytes), check_egaroucid_record, in_book)
 }
 
 /// Every problem of one Egaroucid record: the load checks, a value that
