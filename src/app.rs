@@ -223,9 +223,9 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
                 say!("{report}")?;
                 log_report(&report);
             }
-            Err(message) => {
+            Err(error) => {
                 failed += 1;
-                tracing::error!("{message}");
+                tracing::error!("{error}");
             }
         }
     }

@@ -2,9 +2,29 @@
 
 use crate::board::{Board, Square};
 use crate::book::{Book, Details};
-use crate::position::{self, Colour, Position};
+use crate::position::{self, Colour, Position, PositionError};
 use crate::symmetry::normalize;
 use std::fmt::Write;
+
+/// Why a request gives no report. Each names where the position was written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InspectError {
+    /// A line of a positions file that is not UTF-8 text; `byte` is the
+    /// 1-based byte of the line where it stops being UTF-8.
+    #[error("{file_name}:{line}: not valid UTF-8 text (byte {byte} of the line)")]
+    NotUtf8 { file_name: String, line: usize, byte: usize },
+    /// A text that is not a position.
+    #[error("{origin}: {source}")]
+    Malformed {
+        origin: String,
+        #[source]
+        source: PositionError,
+    },
+    /// A position the book does not hold; `report` is what could be drawn of
+    /// it (the request, the board, "in book: no").
+    #[error("{origin}: {text} is not in the book\n{report}")]
+    NotInBook { origin: String, text: String, report: String },
+}
 
 /// One position to inspect and where it was written ("positions.txt:3",
 /// "argument 2").
@@ -19,17 +39,17 @@ impl Request {
     /// order; a line that is not UTF-8 text gives an error naming it instead.
     /// One bad line must not hide the others: it is a malformed position, not
     /// an unreadable file.
-    pub fn from_bytes(file_name: &str, bytes: &[u8]) -> Vec<Result<Request, String>> {
+    pub fn from_bytes(file_name: &str, bytes: &[u8]) -> Vec<Result<Request, InspectError>> {
         let mut requests = Vec::new();
         for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             match std::str::from_utf8(line) {
                 Ok(text) => requests.extend(Request::from_line(file_name, i + 1, text).map(Ok)),
-                Err(e) => requests.push(Err(format!(
-                    "{file_name}:{}: not valid UTF-8 text (byte {} of the line)",
-                    i + 1,
-                    e.valid_up_to() + 1
-                ))),
+                Err(e) => requests.push(Err(InspectError::NotUtf8 {
+                    file_name: file_name.to_string(),
+                    line: i + 1,
+                    byte: e.valid_up_to() + 1,
+                })),
             }
         }
         requests
@@ -44,24 +64,29 @@ impl Request {
 }
 
 /// The outcome for one request: a report, or why there is none.
-pub type Outcome = Result<String, String>;
+pub type Outcome = Result<String, InspectError>;
 
 /// Inspects each request in order; a position that is malformed or not in
 /// the book gives an error naming where it was written, and a request that
 /// could not be read keeps its error.
-pub fn inspect(book: &Book, requests: &[Result<Request, String>]) -> Vec<Outcome> {
-    requests.iter().map(|r| r.as_ref().map_err(String::clone).and_then(|r| inspect_one(book, r))).collect()
+pub fn inspect(book: &Book, requests: &[Result<Request, InspectError>]) -> Vec<Outcome> {
+    requests.iter().map(|r| r.as_ref().map_err(InspectError::clone).and_then(|r| inspect_one(book, r))).collect()
 }
 
 fn inspect_one(book: &Book, request: &Request) -> Outcome {
-    let position = position::parse(&request.text).map_err(|e| format!("{}: {e}", request.origin))?;
+    let position = position::parse(&request.text)
+        .map_err(|source| InspectError::Malformed { origin: request.origin.clone(), source })?;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", request.origin, request.text.trim());
     draw(&position, &mut out);
     let normalized = normalize(&position.board);
     let Some(record) = book.find(&normalized.board) else {
         let _ = writeln!(out, "in book: no");
-        return Err(format!("{}: {} is not in the book\n{out}", request.origin, request.text.trim()));
+        return Err(InspectError::NotInBook {
+            origin: request.origin.clone(),
+            text: request.text.trim().to_string(),
+            report: out,
+        });
     };
     let s = normalized.to_original;
     let stored = record.board();

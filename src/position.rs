@@ -3,7 +3,7 @@
 //! followed by the side to move.
 
 use crate::board::{Board, Move, Square};
-use crate::kifu;
+use crate::kifu::{self, KifuError};
 
 /// Which colour the side to move is, when the notation says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,11 +22,39 @@ pub struct Position {
     pub line: Option<Vec<Move>>,
 }
 
+/// Why a text is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Nothing but blanks (and a final `;`).
+    #[error("empty position")]
+    Empty,
+    /// None of the three notations; `text` is the text as read, trimmed.
+    #[error(
+        "\"{text}\" is not a position: write two 64-bit numbers (player opponent), a kifu such as F5D6C3, \
+         or 64 squares (X/* black, O white, -/. empty) and the side to move"
+    )]
+    NotAPosition { text: String },
+    /// Written as a kifu, but it cannot be read or played.
+    #[error("kifu {0}")]
+    Kifu(#[from] KifuError),
+    /// Two numbers sharing squares: `discs` holds the squares both claim.
+    #[error("both sides have a disc on {}", square_list(.discs))]
+    Overlap { discs: u64 },
+    /// A 64-square board followed by something other than `X`, `*` or `O`.
+    #[error("side to move must be X or O, not {side:?}")]
+    SideToMove { side: char },
+}
+
+/// The squares of a bitboard, "A1 B1 C1".
+fn square_list(bits: &u64) -> String {
+    Square::iter(*bits).map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+}
+
 /// Reads one position; the error says what is wrong with the text.
-pub fn parse(text: &str) -> Result<Position, String> {
+pub fn parse(text: &str) -> Result<Position, PositionError> {
     let text = text.trim().trim_end_matches(';').trim();
     if text.is_empty() {
-        return Err("empty position".into());
+        return Err(PositionError::Empty);
     }
     let words: Vec<&str> = text.split([' ', '\t', ',']).filter(|w| !w.is_empty()).collect();
     if let [a, b] = words[..] {
@@ -39,7 +67,7 @@ pub fn parse(text: &str) -> Result<Position, String> {
         return from_squares(&compact);
     }
     if compact.chars().all(|c| c.is_ascii_alphanumeric()) {
-        let (board, line) = kifu::parse_and_play(&compact).map_err(|e| format!("kifu {e}"))?;
+        let (board, line) = kifu::parse_and_play(&compact)?;
         let black = line.len() % 2 == 0;
         return Ok(Position {
             board,
@@ -47,10 +75,7 @@ pub fn parse(text: &str) -> Result<Position, String> {
             line: Some(line),
         });
     }
-    Err(format!(
-        "\"{text}\" is not a position: write two 64-bit numbers (player opponent), a kifu such as F5D6C3, \
-         or 64 squares (X/* black, O white, -/. empty) and the side to move"
-    ))
+    Err(PositionError::NotAPosition { text: text.to_string() })
 }
 
 fn parse_number(word: &str) -> Option<u64> {
@@ -60,15 +85,14 @@ fn parse_number(word: &str) -> Option<u64> {
     }
 }
 
-fn from_numbers(player: u64, opponent: u64) -> Result<Position, String> {
+fn from_numbers(player: u64, opponent: u64) -> Result<Position, PositionError> {
     if player & opponent != 0 {
-        let both: Vec<String> = Square::iter(player & opponent).map(|s| s.to_string()).collect();
-        return Err(format!("both sides have a disc on {}", both.join(" ")));
+        return Err(PositionError::Overlap { discs: player & opponent });
     }
     Ok(Position { board: Board::new(player, opponent), to_move: None, line: None })
 }
 
-fn from_squares(compact: &str) -> Result<Position, String> {
+fn from_squares(compact: &str) -> Result<Position, PositionError> {
     let bytes = compact.as_bytes();
     let (mut black, mut white) = (0u64, 0u64);
     for (i, c) in bytes[..64].iter().enumerate() {
@@ -81,7 +105,7 @@ fn from_squares(compact: &str) -> Result<Position, String> {
     match bytes[64].to_ascii_uppercase() {
         b'X' | b'*' => Ok(Position { board: Board::new(black, white), to_move: Some(Colour::Black), line: None }),
         b'O' => Ok(Position { board: Board::new(white, black), to_move: Some(Colour::White), line: None }),
-        other => Err(format!("side to move must be X or O, not {:?}", other as char)),
+        other => Err(PositionError::SideToMove { side: other as char }),
     }
 }
 
@@ -113,9 +137,39 @@ mod tests {
 
     #[test]
     fn malformed_positions_say_why() {
-        assert!(parse("F5F5").unwrap_err().contains("illegal"));
-        assert!(parse("0x1 0x1").unwrap_err().contains("both sides"));
-        assert!(parse("hello world!").unwrap_err().contains("not a position"));
-        assert!(parse("---------------------------OX------XO--------------------------- Z").is_err());
+        assert_eq!(parse("  ; "), Err(PositionError::Empty));
+        assert!(matches!(
+            parse("F5F5"),
+            Err(PositionError::Kifu(KifuError { move_number: 2, reason: "illegal move in this position", .. }))
+        ));
+        assert!(matches!(parse("F5Z9"), Err(PositionError::Kifu(KifuError { move_number: 2, .. }))));
+        assert_eq!(parse("0x1 0x1"), Err(PositionError::Overlap { discs: 1 }));
+        assert_eq!(parse("0xff,0x0f"), Err(PositionError::Overlap { discs: 0x0f }));
+        assert!(matches!(parse("hello world!"), Err(PositionError::NotAPosition { text }) if text == "hello world!"));
+        assert_eq!(
+            parse("---------------------------OX------XO--------------------------- Z"),
+            Err(PositionError::SideToMove { side: 'Z' })
+        );
+    }
+
+    /// The messages users read (inspect's stderr), byte for byte.
+    #[test]
+    fn each_error_displays_its_message() {
+        let message = |text: &str| parse(text).unwrap_err().to_string();
+        assert_eq!(message(""), "empty position");
+        assert_eq!(
+            message(" hello world! ;"),
+            "\"hello world!\" is not a position: write two 64-bit numbers (player opponent), a kifu such as F5D6C3, \
+             or 64 squares (X/* black, O white, -/. empty) and the side to move"
+        );
+        assert_eq!(message("F5F5"), "kifu move 2 \"F5\": illegal move in this position");
+        assert_eq!(message("F5Z9"), "kifu move 2 \"Z9\": not a square (A1 to H8)");
+        assert_eq!(message("0xff 0x0f"), "both sides have a disc on A1 B1 C1 D1");
+        assert_eq!(
+            message("---------------------------OX------XO--------------------------- Z"),
+            "side to move must be X or O, not 'Z'"
+        );
+        let kifu = parse("F5F5").unwrap_err();
+        assert!(std::error::Error::source(&kifu).is_some_and(|e| e.is::<KifuError>()), "the kifu error is the source");
     }
 }
