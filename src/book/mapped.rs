@@ -60,10 +60,9 @@ impl Bytes {
         // shrinking (SIGBUS on reads past its new end), is caught by the
         // guard registered before any byte is read; a file rewritten in
         // place only changes bytes, which no reader trusts.
-        let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) }.map_err(io)?;
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::WillNeed);
+        let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(io)?;
         let guard = guard::Registration::new(map.as_ptr() as usize, map.len());
+        load(&map);
         Ok(Bytes { storage: Storage::Mapped { map, guard }, source })
     }
 
@@ -87,6 +86,30 @@ impl Bytes {
                 std::fs::metadata(path).map_or(true, |now| now.len() != *len || now.modified().ok() != *modified)
             })
     }
+}
+
+/// Brings the whole book into the map before the walk reads it, asking
+/// first for 2 MiB pages. The walk reads records all over the file, and with
+/// 4 KiB pages nearly every read also misses the TLB; in a virtual machine
+/// each such miss walks two sets of page tables. The kernel can map the file
+/// in 2 MiB pages only where it reads the file into its cache itself, after
+/// this advice (a book not yet cached, e.g. after a reboot or
+/// `dd if=BOOK iflag=nocache count=0`); a book already cached in small pages
+/// is mapped as it is. Advice only: nothing read changes whether or not it is
+/// taken. Populating stops, instead of raising SIGBUS, where the file has
+/// shrunk; the guard and [`Bytes::changed`] deal with that as they do later.
+fn load(map: &memmap2::Mmap) {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = map.advise(memmap2::Advice::HugePage);
+        if map.advise(memmap2::Advice::PopulateRead).is_ok() {
+            return;
+        }
+    }
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::WillNeed);
+    #[cfg(not(unix))]
+    let _ = map;
 }
 
 /// Asks the kernel to back a large, not yet touched allocation (the
