@@ -151,7 +151,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
     }
-    let mut book = open_book(&config.book)?;
+    let book = open_book(&config.book)?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(MineError::Interrupted));
     }
@@ -179,7 +179,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
             }),
     );
     let mut progress = |stats: &WalkStats| bar.set_position(stats.edges);
-    let report = mine(&mut book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
+    let report = mine(&book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
     bar.finish_and_clear();
     let report = report?;
     say!("{report}")?;

@@ -206,12 +206,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
 
 /// Walks the book from `start` and writes one kifu file per mode. Nothing
 /// under the final names changes unless the whole walk succeeds.
-pub fn mine(
-    book: &mut Book,
-    start: &Start,
-    options: &MineOptions,
-    control: Control<'_>,
-) -> Result<MineReport, MineError> {
+pub fn mine(book: &Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
     ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
     let settings = options.file_settings();

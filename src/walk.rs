@@ -7,8 +7,8 @@
 //! walk's stack once (every move adds a disc, and two passes never follow each
 //! other on a legal line), and when its frame is popped every move of it has
 //! been followed. So one flag per position, set on the first arrival, says the
-//! same thing as the flags per move, and the position index can hold it in the
-//! entry the walk looks up anyway; the frame keeps the prefix length.
+//! same thing as the flags per move: the walk keeps a bit per record, and the
+//! frame keeps the prefix length.
 
 use crate::board::{Bitboard, Board, Move};
 use crate::book::index::{hash_board, Located, PositionIndex};
@@ -116,9 +116,8 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
 impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
 /// A move of a position on the stack, worked out when the walk entered the
-/// position: all of a position's children are normalized and their index
-/// entries prefetched together, so the lookups, made when each move is
-/// followed, find the table in cache.
+/// position: all of a position's children are played, normalized and looked
+/// up together, so that their cache misses overlap (see [`Walker::look_up`]).
 #[derive(Clone, Copy)]
 struct Child {
     link: Link,
@@ -131,6 +130,8 @@ struct Child {
     /// The child as the book would store it, and its hash in the index.
     stored: Board,
     hash: u64,
+    /// The child's record, once looked up, if the book has the child.
+    found: Option<Located>,
 }
 
 /// How the walk reached a position, to take it back on the way out.
@@ -152,58 +153,71 @@ struct Frame {
     arrived_by: Step,
 }
 
+/// Which records the walk has stood on: one bit per record, by [`RecordId`].
+/// A bit array a hundredth the size of the index stays in cache where the
+/// index's entries would not.
+struct Visited {
+    words: Vec<u64>,
+}
+
+impl Visited {
+    fn new(records: u64) -> Visited {
+        let words = usize::try_from(records.div_ceil(64)).expect("record ids are 32-bit");
+        Visited { words: vec![0; words] }
+    }
+
+    /// Asks for the word holding a record's bit, to be read a little later.
+    fn prefetch(&self, id: RecordId) {
+        prefetch_index::prefetch_index(&self.words, id.index() / 64);
+    }
+
+    /// Marks a record visited; true if it was not visited before.
+    fn insert(&mut self, id: RecordId) -> bool {
+        let (word, bit) = (id.index() / 64, 1u64 << (id.index() % 64));
+        let first_time = self.words[word] & bit == 0;
+        self.words[word] |= bit;
+        first_time
+    }
+}
+
 /// The walk's state: one board, played forward and undone in place.
 struct Walker<'b, V> {
     file: &'b BookFile,
-    index: &'b mut PositionIndex,
+    index: &'b PositionIndex,
+    visited: Visited,
     visitor: V,
     board: Board,
     line: SmallVec<[Move; 64]>,
     stack: SmallVec<[Frame; 64]>,
     stats: WalkStats,
-    /// The last arrival, reported to the visitor only when the walk has
-    /// started fetching the next child's record: the visitor's work then
-    /// overlaps that fetch. Arrivals still reach the visitor in walk order.
-    pending: Option<PendingArrival>,
-}
-
-/// An arrival waiting to be reported.
-struct PendingArrival {
-    line: SmallVec<[Move; 64]>,
-    parent_score: Score,
-    via_pass: bool,
-    child: Record,
-    symmetry: Symmetry,
-    board: Board,
 }
 
 /// Walks every edge reachable from `start` once, reporting arrivals to
-/// `visitor`. The book's visited flags are cleared first.
-pub fn walk<V: Visitor>(book: &mut Book, start: &Start, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
-    let (file, index) = book.parts_mut();
-    index.clear_visited();
+/// `visitor`.
+pub fn walk<V: Visitor>(book: &Book, start: &Start, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
+    let (file, index) = (book.file(), book.index());
     let normalized = normalize(&start.board);
     let Some(root) = file.find(index, &normalized.board) else {
         return Err(WalkError::StartMissing { board: start.board, line: start.line.clone() });
     };
-    index.visit(root);
     let root_at = index.located(root);
-    let root = file.record(index, root_at);
     let mut walker = Walker {
         file,
         index,
+        visited: Visited::new(file.counts().records),
         visitor,
         board: start.board,
         line: start.line.iter().copied().collect(),
         stack: SmallVec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
-        pending: None,
     };
-    let root =
-        walker.frame(root_at, &root, normalized.to_original, Step { mv: Move::Pass, flipped: 0, then_pass: false });
+    walker.visited.insert(root_at.id);
+    let record = file.record(index, root_at);
+    let no_step = Step { mv: Move::Pass, flipped: 0, then_pass: false };
+    let mut root = walker.frame(root_at, &record, normalized.to_original, no_step);
+    walker.look_up(&mut root);
     walker.stack.push(root);
     walker.run()?;
-    walker.report_pending()?;
     Ok((walker.stats, walker.visitor))
 }
 
@@ -223,9 +237,11 @@ impl<V: Visitor> Walker<'_, V> {
 
     /// A frame for the position on the board (`record`, found `at`, with
     /// `symmetry` mapping its stored moves to the board), with every child
-    /// played, normalized and its index entry prefetched.
+    /// played and normalized and its index group asked for. The lookups are
+    /// [`Walker::look_up`]'s, so that other work can run while the groups
+    /// arrive.
     fn frame(&self, at: Located, record: &Record, symmetry: Symmetry, arrived_by: Step) -> Frame {
-        let children: SmallVec<[Child; 4]> = record
+        let children = record
             .moves()
             .map(|link| {
                 let actual = symmetry.apply_move(link.mv);
@@ -240,24 +256,33 @@ impl<V: Visitor> Walker<'_, V> {
                 let child = normalize(&child_board);
                 let hash = hash_board(&child.board);
                 self.index.prefetch(hash);
-                Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash }
+                Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash, found: None }
             })
             .collect();
         Frame { at, children, followed: 0, arrived_by }
     }
 
-    /// Reports the arrival waiting for the visitor, if any.
-    fn report_pending(&mut self) -> Result<(), WalkError<V::Error>> {
-        let Some(pending) = self.pending.take() else { return Ok(()) };
-        let arrival = Arrival {
-            line: &pending.line,
-            parent_score: pending.parent_score,
-            via_pass: pending.via_pass,
-            child: &pending.child,
-            child_symmetry: pending.symmetry,
-            board: pending.board,
-        };
-        self.visitor.arrive(&arrival).map_err(WalkError::Visitor)
+    /// Looks every child of a new frame up at once. A lookup reads an index
+    /// group and then the board of the record it points to, two cache misses
+    /// in a row; made child by child, each as it is followed, a position's
+    /// lookups would wait for memory one after the other, and a child followed
+    /// after a deep sibling (the leaf, usually) would find its group evicted.
+    /// Here the groups were asked for together, the candidate records are
+    /// asked for together once the groups are in, and only then are the boards
+    /// compared.
+    fn look_up(&self, frame: &mut Frame) {
+        let legal = |child: &&mut Child| child.flipped.is_some();
+        for child in frame.children.iter_mut().filter(legal) {
+            if let Some(candidate) = self.index.first_candidate(child.hash) {
+                self.file.prefetch(candidate);
+            }
+        }
+        for child in frame.children.iter_mut().filter(legal) {
+            child.found = self.file.find_hashed(self.index, &child.stored, child.hash).map(|p| self.index.located(p));
+            if let Some(found) = child.found {
+                self.visited.prefetch(found.id);
+            }
+        }
     }
 
     /// Plays a step on the board and the line.
@@ -296,7 +321,6 @@ impl<V: Visitor> Walker<'_, V> {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
         let Some(flipped) = child.flipped else {
-            self.report_pending()?;
             return Err(WalkError::IllegalMove {
                 record: at.id,
                 offset: self.file.offset(at),
@@ -306,28 +330,27 @@ impl<V: Visitor> Walker<'_, V> {
                 line: self.line.to_vec(),
             });
         };
-        if let Some(candidate) = self.index.first_candidate(child.hash) {
-            self.file.prefetch(candidate);
-        }
-        self.report_pending()?;
-        let Some(place) = self.file.find_hashed(self.index, &child.stored, child.hash) else { return Ok(()) };
-        let first_time = self.index.visit(place);
-        let child_at = self.index.located(place);
-        let record = self.file.record(self.index, child_at);
+        let Some(child_at) = child.found else { return Ok(()) };
         self.stats.arrivals += 1;
+        let first_time = self.visited.insert(child_at.id);
+        let record = self.file.record(self.index, child_at);
         let step = Step { mv: child.actual, flipped, then_pass: child.link.then_pass };
         self.play(step);
+        // The new frame's index groups are on their way while the visitor
+        // judges the arrival; the lookups come after.
         let frame = first_time.then(|| self.frame(child_at, &record, child.symmetry, step));
-        self.pending = Some(PendingArrival {
-            line: self.line.clone(),
+        let arrival = Arrival {
+            line: &self.line,
             parent_score: child.link.score,
             via_pass: child.link.then_pass,
-            child: record,
-            symmetry: child.symmetry,
+            child: &record,
             board: self.board,
-        });
+            child_symmetry: child.symmetry,
+        };
+        self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
         match frame {
-            Some(frame) => {
+            Some(mut frame) => {
+                self.look_up(&mut frame);
                 self.stats.positions += 1;
                 self.stack.push(frame);
             }

@@ -13,9 +13,9 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 fn run(bytes: &[u8], options: &MineOptions) {
-    let mut book = Book::from_bytes("synth.dat", bytes.to_vec()).unwrap();
+    let book = Book::from_bytes("synth.dat", bytes.to_vec()).unwrap();
     let cancel = AtomicBool::new(false);
-    mine(&mut book, &Start::initial(), options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap();
+    mine(&book, &Start::initial(), options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap();
 }
 
 fn read(dir: &Path, mode: Mode, format: Format) -> String {

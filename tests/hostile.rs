@@ -624,7 +624,7 @@ fn synth_bytes(positions: usize) -> Vec<u8> {
 fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
     // Cancel is checked every PROGRESS_INTERVAL (65,536) edges: 200,000
     // positions give several times that, so the walk is cut off part-way.
-    let mut book = Book::from_bytes("synth-200k", synth_bytes(200_000)).unwrap();
+    let book = Book::from_bytes("synth-200k", synth_bytes(200_000)).unwrap();
     let counts = book.counts();
     assert!(counts.links + counts.leaves > 3 * bookminer::walk::PROGRESS_INTERVAL, "the book is big enough");
     let dir = tempfile::tempdir().unwrap();
@@ -646,7 +646,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         calls += 1;
         cancel.store(true, Ordering::Relaxed);
     };
-    let result = mine(&mut book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    let result = mine(&book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
     assert!(matches!(result, Err(MineError::Interrupted)), "{:?}", result.map(|r| r.to_string()));
     assert_eq!(calls, 1, "the walk stopped at the next check after the flag was set");
     assert_eq!(fs::read(&previous).unwrap(), PREVIOUS);

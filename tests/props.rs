@@ -64,7 +64,7 @@ proptest! {
         prop_assert!(report.is_clean(), "{:?}", report.problems.iter().map(|e| e.to_string()).collect::<Vec<_>>());
         prop_assert_eq!(report.records as usize, entries.len());
 
-        let mut book = Book::from_bytes("games", bytes).unwrap();
+        let book = Book::from_bytes("games", bytes).unwrap();
         for line in &lines {
             for board in boards_along(line) {
                 let stored = normalize(&board).board;
@@ -78,7 +78,7 @@ proptest! {
             .iter()
             .flat_map(|e| e.links.iter().chain(&e.leaf).map(move |l| (e.board, l.mv.code())))
             .collect();
-        let (stats, _) = walk(&mut book, &Start::initial(), Count).unwrap();
+        let (stats, _) = walk(&book, &Start::initial(), Count).unwrap();
         prop_assert_eq!(stats.edges as usize, pairs.len(), "every stored (position, move) pair is followed once");
         prop_assert_eq!(stats.positions as usize, entries.len(), "every stored position is reached");
     }
@@ -113,12 +113,12 @@ fn check_damaged(bytes: Vec<u8>) -> Result<(), TestCaseError> {
     let len = bytes.len() as u64;
     let report = verify(&bytes);
     match Book::from_bytes("damaged", bytes) {
-        Ok(mut book) => {
+        Ok(book) => {
             let stopping: Vec<String> =
                 report.problems.iter().filter(|e| stops_a_load(&e.problem)).map(|e| e.to_string()).collect();
             prop_assert!(stopping.is_empty(), "loaded, yet verify says {:?}", stopping);
             // Illegal moves and a missing start are errors, not panics.
-            let _ = walk(&mut book, &Start::initial(), Count);
+            let _ = walk(&book, &Start::initial(), Count);
         }
         Err(BookError::Format { error, .. }) => {
             let text = error.to_string();

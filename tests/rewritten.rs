@@ -46,7 +46,7 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
     for mode in Mode::ALL {
         fs::write(options.output_path(mode), PREVIOUS).unwrap();
     }
-    let mut opened = Book::open(book).unwrap();
+    let opened = Book::open(book).unwrap();
     assert!(opened.counts().links + opened.counts().leaves > 2 * PROGRESS_INTERVAL, "the walk reports progress");
     let cancel = AtomicBool::new(false);
     let mut changed = false;
@@ -56,7 +56,7 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
             changed = true;
         }
     };
-    let result = mine(&mut opened, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    let result = mine(&opened, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
     (result.map(|report| report.to_string()), out)
 }
 

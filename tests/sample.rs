@@ -46,7 +46,7 @@ fn the_sample_verifies_and_has_passes() {
 
 /// Mines the sample with every mode into `out`, as `--mode all` does.
 fn mine_sample(out: &Path) -> MineReport {
-    let mut book = Book::from_bytes("sample.dat", SAMPLE.to_vec()).unwrap();
+    let book = Book::from_bytes("sample.dat", SAMPLE.to_vec()).unwrap();
     let options = MineOptions {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
@@ -57,7 +57,7 @@ fn mine_sample(out: &Path) -> MineReport {
         out_dir: out.to_path_buf(),
     };
     let cancel = AtomicBool::new(false);
-    mine(&mut book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap()
+    mine(&book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap()
 }
 
 #[test]

@@ -75,9 +75,9 @@ fn every_edge_is_followed_once_through_transpositions_and_passes() {
     lines.push(line_through_a_pass());
     let entries = book_from_lines(&lines);
     let n_moves: usize = entries.iter().map(|e| e.links.len() + usize::from(e.leaf.is_some())).sum();
-    let mut book = Book::from_bytes("hand-made", encode(&entries, 1)).unwrap();
+    let book = Book::from_bytes("hand-made", encode(&entries, 1)).unwrap();
 
-    let (stats, recorder) = walk(&mut book, &Start::initial(), Recorder::default()).unwrap();
+    let (stats, recorder) = walk(&book, &Start::initial(), Recorder::default()).unwrap();
 
     assert_eq!(stats.edges as usize, n_moves, "every stored move is followed exactly once");
     assert_eq!(stats.arrivals as usize, stored_edges(&entries));
@@ -96,8 +96,8 @@ fn symmetric_root_links_arrive_at_one_child_four_times() {
     let entries = book_from_lines(&[line("F5"), line("E6"), line("D3"), line("C4")]);
     assert_eq!(entries.len(), 2, "the four openings are one stored child");
     assert_eq!(entries[0].links.len(), 4);
-    let mut book = Book::from_bytes("root", encode(&entries, 1)).unwrap();
-    let (stats, recorder) = walk(&mut book, &Start::initial(), Recorder::default()).unwrap();
+    let book = Book::from_bytes("root", encode(&entries, 1)).unwrap();
+    let (stats, recorder) = walk(&book, &Start::initial(), Recorder::default()).unwrap();
     assert_eq!(stats.arrivals, 4);
     let first_moves: Vec<String> = recorder.arrivals.iter().map(|(l, _)| l[0].to_string()).collect();
     let mut sorted = first_moves.clone();
@@ -110,14 +110,14 @@ fn symmetric_root_links_arrive_at_one_child_four_times() {
 #[test]
 fn a_walk_below_a_start_line_and_a_missing_start() {
     let entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5F6E6F4")]);
-    let mut book = Book::from_bytes("start", encode(&entries, 1)).unwrap();
+    let book = Book::from_bytes("start", encode(&entries, 1)).unwrap();
     let (board, moves) = bookminer::kifu::parse_and_play("f5d6").unwrap();
-    let (stats, recorder) = walk(&mut book, &Start { board, line: moves }, Recorder::default()).unwrap();
+    let (stats, recorder) = walk(&book, &Start { board, line: moves }, Recorder::default()).unwrap();
     assert_eq!(stats.arrivals, 3);
     assert!(recorder.arrivals.iter().all(|(l, _)| l.starts_with(&line("F5D6"))));
 
     let (board, moves) = bookminer::kifu::parse_and_play("f5f4").unwrap();
-    match walk(&mut book, &Start { board, line: moves }, Recorder::default()) {
+    match walk(&book, &Start { board, line: moves }, Recorder::default()) {
         Err(WalkError::StartMissing { line, .. }) => assert_eq!(line, self::line("F5F4")),
         other => panic!("expected a missing start, got {:?}", other.map(|(s, _)| s)),
     }
@@ -127,8 +127,8 @@ fn a_walk_below_a_start_line_and_a_missing_start() {
 fn an_illegal_stored_move_stops_the_walk_with_its_record() {
     let mut entries = book_from_lines(&[line("F5D6")]);
     entries[0].links.push(Link::new(Score(0), Move::Play(Square::parse("A1").unwrap())));
-    let mut book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
-    match walk(&mut book, &Start::initial(), Recorder::default()) {
+    let book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
+    match walk(&book, &Start::initial(), Recorder::default()) {
         Err(e @ WalkError::IllegalMove { .. }) => {
             let text = e.to_string();
             assert!(text.contains("record 1 at byte 42") && text.contains("A1"), "{text}");

@@ -81,7 +81,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = problem.to_string();
     }
 
-    let mut book = match Book::from_bytes("fuzz.dat", data.to_vec()) {
+    let book = match Book::from_bytes("fuzz.dat", data.to_vec()) {
         Ok(book) => book,
         Err(e) => {
             let _ = e.to_string();
@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
         text: String::new(),
         printed: String::new(),
     };
-    match walk(&mut book, &Start::initial(), visitor) {
+    match walk(&book, &Start::initial(), visitor) {
         Ok((stats, _)) => assert!(stats.arrivals <= stats.edges),
         Err(e) => {
             let _ = e.to_string();

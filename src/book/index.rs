@@ -1,13 +1,13 @@
-//! The hash index from each stored board to its record, with the walk's
-//! visited flag beside it: a table of our own, so that the walk can ask for
-//! the memory a lookup will touch before it makes the lookup.
+//! The hash index from each stored board to its record: a table of our own,
+//! so that the walk can ask for the memory a lookup will touch before it
+//! makes the lookup.
 //!
 //! Layout and probing: the index is split in two halves by one bit of the
 //! board's hash, so that loading builds both at once, one per core. Each
 //! half is an open-addressing table of `n` groups of seven buckets, each
 //! group one 64-byte cache line: seven control bytes (0 = empty; else a
-//! 7-bit tag from the hash's top bits, 1..=127, with the visited flag in
-//! bit 7) and the seven buckets' [`Located`] (id and reader hint, 8 bytes).
+//! tag from bits 48–55 of the hash, 1..=255) and the seven buckets'
+//! [`Located`] (id and reader hint, 8 bytes).
 //! A lookup starts at the first bucket of group `(low 32 bits of hash × n) >> 32`
 //! (the hash's low half scaled to `0..n`, so `n` need not be a power of two
 //! and the table is sized to the book, not doubled past it) and steps
@@ -29,8 +29,7 @@ pub struct Located {
     pub hint: u32,
 }
 
-/// Where a board's entry sits in the index: found once, then marked
-/// visited without probing again. Valid while the index is not rebuilt.
+/// Where a board's entry sits in the index. Valid while the index is not rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
     half: usize,
@@ -41,8 +40,6 @@ pub struct Place {
 pub(super) const HALVES: usize = 2;
 
 const EMPTY: u8 = 0;
-const VISITED: u8 = 0x80;
-const TAG_BITS: u8 = 0x7f;
 
 /// Mixes both halves of a board into a hash whose high bits (the tag) and
 /// low bits (the bucket) both depend on every disc.
@@ -54,14 +51,16 @@ pub fn hash_board(board: &Board) -> u64 {
 }
 
 /// Which half of the index a hash belongs to: bit 56, used neither by the
-/// tag (bits 57–63) nor by the bucket of any table that fits in memory.
+/// tag (bits 48–55) nor by the bucket (bits 0–31).
 pub(super) fn half_of(hash: u64) -> usize {
     (hash >> 56) as usize & (HALVES - 1)
 }
 
-/// The control byte of a board with this hash: never [`EMPTY`].
+/// The control byte of a board with this hash: never [`EMPTY`]. Of the
+/// buckets a lookup passes, only those with the same tag have their record's
+/// board read, about one in 255.
 fn tag_of(hash: u64) -> u8 {
-    ((hash >> 57) as u8 % TAG_BITS) + 1
+    ((hash >> 48) as u8 % 255) + 1
 }
 
 /// Buckets per group: a group is one cache line.
@@ -156,7 +155,7 @@ impl Table {
             if control == EMPTY {
                 return None;
             }
-            if control & TAG_BITS == tag && board_of(self.located(bucket)) == *board {
+            if control == tag && board_of(self.located(bucket)) == *board {
                 return Some(bucket);
             }
             bucket = self.next(bucket);
@@ -170,7 +169,7 @@ impl Table {
         loop {
             match self.control(bucket) {
                 EMPTY => return None,
-                c if c & TAG_BITS == tag => return Some(self.located(bucket)),
+                c if c == tag => return Some(self.located(bucket)),
                 _ => bucket = self.next(bucket),
             }
         }
@@ -212,7 +211,7 @@ pub(super) enum Refused {
     Full,
 }
 
-/// Finds records by board, and keeps the walk's visited flag per record.
+/// Finds records by board.
 pub struct PositionIndex {
     halves: [Table; HALVES],
 }
@@ -243,24 +242,6 @@ impl PositionIndex {
     #[inline]
     pub fn first_candidate(&self, hash: u64) -> Option<Located> {
         self.halves[half_of(hash)].first_candidate(hash)
-    }
-
-    /// Marks an entry visited; true if it was not visited before.
-    #[inline]
-    pub fn visit(&mut self, place: Place) -> bool {
-        let control = self.halves[place.half].control_mut(place.bucket);
-        let first_time = *control & VISITED == 0;
-        *control |= VISITED;
-        first_time
-    }
-
-    /// Forgets every visit, for a new walk.
-    pub fn clear_visited(&mut self) {
-        for group in self.halves.iter_mut().flat_map(|t| t.groups.iter_mut()) {
-            for control in &mut group.control {
-                *control &= !VISITED;
-            }
-        }
     }
 
     /// Boards held.
@@ -453,18 +434,5 @@ mod tests {
         }
         assert_eq!(table.groups.len(), 2);
         assert_eq!(table.groups[0].control.iter().filter(|&&c| c != EMPTY).count(), 3, "three wrapped round");
-    }
-
-    #[test]
-    fn visits_are_kept_per_entry_and_cleared() {
-        let stored = boards(50);
-        let mut index = index_of(&stored);
-        let board_of = |at: Located| stored[at.id.index()];
-        let place = index.find(hash_board(&stored[3]), &stored[3], board_of).unwrap();
-        assert!(index.visit(place));
-        assert!(!index.visit(place));
-        assert_eq!(index.located(place).id, RecordId(3));
-        index.clear_visited();
-        assert!(index.visit(place));
     }
 }

@@ -142,11 +142,6 @@ impl Book {
         &self.index
     }
 
-    /// The file to read records from and the index to mark visits in, borrowed apart.
-    pub fn parts_mut(&mut self) -> (&BookFile, &mut PositionIndex) {
-        (&self.file, &mut self.index)
-    }
-
     /// The record of a stored (normalized) board.
     pub fn find(&self, board: &Board) -> Option<Record> {
         let place = self.file.find(&self.index, board)?;
