@@ -271,13 +271,10 @@ impl<V: Visitor> Walker<'_, V> {
     /// asked for together once the groups are in, and only then are the boards
     /// compared.
     fn look_up(&self, frame: &mut Frame) {
-        let legal = |child: &&mut Child| child.flipped.is_some();
-        for child in frame.children.iter_mut().filter(legal) {
-            if let Some(candidate) = self.index.first_candidate(child.hash) {
-                self.file.prefetch(candidate);
-            }
+        for child in frame.children.iter().filter(|c| c.flipped.is_some()) {
+            self.file.prefetch_candidate(self.index, child.hash);
         }
-        for child in frame.children.iter_mut().filter(legal) {
+        for child in frame.children.iter_mut().filter(|c| c.flipped.is_some()) {
             child.found = self.file.find_hashed(self.index, &child.stored, child.hash).map(|p| self.index.located(p));
             if let Some(found) = child.found {
                 self.visited.prefetch(found.id);

@@ -168,8 +168,11 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, Raw
 
 /// How the reader asks the book about other positions.
 pub trait Lookup {
-    /// Starts loading what [`Lookup::value`] of a stored board will read.
+    /// Starts loading what [`Lookup::value`] of a stored board will read first.
     fn prefetch(&self, stored: &Board);
+    /// Starts loading what it will read next, once what [`Lookup::prefetch`]
+    /// asked for has had time to arrive.
+    fn prefetch_next(&self, _stored: &Board) {}
     /// The value of a stored (normalized) board, if it is in the book.
     fn value(&self, stored: &Board) -> Option<Score>;
 }
@@ -207,6 +210,11 @@ pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
             Some(Candidate { mv, after, stored, then_pass })
         })
         .collect();
+    // Each lookup is two cache misses in a row; asked for stage by stage
+    // for every candidate at once, the candidates' misses overlap.
+    for candidate in &candidates {
+        lookup.prefetch_next(&candidate.stored);
+    }
     candidates.iter().filter_map(|c| link_to(c, lookup)).collect()
 }
 

@@ -224,6 +224,16 @@ impl BookFile {
         prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
     }
 
+    /// Asks the CPU to start loading the record a lookup of `hash` will
+    /// most likely compare boards with: worth it once the index group that
+    /// [`PositionIndex::prefetch`] asked for has had time to arrive.
+    #[inline]
+    pub fn prefetch_candidate(&self, index: &PositionIndex, hash: u64) {
+        if let Some(candidate) = index.first_candidate(hash) {
+            self.prefetch(candidate);
+        }
+    }
+
     /// Where a stored (normalized) board's entry is.
     #[inline]
     pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Place> {
@@ -317,6 +327,10 @@ struct IndexLookup<'a> {
 impl Lookup for IndexLookup<'_> {
     fn prefetch(&self, stored: &Board) {
         self.index.prefetch(hash_board(stored));
+    }
+
+    fn prefetch_next(&self, stored: &Board) {
+        self.file.prefetch_candidate(self.index, hash_board(stored));
     }
 
     fn value(&self, stored: &Board) -> Option<Score> {
