@@ -356,3 +356,20 @@ impl<V: Visitor> Walker<'_, V> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_visited_once_whatever_its_place_in_the_bit_array() {
+        let mut visited = Visited::new(130);
+        for id in [0, 63, 64, 127, 128, 129] {
+            assert!(visited.insert(RecordId(id)), "record {id}: first visit");
+            assert!(!visited.insert(RecordId(id)), "record {id}: second visit");
+        }
+        for id in [1, 62, 65, 126] {
+            assert!(visited.insert(RecordId(id)), "record {id} was not marked by its neighbours");
+        }
+    }
+}
