@@ -37,6 +37,9 @@ baseline=target/release/examples/baseline
 # field NAME FILE: the number after NAME in a "key value" file.
 field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
+# faster A B: true if time A beats B, or B is not set yet.
+faster() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(b == "" || a < b) }'; }
+
 # timed OUT -- COMMAND...: runs COMMAND, writing "wall SECONDS" and "rss KB" to OUT.
 timed() {
   local out=$1; shift 2
@@ -78,7 +81,7 @@ mine_best() {
       --out-dir "$dir/out-$tag" --log-file "$dir/log-$tag" --log-level info > "$dir/summary-$tag" 2> "$dir/stderr-$tag"
     local wall
     wall=$(field wall "$dir/time-$tag")
-    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+    if faster "$wall" "$best"; then
       best=$wall
       rss=$(field rss "$dir/time-$tag")
       load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
@@ -153,9 +156,9 @@ for n in $sizes; do
         --out-dir "$dir/fmt-$n" --log-file "$dir/log-fmt-$n" > /dev/null 2>&1
       wall=$(field wall "$dir/time-fmt-$n")
       if [ "$f" = kifu ]; then
-        if [ -z "$best_kifu" ] || awk -v a="$wall" -v b="$best_kifu" 'BEGIN { exit !(a < b) }'; then best_kifu=$wall; fi
+        if faster "$wall" "$best_kifu"; then best_kifu=$wall; fi
       else
-        if [ -z "$best_all" ] || awk -v a="$wall" -v b="$best_all" 'BEGIN { exit !(a < b) }'; then best_all=$wall; fi
+        if faster "$wall" "$best_all"; then best_all=$wall; fi
       fi
     done
   done
