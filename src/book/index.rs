@@ -10,12 +10,16 @@
 //! [`Located`] (id and reader hint, 8 bytes).
 //! A lookup starts at the first bucket of group `(low 32 bits of hash × n) >> 32`
 //! (the hash's low half scaled to `0..n`, so `n` need not be a power of two
-//! and the table is sized to the book, not doubled past it) and steps
-//! one bucket at a time (linear probing, on into the next group) until an
-//! empty bucket. Only buckets whose tag matches have their record's board
-//! compared, so a lookup of an absent board rarely reads the file, and it
-//! usually touches one cache line, which the walk prefetches. Tables are
-//! sized to be 3/4 full and never fill past 7/8, so every probe ends.
+//! and the table is sized to the book, not doubled past it) and runs on
+//! bucket by bucket (linear probing, on into the next group) until an
+//! empty bucket; a board is inserted at the first empty bucket of its run.
+//! A group's seven control bytes are tested at once, as one word: the
+//! buckets whose tag matches before the group's first empty bucket, then
+//! the next group if it has none. Only buckets whose tag matches have their
+//! record's board compared, so a lookup of an absent board rarely reads the
+//! file, and it usually touches one cache line, which the walk prefetches.
+//! Tables are sized to be 3/4 full and never fill past 7/8, so every probe
+//! ends.
 
 use super::record::RecordId;
 use crate::board::Board;
@@ -108,20 +112,14 @@ impl Table {
         self.buckets() - self.buckets() / 8
     }
 
-    /// The first bucket a probe for `hash` looks at.
+    /// The group after `group`, wrapping round at the end of the table.
     #[inline]
-    fn start(&self, hash: u64) -> usize {
-        self.group_of(hash) * GROUP
-    }
-
-    #[inline]
-    fn control(&self, bucket: usize) -> u8 {
-        self.groups[bucket / GROUP].control[bucket % GROUP]
-    }
-
-    #[inline]
-    fn control_mut(&mut self, bucket: usize) -> &mut u8 {
-        &mut self.groups[bucket / GROUP].control[bucket % GROUP]
+    fn next_group(&self, group: usize) -> usize {
+        if group + 1 == self.groups.len() {
+            0
+        } else {
+            group + 1
+        }
     }
 
     #[inline]
@@ -130,49 +128,56 @@ impl Table {
     }
 
     #[inline]
-    fn next(&self, bucket: usize) -> usize {
-        let next = bucket + 1;
-        if next == self.buckets() {
-            0
-        } else {
-            next
-        }
-    }
-
-    #[inline]
     fn prefetch(&self, hash: u64) {
         prefetch_index::prefetch_index(&self.groups, self.group_of(hash));
+    }
+
+    /// The buckets a probe for `tag` passes through, group by group from
+    /// `hash`'s first: for each group, its index, the buckets holding `tag`
+    /// before the group's first empty bucket, and whether it has an empty
+    /// bucket (where the probe ends).
+    #[inline]
+    fn probe(&self, hash: u64, tag: u8) -> impl Iterator<Item = (usize, ByteMask, bool)> + '_ {
+        let mut group = self.group_of(hash);
+        let mut ended = false;
+        std::iter::from_fn(move || {
+            if ended {
+                return None;
+            }
+            let control = ControlWord::of(&self.groups[group]);
+            let empty = control.matching(EMPTY);
+            let visited = (group, control.matching(tag).before_first(empty), !empty.is_empty());
+            ended = visited.2;
+            group = self.next_group(group);
+            Some(visited)
+        })
     }
 
     /// The bucket holding `board`, comparing boards read by `board_of`
     /// only where the tag matches.
     #[inline]
     fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<usize> {
-        let tag = tag_of(hash);
-        let mut bucket = self.start(hash);
-        loop {
-            let control = self.control(bucket);
-            if control == EMPTY {
-                return None;
-            }
-            if control == tag && board_of(self.located(bucket)) == *board {
-                return Some(bucket);
-            }
-            bucket = self.next(bucket);
-        }
+        self.probe(hash, tag_of(hash)).find_map(|(group, matches, _)| {
+            matches.buckets().map(|i| group * GROUP + i).find(|&bucket| board_of(self.located(bucket)) == *board)
+        })
     }
 
     /// The first entry whose tag matches: the likeliest to be `hash`'s.
     fn first_candidate(&self, hash: u64) -> Option<Located> {
-        let tag = tag_of(hash);
-        let mut bucket = self.start(hash);
-        loop {
-            match self.control(bucket) {
-                EMPTY => return None,
-                c if c == tag => return Some(self.located(bucket)),
-                _ => bucket = self.next(bucket),
+        self.probe(hash, tag_of(hash))
+            .find_map(|(group, matches, _)| matches.buckets().next().map(|i| self.located(group * GROUP + i)))
+    }
+
+    /// The first empty bucket of `hash`'s run, if the table has one.
+    fn first_empty(&self, hash: u64) -> Option<usize> {
+        let mut group = self.group_of(hash);
+        for _ in 0..self.groups.len() {
+            if let Some(i) = ControlWord::of(&self.groups[group]).matching(EMPTY).buckets().next() {
+                return Some(group * GROUP + i);
             }
+            group = self.next_group(group);
         }
+        None
     }
 
     /// Adds a board that `find` did not find; `Err` with the entry already
@@ -191,14 +196,63 @@ impl Table {
         if self.len >= self.capacity() {
             return Err(Refused::Full);
         }
-        let mut bucket = self.start(hash);
-        while self.control(bucket) != EMPTY {
-            bucket = self.next(bucket);
-        }
-        *self.control_mut(bucket) = tag_of(hash);
-        self.groups[bucket / GROUP].located[bucket % GROUP] = at;
+        let bucket = self.first_empty(hash).ok_or(Refused::Full)?;
+        let group = &mut self.groups[bucket / GROUP];
+        group.control[bucket % GROUP] = tag_of(hash);
+        group.located[bucket % GROUP] = at;
         self.len += 1;
         Ok(())
+    }
+}
+
+/// A group's control bytes as one word, byte `i` (from the least
+/// significant) for bucket `i`; the eighth byte is padding.
+#[derive(Clone, Copy)]
+struct ControlWord(u64);
+
+/// A set of a group's buckets: the high bit of byte `i` for bucket `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ByteMask(u64);
+
+const LOW_SEVEN_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+/// The high bit of each of the seven buckets' bytes.
+const BUCKET_BITS: u64 = 0x0080_8080_8080_8080;
+
+impl ControlWord {
+    fn of(group: &Group) -> ControlWord {
+        ControlWord(u64::from_le_bytes(group.control))
+    }
+
+    /// The buckets whose control byte is `byte`, exactly: for each byte,
+    /// adding 0x7f to its low seven bits carries into the high bit unless
+    /// they are all zero, and the byte's own high bit is or-ed in; no carry
+    /// crosses into the next byte.
+    fn matching(self, byte: u8) -> ByteMask {
+        let x = self.0 ^ (u64::from(byte) * 0x0101_0101_0101_0101);
+        let nonzero = ((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x;
+        ByteMask(!nonzero & BUCKET_BITS)
+    }
+}
+
+impl ByteMask {
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The buckets of `self` that come before the first bucket of `stop`.
+    fn before_first(self, stop: ByteMask) -> ByteMask {
+        let first_stop = stop.0 & stop.0.wrapping_neg();
+        ByteMask(self.0 & first_stop.wrapping_sub(1))
+    }
+
+    /// The buckets, in increasing order.
+    fn buckets(self) -> impl Iterator<Item = usize> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let bucket = (bits != 0).then(|| bits.trailing_zeros() as usize / 8);
+            bits &= bits.wrapping_sub(1);
+            bucket
+        })
     }
 }
 
@@ -405,6 +459,30 @@ mod tests {
         let board_of = |at: Located| stored[at.id.index()];
         let error = build([1, 1], &entries, &board_of).err().expect("too many");
         assert_eq!(error.refused, Refused::Full);
+    }
+
+    #[test]
+    fn control_words_match_bytes_exactly_as_a_byte_by_byte_scan() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Bytes drawn from a few values, so that matches, zeros and
+            // 0x80 (a high bit alone) are all common.
+            let control: [u8; 8] = std::array::from_fn(|i| [0, 1, 0x80, 0xff, 0x7f][(x >> (5 * i)) as usize % 5]);
+            let group = Group { control, ..Group::default() };
+            for byte in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let slow: Vec<usize> = (0..GROUP).filter(|&i| control[i] == byte).collect();
+                let fast: Vec<usize> = ControlWord::of(&group).matching(byte).buckets().collect();
+                assert_eq!(fast, slow, "{control:?} {byte:#x}");
+                let empty = ControlWord::of(&group).matching(EMPTY);
+                let first_empty = (0..GROUP).find(|&i| control[i] == EMPTY).unwrap_or(GROUP);
+                let before: Vec<usize> = ControlWord::of(&group).matching(byte).before_first(empty).buckets().collect();
+                let slow_before: Vec<usize> = slow.into_iter().filter(|&i| i < first_empty).collect();
+                assert_eq!(before, slow_before, "{control:?} {byte:#x}");
+            }
+        }
     }
 
     #[test]
