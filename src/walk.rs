@@ -118,7 +118,6 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 /// A move of a position on the stack, worked out when the walk entered the
 /// position: all of a position's children are played, normalized and looked
 /// up together, so that their cache misses overlap (see [`Walker::look_up`]).
-#[derive(Clone, Copy)]
 struct Child {
     link: Link,
     /// The stored move on the actual board.
@@ -130,8 +129,9 @@ struct Child {
     /// The child as the book would store it, and its hash in the index.
     stored: Board,
     hash: u64,
-    /// The child's record, once looked up, if the book has the child.
-    found: Option<Located>,
+    /// The child's record, once looked up, if the book has the child; taken
+    /// when the move is followed.
+    found: Option<Record>,
 }
 
 /// How the walk reached a position, to take it back on the way out.
@@ -143,12 +143,16 @@ struct Step {
     then_pass: bool,
 }
 
-/// A position on the walk's stack.
+/// A position on the walk's stack. Its moves (links, then the leaf, in the
+/// order they are followed) are `Walker::children[first..first + len]`:
+/// kept in one array shared by the whole stack, not in the frame, so that
+/// pushing a frame copies a few words.
 struct Frame {
-    at: Located,
-    /// Its moves (links, then the leaf), in the order they are followed.
-    children: SmallVec<[Child; 4]>,
-    /// How many of `children` have been followed.
+    record: RecordId,
+    offset: u64,
+    first: usize,
+    len: usize,
+    /// How many of the moves have been followed.
     followed: usize,
     arrived_by: Step,
 }
@@ -189,6 +193,8 @@ struct Walker<'b, V> {
     board: Board,
     line: SmallVec<[Move; 64]>,
     stack: SmallVec<[Frame; 64]>,
+    /// The moves of every frame on the stack, the top frame's last.
+    children: Vec<Child>,
     stats: WalkStats,
 }
 
@@ -209,14 +215,13 @@ pub fn walk<V: Visitor>(book: &Book, start: &Start, visitor: V) -> Result<(WalkS
         board: start.board,
         line: start.line.iter().copied().collect(),
         stack: SmallVec::new(),
+        children: Vec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
     walker.visited.insert(root_at.id);
     let record = file.record(index, root_at);
     let no_step = Step { mv: Move::Pass, flipped: 0, then_pass: false };
-    let mut root = walker.frame(root_at, &record, normalized.to_original, no_step);
-    walker.look_up(&mut root);
-    walker.stack.push(root);
+    walker.enter(&record, normalized.to_original, no_step);
     walker.run()?;
     Ok((walker.stats, walker.visitor))
 }
@@ -224,62 +229,91 @@ pub fn walk<V: Visitor>(book: &Book, start: &Start, visitor: V) -> Result<(WalkS
 impl<V: Visitor> Walker<'_, V> {
     fn run(&mut self) -> Result<(), WalkError<V::Error>> {
         while let Some(top) = self.stack.last_mut() {
-            let Some(&child) = top.children.get(top.followed) else {
+            if top.followed == top.len {
                 self.backtrack();
                 continue;
-            };
+            }
+            let child = top.first + top.followed;
             top.followed += 1;
-            let at = top.at;
-            self.follow(child, at)?;
+            let (record, offset) = (top.record, top.offset);
+            self.follow(child, record, offset)?;
         }
         Ok(())
     }
 
-    /// A frame for the position on the board (`record`, found `at`, with
-    /// `symmetry` mapping its stored moves to the board), with every child
-    /// played and normalized and its index group asked for. The lookups are
-    /// [`Walker::look_up`]'s, so that other work can run while the groups
-    /// arrive.
-    fn frame(&self, at: Located, record: &Record, symmetry: Symmetry, arrived_by: Step) -> Frame {
-        let children = record
-            .moves()
-            .map(|link| {
-                let actual = symmetry.apply_move(link.mv);
-                let flipped = self.board.check_move(actual);
-                let mut child_board = self.board;
-                if let Some(f) = flipped {
-                    child_board.play(actual, f);
-                    if link.then_pass {
-                        child_board.play(Move::Pass, 0);
-                    }
-                }
-                let child = normalize(&child_board);
-                let hash = hash_board(&child.board);
-                self.index.prefetch(hash);
-                Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash, found: None }
-            })
-            .collect();
-        Frame { at, children, followed: 0, arrived_by }
+    /// Pushes a frame for the position on the board (`record`, with
+    /// `symmetry` mapping its stored moves to the board), its moves played,
+    /// normalized and looked up.
+    fn enter(&mut self, record: &Record, symmetry: Symmetry, arrived_by: Step) {
+        let first = self.add_children(record, symmetry);
+        self.push_frame(record, first, arrived_by);
     }
 
-    /// Looks every child of a new frame up at once. A lookup reads an index
+    /// Looks up the moves [`Walker::add_children`] added from `first` on and
+    /// pushes the frame that owns them.
+    fn push_frame(&mut self, record: &Record, first: usize, arrived_by: Step) {
+        self.look_up(first);
+        self.stack.push(Frame {
+            record: record.id,
+            offset: record.offset,
+            first,
+            len: self.children.len() - first,
+            followed: 0,
+            arrived_by,
+        });
+    }
+
+    /// Appends the moves of the position on the board to
+    /// [`Walker::children`], each played and normalized and its index group
+    /// asked for; returns where they start. The lookups are
+    /// [`Walker::look_up`]'s, so that other work can run while the groups
+    /// arrive.
+    fn add_children(&mut self, record: &Record, symmetry: Symmetry) -> usize {
+        let first = self.children.len();
+        let (board, index) = (self.board, self.index);
+        self.children.extend(record.moves().map(|link| {
+            let actual = symmetry.apply_move(link.mv);
+            let flipped = board.check_move(actual);
+            let mut child_board = board;
+            if let Some(f) = flipped {
+                child_board.play(actual, f);
+                if link.then_pass {
+                    child_board.play(Move::Pass, 0);
+                }
+            }
+            let child = normalize(&child_board);
+            let hash = hash_board(&child.board);
+            index.prefetch(hash);
+            Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash, found: None }
+        }));
+        first
+    }
+
+    /// Looks up every child from `first` on at once. A lookup reads an index
     /// group and then the board of the record it points to, two cache misses
     /// in a row; made child by child, each as it is followed, a position's
     /// lookups would wait for memory one after the other, and a child followed
     /// after a deep sibling (the leaf, usually) would find its group evicted.
     /// Here the groups were asked for together, the candidate records are
-    /// asked for together once the groups are in, and only then are the boards
-    /// compared.
-    fn look_up(&self, frame: &mut Frame) {
-        for child in frame.children.iter().filter(|c| c.flipped.is_some()) {
-            self.file.prefetch_candidate(self.index, child.hash);
+    /// asked for together once the groups are in, the boards are compared,
+    /// and the records found are read together (an Egaroucid record's links
+    /// are lookups of their own).
+    fn look_up(&mut self, first: usize) {
+        let (file, index) = (self.file, self.index);
+        let children = &mut self.children[first..];
+        for child in children.iter().filter(|c| c.flipped.is_some()) {
+            file.prefetch_candidate(index, child.hash);
         }
-        for child in frame.children.iter_mut().filter(|c| c.flipped.is_some()) {
-            child.found = self.file.find_hashed(self.index, &child.stored, child.hash).map(|p| self.index.located(p));
-            if let Some(found) = child.found {
-                self.visited.prefetch(found.id);
+        let mut found: SmallVec<[(usize, Located); 4]> = SmallVec::new();
+        for (i, child) in children.iter().enumerate().filter(|(_, c)| c.flipped.is_some()) {
+            if let Some(place) = file.find_hashed(index, &child.stored, child.hash) {
+                let at = index.located(place);
+                self.visited.prefetch(at.id);
+                found.push((i, at));
             }
         }
+        let places: SmallVec<[Located; 4]> = found.iter().map(|&(_, at)| at).collect();
+        file.records(index, &places, |i, record| children[found[i].0].found = Some(record));
     }
 
     /// Plays a step on the board and the line.
@@ -302,54 +336,57 @@ impl<V: Visitor> Walker<'_, V> {
         self.line.pop();
     }
 
-    /// Pops the top frame and takes back the move that reached it.
+    /// Pops the top frame, drops its moves and takes back the move that
+    /// reached it.
     fn backtrack(&mut self) {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
+        self.children.truncate(frame.first);
         if !self.stack.is_empty() {
             self.undo(frame.arrived_by);
         }
     }
 
-    /// Follows one move of the position on top of the stack (found `at`);
-    /// on arrival, reports it and enters the child if it is new.
-    fn follow(&mut self, child: Child, at: Located) -> Result<(), WalkError<V::Error>> {
+    /// Follows one move (`children[at]`) of the position on top of the stack
+    /// (`parent`, at byte `offset`); on arrival, reports it and enters the
+    /// child if it is new.
+    fn follow(&mut self, at: usize, parent: RecordId, offset: u64) -> Result<(), WalkError<V::Error>> {
         self.stats.edges += 1;
         if self.stats.edges % PROGRESS_INTERVAL == 0 {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
+        let child = &mut self.children[at];
         let Some(flipped) = child.flipped else {
             return Err(WalkError::IllegalMove {
-                record: at.id,
-                offset: self.file.offset(at),
+                record: parent,
+                offset,
                 stored: child.link.mv,
                 actual: child.actual,
                 board: self.board,
                 line: self.line.to_vec(),
             });
         };
-        let Some(child_at) = child.found else { return Ok(()) };
+        let Some(record) = child.found.take() else { return Ok(()) };
+        let (link, symmetry) = (child.link, child.symmetry);
+        let step = Step { mv: child.actual, flipped, then_pass: link.then_pass };
         self.stats.arrivals += 1;
-        let first_time = self.visited.insert(child_at.id);
-        let record = self.file.record(self.index, child_at);
-        let step = Step { mv: child.actual, flipped, then_pass: child.link.then_pass };
+        let first_time = self.visited.insert(record.id);
         self.play(step);
-        // The new frame's index groups are on their way while the visitor
+        // The new position's index groups are on their way while the visitor
         // judges the arrival; the lookups come after.
-        let frame = first_time.then(|| self.frame(child_at, &record, child.symmetry, step));
+        let first = first_time.then(|| self.add_children(&record, symmetry));
         let arrival = Arrival {
             line: &self.line,
-            parent_score: child.link.score,
-            via_pass: child.link.then_pass,
+            parent_score: link.score,
+            via_pass: link.then_pass,
             child: &record,
             board: self.board,
-            child_symmetry: child.symmetry,
+            child_symmetry: symmetry,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
-        match frame {
-            Some(mut frame) => {
-                self.look_up(&mut frame);
+        match first {
+            Some(first) => {
                 self.stats.positions += 1;
-                self.stack.push(frame);
+                self.push_frame(&record, first, step);
             }
             None => self.undo(step),
         }

@@ -100,8 +100,12 @@ impl RawRecord<'_> {
 
     /// The format-neutral view, with links found by `lookup` (SPEC §8).
     pub fn to_record(&self, id: RecordId, lookup: &impl Lookup) -> Record {
+        self.with_links(id, links_of(&self.board(), lookup))
+    }
+
+    /// The format-neutral view, given the record's links (see [`links_of_each`]).
+    pub fn with_links(&self, id: RecordId, links: SmallVec<[Link; 8]>) -> Record {
         let board = self.board();
-        let links = links_of(&board, lookup);
         // A leaf whose move is linked is not followed a second time.
         let leaf = self
             .leaf()
@@ -166,26 +170,34 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, Raw
     records.chain(truncated)
 }
 
-/// How the reader asks the book about other positions.
+/// How the reader asks the book about other positions. A lookup runs in
+/// stages, so that the cache misses of many lookups overlap: every probe is
+/// started, then every probe's next stage is asked for, then the values are
+/// read.
 pub trait Lookup {
-    /// Starts loading what [`Lookup::value`] of a stored board will read first.
-    fn prefetch(&self, stored: &Board);
-    /// Starts loading what it will read next, once what [`Lookup::prefetch`]
-    /// asked for has had time to arrive.
-    fn prefetch_next(&self, _stored: &Board) {}
-    /// The value of a stored (normalized) board, if it is in the book.
-    fn value(&self, stored: &Board) -> Option<Score>;
+    /// What a started lookup carries from stage to stage.
+    type Probe;
+    /// Starts looking up a stored (normalized) board: works out what the
+    /// later stages need and starts loading what they will read first.
+    fn start(&self, stored: &Board) -> Self::Probe;
+    /// Starts loading what [`Lookup::value`] will read next, once what
+    /// [`Lookup::start`] asked for has had time to arrive.
+    fn prefetch_next(&self, _probe: &Self::Probe) {}
+    /// The value of the board, if it is in the book.
+    fn value(&self, probe: &Self::Probe) -> Option<Score>;
 }
 
 /// The child a move leads to, before it is looked up.
-struct Candidate {
+struct Candidate<P> {
     mv: Move,
     /// The position right after the move.
     after: Board,
-    /// Normalized: the child if the side to move there can move, else the
-    /// position after its pass.
-    stored: Board,
+    /// The lookup of the child as stored: the position after the move if
+    /// its side to move can move, else the position after its pass.
+    probe: P,
     then_pass: bool,
+    /// Neither side can move after the move.
+    game_over: bool,
 }
 
 /// The links of a stored board (SPEC §8): its legal moves, in increasing
@@ -193,44 +205,61 @@ struct Candidate {
 /// value (negated unless a pass follows the move). A board whose side to
 /// move must pass has at most one link, the pass.
 pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
-    let legal = board.legal_moves();
-    let moves: SmallVec<[Move; 16]> = if legal == 0 && board.must_pass() {
-        SmallVec::from_elem(Move::Pass, 1)
-    } else {
-        Square::iter(legal).map(Move::Play).collect()
-    };
-    let candidates: SmallVec<[Candidate; 16]> = moves
-        .into_iter()
-        .filter_map(|mv| {
-            let after = board.after(mv)?;
-            let then_pass = after.must_pass();
-            let reached = if then_pass { after.swapped() } else { after };
-            let stored = normalize(&reached).board;
-            lookup.prefetch(&stored);
-            Some(Candidate { mv, after, stored, then_pass })
-        })
-        .collect();
-    // Each lookup is two cache misses in a row; asked for stage by stage
-    // for every candidate at once, the candidates' misses overlap.
-    for candidate in &candidates {
-        lookup.prefetch_next(&candidate.stored);
+    links_of_each(std::slice::from_ref(board), lookup).pop().expect("one board, one set of links")
+}
+
+/// [`links_of`] for several boards at once, in order. Each lookup is two
+/// cache misses in a row; made stage by stage for every candidate of every
+/// board together, all of their misses overlap.
+pub fn links_of_each<L: Lookup>(boards: &[Board], lookup: &L) -> SmallVec<[SmallVec<[Link; 8]>; 4]> {
+    // One flat list, each candidate with the number of its board.
+    let mut candidates: SmallVec<[(usize, Candidate<L::Probe>); 32]> = SmallVec::new();
+    for (i, board) in boards.iter().enumerate() {
+        candidates.extend(candidates_of(board, lookup).map(|c| (i, c)));
     }
-    candidates.iter().filter_map(|c| link_to(c, lookup)).collect()
+    for (_, candidate) in &candidates {
+        lookup.prefetch_next(&candidate.probe);
+    }
+    let mut links: SmallVec<[SmallVec<[Link; 8]>; 4]> = boards.iter().map(|_| SmallVec::new()).collect();
+    for (i, candidate) in &candidates {
+        links[*i].extend(link_to(candidate, lookup));
+    }
+    links
+}
+
+/// The children a board's legal moves lead to (a pass, if it must pass),
+/// normalized, their lookups started.
+fn candidates_of<'a, L: Lookup>(board: &'a Board, lookup: &'a L) -> impl Iterator<Item = Candidate<L::Probe>> + 'a {
+    let legal = board.legal_moves();
+    let pass = (legal == 0 && board.must_pass()).then_some(Move::Pass);
+    Square::iter(legal).map(Move::Play).chain(pass).filter_map(move |mv| {
+        let after = board.after(mv)?;
+        let (then_pass, game_over) = match after.legal_moves() {
+            0 => {
+                let replies = after.swapped().legal_moves();
+                (replies != 0, replies == 0)
+            }
+            _ => (false, false),
+        };
+        let reached = if then_pass { after.swapped() } else { after };
+        let probe = lookup.start(&normalize(&reached).board);
+        Some(Candidate { mv, after, probe, then_pass, game_over })
+    })
 }
 
 /// The link a candidate makes, if its child is in the book.
-fn link_to(candidate: &Candidate, lookup: &impl Lookup) -> Option<Link> {
+fn link_to<L: Lookup>(candidate: &Candidate<L::Probe>, lookup: &L) -> Option<Link> {
     let scored = |value: Score, then_pass| {
         let score = if then_pass { value } else { Score(-value.0) };
         Link { score, mv: candidate.mv, then_pass }
     };
-    if let Some(value) = lookup.value(&candidate.stored) {
+    if let Some(value) = lookup.value(&candidate.probe) {
         return Some(scored(value, candidate.then_pass));
     }
     // The game is over after the move: the child is the final position as
     // stored from either side.
-    if !candidate.then_pass && candidate.after.is_game_over() {
-        let swapped = normalize(&candidate.after.swapped()).board;
+    if candidate.game_over {
+        let swapped = lookup.start(&normalize(&candidate.after.swapped()).board);
         return lookup.value(&swapped).map(|value| scored(value, true));
     }
     None
@@ -275,7 +304,10 @@ mod tests {
     }
 
     impl Lookup for Values {
-        fn prefetch(&self, _: &Board) {}
+        type Probe = Board;
+        fn start(&self, stored: &Board) -> Board {
+            *stored
+        }
         fn value(&self, stored: &Board) -> Option<Score> {
             self.0.get(stored).copied()
         }

@@ -8,6 +8,7 @@ use super::mapped::Bytes;
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, Record, RecordId, Score};
 use crate::board::Board;
+use smallvec::SmallVec;
 use std::path::{Path, PathBuf};
 
 /// The file formats bookminer reads, told apart by their first bytes.
@@ -263,6 +264,29 @@ impl BookFile {
         }
     }
 
+    /// The records at several places, read together and handed to `each`
+    /// with their place's number in `at`: an Egaroucid record's links are
+    /// found by lookups, and those of all of them overlap.
+    pub fn records(&self, index: &PositionIndex, at: &[Located], mut each: impl FnMut(usize, Record)) {
+        match &self.layout {
+            Layout::Edax { .. } => at.iter().enumerate().for_each(|(i, &at)| each(i, self.record(index, at))),
+            Layout::Egaroucid { .. } => {
+                let raws: SmallVec<[_; 4]> = at.iter().map(|at| egaroucid::record_at(self.bytes(), at.id)).collect();
+                let boards: SmallVec<[Board; 4]> = raws.iter().flatten().map(|raw| raw.board()).collect();
+                let mut links = egaroucid::links_of_each(&boards, &IndexLookup { file: self, index }).into_iter();
+                for (i, (&at, raw)) in at.iter().zip(raws).enumerate() {
+                    each(
+                        i,
+                        match raw {
+                            Some(raw) => raw.with_links(at.id, links.next().expect("links for every record read")),
+                            None => self.unreadable(at.id, self.offset(at)),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
     fn unreadable(&self, id: RecordId, offset: u64) -> Record {
         let details = match self.layout {
             Layout::Edax { .. } => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
@@ -325,16 +349,21 @@ struct IndexLookup<'a> {
 }
 
 impl Lookup for IndexLookup<'_> {
-    fn prefetch(&self, stored: &Board) {
-        self.index.prefetch(hash_board(stored));
+    /// The stored board and its hash.
+    type Probe = (Board, u64);
+
+    fn start(&self, stored: &Board) -> (Board, u64) {
+        let hash = hash_board(stored);
+        self.index.prefetch(hash);
+        (*stored, hash)
     }
 
-    fn prefetch_next(&self, stored: &Board) {
-        self.file.prefetch_candidate(self.index, hash_board(stored));
+    fn prefetch_next(&self, &(_, hash): &(Board, u64)) {
+        self.file.prefetch_candidate(self.index, hash);
     }
 
-    fn value(&self, stored: &Board) -> Option<Score> {
-        let place = self.file.find(self.index, stored)?;
+    fn value(&self, (stored, hash): &(Board, u64)) -> Option<Score> {
+        let place = self.file.find_hashed(self.index, stored, *hash)?;
         let id = self.index.located(place).id;
         egaroucid::record_at(self.file.bytes(), id).map(|raw| Score(raw.raw_value()))
     }
