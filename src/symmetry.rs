@@ -109,27 +109,30 @@ fn images(x: Bitboard) -> [Bitboard; 8] {
     [x, m, r, mr, transpose(x), transpose(m), transpose(r), transpose(mr)]
 }
 
-/// Normalizes a board. The least image has the least player bitboard, so
-/// the opponent's image is only computed for the symmetries that reach it
-/// (usually one); among equal images, the smallest inverse is the one that
-/// maps stored moves back.
+/// The symmetries in increasing order of their inverses (5 and 6 undo each
+/// other), so that the first of several equal images found is the one whose
+/// inverse is smallest.
+const BY_INVERSE: [u8; 8] = [0, 1, 2, 3, 4, 6, 5, 7];
+
+/// Normalizes a board: all eight images of both sides computed with shared
+/// work, straight-line, and the least (player, opponent) pair kept; among
+/// equal images, the smallest inverse is the one that maps stored moves back.
 pub fn normalize(board: &Board) -> Normalized {
     let players = images(board.player);
-    let least_player = *players.iter().min().expect("eight images");
-    let mut best: Option<(Board, Symmetry)> = None;
-    for s in Symmetry::ALL {
-        if players[s.index() as usize] != least_player {
-            continue;
+    let opponents = images(board.opponent);
+    let key = |s: u8| (u128::from(players[s as usize]) << 64) | u128::from(opponents[s as usize]);
+    let mut best = 0u8;
+    let mut least = key(0);
+    for s in BY_INVERSE[1..].iter().copied() {
+        let k = key(s);
+        if k < least {
+            (best, least) = (s, k);
         }
-        let image = Board::new(least_player, s.bits(board.opponent));
-        let back = s.inverse();
-        best = match best {
-            Some((b, t)) if (b, t) <= (image, back) => Some((b, t)),
-            _ => Some((image, back)),
-        };
     }
-    let (board, to_original) = best.expect("the minimum is one of the images");
-    Normalized { board, to_original }
+    Normalized {
+        board: Board::new(players[best as usize], opponents[best as usize]),
+        to_original: Symmetry(best).inverse(),
+    }
 }
 
 /// True when the board is already in its stored form.
