@@ -361,15 +361,19 @@ mod tests {
             .fold(0, |acc, s| acc | s.bit())
     }
 
-    /// A cheap deterministic generator for random boards.
-    fn random_boards(count: usize) -> Vec<Board> {
-        let mut state = 0x1234_5678_9abc_def0u64;
-        let mut next = move || {
+    /// A cheap deterministic generator of random words (xorshift).
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Random boards, each square empty, the player's or the opponent's.
+    fn random_boards(count: usize) -> Vec<Board> {
+        let mut next = xorshift(0x1234_5678_9abc_def0);
         (0..count)
             .map(|_| {
                 let occupied = next() | next();
@@ -394,13 +398,7 @@ mod tests {
     /// it is a legal move (0 otherwise).
     #[test]
     fn flips_match_the_slow_reference_on_every_square() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..8000 {
             let occupied = match round % 5 {
                 0 => next() & next() & next(),

@@ -304,16 +304,17 @@ impl<V: Visitor> Walker<'_, V> {
         for child in children.iter().filter(|c| c.flipped.is_some()) {
             file.prefetch_candidate(index, child.hash);
         }
-        let mut found: SmallVec<[(usize, Located); 4]> = SmallVec::new();
+        // The children found (their place in `children`) and where their records are.
+        let (mut found, mut places): (SmallVec<[usize; 4]>, SmallVec<[Located; 4]>) = Default::default();
         for (i, child) in children.iter().enumerate().filter(|(_, c)| c.flipped.is_some()) {
             if let Some(place) = file.find_hashed(index, &child.stored, child.hash) {
                 let at = index.located(place);
                 self.visited.prefetch(at.id);
-                found.push((i, at));
+                found.push(i);
+                places.push(at);
             }
         }
-        let places: SmallVec<[Located; 4]> = found.iter().map(|&(_, at)| at).collect();
-        file.records(index, &places, |i, record| children[found[i].0].found = Some(record));
+        file.records(index, &places, |i, record| children[found[i]].found = Some(record));
     }
 
     /// Plays a step on the board and the line.
