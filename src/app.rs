@@ -179,7 +179,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
             }),
     );
     let mut progress = |stats: &WalkStats| bar.set_position(stats.edges);
-    let report = mine(&book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
+    let report = mine(book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
     bar.finish_and_clear();
     let report = report?;
     say!("{report}")?;

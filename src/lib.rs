@@ -24,4 +24,4 @@ pub use board::{Board, Move, Square};
 pub use book::{Book, BookError};
 pub use config::Config;
 pub use mine::{mine, MineOptions, MineReport};
-pub use walk::{walk, Start};
+pub use walk::{walk, Start, Walkable};

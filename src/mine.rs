@@ -7,7 +7,7 @@ use crate::mismatch::{Found, Recorder};
 use crate::modes::{Branch, Mode, Rules};
 use crate::output::background::BackgroundFiles;
 use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
-use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats};
+use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -205,8 +205,9 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
 }
 
 /// Walks the book from `start` and writes one kifu file per mode. Nothing
-/// under the final names changes unless the whole walk succeeds.
-pub fn mine(book: &Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
+/// under the final names changes unless the whole walk succeeds. The book
+/// is resolved for the walk (see [`Book::resolve`]), which drops its index.
+pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
     ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
     let settings = options.file_settings();
@@ -225,8 +226,19 @@ pub fn mine(book: &Book, start: &Start, options: &MineOptions, control: Control<
         control,
     };
     let book_path = book.path().to_path_buf();
+    let positions_loaded = book.counts().positions;
+    let resolving = Instant::now();
+    let walkable = Walkable::new(book, start)
+        .map_err(|missing| MineError::Walk { book: book_path.clone(), error: missing.into() })?;
+    let book = walkable.book();
+    tracing::info!(
+        "{}: moves resolved in {:.3} s ({} MB)",
+        book_path.display(),
+        resolving.elapsed().as_secs_f64(),
+        book.allocation_size() >> 20
+    );
     let walk_began = Instant::now();
-    let walked = walk(book, start, miner);
+    let walked = walk(&walkable, miner);
     // Whatever the walk read from a book that changed under it means nothing.
     if book.file().changed() {
         return Err(MineError::BookChanged { book: book_path });
@@ -264,11 +276,5 @@ pub fn mine(book: &Book, start: &Start, options: &MineOptions, control: Control<
         let path = file.path().to_path_buf();
         file.commit().map_err(io_error(&path))?;
     }
-    Ok(MineReport {
-        positions_loaded: book.counts().positions,
-        walk: stats,
-        modes,
-        walk_time,
-        elapsed: began.elapsed(),
-    })
+    Ok(MineReport { positions_loaded, walk: stats, modes, walk_time, elapsed: began.elapsed() })
 }

@@ -54,17 +54,17 @@ impl Symmetry {
         }
     }
 
-    pub fn bits(self, mut bits: Bitboard) -> Bitboard {
-        if self.0 & 1 != 0 {
-            bits = mirror_files(bits);
-        }
-        if self.0 & 2 != 0 {
-            bits = bits.swap_bytes();
-        }
-        if self.0 & 4 != 0 {
-            bits = transpose(bits);
-        }
-        bits
+    /// The image of a bitboard. Each step is computed and then kept or
+    /// not by a mask, without branches: the walk meets the symmetries in
+    /// no order a branch predictor could learn.
+    pub fn bits(self, bits: Bitboard) -> Bitboard {
+        let keep = |step: u8, image: Bitboard, bits: Bitboard| {
+            let mask = 0u64.wrapping_sub(u64::from(self.0 & step != 0));
+            (image & mask) | (bits & !mask)
+        };
+        let bits = keep(1, mirror_files(bits), bits);
+        let bits = keep(2, bits.swap_bytes(), bits);
+        keep(4, transpose(bits), bits)
     }
 
     pub fn board(self, board: &Board) -> Board {
@@ -102,11 +102,14 @@ pub struct Normalized {
 }
 
 /// The eight images of a bitboard, indexed by symmetry, sharing the work:
-/// one file mirror, two rank mirrors and four transposes.
+/// one transpose and two bit reversals. Mirroring files and then ranks
+/// reverses all 64 bits, so a file mirror is a bit reversal undone byte by
+/// byte (a byte swap); and a transpose after a file mirror is a rank mirror
+/// after the transpose, so the four transposed images come from one
+/// transpose as the four others come from the board.
 fn images(x: Bitboard) -> [Bitboard; 8] {
-    let m = mirror_files(x);
-    let (r, mr) = (x.swap_bytes(), m.swap_bytes());
-    [x, m, r, mr, transpose(x), transpose(m), transpose(r), transpose(mr)]
+    let (t, reversed, t_reversed) = (transpose(x), x.reverse_bits(), transpose(x).reverse_bits());
+    [x, reversed.swap_bytes(), x.swap_bytes(), reversed, t, t.swap_bytes(), t_reversed.swap_bytes(), t_reversed]
 }
 
 /// The symmetries in increasing order of their inverses (5 and 6 undo each
@@ -114,25 +117,49 @@ fn images(x: Bitboard) -> [Bitboard; 8] {
 /// inverse is smallest.
 const BY_INVERSE: [u8; 8] = [0, 1, 2, 3, 4, 6, 5, 7];
 
-/// Normalizes a board: all eight images of both sides computed with shared
-/// work, straight-line, and the least (player, opponent) pair kept; among
-/// equal images, the smallest inverse is the one that maps stored moves back.
+/// Normalizes a board. The least image is decided by the player's discs
+/// alone unless two images of them tie, so the player's eight images are
+/// computed (with shared work) and their least found without branches;
+/// the opponent's image is then needed for the one symmetry that wins, or,
+/// on a tie, for each of the tied ones. Among images equal in both sides,
+/// the smallest inverse is the one that maps stored moves back.
 pub fn normalize(board: &Board) -> Normalized {
     let players = images(board.player);
-    let opponents = images(board.opponent);
-    let key = |s: u8| (u128::from(players[s as usize]) << 64) | u128::from(opponents[s as usize]);
-    let mut best = 0u8;
-    let mut least = key(0);
-    for s in BY_INVERSE[1..].iter().copied() {
-        let k = key(s);
-        if k < least {
-            (best, least) = (s, k);
-        }
-    }
-    Normalized {
-        board: Board::new(players[best as usize], opponents[best as usize]),
-        to_original: Symmetry(best).inverse(),
-    }
+    let least = players.iter().copied().min().expect("eight images");
+    // Bit i: the i-th symmetry in increasing order of inverses ties for least.
+    let tied =
+        BY_INVERSE.iter().enumerate().fold(0u8, |mask, (i, &s)| mask | u8::from(players[s as usize] == least) << i);
+    let best = if tied.is_power_of_two() {
+        let s = Symmetry(BY_INVERSE[tied.trailing_zeros() as usize]);
+        (s, s.bits(board.opponent))
+    } else {
+        least_opponent_among(tied, board.opponent)
+    };
+    Normalized { board: Board::new(least, best.1), to_original: best.0.inverse() }
+}
+
+/// Of the symmetries in `tied` (bits in increasing order of inverses), the
+/// one whose image of `opponent` is least, the first on a tie; and that image.
+fn least_opponent_among(tied: u8, opponent: Bitboard) -> (Symmetry, Bitboard) {
+    let opponents = images(opponent);
+    (0..8)
+        .filter(|i| tied & (1 << i) != 0)
+        .map(|i| Symmetry(BY_INVERSE[i]))
+        .min_by_key(|s| opponents[s.index() as usize])
+        .map(|s| (s, opponents[s.index() as usize]))
+        .expect("at least one symmetry ties for least")
+}
+
+/// The smallest `s` with `s(stored) = actual` (SPEC §2 step 4), when the two
+/// are images of each other: what maps a record's stored moves onto the
+/// board the walk stands on, once the walk already knows which record that
+/// board is. The player's eight images are compared first, with shared work;
+/// the opponent's image only where the player's matches.
+pub fn symmetry_between(stored: &Board, actual: &Board) -> Option<Symmetry> {
+    let players = images(stored.player);
+    Symmetry::ALL
+        .into_iter()
+        .find(|s| players[s.index() as usize] == actual.player && s.bits(stored.opponent) == actual.opponent)
 }
 
 /// True when the board is already in its stored form.
@@ -249,6 +276,25 @@ mod tests {
                 assert_eq!(n.to_original.board(&n.board), image);
                 let smallest = Symmetry::ALL.iter().find(|t| t.board(&n.board) == image).unwrap();
                 assert_eq!(n.to_original, *smallest);
+            }
+        }
+    }
+
+    #[test]
+    fn the_symmetry_between_two_images_is_the_smallest_that_maps_one_onto_the_other() {
+        let mut boards = random_boards(500);
+        boards.push(Board::INITIAL);
+        // Boards with several symmetries: the smallest must win.
+        boards.push(Board::new(0x8100_0000_0000_0081, 0x0000_0018_1800_0000));
+        for board in boards {
+            for s in Symmetry::ALL {
+                let image = s.board(&board);
+                let smallest = Symmetry::ALL.into_iter().find(|t| t.board(&board) == image);
+                assert_eq!(symmetry_between(&board, &image), smallest);
+            }
+            let other = Board::new(board.player ^ 1, board.opponent & !1);
+            if Symmetry::ALL.iter().all(|s| s.board(&board) != other) {
+                assert_eq!(symmetry_between(&board, &other), None);
             }
         }
     }

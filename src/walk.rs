@@ -9,11 +9,18 @@
 //! been followed. So one flag per position, set on the first arrival, says the
 //! same thing as the flags per move: the walk keeps a bit per record, and the
 //! frame keeps the prefix length.
+//!
+//! The walk reads a [`ResolvedBook`]: where every stored move leads was
+//! worked out before it starts (on every core, many lookups at a time), so
+//! a position's children are known the moment its record is read. Entering
+//! a position asks for all of its children's records and targets at once,
+//! and the arrival is judged while they arrive: a line of positions costs
+//! one trip to memory per position, not an index lookup and then a record.
 
 use crate::board::{Bitboard, Board, Move};
-use crate::book::index::{hash_board, Located, PositionIndex};
-use crate::book::{Book, BookFile, Link, Record, RecordId, Score};
-use crate::symmetry::{normalize, Symmetry};
+use crate::book::index::Located;
+use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
+use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use smallvec::SmallVec;
 use std::fmt;
 
@@ -28,6 +35,48 @@ pub struct Start {
 impl Start {
     pub fn initial() -> Start {
         Start { board: Board::INITIAL, line: Vec::new() }
+    }
+}
+
+/// The start position (normalized) is not in the book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartMissing {
+    pub board: Board,
+    pub line: Vec<Move>,
+}
+
+impl fmt::Display for StartMissing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the start position ({}; player {:#018x}, opponent {:#018x}) is not in the book",
+            describe_line(&self.line),
+            self.board.player,
+            self.board.opponent
+        )
+    }
+}
+
+impl std::error::Error for StartMissing {}
+
+/// A book made ready for one walk: its start found, then every stored move
+/// resolved (see [`Book::resolve`]).
+pub struct Walkable {
+    book: ResolvedBook,
+    start: Start,
+    root: Located,
+}
+
+impl Walkable {
+    /// Finds the start position in the book, then resolves the book.
+    pub fn new(book: Book, start: &Start) -> Result<Walkable, StartMissing> {
+        let stored = normalize(&start.board).board;
+        let root = book.locate(&stored).ok_or_else(|| StartMissing { board: start.board, line: start.line.clone() })?;
+        Ok(Walkable { book: book.resolve(), start: start.clone(), root })
+    }
+
+    pub fn book(&self) -> &ResolvedBook {
+        &self.book
     }
 }
 
@@ -79,32 +128,36 @@ pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 #[derive(Debug)]
 pub enum WalkError<E> {
     /// The start position (normalized) is not in the book.
-    StartMissing { board: Board, line: Vec<Move> },
+    StartMissing(StartMissing),
     /// A stored move is not legal on the board it belongs to.
     IllegalMove { record: RecordId, offset: u64, stored: Move, actual: Move, board: Board, line: Vec<Move> },
     /// The visitor stopped the walk.
     Visitor(E),
 }
 
+impl<E> From<StartMissing> for WalkError<E> {
+    fn from(missing: StartMissing) -> WalkError<E> {
+        WalkError::StartMissing(missing)
+    }
+}
+
+/// Where a line leads, for messages.
+fn describe_line(line: &[Move]) -> String {
+    match line {
+        [] => "at the initial position".to_string(),
+        _ => format!("after \"{}\"", line.iter().map(|m| m.to_string()).collect::<String>()),
+    }
+}
+
 impl<E: fmt::Display> fmt::Display for WalkError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kifu = |line: &[Move]| match line {
-            [] => "at the initial position".to_string(),
-            _ => format!("after \"{}\"", line.iter().map(|m| m.to_string()).collect::<String>()),
-        };
         match self {
-            WalkError::StartMissing { board, line } => write!(
-                f,
-                "the start position ({}; player {:#018x}, opponent {:#018x}) is not in the book",
-                kifu(line),
-                board.player,
-                board.opponent
-            ),
+            WalkError::StartMissing(missing) => missing.fmt(f),
             WalkError::IllegalMove { record, offset, stored, actual, board, line } => write!(
                 f,
                 "{record} at byte {offset}: stored move {stored} (played as {actual} {}) is illegal \
                  on board player {:#018x}, opponent {:#018x}",
-                kifu(line),
+                describe_line(line),
                 board.player,
                 board.opponent
             ),
@@ -115,23 +168,11 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
-/// A move of a position on the stack, worked out when the walk entered the
-/// position: all of a position's children are played, normalized and looked
-/// up together, so that their cache misses overlap (see [`Walker::look_up`]).
+/// A move of a position on the stack, and where it leads.
+#[derive(Clone, Copy)]
 struct Child {
     link: Link,
-    /// The stored move on the actual board.
-    actual: Move,
-    /// Discs the move turns; `None` if it is illegal (reported when followed).
-    flipped: Option<Bitboard>,
-    /// Maps the child's stored moves to the actual board.
-    symmetry: Symmetry,
-    /// The child as the book would store it, and its hash in the index.
-    stored: Board,
-    hash: u64,
-    /// The child's record, once looked up, if the book has the child; taken
-    /// when the move is followed.
-    found: Option<Record>,
+    target: Target,
 }
 
 /// How the walk reached a position, to take it back on the way out.
@@ -144,12 +185,14 @@ struct Step {
 }
 
 /// A position on the walk's stack. Its moves (links, then the leaf, in the
-/// order they are followed) are `Walker::children[first..first + len]`:
-/// kept in one array shared by the whole stack, not in the frame, so that
+/// order they are followed) are `Walker::moves[first..first + len]`: kept
+/// in one array shared by the whole stack, not in the frame, so that
 /// pushing a frame copies a few words.
 struct Frame {
     record: RecordId,
     offset: u64,
+    /// Maps the record's stored moves onto the walk's board.
+    symmetry: Symmetry,
     first: usize,
     len: usize,
     /// How many of the moves have been followed.
@@ -158,8 +201,8 @@ struct Frame {
 }
 
 /// Which records the walk has stood on: one bit per record, by [`RecordId`].
-/// A bit array a hundredth the size of the index stays in cache where the
-/// index's entries would not.
+/// A bit array a sixty-fourth the size of the targets stays in cache where
+/// flags beside the records would not.
 struct Visited {
     words: Vec<u64>,
 }
@@ -186,42 +229,39 @@ impl Visited {
 
 /// The walk's state: one board, played forward and undone in place.
 struct Walker<'b, V> {
-    file: &'b BookFile,
-    index: &'b PositionIndex,
+    book: &'b ResolvedBook,
     visited: Visited,
     visitor: V,
     board: Board,
     line: SmallVec<[Move; 64]>,
     stack: SmallVec<[Frame; 64]>,
     /// The moves of every frame on the stack, the top frame's last.
-    children: Vec<Child>,
+    moves: Vec<Child>,
+    /// The targets of the record just read.
+    targets: Vec<Target>,
     stats: WalkStats,
 }
 
-/// Walks every edge reachable from `start` once, reporting arrivals to
+/// Walks every edge reachable from the start once, reporting arrivals to
 /// `visitor`.
-pub fn walk<V: Visitor>(book: &Book, start: &Start, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
-    let (file, index) = (book.file(), book.index());
-    let normalized = normalize(&start.board);
-    let Some(root) = file.find(index, &normalized.board) else {
-        return Err(WalkError::StartMissing { board: start.board, line: start.line.clone() });
-    };
-    let root_at = index.located(root);
+pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
+    let (book, start) = (&walkable.book, &walkable.start);
     let mut walker = Walker {
-        file,
-        index,
-        visited: Visited::new(file.counts().records),
+        book,
+        visited: Visited::new(book.counts().records),
         visitor,
         board: start.board,
         line: start.line.iter().copied().collect(),
         stack: SmallVec::new(),
-        children: Vec::new(),
+        moves: Vec::new(),
+        targets: Vec::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
-    walker.visited.insert(root_at.id);
-    let record = file.record(index, root_at);
+    walker.visited.insert(walkable.root.id);
+    let record = book.read(walkable.root, &mut walker.targets);
+    let first = walker.add_moves(&record);
     let no_step = Step { mv: Move::Pass, flipped: 0, then_pass: false };
-    walker.enter(&record, normalized.to_original, no_step);
+    walker.push_frame(&record, normalize(&start.board).to_original, first, no_step);
     walker.run()?;
     Ok((walker.stats, walker.visitor))
 }
@@ -233,88 +273,41 @@ impl<V: Visitor> Walker<'_, V> {
                 self.backtrack();
                 continue;
             }
-            let child = top.first + top.followed;
+            let at = top.first + top.followed;
             top.followed += 1;
-            let (record, offset) = (top.record, top.offset);
-            self.follow(child, record, offset)?;
+            self.follow(at)?;
         }
         Ok(())
     }
 
-    /// Pushes a frame for the position on the board (`record`, with
-    /// `symmetry` mapping its stored moves to the board), its moves played,
-    /// normalized and looked up.
-    fn enter(&mut self, record: &Record, symmetry: Symmetry, arrived_by: Step) {
-        let first = self.add_children(record, symmetry);
-        self.push_frame(record, first, arrived_by);
-    }
-
-    /// Looks up the moves [`Walker::add_children`] added from `first` on and
-    /// pushes the frame that owns them.
-    fn push_frame(&mut self, record: &Record, first: usize, arrived_by: Step) {
-        self.look_up(first);
-        self.stack.push(Frame {
-            record: record.id,
-            offset: record.offset,
-            first,
-            len: self.children.len() - first,
-            followed: 0,
-            arrived_by,
-        });
-    }
-
-    /// Appends the moves of the position on the board to
-    /// [`Walker::children`], each played and normalized and its index group
-    /// asked for; returns where they start. The lookups are
-    /// [`Walker::look_up`]'s, so that other work can run while the groups
-    /// arrive.
-    fn add_children(&mut self, record: &Record, symmetry: Symmetry) -> usize {
-        let first = self.children.len();
-        let (board, index) = (self.board, self.index);
-        self.children.extend(record.moves().map(|link| {
-            let actual = symmetry.apply_move(link.mv);
-            let flipped = board.check_move(actual);
-            let mut child_board = board;
-            if let Some(f) = flipped {
-                child_board.play(actual, f);
-                if link.then_pass {
-                    child_board.play(Move::Pass, 0);
-                }
+    /// Appends the moves of a record just read (its targets in
+    /// [`Walker::targets`]) to [`Walker::moves`], asking for the records
+    /// they lead to; returns where they start.
+    fn add_moves(&mut self, record: &Record) -> usize {
+        let first = self.moves.len();
+        for (link, &target) in record.moves().zip(&self.targets) {
+            if let Target::Child(at) = target {
+                self.book.prefetch(at);
+                self.visited.prefetch(at.id);
             }
-            let child = normalize(&child_board);
-            let hash = hash_board(&child.board);
-            index.prefetch(hash);
-            Child { link, actual, flipped, symmetry: child.to_original, stored: child.board, hash, found: None }
-        }));
+            self.moves.push(Child { link, target });
+        }
         first
     }
 
-    /// Looks up every child from `first` on at once. A lookup reads an index
-    /// group and then the board of the record it points to, two cache misses
-    /// in a row; made child by child, each as it is followed, a position's
-    /// lookups would wait for memory one after the other, and a child followed
-    /// after a deep sibling (the leaf, usually) would find its group evicted.
-    /// Here the groups were asked for together, the candidate records are
-    /// asked for together once the groups are in, the boards are compared,
-    /// and the records found are read together (an Egaroucid record's links
-    /// are lookups of their own).
-    fn look_up(&mut self, first: usize) {
-        let (file, index) = (self.file, self.index);
-        let children = &mut self.children[first..];
-        for child in children.iter().filter(|c| c.flipped.is_some()) {
-            file.prefetch_candidate(index, child.hash);
-        }
-        // The children found (their place in `children`) and where their records are.
-        let (mut found, mut places): (SmallVec<[usize; 4]>, SmallVec<[Located; 4]>) = Default::default();
-        for (i, child) in children.iter().enumerate().filter(|(_, c)| c.flipped.is_some()) {
-            if let Some(place) = file.find_hashed(index, &child.stored, child.hash) {
-                let at = index.located(place);
-                self.visited.prefetch(at.id);
-                found.push(i);
-                places.push(at);
-            }
-        }
-        file.records(index, &places, |i, record| children[found[i]].found = Some(record));
+    /// Pushes the frame of the position on the board: `record`, whose
+    /// moves [`Walker::add_moves`] added from `first` on, and `symmetry`
+    /// maps onto the board.
+    fn push_frame(&mut self, record: &Record, symmetry: Symmetry, first: usize, arrived_by: Step) {
+        self.stack.push(Frame {
+            record: record.id,
+            offset: record.offset,
+            symmetry,
+            first,
+            len: self.moves.len() - first,
+            followed: 0,
+            arrived_by,
+        });
     }
 
     /// Plays a step on the board and the line.
@@ -341,40 +334,43 @@ impl<V: Visitor> Walker<'_, V> {
     /// reached it.
     fn backtrack(&mut self) {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
-        self.children.truncate(frame.first);
+        self.moves.truncate(frame.first);
         if !self.stack.is_empty() {
             self.undo(frame.arrived_by);
         }
     }
 
-    /// Follows one move (`children[at]`) of the position on top of the stack
-    /// (`parent`, at byte `offset`); on arrival, reports it and enters the
-    /// child if it is new.
-    fn follow(&mut self, at: usize, parent: RecordId, offset: u64) -> Result<(), WalkError<V::Error>> {
+    /// Follows one move (`moves[at]`) of the position on top of the stack.
+    fn follow(&mut self, at: usize) -> Result<(), WalkError<V::Error>> {
         self.stats.edges += 1;
         if self.stats.edges % PROGRESS_INTERVAL == 0 {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
-        let child = &mut self.children[at];
-        let Some(flipped) = child.flipped else {
-            return Err(WalkError::IllegalMove {
-                record: parent,
-                offset,
-                stored: child.link.mv,
-                actual: child.actual,
-                board: self.board,
-                line: self.line.to_vec(),
-            });
-        };
-        let Some(record) = child.found.take() else { return Ok(()) };
-        let (link, symmetry) = (child.link, child.symmetry);
-        let step = Step { mv: child.actual, flipped, then_pass: link.then_pass };
+        let Child { link, target } = self.moves[at];
+        let actual = self.stack.last().expect("a frame on the stack").symmetry.apply_move(link.mv);
+        match target {
+            Target::Absent => Ok(()),
+            Target::Illegal => Err(self.illegal(link, actual)),
+            Target::Child(child) => self.arrive(link, actual, child),
+        }
+    }
+
+    /// Plays `actual` to the child at `child`, reports the arrival, and
+    /// enters the child if it is new.
+    fn arrive(&mut self, link: Link, actual: Move, child: Located) -> Result<(), WalkError<V::Error>> {
+        // Legal when resolved; only a book changed since then can say otherwise.
+        let Some(flipped) = self.board.check_move(actual) else { return Err(self.illegal(link, actual)) };
+        let step = Step { mv: actual, flipped, then_pass: link.then_pass };
         self.stats.arrivals += 1;
-        let first_time = self.visited.insert(record.id);
         self.play(step);
-        // The new position's index groups are on their way while the visitor
-        // judges the arrival; the lookups come after.
-        let first = first_time.then(|| self.add_children(&record, symmetry));
+        self.targets.clear();
+        let record = self.book.read(child, &mut self.targets);
+        let first_time = self.visited.insert(child.id);
+        // The new position's children are on their way while the visitor
+        // judges the arrival.
+        let first = first_time.then(|| self.add_moves(&record));
+        let symmetry =
+            symmetry_between(&record.board, &self.board).unwrap_or_else(|| normalize(&self.board).to_original);
         let arrival = Arrival {
             line: &self.line,
             parent_score: link.score,
@@ -387,11 +383,24 @@ impl<V: Visitor> Walker<'_, V> {
         match first {
             Some(first) => {
                 self.stats.positions += 1;
-                self.push_frame(&record, first, step);
+                self.push_frame(&record, symmetry, first, step);
             }
             None => self.undo(step),
         }
         Ok(())
+    }
+
+    /// The error for a stored move of the top frame that is not legal.
+    fn illegal(&self, link: Link, actual: Move) -> WalkError<V::Error> {
+        let frame = self.stack.last().expect("a frame on the stack");
+        WalkError::IllegalMove {
+            record: frame.record,
+            offset: frame.offset,
+            stored: link.mv,
+            actual,
+            board: self.board,
+            line: self.line.to_vec(),
+        }
     }
 }
 

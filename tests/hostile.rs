@@ -646,7 +646,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         calls += 1;
         cancel.store(true, Ordering::Relaxed);
     };
-    let result = mine(&book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    let result = mine(book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
     assert!(matches!(result, Err(MineError::Interrupted)), "{:?}", result.map(|r| r.to_string()));
     assert_eq!(calls, 1, "the walk stopped at the next check after the flag was set");
     assert_eq!(fs::read(&previous).unwrap(), PREVIOUS);

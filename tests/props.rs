@@ -9,7 +9,7 @@ use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{synthesize, SynthOptions};
-use bookminer::walk::{walk, Arrival, Start, Visitor};
+use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
 use proptest::prelude::*;
 
 mod common;
@@ -78,7 +78,7 @@ proptest! {
             .iter()
             .flat_map(|e| e.links.iter().chain(&e.leaf).map(move |l| (e.board, l.mv.code())))
             .collect();
-        let (stats, _) = walk(&book, &Start::initial(), Count).unwrap();
+        let (stats, _) = walk(&Walkable::new(book, &Start::initial()).unwrap(), Count).unwrap();
         prop_assert_eq!(stats.edges as usize, pairs.len(), "every stored (position, move) pair is followed once");
         prop_assert_eq!(stats.positions as usize, entries.len(), "every stored position is reached");
     }
@@ -118,7 +118,9 @@ fn check_damaged(bytes: Vec<u8>) -> Result<(), TestCaseError> {
                 report.problems.iter().filter(|e| stops_a_load(&e.problem)).map(|e| e.to_string()).collect();
             prop_assert!(stopping.is_empty(), "loaded, yet verify says {:?}", stopping);
             // Illegal moves and a missing start are errors, not panics.
-            let _ = walk(&book, &Start::initial(), Count);
+            if let Ok(walkable) = Walkable::new(book, &Start::initial()) {
+                let _ = walk(&walkable, Count);
+            }
         }
         Err(BookError::Format { error, .. }) => {
             let text = error.to_string();

@@ -5,7 +5,7 @@ use bookminer::board::{Board, Move, Square};
 use bookminer::book::edax_writer::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::symmetry::normalize;
-use bookminer::walk::{walk, Arrival, Start, Visitor, WalkError};
+use bookminer::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, Walkable};
 use std::convert::Infallible;
 
 mod common;
@@ -77,7 +77,7 @@ fn every_edge_is_followed_once_through_transpositions_and_passes() {
     let n_moves: usize = entries.iter().map(|e| e.links.len() + usize::from(e.leaf.is_some())).sum();
     let book = Book::from_bytes("hand-made", encode(&entries, 1)).unwrap();
 
-    let (stats, recorder) = walk(&book, &Start::initial(), Recorder::default()).unwrap();
+    let (stats, recorder) = walk(&Walkable::new(book, &Start::initial()).unwrap(), Recorder::default()).unwrap();
 
     assert_eq!(stats.edges as usize, n_moves, "every stored move is followed exactly once");
     assert_eq!(stats.arrivals as usize, stored_edges(&entries));
@@ -97,7 +97,7 @@ fn symmetric_root_links_arrive_at_one_child_four_times() {
     assert_eq!(entries.len(), 2, "the four openings are one stored child");
     assert_eq!(entries[0].links.len(), 4);
     let book = Book::from_bytes("root", encode(&entries, 1)).unwrap();
-    let (stats, recorder) = walk(&book, &Start::initial(), Recorder::default()).unwrap();
+    let (stats, recorder) = walk(&Walkable::new(book, &Start::initial()).unwrap(), Recorder::default()).unwrap();
     assert_eq!(stats.arrivals, 4);
     let first_moves: Vec<String> = recorder.arrivals.iter().map(|(l, _)| l[0].to_string()).collect();
     let mut sorted = first_moves.clone();
@@ -110,16 +110,17 @@ fn symmetric_root_links_arrive_at_one_child_four_times() {
 #[test]
 fn a_walk_below_a_start_line_and_a_missing_start() {
     let entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5F6E6F4")]);
-    let book = Book::from_bytes("start", encode(&entries, 1)).unwrap();
+    let book = || Book::from_bytes("start", encode(&entries, 1)).unwrap();
     let (board, moves) = bookminer::kifu::parse_and_play("f5d6").unwrap();
-    let (stats, recorder) = walk(&book, &Start { board, line: moves }, Recorder::default()).unwrap();
+    let walkable = Walkable::new(book(), &Start { board, line: moves }).unwrap();
+    let (stats, recorder) = walk(&walkable, Recorder::default()).unwrap();
     assert_eq!(stats.arrivals, 3);
     assert!(recorder.arrivals.iter().all(|(l, _)| l.starts_with(&line("F5D6"))));
 
     let (board, moves) = bookminer::kifu::parse_and_play("f5f4").unwrap();
-    match walk(&book, &Start { board, line: moves }, Recorder::default()) {
-        Err(WalkError::StartMissing { line, .. }) => assert_eq!(line, self::line("F5F4")),
-        other => panic!("expected a missing start, got {:?}", other.map(|(s, _)| s)),
+    match Walkable::new(book(), &Start { board, line: moves }) {
+        Err(StartMissing { line, .. }) => assert_eq!(line, self::line("F5F4")),
+        Ok(_) => panic!("expected a missing start"),
     }
 }
 
@@ -128,7 +129,7 @@ fn an_illegal_stored_move_stops_the_walk_with_its_record() {
     let mut entries = book_from_lines(&[line("F5D6")]);
     entries[0].links.push(Link::new(Score(0), Move::Play(Square::parse("A1").unwrap())));
     let book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
-    match walk(&book, &Start::initial(), Recorder::default()) {
+    match walk(&Walkable::new(book, &Start::initial()).unwrap(), Recorder::default()) {
         Err(e @ WalkError::IllegalMove { .. }) => {
             let text = e.to_string();
             assert!(text.contains("record 1 at byte 42") && text.contains("A1"), "{text}");

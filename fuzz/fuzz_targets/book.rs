@@ -15,7 +15,7 @@ use bookminer::output::print::LineText;
 use bookminer::output::{Format, KifuFormat, Orientation};
 use bookminer::stats::book_stats;
 use bookminer::symmetry::normalize;
-use bookminer::walk::{walk, Arrival, Start, Visitor};
+use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable, WalkError};
 use libfuzzer_sys::fuzz_target;
 use std::convert::Infallible;
 
@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
         text: String::new(),
         printed: String::new(),
     };
-    match walk(&book, &Start::initial(), visitor) {
+    match Walkable::new(book, &Start::initial()).map_err(WalkError::from).and_then(|w| walk(&w, visitor)) {
         Ok((stats, _)) => assert!(stats.arrivals <= stats.edges),
         Err(e) => {
             let _ = e.to_string();

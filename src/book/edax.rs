@@ -9,6 +9,8 @@ use crate::board::{Board, Move, CENTRE};
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
+/// A record with the most links a record can count (255).
+pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 const MAGIC_EDAX: u32 = 0x4544_4158;
 const MAGIC_BOOK: u32 = 0x424F_4F4B;
 pub const VERSION: u8 = 4;
@@ -114,7 +116,8 @@ impl<'a> RawRecord<'a> {
         (self.bytes[at] as i8, self.bytes[at + 1])
     }
 
-    fn link_at(&self, slot: MoveSlot) -> Option<Link> {
+    /// The link or leaf in a slot, if its code is a move.
+    pub fn link_at(&self, slot: MoveSlot) -> Option<Link> {
         let (score, code) = self.raw(slot);
         Move::from_code(code).map(|mv| Link::new(Score(score.into()), mv))
     }
@@ -187,9 +190,18 @@ pub fn next_record(file: &[u8], offset: usize) -> Result<RawRecord<'_>, Problem>
 /// The records of a file after its header, each with its id and byte offset,
 /// ending with the truncation error if the file is cut short.
 pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, RawRecord<'_>), FormatError>> {
-    let mut offset = HEADER_LEN;
-    let mut next_id = 0u64;
-    let mut done = file.len() <= HEADER_LEN;
+    records_from(file, HEADER_LEN, RecordId(0))
+}
+
+/// [`records`] from the record `first`, which starts at byte `offset`.
+pub fn records_from(
+    file: &[u8],
+    offset: usize,
+    first: RecordId,
+) -> impl Iterator<Item = Result<(RecordId, usize, RawRecord<'_>), FormatError>> {
+    let mut offset = offset;
+    let mut next_id = u64::from(first.0);
+    let mut done = file.len() <= offset;
     std::iter::from_fn(move || {
         if done {
             return None;
@@ -215,8 +227,14 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, Raw
     })
 }
 
+/// How many links the records before `id`, which starts at byte `offset`,
+/// store: every record takes [`RECORD_MIN_LEN`] bytes and 2 more per link.
+pub fn links_before(id: RecordId, offset: u64) -> u64 {
+    offset.saturating_sub(HEADER_LEN as u64 + RECORD_MIN_LEN as u64 * u64::from(id.0)) / 2
+}
+
 /// How many records share one entry of [`Starts`].
-const STARTS_EVERY: usize = 1024;
+pub const STARTS_EVERY: usize = 1024;
 
 /// Where each record starts, kept compactly: the offset of every 1024th
 /// record, and (in the index, beside each id) each record's distance from

@@ -100,17 +100,25 @@ impl RawRecord<'_> {
 
     /// The format-neutral view, with links found by `lookup` (SPEC §8).
     pub fn to_record(&self, id: RecordId, lookup: &impl Lookup) -> Record {
-        self.with_links(id, links_of(&self.board(), lookup))
+        self.with_links(id, links_of(&self.board(), lookup), self.leaf_then_pass())
     }
 
-    /// The format-neutral view, given the record's links (see [`links_of_each`]).
-    pub fn with_links(&self, id: RecordId, links: SmallVec<[Link; 8]>) -> Record {
+    /// Whether the side to move must pass after the leaf's move: false
+    /// without a leaf, or with an illegal one.
+    pub fn leaf_then_pass(&self) -> bool {
+        let board = self.board();
+        self.leaf().is_some_and(|leaf| board.after(leaf.mv).is_some_and(|child| child.must_pass()))
+    }
+
+    /// The format-neutral view, given the record's links (see [`links_of_each`])
+    /// and [`RawRecord::leaf_then_pass`].
+    pub fn with_links(&self, id: RecordId, links: SmallVec<[Link; 8]>, leaf_then_pass: bool) -> Record {
         let board = self.board();
         // A leaf whose move is linked is not followed a second time.
         let leaf = self
             .leaf()
             .filter(|leaf| !links.iter().any(|l| l.mv == leaf.mv))
-            .map(|leaf| Link { then_pass: board.after(leaf.mv).is_some_and(|child| child.must_pass()), ..leaf });
+            .map(|leaf| Link { then_pass: leaf_then_pass, ..leaf });
         Record {
             id,
             offset: offset_of(id),
@@ -177,14 +185,23 @@ pub fn records(file: &[u8]) -> impl Iterator<Item = Result<(RecordId, usize, Raw
 pub trait Lookup {
     /// What a started lookup carries from stage to stage.
     type Probe;
+    /// How the caller names the record a lookup finds.
+    type Found: Copy;
     /// Starts looking up a stored (normalized) board: works out what the
     /// later stages need and starts loading what they will read first.
     fn start(&self, stored: &Board) -> Self::Probe;
-    /// Starts loading what [`Lookup::value`] will read next, once what
+    /// Starts loading what [`Lookup::find`] will read next, once what
     /// [`Lookup::start`] asked for has had time to arrive.
     fn prefetch_next(&self, _probe: &Self::Probe) {}
-    /// The value of the board, if it is in the book.
-    fn value(&self, probe: &Self::Probe) -> Option<Score>;
+    /// The board's record and its value, if it is in the book.
+    fn find(&self, probe: &Self::Probe) -> Option<(Self::Found, Score)>;
+}
+
+/// A link, and the record its child is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FoundLink<F> {
+    pub link: Link,
+    pub child: F,
 }
 
 /// The child a move leads to, before it is looked up.
@@ -205,13 +222,18 @@ struct Candidate<P> {
 /// value (negated unless a pass follows the move). A board whose side to
 /// move must pass has at most one link, the pass.
 pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
-    links_of_each(std::slice::from_ref(board), lookup).pop().expect("one board, one set of links")
+    let links = links_of_each(std::slice::from_ref(board), lookup).pop().expect("one board, one set of links");
+    links.into_iter().map(|found| found.link).collect()
 }
 
-/// [`links_of`] for several boards at once, in order. Each lookup is two
-/// cache misses in a row; made stage by stage for every candidate of every
-/// board together, all of their misses overlap.
-pub fn links_of_each<L: Lookup>(boards: &[Board], lookup: &L) -> SmallVec<[SmallVec<[Link; 8]>; 4]> {
+/// The links of one board, each with the record its child is.
+pub type FoundLinks<F> = SmallVec<[FoundLink<F>; 8]>;
+
+/// [`links_of`] for several boards at once, in order, each link with its
+/// child's record. Each lookup is two cache misses in a row; made stage by
+/// stage for every candidate of every board together, all of their misses
+/// overlap.
+pub fn links_of_each<L: Lookup>(boards: &[Board], lookup: &L) -> SmallVec<[FoundLinks<L::Found>; 4]> {
     // One flat list, each candidate with the number of its board.
     let mut candidates: SmallVec<[(usize, Candidate<L::Probe>); 32]> = SmallVec::new();
     for (i, board) in boards.iter().enumerate() {
@@ -220,7 +242,7 @@ pub fn links_of_each<L: Lookup>(boards: &[Board], lookup: &L) -> SmallVec<[Small
     for (_, candidate) in &candidates {
         lookup.prefetch_next(&candidate.probe);
     }
-    let mut links: SmallVec<[SmallVec<[Link; 8]>; 4]> = boards.iter().map(|_| SmallVec::new()).collect();
+    let mut links: SmallVec<[FoundLinks<L::Found>; 4]> = boards.iter().map(|_| SmallVec::new()).collect();
     for (i, candidate) in &candidates {
         links[*i].extend(link_to(candidate, lookup));
     }
@@ -248,19 +270,19 @@ fn candidates_of<'a, L: Lookup>(board: &'a Board, lookup: &'a L) -> impl Iterato
 }
 
 /// The link a candidate makes, if its child is in the book.
-fn link_to<L: Lookup>(candidate: &Candidate<L::Probe>, lookup: &L) -> Option<Link> {
-    let scored = |value: Score, then_pass| {
+fn link_to<L: Lookup>(candidate: &Candidate<L::Probe>, lookup: &L) -> Option<FoundLink<L::Found>> {
+    let scored = |(child, value): (L::Found, Score), then_pass| {
         let score = if then_pass { value } else { Score(-value.0) };
-        Link { score, mv: candidate.mv, then_pass }
+        FoundLink { link: Link { score, mv: candidate.mv, then_pass }, child }
     };
-    if let Some(value) = lookup.value(&candidate.probe) {
-        return Some(scored(value, candidate.then_pass));
+    if let Some(found) = lookup.find(&candidate.probe) {
+        return Some(scored(found, candidate.then_pass));
     }
     // The game is over after the move: the child is the final position as
     // stored from either side.
     if candidate.game_over {
         let swapped = lookup.start(&normalize(&candidate.after.swapped()).board);
-        return lookup.value(&swapped).map(|value| scored(value, true));
+        return lookup.find(&swapped).map(|found| scored(found, true));
     }
     None
 }
@@ -305,11 +327,12 @@ mod tests {
 
     impl Lookup for Values {
         type Probe = Board;
+        type Found = ();
         fn start(&self, stored: &Board) -> Board {
             *stored
         }
-        fn value(&self, stored: &Board) -> Option<Score> {
-            self.0.get(stored).copied()
+        fn find(&self, stored: &Board) -> Option<((), Score)> {
+            self.0.get(stored).map(|&value| ((), value))
         }
     }
 

@@ -292,7 +292,9 @@ impl PositionIndex {
     }
 
     /// The record a lookup of `hash` will most likely compare against, to
-    /// prefetch its board before the lookup.
+    /// prefetch its board before the lookup. `None` means no board with
+    /// this hash is held: [`PositionIndex::find`] compares only the records
+    /// this probe passes.
     #[inline]
     pub fn first_candidate(&self, hash: u64) -> Option<Located> {
         self.halves[half_of(hash)].first_candidate(hash)

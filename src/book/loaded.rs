@@ -7,8 +7,8 @@ use super::index::{build, half_of, hash_board, BuildError, Located, Place, Posit
 use super::mapped::Bytes;
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, Record, RecordId, Score};
+use super::resolved::ResolvedBook;
 use crate::board::Board;
-use smallvec::SmallVec;
 use std::path::{Path, PathBuf};
 
 /// The file formats bookminer reads, told apart by their first bytes.
@@ -40,7 +40,7 @@ pub enum Header {
 }
 
 /// How records are found in the bytes.
-enum Layout {
+pub(super) enum Layout {
     Edax { header: edax::Header, starts: Starts },
     Egaroucid { header: egaroucid::Header },
 }
@@ -143,6 +143,17 @@ impl Book {
         &self.index
     }
 
+    /// Where the record of a stored (normalized) board is.
+    pub fn locate(&self, board: &Board) -> Option<Located> {
+        self.file.find(&self.index, board).map(|place| self.index.located(place))
+    }
+
+    /// Resolves every stored move to the record its child is, on every
+    /// core, and drops the index: the book as a walk reads it.
+    pub fn resolve(self) -> ResolvedBook {
+        super::resolve::resolve(self.file, self.index)
+    }
+
     /// The record of a stored (normalized) board.
     pub fn find(&self, board: &Board) -> Option<Record> {
         let place = self.file.find(&self.index, board)?;
@@ -198,6 +209,10 @@ impl BookFile {
         }
     }
 
+    pub(super) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     /// Where a record starts in the file.
     pub fn offset(&self, at: Located) -> u64 {
         match &self.layout {
@@ -220,7 +235,13 @@ impl BookFile {
     /// Asks the CPU to start loading a record's first bytes.
     #[inline]
     pub fn prefetch(&self, at: Located) {
-        let offset = self.offset(at) as usize;
+        self.prefetch_offset(self.offset(at));
+    }
+
+    /// Asks the CPU to start loading the first bytes of the record at `offset`.
+    #[inline]
+    pub fn prefetch_offset(&self, offset: u64) {
+        let offset = offset as usize;
         prefetch_index::prefetch_index(self.bytes(), offset);
         prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
     }
@@ -264,30 +285,7 @@ impl BookFile {
         }
     }
 
-    /// The records at several places, read together and handed to `each`
-    /// with their place's number in `at`: an Egaroucid record's links are
-    /// found by lookups, and those of all of them overlap.
-    pub fn records(&self, index: &PositionIndex, at: &[Located], mut each: impl FnMut(usize, Record)) {
-        match &self.layout {
-            Layout::Edax { .. } => at.iter().enumerate().for_each(|(i, &at)| each(i, self.record(index, at))),
-            Layout::Egaroucid { .. } => {
-                let raws: SmallVec<[_; 4]> = at.iter().map(|at| egaroucid::record_at(self.bytes(), at.id)).collect();
-                let boards: SmallVec<[Board; 4]> = raws.iter().flatten().map(|raw| raw.board()).collect();
-                let mut links = egaroucid::links_of_each(&boards, &IndexLookup { file: self, index }).into_iter();
-                for (i, (&at, raw)) in at.iter().zip(raws).enumerate() {
-                    each(
-                        i,
-                        match raw {
-                            Some(raw) => raw.with_links(at.id, links.next().expect("links for every record read")),
-                            None => self.unreadable(at.id, self.offset(at)),
-                        },
-                    );
-                }
-            }
-        }
-    }
-
-    fn unreadable(&self, id: RecordId, offset: u64) -> Record {
+    pub(super) fn unreadable(&self, id: RecordId, offset: u64) -> Record {
         let details = match self.layout {
             Layout::Edax { .. } => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
             Layout::Egaroucid { .. } => Details::Egaroucid { n_lines: 0, leaf_level: 0 },
@@ -343,14 +341,15 @@ impl BookFile {
 }
 
 /// The book as an Egaroucid record sees it when finding its links.
-struct IndexLookup<'a> {
-    file: &'a BookFile,
-    index: &'a PositionIndex,
+pub(super) struct IndexLookup<'a> {
+    pub file: &'a BookFile,
+    pub index: &'a PositionIndex,
 }
 
 impl Lookup for IndexLookup<'_> {
     /// The stored board and its hash.
     type Probe = (Board, u64);
+    type Found = Located;
 
     fn start(&self, stored: &Board) -> (Board, u64) {
         let hash = hash_board(stored);
@@ -362,10 +361,10 @@ impl Lookup for IndexLookup<'_> {
         self.file.prefetch_candidate(self.index, hash);
     }
 
-    fn value(&self, (stored, hash): &(Board, u64)) -> Option<Score> {
+    fn find(&self, (stored, hash): &(Board, u64)) -> Option<(Located, Score)> {
         let place = self.file.find_hashed(self.index, stored, *hash)?;
-        let id = self.index.located(place).id;
-        egaroucid::record_at(self.file.bytes(), id).map(|raw| Score(raw.raw_value()))
+        let at = self.index.located(place);
+        egaroucid::record_at(self.file.bytes(), at.id).map(|raw| (at, Score(raw.raw_value())))
     }
 }
 

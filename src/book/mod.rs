@@ -11,9 +11,12 @@ mod loaded;
 pub(crate) mod mapped;
 pub mod problem;
 pub mod record;
+mod resolve;
+mod resolved;
 pub mod verify;
 
 pub use loaded::{Book, BookCounts, BookFile, Format, Header};
 pub use mapped::Bytes;
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
 pub use record::{Details, Link, Record, RecordId, Score};
+pub use resolved::{ResolvedBook, Target};

@@ -1,0 +1,340 @@
+//! The book as the walk reads it: every stored move already resolved (by
+//! [`super::resolve`]) to the record its child is, so that reaching a
+//! position costs one trip to memory — its record and its moves' targets,
+//! both found from where the parent's target points — instead of an index
+//! lookup followed by a record read.
+//!
+//! Each format keeps its targets in its own layout, behind [`ResolvedBook::read`]:
+//!
+//! * Edax stores its links, so a record's targets are one word per stored
+//!   link, in file order: a record's run starts at the number of links stored
+//!   before it, which its offset gives (every record is 42 bytes and 2 per
+//!   link). Leaves lead out of the book nearly always; the few that do not
+//!   (an illegal leaf, or one whose child is stored) are listed by record.
+//! * Egaroucid stores no links: the found ones are kept, two words a record
+//!   (its first two links and the record's facts), with the rest of a record
+//!   that has more than two in a shared overflow list.
+
+use super::edax;
+use super::egaroucid::{self, FoundLink};
+use super::index::Located;
+use super::loaded::{BookCounts, BookFile};
+use super::record::{Link, Record, RecordId, Score};
+use crate::board::Move;
+use smallvec::SmallVec;
+use std::path::Path;
+
+/// Where a stored move leads, as resolved before the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The child is in the book: its record.
+    Child(Located),
+    /// The child is not in the book.
+    Absent,
+    /// The move is not legal on its record's board; the walk fails if it follows it.
+    Illegal,
+}
+
+/// A [`Target`] in one word: a child's id in the low 32 bits and its hint
+/// in the next 20 (hints stay below 2^20, see [`edax::Starts`]); the two
+/// other targets are the two highest words, which no child can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PackedTarget(u64);
+
+/// Hints a packed target can hold.
+const HINT_BITS: u32 = 20;
+
+impl PackedTarget {
+    pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);
+    pub const ILLEGAL: PackedTarget = PackedTarget(u64::MAX - 1);
+
+    pub fn child(at: Located) -> PackedTarget {
+        debug_assert!(at.hint < 1 << HINT_BITS, "hint {} does not fit", at.hint);
+        PackedTarget(u64::from(at.id.0) | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32)
+    }
+
+    pub fn unpack(self) -> Target {
+        match self {
+            PackedTarget::ABSENT => Target::Absent,
+            PackedTarget::ILLEGAL => Target::Illegal,
+            PackedTarget(word) => Target::Child(Located { id: RecordId(word as u32), hint: (word >> 32) as u32 }),
+        }
+    }
+}
+
+/// An Edax book's targets.
+pub(super) struct EdaxTargets {
+    /// One per stored link, in file order.
+    pub links: Vec<PackedTarget>,
+    /// Leaves whose target is not [`Target::Absent`], by record, in record order.
+    pub leaves: Vec<(RecordId, PackedTarget)>,
+}
+
+impl EdaxTargets {
+    fn leaf(&self, id: RecordId) -> Target {
+        match self.leaves.binary_search_by_key(&id, |&(record, _)| record) {
+            Ok(i) => self.leaves[i].1.unpack(),
+            Err(_) => Target::Absent,
+        }
+    }
+}
+
+/// A record's two words in an Egaroucid book's [`EgaroucidLinks`]: its
+/// first two links (48 bits each, see [`pack_link`]) and, in the top 16
+/// bits of the first word, its facts: how many links it has (bits 48–53),
+/// a pass after its leaf (54), an illegal leaf (55). A record with more than
+/// two links keeps them all in the overflow list, from the index in the low
+/// 32 bits of its first word.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub(super) struct Slots(pub [u64; 2]);
+
+/// What [`Slots`] says about a record besides its links.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct RecordFacts {
+    pub links: usize,
+    pub leaf_then_pass: bool,
+    pub leaf_illegal: bool,
+}
+
+const FACTS_SHIFT: u32 = 48;
+const LINKS_INLINE: usize = 2;
+/// Most links a record can have: a move to every empty square.
+pub(super) const MAX_LINKS: usize = 60;
+
+impl Slots {
+    /// The slots of a record with these facts and links; links past the
+    /// first two go to `overflow`.
+    pub fn new(facts: RecordFacts, links: &[FoundLink<Located>], overflow: &mut Vec<u64>) -> Slots {
+        debug_assert!(links.len() == facts.links && facts.links <= MAX_LINKS);
+        let packed = (facts.links as u64) | u64::from(facts.leaf_then_pass) << 6 | u64::from(facts.leaf_illegal) << 7;
+        let mut words = [0; 2];
+        if links.len() <= LINKS_INLINE {
+            for (word, link) in words.iter_mut().zip(links) {
+                *word = pack_link(link);
+            }
+        } else {
+            words[0] = overflow.len() as u64;
+            overflow.extend(links.iter().map(pack_link));
+        }
+        words[0] |= packed << FACTS_SHIFT;
+        Slots(words)
+    }
+
+    pub fn facts(&self) -> RecordFacts {
+        let packed = self.0[0] >> FACTS_SHIFT;
+        RecordFacts {
+            links: (packed & 0x3f) as usize,
+            leaf_then_pass: packed & 0x40 != 0,
+            leaf_illegal: packed & 0x80 != 0,
+        }
+    }
+
+    /// Where this record's links are in the overflow list, if they are there.
+    pub fn overflow_start(&self) -> Option<usize> {
+        (self.facts().links > LINKS_INLINE).then_some((self.0[0] & 0xffff_ffff) as usize)
+    }
+
+    /// Moves this record's overflow index by `by` (lists made apart, then joined).
+    pub fn shift_overflow(&mut self, by: usize) {
+        if self.overflow_start().is_some() {
+            self.0[0] += by as u64;
+        }
+    }
+
+    /// The record's links, read from the slots or the overflow list.
+    fn links<'a>(&'a self, overflow: &'a [u64]) -> impl Iterator<Item = FoundLink<Located>> + 'a {
+        let count = self.facts().links;
+        let words = match self.overflow_start() {
+            Some(start) => overflow.get(start..start + count).unwrap_or_default(),
+            None => &self.0[..count],
+        };
+        words.iter().map(|&word| unpack_link(word))
+    }
+}
+
+/// A found link in 48 bits: the child's id (bits 0–31), the score (32–39),
+/// the move's code (40–46), a pass after the move (47).
+fn pack_link(found: &FoundLink<Located>) -> u64 {
+    let score = found.link.score.0.clamp(i8::MIN.into(), i8::MAX.into()) as i8 as u8;
+    u64::from(found.child.id.0)
+        | u64::from(score) << 32
+        | u64::from(found.link.mv.code()) << 40
+        | u64::from(found.link.then_pass) << 47
+}
+
+fn unpack_link(word: u64) -> FoundLink<Located> {
+    let mv = Move::from_code(((word >> 40) & 0x7f) as u8).unwrap_or(Move::Pass);
+    let link = Link { score: Score(i32::from((word >> 32) as u8 as i8)), mv, then_pass: word & 1 << 47 != 0 };
+    FoundLink { link, child: Located { id: RecordId(word as u32), hint: 0 } }
+}
+
+/// An Egaroucid book's found links.
+pub(super) struct EgaroucidLinks {
+    /// By record id.
+    pub slots: Vec<Slots>,
+    pub overflow: Vec<u64>,
+}
+
+/// Every move's target, in the layout of the book's format.
+pub(super) enum Targets {
+    Edax(EdaxTargets),
+    Egaroucid(EgaroucidLinks),
+}
+
+/// A book ready to walk: its file, and where every stored move leads. The
+/// index is gone (the targets replace it), which leaves the memory it held
+/// to the walk.
+pub struct ResolvedBook {
+    file: BookFile,
+    targets: Targets,
+}
+
+impl ResolvedBook {
+    pub(super) fn new(file: BookFile, targets: Targets) -> ResolvedBook {
+        ResolvedBook { file, targets }
+    }
+
+    pub fn file(&self) -> &BookFile {
+        &self.file
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    pub fn counts(&self) -> BookCounts {
+        self.file.counts()
+    }
+
+    /// Bytes the targets take, for reports.
+    pub fn allocation_size(&self) -> usize {
+        match &self.targets {
+            Targets::Edax(t) => {
+                t.links.len() * std::mem::size_of::<PackedTarget>()
+                    + t.leaves.len() * std::mem::size_of::<(RecordId, PackedTarget)>()
+            }
+            Targets::Egaroucid(t) => t.slots.len() * std::mem::size_of::<Slots>() + t.overflow.len() * 8,
+        }
+    }
+
+    /// Asks the CPU to start loading what [`ResolvedBook::read`] of `at`
+    /// touches: the record's first bytes and its targets.
+    #[inline]
+    pub fn prefetch(&self, at: Located) {
+        let offset = self.file.offset(at);
+        self.file.prefetch_offset(offset);
+        match &self.targets {
+            Targets::Edax(targets) => {
+                let first = edax::links_before(at.id, offset) as usize;
+                prefetch_index::prefetch_index(&targets.links, first.min(targets.links.len().saturating_sub(1)));
+            }
+            Targets::Egaroucid(links) => prefetch_index::prefetch_index(&links.slots, at.id.index()),
+        }
+    }
+
+    /// The record at `at`, and the targets of its moves (links in stored
+    /// order, then the leaf) appended to `targets`, one for each of
+    /// [`Record::moves`]. Should the bytes have changed since they were
+    /// checked, the record reads as having no moves (or its moves as leading
+    /// nowhere) rather than failing here; [`BookFile::changed`] finds the change.
+    pub fn read(&self, at: Located, targets: &mut Vec<Target>) -> Record {
+        match &self.targets {
+            Targets::Edax(edax_targets) => self.read_edax(at, edax_targets, targets),
+            Targets::Egaroucid(links) => self.read_egaroucid(at, links, targets),
+        }
+    }
+
+    fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Target>) -> Record {
+        let offset = self.file.offset(at);
+        let Ok(raw) = edax::next_record(self.file.bytes(), offset as usize) else {
+            return self.file.unreadable(at.id, offset);
+        };
+        let record = raw.to_record(at.id, offset);
+        let first = edax::links_before(at.id, offset) as usize;
+        let stored = edax_targets.links.get(first..first + raw.n_links());
+        // A link whose move code is bad is left out of the record; only a
+        // book changed since it was checked has one.
+        match stored.filter(|_| record.n_links() == raw.n_links()) {
+            Some(links) => targets.extend(links.iter().map(|t| t.unpack())),
+            None => targets.extend((0..record.n_links()).map(|_| Target::Absent)),
+        }
+        if record.leaf().is_some() {
+            targets.push(edax_targets.leaf(at.id));
+        }
+        record
+    }
+
+    fn read_egaroucid(&self, at: Located, links: &EgaroucidLinks, targets: &mut Vec<Target>) -> Record {
+        let (Some(raw), Some(slots)) = (egaroucid::record_at(self.file.bytes(), at.id), links.slots.get(at.id.index()))
+        else {
+            return self.file.unreadable(at.id, self.file.offset(at));
+        };
+        let facts = slots.facts();
+        let mut found: SmallVec<[Link; 8]> = SmallVec::new();
+        for link in slots.links(&links.overflow) {
+            found.push(link.link);
+            targets.push(Target::Child(link.child));
+        }
+        let record = raw.with_links(at.id, found, facts.leaf_then_pass);
+        if record.leaf().is_some() {
+            // A leaf's child would be a link (SPEC §8): it never leads into the book.
+            targets.push(if facts.leaf_illegal { Target::Illegal } else { Target::Absent });
+        }
+        record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_target_is_the_target_it_was_made_from() {
+        let children = [
+            Located { id: RecordId(0), hint: 0 },
+            Located { id: RecordId(u32::MAX - 1), hint: (1 << HINT_BITS) - 1 },
+            Located { id: RecordId(12345), hint: 564_696 },
+        ];
+        for at in children {
+            let packed = PackedTarget::child(at);
+            assert_eq!(packed.unpack(), Target::Child(at));
+            assert!(packed != PackedTarget::ABSENT && packed != PackedTarget::ILLEGAL);
+        }
+        assert_eq!(PackedTarget::ABSENT.unpack(), Target::Absent);
+        assert_eq!(PackedTarget::ILLEGAL.unpack(), Target::Illegal);
+    }
+
+    fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
+        FoundLink { link: Link { score: Score(score), mv, then_pass }, child: Located { id: RecordId(id), hint: 0 } }
+    }
+
+    #[test]
+    fn slots_keep_a_record_s_facts_and_links_inline_or_in_the_overflow_list() {
+        let square = |i| Move::Play(crate::board::Square::new(i).unwrap());
+        let links: Vec<FoundLink<Located>> = vec![
+            found(u32::MAX - 1, -64, square(0), false),
+            found(7, 64, Move::Pass, false),
+            found(8, -1, square(63), true),
+            found(9, 0, square(37), false),
+        ];
+        let mut overflow = vec![11, 12];
+        for n in 0..=links.len() {
+            for (leaf_then_pass, leaf_illegal) in [(false, false), (true, false), (false, true)] {
+                let facts = RecordFacts { links: n, leaf_then_pass, leaf_illegal };
+                let mut slots = Slots::new(facts, &links[..n], &mut overflow);
+                assert_eq!(slots.facts(), facts);
+                let read: Vec<_> = slots.links(&overflow).collect();
+                assert_eq!(read, links[..n]);
+                if n > LINKS_INLINE {
+                    // Two lists joined: the second's indices move by the first's length.
+                    let mut joined = vec![0; 5];
+                    joined.extend_from_slice(&overflow);
+                    slots.shift_overflow(5);
+                    assert_eq!(slots.links(&joined).collect::<Vec<_>>(), links[..n]);
+                    assert_eq!(slots.facts(), facts);
+                }
+            }
+        }
+    }
+}
