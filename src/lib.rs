@@ -5,10 +5,12 @@
 //! → [`mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
 //! them together for one run.
 
+pub mod arrivals;
 pub mod board;
 pub mod book;
 pub mod config;
 pub mod inspect;
+pub mod judging;
 pub mod kifu;
 pub mod mine;
 pub mod mismatch;

@@ -2,10 +2,10 @@
 //! mode's records written in every format asked for. Files are committed only
 //! when the whole walk succeeds.
 
+use crate::arrivals::Packer;
 use crate::book::Book;
-use crate::mismatch::{Found, Recorder};
-use crate::modes::{Branch, Mode, Rules};
-use crate::output::background::BackgroundFiles;
+use crate::judging::Judge;
+use crate::modes::{Mode, Rules};
 use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
 use std::fmt;
@@ -149,14 +149,16 @@ impl fmt::Display for MineReport {
     }
 }
 
-/// The walk's visitor: judges each arrival under every chosen mode and hands
-/// the records to the writer thread.
+/// Arrivals copied before they are handed to the judge: enough to make the
+/// hand-over rare, few enough that a batch stays in the second core's cache.
+const BATCH_ARRIVALS: usize = 4096;
+
+/// The walk's visitor: copies each arrival into a batch for the judging
+/// thread, which judges it under every chosen mode and writes the records.
 struct Miner<'c> {
-    recorder: Recorder,
-    /// Per mode: arrivals where the rule fired above and below.
-    fired: Vec<(u64, u64)>,
-    /// Taken out when the writer fails, to learn why.
-    files: Option<BackgroundFiles>,
+    packer: Packer,
+    /// Taken out when the judge fails, to learn why.
+    judge: Option<Judge>,
     control: Control<'c>,
 }
 
@@ -164,18 +166,11 @@ impl Visitor for Miner<'_> {
     type Error = Stop;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
-        let (fired, files) = (&mut self.fired, &mut self.files);
-        let written = self.recorder.arrival(arrival, |found| match found {
-            Found::Fired { index, branch } => {
-                let (above, below) = &mut fired[index];
-                *if branch == Branch::Above { above } else { below } += 1;
-                Ok(())
-            }
-            Found::Record { index, record } => {
-                files.as_mut().expect("the writer is taken out only when the walk stops").write(index, record)
-            }
-        });
-        written.map_err(|_| self.writer_failure())
+        self.packer.push(arrival);
+        if self.packer.len() >= BATCH_ARRIVALS {
+            self.hand_over()?;
+        }
+        Ok(())
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
@@ -188,13 +183,20 @@ impl Visitor for Miner<'_> {
 }
 
 impl Miner<'_> {
-    /// Why the writer thread stopped, waiting for it to say.
-    fn writer_failure(&mut self) -> Stop {
-        match self.files.take().map(BackgroundFiles::finish) {
+    /// Hands the arrivals copied so far to the judge.
+    fn hand_over(&mut self) -> Result<(), Stop> {
+        let batch = self.packer.take();
+        let judge = self.judge.as_mut().expect("the judge is taken out only when the walk stops");
+        judge.send(batch).map_err(|_| self.judge_failure())
+    }
+
+    /// Why the judging thread stopped, waiting for it to say.
+    fn judge_failure(&mut self) -> Stop {
+        match self.judge.take().map(Judge::finish) {
             Some(Err((path, source))) => Stop::Io { path, source },
             _ => Stop::Io {
                 path: PathBuf::from("<output writer>"),
-                source: io::Error::other("the writer thread stopped"),
+                source: io::Error::other("the judging thread stopped"),
             },
         }
     }
@@ -218,13 +220,8 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
                 .map_err(|(path, source)| MineError::Io { path, source })?,
         );
     }
-    let files = BackgroundFiles::spawn(files).map_err(io_error(&options.out_dir))?;
-    let miner = Miner {
-        recorder: Recorder::new(&options.modes, options.rules),
-        fired: vec![(0, 0); options.modes.len()],
-        files: Some(files),
-        control,
-    };
+    let judge = Judge::spawn(&options.modes, options.rules, files).map_err(io_error(&options.out_dir))?;
+    let miner = Miner { packer: Packer::default(), judge: Some(judge), control };
     let book_path = book.path().to_path_buf();
     let positions_loaded = book.counts().positions;
     let resolving = Instant::now();
@@ -243,7 +240,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     if book.file().changed() {
         return Err(MineError::BookChanged { book: book_path });
     }
-    let (stats, miner) = match walked {
+    let (stats, mut miner) = match walked {
         Ok(done) => done,
         Err(WalkError::Visitor(Stop::Interrupted)) => return Err(MineError::Interrupted),
         Err(WalkError::Visitor(Stop::Io { path, source })) => return Err(MineError::Io { path, source }),
@@ -253,16 +250,23 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     if miner.control.cancel.load(Ordering::Relaxed) {
         return Err(MineError::Interrupted);
     }
-    let files = miner
-        .files
-        .expect("the writer is taken out only when the walk fails")
+    if !miner.packer.is_empty() {
+        match miner.hand_over() {
+            Err(Stop::Io { path, source }) => return Err(MineError::Io { path, source }),
+            Err(Stop::Interrupted) => return Err(MineError::Interrupted),
+            Ok(()) => {}
+        }
+    }
+    let judged = miner
+        .judge
+        .expect("the judge is taken out only when the walk fails")
         .finish()
         .map_err(|(path, source)| MineError::Io { path, source })?;
     // Write every file out before renaming any, so a failure (a full disk)
     // leaves all previous outputs as they were, not some of them.
     let mut modes = Vec::new();
     let mut finished = Vec::new();
-    for ((mode_files, &(above, below)), &mode) in files.into_iter().zip(&miner.fired).zip(&options.modes) {
+    for ((mode_files, &(above, below)), &mode) in judged.files.into_iter().zip(&judged.fired).zip(&options.modes) {
         let (lines_written, duplicates_dropped) = (mode_files.lines_written(), mode_files.duplicates_dropped());
         let (done, reports) = mode_files.finish().map_err(|(path, source)| MineError::Io { path, source })?;
         finished.extend(done);

@@ -1,11 +1,9 @@
 //! Output (SPEC §4), by job: [`text`] renders lines and boards, [`print`]
 //! turns mismatch records into lines of each format, [`files`] holds a mode's
-//! files and decides which records they get, [`atomic`] makes files appear
-//! complete or not at all, and [`background`] writes them on a thread of
-//! their own.
+//! files and decides which records they get, and [`atomic`] makes files
+//! appear complete or not at all.
 
 pub mod atomic;
-pub mod background;
 pub mod files;
 pub mod print;
 mod seen;

@@ -200,7 +200,74 @@ impl ModeFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Move, Square};
+    use crate::book::Score;
+    use crate::modes::{Branch, Mode, Target};
+    use crate::output::{Format, Formats, KifuFormat, Orientation};
     use std::fs;
+
+    fn record(line: &[Move]) -> Mismatch<'_> {
+        Mismatch {
+            mode: Mode::ValueVsBest,
+            branch: Branch::Below,
+            target: Target::Child,
+            mv: None,
+            score: None,
+            p: Score(0),
+            v: Score(0),
+            l: None,
+            f: None,
+            m: None,
+            empties: 60,
+            line,
+            board: Board::INITIAL,
+        }
+    }
+
+    #[test]
+    fn records_are_written_in_order_per_mode_and_repeats_are_dropped_from_every_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = FileSettings {
+            text: KifuFormat { orientation: Orientation::AsWalked, pass_token: "PS".into() },
+            formats: Formats::of(&[Format::Kifu, Format::Obf]),
+            bom: true,
+            unique_lines: true,
+        };
+        let mut files: Vec<ModeFiles> = [Mode::LeafVsLinks, Mode::ValueVsBest]
+            .iter()
+            .map(|&mode| ModeFiles::create(dir.path(), mode, &settings).unwrap())
+            .collect();
+        let mut expected = [String::new(), String::new()];
+        for i in 0..20_000u32 {
+            let number = (i % 3 == 0) as usize;
+            let n = i % 7000;
+            let line = [
+                Move::Play(Square::new((n % 64) as u8).unwrap()),
+                Move::Pass,
+                Move::Play(Square::new((n / 64 % 64) as u8).unwrap()),
+            ];
+            let mut text = String::new();
+            settings.text.render(&line, &mut text);
+            text.push('\n');
+            if !expected[number].contains(&text) {
+                expected[number].push_str(&text);
+            }
+            files[number].write(&record(&line)).unwrap();
+        }
+        for files in files {
+            assert_eq!(files.lines_written(), expected[files.mode().number() as usize - 1].lines().count() as u64);
+            for file in files.finish().unwrap().0 {
+                file.commit().unwrap();
+            }
+        }
+        for (n, expected) in expected.iter().enumerate() {
+            let text = std::fs::read_to_string(dir.path().join(format!("mode{}.txt", n + 1))).unwrap();
+            assert_eq!(text.trim_start_matches('\u{feff}'), expected);
+            let obf = std::fs::read_to_string(dir.path().join(format!("mode{}.obf", n + 1))).unwrap();
+            let kifu_of_obf: Vec<&str> = obf.lines().map(|l| l.split_once(" % ").unwrap().1).collect();
+            assert_eq!(kifu_of_obf, expected.lines().collect::<Vec<_>>());
+        }
+    }
 
     #[test]
     fn kifu_file_has_a_bom_drops_duplicates_and_appears_on_commit() {

@@ -1,0 +1,93 @@
+//! A run's second thread: the walk's arrivals, handed over in batches (see
+//! [`crate::arrivals`]), are judged under every chosen mode and their
+//! records written to each mode's files. The walk's own thread, whose speed
+//! is bounded by memory, is left to walk; judging, rendering, dropping
+//! repeated lines and writing overlap with it on the second core.
+
+use crate::arrivals::{ArrivalBatch, Replay};
+use crate::mismatch::{Found, Recorder};
+use crate::modes::{Branch, Mode, Rules};
+use crate::output::ModeFiles;
+use std::io;
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
+
+/// Batches in flight before the walk waits for the judge.
+const BATCHES_IN_FLIGHT: usize = 8;
+
+/// Why the judge stopped: the file it was writing and the error.
+pub type WriteFailure = (PathBuf, io::Error);
+
+/// What the judge did with every arrival.
+pub struct Judged {
+    /// Each mode's files, every record written (not yet finished).
+    pub files: Vec<ModeFiles>,
+    /// Per mode, in the order of `files`: arrivals where the rule fired
+    /// above and below.
+    pub fired: Vec<(u64, u64)>,
+}
+
+/// The judging thread, fed until [`Judge::finish`].
+pub struct Judge {
+    sender: Option<SyncSender<ArrivalBatch>>,
+    thread: Option<JoinHandle<Result<Judged, WriteFailure>>>,
+}
+
+/// The judge has stopped (after an error) and takes no more arrivals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JudgeStopped;
+
+impl Judge {
+    /// Starts the thread that judges arrivals under `modes` and writes each
+    /// mode's records to its files (`files[i]` for `modes[i]`).
+    pub fn spawn(modes: &[Mode], rules: Rules, files: Vec<ModeFiles>) -> io::Result<Judge> {
+        let (sender, batches) = sync_channel::<ArrivalBatch>(BATCHES_IN_FLIGHT);
+        let mut recorder = Recorder::new(modes, rules);
+        let thread = std::thread::Builder::new().name("judge and write".into()).spawn(move || {
+            let mut files = files;
+            let mut fired = vec![(0, 0); files.len()];
+            let mut replay = Replay::default();
+            for batch in batches {
+                replay.replay(&batch, |facts| {
+                    recorder.facts(facts, |found| match found {
+                        Found::Fired { index, branch } => {
+                            let (above, below) = &mut fired[index];
+                            *if branch == Branch::Above { above } else { below } += 1;
+                            Ok(())
+                        }
+                        Found::Record { index, record } => files[index].write(record),
+                    })
+                })?;
+            }
+            Ok(Judged { files, fired })
+        })?;
+        Ok(Judge { sender: Some(sender), thread: Some(thread) })
+    }
+
+    /// Hands a batch over, waiting while the judge is too far behind. An
+    /// error means the judge has stopped; [`Judge::finish`] says why.
+    pub fn send(&mut self, batch: ArrivalBatch) -> Result<(), JudgeStopped> {
+        let sender = self.sender.as_ref().ok_or(JudgeStopped)?;
+        sender.send(batch).map_err(|_| JudgeStopped)
+    }
+
+    /// Waits for the judge to finish what it was handed, and returns what it
+    /// did (or the error that stopped it).
+    pub fn finish(mut self) -> Result<Judged, WriteFailure> {
+        self.sender = None;
+        let thread = self.thread.take().expect("finish runs once");
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+}
+
+impl Drop for Judge {
+    /// Stops the judge and waits for it, so that when a walk is abandoned
+    /// its temporary files are gone by the time the caller looks.
+    fn drop(&mut self) {
+        self.sender = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
