@@ -33,6 +33,12 @@ impl Symmetry {
         }
     }
 
+    /// `self` applied after `first`: the symmetry that maps `x` to
+    /// `self(first(x))`, for squares and boards alike.
+    pub fn after(self, first: Symmetry) -> Symmetry {
+        Symmetry(COMPOSED[self.0 as usize][first.0 as usize])
+    }
+
     pub fn square(self, square: Square) -> Square {
         let mut x = square.index();
         if self.0 & 1 != 0 {
@@ -72,6 +78,42 @@ impl Symmetry {
     }
 }
 
+/// Where symmetry `s` takes square `x` (the formula of [`Symmetry::square`],
+/// usable in constants).
+const fn map_square(s: u8, mut x: u8) -> u8 {
+    if s & 1 != 0 {
+        x ^= 7;
+    }
+    if s & 2 != 0 {
+        x ^= 56;
+    }
+    if s & 4 != 0 {
+        x = (x >> 3) | ((x & 7) << 3);
+    }
+    x
+}
+
+/// `COMPOSED[a][b]` is `a` after `b`. A symmetry is known by where it takes
+/// B1, which no two symmetries send to the same square.
+const COMPOSED: [[u8; 8]; 8] = {
+    let mut table = [[0u8; 8]; 8];
+    let mut a = 0;
+    while a < 8 {
+        let mut b = 0;
+        while b < 8 {
+            let target = map_square(a as u8, map_square(b as u8, 1));
+            let mut c = 0;
+            while map_square(c, 1) != target {
+                c += 1;
+            }
+            table[a][b] = c;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
 /// Reverses the bits of every byte: column c becomes column 7 − c.
 fn mirror_files(mut x: Bitboard) -> Bitboard {
     x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
@@ -99,6 +141,25 @@ pub struct Normalized {
     /// The smallest `s` with `s(stored) = original`: maps stored moves to the
     /// original board's coordinates (SPEC §2 step 4).
     pub to_original: Symmetry,
+    /// The stored board is its own image under some symmetry other than
+    /// the identity, so more than one symmetry maps it onto the original.
+    pub symmetric: bool,
+}
+
+impl Normalized {
+    /// How the stored board lies on the original.
+    pub fn placement(&self) -> Placement {
+        Placement { symmetry: self.to_original, symmetric: self.symmetric }
+    }
+}
+
+/// How a stored board lies on another board: a symmetry that maps it there,
+/// the smallest unless the stored board is symmetric (then others map it
+/// there too, and the smallest must be searched for: [`symmetry_between`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    pub symmetry: Symmetry,
+    pub symmetric: bool,
 }
 
 /// The eight images of a bitboard, indexed by symmetry, sharing the work:
@@ -129,25 +190,26 @@ pub fn normalize(board: &Board) -> Normalized {
     // Bit i: the i-th symmetry in increasing order of inverses ties for least.
     let tied =
         BY_INVERSE.iter().enumerate().fold(0u8, |mask, (i, &s)| mask | u8::from(players[s as usize] == least) << i);
-    let best = if tied.is_power_of_two() {
+    let (best, opponent, symmetric) = if tied.is_power_of_two() {
         let s = Symmetry(BY_INVERSE[tied.trailing_zeros() as usize]);
-        (s, s.bits(board.opponent))
+        (s, s.bits(board.opponent), false)
     } else {
         least_opponent_among(tied, board.opponent)
     };
-    Normalized { board: Board::new(least, best.1), to_original: best.0.inverse() }
+    Normalized { board: Board::new(least, opponent), to_original: best.inverse(), symmetric }
 }
 
 /// Of the symmetries in `tied` (bits in increasing order of inverses), the
-/// one whose image of `opponent` is least, the first on a tie; and that image.
-fn least_opponent_among(tied: u8, opponent: Bitboard) -> (Symmetry, Bitboard) {
+/// one whose image of `opponent` is least, the first on a tie; that image;
+/// and whether another of them ties with it (the least image is then
+/// symmetric).
+fn least_opponent_among(tied: u8, opponent: Bitboard) -> (Symmetry, Bitboard, bool) {
     let opponents = images(opponent);
-    (0..8)
-        .filter(|i| tied & (1 << i) != 0)
-        .map(|i| Symmetry(BY_INVERSE[i]))
-        .min_by_key(|s| opponents[s.index() as usize])
-        .map(|s| (s, opponents[s.index() as usize]))
-        .expect("at least one symmetry ties for least")
+    let candidates = || (0..8).filter(move |i| tied & (1 << i) != 0).map(|i| Symmetry(BY_INVERSE[i]));
+    let best = candidates().min_by_key(|s| opponents[s.index() as usize]).expect("at least one symmetry ties");
+    let least = opponents[best.index() as usize];
+    let symmetric = candidates().filter(|s| opponents[s.index() as usize] == least).count() > 1;
+    (best, least, symmetric)
 }
 
 /// The smallest `s` with `s(stored) = actual` (SPEC §2 step 4), when the two
@@ -181,11 +243,12 @@ mod tests {
         }
     }
 
-    /// Normalization by brute force: every image, the least, and the
-    /// smallest symmetry mapping it back.
+    /// Normalization by brute force: every image, the least, the smallest
+    /// symmetry mapping it back, and whether it is its own image.
     fn slow_normalize(board: &Board) -> Normalized {
-        let (board, s) = Symmetry::ALL.iter().map(|&s| (s.board(board), s.inverse())).min().unwrap();
-        Normalized { board, to_original: s }
+        let (stored, s) = Symmetry::ALL.iter().map(|&s| (s.board(board), s.inverse())).min().unwrap();
+        let symmetric = Symmetry::ALL[1..].iter().any(|s| s.board(&stored) == stored);
+        Normalized { board: stored, to_original: s, symmetric }
     }
 
     #[test]
@@ -295,6 +358,18 @@ mod tests {
             let other = Board::new(board.player ^ 1, board.opponent & !1);
             if Symmetry::ALL.iter().all(|s| s.board(&board) != other) {
                 assert_eq!(symmetry_between(&board, &other), None);
+            }
+        }
+    }
+
+    #[test]
+    fn composing_two_symmetries_applies_one_after_the_other() {
+        for a in Symmetry::ALL {
+            for b in Symmetry::ALL {
+                for i in 0..64 {
+                    let x = Square::new(i).unwrap();
+                    assert_eq!(a.after(b).square(x), a.square(b.square(x)), "{a:?} after {b:?} on {x}");
+                }
             }
         }
     }

@@ -20,6 +20,7 @@
 use crate::board::{Bitboard, Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
+use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use smallvec::SmallVec;
 use std::fmt;
@@ -286,7 +287,7 @@ impl<V: Visitor> Walker<'_, V> {
     fn add_moves(&mut self, record: &Record) -> usize {
         let first = self.moves.len();
         for (link, &target) in record.moves().zip(&self.targets) {
-            if let Target::Child(at) = target {
+            if let Target::Child(at, _) = target {
                 self.book.prefetch(at);
                 self.visited.prefetch(at.id);
             }
@@ -351,13 +352,22 @@ impl<V: Visitor> Walker<'_, V> {
         match target {
             Target::Absent => Ok(()),
             Target::Illegal => Err(self.illegal(link, actual)),
-            Target::Child(child) => self.arrive(link, actual, child),
+            Target::Child(child, placement) => self.arrive(link, actual, child, placement),
         }
     }
 
     /// Plays `actual` to the child at `child`, reports the arrival, and
-    /// enters the child if it is new.
-    fn arrive(&mut self, link: Link, actual: Move, child: Located) -> Result<(), WalkError<V::Error>> {
+    /// enters the child if it is new. `placement` says how the child's
+    /// stored board lies on the position the stored move reaches; composed
+    /// with the parent's symmetry, it maps the child onto the board.
+    fn arrive(
+        &mut self,
+        link: Link,
+        actual: Move,
+        child: Located,
+        placement: Placement,
+    ) -> Result<(), WalkError<V::Error>> {
+        let parent_symmetry = self.stack.last().expect("a frame on the stack").symmetry;
         // Legal when resolved; only a book changed since then can say otherwise.
         let Some(flipped) = self.board.check_move(actual) else { return Err(self.illegal(link, actual)) };
         let step = Step { mv: actual, flipped, then_pass: link.then_pass };
@@ -369,8 +379,11 @@ impl<V: Visitor> Walker<'_, V> {
         // The new position's children are on their way while the visitor
         // judges the arrival.
         let first = first_time.then(|| self.add_moves(&record));
-        let symmetry =
-            symmetry_between(&record.board, &self.board).unwrap_or_else(|| normalize(&self.board).to_original);
+        let symmetry = match placement.symmetric {
+            false => parent_symmetry.after(placement.symmetry),
+            // Several symmetries map the child there: the smallest is the one.
+            true => symmetry_between(&record.board, &self.board).unwrap_or_else(|| normalize(&self.board).to_original),
+        };
         let arrival = Arrival {
             line: &self.line,
             parent_score: link.score,

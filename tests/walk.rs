@@ -137,3 +137,54 @@ fn an_illegal_stored_move_stops_the_walk_with_its_record() {
         other => panic!("expected an illegal move, got {:?}", other.map(|(s, _)| s)),
     }
 }
+
+/// Checks every arrival against what it must be by definition: its line,
+/// replayed, reaches its board, whose normalized form is the child's stored
+/// board, and its symmetry is the smallest that maps the stored board onto
+/// the board (normalization's own answer, SPEC §2 step 4).
+struct Reference {
+    arrivals: u64,
+    symmetric_children: u64,
+}
+
+impl Visitor for Reference {
+    type Error = Infallible;
+    fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
+        let reached = replay(a.line);
+        assert_eq!(reached, a.board, "the line reaches the arrival's board");
+        let normalized = normalize(&reached);
+        assert_eq!(normalized.board, a.child.board(), "the board is the child's");
+        assert_eq!(a.child_symmetry, normalized.to_original, "after {:?}", a.line);
+        self.arrivals += 1;
+        self.symmetric_children += u64::from(normalized.symmetric);
+        Ok(())
+    }
+}
+
+#[test]
+fn every_arrival_s_board_and_symmetry_agree_with_normalizing_its_line_in_both_formats() {
+    let mut synth = Vec::new();
+    bookminer::synth::synthesize(
+        &bookminer::synth::SynthOptions { positions: 20_000, seed: 3, perturb: 0.02 },
+        &mut synth,
+    )
+    .unwrap();
+    let books = [
+        Book::open(&common::edax46()).unwrap(),
+        Book::open(&common::data("books/egbk3/edax46-l2-small.egbk3")).unwrap(),
+        Book::from_bytes("synth", synth).unwrap(),
+    ];
+    for book in books {
+        let name = book.path().display().to_string();
+        let reference = Reference { arrivals: 0, symmetric_children: 0 };
+        let (stats, reference) = walk(&Walkable::new(book, &Start::initial()).unwrap(), reference).unwrap();
+        assert_eq!(reference.arrivals, stats.arrivals, "{name}");
+        // The first move leads to a symmetric child: the slow path is taken too.
+        assert!(
+            reference.symmetric_children >= 1 && reference.arrivals > 1000,
+            "{name}: {} symmetric of {}",
+            reference.symmetric_children,
+            reference.arrivals
+        );
+    }
+}

@@ -13,7 +13,7 @@ use super::edax::board_problems;
 use super::problem::{FormatError, Problem};
 use super::record::{Details, Link, Record, RecordId, Score};
 use crate::board::{Board, Move, Square};
-use crate::symmetry::normalize;
+use crate::symmetry::{normalize, Placement};
 use smallvec::SmallVec;
 
 /// The bytes every Egaroucid book starts with.
@@ -202,6 +202,9 @@ pub trait Lookup {
 pub struct FoundLink<F> {
     pub link: Link,
     pub child: F,
+    /// How the child's stored board lies on the position the link reaches
+    /// (after the pass, if one follows), in the record's coordinates.
+    pub placement: Placement,
 }
 
 /// The child a move leads to, before it is looked up.
@@ -210,8 +213,10 @@ struct Candidate<P> {
     /// The position right after the move.
     after: Board,
     /// The lookup of the child as stored: the position after the move if
-    /// its side to move can move, else the position after its pass.
+    /// its side to move can move, else the position after its pass; and how
+    /// the stored child lies on that position.
     probe: P,
+    placement: Placement,
     then_pass: bool,
     /// Neither side can move after the move.
     game_over: bool,
@@ -263,26 +268,27 @@ fn candidates_of<'a, L: Lookup>(board: &'a Board, lookup: &'a L) -> impl Iterato
             }
             _ => (false, false),
         };
-        let reached = if then_pass { after.swapped() } else { after };
-        let probe = lookup.start(&normalize(&reached).board);
-        Some(Candidate { mv, after, probe, then_pass, game_over })
+        let reached = normalize(&if then_pass { after.swapped() } else { after });
+        let probe = lookup.start(&reached.board);
+        Some(Candidate { mv, after, probe, placement: reached.placement(), then_pass, game_over })
     })
 }
 
 /// The link a candidate makes, if its child is in the book.
 fn link_to<L: Lookup>(candidate: &Candidate<L::Probe>, lookup: &L) -> Option<FoundLink<L::Found>> {
-    let scored = |(child, value): (L::Found, Score), then_pass| {
+    let scored = |(child, value): (L::Found, Score), then_pass, placement| {
         let score = if then_pass { value } else { Score(-value.0) };
-        FoundLink { link: Link { score, mv: candidate.mv, then_pass }, child }
+        FoundLink { link: Link { score, mv: candidate.mv, then_pass }, child, placement }
     };
     if let Some(found) = lookup.find(&candidate.probe) {
-        return Some(scored(found, candidate.then_pass));
+        return Some(scored(found, candidate.then_pass, candidate.placement));
     }
     // The game is over after the move: the child is the final position as
     // stored from either side.
     if candidate.game_over {
-        let swapped = lookup.start(&normalize(&candidate.after.swapped()).board);
-        return lookup.find(&swapped).map(|found| scored(found, true));
+        let swapped = normalize(&candidate.after.swapped());
+        let probe = lookup.start(&swapped.board);
+        return lookup.find(&probe).map(|found| scored(found, true, swapped.placement()));
     }
     None
 }

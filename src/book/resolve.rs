@@ -20,7 +20,7 @@ use super::problem::MoveSlot;
 use super::record::RecordId;
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
 use crate::board::Board;
-use crate::symmetry::normalize;
+use crate::symmetry::{normalize, Placement};
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -66,6 +66,7 @@ struct Pending<S> {
     /// The child as the book would store it, and its hash.
     board: Board,
     hash: u64,
+    placement: Placement,
     /// The first record whose tag matches the hash's, once its index group is in.
     candidate: Option<Located>,
 }
@@ -77,10 +78,11 @@ impl<S: Copy> Batch<S> {
 
     /// Starts looking up a child: normalizes it and asks for its index group.
     fn start(&mut self, slot: S, child: &Board, index: &PositionIndex) {
-        let board = normalize(child).board;
-        let hash = hash_board(&board);
+        let normalized = normalize(child);
+        let hash = hash_board(&normalized.board);
         index.prefetch(hash);
-        self.pending.push(Pending { slot, board, hash, candidate: None });
+        let placement = normalized.placement();
+        self.pending.push(Pending { slot, board: normalized.board, hash, placement, candidate: None });
     }
 
     /// Finishes every lookup started: asks for every candidate record, then
@@ -100,7 +102,7 @@ impl<S: Copy> Batch<S> {
                 Some(candidate) if file.board_of(candidate) == p.board => Some(candidate),
                 Some(_) => file.find_hashed(index, &p.board, p.hash).map(|place| index.located(place)),
             };
-            each(p.slot, found.map_or(PackedTarget::ABSENT, PackedTarget::child));
+            each(p.slot, found.map_or(PackedTarget::ABSENT, |at| PackedTarget::child(at, p.placement)));
         }
     }
 }

@@ -21,23 +21,26 @@ use super::index::Located;
 use super::loaded::{BookCounts, BookFile};
 use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
+use crate::symmetry::{Placement, Symmetry};
 use smallvec::SmallVec;
 use std::path::Path;
 
 /// Where a stored move leads, as resolved before the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// The child is in the book: its record.
-    Child(Located),
+    /// The child is in the book: its record, and how its stored board lies
+    /// on the position the move reaches, in the record's coordinates.
+    Child(Located, Placement),
     /// The child is not in the book.
     Absent,
     /// The move is not legal on its record's board; the walk fails if it follows it.
     Illegal,
 }
 
-/// A [`Target`] in one word: a child's id in the low 32 bits and its hint
-/// in the next 20 (hints stay below 2^20, see [`edax::Starts`]); the two
-/// other targets are the two highest words, which no child can be.
+/// A [`Target`] in one word: a child's id in the low 32 bits, its hint in
+/// the next 20 (hints stay below 2^20, see [`edax::Starts`]), then its
+/// placement (3 bits of symmetry, 1 for a symmetric board); the two other
+/// targets are the two highest words, which no child can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PackedTarget(u64);
 
@@ -48,18 +51,34 @@ impl PackedTarget {
     pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);
     pub const ILLEGAL: PackedTarget = PackedTarget(u64::MAX - 1);
 
-    pub fn child(at: Located) -> PackedTarget {
+    pub fn child(at: Located, placement: Placement) -> PackedTarget {
         debug_assert!(at.hint < 1 << HINT_BITS, "hint {} does not fit", at.hint);
-        PackedTarget(u64::from(at.id.0) | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32)
+        PackedTarget(
+            u64::from(at.id.0)
+                | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32
+                | pack_placement(placement) << (32 + HINT_BITS),
+        )
     }
 
     pub fn unpack(self) -> Target {
         match self {
             PackedTarget::ABSENT => Target::Absent,
             PackedTarget::ILLEGAL => Target::Illegal,
-            PackedTarget(word) => Target::Child(Located { id: RecordId(word as u32), hint: (word >> 32) as u32 }),
+            PackedTarget(word) => Target::Child(
+                Located { id: RecordId(word as u32), hint: (word >> 32) as u32 & ((1 << HINT_BITS) - 1) },
+                unpack_placement(word >> (32 + HINT_BITS)),
+            ),
         }
     }
+}
+
+/// A placement in 4 bits: the symmetry, then whether the board is symmetric.
+fn pack_placement(placement: Placement) -> u64 {
+    u64::from(placement.symmetry.index()) | u64::from(placement.symmetric) << 3
+}
+
+fn unpack_placement(bits: u64) -> Placement {
+    Placement { symmetry: Symmetry::new((bits & 7) as u8).expect("three bits"), symmetric: bits & 8 != 0 }
 }
 
 /// An Edax book's targets.
@@ -80,9 +99,9 @@ impl EdaxTargets {
 }
 
 /// A record's two words in an Egaroucid book's [`EgaroucidLinks`]: its
-/// first two links (48 bits each, see [`pack_link`]) and, in the top 16
-/// bits of the first word, its facts: how many links it has (bits 48–53),
-/// a pass after its leaf (54), an illegal leaf (55). A record with more than
+/// first two links (52 bits each, see [`pack_link`]) and, in the top 8
+/// bits of the first word, its facts: how many links it has (bits 56–61),
+/// a pass after its leaf (62), an illegal leaf (63). A record with more than
 /// two links keeps them all in the overflow list, from the index in the low
 /// 32 bits of its first word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,7 +116,7 @@ pub(super) struct RecordFacts {
     pub leaf_illegal: bool,
 }
 
-const FACTS_SHIFT: u32 = 48;
+const FACTS_SHIFT: u32 = 56;
 const LINKS_INLINE: usize = 2;
 /// Most links a record can have: a move to every empty square.
 pub(super) const MAX_LINKS: usize = 60;
@@ -153,20 +172,22 @@ impl Slots {
     }
 }
 
-/// A found link in 48 bits: the child's id (bits 0–31), the score (32–39),
-/// the move's code (40–46), a pass after the move (47).
+/// A found link in 52 bits: the child's id (bits 0–31), the score (32–39),
+/// the move's code (40–46), a pass after the move (47), the placement (48–51).
 fn pack_link(found: &FoundLink<Located>) -> u64 {
     let score = found.link.score.0.clamp(i8::MIN.into(), i8::MAX.into()) as i8 as u8;
     u64::from(found.child.id.0)
         | u64::from(score) << 32
         | u64::from(found.link.mv.code()) << 40
         | u64::from(found.link.then_pass) << 47
+        | pack_placement(found.placement) << 48
 }
 
 fn unpack_link(word: u64) -> FoundLink<Located> {
     let mv = Move::from_code(((word >> 40) & 0x7f) as u8).unwrap_or(Move::Pass);
     let link = Link { score: Score(i32::from((word >> 32) as u8 as i8)), mv, then_pass: word & 1 << 47 != 0 };
-    FoundLink { link, child: Located { id: RecordId(word as u32), hint: 0 } }
+    let placement = unpack_placement((word >> 48) & 0xf);
+    FoundLink { link, child: Located { id: RecordId(word as u32), hint: 0 }, placement }
 }
 
 /// An Egaroucid book's found links.
@@ -274,7 +295,7 @@ impl ResolvedBook {
         let mut found: SmallVec<[Link; 8]> = SmallVec::new();
         for link in slots.links(&links.overflow) {
             found.push(link.link);
-            targets.push(Target::Child(link.child));
+            targets.push(Target::Child(link.child, link.placement));
         }
         let record = raw.with_links(at.id, found, facts.leaf_then_pass);
         if record.leaf().is_some() {
@@ -297,16 +318,24 @@ mod tests {
             Located { id: RecordId(12345), hint: 564_696 },
         ];
         for at in children {
-            let packed = PackedTarget::child(at);
-            assert_eq!(packed.unpack(), Target::Child(at));
-            assert!(packed != PackedTarget::ABSENT && packed != PackedTarget::ILLEGAL);
+            for (s, symmetric) in Symmetry::ALL.into_iter().zip([false, true].into_iter().cycle()) {
+                let placement = Placement { symmetry: s, symmetric };
+                let packed = PackedTarget::child(at, placement);
+                assert_eq!(packed.unpack(), Target::Child(at, placement));
+                assert!(packed != PackedTarget::ABSENT && packed != PackedTarget::ILLEGAL);
+            }
         }
         assert_eq!(PackedTarget::ABSENT.unpack(), Target::Absent);
         assert_eq!(PackedTarget::ILLEGAL.unpack(), Target::Illegal);
     }
 
     fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
-        FoundLink { link: Link { score: Score(score), mv, then_pass }, child: Located { id: RecordId(id), hint: 0 } }
+        let placement = Placement { symmetry: Symmetry::new((id % 8) as u8).unwrap(), symmetric: id % 3 == 0 };
+        FoundLink {
+            link: Link { score: Score(score), mv, then_pass },
+            child: Located { id: RecordId(id), hint: 0 },
+            placement,
+        }
     }
 
     #[test]
