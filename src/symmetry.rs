@@ -14,8 +14,12 @@ impl Symmetry {
     pub const ALL: [Symmetry; 8] =
         [Symmetry(0), Symmetry(1), Symmetry(2), Symmetry(3), Symmetry(4), Symmetry(5), Symmetry(6), Symmetry(7)];
 
-    pub fn new(index: u8) -> Option<Symmetry> {
-        (index < 8).then_some(Symmetry(index))
+    pub const fn new(index: u8) -> Option<Symmetry> {
+        if index < 8 {
+            Some(Symmetry(index))
+        } else {
+            None
+        }
     }
 
     pub fn index(self) -> u8 {
@@ -40,17 +44,12 @@ impl Symmetry {
     }
 
     pub fn square(self, square: Square) -> Square {
-        let mut x = square.index();
-        if self.0 & 1 != 0 {
-            x ^= 7;
-        }
-        if self.0 & 2 != 0 {
-            x ^= 56;
-        }
-        if self.0 & 4 != 0 {
-            x = (x >> 3) | ((x & 7) << 3);
-        }
-        Square::new(x).expect("a symmetry keeps squares on the board")
+        Square::new(self.square_index(square.index())).expect("a symmetry keeps squares on the board")
+    }
+
+    /// [`Symmetry::square`] on a square's index, usable in constants.
+    pub const fn square_index(self, x: u8) -> u8 {
+        map_square(self.0, x)
     }
 
     pub fn apply_move(self, mv: Move) -> Move {

@@ -2,39 +2,75 @@
 //!
 //! A set of the lines themselves would keep every line in memory as well as
 //! in the file, and a mode-1 run on a large book writes millions. An entry
-//! here is the line's byte offset in the file and 30 bits of its hash; when
+//! here is the line's byte offset in the file and 29 bits of its hash; when
 //! a new line's hash matches an entry, the earlier line is read back from the
 //! file and compared, so a line is dropped only if it really was written.
+//!
+//! The entries are kept in a table of our own rather than a general hash
+//! map: an entry holds its fingerprint, so a lookup reads one word (one
+//! cache line, usually) where a map with separate control bytes reads two,
+//! one after the other, and on a table far larger than the cache each is a
+//! wait for memory. Open addressing, linear probing from the slot the
+//! fingerprint's leading bits pick, the table at most half full (doubled
+//! past that), and a zero word for an empty slot: entries are never zero,
+//! for every fingerprint has its top bit set. Since a slot is the
+//! fingerprint's leading bits, doubling the table sends the entries of slot
+//! `i` to slots `2i` and `2i + 1` and on: growing is one sweep through
+//! memory, not a cache miss per entry.
 
-use hashbrown::HashTable;
 use std::io;
 
 const OFFSET_BITS: u32 = 34;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 /// Kifu files past this size cannot have their repeated lines dropped.
 pub const MAX_FILE_LEN: u64 = 1 << OFFSET_BITS;
+const FINGERPRINT_BITS: u32 = 64 - OFFSET_BITS;
+const EMPTY: u64 = 0;
+/// Slots a new table starts with: a power of two.
+const FIRST_SLOTS: usize = 1 << 10;
+/// The fingerprint's bits below its top bit (which is always set) pick the
+/// slot: tables have at most this many slots, and hold half as many lines.
+const SLOT_BITS: u32 = FINGERPRINT_BITS - 1;
+/// Lines a file can have its repeats dropped from.
+pub const MAX_LINES: usize = 1 << (SLOT_BITS - 1);
 
-/// The lines written so far, by hash and file offset.
-#[derive(Default)]
+/// The lines written so far, by fingerprint and file offset.
 pub struct SeenLines {
-    table: HashTable<u64>,
+    /// A power of two of slots.
+    slots: Vec<u64>,
+    len: usize,
 }
 
-/// 30 bits of a line's hash: what an entry keeps.
-fn fingerprint(line: &[u8]) -> u64 {
-    let mut h = 0x243f_6a88_85a3_08d3u64 ^ line.len() as u64;
-    for chunk in line.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = mix(h ^ u64::from_le_bytes(word));
+impl Default for SeenLines {
+    fn default() -> SeenLines {
+        SeenLines { slots: empty_slots(FIRST_SLOTS), len: 0 }
     }
-    h >> (64 - 30)
 }
 
-/// The table's hash, made from the fingerprint alone so that entries can be
-/// rehashed when the table grows.
-fn table_hash(fingerprint: u64) -> u64 {
-    mix(fingerprint)
+/// `n` empty slots, in huge pages where the kernel allows: lookups land all
+/// over a table that outgrows the caches, and with small pages each would
+/// also miss the TLB.
+fn empty_slots(n: usize) -> Vec<u64> {
+    let mut slots = Vec::with_capacity(n);
+    crate::book::mapped::advise_huge_pages(&mut slots);
+    slots.resize(n, EMPTY);
+    slots
+}
+
+/// 30 bits of a line's hash, the top one set: what an entry keeps. Each
+/// 8 bytes are folded in with one multiply and a rotation, and the whole
+/// is mixed once at the end: a line's bytes reach every bit of the result.
+fn fingerprint(line: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = 0x243f_6a88_85a3_08d3u64 ^ line.len() as u64;
+    let mut chunks = line.chunks_exact(8);
+    for chunk in &mut chunks {
+        h = (h ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes"))).wrapping_mul(K).rotate_left(29);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = mix(h ^ u64::from_le_bytes(last));
+    (h >> OFFSET_BITS) | 1 << (FINGERPRINT_BITS - 1)
 }
 
 /// A 64-bit finalizer (MurmurHash3's), spreading every input bit over the output.
@@ -61,24 +97,47 @@ impl SeenLines {
                 "more than {MAX_FILE_LEN} bytes of kifu: too many to drop repeated lines (set unique_lines = false)"
             )));
         }
+        if self.len >= MAX_LINES {
+            return Err(io::Error::other(format!(
+                "more than {MAX_LINES} lines: too many to drop repeated lines (set unique_lines = false)"
+            )));
+        }
         let print = fingerprint(line);
-        let hash = table_hash(print);
-        let mut failure = None;
-        let seen = self.table.find(hash, |&entry| {
-            entry >> OFFSET_BITS == print
-                && same_as(entry & OFFSET_MASK).unwrap_or_else(|e| {
-                    failure = Some(e);
-                    false
-                })
-        });
-        if let Some(e) = failure {
-            return Err(e);
+        let mask = self.slots.len() - 1;
+        let mut slot = self.first_slot(print);
+        loop {
+            match self.slots[slot] {
+                EMPTY => break,
+                entry if entry >> OFFSET_BITS == print && same_as(entry & OFFSET_MASK)? => return Ok(false),
+                _ => slot = (slot + 1) & mask,
+            }
         }
-        if seen.is_some() {
-            return Ok(false);
+        self.slots[slot] = print << OFFSET_BITS | offset;
+        self.len += 1;
+        if 2 * self.len > self.slots.len() && self.slots.len() < 1 << SLOT_BITS {
+            self.grow();
         }
-        self.table.insert_unique(hash, print << OFFSET_BITS | offset, |&entry| table_hash(entry >> OFFSET_BITS));
         Ok(true)
+    }
+
+    /// Where a probe for `fingerprint` starts: its leading bits below the top one.
+    fn first_slot(&self, fingerprint: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        ((fingerprint & ((1 << SLOT_BITS) - 1)) >> (SLOT_BITS - bits)) as usize
+    }
+
+    /// Doubles the table, putting every entry back, in slot order.
+    fn grow(&mut self) {
+        let doubled = empty_slots(2 * self.slots.len());
+        let old = std::mem::replace(&mut self.slots, doubled);
+        let mask = self.slots.len() - 1;
+        for entry in old.into_iter().filter(|&e| e != EMPTY) {
+            let mut slot = self.first_slot(entry >> OFFSET_BITS);
+            while self.slots[slot] != EMPTY {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = entry;
+        }
     }
 }
 
@@ -143,8 +202,8 @@ mod tests {
         // can tell them apart.
         let mut seen = SeenLines::default();
         let print = fingerprint(b"F5D6");
-        let hash = table_hash(print);
-        seen.table.insert_unique(hash, print << OFFSET_BITS | 3, |&e| table_hash(e >> OFFSET_BITS));
+        let slot = seen.first_slot(print);
+        seen.slots[slot] = print << OFFSET_BITS | 3;
         assert!(seen.insert(b"F5D6", 100, |_| Ok(false)).unwrap());
         assert!(!seen.insert(b"F5D6", 200, |at| Ok(at == 100)).unwrap());
     }

@@ -48,18 +48,59 @@ impl KifuFormat {
     }
 
     /// Appends the text of `line` (no line end) to `out` and returns the
-    /// symmetry it was written under.
+    /// symmetry it was written under. Each move is one lookup, the name of
+    /// the square the symmetry sends it to, gathered in a buffer on the
+    /// stack and appended to `out` whole.
     pub fn render(&self, line: &[Move], out: &mut String) -> Symmetry {
         let symmetry = self.symmetry(line);
+        let names = &NAMES_UNDER[symmetry.index() as usize];
+        let mut buffer = [0u8; 128];
+        let mut len = 0;
         for &mv in line {
-            match symmetry.apply_move(mv) {
-                Move::Play(square) => push_square(square, out),
-                Move::Pass => out.push_str(&self.pass_token),
+            match mv {
+                Move::Play(square) if len + 2 <= buffer.len() => {
+                    buffer[len..len + 2].copy_from_slice(&names[usize::from(square.index())]);
+                    len += 2;
+                }
+                _ => {
+                    flush(&buffer[..len], out);
+                    len = 0;
+                    match mv {
+                        Move::Play(square) => flush(&names[usize::from(square.index())], out),
+                        Move::Pass => out.push_str(&self.pass_token),
+                    }
+                }
             }
         }
+        flush(&buffer[..len], out);
         symmetry
     }
 }
+
+/// Appends square names (ASCII) to `out`.
+fn flush(names: &[u8], out: &mut String) {
+    out.push_str(std::str::from_utf8(names).expect("square names are ASCII"));
+}
+
+/// `NAMES_UNDER[s][x]`: the name, upper case, of the square symmetry `s`
+/// sends square `x` to.
+const NAMES_UNDER: [[[u8; 2]; 64]; 8] = {
+    let mut table = [[[0u8; 2]; 64]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut x = 0;
+        while x < 64 {
+            let to = match Symmetry::new(s as u8) {
+                Some(symmetry) => symmetry.square_index(x as u8),
+                None => unreachable!(),
+            };
+            table[s][x] = [b'A' + to % 8, b'1' + to / 8];
+            x += 1;
+        }
+        s += 1;
+    }
+    table
+};
 
 /// Appends a square as an upper-case letter and digit: `F5`.
 pub fn push_square(square: Square, out: &mut String) {
@@ -131,6 +172,32 @@ mod tests {
         let mut out = String::new();
         format.render(&line(text), &mut out);
         out
+    }
+
+    #[test]
+    fn the_rendering_tables_agree_with_mapping_and_naming_each_square() {
+        for s in Symmetry::ALL {
+            for i in 0..64 {
+                let mut slow = String::new();
+                push_square(s.square(Square::new(i).unwrap()), &mut slow);
+                assert_eq!(NAMES_UNDER[s.index() as usize][usize::from(i)], slow.as_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn long_lines_and_long_pass_tokens_are_rendered_whole() {
+        let moves: Vec<Move> = (0..200).map(|i| Move::Play(Square::new((i * 7 % 64) as u8).unwrap())).collect();
+        let mut text = String::new();
+        let f = KifuFormat { orientation: Orientation::AsWalked, pass_token: "pass-".repeat(40) };
+        f.render(&moves, &mut text);
+        let slow: String = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(text, slow);
+        let mut with_passes = moves.clone();
+        with_passes.insert(100, Move::Pass);
+        text.clear();
+        f.render(&with_passes, &mut text);
+        assert_eq!(text, format!("{}{}{}", &slow[..200], f.pass_token, &slow[200..]));
     }
 
     #[test]
