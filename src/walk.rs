@@ -228,6 +228,64 @@ impl Visited {
     }
 }
 
+/// How many subtrees are walked ahead of the walk at most.
+const SCOUTS: usize = 8;
+/// How far down its first path a subtree is walked ahead.
+const SCOUT_STEPS: u32 = 48;
+
+/// Subtrees the walk has yet to enter, walked ahead down their first paths
+/// (the positions the walk will enter first there), asking for the records
+/// and targets it will read. A line of positions is a chain of dependent
+/// reads that no amount of asking ahead shortens; the subtrees waiting on
+/// the stack are chains of their own, so walking them ahead overlaps their
+/// reads with the walk's. Only memory is asked for: nothing a scout does
+/// changes what the walk reads.
+struct Scouts {
+    scouts: [Option<Scout>; SCOUTS],
+    /// Where the next scout goes: over the oldest, whose subtree, lower on
+    /// the stack, the walk will enter last.
+    next: usize,
+    /// Which half of the scouts moves on the next call to [`Scouts::advance`].
+    half: usize,
+}
+
+/// A position a scout has asked for, and how far it may still go.
+#[derive(Clone, Copy)]
+struct Scout {
+    at: Located,
+    steps_left: u32,
+}
+
+impl Scouts {
+    fn new() -> Scouts {
+        Scouts { scouts: [None; SCOUTS], next: 0, half: 0 }
+    }
+
+    /// Starts walking ahead from `at`, whose record and targets have just
+    /// been asked for.
+    fn start(&mut self, at: Located) {
+        self.scouts[self.next] = Some(Scout { at, steps_left: SCOUT_STEPS });
+        self.next = (self.next + 1) % SCOUTS;
+    }
+
+    /// Moves half of the scouts one position down their paths, by turns:
+    /// each reads what it asked for two calls before, time enough for it
+    /// to arrive, and asks for the next position.
+    fn advance(&mut self, book: &ResolvedBook) {
+        self.half ^= 1;
+        for slot in self.scouts.iter_mut().skip(self.half).step_by(2) {
+            let Some(scout) = slot else { continue };
+            *slot = match book.first_child(scout.at) {
+                Some(child) if scout.steps_left > 0 => {
+                    book.prefetch(child);
+                    Some(Scout { at: child, steps_left: scout.steps_left - 1 })
+                }
+                _ => None,
+            };
+        }
+    }
+}
+
 /// The walk's state: one board, played forward and undone in place.
 struct Walker<'b, V> {
     book: &'b ResolvedBook,
@@ -240,6 +298,7 @@ struct Walker<'b, V> {
     moves: Vec<Child>,
     /// The targets of the record just read.
     targets: Vec<Target>,
+    scouts: Scouts,
     stats: WalkStats,
 }
 
@@ -256,6 +315,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         stack: SmallVec::new(),
         moves: Vec::new(),
         targets: Vec::new(),
+        scouts: Scouts::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
     walker.visited.insert(walkable.root.id);
@@ -286,10 +346,16 @@ impl<V: Visitor> Walker<'_, V> {
     /// they lead to; returns where they start.
     fn add_moves(&mut self, record: &Record) -> usize {
         let first = self.moves.len();
+        self.scouts.advance(self.book);
+        let mut children = 0;
         for (link, &target) in record.moves().zip(&self.targets) {
             if let Target::Child(at, _) = target {
                 self.book.prefetch(at);
                 self.visited.prefetch(at.id);
+                if children > 0 {
+                    self.scouts.start(at);
+                }
+                children += 1;
             }
             self.moves.push(Child { link, target });
         }

@@ -9,6 +9,8 @@ use crate::board::{Board, Move, CENTRE};
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
+/// Where a record's link count is.
+pub const N_LINK_AT: usize = 38;
 /// A record with the most links a record can count (255).
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 const MAGIC_EDAX: u32 = 0x4544_4158;
@@ -99,7 +101,7 @@ impl<'a> RawRecord<'a> {
     }
 
     pub fn n_links(&self) -> usize {
-        self.bytes[38] as usize
+        self.bytes[N_LINK_AT] as usize
     }
 
     /// Bytes the record takes in the file.
@@ -180,7 +182,7 @@ pub fn next_record(file: &[u8], offset: usize) -> Result<RawRecord<'_>, Problem>
     if left < RECORD_MIN_LEN {
         return Err(Problem::Truncated { needed: RECORD_MIN_LEN as u64, left: left as u64 });
     }
-    let len = RECORD_MIN_LEN + 2 * file[offset + 38] as usize;
+    let len = RECORD_MIN_LEN + 2 * file[offset + N_LINK_AT] as usize;
     if left < len {
         return Err(Problem::Truncated { needed: len as u64, left: left as u64 });
     }

@@ -13,7 +13,7 @@ use super::edax::board_problems;
 use super::problem::{FormatError, Problem};
 use super::record::{Details, Link, Record, RecordId, Score};
 use crate::board::{Board, Move, Square};
-use crate::symmetry::{normalize, Placement};
+use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
 
 /// The bytes every Egaroucid book starts with.
@@ -110,7 +110,7 @@ impl RawRecord<'_> {
         self.leaf().is_some_and(|leaf| board.after(leaf.mv).is_some_and(|child| child.must_pass()))
     }
 
-    /// The format-neutral view, given the record's links (see [`links_of_each`])
+    /// The format-neutral view, given the record's links (see [`links_of`])
     /// and [`RawRecord::leaf_then_pass`].
     pub fn with_links(&self, id: RecordId, links: SmallVec<[Link; 8]>, leaf_then_pass: bool) -> Record {
         let board = self.board();
@@ -207,56 +207,51 @@ pub struct FoundLink<F> {
     pub placement: Placement,
 }
 
-/// The child a move leads to, before it is looked up.
-struct Candidate<P> {
-    mv: Move,
+/// A legal move of a stored board (or its pass), with the child to look up
+/// for it (SPEC §8).
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    pub mv: Move,
     /// The position right after the move.
     after: Board,
-    /// The lookup of the child as stored: the position after the move if
-    /// its side to move can move, else the position after its pass; and how
-    /// the stored child lies on that position.
-    probe: P,
-    placement: Placement,
+    /// The child as the book would store it: the position after the move,
+    /// or after its pass when its side to move must pass; normalized.
+    pub child: Normalized,
     then_pass: bool,
     /// Neither side can move after the move.
     game_over: bool,
 }
 
-/// The links of a stored board (SPEC §8): its legal moves, in increasing
-/// square number, whose child is in the book, each scored by the child's
-/// value (negated unless a pass follows the move). A board whose side to
-/// move must pass has at most one link, the pass.
-pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
-    let links = links_of_each(std::slice::from_ref(board), lookup).pop().expect("one board, one set of links");
-    links.into_iter().map(|found| found.link).collect()
+impl Candidate {
+    /// The child to look up when [`Candidate::child`] is not in the book:
+    /// when the game is over after the move, the final position as stored
+    /// from the other side.
+    pub fn other_child(&self) -> Option<Normalized> {
+        self.game_over.then(|| normalize(&self.after.swapped()))
+    }
+
+    /// The link to [`Candidate::child`], found in the book with `value`.
+    pub fn link<F>(&self, child: F, value: Score) -> FoundLink<F> {
+        self.scored(child, value, self.then_pass, self.child.placement())
+    }
+
+    /// The link to [`Candidate::other_child`] (`other`), found in the book
+    /// with `value`: the line gets a pass after the move.
+    pub fn link_to_other<F>(&self, child: F, value: Score, other: &Normalized) -> FoundLink<F> {
+        self.scored(child, value, true, other.placement())
+    }
+
+    /// A link scored by its child's value: negated, unless a pass follows
+    /// the move and the child's side to move is this record's.
+    fn scored<F>(&self, child: F, value: Score, then_pass: bool, placement: Placement) -> FoundLink<F> {
+        let score = if then_pass { value } else { Score(-value.0) };
+        FoundLink { link: Link { score, mv: self.mv, then_pass }, child, placement }
+    }
 }
 
-/// The links of one board, each with the record its child is.
-pub type FoundLinks<F> = SmallVec<[FoundLink<F>; 8]>;
-
-/// [`links_of`] for several boards at once, in order, each link with its
-/// child's record. Each lookup is two cache misses in a row; made stage by
-/// stage for every candidate of every board together, all of their misses
-/// overlap.
-pub fn links_of_each<L: Lookup>(boards: &[Board], lookup: &L) -> SmallVec<[FoundLinks<L::Found>; 4]> {
-    // One flat list, each candidate with the number of its board.
-    let mut candidates: SmallVec<[(usize, Candidate<L::Probe>); 32]> = SmallVec::new();
-    for (i, board) in boards.iter().enumerate() {
-        candidates.extend(candidates_of(board, lookup).map(|c| (i, c)));
-    }
-    for (_, candidate) in &candidates {
-        lookup.prefetch_next(&candidate.probe);
-    }
-    let mut links: SmallVec<[FoundLinks<L::Found>; 4]> = boards.iter().map(|_| SmallVec::new()).collect();
-    for (i, candidate) in &candidates {
-        links[*i].extend(link_to(candidate, lookup));
-    }
-    links
-}
-
-/// The children a board's legal moves lead to (a pass, if it must pass),
-/// normalized, their lookups started.
-fn candidates_of<'a, L: Lookup>(board: &'a Board, lookup: &'a L) -> impl Iterator<Item = Candidate<L::Probe>> + 'a {
+/// The children a board's legal moves lead to (a pass, if it must pass), in
+/// increasing square number, each normalized for its lookup.
+pub fn candidates(board: &Board) -> impl Iterator<Item = Candidate> + '_ {
     let legal = board.legal_moves();
     let pass = (legal == 0 && board.must_pass()).then_some(Move::Pass);
     Square::iter(legal).map(Move::Play).chain(pass).filter_map(move |mv| {
@@ -268,29 +263,33 @@ fn candidates_of<'a, L: Lookup>(board: &'a Board, lookup: &'a L) -> impl Iterato
             }
             _ => (false, false),
         };
-        let reached = normalize(&if then_pass { after.swapped() } else { after });
-        let probe = lookup.start(&reached.board);
-        Some(Candidate { mv, after, probe, placement: reached.placement(), then_pass, game_over })
+        let child = normalize(&if then_pass { after.swapped() } else { after });
+        Some(Candidate { mv, after, child, then_pass, game_over })
     })
 }
 
-/// The link a candidate makes, if its child is in the book.
-fn link_to<L: Lookup>(candidate: &Candidate<L::Probe>, lookup: &L) -> Option<FoundLink<L::Found>> {
-    let scored = |(child, value): (L::Found, Score), then_pass, placement| {
-        let score = if then_pass { value } else { Score(-value.0) };
-        FoundLink { link: Link { score, mv: candidate.mv, then_pass }, child, placement }
-    };
-    if let Some(found) = lookup.find(&candidate.probe) {
-        return Some(scored(found, candidate.then_pass, candidate.placement));
+/// The links of a stored board (SPEC §8): its legal moves, in increasing
+/// square number, whose child is in the book, each scored by the child's
+/// value (negated unless a pass follows the move). A board whose side to
+/// move must pass has at most one link, the pass. The lookups run stage by
+/// stage, all candidates together, so that their cache misses overlap.
+pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
+    let started: SmallVec<[_; 16]> = candidates(board).map(|c| (lookup.start(&c.child.board), c)).collect();
+    for (probe, _) in &started {
+        lookup.prefetch_next(probe);
     }
-    // The game is over after the move: the child is the final position as
-    // stored from either side.
-    if candidate.game_over {
-        let swapped = normalize(&candidate.after.swapped());
-        let probe = lookup.start(&swapped.board);
-        return lookup.find(&probe).map(|found| scored(found, true, swapped.placement()));
+    let mut links = SmallVec::new();
+    for (probe, candidate) in &started {
+        let found = match lookup.find(probe) {
+            Some((child, value)) => Some(candidate.link(child, value)),
+            None => candidate.other_child().and_then(|other| {
+                let (child, value) = lookup.find(&lookup.start(&other.board))?;
+                Some(candidate.link_to_other(child, value, &other))
+            }),
+        };
+        links.extend(found.map(|f| f.link));
     }
-    None
+    links
 }
 
 /// Appends one record in the `.egbk3` layout; `leaf` is written as "none"

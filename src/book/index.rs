@@ -70,6 +70,9 @@ fn tag_of(hash: u64) -> u8 {
 /// Buckets per group: a group is one cache line.
 const GROUP: usize = 7;
 
+/// Groups in 2 MiB, a huge page (see [`PositionIndex::region`]).
+const GROUPS_PER_REGION: usize = (2 << 20) / 64;
+
 /// Seven buckets in one cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
@@ -289,6 +292,23 @@ impl PositionIndex {
     #[inline]
     pub fn located(&self, place: Place) -> Located {
         self.halves[place.half].located(place.bucket)
+    }
+
+    /// Where in memory a lookup of `hash` starts, to a 2 MiB region (a huge
+    /// page): lookups made in order of region stay within few pages at a
+    /// time, which the TLB holds, where lookups in any order would miss it
+    /// nearly every time once the index is larger than its reach. Regions
+    /// are numbered across both halves.
+    #[inline]
+    pub fn region(&self, hash: u64) -> u32 {
+        let half = half_of(hash);
+        let before = if half == 0 { 0 } else { self.halves[0].groups.len().div_ceil(GROUPS_PER_REGION) };
+        (before + self.halves[half].group_of(hash) / GROUPS_PER_REGION) as u32
+    }
+
+    /// How many regions [`PositionIndex::region`] numbers.
+    pub fn regions(&self) -> usize {
+        self.halves.iter().map(|t| t.groups.len().div_ceil(GROUPS_PER_REGION)).sum()
     }
 
     /// The record a lookup of `hash` will most likely compare against, to

@@ -232,6 +232,20 @@ impl BookFile {
         Board::new(word(offset), word(offset + 8))
     }
 
+    /// The value of a record, read without the rest of it (an Egaroucid
+    /// value out of range reads as it is).
+    #[inline]
+    pub fn value_of(&self, at: Located) -> Score {
+        let offset = self.offset(at) as usize;
+        let value = match self.layout {
+            Layout::Edax { .. } => {
+                self.bytes().get(offset + 32..offset + 34).map(|b| i32::from(i16::from_le_bytes([b[0], b[1]])))
+            }
+            Layout::Egaroucid { .. } => self.bytes().get(offset + 16).map(|&b| i32::from(b as i8)),
+        };
+        Score(value.unwrap_or(0))
+    }
+
     /// Asks the CPU to start loading a record's first bytes.
     #[inline]
     pub fn prefetch(&self, at: Located) {
@@ -341,9 +355,9 @@ impl BookFile {
 }
 
 /// The book as an Egaroucid record sees it when finding its links.
-pub(super) struct IndexLookup<'a> {
-    pub file: &'a BookFile,
-    pub index: &'a PositionIndex,
+struct IndexLookup<'a> {
+    file: &'a BookFile,
+    index: &'a PositionIndex,
 }
 
 impl Lookup for IndexLookup<'_> {

@@ -5,34 +5,40 @@
 //!
 //! A walk is a chain of dependent reads: a position's children are only
 //! known once its record is read. Resolving first takes the index out of
-//! that chain. The lookups themselves depend on nothing but the index, so
-//! here they are made many at a time: the records are shared out between the
-//! cores, and each core takes its records a batch at a time, every lookup of
-//! a batch going through each stage (index group asked for, candidate record
-//! asked for, boards compared) before any goes through the next, so that
-//! their cache misses overlap instead of following one another.
+//! that chain; the lookups themselves depend on nothing but the index, so
+//! here they are made a chunk of records at a time, in the order that suits
+//! memory. Each part of the book goes to a thread of its own, and within a
+//! chunk every question (a child, normalized, to look up) is worked out
+//! first; then the index is probed in order of where each probe lands, and
+//! the boards of the candidate records are compared in order of where the
+//! records are in the file. A random lookup in a book and index larger than
+//! the TLB's reach misses it at every read; in that order, a chunk's reads
+//! stay within a few pages at a time, and those asked for ahead arrive.
 
 use super::edax::{self, Starts, STARTS_EVERY};
-use super::egaroucid::{self, RawRecord};
+use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use super::index::{hash_board, Located, PositionIndex};
-use super::loaded::{BookFile, IndexLookup, Layout};
+use super::loaded::{BookFile, Layout};
 use super::problem::MoveSlot;
-use super::record::RecordId;
+use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
-use crate::board::Board;
-use crate::symmetry::{normalize, Placement};
+use crate::symmetry::{normalize, Normalized};
 use smallvec::SmallVec;
 use std::ops::Range;
 
-/// Edax records whose lookups go through the stages together (about 1.8
-/// moves each in a typical book): enough misses in flight to keep memory
-/// busy, few enough that a batch's index groups are still in cache when
-/// its boards are compared.
-const EDAX_BATCH: usize = 32;
+/// Edax records resolved together (about 1.8 lookups each in a typical
+/// book): enough lookups per page of the index for the order to pay (a
+/// 100M-position book's index has about 600 pages), few enough that a
+/// chunk's questions stay in the core's own cache.
+const EDAX_CHUNK: usize = 1 << 13;
 /// Egaroucid records resolved together (about ten legal moves each).
-const EGAROUCID_BATCH: usize = 8;
+const EGAROUCID_CHUNK: usize = 1 << 11;
+/// How many lookups ahead of the one being made its memory is asked for.
+const AHEAD: usize = 16;
 /// Threads to share the records between, at most.
 const MAX_THREADS: usize = 8;
+/// A region of the book file, for ordering reads: a huge page.
+const FILE_REGION_BITS: u32 = 21;
 
 /// Resolves every move of the book and drops the index.
 pub(super) fn resolve(file: BookFile, index: PositionIndex) -> ResolvedBook {
@@ -56,54 +62,121 @@ fn split(records: usize, parts: usize, align: usize) -> Vec<Range<usize>> {
     bounds.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect()
 }
 
-/// Lookups under way, stage by stage; `S` says where each result goes.
-struct Batch<S> {
-    pending: Vec<Pending<S>>,
+/// A record found for a question, and its stored value.
+type Answer = Option<(Located, Score)>;
+
+/// Answers questions (stored boards to look up) many at a time, in the
+/// order that suits memory; keeps its buffers from one chunk to the next.
+struct Answerer<'a> {
+    file: &'a BookFile,
+    index: &'a PositionIndex,
+    questions: Vec<Normalized>,
+    hashes: Vec<u64>,
+    answers: Vec<Answer>,
+    /// Each question's region of the index, then of the file.
+    keys: Vec<u32>,
+    /// Question numbers in the order they are probed, then compared.
+    order: Vec<u32>,
+    counts: Vec<u32>,
+    candidates: Vec<Option<Located>>,
 }
 
-struct Pending<S> {
-    slot: S,
-    /// The child as the book would store it, and its hash.
-    board: Board,
-    hash: u64,
-    placement: Placement,
-    /// The first record whose tag matches the hash's, once its index group is in.
-    candidate: Option<Located>,
-}
-
-impl<S: Copy> Batch<S> {
-    fn new() -> Batch<S> {
-        Batch { pending: Vec::new() }
+impl<'a> Answerer<'a> {
+    fn new(file: &'a BookFile, index: &'a PositionIndex) -> Answerer<'a> {
+        Answerer {
+            file,
+            index,
+            questions: Vec::new(),
+            hashes: Vec::new(),
+            answers: Vec::new(),
+            keys: Vec::new(),
+            order: Vec::new(),
+            counts: Vec::new(),
+            candidates: Vec::new(),
+        }
     }
 
-    /// Starts looking up a child: normalizes it and asks for its index group.
-    fn start(&mut self, slot: S, child: &Board, index: &PositionIndex) {
-        let normalized = normalize(child);
-        let hash = hash_board(&normalized.board);
-        index.prefetch(hash);
-        let placement = normalized.placement();
-        self.pending.push(Pending { slot, board: normalized.board, hash, placement, candidate: None });
+    /// Asks for a stored board; returns the question's number.
+    fn ask(&mut self, question: Normalized) -> usize {
+        self.questions.push(question);
+        self.questions.len() - 1
     }
 
-    /// Finishes every lookup started: asks for every candidate record, then
-    /// compares boards, handing each result to `each`. A child whose hash
-    /// matches no tag is not in the book; one whose first candidate holds
-    /// it is found with one comparison; any other is looked up in full.
-    fn finish(&mut self, file: &BookFile, index: &PositionIndex, mut each: impl FnMut(S, PackedTarget)) {
-        for p in &mut self.pending {
-            p.candidate = index.first_candidate(p.hash);
-            if let Some(candidate) = p.candidate {
-                file.prefetch(candidate);
+    /// Answers every question asked since the last [`Answerer::clear`]:
+    /// `answers()[i]` is then question `i`'s.
+    fn answer(&mut self) {
+        let (file, index) = (self.file, self.index);
+        let n = self.questions.len();
+        self.hashes.clear();
+        self.hashes.extend(self.questions.iter().map(|q| hash_board(&q.board)));
+        // Probes, in order of index region.
+        self.keys.clear();
+        self.keys.extend(self.hashes.iter().map(|&h| index.region(h)));
+        sort_by_key(&mut self.order, &mut self.counts, &self.keys, index.regions());
+        self.candidates.clear();
+        self.candidates.resize(n, None);
+        for k in 0..n {
+            if let Some(&ahead) = self.order.get(k + AHEAD) {
+                index.prefetch(self.hashes[ahead as usize]);
             }
+            let i = self.order[k] as usize;
+            self.candidates[i] = index.first_candidate(self.hashes[i]);
         }
-        for p in self.pending.drain(..) {
-            let found = match p.candidate {
-                None => None,
-                Some(candidate) if file.board_of(candidate) == p.board => Some(candidate),
-                Some(_) => file.find_hashed(index, &p.board, p.hash).map(|place| index.located(place)),
+        // Boards compared, in order of file region. A question whose hash
+        // matches no tag has no record in the book.
+        self.keys.clear();
+        self.keys
+            .extend(self.candidates.iter().map(|c| c.map_or(0, |at| (file.offset(at) >> FILE_REGION_BITS) as u32)));
+        let total_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
+        sort_by_key(&mut self.order, &mut self.counts, &self.keys, total_regions);
+        self.answers.clear();
+        self.answers.resize(n, None);
+        for k in 0..n {
+            if let Some(ahead) = self.order.get(k + AHEAD).and_then(|&a| self.candidates[a as usize]) {
+                file.prefetch(ahead);
+            }
+            let i = self.order[k] as usize;
+            let Some(candidate) = self.candidates[i] else { continue };
+            let board = &self.questions[i].board;
+            let found = match file.board_of(candidate) == *board {
+                true => Some(candidate),
+                // Another record's tag: the full lookup, past it.
+                false => file.find_hashed(index, board, self.hashes[i]).map(|place| index.located(place)),
             };
-            each(p.slot, found.map_or(PackedTarget::ABSENT, |at| PackedTarget::child(at, p.placement)));
+            self.answers[i] = found.map(|at| (at, file.value_of(at)));
         }
+    }
+
+    fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+
+    fn question(&self, i: usize) -> &Normalized {
+        &self.questions[i]
+    }
+
+    fn clear(&mut self) {
+        self.questions.clear();
+    }
+}
+
+/// Fills `order` with `0..keys.len()` sorted by `keys` (each below
+/// `key_count`), stably, by counting.
+fn sort_by_key(order: &mut Vec<u32>, counts: &mut Vec<u32>, keys: &[u32], key_count: usize) {
+    counts.clear();
+    counts.resize(key_count + 1, 0);
+    for &key in keys {
+        counts[key as usize + 1] += 1;
+    }
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    order.clear();
+    order.resize(keys.len(), 0);
+    for (i, &key) in keys.iter().enumerate() {
+        let at = &mut counts[key as usize];
+        order[*at as usize] = i as u32;
+        *at += 1;
     }
 }
 
@@ -158,7 +231,6 @@ fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> Edax
 
 /// Resolves the records `range` (the first at byte `offset`) into their
 /// run of links; returns the leaves that do not lead out of the book.
-#[inline(never)]
 fn resolve_edax_part(
     file: &BookFile,
     index: &PositionIndex,
@@ -167,9 +239,59 @@ fn resolve_edax_part(
     links: &mut [PackedTarget],
 ) -> Vec<(RecordId, PackedTarget)> {
     let mut leaves = Vec::new();
-    let mut batch = Batch::new();
+    let mut answerer = Answerer::new(file, index);
+    let mut slots: Vec<EdaxSlot> = Vec::new();
+    let bytes = file.bytes();
+    let mut offset = offset as usize;
     let mut record_links = 0usize;
-    let mut write = |slot, target| match slot {
+    for chunk_start in range.clone().step_by(EDAX_CHUNK) {
+        let chunk = chunk_start..(chunk_start + EDAX_CHUNK).min(range.end);
+        answerer.clear();
+        slots.clear();
+        for id in chunk {
+            // A record that no longer reads (the book changed since it was
+            // checked) has nothing to resolve; the change is found before
+            // anything is used.
+            let Ok(raw) = edax::next_record(bytes, offset) else { break };
+            offset += raw.byte_len();
+            let (id, board) = (RecordId(id as u32), raw.board());
+            for slot in (0..raw.n_links()).map(MoveSlot::Link).chain([MoveSlot::Leaf]) {
+                let Some(link) = raw.link_at(slot) else { continue };
+                let to = match slot {
+                    MoveSlot::Link(i) => EdaxSlot::Link(record_links + i),
+                    MoveSlot::Leaf => EdaxSlot::Leaf(id),
+                };
+                match board.after(link.mv) {
+                    Some(child) => {
+                        answerer.ask(normalize(&child));
+                        slots.push(to);
+                    }
+                    None => write_edax(links, &mut leaves, to, PackedTarget::ILLEGAL),
+                }
+            }
+            record_links += raw.n_links();
+        }
+        answerer.answer();
+        for (i, (&to, answer)) in slots.iter().zip(answerer.answers()).enumerate() {
+            let target = answer
+                .map_or(PackedTarget::ABSENT, |(at, _)| PackedTarget::child(at, answerer.question(i).placement()));
+            write_edax(links, &mut leaves, to, target);
+        }
+    }
+    // Illegal leaves are noted before the found ones of their chunk.
+    leaves.sort_unstable_by_key(|&(id, _)| id);
+    leaves
+}
+
+/// Puts a target where it goes: a link's place, or the list of leaves that
+/// lead anywhere but out of the book.
+fn write_edax(
+    links: &mut [PackedTarget],
+    leaves: &mut Vec<(RecordId, PackedTarget)>,
+    to: EdaxSlot,
+    target: PackedTarget,
+) {
+    match to {
         EdaxSlot::Link(at) => {
             if let Some(t) = links.get_mut(at) {
                 *t = target;
@@ -180,37 +302,7 @@ fn resolve_edax_part(
                 leaves.push((id, target));
             }
         }
-    };
-    let bytes = file.bytes();
-    let mut offset = offset as usize;
-    for n in 0..range.len() {
-        // A record that no longer reads (the book changed since it was
-        // checked) ends the part; the change is found before anything is used.
-        let Ok(raw) = edax::next_record(bytes, offset) else { break };
-        let id = RecordId((range.start + n) as u32);
-        offset += raw.byte_len();
-        let board = raw.board();
-        let slots = (0..raw.n_links()).map(MoveSlot::Link).chain([MoveSlot::Leaf]);
-        for slot in slots {
-            let Some(link) = raw.link_at(slot) else { continue };
-            let to = match slot {
-                MoveSlot::Link(i) => EdaxSlot::Link(record_links + i),
-                MoveSlot::Leaf => EdaxSlot::Leaf(id),
-            };
-            match board.after(link.mv) {
-                Some(child) => batch.start(to, &child, index),
-                None => write(to, PackedTarget::ILLEGAL),
-            }
-        }
-        record_links += raw.n_links();
-        if (n + 1) % EDAX_BATCH == 0 {
-            batch.finish(file, index, &mut write);
-        }
     }
-    batch.finish(file, index, &mut write);
-    // Illegal leaves are noted before the found ones of their batch.
-    leaves.sort_unstable_by_key(|&(id, _)| id);
-    leaves
 }
 
 /// Finds the links of every record of an Egaroucid book.
@@ -247,36 +339,66 @@ fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     EgaroucidLinks { slots, overflow }
 }
 
+/// A record of an Egaroucid chunk, with its candidates' questions.
+struct Asked<'a> {
+    id: RecordId,
+    raw: RawRecord<'a>,
+    /// Its candidates, and the number of each one's question.
+    candidates: SmallVec<[(Candidate, usize); 16]>,
+}
+
 /// Finds the links of the records `range` into their slots; returns their
 /// overflow list, numbered from 0.
-#[inline(never)]
 fn resolve_egaroucid_part(
     file: &BookFile,
     index: &PositionIndex,
     range: Range<usize>,
     slots: &mut [Slots],
 ) -> Vec<u64> {
-    let lookup = IndexLookup { file, index };
+    let mut answerer = Answerer::new(file, index);
     let mut overflow = Vec::new();
+    let mut asked: Vec<Asked<'_>> = Vec::new();
     let first = range.start;
-    for from in range.clone().step_by(EGAROUCID_BATCH) {
-        let ids = from..(from + EGAROUCID_BATCH).min(range.end);
-        // Records out of the book are not indexed, so nothing leads to them.
-        let raws: SmallVec<[(RecordId, RawRecord<'_>); EGAROUCID_BATCH]> = ids
-            .filter_map(|i| {
-                let id = RecordId(i as u32);
-                egaroucid::record_at(file.bytes(), id).filter(RawRecord::is_in_book).map(|raw| (id, raw))
-            })
-            .collect();
-        let boards: SmallVec<[Board; EGAROUCID_BATCH]> = raws.iter().map(|(_, raw)| raw.board()).collect();
-        let found = egaroucid::links_of_each(&boards, &lookup);
-        for ((id, raw), links) in raws.iter().zip(found) {
-            let leaf_illegal = raw.leaf().is_some_and(|leaf| raw.board().after(leaf.mv).is_none());
-            let facts = RecordFacts { links: links.len(), leaf_then_pass: raw.leaf_then_pass(), leaf_illegal };
-            slots[id.index() - first] = Slots::new(facts, &links, &mut overflow);
+    for chunk_start in range.clone().step_by(EGAROUCID_CHUNK) {
+        let chunk = chunk_start..(chunk_start + EGAROUCID_CHUNK).min(range.end);
+        answerer.clear();
+        asked.clear();
+        for i in chunk {
+            let id = RecordId(i as u32);
+            // Records out of the book are not indexed, so nothing leads to them.
+            let Some(raw) = egaroucid::record_at(file.bytes(), id).filter(RawRecord::is_in_book) else { continue };
+            let board = raw.board();
+            let candidates = egaroucid::candidates(&board).map(|c| (c, answerer.ask(c.child))).collect();
+            asked.push(Asked { id, raw, candidates });
+        }
+        answerer.answer();
+        for record in &asked {
+            let links = links_found(record, &answerer);
+            let leaf_illegal = record.raw.leaf().is_some_and(|leaf| record.raw.board().after(leaf.mv).is_none());
+            let facts = RecordFacts { links: links.len(), leaf_then_pass: record.raw.leaf_then_pass(), leaf_illegal };
+            slots[record.id.index() - first] = Slots::new(facts, &links, &mut overflow);
         }
     }
     overflow
+}
+
+/// A record's links (SPEC §8), from the answers to its candidates'
+/// questions. When the game is over after a move and its child is not in
+/// the book, the other child is looked up here, on its own: that is rare.
+fn links_found(record: &Asked<'_>, answerer: &Answerer<'_>) -> SmallVec<[FoundLink<Located>; 8]> {
+    let (file, index) = (answerer.file, answerer.index);
+    let mut links = SmallVec::new();
+    for (candidate, question) in &record.candidates {
+        let found = match answerer.answers()[*question] {
+            Some((child, value)) => Some(candidate.link(child, value)),
+            None => candidate.other_child().and_then(|other| {
+                let child = index.located(file.find(index, &other.board)?);
+                Some(candidate.link_to_other(child, file.value_of(child), &other))
+            }),
+        };
+        links.extend(found);
+    }
+    links
 }
 
 #[cfg(test)]
@@ -296,5 +418,15 @@ mod tests {
             assert_eq!(next, records);
             assert!(runs.len() <= parts);
         }
+    }
+
+    #[test]
+    fn sorting_by_key_counts_every_index_once_in_key_order_keeping_ties_in_order() {
+        let keys: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % 37).collect();
+        let (mut order, mut counts) = (Vec::new(), Vec::new());
+        sort_by_key(&mut order, &mut counts, &keys, 37);
+        let mut slow: Vec<u32> = (0..1000).collect();
+        slow.sort_by_key(|&i| keys[i as usize]);
+        assert_eq!(order, slow);
     }
 }

@@ -254,6 +254,37 @@ impl ResolvedBook {
         }
     }
 
+    /// The record the first link of `at` leads to, if it has one in the
+    /// book: where a walk that enters `at` goes first. Reads what
+    /// [`ResolvedBook::prefetch`] asks for; meant for walking ahead, so the
+    /// leaf is not looked at.
+    #[inline]
+    pub fn first_child(&self, at: Located) -> Option<Located> {
+        let first = match &self.targets {
+            Targets::Edax(targets) => {
+                let offset = self.file.offset(at);
+                let n_links = usize::from(*self.file.bytes().get(offset as usize + edax::N_LINK_AT)?);
+                let first = edax::links_before(at.id, offset) as usize;
+                targets
+                    .links
+                    .get(first..first + n_links)?
+                    .iter()
+                    .map(|t| t.unpack())
+                    .find(|t| matches!(t, Target::Child(..)))
+            }
+            Targets::Egaroucid(links) => links
+                .slots
+                .get(at.id.index())?
+                .links(&links.overflow)
+                .next()
+                .map(|link| Target::Child(link.child, link.placement)),
+        };
+        match first {
+            Some(Target::Child(child, _)) => Some(child),
+            _ => None,
+        }
+    }
+
     /// The record at `at`, and the targets of its moves (links in stored
     /// order, then the leaf) appended to `targets`, one for each of
     /// [`Record::moves`]. Should the bytes have changed since they were
