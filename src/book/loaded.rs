@@ -161,9 +161,20 @@ impl Book {
     }
 
     /// Every record that is part of the book, in file order.
-    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
-        let count = u32::try_from(self.file.counts.records).unwrap_or(u32::MAX);
-        (0..count).filter_map(move |id| self.record(RecordId(id)))
+    pub fn records(&self) -> Box<dyn Iterator<Item = Record> + '_> {
+        let bytes = self.file.bytes();
+        match &self.file.layout {
+            // Read in file order, each record's offset following from the
+            // one before (finding each from its id alone walks up to 1023
+            // records).
+            Layout::Edax { .. } => Box::new(
+                edax::records(bytes).map_while(Result::ok).map(|(id, offset, raw)| raw.to_record(id, offset as u64)),
+            ),
+            Layout::Egaroucid { .. } => {
+                let count = u32::try_from(self.file.counts.records).unwrap_or(u32::MAX);
+                Box::new((0..count).filter_map(move |id| self.record(RecordId(id))))
+            }
+        }
     }
 
     /// The record with this id, if it is part of the book.
