@@ -43,6 +43,14 @@ pub struct ArrivalBatch {
 }
 
 impl ArrivalBatch {
+    /// Empties the batch, keeping its memory for the next one.
+    pub fn clear(&mut self) {
+        self.packed.clear();
+        self.scores.clear();
+        self.moves.clear();
+        self.line_moves.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.packed.len()
     }
@@ -103,9 +111,10 @@ impl Packer {
         self.batch.is_empty()
     }
 
-    /// The batch filled so far; the next one starts empty.
-    pub fn take(&mut self) -> ArrivalBatch {
-        std::mem::take(&mut self.batch)
+    /// The batch filled so far; the next one is filled into `empty`.
+    pub fn take(&mut self, empty: ArrivalBatch) -> ArrivalBatch {
+        debug_assert!(empty.is_empty());
+        std::mem::replace(&mut self.batch, empty)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::modes::{Branch, Mode, Rules};
 use crate::output::ModeFiles;
 use std::io;
 use std::path::PathBuf;
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Batches in flight before the walk waits for the judge.
@@ -31,6 +31,10 @@ pub struct Judged {
 /// The judging thread, fed until [`Judge::finish`].
 pub struct Judge {
     sender: Option<SyncSender<ArrivalBatch>>,
+    /// Batches judged and emptied, sent back to be filled again: a batch
+    /// is a few hundred kilobytes, which a fresh allocation would have the
+    /// kernel map, zero and unmap every time.
+    emptied: Receiver<ArrivalBatch>,
     thread: Option<JoinHandle<Result<Judged, WriteFailure>>>,
 }
 
@@ -43,12 +47,13 @@ impl Judge {
     /// mode's records to its files (`files[i]` for `modes[i]`).
     pub fn spawn(modes: &[Mode], rules: Rules, files: Vec<ModeFiles>) -> io::Result<Judge> {
         let (sender, batches) = sync_channel::<ArrivalBatch>(BATCHES_IN_FLIGHT);
+        let (give_back, emptied) = sync_channel::<ArrivalBatch>(BATCHES_IN_FLIGHT + 1);
         let mut recorder = Recorder::new(modes, rules);
         let thread = std::thread::Builder::new().name("judge and write".into()).spawn(move || {
             let mut files = files;
             let mut fired = vec![(0, 0); files.len()];
             let mut replay = Replay::default();
-            for batch in batches {
+            for mut batch in batches {
                 replay.replay(&batch, |facts| {
                     recorder.facts(facts, |found| match found {
                         Found::Fired { index, branch } => {
@@ -59,10 +64,18 @@ impl Judge {
                         Found::Record { index, record } => files[index].write(record),
                     })
                 })?;
+                batch.clear();
+                // The walk may have stopped taking them back; then it is dropped.
+                let _ = give_back.try_send(batch);
             }
             Ok(Judged { files, fired })
         })?;
-        Ok(Judge { sender: Some(sender), thread: Some(thread) })
+        Ok(Judge { sender: Some(sender), emptied, thread: Some(thread) })
+    }
+
+    /// An empty batch to fill: one the judge has emptied, or a new one.
+    pub fn empty_batch(&self) -> ArrivalBatch {
+        self.emptied.try_recv().unwrap_or_default()
     }
 
     /// Hands a batch over, waiting while the judge is too far behind. An

@@ -185,8 +185,8 @@ impl Visitor for Miner<'_> {
 impl Miner<'_> {
     /// Hands the arrivals copied so far to the judge.
     fn hand_over(&mut self) -> Result<(), Stop> {
-        let batch = self.packer.take();
         let judge = self.judge.as_mut().expect("the judge is taken out only when the walk stops");
+        let batch = self.packer.take(judge.empty_batch());
         judge.send(batch).map_err(|_| self.judge_failure())
     }
 

@@ -135,6 +135,16 @@ impl Table {
         prefetch_index::prefetch_index(&self.groups, self.group_of(hash));
     }
 
+    /// The region (2 MiB of groups) a probe for `hash` starts in.
+    #[inline]
+    fn region(&self, hash: u64) -> u32 {
+        (self.group_of(hash) / GROUPS_PER_REGION) as u32
+    }
+
+    fn regions(&self) -> usize {
+        self.groups.len().div_ceil(GROUPS_PER_REGION)
+    }
+
     /// The buckets a probe for `tag` passes through, group by group from
     /// `hash`'s first: for each group, its index, the buckets holding `tag`
     /// before the group's first empty bucket, and whether it has an empty
@@ -302,13 +312,13 @@ impl PositionIndex {
     #[inline]
     pub fn region(&self, hash: u64) -> u32 {
         let half = half_of(hash);
-        let before = if half == 0 { 0 } else { self.halves[0].groups.len().div_ceil(GROUPS_PER_REGION) };
-        (before + self.halves[half].group_of(hash) / GROUPS_PER_REGION) as u32
+        let before = if half == 0 { 0 } else { self.halves[0].regions() as u32 };
+        before + self.halves[half].region(hash)
     }
 
     /// How many regions [`PositionIndex::region`] numbers.
     pub fn regions(&self) -> usize {
-        self.halves.iter().map(|t| t.groups.len().div_ceil(GROUPS_PER_REGION)).sum()
+        self.halves.iter().map(Table::regions).sum()
     }
 
     /// The record a lookup of `hash` will most likely compare against, to
@@ -335,8 +345,12 @@ impl PositionIndex {
     }
 }
 
-/// How many records ahead of its insertion each record's bucket is prefetched.
+/// How many inserts ahead of the one being made its group is asked for.
 const INSERT_AHEAD: usize = 16;
+/// Boards gathered before they are inserted, in order of region (see
+/// [`PositionIndex::region`]): a few thousand inserts land on each of a
+/// large index's pages together instead of each missing the TLB.
+const INSERT_CHUNK: usize = 1 << 13;
 
 /// A board waiting for its bucket to arrive in cache.
 struct Pending {
@@ -394,25 +408,74 @@ fn build_half(
     board_of: &impl Fn(Located) -> Board,
 ) -> Result<Table, BuildError> {
     let mut table = Table::with_room_for(count);
-    let mut pending = std::collections::VecDeque::with_capacity(INSERT_AHEAD);
-    let insert = |table: &mut Table, p: Pending| {
-        table.insert(p.hash, &p.board, p.at, board_of).map_err(|refused| BuildError { at: p.at, refused })
-    };
+    let mut chunk = Chunk::default();
     for (board, at) in boards {
         let hash = hash_board(&board);
         if half_of(hash) != half {
             continue;
         }
-        table.prefetch(hash);
-        pending.push_back(Pending { board, hash, at });
-        if pending.len() == INSERT_AHEAD {
-            insert(&mut table, pending.pop_front().expect("a full queue"))?;
+        chunk.pending.push(Pending { board, hash, at });
+        if chunk.pending.len() == INSERT_CHUNK {
+            chunk.insert_into(&mut table, board_of)?;
         }
     }
-    while let Some(p) = pending.pop_front() {
-        insert(&mut table, p)?;
-    }
+    chunk.insert_into(&mut table, board_of)?;
     Ok(table)
+}
+
+/// Boards waiting to be inserted, and the buffers ordering them.
+#[derive(Default)]
+struct Chunk {
+    pending: Vec<Pending>,
+    keys: Vec<u32>,
+    order: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Chunk {
+    /// Inserts the boards gathered, in order of region, each group asked
+    /// for a few inserts ahead; the order is stable, so that of two equal
+    /// boards the one earlier in the file is inserted first and the later
+    /// refused. On refusals, the earliest record refused is the error.
+    fn insert_into(&mut self, table: &mut Table, board_of: &impl Fn(Located) -> Board) -> Result<(), BuildError> {
+        self.keys.clear();
+        self.keys.extend(self.pending.iter().map(|p| table.region(p.hash)));
+        order_by(&mut self.order, &mut self.counts, &self.keys, table.regions());
+        let mut first_error: Option<BuildError> = None;
+        for k in 0..self.order.len() {
+            if let Some(&ahead) = self.order.get(k + INSERT_AHEAD) {
+                table.prefetch(self.pending[ahead as usize].hash);
+            }
+            let p = &self.pending[self.order[k] as usize];
+            if let Err(refused) = table.insert(p.hash, &p.board, p.at, board_of) {
+                if first_error.as_ref().is_none_or(|e| p.at.id < e.at.id) {
+                    first_error = Some(BuildError { at: p.at, refused });
+                }
+            }
+        }
+        self.pending.clear();
+        first_error.map_or(Ok(()), Err)
+    }
+}
+
+/// Fills `order` with `0..keys.len()` sorted by `keys` (each below
+/// `key_count`), stably, by counting.
+pub(super) fn order_by(order: &mut Vec<u32>, counts: &mut Vec<u32>, keys: &[u32], key_count: usize) {
+    counts.clear();
+    counts.resize(key_count + 1, 0);
+    for &key in keys {
+        counts[key as usize + 1] += 1;
+    }
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    order.clear();
+    order.resize(keys.len(), 0);
+    for (i, &key) in keys.iter().enumerate() {
+        let at = &mut counts[key as usize];
+        order[*at as usize] = i as u32;
+        *at += 1;
+    }
 }
 
 #[cfg(test)]
@@ -475,6 +538,22 @@ mod tests {
     }
 
     #[test]
+    fn of_several_boards_stored_twice_the_earliest_refused_is_reported_whatever_the_insert_order() {
+        let mut stored = boards(3000);
+        // Refused in file order: record 3000 (a repeat of 2500), then 3001, 3002.
+        stored.extend([stored[2500], stored[7], stored[1200]]);
+        let mut per_half = [0; HALVES];
+        for b in &stored {
+            per_half[half_of(hash_board(b))] += 1;
+        }
+        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
+        let board_of = |at: Located| stored[at.id.index()];
+        let error = build(per_half, &entries, &board_of).err().expect("duplicates");
+        assert_eq!(error.at.id, RecordId(3000));
+        assert_eq!(error.refused, Refused::Duplicate(Located { id: RecordId(2500), hint: 0 }));
+    }
+
+    #[test]
     fn more_boards_than_counted_are_refused_not_looped_on() {
         let stored = boards(200);
         let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
@@ -505,6 +584,16 @@ mod tests {
                 assert_eq!(before, slow_before, "{control:?} {byte:#x}");
             }
         }
+    }
+
+    #[test]
+    fn ordering_by_key_counts_every_index_once_in_key_order_keeping_ties_in_order() {
+        let keys: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % 37).collect();
+        let (mut order, mut counts) = (Vec::new(), Vec::new());
+        order_by(&mut order, &mut counts, &keys, 37);
+        let mut slow: Vec<u32> = (0..1000).collect();
+        slow.sort_by_key(|&i| keys[i as usize]);
+        assert_eq!(order, slow);
     }
 
     #[test]

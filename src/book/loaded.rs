@@ -328,21 +328,25 @@ impl BookFile {
     }
 
     /// Every indexed board with where its record is, in file order.
-    fn boards(&self) -> Box<dyn Iterator<Item = (Board, Located)> + '_> {
+    fn boards(&self) -> impl Iterator<Item = (Board, Located)> + '_ {
         let bytes = self.bytes();
-        match &self.layout {
-            Layout::Edax { starts, .. } => Box::new(
-                edax::records(bytes)
+        // One of the two, so that each thread's loop is the format's own.
+        let (edax_boards, egaroucid_boards) = match &self.layout {
+            Layout::Edax { starts, .. } => {
+                let boards = edax::records(bytes)
                     .map_while(Result::ok)
-                    .map(|(id, offset, raw)| (raw.board(), Located { id, hint: starts.hint(id, offset as u64) })),
-            ),
-            Layout::Egaroucid { .. } => Box::new(
-                egaroucid::records(bytes)
+                    .map(|(id, offset, raw)| (raw.board(), Located { id, hint: starts.hint(id, offset as u64) }));
+                (Some(boards), None)
+            }
+            Layout::Egaroucid { .. } => {
+                let boards = egaroucid::records(bytes)
                     .map_while(Result::ok)
                     .filter(|(_, _, raw)| raw.is_in_book())
-                    .map(|(id, _, raw)| (raw.board(), Located { id, hint: 0 })),
-            ),
-        }
+                    .map(|(id, _, raw)| (raw.board(), Located { id, hint: 0 }));
+                (None, Some(boards))
+            }
+        };
+        edax_boards.into_iter().flatten().chain(egaroucid_boards.into_iter().flatten())
     }
 
     fn build_index(&self, per_half: [usize; HALVES]) -> Result<PositionIndex, BuildError> {

@@ -17,7 +17,7 @@
 
 use super::edax::{self, Starts, STARTS_EVERY};
 use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
-use super::index::{hash_board, Located, PositionIndex};
+use super::index::{hash_board, order_by, Located, PositionIndex};
 use super::loaded::{BookFile, Layout};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
@@ -112,7 +112,7 @@ impl<'a> Answerer<'a> {
         // Probes, in order of index region.
         self.keys.clear();
         self.keys.extend(self.hashes.iter().map(|&h| index.region(h)));
-        sort_by_key(&mut self.order, &mut self.counts, &self.keys, index.regions());
+        order_by(&mut self.order, &mut self.counts, &self.keys, index.regions());
         self.candidates.clear();
         self.candidates.resize(n, None);
         for k in 0..n {
@@ -128,7 +128,7 @@ impl<'a> Answerer<'a> {
         self.keys
             .extend(self.candidates.iter().map(|c| c.map_or(0, |at| (file.offset(at) >> FILE_REGION_BITS) as u32)));
         let total_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
-        sort_by_key(&mut self.order, &mut self.counts, &self.keys, total_regions);
+        order_by(&mut self.order, &mut self.counts, &self.keys, total_regions);
         self.answers.clear();
         self.answers.resize(n, None);
         for k in 0..n {
@@ -157,26 +157,6 @@ impl<'a> Answerer<'a> {
 
     fn clear(&mut self) {
         self.questions.clear();
-    }
-}
-
-/// Fills `order` with `0..keys.len()` sorted by `keys` (each below
-/// `key_count`), stably, by counting.
-fn sort_by_key(order: &mut Vec<u32>, counts: &mut Vec<u32>, keys: &[u32], key_count: usize) {
-    counts.clear();
-    counts.resize(key_count + 1, 0);
-    for &key in keys {
-        counts[key as usize + 1] += 1;
-    }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    order.clear();
-    order.resize(keys.len(), 0);
-    for (i, &key) in keys.iter().enumerate() {
-        let at = &mut counts[key as usize];
-        order[*at as usize] = i as u32;
-        *at += 1;
     }
 }
 
@@ -418,15 +398,5 @@ mod tests {
             assert_eq!(next, records);
             assert!(runs.len() <= parts);
         }
-    }
-
-    #[test]
-    fn sorting_by_key_counts_every_index_once_in_key_order_keeping_ties_in_order() {
-        let keys: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % 37).collect();
-        let (mut order, mut counts) = (Vec::new(), Vec::new());
-        sort_by_key(&mut order, &mut counts, &keys, 37);
-        let mut slow: Vec<u32> = (0..1000).collect();
-        slow.sort_by_key(|&i| keys[i as usize]);
-        assert_eq!(order, slow);
     }
 }
