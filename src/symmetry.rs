@@ -167,6 +167,7 @@ pub struct Placement {
 /// byte (a byte swap); and a transpose after a file mirror is a rank mirror
 /// after the transpose, so the four transposed images come from one
 /// transpose as the four others come from the board.
+#[inline]
 fn images(x: Bitboard) -> [Bitboard; 8] {
     let (t, reversed, t_reversed) = (transpose(x), x.reverse_bits(), transpose(x).reverse_bits());
     [x, reversed.swap_bytes(), x.swap_bytes(), reversed, t, t.swap_bytes(), t_reversed.swap_bytes(), t_reversed]
@@ -183,6 +184,7 @@ const BY_INVERSE: [u8; 8] = [0, 1, 2, 3, 4, 6, 5, 7];
 /// the opponent's image is then needed for the one symmetry that wins, or,
 /// on a tie, for each of the tied ones. Among images equal in both sides,
 /// the smallest inverse is the one that maps stored moves back.
+#[inline]
 pub fn normalize(board: &Board) -> Normalized {
     let players = images(board.player);
     let least = players.iter().copied().min().expect("eight images");

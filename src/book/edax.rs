@@ -176,6 +176,15 @@ pub(super) fn board_problems(board: &Board, problems: &mut Vec<Problem>) {
     }
 }
 
+/// The record starting at `offset`, if the file holds it whole: for
+/// readers of a book already checked, which need no reason.
+#[inline]
+pub fn record_at(file: &[u8], offset: usize) -> Option<RawRecord<'_>> {
+    let n_links = *file.get(offset + N_LINK_AT)?;
+    let bytes = file.get(offset..offset + RECORD_MIN_LEN + 2 * usize::from(n_links))?;
+    Some(RawRecord { bytes })
+}
+
 /// The record starting at `offset`, or the truncation that stops it.
 pub fn next_record(file: &[u8], offset: usize) -> Result<RawRecord<'_>, Problem> {
     let left = file.len().saturating_sub(offset);

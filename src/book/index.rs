@@ -176,9 +176,23 @@ impl Table {
     }
 
     /// The first entry whose tag matches: the likeliest to be `hash`'s.
+    /// The probe of [`Table::probe`], written out: it runs for every
+    /// lookup the resolver makes.
+    #[inline]
     fn first_candidate(&self, hash: u64) -> Option<Located> {
-        self.probe(hash, tag_of(hash))
-            .find_map(|(group, matches, _)| matches.buckets().next().map(|i| self.located(group * GROUP + i)))
+        let tag = tag_of(hash);
+        let mut group = self.group_of(hash);
+        loop {
+            let control = ControlWord::of(&self.groups[group]);
+            let empty = control.matching(EMPTY);
+            if let Some(i) = control.matching(tag).before_first(empty).buckets().next() {
+                return Some(self.groups[group].located[i]);
+            }
+            if !empty.is_empty() {
+                return None;
+            }
+            group = self.next_group(group);
+        }
     }
 
     /// The first empty bucket of `hash`'s run, if the table has one.

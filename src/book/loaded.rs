@@ -236,7 +236,13 @@ impl BookFile {
     /// start a record with its board.
     #[inline]
     pub fn board_of(&self, at: Located) -> Board {
-        let offset = self.offset(at) as usize;
+        self.board_at(self.offset(at))
+    }
+
+    /// The board of the record at `offset`.
+    #[inline]
+    pub fn board_at(&self, offset: u64) -> Board {
+        let offset = offset as usize;
         let word = |from: usize| {
             self.bytes().get(from..from + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
         };

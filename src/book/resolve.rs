@@ -79,6 +79,8 @@ struct Answerer<'a> {
     order: Vec<u32>,
     counts: Vec<u32>,
     candidates: Vec<Option<Located>>,
+    /// Where each candidate's record starts in the file.
+    offsets: Vec<u64>,
 }
 
 impl<'a> Answerer<'a> {
@@ -93,6 +95,7 @@ impl<'a> Answerer<'a> {
             order: Vec::new(),
             counts: Vec::new(),
             candidates: Vec::new(),
+            offsets: Vec::new(),
         }
     }
 
@@ -124,21 +127,22 @@ impl<'a> Answerer<'a> {
         }
         // Boards compared, in order of file region. A question whose hash
         // matches no tag has no record in the book.
+        self.offsets.clear();
+        self.offsets.extend(self.candidates.iter().map(|c| c.map_or(0, |at| file.offset(at))));
         self.keys.clear();
-        self.keys
-            .extend(self.candidates.iter().map(|c| c.map_or(0, |at| (file.offset(at) >> FILE_REGION_BITS) as u32)));
+        self.keys.extend(self.offsets.iter().map(|&offset| (offset >> FILE_REGION_BITS) as u32));
         let total_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
         order_by(&mut self.order, &mut self.counts, &self.keys, total_regions);
         self.answers.clear();
         self.answers.resize(n, None);
         for k in 0..n {
-            if let Some(ahead) = self.order.get(k + AHEAD).and_then(|&a| self.candidates[a as usize]) {
-                file.prefetch(ahead);
+            if let Some(&ahead) = self.order.get(k + AHEAD) {
+                file.prefetch_offset(self.offsets[ahead as usize]);
             }
             let i = self.order[k] as usize;
             let Some(candidate) = self.candidates[i] else { continue };
             let board = &self.questions[i].board;
-            let found = match file.board_of(candidate) == *board {
+            let found = match file.board_at(self.offsets[i]) == *board {
                 true => Some(candidate),
                 // Another record's tag: the full lookup, past it.
                 false => file.find_hashed(index, board, self.hashes[i]).map(|place| index.located(place)),
@@ -232,7 +236,7 @@ fn resolve_edax_part(
             // A record that no longer reads (the book changed since it was
             // checked) has nothing to resolve; the change is found before
             // anything is used.
-            let Ok(raw) = edax::next_record(bytes, offset) else { break };
+            let Some(raw) = edax::record_at(bytes, offset) else { break };
             offset += raw.byte_len();
             let (id, board) = (RecordId(id as u32), raw.board());
             for slot in (0..raw.n_links()).map(MoveSlot::Link).chain([MoveSlot::Leaf]) {

@@ -299,7 +299,7 @@ impl ResolvedBook {
 
     fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Target>) -> Record {
         let offset = self.file.offset(at);
-        let Ok(raw) = edax::next_record(self.file.bytes(), offset as usize) else {
+        let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else {
             return self.file.unreadable(at.id, offset);
         };
         let record = raw.to_record(at.id, offset);
