@@ -229,9 +229,9 @@ impl Visited {
 }
 
 /// How many subtrees are walked ahead of the walk at most.
-const SCOUTS: usize = 8;
+const SCOUTS: usize = 16;
 /// How far down its first path a subtree is walked ahead.
-const SCOUT_STEPS: u32 = 48;
+const SCOUT_STEPS: u32 = 64;
 
 /// Subtrees the walk has yet to enter, walked ahead down their first paths
 /// (the positions the walk will enter first there), asking for the records
