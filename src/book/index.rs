@@ -364,7 +364,7 @@ const INSERT_AHEAD: usize = 16;
 /// Boards gathered before they are inserted, in order of region (see
 /// [`PositionIndex::region`]): a few thousand inserts land on each of a
 /// large index's pages together instead of each missing the TLB.
-const INSERT_CHUNK: usize = 1 << 13;
+const INSERT_CHUNK: usize = 1 << 15;
 
 /// A board waiting for its bucket to arrive in cache.
 struct Pending {
