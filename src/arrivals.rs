@@ -60,11 +60,11 @@ impl ArrivalBatch {
     }
 }
 
-/// Copies arrivals into batches. It remembers the last line it copied, so
-/// its batches are to be replayed in order by one [`Replay`].
+/// Copies arrivals into batches. It remembers how long the last line it
+/// copied was, so its batches are to be replayed in order by one [`Replay`].
 #[derive(Debug, Default)]
 pub struct Packer {
-    line: Vec<Move>,
+    last_line_len: usize,
     batch: ArrivalBatch,
 }
 
@@ -75,16 +75,12 @@ impl Packer {
         let parent_len = arrival.line.len() - 1 - usize::from(arrival.via_pass);
         // The parent's line, unless this is the first arrival (the walk's
         // start line has not been seen yet): then the whole line is sent.
-        let keep = if self.line.len() >= parent_len { parent_len } else { 0 };
-        debug_assert_eq!(self.line[..keep], arrival.line[..keep], "the parent's line is the previous line's start");
+        let keep = if self.last_line_len >= parent_len { parent_len } else { 0 };
         let batch = &mut self.batch;
         let (scores_before, moves_before) = (batch.scores.len(), batch.moves.len());
-        for link in child.links() {
-            batch.scores.push(link.score);
-            batch.moves.push(link.mv);
-        }
+        batch.scores.extend(child.links().map(|l| l.score));
         let leaf = child.leaf();
-        batch.moves.extend(leaf.map(|l| l.mv));
+        batch.moves.extend(child.links().map(|l| l.mv).chain(leaf.map(|l| l.mv)));
         batch.line_moves.extend_from_slice(&arrival.line[keep..]);
         batch.packed.push(Packed {
             parent: arrival.parent_score,
@@ -98,8 +94,7 @@ impl Packer {
             keep: keep as u32,
             adds: (arrival.line.len() - keep) as u32,
         });
-        self.line.truncate(keep);
-        self.line.extend_from_slice(&arrival.line[keep..]);
+        self.last_line_len = arrival.line.len();
     }
 
     /// Arrivals copied since the last [`Packer::take`].
@@ -154,5 +149,78 @@ impl Replay {
             (scores, moves, line_moves) = (scores + links, moves + n_moves, line_moves + adds);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Book;
+    use crate::mismatch::Recorder;
+    use crate::modes::{Linkless, Mode, Rules};
+    use crate::walk::{walk, Start, Visitor, Walkable};
+    use std::convert::Infallible;
+
+    /// Packs every arrival, and keeps what its facts say, unpacked, as
+    /// text: the reference the replayed batches must match.
+    struct Pack {
+        packer: Packer,
+        batches: Vec<ArrivalBatch>,
+        recorder: Recorder,
+        expected: Vec<String>,
+    }
+
+    fn describe(facts: &ArrivalFacts<'_>) -> String {
+        format!("{:?} {:?} {:?} {:?} {:?}", facts.line, facts.board, facts.scores, facts.moves, facts.symmetry)
+    }
+
+    impl Visitor for Pack {
+        type Error = Infallible;
+        fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Infallible> {
+            self.recorder.arrival_facts(arrival, |facts| self.expected.push(describe(facts)));
+            self.packer.push(arrival);
+            // Small batches, so that lines run across batch boundaries.
+            if self.packer.len() == 7 {
+                self.batches.push(self.packer.take(ArrivalBatch::default()));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn replayed_batches_give_back_every_arrival_of_a_walk_in_both_formats() {
+        let mut synth = Vec::new();
+        let options = crate::synth::SynthOptions { positions: 5000, seed: 9, perturb: 0.05 };
+        crate::synth::synthesize(&options, &mut synth).unwrap();
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        // Below a start line too: the first arrival's line is then longer
+        // than anything the packer has seen.
+        let (board, line) = crate::kifu::parse_and_play("f5").unwrap();
+        let walks = [
+            (Book::from_bytes("synth", synth.clone()).unwrap(), Start::initial()),
+            (Book::from_bytes("synth", synth).unwrap(), Start { board, line }),
+            (
+                Book::open(&repo.join("tests/data/books/egbk3/edax46-l2-small-perturbed.egbk3")).unwrap(),
+                Start::initial(),
+            ),
+        ];
+        for (book, start) in walks {
+            let recorder = Recorder::new(&Mode::ALL, Rules { min_gap: 1, linkless: Linkless::Report });
+            let pack = Pack { packer: Packer::default(), batches: Vec::new(), recorder, expected: Vec::new() };
+            let (stats, mut pack) = walk(&Walkable::new(book, &start).unwrap(), pack).unwrap();
+            pack.batches.push(pack.packer.take(ArrivalBatch::default()));
+            let mut replayed = Vec::new();
+            let mut replay = Replay::default();
+            for batch in &pack.batches {
+                replay
+                    .replay(batch, |facts| {
+                        replayed.push(describe(facts));
+                        Ok::<(), Infallible>(())
+                    })
+                    .unwrap();
+            }
+            assert_eq!(replayed.len() as u64, stats.arrivals);
+            assert_eq!(replayed, pack.expected);
+        }
     }
 }

@@ -95,29 +95,14 @@ impl Recorder {
     /// Judges one arrival of the walk; `each` sees what is found, and an
     /// error from it stops the judging and is returned.
     pub fn arrival<E>(&mut self, arrival: &Arrival<'_>, each: impl FnMut(Found<'_>) -> Result<(), E>) -> Result<(), E> {
-        let child = &arrival.child;
-        self.scores.clear();
-        self.moves.clear();
-        for link in child.links() {
-            self.scores.push(link.score);
-            self.moves.push(link.mv);
-        }
-        let leaf = child.leaf();
-        self.moves.extend(leaf.map(|l| l.mv));
-        let facts = ArrivalFacts {
-            line: arrival.line,
-            board: arrival.board,
-            scores: ArrivalScores {
-                parent: arrival.parent_score,
-                via_pass: arrival.via_pass,
-                value: child.value(),
-                links: &self.scores,
-                leaf: leaf.map(|l| l.score),
-            },
-            moves: &self.moves,
-            symmetry: arrival.child_symmetry,
-        };
-        judge_facts(&self.modes, &self.rules, &facts, &mut self.line, each)
+        let Recorder { modes, rules, scores, moves, line } = self;
+        with_facts(arrival, scores, moves, |facts| judge_facts(modes, rules, facts, line, each))
+    }
+
+    /// Hands `use_facts` the facts of one arrival of the walk: what
+    /// [`Recorder::arrival`] judges.
+    pub fn arrival_facts<R>(&mut self, arrival: &Arrival<'_>, use_facts: impl FnOnce(&ArrivalFacts<'_>) -> R) -> R {
+        with_facts(arrival, &mut self.scores, &mut self.moves, use_facts)
     }
 
     /// Judges an arrival described by its facts (a walk of another book than
@@ -129,6 +114,39 @@ impl Recorder {
     ) -> Result<(), E> {
         judge_facts(&self.modes, &self.rules, facts, &mut self.line, each)
     }
+}
+
+/// The facts of an arrival, the child's link scores and moves gathered in
+/// `scores` and `moves`, handed to `use_facts`.
+fn with_facts<R>(
+    arrival: &Arrival<'_>,
+    scores: &mut SmallVec<[Score; 32]>,
+    moves: &mut SmallVec<[Move; 32]>,
+    use_facts: impl FnOnce(&ArrivalFacts<'_>) -> R,
+) -> R {
+    let child = &arrival.child;
+    scores.clear();
+    moves.clear();
+    for link in child.links() {
+        scores.push(link.score);
+        moves.push(link.mv);
+    }
+    let leaf = child.leaf();
+    moves.extend(leaf.map(|l| l.mv));
+    let facts = ArrivalFacts {
+        line: arrival.line,
+        board: arrival.board,
+        scores: ArrivalScores {
+            parent: arrival.parent_score,
+            via_pass: arrival.via_pass,
+            value: child.value(),
+            links: scores,
+            leaf: leaf.map(|l| l.score),
+        },
+        moves,
+        symmetry: arrival.child_symmetry,
+    };
+    use_facts(&facts)
 }
 
 fn judge_facts<E>(
