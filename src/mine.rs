@@ -267,10 +267,16 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let mut modes = Vec::new();
     let mut finished = Vec::new();
     for ((mode_files, &(above, below)), &mode) in judged.files.into_iter().zip(&judged.fired).zip(&options.modes) {
-        let (lines_written, duplicates_dropped) = (mode_files.lines_written(), mode_files.duplicates_dropped());
-        let (done, reports) = mode_files.finish().map_err(|(path, source)| MineError::Io { path, source })?;
-        finished.extend(done);
-        modes.push(ModeReport { mode, above, below, lines_written, duplicates_dropped, files: reports });
+        let written = mode_files.finish().map_err(|(path, source)| MineError::Io { path, source })?;
+        finished.extend(written.files);
+        modes.push(ModeReport {
+            mode,
+            above,
+            below,
+            lines_written: written.lines_written,
+            duplicates_dropped: written.duplicates_dropped,
+            files: written.reports,
+        });
     }
     // Last look before any output replaces its previous version.
     if book.file().changed() {

@@ -4,11 +4,12 @@
 
 use super::atomic::{AtomicFile, FinishedFile};
 use super::print::{Format, Formats, LineText};
-use super::seen::SeenLines;
+use super::seen::{Fingerprint, SeenLines};
 use super::text::KifuFormat;
 use super::BOM;
 use crate::mismatch::Mismatch;
 use crate::modes::Mode;
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -54,12 +55,30 @@ impl KifuFile {
         self.file.path()
     }
 
+    /// The fingerprint of a line that is to be checked against the lines
+    /// written before it (none when repeats are kept), its table slot asked
+    /// for: written with [`KifuFile::write_checked`] a few lines later, the
+    /// check finds the slot in cache.
+    pub fn ask_for(&self, text: &str) -> Option<Fingerprint> {
+        let seen = self.seen.as_ref()?;
+        let print = Fingerprint::of(text.as_bytes());
+        seen.prefetch(print);
+        Some(print)
+    }
+
     /// Writes one line (without its line end), unless it was written before
     /// and repeats are dropped; says whether it was written.
     pub fn write_line(&mut self, text: &str) -> io::Result<bool> {
+        let print = self.ask_for(text);
+        self.write_checked(text, print)
+    }
+
+    /// [`KifuFile::write_line`], given what [`KifuFile::ask_for`] said of `text`.
+    pub fn write_checked(&mut self, text: &str, print: Option<Fingerprint>) -> io::Result<bool> {
         if let Some(seen) = &mut self.seen {
+            let print = print.unwrap_or_else(|| Fingerprint::of(text.as_bytes()));
             let file = &mut self.file;
-            if !seen.insert(text.as_bytes(), self.len, |earlier| file.holds_line(earlier, text.as_bytes()))? {
+            if !seen.insert(print, self.len, |earlier| file.holds_line(earlier, text.as_bytes()))? {
                 self.duplicates_dropped += 1;
                 return Ok(false);
             }
@@ -105,11 +124,38 @@ pub struct ModeFiles {
     kifu: Option<KifuFile>,
     kifu_wanted: bool,
     others: Vec<RecordFile>,
+    /// Records printed but not yet written, oldest first (see [`LOOKAHEAD`]).
+    pending: VecDeque<Pending>,
+    /// Written records' buffers, to print the next ones into.
+    spare: Vec<Pending>,
     /// Records that passed the kifu file (all of them without one).
     records: u64,
-    /// Reused: the kifu of the record, and the line of the other formats.
-    kifu_text: String,
-    printed: String,
+}
+
+/// Records printed ahead of the one being written. Whether a line was
+/// written before is a lookup in a table far larger than the cache; the
+/// slot it reads is asked for when the record is printed, and read this
+/// many records later, when it has arrived.
+const LOOKAHEAD: usize = 16;
+
+/// A record printed in every format, waiting to be written.
+struct Pending {
+    kifu: String,
+    /// What [`KifuFile::ask_for`] said of `kifu`.
+    print: Option<Fingerprint>,
+    /// The record in each of [`ModeFiles::others`]' formats.
+    printed: Vec<String>,
+}
+
+/// What a mode's files hold once written out.
+pub struct Written {
+    /// The files, to be renamed into place.
+    pub files: Vec<FinishedFile>,
+    pub reports: Vec<FileReport>,
+    /// Lines written to each file of the mode.
+    pub lines_written: u64,
+    /// Lines not written because they were written before.
+    pub duplicates_dropped: u64,
 }
 
 impl ModeFiles {
@@ -135,9 +181,9 @@ impl ModeFiles {
             kifu,
             kifu_wanted,
             others,
+            pending: VecDeque::with_capacity(LOOKAHEAD + 1),
+            spare: Vec::new(),
             records: 0,
-            kifu_text: String::new(),
-            printed: String::new(),
         })
     }
 
@@ -146,54 +192,76 @@ impl ModeFiles {
     }
 
     /// Writes a record to every format, unless its kifu line was written before
-    /// and repeats are dropped. On error, names the file that failed.
+    /// and repeats are dropped. The record is printed now and written
+    /// [`LOOKAHEAD`] records later (or by [`ModeFiles::finish`]). On error,
+    /// names the file that failed.
     pub fn write(&mut self, record: &Mismatch<'_>) -> Result<(), (PathBuf, io::Error)> {
-        self.kifu_text.clear();
-        let symmetry = self.text.render(record.line, &mut self.kifu_text);
+        let others = self.others.len();
+        let mut entry = self.spare.pop().unwrap_or_else(|| Pending {
+            kifu: String::new(),
+            print: None,
+            printed: vec![String::new(); others],
+        });
+        entry.kifu.clear();
+        let symmetry = self.text.render(record.line, &mut entry.kifu);
+        let line = LineText { kifu: &entry.kifu, symmetry };
+        for (other, printed) in self.others.iter().zip(&mut entry.printed) {
+            printed.clear();
+            other.format.printer().print(record, &line, printed);
+        }
+        entry.print = self.kifu.as_ref().and_then(|kifu| kifu.ask_for(&entry.kifu));
+        self.pending.push_back(entry);
+        if self.pending.len() > LOOKAHEAD {
+            self.write_oldest()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the oldest pending record, unless its line was written before.
+    fn write_oldest(&mut self) -> Result<(), (PathBuf, io::Error)> {
+        let Some(entry) = self.pending.pop_front() else { return Ok(()) };
+        let written = self.write_pending(&entry);
+        self.spare.push(entry);
+        written
+    }
+
+    fn write_pending(&mut self, entry: &Pending) -> Result<(), (PathBuf, io::Error)> {
         if let Some(kifu) = &mut self.kifu {
-            match kifu.write_line(&self.kifu_text) {
+            match kifu.write_checked(&entry.kifu, entry.print) {
                 Ok(true) => {}
                 Ok(false) => return Ok(()),
                 Err(e) => return Err((kifu.path().to_path_buf(), e)),
             }
         }
         self.records += 1;
-        let line = LineText { kifu: &self.kifu_text, symmetry };
-        for other in &mut self.others {
-            self.printed.clear();
-            other.format.printer().print(record, &line, &mut self.printed);
-            other.file.write_all(self.printed.as_bytes()).map_err(|e| (other.file.path().to_path_buf(), e))?;
+        for (other, printed) in self.others.iter_mut().zip(&entry.printed) {
+            other.file.write_all(printed.as_bytes()).map_err(|e| (other.file.path().to_path_buf(), e))?;
         }
         Ok(())
     }
 
-    /// Lines written to each file of the mode.
-    pub fn lines_written(&self) -> u64 {
-        self.records
-    }
-
-    /// Lines not written because they were written before.
-    pub fn duplicates_dropped(&self) -> u64 {
-        self.kifu.as_ref().map_or(0, |k| k.duplicates_dropped)
-    }
-
-    /// Writes every file out (see [`AtomicFile::finish`]) without renaming any;
-    /// a kifu file kept only to find repeats is dropped here.
-    pub fn finish(self) -> Result<(Vec<FinishedFile>, Vec<FileReport>), (PathBuf, io::Error)> {
-        let mut finished = Vec::new();
+    /// Writes the pending records, then every file out (see
+    /// [`AtomicFile::finish`]) without renaming any; a kifu file kept only
+    /// to find repeats is dropped here.
+    pub fn finish(mut self) -> Result<Written, (PathBuf, io::Error)> {
+        while !self.pending.is_empty() {
+            self.write_oldest()?;
+        }
+        let mut files = Vec::new();
         let mut reports = Vec::new();
         let lines = self.records;
+        let duplicates_dropped = self.kifu.as_ref().map_or(0, |k| k.duplicates_dropped);
         if let Some(kifu) = self.kifu.filter(|_| self.kifu_wanted) {
             let path = kifu.path().to_path_buf();
-            finished.push(kifu.finish().map_err(|e| (path.clone(), e))?);
+            files.push(kifu.finish().map_err(|e| (path.clone(), e))?);
             reports.push(FileReport { format: Format::Kifu, path, lines });
         }
         for other in self.others {
             let path = other.file.path().to_path_buf();
-            finished.push(other.file.finish().map_err(|e| (path.clone(), e))?);
+            files.push(other.file.finish().map_err(|e| (path.clone(), e))?);
             reports.push(FileReport { format: other.format, path, lines });
         }
-        Ok((finished, reports))
+        Ok(Written { files, reports, lines_written: lines, duplicates_dropped })
     }
 }
 
@@ -255,8 +323,10 @@ mod tests {
             files[number].write(&record(&line)).unwrap();
         }
         for files in files {
-            assert_eq!(files.lines_written(), expected[files.mode().number() as usize - 1].lines().count() as u64);
-            for file in files.finish().unwrap().0 {
+            let expected_lines = expected[files.mode().number() as usize - 1].lines().count() as u64;
+            let written = files.finish().unwrap();
+            assert_eq!(written.lines_written, expected_lines);
+            for file in written.files {
                 file.commit().unwrap();
             }
         }
@@ -267,6 +337,42 @@ mod tests {
             let kifu_of_obf: Vec<&str> = obf.lines().map(|l| l.split_once(" % ").unwrap().1).collect();
             assert_eq!(kifu_of_obf, expected.lines().collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn repeats_closer_than_the_lookahead_are_dropped_and_the_order_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = FileSettings {
+            text: KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() },
+            formats: Formats::of(&[Format::Jsonl]),
+            bom: false,
+            unique_lines: true,
+        };
+        let mut files = ModeFiles::create(dir.path(), Mode::ValueVsBest, &settings).unwrap();
+        // Lines 0, 0, 1, 0, 1, 2, ...: every line comes back at once and
+        // then within a few records, inside the lookahead.
+        let lines: Vec<[Move; 1]> = (0..LOOKAHEAD as u8 * 2).map(|i| [Move::Play(Square::new(i).unwrap())]).collect();
+        let mut order = Vec::new();
+        for n in 0..lines.len() {
+            order.extend([n, n]);
+            order.extend(n.saturating_sub(3)..n);
+        }
+        for &n in &order {
+            files.write(&record(&lines[n])).unwrap();
+        }
+        let written = files.finish().unwrap();
+        assert_eq!(
+            (written.lines_written, written.duplicates_dropped),
+            (lines.len() as u64, (order.len() - lines.len()) as u64)
+        );
+        for file in written.files {
+            file.commit().unwrap();
+        }
+        let jsonl = std::fs::read_to_string(dir.path().join("mode2.jsonl")).unwrap();
+        let kifus: Vec<String> = jsonl.lines().map(|l| l.split('"').nth(3).unwrap().to_string()).collect();
+        let expected: Vec<String> = lines.iter().map(|l| l[0].to_string()).collect();
+        assert_eq!(kifus, expected);
+        assert!(!dir.path().join("mode2.txt").exists(), "the kifu file kept only to find repeats is not left");
     }
 
     #[test]

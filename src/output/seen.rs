@@ -16,7 +16,9 @@
 //! for every fingerprint has its top bit set. Since a slot is the
 //! fingerprint's leading bits, doubling the table sends the entries of slot
 //! `i` to slots `2i` and `2i + 1` and on: growing is one sweep through
-//! memory, not a cache miss per entry.
+//! memory, not a cache miss per entry. The caller computes a line's
+//! [`Fingerprint`] and asks for its slot ([`SeenLines::prefetch`]) some lines
+//! before it inserts it, so that the insert rarely waits for memory.
 
 use std::io;
 
@@ -57,9 +59,20 @@ fn empty_slots(n: usize) -> Vec<u64> {
     slots
 }
 
-/// 30 bits of a line's hash, the top one set: what an entry keeps. Each
-/// 8 bytes are folded in with one multiply and a rotation, and the whole
-/// is mixed once at the end: a line's bytes reach every bit of the result.
+/// 30 bits of a line's hash, the top one set: what an entry keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint(u64);
+
+impl Fingerprint {
+    /// The fingerprint of `line`.
+    pub fn of(line: &[u8]) -> Fingerprint {
+        Fingerprint(fingerprint(line))
+    }
+}
+
+/// A line's [`Fingerprint`]. Each 8 bytes are folded in with one multiply
+/// and a rotation, and the whole is mixed once at the end: a line's bytes
+/// reach every bit of the result.
 fn fingerprint(line: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h = 0x243f_6a88_85a3_08d3u64 ^ line.len() as u64;
@@ -83,12 +96,19 @@ fn mix(mut h: u64) -> u64 {
 }
 
 impl SeenLines {
-    /// Records `line`, about to be written at `offset`, and says whether it is
-    /// new. `same_as(earlier)` reads back the line written at `earlier` and
-    /// says whether it equals `line`.
+    /// Asks for the slot where a lookup of `print` starts, so that an
+    /// [`SeenLines::insert`] a little later finds it in cache. Only a hint:
+    /// if the table grows in between, the insert looks where it must.
+    pub fn prefetch(&self, print: Fingerprint) {
+        prefetch_index::prefetch_index(&self.slots, self.first_slot(print.0));
+    }
+
+    /// Records the line whose fingerprint is `print`, about to be written at
+    /// `offset`, and says whether it is new. `same_as(earlier)` reads back
+    /// the line written at `earlier` and says whether it is the same line.
     pub fn insert(
         &mut self,
-        line: &[u8],
+        print: Fingerprint,
         offset: u64,
         mut same_as: impl FnMut(u64) -> io::Result<bool>,
     ) -> io::Result<bool> {
@@ -102,7 +122,7 @@ impl SeenLines {
                 "more than {MAX_LINES} lines: too many to drop repeated lines (set unique_lines = false)"
             )));
         }
-        let print = fingerprint(line);
+        let print = print.0;
         let mask = self.slots.len() - 1;
         let mut slot = self.first_slot(print);
         loop {
@@ -157,7 +177,7 @@ mod tests {
             let bytes = &self.bytes;
             let new = self
                 .seen
-                .insert(line.as_bytes(), bytes.len() as u64, |at| {
+                .insert(Fingerprint::of(line.as_bytes()), bytes.len() as u64, |at| {
                     let at = at as usize;
                     Ok(bytes
                         .get(at..at + line.len() + 1)
@@ -204,7 +224,7 @@ mod tests {
         let print = fingerprint(b"F5D6");
         let slot = seen.first_slot(print);
         seen.slots[slot] = print << OFFSET_BITS | 3;
-        assert!(seen.insert(b"F5D6", 100, |_| Ok(false)).unwrap());
-        assert!(!seen.insert(b"F5D6", 200, |at| Ok(at == 100)).unwrap());
+        assert!(seen.insert(Fingerprint(print), 100, |_| Ok(false)).unwrap());
+        assert!(!seen.insert(Fingerprint(print), 200, |at| Ok(at == 100)).unwrap());
     }
 }
