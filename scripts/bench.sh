@@ -2,7 +2,8 @@
 # End-to-end benchmark. Writes synthetic books with `bookminer synth` (kept in
 # BENCH_DIR between runs), mines each with `--mode all` on a warm page cache
 # (the book read afresh from disk once first: see `warm`), and prints one
-# table row per book: load (map, check, index), walk, end to
+# table row per book: load (map, check, index), resolve (every stored move
+# to the record it leads to), walk (and judge, on the second core), end to
 # end, peak RSS and RSS over the file size.
 #
 #   scripts/bench.sh                        # everything below
@@ -12,7 +13,7 @@
 #   (default 3) runs, each compared byte for byte with the straightforward
 #   baseline (examples/baseline.rs), timed once.
 # * An Edax book of BIG positions (default 100M, about 4.4 GB; writing it
-#   takes about 20 minutes and 10 GB of memory once), RUNS_BIG runs (default 1);
+#   takes about 11 minutes and 10 GB of memory once), RUNS_BIG runs (default 1);
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
@@ -70,7 +71,7 @@ warm() {
 }
 
 # mine_best TAG BOOK RUNS: mines BOOK (mode all) RUNS times into $dir/out-TAG
-# and sets best, rss, load, edges, walk from the fastest run.
+# and sets best, rss, load, resolve, edges, walk from the fastest run.
 mine_best() {
   local tag=$1 book=$2 n_runs=$3
   warm "$book"
@@ -85,6 +86,7 @@ mine_best() {
       best=$wall
       rss=$(field rss "$dir/time-$tag")
       load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
+      resolve=$(sed -n 's/.*moves resolved in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
       edges=$(awk '/^edges followed/ { print $3 }' "$dir/summary-$tag")
       walk=$(awk '/^edges followed/ { print $5 }' "$dir/summary-$tag")
     fi
@@ -95,11 +97,11 @@ mine_best() {
 row() {
   local size
   size=$(stat -c %s "$3")
-  awk -v label="$1" -v n="$2" -v size="$size" -v load="$load" -v edges="$edges" -v walk="$walk" -v wall="$best" \
+  awk -v label="$1" -v n="$2" -v size="$size" -v load="$load" -v resolve="$resolve" -v edges="$edges" -v walk="$walk" -v wall="$best" \
       -v rss="$rss" -v bwall="${4:-}" -v brss="${5:-}" 'BEGIN {
     base = bwall == "" ? "| — | — | — |" : sprintf("| %.2f s | %.0f MB | %.1fx |", bwall, brss / 1024, bwall / wall)
-    printf "| %s | %d | %.0f MB | %.2f s (%.1fM positions/s) | %.2f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position %s\n",
-      label, n, size / 1e6, load, n / load / 1e6, walk, edges / walk / 1e6, wall, rss / 1024,
+    printf "| %s | %d | %.0f MB | %.2f s (%.1fM positions/s) | %.2f s | %.2f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position %s\n",
+      label, n, size / 1e6, load, n / load / 1e6, resolve, walk, edges / walk / 1e6, wall, rss / 1024,
       (rss * 1024 - size) / n, base
   }' >> "$results"
 }
@@ -107,8 +109,8 @@ row() {
 declare -A edax_wall
 results="$dir/results.md"
 {
-  echo "| book | positions | file | load | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| book | positions | file | load | resolve | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$results"
 
 for n in $sizes; do
