@@ -13,7 +13,7 @@
 #   (default 3) runs, each compared byte for byte with the straightforward
 #   baseline (examples/baseline.rs), timed once.
 # * An Edax book of BIG positions (default 100M, about 4.4 GB; writing it
-#   takes about 11 minutes and 10 GB of memory once), RUNS_BIG runs (default 1);
+#   takes about 11 minutes and 10 GB of memory once), fastest of RUNS_BIG runs (default 3);
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
@@ -28,7 +28,7 @@ big=${BIG-100000000}
 egbk3=${EGBK3-10000000}
 dir=${BENCH_DIR:-target/bench}
 runs=${RUNS:-3}
-runs_big=${RUNS_BIG:-1}
+runs_big=${RUNS_BIG:-3}
 mkdir -p "$dir"
 
 cargo build --release --quiet --bin bookminer --example baseline
@@ -76,12 +76,14 @@ mine_best() {
   local tag=$1 book=$2 n_runs=$3
   warm "$book"
   best=""
+  printf '* %s, every run end to end:' "$tag" >> "$every"
   for run in $(seq "$n_runs"); do
     echo "== bookminer, $tag, run $run" >&2
     timed "$dir/time-$tag" -- "$bin" --config /dev/null --book "$book" --mode all \
       --out-dir "$dir/out-$tag" --log-file "$dir/log-$tag" --log-level info > "$dir/summary-$tag" 2> "$dir/stderr-$tag"
     local wall
     wall=$(field wall "$dir/time-$tag")
+    printf ' %s s' "$wall" >> "$every"
     if faster "$wall" "$best"; then
       best=$wall
       rss=$(field rss "$dir/time-$tag")
@@ -91,6 +93,7 @@ mine_best() {
       walk=$(awk '/^edges followed/ { print $5 }' "$dir/summary-$tag")
     fi
   done
+  echo >> "$every"
 }
 
 # row LABEL N BOOK [BASELINE_WALL BASELINE_RSS]: one table row from the last mine_best.
@@ -108,6 +111,8 @@ row() {
 
 declare -A edax_wall
 results="$dir/results.md"
+every="$dir/every-run.md"
+: > "$every"
 {
   echo "| book | positions | file | load | resolve | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -171,5 +176,7 @@ done
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat "$results"
+echo
+cat "$every"
 echo
 cat "$formats"
