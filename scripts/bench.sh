@@ -2,7 +2,7 @@
 # End-to-end benchmark. Writes synthetic books with `bookminer synth` (kept in
 # BENCH_DIR between runs), mines each with `--mode all` on a warm page cache
 # (the book read afresh from disk once first: see `warm`), and prints one
-# table row per book: load (map, check, index), resolve (every stored move
+# table row per book: the processor clock of its fastest run, load (map, check, index), resolve (every stored move
 # to the record it leads to), walk (and judge, on the second core), end to
 # end, peak RSS and RSS over the file size.
 #
@@ -31,9 +31,12 @@ runs=${RUNS:-3}
 runs_big=${RUNS_BIG:-3}
 mkdir -p "$dir"
 
-cargo build --release --quiet --bin bookminer --example baseline
+cargo build --release --quiet --bin bookminer --example baseline --example clock
 bin=target/release/bookminer
 baseline=target/release/examples/baseline
+# The processor clock, measured before each run (examples/clock.rs): on a
+# virtual machine it moves between runs, and the timings with it.
+clock=target/release/examples/clock
 
 # field NAME FILE: the number after NAME in a "key value" file.
 field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
@@ -71,7 +74,7 @@ warm() {
 }
 
 # mine_best TAG BOOK RUNS: mines BOOK (mode all) RUNS times into $dir/out-TAG
-# and sets best, rss, load, resolve, edges, walk from the fastest run.
+# and sets best, ghz, rss, load, resolve, edges, walk from the fastest run.
 mine_best() {
   local tag=$1 book=$2 n_runs=$3
   warm "$book"
@@ -79,13 +82,16 @@ mine_best() {
   printf '* %s, every run end to end:' "$tag" >> "$every"
   for run in $(seq "$n_runs"); do
     echo "== bookminer, $tag, run $run" >&2
+    local run_ghz
+    run_ghz=$("$clock")
     timed "$dir/time-$tag" -- "$bin" --config /dev/null --book "$book" --mode all \
       --out-dir "$dir/out-$tag" --log-file "$dir/log-$tag" --log-level info > "$dir/summary-$tag" 2> "$dir/stderr-$tag"
     local wall
     wall=$(field wall "$dir/time-$tag")
-    printf ' %s s' "$wall" >> "$every"
+    printf ' %s s (%s GHz)' "$wall" "$run_ghz" >> "$every"
     if faster "$wall" "$best"; then
       best=$wall
+      ghz=$run_ghz
       rss=$(field rss "$dir/time-$tag")
       load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
       resolve=$(sed -n 's/.*moves resolved in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
@@ -101,10 +107,10 @@ row() {
   local size
   size=$(stat -c %s "$3")
   awk -v label="$1" -v n="$2" -v size="$size" -v load="$load" -v resolve="$resolve" -v edges="$edges" -v walk="$walk" -v wall="$best" \
-      -v rss="$rss" -v bwall="${4:-}" -v brss="${5:-}" 'BEGIN {
+      -v rss="$rss" -v ghz="$ghz" -v bwall="${4:-}" -v brss="${5:-}" 'BEGIN {
     base = bwall == "" ? "| — | — | — |" : sprintf("| %.2f s | %.0f MB | %.1fx |", bwall, brss / 1024, bwall / wall)
-    printf "| %s | %d | %.0f MB | %.2f s (%.1fM positions/s) | %.2f s | %.2f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position %s\n",
-      label, n, size / 1e6, load, n / load / 1e6, resolve, walk, edges / walk / 1e6, wall, rss / 1024,
+    printf "| %s | %d | %.0f MB | %s GHz | %.2f s (%.1fM positions/s) | %.2f s | %.2f s (%.2fM edges/s) | %.2f s | %.0f MB | %.1f B/position %s\n",
+      label, n, size / 1e6, ghz, load, n / load / 1e6, resolve, walk, edges / walk / 1e6, wall, rss / 1024,
       (rss * 1024 - size) / n, base
   }' >> "$results"
 }
@@ -114,8 +120,8 @@ results="$dir/results.md"
 every="$dir/every-run.md"
 : > "$every"
 {
-  echo "| book | positions | file | load | resolve | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| book | positions | file | clock | load | resolve | walk | mode all, end to end | peak RSS | RSS over file | baseline end to end | baseline RSS | speed-up |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$results"
 
 for n in $sizes; do
