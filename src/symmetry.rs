@@ -14,12 +14,8 @@ impl Symmetry {
     pub const ALL: [Symmetry; 8] =
         [Symmetry(0), Symmetry(1), Symmetry(2), Symmetry(3), Symmetry(4), Symmetry(5), Symmetry(6), Symmetry(7)];
 
-    pub const fn new(index: u8) -> Option<Symmetry> {
-        if index < 8 {
-            Some(Symmetry(index))
-        } else {
-            None
-        }
+    pub fn new(index: u8) -> Option<Symmetry> {
+        (index < 8).then_some(Symmetry(index))
     }
 
     pub fn index(self) -> u8 {
@@ -48,8 +44,17 @@ impl Symmetry {
     }
 
     /// [`Symmetry::square`] on a square's index, usable in constants.
-    pub const fn square_index(self, x: u8) -> u8 {
-        map_square(self.0, x)
+    pub const fn square_index(self, mut x: u8) -> u8 {
+        if self.0 & 1 != 0 {
+            x ^= 7;
+        }
+        if self.0 & 2 != 0 {
+            x ^= 56;
+        }
+        if self.0 & 4 != 0 {
+            x = (x >> 3) | ((x & 7) << 3);
+        }
+        x
     }
 
     pub fn apply_move(self, mv: Move) -> Move {
@@ -77,21 +82,6 @@ impl Symmetry {
     }
 }
 
-/// Where symmetry `s` takes square `x` (the formula of [`Symmetry::square`],
-/// usable in constants).
-const fn map_square(s: u8, mut x: u8) -> u8 {
-    if s & 1 != 0 {
-        x ^= 7;
-    }
-    if s & 2 != 0 {
-        x ^= 56;
-    }
-    if s & 4 != 0 {
-        x = (x >> 3) | ((x & 7) << 3);
-    }
-    x
-}
-
 /// `COMPOSED[a][b]` is `a` after `b`. A symmetry is known by where it takes
 /// B1, which no two symmetries send to the same square.
 const COMPOSED: [[u8; 8]; 8] = {
@@ -100,9 +90,9 @@ const COMPOSED: [[u8; 8]; 8] = {
     while a < 8 {
         let mut b = 0;
         while b < 8 {
-            let target = map_square(a as u8, map_square(b as u8, 1));
+            let target = Symmetry::ALL[a].square_index(Symmetry::ALL[b].square_index(1));
             let mut c = 0;
-            while map_square(c, 1) != target {
+            while Symmetry::ALL[c as usize].square_index(1) != target {
                 c += 1;
             }
             table[a][b] = c;

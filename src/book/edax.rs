@@ -10,7 +10,7 @@ pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
 /// Where a record's link count is.
-pub const N_LINK_AT: usize = 38;
+const N_LINK_AT: usize = 38;
 /// A record with the most links a record can count (255).
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 const MAGIC_EDAX: u32 = 0x4544_4158;
@@ -96,6 +96,11 @@ impl<'a> RawRecord<'a> {
         [u32_at(self.bytes, 16), u32_at(self.bytes, 20), u32_at(self.bytes, 24), u32_at(self.bytes, 28)]
     }
 
+    /// The position's stored value.
+    pub fn value(&self) -> Score {
+        self.score_at(32)
+    }
+
     fn score_at(&self, at: usize) -> Score {
         Score(i16_at(self.bytes, at).into())
     }
@@ -137,7 +142,7 @@ impl<'a> RawRecord<'a> {
             id,
             offset,
             board: self.board(),
-            value: self.score_at(32),
+            value: self.value(),
             level: self.bytes[39].into(),
             links: (0..self.n_links()).filter_map(|i| self.link_at(MoveSlot::Link(i))).collect(),
             leaf: self.link_at(MoveSlot::Leaf),
@@ -180,9 +185,14 @@ pub(super) fn board_problems(board: &Board, problems: &mut Vec<Problem>) {
 /// readers of a book already checked, which need no reason.
 #[inline]
 pub fn record_at(file: &[u8], offset: usize) -> Option<RawRecord<'_>> {
-    let n_links = *file.get(offset + N_LINK_AT)?;
-    let bytes = file.get(offset..offset + RECORD_MIN_LEN + 2 * usize::from(n_links))?;
+    let bytes = file.get(offset..offset + RECORD_MIN_LEN + 2 * n_links_at(file, offset)?)?;
     Some(RawRecord { bytes })
+}
+
+/// How many links the record starting at `offset` counts, read alone.
+#[inline]
+pub fn n_links_at(file: &[u8], offset: usize) -> Option<usize> {
+    file.get(offset + N_LINK_AT).map(|&n| usize::from(n))
 }
 
 /// The record starting at `offset`, or the truncation that stops it.

@@ -21,6 +21,7 @@
 //! Tables are sized to be 3/4 full and never fill past 7/8, so every probe
 //! ends.
 
+use super::access_order::RegionOrder;
 use super::record::RecordId;
 use crate::board::Board;
 
@@ -359,8 +360,6 @@ impl PositionIndex {
     }
 }
 
-/// How many inserts ahead of the one being made its group is asked for.
-const INSERT_AHEAD: usize = 16;
 /// Boards gathered before they are inserted, in order of region (see
 /// [`PositionIndex::region`]): in a chunk, about a hundred inserts land on
 /// each page of a 100M-position book's index together, instead of each
@@ -442,9 +441,8 @@ fn build_half(
 #[derive(Default)]
 struct Chunk {
     pending: Vec<Pending>,
-    keys: Vec<u32>,
-    order: Vec<u32>,
-    counts: Vec<u32>,
+    regions: Vec<u32>,
+    order: RegionOrder,
 }
 
 impl Chunk {
@@ -453,15 +451,15 @@ impl Chunk {
     /// boards the one earlier in the file is inserted first and the later
     /// refused. On refusals, the earliest record refused is the error.
     fn insert_into(&mut self, table: &mut Table, board_of: &impl Fn(Located) -> Board) -> Result<(), BuildError> {
-        self.keys.clear();
-        self.keys.extend(self.pending.iter().map(|p| table.region(p.hash)));
-        order_by(&mut self.order, &mut self.counts, &self.keys, table.regions());
+        self.regions.clear();
+        self.regions.extend(self.pending.iter().map(|p| table.region(p.hash)));
+        self.order.sort(&self.regions, table.regions());
         let mut first_error: Option<BuildError> = None;
-        for k in 0..self.order.len() {
-            if let Some(&ahead) = self.order.get(k + INSERT_AHEAD) {
-                table.prefetch(self.pending[ahead as usize].hash);
+        for (i, ahead) in self.order.with_ahead() {
+            if let Some(ahead) = ahead {
+                table.prefetch(self.pending[ahead].hash);
             }
-            let p = &self.pending[self.order[k] as usize];
+            let p = &self.pending[i];
             if let Err(refused) = table.insert(p.hash, &p.board, p.at, board_of) {
                 if first_error.as_ref().is_none_or(|e| p.at.id < e.at.id) {
                     first_error = Some(BuildError { at: p.at, refused });
@@ -470,26 +468,6 @@ impl Chunk {
         }
         self.pending.clear();
         first_error.map_or(Ok(()), Err)
-    }
-}
-
-/// Fills `order` with `0..keys.len()` sorted by `keys` (each below
-/// `key_count`), stably, by counting.
-pub(super) fn order_by(order: &mut Vec<u32>, counts: &mut Vec<u32>, keys: &[u32], key_count: usize) {
-    counts.clear();
-    counts.resize(key_count + 1, 0);
-    for &key in keys {
-        counts[key as usize + 1] += 1;
-    }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    order.clear();
-    order.resize(keys.len(), 0);
-    for (i, &key) in keys.iter().enumerate() {
-        let at = &mut counts[key as usize];
-        order[*at as usize] = i as u32;
-        *at += 1;
     }
 }
 
@@ -537,17 +515,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_board_stored_twice_is_refused_with_the_first_record() {
-        let mut stored = boards(100);
-        stored.push(stored[40]);
+    /// Why indexing `stored` (record `i` holding `stored[i]`), each half
+    /// sized to the boards it gets, fails.
+    fn build_error(stored: &[Board]) -> BuildError {
         let mut per_half = [0; HALVES];
-        for b in &stored {
+        for b in stored {
             per_half[half_of(hash_board(b))] += 1;
         }
         let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
         let board_of = |at: Located| stored[at.id.index()];
-        let error = build(per_half, &entries, &board_of).err().expect("a duplicate");
+        build(per_half, &entries, &board_of).err().expect("boards stored twice")
+    }
+
+    #[test]
+    fn a_board_stored_twice_is_refused_with_the_first_record() {
+        let mut stored = boards(100);
+        stored.push(stored[40]);
+        let error = build_error(&stored);
         assert_eq!(error.at.id, RecordId(100));
         assert_eq!(error.refused, Refused::Duplicate(Located { id: RecordId(40), hint: 0 }));
     }
@@ -557,13 +541,7 @@ mod tests {
         let mut stored = boards(3000);
         // Refused in file order: record 3000 (a repeat of 2500), then 3001, 3002.
         stored.extend([stored[2500], stored[7], stored[1200]]);
-        let mut per_half = [0; HALVES];
-        for b in &stored {
-            per_half[half_of(hash_board(b))] += 1;
-        }
-        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
-        let board_of = |at: Located| stored[at.id.index()];
-        let error = build(per_half, &entries, &board_of).err().expect("duplicates");
+        let error = build_error(&stored);
         assert_eq!(error.at.id, RecordId(3000));
         assert_eq!(error.refused, Refused::Duplicate(Located { id: RecordId(2500), hint: 0 }));
     }
@@ -599,16 +577,6 @@ mod tests {
                 assert_eq!(before, slow_before, "{control:?} {byte:#x}");
             }
         }
-    }
-
-    #[test]
-    fn ordering_by_key_counts_every_index_once_in_key_order_keeping_ties_in_order() {
-        let keys: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % 37).collect();
-        let (mut order, mut counts) = (Vec::new(), Vec::new());
-        order_by(&mut order, &mut counts, &keys, 37);
-        let mut slow: Vec<u32> = (0..1000).collect();
-        slow.sort_by_key(|&i| keys[i as usize]);
-        assert_eq!(order, slow);
     }
 
     #[test]

@@ -253,14 +253,12 @@ impl BookFile {
     /// value out of range reads as it is).
     #[inline]
     pub fn value_of(&self, at: Located) -> Score {
-        let offset = self.offset(at) as usize;
         let value = match self.layout {
-            Layout::Edax { .. } => {
-                self.bytes().get(offset + 32..offset + 34).map(|b| i32::from(i16::from_le_bytes([b[0], b[1]])))
-            }
-            Layout::Egaroucid { .. } => self.bytes().get(offset + 16).map(|&b| i32::from(b as i8)),
+            Layout::Edax { .. } => edax::record_at(self.bytes(), self.offset(at) as usize).map(|raw| raw.value()),
+            Layout::Egaroucid { .. } => egaroucid::record_at(self.bytes(), at.id).map(|raw| Score(raw.raw_value())),
         };
-        Score(value.unwrap_or(0))
+        // Only a book changed since it was checked has no record there.
+        value.unwrap_or(Score(0))
     }
 
     /// Asks the CPU to start loading a record's first bytes.

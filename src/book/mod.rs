@@ -3,6 +3,7 @@
 //! format, with the index the walk looks positions up in and the checks
 //! `verify` makes.
 
+mod access_order;
 pub mod edax;
 pub mod edax_writer;
 pub mod egaroucid;

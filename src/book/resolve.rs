@@ -15,9 +15,10 @@
 //! the TLB's reach misses it at every read; in that order, a chunk's reads
 //! stay within a few pages at a time, and those asked for ahead arrive.
 
+use super::access_order::RegionOrder;
 use super::edax::{self, Starts, STARTS_EVERY};
 use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
-use super::index::{hash_board, order_by, Located, PositionIndex};
+use super::index::{hash_board, Located, PositionIndex};
 use super::loaded::{BookFile, Layout};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
@@ -33,8 +34,6 @@ use std::ops::Range;
 const EDAX_CHUNK: usize = 1 << 13;
 /// Egaroucid records resolved together (about ten legal moves each).
 const EGAROUCID_CHUNK: usize = 1 << 11;
-/// How many lookups ahead of the one being made its memory is asked for.
-const AHEAD: usize = 16;
 /// Threads to share the records between, at most.
 const MAX_THREADS: usize = 8;
 /// A region of the book file, for ordering reads: a huge page.
@@ -74,10 +73,9 @@ struct Answerer<'a> {
     hashes: Vec<u64>,
     answers: Vec<Answer>,
     /// Each question's region of the index, then of the file.
-    keys: Vec<u32>,
-    /// Question numbers in the order they are probed, then compared.
-    order: Vec<u32>,
-    counts: Vec<u32>,
+    regions: Vec<u32>,
+    /// Questions in the order they are probed, then compared.
+    order: RegionOrder,
     candidates: Vec<Option<Located>>,
     /// Where each candidate's record starts in the file.
     offsets: Vec<u64>,
@@ -91,9 +89,8 @@ impl<'a> Answerer<'a> {
             questions: Vec::new(),
             hashes: Vec::new(),
             answers: Vec::new(),
-            keys: Vec::new(),
-            order: Vec::new(),
-            counts: Vec::new(),
+            regions: Vec::new(),
+            order: RegionOrder::default(),
             candidates: Vec::new(),
             offsets: Vec::new(),
         }
@@ -113,33 +110,31 @@ impl<'a> Answerer<'a> {
         self.hashes.clear();
         self.hashes.extend(self.questions.iter().map(|q| hash_board(&q.board)));
         // Probes, in order of index region.
-        self.keys.clear();
-        self.keys.extend(self.hashes.iter().map(|&h| index.region(h)));
-        order_by(&mut self.order, &mut self.counts, &self.keys, index.regions());
+        self.regions.clear();
+        self.regions.extend(self.hashes.iter().map(|&h| index.region(h)));
+        self.order.sort(&self.regions, index.regions());
         self.candidates.clear();
         self.candidates.resize(n, None);
-        for k in 0..n {
-            if let Some(&ahead) = self.order.get(k + AHEAD) {
-                index.prefetch(self.hashes[ahead as usize]);
+        for (i, ahead) in self.order.with_ahead() {
+            if let Some(ahead) = ahead {
+                index.prefetch(self.hashes[ahead]);
             }
-            let i = self.order[k] as usize;
             self.candidates[i] = index.first_candidate(self.hashes[i]);
         }
         // Boards compared, in order of file region. A question whose hash
         // matches no tag has no record in the book.
         self.offsets.clear();
         self.offsets.extend(self.candidates.iter().map(|c| c.map_or(0, |at| file.offset(at))));
-        self.keys.clear();
-        self.keys.extend(self.offsets.iter().map(|&offset| (offset >> FILE_REGION_BITS) as u32));
-        let total_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
-        order_by(&mut self.order, &mut self.counts, &self.keys, total_regions);
+        self.regions.clear();
+        self.regions.extend(self.offsets.iter().map(|&offset| (offset >> FILE_REGION_BITS) as u32));
+        let file_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
+        self.order.sort(&self.regions, file_regions);
         self.answers.clear();
         self.answers.resize(n, None);
-        for k in 0..n {
-            if let Some(&ahead) = self.order.get(k + AHEAD) {
-                file.prefetch_offset(self.offsets[ahead as usize]);
+        for (i, ahead) in self.order.with_ahead() {
+            if let Some(ahead) = ahead {
+                file.prefetch_offset(self.offsets[ahead]);
             }
-            let i = self.order[k] as usize;
             let Some(candidate) = self.candidates[i] else { continue };
             let board = &self.questions[i].board;
             let found = match file.board_at(self.offsets[i]) == *board {

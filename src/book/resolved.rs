@@ -90,6 +90,13 @@ pub(super) struct EdaxTargets {
 }
 
 impl EdaxTargets {
+    /// The targets of the `n_links` links of the record `id`, which starts
+    /// at byte `offset`.
+    fn links_of(&self, id: RecordId, offset: u64, n_links: usize) -> Option<&[PackedTarget]> {
+        let first = edax::links_before(id, offset) as usize;
+        self.links.get(first..first + n_links)
+    }
+
     fn leaf(&self, id: RecordId) -> Target {
         match self.leaves.binary_search_by_key(&id, |&(record, _)| record) {
             Ok(i) => self.leaves[i].1.unpack(),
@@ -263,14 +270,9 @@ impl ResolvedBook {
         let first = match &self.targets {
             Targets::Edax(targets) => {
                 let offset = self.file.offset(at);
-                let n_links = usize::from(*self.file.bytes().get(offset as usize + edax::N_LINK_AT)?);
-                let first = edax::links_before(at.id, offset) as usize;
-                targets
-                    .links
-                    .get(first..first + n_links)?
-                    .iter()
-                    .map(|t| t.unpack())
-                    .find(|t| matches!(t, Target::Child(..)))
+                let n_links = edax::n_links_at(self.file.bytes(), offset as usize)?;
+                let links = targets.links_of(at.id, offset, n_links)?;
+                links.iter().map(|t| t.unpack()).find(|t| matches!(t, Target::Child(..)))
             }
             Targets::Egaroucid(links) => links
                 .slots
@@ -303,8 +305,7 @@ impl ResolvedBook {
             return self.file.unreadable(at.id, offset);
         };
         let record = raw.to_record(at.id, offset);
-        let first = edax::links_before(at.id, offset) as usize;
-        let stored = edax_targets.links.get(first..first + raw.n_links());
+        let stored = edax_targets.links_of(at.id, offset, raw.n_links());
         // A link whose move code is bad is left out of the record; only a
         // book changed since it was checked has one.
         match stored.filter(|_| record.n_links() == raw.n_links()) {

@@ -64,26 +64,21 @@ fn empty_slots(n: usize) -> Vec<u64> {
 pub struct Fingerprint(u64);
 
 impl Fingerprint {
-    /// The fingerprint of `line`.
+    /// The fingerprint of `line`. Each 8 bytes are folded in with one
+    /// multiply and a rotation, and the whole is mixed once at the end: a
+    /// line's bytes reach every bit of the result.
     pub fn of(line: &[u8]) -> Fingerprint {
-        Fingerprint(fingerprint(line))
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h = 0x243f_6a88_85a3_08d3u64 ^ line.len() as u64;
+        let mut chunks = line.chunks_exact(8);
+        for chunk in &mut chunks {
+            h = (h ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes"))).wrapping_mul(K).rotate_left(29);
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        h = mix(h ^ u64::from_le_bytes(last));
+        Fingerprint((h >> OFFSET_BITS) | 1 << (FINGERPRINT_BITS - 1))
     }
-}
-
-/// A line's [`Fingerprint`]. Each 8 bytes are folded in with one multiply
-/// and a rotation, and the whole is mixed once at the end: a line's bytes
-/// reach every bit of the result.
-fn fingerprint(line: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = 0x243f_6a88_85a3_08d3u64 ^ line.len() as u64;
-    let mut chunks = line.chunks_exact(8);
-    for chunk in &mut chunks {
-        h = (h ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes"))).wrapping_mul(K).rotate_left(29);
-    }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = mix(h ^ u64::from_le_bytes(last));
-    (h >> OFFSET_BITS) | 1 << (FINGERPRINT_BITS - 1)
 }
 
 /// A 64-bit finalizer (MurmurHash3's), spreading every input bit over the output.
@@ -221,7 +216,7 @@ mod tests {
         // Two different lines recorded with one fingerprint: only reading back
         // can tell them apart.
         let mut seen = SeenLines::default();
-        let print = fingerprint(b"F5D6");
+        let print = Fingerprint::of(b"F5D6").0;
         let slot = seen.first_slot(print);
         seen.slots[slot] = print << OFFSET_BITS | 3;
         assert!(seen.insert(Fingerprint(print), 100, |_| Ok(false)).unwrap());

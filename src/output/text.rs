@@ -90,10 +90,7 @@ const NAMES_UNDER: [[[u8; 2]; 64]; 8] = {
     while s < 8 {
         let mut x = 0;
         while x < 64 {
-            let to = match Symmetry::new(s as u8) {
-                Some(symmetry) => symmetry.square_index(x as u8),
-                None => unreachable!(),
-            };
+            let to = Symmetry::ALL[s].square_index(x as u8);
             table[s][x] = [b'A' + to % 8, b'1' + to / 8];
             x += 1;
         }
