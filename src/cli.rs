@@ -5,10 +5,11 @@ use bookminer::config::Settings;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Walks an Edax opening book (book.dat) and writes the kifu of the places
-/// where it disagrees with itself: leaves that beat every link, links whose
-/// score disagrees with the position they lead to. Feed the kifu to an engine
-/// to re-search them.
+/// Walks an Othello opening book (Edax's book.dat or Egaroucid's .egbk3,
+/// told by its first bytes) and writes the kifu of the places where it
+/// disagrees with itself: leaves that beat every link, links whose score
+/// disagrees with the position they lead to. Feed the kifu to an engine to
+/// re-search them.
 ///
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
