@@ -12,6 +12,7 @@ pub mod config;
 pub mod inspect;
 pub mod judging;
 pub mod kifu;
+pub mod memory;
 pub mod mine;
 pub mod mismatch;
 pub mod modes;

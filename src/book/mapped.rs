@@ -112,30 +112,6 @@ fn load(map: &memmap2::Mmap) {
     let _ = map;
 }
 
-/// Asks the kernel to back a large, not yet touched allocation (the
-/// index's tables) with huge pages: the walk's lookups land anywhere in
-/// them, and with 4 KiB pages nearly every one also misses the TLB.
-/// Only a hint; nothing changes if it is not taken.
-pub fn advise_huge_pages<T>(vec: &mut Vec<T>) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = vec.as_mut_ptr() as usize;
-        let end = start + vec.capacity() * std::mem::size_of::<T>();
-        let (from, to) = (start.next_multiple_of(HUGE), end - end % HUGE);
-        if to > from {
-            // SAFETY: the range lies within the vector's own allocation
-            // (rounded inwards to whole huge pages); MADV_HUGEPAGE changes
-            // how pages are backed, never their contents or protection.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = vec;
-}
-
 #[cfg(unix)]
 mod guard {
     //! The SIGBUS handler and the table of maps it protects.

@@ -172,7 +172,7 @@ fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> Edax
     let counts = file.counts();
     let records = counts.records as usize;
     let mut links = Vec::with_capacity(counts.links as usize);
-    super::mapped::advise_huge_pages(&mut links);
+    crate::memory::advise_huge_pages(&mut links);
     links.resize(counts.links as usize, PackedTarget::ABSENT);
     // Each part starts on a record whose offset `starts` keeps, and owns
     // the run of links its records store.
@@ -288,7 +288,7 @@ fn write_edax(
 fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     let records = file.counts().records as usize;
     let mut slots = Vec::with_capacity(records);
-    super::mapped::advise_huge_pages(&mut slots);
+    crate::memory::advise_huge_pages(&mut slots);
     slots.resize(records, Slots::default());
     let parts = split(records, threads(), 1);
     let mut runs: Vec<&mut [Slots]> = Vec::with_capacity(parts.len());

@@ -50,13 +50,22 @@ impl AtomicFile {
         &self.path
     }
 
-    /// Whether `line` and its line end were written at byte `at`; reads the
-    /// file back, so whatever is buffered is written out first.
+    /// Whether `line` and its line end were written at byte `at`: compared
+    /// in the write buffer if they are still there (repeats are often
+    /// close), else read back from the file once the buffer is written out.
     pub(super) fn holds_line(&mut self, at: u64, line: &[u8]) -> io::Result<bool> {
+        let holds = |earlier: &[u8]| {
+            earlier.len() == line.len() + 1 && earlier[..line.len()] == *line && earlier[line.len()] == b'\n'
+        };
+        let buffered = self.writer.buffer();
+        if let Some(start) = at.checked_sub(self.written - buffered.len() as u64) {
+            let start = start as usize;
+            return Ok(buffered.get(start..start + line.len() + 1).is_some_and(holds));
+        }
         self.writer.flush()?;
         let mut earlier = vec![0; line.len() + 1];
         match read_exact_at(self.writer.get_ref(), &mut earlier, at) {
-            Ok(()) => Ok(earlier[..line.len()] == *line && earlier[line.len()] == b'\n'),
+            Ok(()) => Ok(holds(&earlier)),
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
             Err(e) => Err(e),
         }
@@ -151,4 +160,38 @@ pub fn ensure_dir(dir: &Path) -> io::Result<()> {
         return Ok(());
     }
     fs::create_dir_all(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `holds_line` says of the first two lines, asked at their own
+    /// offsets and at each other's.
+    fn answers(file: &mut AtomicFile) -> [bool; 5] {
+        [
+            file.holds_line(0, b"F5D6").unwrap(),
+            file.holds_line(5, b"F5F6").unwrap(),
+            file.holds_line(5, b"F5D6").unwrap(),
+            file.holds_line(0, b"F5").unwrap(),
+            file.holds_line(0, b"F5D6C3").unwrap(),
+        ]
+    }
+
+    #[test]
+    fn a_line_is_recognised_in_the_write_buffer_and_in_the_file_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = AtomicFile::create(&dir.path().join("mode1.txt")).unwrap();
+        file.write_all(b"F5D6\nF5F6\n").unwrap();
+        assert!(file.writer.buffer().len() == 10, "both lines still buffered");
+        let expected = [true, true, false, false, false];
+        assert_eq!(answers(&mut file), expected);
+        // Enough after them that they are out of the buffer and in the file.
+        for i in 0..20_000 {
+            writeln!(file, "C4{i}").unwrap();
+        }
+        assert!(file.written - file.writer.buffer().len() as u64 > 10, "both lines written out");
+        assert_eq!(answers(&mut file), expected);
+        assert!(file.holds_line(10, b"C40").unwrap());
+    }
 }
