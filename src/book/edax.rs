@@ -5,6 +5,7 @@
 use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{Details, Link, Record, RecordId, Score};
 use crate::board::{Board, Move, CENTRE};
+use smallvec::SmallVec;
 
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
@@ -144,10 +145,23 @@ impl<'a> RawRecord<'a> {
             board: self.board(),
             value: self.value(),
             level: self.bytes[39].into(),
-            links: (0..self.n_links()).filter_map(|i| self.link_at(MoveSlot::Link(i))).collect(),
+            links: self.links(),
             leaf: self.link_at(MoveSlot::Leaf),
             details: Details::Edax { counts: self.counts(), lower: self.score_at(34), upper: self.score_at(36) },
         }
+    }
+
+    /// The links whose codes are moves, read pair by pair: the walk reads
+    /// a record at every position, so this is one pass over the bytes.
+    fn links(&self) -> SmallVec<[Link; 8]> {
+        let pairs = &self.bytes[40..40 + 2 * self.n_links()];
+        let mut links = SmallVec::with_capacity(self.n_links());
+        for pair in pairs.chunks_exact(2) {
+            if let Some(mv) = Move::from_code(pair[1]) {
+                links.push(Link::new(Score((pair[0] as i8).into()), mv));
+            }
+        }
+        links
     }
 
     /// The checks `mine` makes on every record at load (SPEC §7): move codes,
