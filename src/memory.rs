@@ -3,8 +3,9 @@
 //! a hint about pages, never about their contents: refused or unknown (an
 //! older kernel, another system), it changes nothing but the time taken.
 
-/// The whole pages of `size` pages inside a vector's allocation, as
+/// The whole pages (of `page` bytes) inside a vector's allocation, as
 /// (start address, length), if there are any.
+#[cfg(target_os = "linux")]
 fn whole_pages<T>(vec: &mut Vec<T>, page: usize) -> Option<(*mut libc::c_void, usize)> {
     let start = vec.as_mut_ptr() as usize;
     let end = start + vec.capacity() * std::mem::size_of::<T>();

@@ -12,6 +12,8 @@ pub const HEADER_LEN: usize = 42;
 pub const RECORD_MIN_LEN: usize = 42;
 /// Where a record's link count is.
 const N_LINK_AT: usize = 38;
+/// Where a record's links start: (score, move code) byte pairs.
+const LINKS_AT: usize = 40;
 /// A record with the most links a record can count (255).
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 const MAGIC_EDAX: u32 = 0x4544_4158;
@@ -118,7 +120,7 @@ impl<'a> RawRecord<'a> {
     /// Raw (score, move code) pair of a slot; codes are checked at load.
     fn raw(&self, slot: MoveSlot) -> (i8, u8) {
         let at = match slot {
-            MoveSlot::Link(i) => 40 + 2 * i,
+            MoveSlot::Link(i) => LINKS_AT + 2 * i,
             MoveSlot::Leaf => self.bytes.len() - 2,
         };
         (self.bytes[at] as i8, self.bytes[at + 1])
@@ -152,9 +154,12 @@ impl<'a> RawRecord<'a> {
     }
 
     /// The links whose codes are moves, read pair by pair: the walk reads
-    /// a record at every position, so this is one pass over the bytes.
+    /// a record at every position, so this is one pass over the bytes. (It
+    /// decodes a pair as [`RawRecord::link_at`] does; sharing one helper
+    /// changed how the compiler inlined the resolver's loop, +20%
+    /// instructions there on the 1M book.)
     fn links(&self) -> SmallVec<[Link; 8]> {
-        let pairs = &self.bytes[40..40 + 2 * self.n_links()];
+        let pairs = &self.bytes[LINKS_AT..LINKS_AT + 2 * self.n_links()];
         let mut links = SmallVec::with_capacity(self.n_links());
         for pair in pairs.chunks_exact(2) {
             if let Some(mv) = Move::from_code(pair[1]) {
