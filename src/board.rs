@@ -152,7 +152,10 @@ impl Board {
         self.legal_moves() == 0 && legal_moves(self.opponent, self.player) == 0
     }
 
-    /// True when passing is the only legal move.
+    /// True when passing is the only legal move. Never inlined: passes are
+    /// rare, and inlined into a loop over a record's moves, both sides'
+    /// legal moves were computed for every record, pass or not.
+    #[inline(never)]
     pub fn must_pass(&self) -> bool {
         self.legal_moves() == 0 && legal_moves(self.opponent, self.player) != 0
     }

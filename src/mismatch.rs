@@ -149,6 +149,7 @@ fn with_facts<R>(
     use_facts(&facts)
 }
 
+#[inline]
 fn judge_facts<E>(
     modes: &[Mode],
     rules: &Rules,

@@ -22,7 +22,6 @@ use crate::book::index::Located;
 use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
 use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
-use smallvec::SmallVec;
 use std::fmt;
 
 /// Where a walk starts: a board and the line that reaches it from the initial
@@ -228,6 +227,10 @@ impl Visited {
     }
 }
 
+/// Room kept for the walk's stack from the start: a game has at most 60
+/// moves (and a few passes); the vectors grow should a line need more.
+const MAX_DEPTH: usize = 64;
+
 /// How many subtrees are walked ahead of the walk at most.
 const SCOUTS: usize = 16;
 /// How far down its first path a subtree is walked ahead.
@@ -273,15 +276,20 @@ impl Scouts {
     /// to arrive, and asks for the next position.
     fn advance(&mut self, book: &ResolvedBook) {
         self.half ^= 1;
-        for slot in self.scouts.iter_mut().skip(self.half).step_by(2) {
-            let Some(scout) = slot else { continue };
-            *slot = match book.first_child(scout.at) {
-                Some(child) if scout.steps_left > 0 => {
-                    book.prefetch(child);
-                    Some(Scout { at: child, steps_left: scout.steps_left - 1 })
-                }
-                _ => None,
-            };
+        // An index loop: this runs at every position, and the iterator
+        // adapters (skip, step_by) cost a third of it.
+        let mut i = self.half;
+        while i < SCOUTS {
+            if let Some(scout) = self.scouts[i] {
+                self.scouts[i] = match book.first_child(scout.at) {
+                    Some(child) if scout.steps_left > 0 => {
+                        book.prefetch(child);
+                        Some(Scout { at: child, steps_left: scout.steps_left - 1 })
+                    }
+                    _ => None,
+                };
+            }
+            i += 2;
         }
     }
 }
@@ -292,8 +300,10 @@ struct Walker<'b, V> {
     visited: Visited,
     visitor: V,
     board: Board,
-    line: SmallVec<[Move; 64]>,
-    stack: SmallVec<[Frame; 64]>,
+    /// Vecs, not small vectors: the stack and the line are touched at
+    /// every edge, and a small vector checks where its items are each time.
+    line: Vec<Move>,
+    stack: Vec<Frame>,
     /// The moves of every frame on the stack, the top frame's last.
     moves: Vec<Child>,
     /// The targets of the record just read.
@@ -311,13 +321,14 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         visited: Visited::new(book.counts().records),
         visitor,
         board: start.board,
-        line: start.line.iter().copied().collect(),
-        stack: SmallVec::new(),
+        line: Vec::with_capacity(start.line.len() + 2 * MAX_DEPTH),
+        stack: Vec::with_capacity(MAX_DEPTH),
         moves: Vec::new(),
         targets: Vec::new(),
         scouts: Scouts::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
+    walker.line.extend_from_slice(&start.line);
     walker.visited.insert(walkable.root.id);
     let record = book.read(walkable.root, &mut walker.targets);
     let first = walker.add_moves(&record);

@@ -132,6 +132,13 @@ impl<'a> RawRecord<'a> {
         Move::from_code(code).map(|mv| Link::new(Score(score.into()), mv))
     }
 
+    /// How many of the links [`RawRecord::to_record`] keeps: those whose
+    /// codes are moves.
+    pub fn links_that_are_moves(&self) -> usize {
+        let pairs = &self.bytes[LINKS_AT..LINKS_AT + 2 * self.n_links()];
+        pairs.chunks_exact(2).filter(|pair| Move::from_code(pair[1]).is_some()).count()
+    }
+
     /// Whether the record has a leaf (its move code is not 65).
     pub fn has_leaf(&self) -> bool {
         self.link_at(MoveSlot::Leaf).is_some()
@@ -358,5 +365,29 @@ pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
         [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes]
     {
         out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    #[test]
+    fn a_record_keeps_the_links_whose_codes_are_moves_and_counts_the_same() {
+        let play = |i| Move::Play(Square::new(i).unwrap());
+        let links = [Link::new(Score(3), play(19)), Link::new(Score(-2), play(26)), Link::new(Score(0), play(37))];
+        let mut bytes = Vec::new();
+        encode_record(&mut bytes, &Board::INITIAL, [0; 4], [1, -64, 64], 5, &links, None);
+        // The second and third links' codes: moves, "no move", out of range.
+        for (second, third, kept) in [(26, 37, 3), (Move::NONE_CODE, 37, 2), (80, 200, 1)] {
+            bytes[LINKS_AT + 3] = second;
+            bytes[LINKS_AT + 5] = third;
+            let raw = next_record(&bytes, 0).unwrap();
+            assert_eq!(raw.links_that_are_moves(), kept, "codes {second}, {third}");
+            let record = raw.to_record(RecordId(0), 0);
+            assert_eq!(record.n_links(), kept, "codes {second}, {third}");
+            assert_eq!(record.links().next(), Some(links[0]));
+        }
     }
 }

@@ -60,14 +60,18 @@ impl PackedTarget {
         )
     }
 
+    /// The child's record, without its placement, if the target is one.
+    #[inline]
+    pub fn child_located(self) -> Option<Located> {
+        (self.0 < PackedTarget::ILLEGAL.0)
+            .then_some(Located { id: RecordId(self.0 as u32), hint: (self.0 >> 32) as u32 & ((1 << HINT_BITS) - 1) })
+    }
+
     pub fn unpack(self) -> Target {
-        match self {
-            PackedTarget::ABSENT => Target::Absent,
-            PackedTarget::ILLEGAL => Target::Illegal,
-            PackedTarget(word) => Target::Child(
-                Located { id: RecordId(word as u32), hint: (word >> 32) as u32 & ((1 << HINT_BITS) - 1) },
-                unpack_placement(word >> (32 + HINT_BITS)),
-            ),
+        match (self, self.child_located()) {
+            (_, Some(at)) => Target::Child(at, unpack_placement(self.0 >> (32 + HINT_BITS))),
+            (PackedTarget::ILLEGAL, None) => Target::Illegal,
+            (_, None) => Target::Absent,
         }
     }
 }
@@ -267,23 +271,15 @@ impl ResolvedBook {
     /// leaf is not looked at.
     #[inline]
     pub fn first_child(&self, at: Located) -> Option<Located> {
-        let first = match &self.targets {
+        match &self.targets {
             Targets::Edax(targets) => {
                 let offset = self.file.offset(at);
                 let n_links = edax::n_links_at(self.file.bytes(), offset as usize)?;
-                let links = targets.links_of(at.id, offset, n_links)?;
-                links.iter().map(|t| t.unpack()).find(|t| matches!(t, Target::Child(..)))
+                targets.links_of(at.id, offset, n_links)?.iter().find_map(|t| t.child_located())
             }
-            Targets::Egaroucid(links) => links
-                .slots
-                .get(at.id.index())?
-                .links(&links.overflow)
-                .next()
-                .map(|link| Target::Child(link.child, link.placement)),
-        };
-        match first {
-            Some(Target::Child(child, _)) => Some(child),
-            _ => None,
+            Targets::Egaroucid(links) => {
+                links.slots.get(at.id.index())?.links(&links.overflow).next().map(|link| link.child)
+            }
         }
     }
 
@@ -304,18 +300,20 @@ impl ResolvedBook {
         let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else {
             return self.file.unreadable(at.id, offset);
         };
-        let record = raw.to_record(at.id, offset);
         let stored = edax_targets.links_of(at.id, offset, raw.n_links());
         // A link whose move code is bad is left out of the record; only a
         // book changed since it was checked has one.
-        match stored.filter(|_| record.n_links() == raw.n_links()) {
-            Some(links) => targets.extend(links.iter().map(|t| t.unpack())),
-            None => targets.extend((0..record.n_links()).map(|_| Target::Absent)),
+        let links = raw.links_that_are_moves();
+        match stored.filter(|_| links == raw.n_links()) {
+            Some(stored) => targets.extend(stored.iter().map(|t| t.unpack())),
+            None => targets.extend((0..links).map(|_| Target::Absent)),
         }
-        if record.leaf().is_some() {
+        if raw.has_leaf() {
             targets.push(edax_targets.leaf(at.id));
         }
-        record
+        // Made last, as the value returned: a record is large, and one made
+        // earlier was copied on the way out.
+        raw.to_record(at.id, offset)
     }
 
     fn read_egaroucid(&self, at: Located, links: &EgaroucidLinks, targets: &mut Vec<Target>) -> Record {
@@ -354,11 +352,14 @@ mod tests {
                 let placement = Placement { symmetry: s, symmetric };
                 let packed = PackedTarget::child(at, placement);
                 assert_eq!(packed.unpack(), Target::Child(at, placement));
+                assert_eq!(packed.child_located(), Some(at));
                 assert!(packed != PackedTarget::ABSENT && packed != PackedTarget::ILLEGAL);
             }
         }
         assert_eq!(PackedTarget::ABSENT.unpack(), Target::Absent);
         assert_eq!(PackedTarget::ILLEGAL.unpack(), Target::Illegal);
+        assert_eq!(PackedTarget::ABSENT.child_located(), None);
+        assert_eq!(PackedTarget::ILLEGAL.child_located(), None);
     }
 
     fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
