@@ -68,6 +68,38 @@ fn tag_of(hash: u64) -> u8 {
     ((hash >> 48) as u8 % 255) + 1
 }
 
+/// What indexing needs of one record, noted when the records are first
+/// read, so that building the index reads neither the file nor a board
+/// again: in one word, the bits of its board's hash that the index uses
+/// (bits 0–31 place it, 48–55 tag it, 56 picks its half), moved to bits
+/// 0–40, and the reader's hint (20 bits, 41–60); or [`IndexKey::NOT_INDEXED`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct IndexKey(u64);
+
+/// Hints a key holds (see [`super::edax::Starts`]: they stay below 2^20).
+const KEY_HINT_BITS: u32 = 20;
+
+impl IndexKey {
+    /// A record whose board the index leaves out (an Egaroucid record that
+    /// is not a position of the book).
+    pub const NOT_INDEXED: IndexKey = IndexKey(u64::MAX);
+
+    pub fn new(hash: u64, hint: u32) -> IndexKey {
+        debug_assert!(hint < 1 << KEY_HINT_BITS, "hint {hint} does not fit");
+        let hint = u64::from(hint & ((1 << KEY_HINT_BITS) - 1));
+        IndexKey((hash & 0xffff_ffff) | ((hash >> 48) & 0x1ff) << 32 | hint << 41)
+    }
+
+    /// A hash with the bits the index reads as the board's own: the rest are 0.
+    fn hash(self) -> u64 {
+        (self.0 & 0xffff_ffff) | ((self.0 >> 32) & 0x1ff) << 48
+    }
+
+    fn hint(self) -> u32 {
+        (self.0 >> 41) as u32 & ((1 << KEY_HINT_BITS) - 1)
+    }
+}
+
 /// Buckets per group: a group is one cache line.
 const GROUP: usize = 7;
 
@@ -208,18 +240,18 @@ impl Table {
         None
     }
 
-    /// Adds a board that `find` did not find; `Err` with the entry already
-    /// holding it otherwise, or when the table is full (the file changed
-    /// between counting and indexing).
-    fn insert(
-        &mut self,
-        hash: u64,
-        board: &Board,
-        at: Located,
-        board_of: impl Fn(Located) -> Board,
-    ) -> Result<(), Refused> {
-        if let Some(bucket) = self.find(hash, board, &board_of) {
-            return Err(Refused::Duplicate(self.located(bucket)));
+    /// Adds the board of the record `at`, unless an entry holds it already
+    /// (`Err` with that entry) or the table is full (the file changed
+    /// between counting and indexing). Boards are read by `board_of`, and
+    /// only where a tag matches: the new record's too.
+    fn insert(&mut self, hash: u64, at: Located, board_of: impl Fn(Located) -> Board) -> Result<(), Refused> {
+        let mut board = None;
+        let mut same_board = |entry: Located| board_of(entry) == *board.get_or_insert_with(|| board_of(at));
+        let held = self.probe(hash, tag_of(hash)).find_map(|(group, matches, _)| {
+            matches.buckets().map(|i| self.located(group * GROUP + i)).find(|&entry| same_board(entry))
+        });
+        if let Some(entry) = held {
+            return Err(Refused::Duplicate(entry));
         }
         if self.len >= self.capacity() {
             return Err(Refused::Full);
@@ -366,9 +398,8 @@ impl PositionIndex {
 /// missing the TLB.
 const INSERT_CHUNK: usize = 1 << 15;
 
-/// A board waiting for its bucket to arrive in cache.
+/// A record waiting for its bucket to arrive in cache.
 struct Pending {
-    board: Board,
     hash: u64,
     at: Located,
 }
@@ -379,20 +410,17 @@ pub(super) struct BuildError {
     pub refused: Refused,
 }
 
-/// Builds the index from `boards()`, an iterator over every board to index
-/// with where its record is, which each of the two threads runs through
-/// (taking its own half). `per_half` says how many boards each half gets.
-pub(super) fn build<I>(
+/// Builds the index from every record's key (record `i`'s at `keys[i]`),
+/// which each of the two threads runs through, taking its own half.
+/// `per_half` says how many boards each half gets.
+pub(super) fn build(
     per_half: [usize; HALVES],
-    boards: &(impl Fn() -> I + Sync),
+    keys: &[IndexKey],
     board_of: &(impl Fn(Located) -> Board + Sync),
-) -> Result<PositionIndex, BuildError>
-where
-    I: Iterator<Item = (Board, Located)>,
-{
+) -> Result<PositionIndex, BuildError> {
     let built: Vec<Result<Table, BuildError>> = std::thread::scope(|scope| {
         let threads: Vec<_> =
-            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], boards(), board_of))).collect();
+            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], keys, board_of))).collect();
         threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
     });
     let mut halves = Vec::with_capacity(HALVES);
@@ -412,23 +440,23 @@ where
     Ok(PositionIndex { halves })
 }
 
-/// Builds one half from the boards whose hash falls in it, in file order,
-/// prefetching each bucket a few boards before the insertion so that the
+/// Builds one half from the records whose hash falls in it, in file order,
+/// prefetching each bucket a few records before the insertion so that the
 /// table's cache misses overlap.
 fn build_half(
     half: usize,
     count: usize,
-    boards: impl Iterator<Item = (Board, Located)>,
+    keys: &[IndexKey],
     board_of: &impl Fn(Located) -> Board,
 ) -> Result<Table, BuildError> {
     let mut table = Table::with_room_for(count);
     let mut chunk = Chunk::default();
-    for (board, at) in boards {
-        let hash = hash_board(&board);
-        if half_of(hash) != half {
+    for (id, &key) in (0..=u32::MAX).map(RecordId).zip(keys) {
+        let hash = key.hash();
+        if key == IndexKey::NOT_INDEXED || half_of(hash) != half {
             continue;
         }
-        chunk.pending.push(Pending { board, hash, at });
+        chunk.pending.push(Pending { hash, at: Located { id, hint: key.hint() } });
         if chunk.pending.len() == INSERT_CHUNK {
             chunk.insert_into(&mut table, board_of)?;
         }
@@ -460,7 +488,7 @@ impl Chunk {
                 table.prefetch(self.pending[ahead].hash);
             }
             let p = &self.pending[i];
-            if let Err(refused) = table.insert(p.hash, &p.board, p.at, board_of) {
+            if let Err(refused) = table.insert(p.hash, p.at, board_of) {
                 if first_error.as_ref().is_none_or(|e| p.at.id < e.at.id) {
                     first_error = Some(BuildError { at: p.at, refused });
                 }
@@ -481,14 +509,55 @@ mod tests {
         (0..n).map(|i| Board::new(i.wrapping_mul(0x9e37_79b9_7f4a_7c15), !i)).collect()
     }
 
-    fn index_of(stored: &[Board]) -> PositionIndex {
+    /// Each half's count and every record's key, record `i` holding `stored[i]`.
+    fn keys_of(stored: &[Board], hint: u32) -> ([usize; HALVES], Vec<IndexKey>) {
         let mut per_half = [0; HALVES];
         for b in stored {
             per_half[half_of(hash_board(b))] += 1;
         }
-        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 7 }));
+        (per_half, stored.iter().map(|b| IndexKey::new(hash_board(b), hint)).collect())
+    }
+
+    fn index_of(stored: &[Board]) -> PositionIndex {
+        let (per_half, keys) = keys_of(stored, 7);
         let board_of = |at: Located| stored[at.id.index()];
-        build(per_half, &entries, &board_of).ok().expect("no duplicates")
+        build(per_half, &keys, &board_of).ok().expect("no duplicates")
+    }
+
+    #[test]
+    fn a_key_keeps_the_hash_bits_the_index_reads_and_the_hint() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for hint in [0, 1, 564_696, (1 << KEY_HINT_BITS) - 1] {
+            for _ in 0..1000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let key = IndexKey::new(x, hint);
+                assert_eq!(key.hint(), hint);
+                let hash = key.hash();
+                assert_eq!(hash & 0xffff_ffff, x & 0xffff_ffff, "the bucket's bits");
+                assert_eq!(tag_of(hash), tag_of(x));
+                assert_eq!(half_of(hash), half_of(x));
+                assert_ne!(key, IndexKey::NOT_INDEXED);
+            }
+        }
+    }
+
+    #[test]
+    fn records_keyed_as_not_indexed_are_left_out() {
+        let stored = boards(3000);
+        let (mut per_half, mut keys) = keys_of(&stored, 0);
+        for i in (0..3000).step_by(3) {
+            per_half[half_of(hash_board(&stored[i]))] -= 1;
+            keys[i] = IndexKey::NOT_INDEXED;
+        }
+        let board_of = |at: Located| stored[at.id.index()];
+        let index = build(per_half, &keys, &board_of).ok().expect("no duplicates");
+        assert_eq!(index.len(), 2000);
+        for (i, b) in stored.iter().enumerate() {
+            let found = index.find(hash_board(b), b, board_of).map(|p| index.located(p).id.index());
+            assert_eq!(found, (i % 3 != 0).then_some(i), "record {i}");
+        }
     }
 
     #[test]
@@ -518,13 +587,9 @@ mod tests {
     /// Why indexing `stored` (record `i` holding `stored[i]`), each half
     /// sized to the boards it gets, fails.
     fn build_error(stored: &[Board]) -> BuildError {
-        let mut per_half = [0; HALVES];
-        for b in stored {
-            per_half[half_of(hash_board(b))] += 1;
-        }
-        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
+        let (per_half, keys) = keys_of(stored, 0);
         let board_of = |at: Located| stored[at.id.index()];
-        build(per_half, &entries, &board_of).err().expect("boards stored twice")
+        build(per_half, &keys, &board_of).err().expect("boards stored twice")
     }
 
     #[test]
@@ -549,9 +614,9 @@ mod tests {
     #[test]
     fn more_boards_than_counted_are_refused_not_looped_on() {
         let stored = boards(200);
-        let entries = || stored.iter().enumerate().map(|(i, b)| (*b, Located { id: RecordId(i as u32), hint: 0 }));
+        let (_, keys) = keys_of(&stored, 0);
         let board_of = |at: Located| stored[at.id.index()];
-        let error = build([1, 1], &entries, &board_of).err().expect("too many");
+        let error = build([1, 1], &keys, &board_of).err().expect("too many");
         assert_eq!(error.refused, Refused::Full);
     }
 
@@ -598,7 +663,7 @@ mod tests {
         let board_of = |at: Located| stored[at.id.index()];
         let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };
         for b in &crowded {
-            table.insert(hash_board(b), b, id(b), board_of).unwrap();
+            table.insert(hash_board(b), id(b), board_of).unwrap();
         }
         for b in &crowded {
             let bucket = table.find(hash_board(b), b, board_of).expect("found");

@@ -3,7 +3,7 @@
 
 use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
-use super::index::{build, half_of, hash_board, BuildError, Located, Place, PositionIndex, Refused, HALVES};
+use super::index::{build, half_of, hash_board, BuildError, IndexKey, Located, Place, PositionIndex, Refused, HALVES};
 use super::mapped::Bytes;
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, Record, RecordId, Score};
@@ -90,7 +90,7 @@ impl Book {
             false => BookError::Format { path: path.clone(), error },
         };
         let began = std::time::Instant::now();
-        let (layout, counts, per_half) = match Format::of(bytes.as_slice()) {
+        let Checked { layout, counts, per_half, keys } = match Format::of(bytes.as_slice()) {
             Format::Edax => check_edax(bytes.as_slice()).map_err(fail)?,
             Format::Egaroucid => check_egaroucid(bytes.as_slice()).map_err(fail)?,
         };
@@ -108,7 +108,8 @@ impl Book {
         }
         let file = BookFile { path, bytes, layout, counts };
         let began = std::time::Instant::now();
-        let index = file.build_index(per_half).map_err(|e| file.build_error(e))?;
+        let index = build(per_half, &keys, &|at| file.board_of(at)).map_err(|e| file.build_error(e))?;
+        drop(keys);
         if file.changed() {
             return Err(BookError::Changed { path: file.path });
         }
@@ -331,32 +332,6 @@ impl BookFile {
         }
     }
 
-    /// Every indexed board with where its record is, in file order.
-    fn boards(&self) -> impl Iterator<Item = (Board, Located)> + '_ {
-        let bytes = self.bytes();
-        // One of the two, so that each thread's loop is the format's own.
-        let (edax_boards, egaroucid_boards) = match &self.layout {
-            Layout::Edax { starts, .. } => {
-                let boards = edax::records(bytes)
-                    .map_while(Result::ok)
-                    .map(|(id, offset, raw)| (raw.board(), Located { id, hint: starts.hint(id, offset as u64) }));
-                (Some(boards), None)
-            }
-            Layout::Egaroucid { .. } => {
-                let boards = egaroucid::records(bytes)
-                    .map_while(Result::ok)
-                    .filter(|(_, _, raw)| raw.is_in_book())
-                    .map(|(id, _, raw)| (raw.board(), Located { id, hint: 0 }));
-                (None, Some(boards))
-            }
-        };
-        edax_boards.into_iter().flatten().chain(egaroucid_boards.into_iter().flatten())
-    }
-
-    fn build_index(&self, per_half: [usize; HALVES]) -> Result<PositionIndex, BuildError> {
-        build(per_half, &|| self.boards(), &|at| self.board_of(at))
-    }
-
     /// The load error for a record the index refused.
     fn build_error(&self, e: BuildError) -> BookError {
         if self.changed() {
@@ -401,17 +376,29 @@ impl Lookup for IndexLookup<'_> {
     }
 }
 
-type Checked = (Layout, BookCounts, [usize; HALVES]);
+/// What the first pass over a book found.
+struct Checked {
+    layout: Layout,
+    counts: BookCounts,
+    /// How many boards each half of the index gets.
+    per_half: [usize; HALVES],
+    /// Every record's [`IndexKey`], by record id.
+    keys: Vec<IndexKey>,
+}
 
 /// First pass over an Edax book: every record whole and passing the load
 /// checks; counts them (and each half of the index's share) so the index is
-/// sized by what the file holds, never by the header.
+/// sized by what the file holds, never by the header, and notes each
+/// record's key, so that building the index does not read the file again.
 fn check_edax(bytes: &[u8]) -> Result<Checked, FormatError> {
     let header = edax::parse_header(bytes)?;
     let mut counts = BookCounts::default();
     let mut per_half = [0; HALVES];
     let mut starts = Starts::default();
     let mut problems = Vec::new();
+    // As many records as the file could hold: a bound the file sets, not its header.
+    let mut keys = Vec::with_capacity(bytes.len() / edax::RECORD_MIN_LEN);
+    crate::memory::advise_huge_pages(&mut keys);
     for item in edax::records(bytes) {
         let (id, offset, raw) = item?;
         raw.load_problems(&mut problems);
@@ -423,9 +410,11 @@ fn check_edax(bytes: &[u8]) -> Result<Checked, FormatError> {
         counts.positions += 1;
         counts.links += raw.n_links() as u64;
         counts.leaves += u64::from(raw.has_leaf());
-        per_half[half_of(hash_board(&raw.board()))] += 1;
+        let hash = hash_board(&raw.board());
+        per_half[half_of(hash)] += 1;
+        keys.push(IndexKey::new(hash, starts.hint(id, offset as u64)));
     }
-    Ok((Layout::Edax { header, starts }, counts, per_half))
+    Ok(Checked { layout: Layout::Edax { header, starts }, counts, per_half, keys })
 }
 
 /// First pass over an Egaroucid book, as [`check_edax`].
@@ -434,6 +423,8 @@ fn check_egaroucid(bytes: &[u8]) -> Result<Checked, FormatError> {
     let mut counts = BookCounts::default();
     let mut per_half = [0; HALVES];
     let mut problems = Vec::new();
+    let mut keys = Vec::with_capacity(bytes.len() / egaroucid::RECORD_LEN);
+    crate::memory::advise_huge_pages(&mut keys);
     for item in egaroucid::records(bytes) {
         let (id, offset, raw) = item?;
         raw.load_problems(&mut problems);
@@ -441,13 +432,17 @@ fn check_egaroucid(bytes: &[u8]) -> Result<Checked, FormatError> {
             return Err(FormatError { record: Some(id.number()), offset: offset as u64, problem });
         }
         counts.records += 1;
-        if raw.is_in_book() {
-            counts.positions += 1;
-            counts.leaves += u64::from(raw.leaf().is_some());
-            per_half[half_of(hash_board(&raw.board()))] += 1;
+        if !raw.is_in_book() {
+            keys.push(IndexKey::NOT_INDEXED);
+            continue;
         }
+        counts.positions += 1;
+        counts.leaves += u64::from(raw.leaf().is_some());
+        let hash = hash_board(&raw.board());
+        per_half[half_of(hash)] += 1;
+        keys.push(IndexKey::new(hash, 0));
     }
-    Ok((Layout::Egaroucid { header }, counts, per_half))
+    Ok(Checked { layout: Layout::Egaroucid { header }, counts, per_half, keys })
 }
 
 #[cfg(test)]
