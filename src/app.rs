@@ -94,8 +94,9 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         None if config.mode == RunMode::Inspect => run_inspect(config, &[], None),
         None | Some(Command::Mine) => run_mine(config),
         Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
-        Some(Command::Verify { path }) => run_verify(&path),
-        Some(Command::Stats { path }) => run_stats(&path),
+        // The book named, else the one mining would read.
+        Some(Command::Verify { path }) => run_verify(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Stats { path }) => run_stats(path.as_deref().unwrap_or(&config.book)),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }

@@ -51,9 +51,9 @@ pub enum Command {
     /// Check every record of a book and list every problem; exit 1 if any,
     /// 2 if the file is not a book at all.
     Verify {
-        /// The book file.
+        /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
-        path: PathBuf,
+        path: Option<PathBuf>,
     },
     /// Write a realistic book of about N positions (for tests, benchmarks and
     /// the sample book); the same options always give the same file.
@@ -83,9 +83,9 @@ pub enum Command {
     },
     /// Print a book's header and what its records hold.
     Stats {
-        /// The book file.
+        /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
-        path: PathBuf,
+        path: Option<PathBuf>,
     },
 }
 

@@ -113,6 +113,13 @@ fn verify_and_stats_describe_a_good_book() {
     assert!(out.status.success());
     let s = text(&out.stdout);
     assert!(s.contains("positions  7814") && s.contains("version 4.6"), "{s}");
+    // The book may be named as mining names it, by --book or in the config.
+    let named = run(dir.path(), &["stats", "--book", &book("edax46")]);
+    assert!(named.status.success(), "{}", text(&named.stderr));
+    assert_eq!(text(&named.stdout), s);
+    fs::write(dir.path().join("c.toml"), format!("book = {:?}\n", book("edax46"))).unwrap();
+    let configured = run(dir.path(), &["verify", "--config", "c.toml"]);
+    assert!(text(&configured.stdout).contains("7814 positions, no problems"), "{}", text(&configured.stderr));
 }
 
 #[test]
