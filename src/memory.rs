@@ -10,7 +10,9 @@ fn whole_pages<T>(vec: &mut Vec<T>, page: usize) -> Option<(*mut libc::c_void, u
     let start = vec.as_mut_ptr() as usize;
     let end = start + vec.capacity() * std::mem::size_of::<T>();
     let (from, to) = (start.next_multiple_of(page), end - end % page);
-    (to > from).then_some((from as *mut libc::c_void, to - from))
+    // Lazily: an allocation too small to hold a whole page (an empty one
+    // included) has `to` before `from`.
+    (to > from).then(|| (from as *mut libc::c_void, to - from))
 }
 
 /// Asks the kernel to back a large, not yet touched allocation with huge
@@ -47,4 +49,24 @@ pub fn populate<T>(vec: &mut Vec<T>) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = vec;
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_without_a_whole_page_have_none_and_do_not_fail() {
+        for capacity in [0usize, 1, 1000] {
+            let mut small: Vec<u64> = Vec::with_capacity(capacity);
+            assert_eq!(whole_pages(&mut small, 2 << 20), None, "{capacity} words");
+            advise_huge_pages(&mut small);
+            populate(&mut small);
+        }
+        let mut large: Vec<u64> = Vec::with_capacity(1 << 20);
+        let (from, len) = whole_pages(&mut large, 4096).expect("8 MiB hold whole pages");
+        let start = large.as_ptr() as usize;
+        assert!(from as usize >= start && from as usize + len <= start + (8 << 20));
+        assert_eq!((from as usize % 4096, len % 4096), (0, 0));
+    }
 }
