@@ -5,7 +5,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::modes::{judge, ArrivalScores, Branch, Mode, Rules, Target};
+use crate::modes::{fired, judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
 use crate::symmetry::Symmetry;
 use crate::walk::Arrival;
 use smallvec::SmallVec;
@@ -97,6 +97,17 @@ impl Recorder {
     pub fn arrival<E>(&mut self, arrival: &Arrival<'_>, each: impl FnMut(Found<'_>) -> Result<(), E>) -> Result<(), E> {
         let Recorder { modes, rules, scores, moves, line } = self;
         with_facts(arrival, scores, moves, |facts| judge_facts(modes, rules, facts, line, each))
+    }
+
+    /// Whether the rule of any of the modes fires at this arrival of the
+    /// walk. Where none does, judging it would find nothing: no record, no
+    /// count.
+    pub fn fires(&self, arrival: &Arrival<'_>) -> bool {
+        let child = arrival.child;
+        let best_link = child.links().map(|l| l.score).max();
+        let leaf = child.leaf().map(|l| l.score);
+        let letters = Letters::new(arrival.parent_score, arrival.via_pass, child.value(), best_link, leaf);
+        self.modes.iter().any(|&mode| fired(mode, &self.rules, &letters).is_some())
     }
 
     /// Hands `use_facts` the facts of one arrival of the walk: what
@@ -270,5 +281,43 @@ mod tests {
         let (fired, records) = found(&[Mode::ParentVsValue], &facts);
         assert_eq!(fired, vec![(0, Branch::Below)]);
         assert_eq!(records, vec![(Mode::ParentVsValue, line, board, None)]);
+    }
+
+    /// Asks [`Recorder::fires`] at every arrival and checks it against what
+    /// judging the arrival finds.
+    struct Sieve {
+        recorder: Recorder,
+        judged: Recorder,
+        firing: u64,
+    }
+
+    impl crate::walk::Visitor for Sieve {
+        type Error = Infallible;
+        fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Infallible> {
+            let mut fired = false;
+            self.judged.arrival(arrival, |found| {
+                fired |= matches!(found, Found::Fired { .. });
+                Ok::<(), Infallible>(())
+            })?;
+            assert_eq!(self.recorder.fires(arrival), fired, "{:?}", arrival.line);
+            self.firing += u64::from(fired);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_arrival_fires_exactly_when_judging_it_finds_a_rule_firing() {
+        let synth = crate::synth::book_bytes(&crate::synth::SynthOptions { positions: 5000, seed: 3, perturb: 0.05 });
+        let book = crate::book::Book::from_bytes("synth", synth).unwrap();
+        let walkable = crate::walk::Walkable::new(book, &crate::walk::Start::initial()).unwrap();
+        let all = Mode::ALL.map(|m| vec![m]);
+        for modes in all.iter().map(Vec::as_slice).chain([&Mode::ALL[..], &[Mode::ParentVsValue, Mode::LeafVsLinks]]) {
+            for rules in [Rules::default(), Rules { min_gap: 2, linkless: crate::modes::Linkless::Report }] {
+                let sieve =
+                    Sieve { recorder: Recorder::new(modes, rules), judged: Recorder::new(modes, rules), firing: 0 };
+                let (stats, sieve) = crate::walk::walk(&walkable, sieve).unwrap();
+                assert!(sieve.firing > 0 && sieve.firing < stats.arrivals, "{modes:?} {rules:?}: {}", sieve.firing);
+            }
+        }
     }
 }

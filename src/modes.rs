@@ -92,25 +92,41 @@ impl ArrivalScores<'_> {
         self.links.iter().copied().chain(self.leaf).enumerate()
     }
 
-    fn best_link(&self) -> Option<Score> {
-        self.links.iter().copied().max()
-    }
-
-    fn best_move(&self) -> Option<Score> {
-        self.moves().map(|(_, s)| s).max()
-    }
-
     fn leaf_index(&self) -> usize {
         self.links.len()
     }
 
-    /// What the parent's score says the child is worth to its side to move.
-    fn parent_expects(&self) -> Score {
-        if self.via_pass {
-            self.parent
-        } else {
-            Score(-self.parent.0)
-        }
+    /// The scores the rules compare.
+    pub fn letters(&self) -> Letters {
+        Letters::new(self.parent, self.via_pass, self.value, self.links.iter().copied().max(), self.leaf)
+    }
+}
+
+/// The scores SPEC §3 names at one arrival, all a rule needs to decide
+/// whether it fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Letters {
+    /// What the parent's score for the move says the child is worth to its
+    /// side to move: `−P`, or `P` through a pass (SPEC §8).
+    pub parent_expects: Score,
+    /// V: the child's value.
+    pub value: Score,
+    /// L: the child's best link score.
+    pub best_link: Option<Score>,
+    /// F: the child's leaf score.
+    pub leaf: Option<Score>,
+}
+
+impl Letters {
+    pub fn new(parent: Score, via_pass: bool, value: Score, best_link: Option<Score>, leaf: Option<Score>) -> Letters {
+        let parent_expects = if via_pass { parent } else { Score(-parent.0) };
+        Letters { parent_expects, value, best_link, leaf }
+    }
+
+    /// M: the child's best move, links and leaf.
+    pub fn best_move(&self) -> Option<Score> {
+        // `None` orders below every score.
+        self.best_link.max(self.leaf)
     }
 }
 
@@ -138,37 +154,56 @@ pub struct Verdict {
     pub targets: SmallVec<[Target; 4]>,
 }
 
-/// Applies a mode's rule to one arrival; `None` when nothing fires.
-pub fn judge(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
-    let no_moves = a.links.is_empty() && a.leaf.is_none();
+/// Which way a mode's rule fires at an arrival with these scores, if it
+/// does: what [`judge`] decides, without the lines it writes (SPEC §3).
+#[inline]
+pub fn fired(mode: Mode, rules: &Rules, a: &Letters) -> Option<Branch> {
     match mode {
-        Mode::LeafVsLinks => judge_leaf(rules, a),
-        Mode::ValueVsBest if no_moves => None,
-        Mode::ValueVsBest => compare(rules, a, a.value, a.best_move()?),
-        Mode::ParentVsValue => compare(rules, a, a.parent_expects(), a.value),
-        Mode::ParentVsBest if no_moves => None,
-        Mode::ParentVsBest => compare(rules, a, a.parent_expects(), a.best_move()?),
+        Mode::LeafVsLinks => leaf_fires(rules, a).then_some(Branch::Above),
+        // A child with neither links nor leaf has no best move: skipped.
+        Mode::ValueVsBest => compare(rules, a.value, a.best_move()?),
+        Mode::ParentVsValue => compare(rules, a.parent_expects, a.value),
+        Mode::ParentVsBest => compare(rules, a.parent_expects, a.best_move()?),
     }
 }
 
-/// Mode 1: the leaf beats the best link by at least the gap.
-fn judge_leaf(rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
-    let leaf = a.leaf?;
-    let fires = match a.best_link() {
-        Some(best) => leaf.0 - best.0 >= rules.min_gap,
-        None => rules.linkless == Linkless::Report,
+/// Applies a mode's rule to one arrival; `None` when nothing fires.
+pub fn judge(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
+    let letters = a.letters();
+    let branch = fired(mode, rules, &letters)?;
+    let targets = match (mode, branch) {
+        (Mode::LeafVsLinks, _) => SmallVec::from_elem(Target::Move(a.leaf_index()), 1),
+        (_, Branch::Below) => SmallVec::from_elem(Target::Child, 1),
+        (_, Branch::Above) => {
+            let expected = match mode {
+                Mode::ValueVsBest => letters.value,
+                _ => letters.parent_expects,
+            };
+            a.moves().filter(|&(_, s)| s.0 - expected.0 >= rules.min_gap).map(|(i, _)| Target::Move(i)).collect()
+        }
     };
-    fires.then(|| Verdict { branch: Branch::Above, targets: SmallVec::from_elem(Target::Move(a.leaf_index()), 1) })
+    Some(Verdict { branch, targets })
 }
 
-/// Modes 2–4: above, every child move that exceeds `expected`; below, the child.
-fn compare(rules: &Rules, a: &ArrivalScores<'_>, expected: Score, observed: Score) -> Option<Verdict> {
+/// Mode 1: the leaf beats the best link by at least the gap (or, with
+/// `Linkless::Report`, there is a leaf and no link).
+#[inline]
+fn leaf_fires(rules: &Rules, a: &Letters) -> bool {
+    let Some(leaf) = a.leaf else { return false };
+    match a.best_link {
+        Some(best) => leaf.0 - best.0 >= rules.min_gap,
+        None => rules.linkless == Linkless::Report,
+    }
+}
+
+/// Modes 2–4: which way `observed` misses `expected` by at least the gap.
+#[inline]
+fn compare(rules: &Rules, expected: Score, observed: Score) -> Option<Branch> {
     let gap = rules.min_gap;
     if observed.0 - expected.0 >= gap {
-        let targets = a.moves().filter(|&(_, s)| s.0 - expected.0 >= gap).map(|(i, _)| Target::Move(i)).collect();
-        Some(Verdict { branch: Branch::Above, targets })
+        Some(Branch::Above)
     } else if expected.0 - observed.0 >= gap {
-        Some(Verdict { branch: Branch::Below, targets: SmallVec::from_elem(Target::Child, 1) })
+        Some(Branch::Below)
     } else {
         None
     }
@@ -274,5 +309,81 @@ mod tests {
         assert!(judge(Mode::LeafVsLinks, &gap3, &arrival(0, 0, &links, Some(6))).is_some());
         assert!(judge(Mode::ValueVsBest, &gap3, &arrival(0, 6, &links, None)).is_some());
         assert_eq!(judge(Mode::ValueVsBest, &gap3, &arrival(0, 5, &links, None)), None);
+    }
+
+    /// SPEC §3's table read literally, letter by letter: the reference
+    /// [`fired`] and [`judge`] are checked against.
+    fn spec_verdict(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
+        let l = a.links.iter().map(|s| s.0).max();
+        let f = a.leaf.map(|s| s.0);
+        let m = match (l, f) {
+            (Some(l), Some(f)) => Some(l.max(f)),
+            (l, f) => l.or(f),
+        };
+        let (v, minus_p) = (a.value.0, if a.via_pass { a.parent.0 } else { -a.parent.0 });
+        let every_move: Vec<i32> = a.links.iter().map(|s| s.0).chain(f).collect();
+        let gap = rules.min_gap;
+        if mode == Mode::LeafVsLinks {
+            let fires = match (f, l) {
+                (Some(f), Some(l)) => f - l >= gap,
+                (Some(_), None) => rules.linkless == Linkless::Report,
+                (None, _) => false,
+            };
+            let leaf = Target::Move(a.links.len());
+            return fires.then(|| Verdict { branch: Branch::Above, targets: SmallVec::from_elem(leaf, 1) });
+        }
+        let (expected, observed) = match mode {
+            Mode::ValueVsBest => (v, m?),
+            Mode::ParentVsValue => (minus_p, v),
+            _ => (minus_p, m?),
+        };
+        if observed - expected >= gap {
+            let targets = (0..every_move.len()).filter(|&i| every_move[i] - expected >= gap).map(Target::Move);
+            Some(Verdict { branch: Branch::Above, targets: targets.collect() })
+        } else if expected - observed >= gap {
+            Some(Verdict { branch: Branch::Below, targets: SmallVec::from_elem(Target::Child, 1) })
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn every_small_arrival_is_judged_as_the_spec_s_table_says() {
+        let range = -3..=3;
+        // Every list of up to three link scores.
+        let (mut link_sets, mut longest): (Vec<Vec<Score>>, Vec<Vec<Score>>) = (vec![vec![]], vec![vec![]]);
+        for _ in 0..3 {
+            longest = longest
+                .iter()
+                .flat_map(|set| range.clone().map(move |s| [set.as_slice(), &[Score(s)]].concat()))
+                .collect();
+            link_sets.extend(longest.iter().cloned());
+        }
+        let leaves: Vec<Option<Score>> = std::iter::once(None).chain(range.clone().map(|s| Some(Score(s)))).collect();
+        let mut checked = 0;
+        for links in &link_sets {
+            for &leaf in &leaves {
+                for (value, parent) in range.clone().flat_map(|v| range.clone().map(move |p| (v, p))) {
+                    for via_pass in [false, true] {
+                        let a = ArrivalScores { parent: Score(parent), via_pass, value: Score(value), links, leaf };
+                        for (min_gap, linkless) in [(1, Linkless::Skip), (2, Linkless::Report), (3, Linkless::Skip)] {
+                            let rules = Rules { min_gap, linkless };
+                            for mode in Mode::ALL {
+                                let expected = spec_verdict(mode, &rules, &a);
+                                assert_eq!(
+                                    fired(mode, &rules, &a.letters()),
+                                    expected.as_ref().map(|v| v.branch),
+                                    "{mode} {a:?}"
+                                );
+                                assert_eq!(judge(mode, &rules, &a), expected, "{mode} {a:?} {rules:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(link_sets.len(), 1 + 7 + 49 + 343);
+        assert_eq!(checked, 400 * 8 * 49 * 2 * 3 * 4);
     }
 }

@@ -297,6 +297,13 @@ pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<Sy
     synthesize_as(Format::Edax, options, out)
 }
 
+/// A synthetic Edax book written to memory, for tests.
+pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    synthesize(options, &mut bytes).expect("writing to memory does not fail");
+    bytes
+}
+
 /// Appends one position in a format's layout. An Egaroucid record keeps the
 /// value and the leaf; its links are the moves whose child is in the book.
 fn encode_entry(format: Format, bytes: &mut Vec<u8>, entry: &writer::Entry) {
