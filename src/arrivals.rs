@@ -193,7 +193,7 @@ mod tests {
         Every,
         /// Those where a rule fires, as mining copies them.
         Firing,
-        /// About one in three, picked by a hash of the arrival's number.
+        /// About one in four, picked by a hash of the arrival's number.
         Scattered,
     }
 
