@@ -3,18 +3,19 @@
 
 use crate::cli::{Cli, Command};
 use crate::logging::REPORT;
+use crate::progress::Progress;
 use bookminer::book::verify::verify;
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::inspect::{inspect, Request};
-use bookminer::mine::{mine, Control, MineError, MineOptions};
+use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_as, SynthOptions};
 use bookminer::walk::WalkStats;
-use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -121,9 +122,13 @@ pub fn write_stdout(text: std::fmt::Arguments) -> Result<(), AppError> {
 /// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-fn open_book(path: &Path) -> Result<Book, AppError> {
+/// Loads a book, a spinner turning meanwhile on a terminal.
+fn open_book(path: &Path, shown: &mut Progress) -> Result<Book, AppError> {
     let began = Instant::now();
-    let book = Book::open(path)?;
+    shown.stage(format!("loading {}", path.display()));
+    let book = Book::open(path);
+    shown.clear();
+    let book = book?;
     tracing::info!(
         "{}: {} positions loaded in {:.3} s (index {} MB)",
         path.display(),
@@ -152,7 +157,8 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
     }
-    let book = open_book(&config.book)?;
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(&config.book, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(MineError::Interrupted));
     }
@@ -171,30 +177,18 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         Format::Edax => counts.links,
         Format::Egaroucid => counts.positions,
     };
-    let bar = ProgressBar::new(links + counts.leaves);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} walking {bar:30} {human_pos}/{human_len} edges ({rate}, {eta})")
-            .expect("a valid template")
-            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = w.write_str(&edge_rate(state.per_sec()));
-            }),
-    );
-    let mut progress = |stats: &WalkStats| bar.set_position(stats.edges);
-    let report = mine(book, &config.start, &options, Control { cancel: &INTERRUPTED, progress: &mut progress });
-    bar.finish_and_clear();
+    let mut phase = |phase: Phase| match phase {
+        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
+    };
+    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
+    let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
+    let report = mine(book, &config.start, &options, control);
+    shown.borrow_mut().clear();
     let report = report?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)
-}
-
-/// A rate as people read it: "2.5M edges/s", "830k edges/s".
-fn edge_rate(per_sec: f64) -> String {
-    match per_sec {
-        r if r >= 1e6 => format!("{:.1}M edges/s", r / 1e6),
-        r if r >= 1e3 => format!("{:.0}k edges/s", r / 1e3),
-        r => format!("{r:.0} edges/s"),
-    }
 }
 
 /// Copies a report into the log file, one time-stamped line per line.
@@ -216,7 +210,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
             .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
             .collect()
     };
-    let book = open_book(&config.book)?;
+    let book = open_book(&config.book, &mut Progress::default())?;
     let mut failed = 0;
     for outcome in inspect(&book, &requests) {
         match outcome {
@@ -259,7 +253,7 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
 }
 
 fn run_stats(path: &Path) -> Result<u8, AppError> {
-    let book = open_book(path)?;
+    let book = open_book(path, &mut Progress::default())?;
     say!("{}", path.display())?;
     match book.header() {
         Header::Edax(h) => {

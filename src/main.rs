@@ -4,6 +4,7 @@
 mod app;
 mod cli;
 mod logging;
+mod progress;
 
 use clap::Parser;
 use std::io::Write;

@@ -46,9 +46,22 @@ impl MineOptions {
     }
 }
 
-/// Hooks for a long walk: a flag that stops it (Ctrl-C) and a progress report.
+/// A stage of mining long enough to be shown while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Every stored move is resolved to the record it leads to
+    /// ([`Book::resolve`]): seconds on a large book, with nothing to count.
+    Resolving,
+    /// The walk, which [`Control::progress`] then reports on.
+    Walking,
+}
+
+/// Hooks for a long run: a flag that stops it (Ctrl-C), the stage it is
+/// in, and a progress report from the walk.
 pub struct Control<'a> {
     pub cancel: &'a AtomicBool,
+    /// Told as each stage starts, before anything is logged about it.
+    pub phase: &'a mut dyn FnMut(Phase),
     pub progress: &'a mut dyn FnMut(&WalkStats),
 }
 
@@ -236,8 +249,10 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let book_path = book.path().to_path_buf();
     let positions_loaded = book.counts().positions;
     let resolving = Instant::now();
+    (miner.control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
         .map_err(|missing| MineError::Walk { book: book_path.clone(), error: missing.into() })?;
+    (miner.control.phase)(Phase::Walking);
     let book = walkable.book();
     tracing::info!(
         "{}: moves resolved in {:.3} s ({} MB)",

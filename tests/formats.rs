@@ -15,7 +15,8 @@ use std::sync::atomic::AtomicBool;
 fn run(bytes: &[u8], options: &MineOptions) {
     let book = Book::from_bytes("synth.dat", bytes.to_vec()).unwrap();
     let cancel = AtomicBool::new(false);
-    mine(book, &Start::initial(), options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap();
+    mine(book, &Start::initial(), options, Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} })
+        .unwrap();
 }
 
 fn read(dir: &Path, mode: Mode, format: Format) -> String {

@@ -4,7 +4,7 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Book;
-use bookminer::mine::{mine, Control, MineError, MineOptions};
+use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{Formats, KifuFormat};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
@@ -646,11 +646,43 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         calls += 1;
         cancel.store(true, Ordering::Relaxed);
     };
-    let result = mine(book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    let result = mine(
+        book,
+        &Start::initial(),
+        &options,
+        Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
+    );
     assert!(matches!(result, Err(MineError::Interrupted)), "{:?}", result.map(|r| r.to_string()));
     assert_eq!(calls, 1, "the walk stopped at the next check after the flag was set");
     assert_eq!(fs::read(&previous).unwrap(), PREVIOUS);
     assert_eq!(files_under(dir.path()), vec![previous], "nothing else is left in out_dir");
+}
+
+#[test]
+fn mining_tells_its_stages_before_the_walk_reports_progress() {
+    let book = Book::from_bytes("synth-100k", synth_bytes(100_000)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let options = MineOptions {
+        modes: vec![Mode::LeafVsLinks],
+        rules: Rules::default(),
+        format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: true,
+        unique_lines: true,
+        out_dir: dir.path().to_path_buf(),
+    };
+    let cancel = AtomicBool::new(false);
+    let told = std::cell::RefCell::new(Vec::new());
+    let mut phase = |phase: Phase| told.borrow_mut().push(format!("{phase:?}"));
+    let mut progress = |_: &bookminer::walk::WalkStats| told.borrow_mut().push("progress".to_string());
+    let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
+    let report = mine(book, &Start::initial(), &options, control).unwrap();
+    let told = told.into_inner();
+    let reports = (report.walk.edges / bookminer::walk::PROGRESS_INTERVAL) as usize;
+    assert!(reports > 0, "the book is big enough for the walk to report");
+    let expected: Vec<String> =
+        ["Resolving", "Walking"].into_iter().map(String::from).chain(vec!["progress".to_string(); reports]).collect();
+    assert_eq!(told, expected);
 }
 
 /// The binary interrupted in the middle of its walk, with no timing in it.

@@ -56,7 +56,12 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
             changed = true;
         }
     };
-    let result = mine(opened, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut progress });
+    let result = mine(
+        opened,
+        &Start::initial(),
+        &options,
+        Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
+    );
     (result.map(|report| report.to_string()), out)
 }
 

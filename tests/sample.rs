@@ -57,7 +57,8 @@ fn mine_sample(out: &Path) -> MineReport {
         out_dir: out.to_path_buf(),
     };
     let cancel = AtomicBool::new(false);
-    mine(book, &Start::initial(), &options, Control { cancel: &cancel, progress: &mut |_| {} }).unwrap()
+    mine(book, &Start::initial(), &options, Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} })
+        .unwrap()
 }
 
 #[test]

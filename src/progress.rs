@@ -1,0 +1,92 @@
+//! What a long run shows on a terminal: a spinner while the book loads and
+//! while its moves are resolved, then the walk's bar, whose rate and time
+//! left are counted from the walk's own start. Nothing is drawn when stderr
+//! is not a terminal.
+
+use bookminer::walk::WalkStats;
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use std::time::Duration;
+
+/// How often a spinner turns.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The spinner or bar on screen, if any.
+#[derive(Default)]
+pub struct Progress {
+    spinner: Option<ProgressBar>,
+    walk: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// Shows `message` beside a spinner until [`Progress::clear`].
+    pub fn stage(&mut self, message: String) {
+        self.clear();
+        let spinner = ProgressBar::new_spinner();
+        spinner.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("a valid template"));
+        spinner.set_message(message);
+        spinner.enable_steady_tick(TICK);
+        self.spinner = Some(spinner);
+    }
+
+    /// Takes the spinner or bar off the screen, so that a log line can follow.
+    pub fn clear(&mut self) {
+        for shown in [self.spinner.take(), self.walk.take()].into_iter().flatten() {
+            shown.finish_and_clear();
+        }
+    }
+
+    /// Starts the walk's clock for a walk of about `edges` edges; the bar
+    /// appears with the first report.
+    pub fn start_walk(&mut self, edges: u64) {
+        self.clear();
+        let bar = ProgressBar::new(edges);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} walking {human_pos}/{human_len} edges ({rate}, {eta} left) {wide_bar}",
+            )
+            .expect("a valid template")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&edge_rate(state.per_sec()));
+            }),
+        );
+        self.walk = Some(bar);
+    }
+
+    /// Moves the walk's bar to what the walk has done.
+    pub fn walked(&self, stats: &WalkStats) {
+        if let Some(bar) = &self.walk {
+            bar.set_position(stats.edges);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// A rate as people read it: "2.5M edges/s", "830k edges/s". The unit is
+/// picked by the rounded figure, so that 999,700 reads "1.0M", not "1000k".
+fn edge_rate(per_sec: f64) -> String {
+    match per_sec {
+        r if r >= 999_500.0 => format!("{:.1}M edges/s", r / 1e6),
+        r if r >= 999.5 => format!("{:.0}k edges/s", r / 1e3),
+        r => format!("{r:.0} edges/s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_as_people_say_them() {
+        assert_eq!(edge_rate(2_500_000.0), "2.5M edges/s");
+        assert_eq!(edge_rate(830_400.0), "830k edges/s");
+        assert_eq!(edge_rate(999_700.0), "1.0M edges/s");
+        assert_eq!(edge_rate(999.6), "1k edges/s");
+        assert_eq!(edge_rate(999.4), "999 edges/s");
+        assert_eq!(edge_rate(0.0), "0 edges/s");
+    }
+}
