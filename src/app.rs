@@ -180,6 +180,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
+        Phase::Writing => shown.borrow_mut().stage("writing the files out".to_string()),
     };
     let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };

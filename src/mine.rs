@@ -54,6 +54,9 @@ pub enum Phase {
     Resolving,
     /// The walk, which [`Control::progress`] then reports on.
     Walking,
+    /// The walk is done; the judge finishes what it was handed and every
+    /// file is written out to disk before any is renamed into place.
+    Writing,
 }
 
 /// Hooks for a long run: a flag that stops it (Ctrl-C), the stage it is
@@ -283,6 +286,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
             Ok(()) => {}
         }
     }
+    (miner.control.phase)(Phase::Writing);
     let judged = miner
         .judge
         .expect("the judge is taken out only when the walk fails")

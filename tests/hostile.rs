@@ -659,7 +659,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
 }
 
 #[test]
-fn mining_tells_its_stages_before_the_walk_reports_progress() {
+fn mining_tells_its_stages_in_order_around_the_walk_s_reports() {
     let book = Book::from_bytes("synth-100k", synth_bytes(100_000)).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let options = MineOptions {
@@ -680,8 +680,12 @@ fn mining_tells_its_stages_before_the_walk_reports_progress() {
     let told = told.into_inner();
     let reports = (report.walk.edges / bookminer::walk::PROGRESS_INTERVAL) as usize;
     assert!(reports > 0, "the book is big enough for the walk to report");
-    let expected: Vec<String> =
-        ["Resolving", "Walking"].into_iter().map(String::from).chain(vec!["progress".to_string(); reports]).collect();
+    let expected: Vec<String> = ["Resolving", "Walking"]
+        .into_iter()
+        .map(String::from)
+        .chain(vec!["progress".to_string(); reports])
+        .chain(["Writing".to_string()])
+        .collect();
     assert_eq!(told, expected);
 }
 
