@@ -234,7 +234,10 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
 
 fn run_verify(path: &Path) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
+    let mut shown = Progress::default();
+    shown.stage(format!("verifying {}", path.display()));
     let report = verify(bytes.as_slice());
+    shown.clear();
     if let Some(error) = report.not_a_book() {
         // Nothing to verify: bad input (status 2), not a book with problems (1).
         return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
@@ -280,7 +283,11 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
             say!("records {} ({out_of_book} without a value, not part of the book)", book.counts().records)?;
         }
     }
-    say!("{}", book_stats(&book).to_string().trim_end())?;
+    let mut shown = Progress::default();
+    shown.stage("counting what the records hold".to_string());
+    let stats = book_stats(&book);
+    shown.clear();
+    say!("{}", stats.to_string().trim_end())?;
     // Counts of a damaged book are no answer on their own: say so, and fail.
     let problems = verify(book.file().bytes()).problems.len();
     if problems > 0 {
