@@ -119,6 +119,10 @@ pub fn write_stdout(text: std::fmt::Arguments) -> Result<(), AppError> {
     })
 }
 
+/// The largest positions file read (mode 5): a few million positions, each
+/// of which gets a report of a few hundred bytes.
+const POSITIONS_LIMIT: u64 = 256 << 20;
+
 /// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -202,7 +206,8 @@ fn log_report(report: &str) {
 fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
     let requests = if positions.is_empty() {
         let path = file.unwrap_or(&config.positions_file);
-        let bytes = std::fs::read(path).map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
+        let bytes = bookminer::input::read_bounded(path, POSITIONS_LIMIT)
+            .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_bytes(&path.display().to_string(), &bytes)
     } else {
         positions

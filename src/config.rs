@@ -359,11 +359,14 @@ fn clip(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
     format!("{}… ({} more bytes)", &text[..end], text.len() - end).into()
 }
 
+/// The largest config file read: a config is a few hundred bytes.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes =
-            std::fs::read(path).map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
+        let bytes = crate::input::read_bounded(path, CONFIG_LIMIT)
+            .map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
         // Text that is not UTF-8 is a bad config (status 2), not a read failure
         // (3): say where it goes wrong so it can be fixed.

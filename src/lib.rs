@@ -1,5 +1,6 @@
-//! bookminer: walks an Edax opening book and writes the kifu of the places
-//! where it disagrees with itself (see SPEC.md).
+//! bookminer: walks an Othello opening book (Edax's `book.dat` or
+//! Egaroucid's `.egbk3`) and writes the kifu of the places where it
+//! disagrees with itself (see SPEC.md).
 //!
 //! Data flows one way: [`book`] (file → index) → [`walk`] → [`modes`] (rules)
 //! → [`mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
@@ -9,6 +10,7 @@ pub mod arrivals;
 pub mod board;
 pub mod book;
 pub mod config;
+pub mod input;
 pub mod inspect;
 pub mod judging;
 pub mod kifu;

@@ -781,6 +781,31 @@ fn a_hostile_positions_file_reports_each_bad_line_and_exits_1() {
     assert!(report.contains("p.txt:1 ") && report.contains("p.txt:8 "), "good lines are reported: {report}");
 }
 
+/// Files that never end, or are no files at all, are refused at once with
+/// their name: a book must be a regular file (it is mapped), and a config or
+/// positions file is read only up to a size no such file needs.
+#[cfg(unix)]
+#[test]
+fn endless_and_unmappable_inputs_are_refused_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample().display().to_string();
+    let dir_name = dir.path().display().to_string();
+    let cases: [(&[&str], &str); 5] = [
+        (&["--config", "/dev/null", "--book", "/dev/zero"], "error: /dev/zero: a device, not a regular file"),
+        (&["--config", "/dev/null", "--book", &dir_name], "a directory, not a regular file"),
+        (&["verify", "/dev/zero"], "error: /dev/zero: a device, not a regular file"),
+        (&["--config", "/dev/zero"], "error: /dev/zero: cannot read: more than 1048576 bytes"),
+        (&["--config", "/dev/null", "--book", &book, "inspect", "--file", "/dev/zero"], "error: /dev/zero: more than"),
+    ];
+    for (args, words) in cases {
+        let out = run(dir.path(), args);
+        assert_no_panic(&out);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn a_broken_config_exits_2_naming_the_file_the_key_and_the_allowed_values() {
     let cases: [(&[u8], &[&str]); 5] = [

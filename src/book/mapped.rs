@@ -15,7 +15,7 @@
 //! the process as it would have.
 
 use super::problem::BookError;
-use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -48,11 +48,12 @@ impl Bytes {
     /// Maps a book file (reads it, when very short), naming the file in errors.
     pub fn open(path: &Path) -> Result<Bytes, BookError> {
         let io = |source| BookError::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io)?;
-        let metadata = file.metadata().map_err(io)?;
+        let (file, metadata) = crate::input::open_regular(path).map_err(io)?;
         let source = Some((path.to_path_buf(), metadata.len(), metadata.modified().ok()));
         if metadata.len() < MAP_FROM {
-            return Ok(Bytes { storage: Storage::Owned(std::fs::read(path).map_err(io)?), source });
+            let mut bytes = Vec::new();
+            file.take(MAP_FROM).read_to_end(&mut bytes).map_err(io)?;
+            return Ok(Bytes { storage: Storage::Owned(bytes), source });
         }
         // SAFETY: the map is read-only and lives as long as this `Bytes`;
         // every access goes through bounds-checked slices of the mapped

@@ -1,0 +1,113 @@
+//! Opening the files a user names. A book is mapped, so it must be a
+//! regular file, and anything else is refused before it is opened (a FIFO
+//! would block the open until some program wrote to it). A config or
+//! positions file is read whole, from wherever it comes (`/dev/null`, a
+//! pipe such as `<(grep … )`), but never past a size no such file needs:
+//! `/dev/zero` would otherwise fill memory.
+
+use std::fs::{File, FileType, Metadata};
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Opens a file for reading if it is a regular file. The path is asked
+/// before opening, so that a FIFO is refused instead of waited on, and the
+/// file opened is asked again, in case the path changed in between.
+pub fn open_regular(path: &Path) -> io::Result<(File, Metadata)> {
+    refuse_unless_regular(&std::fs::metadata(path)?)?;
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    refuse_unless_regular(&metadata)?;
+    Ok((file, metadata))
+}
+
+/// Reads a file whole, failing once it holds more than `limit` bytes (a
+/// size the caller's kind of file never needs) instead of reading on.
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)?.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("more than {limit} bytes, far more than such a file holds"),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
+    match metadata.file_type() {
+        kind if kind.is_file() => Ok(()),
+        kind => Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{}, not a regular file", describe(kind)))),
+    }
+}
+
+/// What a file that is not a regular file is, in a few words.
+fn describe(kind: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal<T: std::fmt::Debug>(result: io::Result<T>) -> String {
+        result.expect_err("refused").to_string()
+    }
+
+    #[test]
+    fn books_must_be_regular_files_and_are_refused_otherwise_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("book.dat");
+        std::fs::write(&file, b"XADEKOOB").unwrap();
+        assert_eq!(open_regular(&file).unwrap().1.len(), 8);
+        assert_eq!(refusal(open_regular(dir.path())), "a directory, not a regular file");
+        #[cfg(unix)]
+        {
+            assert_eq!(refusal(open_regular(Path::new("/dev/zero"))), "a device, not a regular file");
+            let fifo = dir.path().join("fifo");
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+            // Opened for reading, a FIFO with no writer would block here.
+            assert_eq!(refusal(open_regular(&fifo)), "a named pipe (FIFO), not a regular file");
+        }
+    }
+
+    #[test]
+    fn small_files_are_read_from_anywhere_and_endless_ones_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, b"mode = 2\n").unwrap();
+        assert_eq!(read_bounded(&file, 9).unwrap(), b"mode = 2\n");
+        assert!(refusal(read_bounded(&file, 8)).starts_with("more than 8 bytes"));
+        #[cfg(unix)]
+        {
+            assert_eq!(read_bounded(Path::new("/dev/null"), 10).unwrap(), b"");
+            assert!(refusal(read_bounded(Path::new("/dev/zero"), 1000)).starts_with("more than 1000 bytes"));
+            // A pipe with a writer, as `--config <(…)` gives.
+            let fifo = dir.path().join("fifo");
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+            let writer = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || std::fs::write(fifo, b"mode = 3\n").unwrap())
+            };
+            assert_eq!(read_bounded(&fifo, 100).unwrap(), b"mode = 3\n");
+            writer.join().unwrap();
+        }
+    }
+}
