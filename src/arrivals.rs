@@ -114,7 +114,7 @@ impl Packer {
             value: child.value(),
             leaf: leaf.map(|l| l.score),
             symmetry: arrival.child_symmetry,
-            board: arrival.board,
+            board: arrival.board(),
             links: (batch.scores.len() - scores_before) as u32,
             moves: (batch.moves.len() - moves_before) as u32,
             keep: keep as u32,

@@ -1,5 +1,5 @@
 //! Othello boards as pairs of bitboards: squares, moves, legal-move generation,
-//! flips, and the play/undo pair used by the walk.
+//! flips, and playing a move.
 
 use std::fmt;
 
@@ -187,15 +187,6 @@ impl Board {
             self.opponent ^= flipped;
         }
         std::mem::swap(&mut self.player, &mut self.opponent);
-    }
-
-    /// Takes back [`Board::play`] with the same move and flips: the same XOR, undone.
-    pub fn undo(&mut self, mv: Move, flipped: Bitboard) {
-        std::mem::swap(&mut self.player, &mut self.opponent);
-        if let Move::Play(square) = mv {
-            self.player ^= flipped | square.bit();
-            self.opponent ^= flipped;
-        }
     }
 
     /// The board after a legal move, or `None` if it is illegal.
@@ -464,15 +455,16 @@ mod tests {
     }
 
     #[test]
-    fn undo_restores_the_board() {
+    fn a_move_places_a_disc_turns_the_flips_and_hands_over() {
         for board in random_boards(500) {
             for square in Square::iter(board.legal_moves()) {
-                let flipped = board.check_move(Move::Play(square)).unwrap();
-                let mut b = board;
-                b.play(Move::Play(square), flipped);
-                assert_ne!(b, board);
-                b.undo(Move::Play(square), flipped);
-                assert_eq!(b, board);
+                let flipped = board.flips(square);
+                let after = board.after(Move::Play(square)).unwrap();
+                assert_eq!(after.opponent, board.player | flipped | square.bit());
+                assert_eq!(after.player, board.opponent & !flipped);
+            }
+            if board.must_pass() {
+                assert_eq!(board.after(Move::Pass), Some(board.swapped()));
             }
         }
     }

@@ -146,7 +146,7 @@ fn with_facts<R>(
     moves.extend(leaf.map(|l| l.mv));
     let facts = ArrivalFacts {
         line: arrival.line,
-        board: arrival.board,
+        board: arrival.board(),
         scores: ArrivalScores {
             parent: arrival.parent_score,
             via_pass: arrival.via_pass,

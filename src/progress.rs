@@ -5,22 +5,34 @@
 
 use bookminer::walk::WalkStats;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// How often a spinner turns.
 const TICK: Duration = Duration::from_millis(100);
 
 /// The spinner or bar on screen, if any.
-#[derive(Default)]
 pub struct Progress {
+    /// Whether stderr is a terminal: if not, nothing is made at all (a
+    /// spinner's ticking thread included).
+    shown: bool,
     spinner: Option<ProgressBar>,
     walk: Option<ProgressBar>,
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress { shown: std::io::stderr().is_terminal(), spinner: None, walk: None }
+    }
 }
 
 impl Progress {
     /// Shows `message` beside a spinner until [`Progress::clear`].
     pub fn stage(&mut self, message: String) {
         self.clear();
+        if !self.shown {
+            return;
+        }
         let spinner = ProgressBar::new_spinner();
         spinner.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("a valid template"));
         spinner.set_message(message);
@@ -39,6 +51,9 @@ impl Progress {
     /// appears with the first report.
     pub fn start_walk(&mut self, edges: u64) {
         self.clear();
+        if !self.shown {
+            return;
+        }
         let bar = ProgressBar::new(edges);
         bar.set_style(
             ProgressStyle::with_template(

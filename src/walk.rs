@@ -17,7 +17,7 @@
 //! and the arrival is judged while they arrive: a line of positions costs
 //! one trip to memory per position, not an index lookup and then a record.
 
-use crate::board::{Bitboard, Board, Move};
+use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
 use crate::symmetry::Placement;
@@ -93,10 +93,17 @@ pub struct Arrival<'a> {
     pub via_pass: bool,
     /// The child's record (stored coordinates).
     pub child: &'a Record,
-    /// The child on the walk's own board (the position `line` reaches).
-    pub board: Board,
-    /// Maps the child's stored moves onto the actual board.
+    /// Maps the child's stored board and moves onto the actual board.
     pub child_symmetry: Symmetry,
+}
+
+impl Arrival<'_> {
+    /// The child as the line reaches it: its stored board under
+    /// [`Arrival::child_symmetry`]. Worked out when asked for, since most
+    /// arrivals are never written.
+    pub fn board(&self) -> Board {
+        self.child_symmetry.board(&self.child.board)
+    }
 }
 
 /// Counts of what a walk did.
@@ -175,15 +182,6 @@ struct Child {
     target: Target,
 }
 
-/// How the walk reached a position, to take it back on the way out.
-#[derive(Clone, Copy)]
-struct Step {
-    mv: Move,
-    flipped: Bitboard,
-    /// A pass was played after `mv`.
-    then_pass: bool,
-}
-
 /// A position on the walk's stack. Its moves (links, then the leaf, in the
 /// order they are followed) are `Walker::moves[first..first + len]`: kept
 /// in one array shared by the whole stack, not in the frame, so that
@@ -197,7 +195,8 @@ struct Frame {
     len: usize,
     /// How many of the moves have been followed.
     followed: usize,
-    arrived_by: Step,
+    /// How long the line was before the move (and pass) that reached it.
+    line_before: usize,
 }
 
 /// Which records the walk has stood on: one bit per record, by [`RecordId`].
@@ -294,12 +293,13 @@ impl Scouts {
     }
 }
 
-/// The walk's state: one board, played forward and undone in place.
+/// The walk's state: the line played so far and the positions along it.
+/// The walk keeps no board: a position is its stored board under the
+/// frame's symmetry, worked out only where it is needed.
 struct Walker<'b, V> {
     book: &'b ResolvedBook,
     visited: Visited,
     visitor: V,
-    board: Board,
     /// Vecs, not small vectors: the stack and the line are touched at
     /// every edge, and a small vector checks where its items are each time.
     line: Vec<Move>,
@@ -320,7 +320,6 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         book,
         visited: Visited::new(book.counts().records),
         visitor,
-        board: start.board,
         line: Vec::with_capacity(start.line.len() + 2 * MAX_DEPTH),
         stack: Vec::with_capacity(MAX_DEPTH),
         moves: Vec::new(),
@@ -332,8 +331,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
     walker.visited.insert(walkable.root.id);
     let record = book.read(walkable.root, &mut walker.targets);
     let first = walker.add_moves(&record);
-    let no_step = Step { mv: Move::Pass, flipped: 0, then_pass: false };
-    walker.push_frame(&record, normalize(&start.board).to_original, first, no_step);
+    walker.push_frame(&record, normalize(&start.board).to_original, first, start.line.len());
     walker.run()?;
     Ok((walker.stats, walker.visitor))
 }
@@ -376,7 +374,7 @@ impl<V: Visitor> Walker<'_, V> {
     /// Pushes the frame of the position on the board: `record`, whose
     /// moves [`Walker::add_moves`] added from `first` on, and `symmetry`
     /// maps onto the board.
-    fn push_frame(&mut self, record: &Record, symmetry: Symmetry, first: usize, arrived_by: Step) {
+    fn push_frame(&mut self, record: &Record, symmetry: Symmetry, first: usize, line_before: usize) {
         self.stack.push(Frame {
             record: record.id,
             offset: record.offset,
@@ -384,28 +382,8 @@ impl<V: Visitor> Walker<'_, V> {
             first,
             len: self.moves.len() - first,
             followed: 0,
-            arrived_by,
+            line_before,
         });
-    }
-
-    /// Plays a step on the board and the line.
-    fn play(&mut self, step: Step) {
-        self.board.play(step.mv, step.flipped);
-        self.line.push(step.mv);
-        if step.then_pass {
-            self.board.play(Move::Pass, 0);
-            self.line.push(Move::Pass);
-        }
-    }
-
-    /// Takes a step back: the same XORs, in reverse.
-    fn undo(&mut self, step: Step) {
-        if step.then_pass {
-            self.board.undo(Move::Pass, 0);
-            self.line.pop();
-        }
-        self.board.undo(step.mv, step.flipped);
-        self.line.pop();
     }
 
     /// Pops the top frame, drops its moves and takes back the move that
@@ -413,9 +391,7 @@ impl<V: Visitor> Walker<'_, V> {
     fn backtrack(&mut self) {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
         self.moves.truncate(frame.first);
-        if !self.stack.is_empty() {
-            self.undo(frame.arrived_by);
-        }
+        self.line.truncate(frame.line_before);
     }
 
     /// Follows one move (`moves[at]`) of the position on top of the stack.
@@ -445,37 +421,40 @@ impl<V: Visitor> Walker<'_, V> {
         placement: Placement,
     ) -> Result<(), WalkError<V::Error>> {
         let parent_symmetry = self.stack.last().expect("a frame on the stack").symmetry;
-        // Legal when resolved; only a book changed since then can say otherwise.
-        let Some(flipped) = self.board.check_move(actual) else { return Err(self.illegal(link, actual)) };
-        let step = Step { mv: actual, flipped, then_pass: link.then_pass };
         self.stats.arrivals += 1;
-        self.play(step);
+        // Legal: resolving played every stored move (a book changed since
+        // is found when the walk ends, and nothing it read is kept).
+        let line_before = self.line.len();
+        self.line.push(actual);
+        if link.then_pass {
+            self.line.push(Move::Pass);
+        }
         self.targets.clear();
         let record = self.book.read(child, &mut self.targets);
         let first_time = self.visited.insert(child.id);
         // The new position's children are on their way while the visitor
         // judges the arrival.
         let first = first_time.then(|| self.add_moves(&record));
+        let mapping = parent_symmetry.after(placement.symmetry);
         let symmetry = match placement.symmetric {
-            false => parent_symmetry.after(placement.symmetry),
+            false => mapping,
             // Several symmetries map the child there: the smallest is the one.
-            true => symmetry_between(&record.board, &self.board).unwrap_or_else(|| normalize(&self.board).to_original),
+            true => symmetry_between(&record.board, &mapping.board(&record.board)).unwrap_or(mapping),
         };
         let arrival = Arrival {
             line: &self.line,
             parent_score: link.score,
             via_pass: link.then_pass,
             child: &record,
-            board: self.board,
             child_symmetry: symmetry,
         };
         self.visitor.arrive(&arrival).map_err(WalkError::Visitor)?;
         match first {
             Some(first) => {
                 self.stats.positions += 1;
-                self.push_frame(&record, symmetry, first, step);
+                self.push_frame(&record, symmetry, first, line_before);
             }
-            None => self.undo(step),
+            None => self.line.truncate(line_before),
         }
         Ok(())
     }
@@ -488,7 +467,7 @@ impl<V: Visitor> Walker<'_, V> {
             offset: frame.offset,
             stored: link.mv,
             actual,
-            board: self.board,
+            board: frame.symmetry.board(&self.book.file().board_at(frame.offset)),
             line: self.line.to_vec(),
         }
     }

@@ -151,7 +151,7 @@ impl Visitor for Reference {
     type Error = Infallible;
     fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
         let reached = replay(a.line);
-        assert_eq!(reached, a.board, "the line reaches the arrival's board");
+        assert_eq!(reached, a.board(), "the line reaches the arrival's board");
         let normalized = normalize(&reached);
         assert_eq!(normalized.board, a.child.board(), "the board is the child's");
         assert_eq!(a.child_symmetry, normalized.to_original, "after {:?}", a.line);
