@@ -318,12 +318,14 @@ fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     EgaroucidLinks { slots, overflow }
 }
 
-/// A record of an Egaroucid chunk, with its candidates' questions.
+/// A record of an Egaroucid chunk and where its candidates are in the
+/// chunk's list. Each candidate asks one question, in order, so a
+/// candidate's place in the list is its question's number too: records and
+/// candidates stay where they were put, never moved or copied.
 struct Asked<'a> {
     id: RecordId,
     raw: RawRecord<'a>,
-    /// Its candidates, and the number of each one's question.
-    candidates: SmallVec<[(Candidate, usize); 16]>,
+    candidates: Range<usize>,
 }
 
 /// Finds the links of the records `range` into their slots; returns their
@@ -337,22 +339,28 @@ fn resolve_egaroucid_part(
     let mut answerer = Answerer::new(file, index);
     let mut overflow = Vec::new();
     let mut asked: Vec<Asked<'_>> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     let first = range.start;
     for chunk_start in range.clone().step_by(EGAROUCID_CHUNK) {
         let chunk = chunk_start..(chunk_start + EGAROUCID_CHUNK).min(range.end);
         answerer.clear();
         asked.clear();
+        candidates.clear();
         for i in chunk {
             let id = RecordId(i as u32);
             // Records out of the book are not indexed, so nothing leads to them.
             let Some(raw) = egaroucid::record_at(file.bytes(), id).filter(RawRecord::is_in_book) else { continue };
-            let board = raw.board();
-            let candidates = egaroucid::candidates(&board).map(|c| (c, answerer.ask(c.child))).collect();
-            asked.push(Asked { id, raw, candidates });
+            let from = candidates.len();
+            for candidate in egaroucid::candidates(&raw.board()) {
+                let question = answerer.ask(candidate.child);
+                debug_assert_eq!(question, candidates.len(), "a candidate's place is its question's number");
+                candidates.push(candidate);
+            }
+            asked.push(Asked { id, raw, candidates: from..candidates.len() });
         }
         answerer.answer();
         for record in &asked {
-            let links = links_found(record, &answerer);
+            let links = links_found(record, &candidates, &answerer);
             let leaf_illegal = record.raw.leaf().is_some_and(|leaf| record.raw.board().after(leaf.mv).is_none());
             let facts = RecordFacts { links: links.len(), leaf_then_pass: record.raw.leaf_then_pass(), leaf_illegal };
             slots[record.id.index() - first] = Slots::new(facts, &links, &mut overflow);
@@ -364,11 +372,17 @@ fn resolve_egaroucid_part(
 /// A record's links (SPEC §8), from the answers to its candidates'
 /// questions. When the game is over after a move and its child is not in
 /// the book, the other child is looked up here, on its own: that is rare.
-fn links_found(record: &Asked<'_>, answerer: &Answerer<'_>) -> SmallVec<[FoundLink<Located>; 8]> {
+fn links_found(
+    record: &Asked<'_>,
+    candidates: &[Candidate],
+    answerer: &Answerer<'_>,
+) -> SmallVec<[FoundLink<Located>; 8]> {
     let (file, index) = (answerer.file, answerer.index);
     let mut links = SmallVec::new();
-    for (candidate, question) in &record.candidates {
-        let found = match answerer.answers()[*question] {
+    for (candidate, answer) in
+        candidates[record.candidates.clone()].iter().zip(&answerer.answers()[record.candidates.clone()])
+    {
+        let found = match *answer {
             Some((child, value)) => Some(candidate.link(child, value)),
             None => candidate.other_child().and_then(|other| {
                 let child = index.located(file.find(index, &other.board)?);
