@@ -39,7 +39,7 @@ impl Visitor for Judge {
             .try_fold(Board::INITIAL, |board, &mv| board.after(mv))
             .expect("an arrival's line is legal from the initial position");
         assert_eq!(normalize(&reached).board, arrival.child.board(), "the line reaches the reported child");
-        assert_eq!(reached, arrival.board, "the arrival's board is the one its line reaches");
+        assert_eq!(reached, arrival.board(), "the arrival's board is the one its line reaches");
 
         let (format, text, printed) = (&self.format, &mut self.text, &mut self.printed);
         self.recorder.arrival(arrival, |found| {
