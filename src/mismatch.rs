@@ -169,8 +169,7 @@ fn judge_facts<E>(
     mut each: impl FnMut(Found<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
     let scores = &facts.scores;
-    let best_link = scores.links.iter().copied().max();
-    let best = best_link.max(scores.leaf);
+    let letters = scores.letters();
     for (index, &mode) in modes.iter().enumerate() {
         let Some(verdict) = judge(mode, rules, scores) else { continue };
         each(Found::Fired { index, branch: verdict.branch })?;
@@ -196,9 +195,9 @@ fn judge_facts<E>(
                 score,
                 p: scores.parent,
                 v: scores.value,
-                l: best_link,
+                l: letters.best_link,
                 f: scores.leaf,
-                m: best,
+                m: letters.best_move(),
                 empties: facts.board.empties(),
                 line: &line[..],
                 board,

@@ -297,7 +297,7 @@ pub fn synthesize(options: &SynthOptions, out: &mut impl Write) -> io::Result<Sy
     synthesize_as(Format::Edax, options, out)
 }
 
-/// A synthetic Edax book written to memory, for tests.
+/// A synthetic Edax book written to memory (tests, benchmarks).
 pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
     let mut bytes = Vec::new();
     synthesize(options, &mut bytes).expect("writing to memory does not fail");

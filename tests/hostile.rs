@@ -8,7 +8,7 @@ use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{Formats, KifuFormat};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
-use bookminer::synth::{synthesize, SynthOptions};
+use bookminer::synth::{book_bytes, SynthOptions};
 use bookminer::walk::Start;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -615,9 +615,20 @@ fn a_folder_that_refuses_new_files_fails_with_status_3_naming_the_output() {
 // Interruptions.
 
 fn synth_bytes(positions: usize) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    synthesize(&SynthOptions { positions, seed: 7, perturb: 0.02 }, &mut bytes).unwrap();
-    bytes
+    book_bytes(&SynthOptions { positions, seed: 7, perturb: 0.02 })
+}
+
+/// Mining mode 1 alone into `out_dir`, kifu only.
+fn mode1_into(out_dir: &Path) -> MineOptions {
+    MineOptions {
+        modes: vec![Mode::LeafVsLinks],
+        rules: Rules::default(),
+        format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: true,
+        unique_lines: true,
+        out_dir: out_dir.to_path_buf(),
+    }
 }
 
 #[test]
@@ -628,15 +639,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
     let counts = book.counts();
     assert!(counts.links + counts.leaves > 3 * bookminer::walk::PROGRESS_INTERVAL, "the book is big enough");
     let dir = tempfile::tempdir().unwrap();
-    let options = MineOptions {
-        modes: vec![Mode::LeafVsLinks],
-        rules: Rules::default(),
-        format: KifuFormat::default(),
-        formats: Formats::KIFU,
-        bom: true,
-        unique_lines: true,
-        out_dir: dir.path().to_path_buf(),
-    };
+    let options = mode1_into(dir.path());
     let previous = options.output_path(Mode::LeafVsLinks);
     fs::write(&previous, PREVIOUS).unwrap();
 
@@ -662,15 +665,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
 fn mining_tells_its_stages_in_order_around_the_walk_s_reports() {
     let book = Book::from_bytes("synth-100k", synth_bytes(100_000)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let options = MineOptions {
-        modes: vec![Mode::LeafVsLinks],
-        rules: Rules::default(),
-        format: KifuFormat::default(),
-        formats: Formats::KIFU,
-        bom: true,
-        unique_lines: true,
-        out_dir: dir.path().to_path_buf(),
-    };
+    let options = mode1_into(dir.path());
     let cancel = AtomicBool::new(false);
     let told = std::cell::RefCell::new(Vec::new());
     let mut phase = |phase: Phase| told.borrow_mut().push(format!("{phase:?}"));

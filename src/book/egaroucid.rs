@@ -256,12 +256,11 @@ pub fn candidates(board: &Board) -> impl Iterator<Item = Candidate> + '_ {
     let pass = (legal == 0 && board.must_pass()).then_some(Move::Pass);
     Square::iter(legal).map(Move::Play).chain(pass).filter_map(move |mv| {
         let after = board.after(mv)?;
-        let (then_pass, game_over) = match after.has_moves() {
-            false => {
-                let replies = after.swapped().has_moves();
-                (replies, !replies)
-            }
-            true => (false, false),
+        let (then_pass, game_over) = if after.has_moves() {
+            (false, false)
+        } else {
+            let replies = after.swapped().has_moves();
+            (replies, !replies)
         };
         let child = normalize(&if then_pass { after.swapped() } else { after });
         Some(Candidate { mv, after, child, then_pass, game_over })

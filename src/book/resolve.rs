@@ -96,10 +96,9 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    /// Asks for a stored board; returns the question's number.
-    fn ask(&mut self, question: Normalized) -> usize {
+    /// Asks for a stored board: the next question, numbered in the order asked.
+    fn ask(&mut self, question: Normalized) {
         self.questions.push(question);
-        self.questions.len() - 1
     }
 
     /// Answers every question asked since the last [`Answerer::clear`]:
@@ -352,8 +351,7 @@ fn resolve_egaroucid_part(
             let Some(raw) = egaroucid::record_at(file.bytes(), id).filter(RawRecord::is_in_book) else { continue };
             let from = candidates.len();
             for candidate in egaroucid::candidates(&raw.board()) {
-                let question = answerer.ask(candidate.child);
-                debug_assert_eq!(question, candidates.len(), "a candidate's place is its question's number");
+                answerer.ask(candidate.child);
                 candidates.push(candidate);
             }
             asked.push(Asked { id, raw, candidates: from..candidates.len() });
@@ -379,9 +377,8 @@ fn links_found(
 ) -> SmallVec<[FoundLink<Located>; 8]> {
     let (file, index) = (answerer.file, answerer.index);
     let mut links = SmallVec::new();
-    for (candidate, answer) in
-        candidates[record.candidates.clone()].iter().zip(&answerer.answers()[record.candidates.clone()])
-    {
+    let asked = record.candidates.clone();
+    for (candidate, answer) in candidates[asked.clone()].iter().zip(&answerer.answers()[asked]) {
         let found = match *answer {
             Some((child, value)) => Some(candidate.link(child, value)),
             None => candidate.other_child().and_then(|other| {
