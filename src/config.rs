@@ -10,6 +10,7 @@ use crate::kifu;
 use crate::modes::{Linkless, Mode};
 use crate::output::{Formats, Orientation};
 use crate::walk::Start;
+use crate::window::Window;
 use clap::{Args, CommandFactory, Parser, ValueEnum};
 use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
@@ -120,6 +121,24 @@ pub struct Settings {
     #[arg(long, global = true, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
     pub bom: Option<bool>,
+    /// Window: follow a move only if it scores at least the position's best
+    /// move minus N; -1: no limit [config: deviation]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[serde(default, deserialize_with = "de::limit")]
+    pub deviation: Option<Option<u32>>,
+    /// Window: follow a move only if its score is within N of the start
+    /// position's value (negated at odd plies); -1: no limit [config: error]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[serde(default, deserialize_with = "de::limit")]
+    pub error: Option<Option<u32>>,
+    /// Window: follow moves only this many plies below the start; -1: no limit [config: max_ply]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[serde(default, deserialize_with = "de::limit")]
+    pub max_ply: Option<Option<u32>>,
+    /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_egbk_level)]
+    #[serde(default, deserialize_with = "de::egbk_level")]
+    pub egbk_level: Option<i32>,
 }
 
 /// The settings alone as a command line, to check one flag at a time.
@@ -161,6 +180,27 @@ fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
     match text.trim().parse::<i32>() {
         Ok(gap) if (1..=128).contains(&gap) => Ok(gap),
         _ => Err(BadValue(format!("expected a whole number from 1 to 128, got {text:?}"))),
+    }
+}
+
+/// A window limit (SPEC §12): a whole number from 0 up, or -1 for none.
+fn parse_limit(text: &str) -> Result<Option<u32>, BadValue> {
+    match text.trim().parse::<i64>() {
+        Ok(-1) => Ok(None),
+        Ok(n) if (0..=i64::from(LIMIT_MAX)).contains(&n) => Ok(Some(n as u32)),
+        _ => Err(BadValue(format!("expected -1 (no limit) or a whole number from 0 to {LIMIT_MAX}, got {text:?}"))),
+    }
+}
+
+/// The largest window limit taken: scores span 256 values and a game 120
+/// plies at most, so anything above is the same as no limit but written
+/// with a number.
+const LIMIT_MAX: u32 = 1000;
+
+fn parse_egbk_level(text: &str) -> Result<i32, BadValue> {
+    match text.trim().parse::<i32>() {
+        Ok(level) if (0..=60).contains(&level) => Ok(level),
+        _ => Err(BadValue(format!("expected a whole number from 0 to 60, got {text:?}"))),
     }
 }
 
@@ -234,6 +274,18 @@ mod de {
             .map_err(|_| D::Error::custom(format!("expected a whole number from 1 to 128, got {v}")))
     }
 
+    pub fn limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "-1 or a whole number from 0 up")?;
+        parse_limit(&text).map(Some).map_err(D::Error::custom)
+    }
+
+    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "a whole number from 0 to 60")?;
+        parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
+    }
+
     pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "true or false")?;
@@ -275,6 +327,10 @@ pub struct Config {
     pub log_file_given: bool,
     pub format: Formats,
     pub bom: bool,
+    /// Which moves the walk follows (SPEC §12).
+    pub window: Window,
+    /// The level every record of an .egbk book gets (SPEC §8.1).
+    pub egbk_level: i32,
 }
 
 impl Default for Config {
@@ -295,6 +351,8 @@ impl Default for Config {
             log_file_given: false,
             format: Formats::KIFU,
             bom: true,
+            window: Window::NONE,
+            egbk_level: 1,
         }
     }
 }
@@ -462,6 +520,10 @@ impl Config {
         self.log_level = s.log_level.unwrap_or(self.log_level);
         self.format = s.format.unwrap_or(self.format);
         self.bom = s.bom.unwrap_or(self.bom);
+        self.window.deviation = s.deviation.unwrap_or(self.window.deviation);
+        self.window.error = s.error.unwrap_or(self.window.error);
+        self.window.max_ply = s.max_ply.unwrap_or(self.window.max_ply);
+        self.egbk_level = s.egbk_level.unwrap_or(self.egbk_level);
         Ok(())
     }
 }
@@ -574,6 +636,29 @@ mod tests {
     }
 
     #[test]
+    fn window_limits_take_minus_one_for_none_and_refuse_other_negatives() {
+        let c = parse("deviation = 2\nerror = \"0\"\nmax_ply = -1").unwrap();
+        assert_eq!(c.window, Window { deviation: Some(2), error: Some(0), max_ply: None });
+        for bad in ["deviation = -3", "max_ply = \"x\"", "error = 1.5", "deviation = 1001"] {
+            let e = parse(bad).unwrap_err();
+            assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
+            assert!(message(&e).contains("-1"), "{bad}: {e}");
+        }
+        let mut c = Config::default();
+        c.set_from_command_line("max_ply", "-1").unwrap();
+        c.set_from_command_line("deviation", "4").unwrap();
+        assert_eq!(c.window, Window { deviation: Some(4), error: None, max_ply: None });
+        assert_eq!(c.set_from_command_line("error", "-2").unwrap_err().key(), Some("--error"));
+    }
+
+    #[test]
+    fn egbk_level_is_a_level() {
+        assert_eq!(parse("").unwrap().egbk_level, 1);
+        assert_eq!(parse("EGBK_LEVEL = 60").unwrap().egbk_level, 60);
+        assert_eq!(parse("egbk_level = 61").unwrap_err().key(), Some("egbk_level"));
+    }
+
+    #[test]
     fn start_is_played_when_the_config_is_read() {
         let c = parse("start = \"f5d6\"").unwrap();
         assert_eq!(c.start.line.len(), 2);
@@ -601,7 +686,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 14, "{keys:?}");
+        assert_eq!(keys.len(), 18, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

@@ -24,6 +24,7 @@ pub mod stats;
 pub mod symmetry;
 pub mod synth;
 pub mod walk;
+pub mod window;
 
 pub use board::{Board, Move, Square};
 pub use book::{Book, BookError};
