@@ -125,16 +125,16 @@ pub struct Settings {
     /// move minus N; -1: no limit [config: deviation]
     #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
-    pub deviation: Option<Option<u32>>,
+    pub deviation: Option<Limit>,
     /// Window: follow a move only if its score is within N of the start
     /// position's value (negated at odd plies); -1: no limit [config: error]
     #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
-    pub error: Option<Option<u32>>,
+    pub error: Option<Limit>,
     /// Window: follow moves only this many plies below the start; -1: no limit [config: max_ply]
     #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
-    pub max_ply: Option<Option<u32>>,
+    pub max_ply: Option<Limit>,
     /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
     #[arg(long, global = true, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
@@ -183,11 +183,15 @@ fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
     }
 }
 
+/// A window limit as given: `None` for -1, no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit(pub Option<u32>);
+
 /// A window limit (SPEC §12): a whole number from 0 up, or -1 for none.
-fn parse_limit(text: &str) -> Result<Option<u32>, BadValue> {
+fn parse_limit(text: &str) -> Result<Limit, BadValue> {
     match text.trim().parse::<i64>() {
-        Ok(-1) => Ok(None),
-        Ok(n) if (0..=i64::from(LIMIT_MAX)).contains(&n) => Ok(Some(n as u32)),
+        Ok(-1) => Ok(Limit(None)),
+        Ok(n) if (0..=i64::from(LIMIT_MAX)).contains(&n) => Ok(Limit(Some(n as u32))),
         _ => Err(BadValue(format!("expected -1 (no limit) or a whole number from 0 to {LIMIT_MAX}, got {text:?}"))),
     }
 }
@@ -274,7 +278,7 @@ mod de {
             .map_err(|_| D::Error::custom(format!("expected a whole number from 1 to 128, got {v}")))
     }
 
-    pub fn limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+    pub fn limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Limit>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "-1 or a whole number from 0 up")?;
         parse_limit(&text).map(Some).map_err(D::Error::custom)
@@ -520,9 +524,9 @@ impl Config {
         self.log_level = s.log_level.unwrap_or(self.log_level);
         self.format = s.format.unwrap_or(self.format);
         self.bom = s.bom.unwrap_or(self.bom);
-        self.window.deviation = s.deviation.unwrap_or(self.window.deviation);
-        self.window.error = s.error.unwrap_or(self.window.error);
-        self.window.max_ply = s.max_ply.unwrap_or(self.window.max_ply);
+        self.window.deviation = s.deviation.map_or(self.window.deviation, |l| l.0);
+        self.window.error = s.error.map_or(self.window.error, |l| l.0);
+        self.window.max_ply = s.max_ply.map_or(self.window.max_ply, |l| l.0);
         self.egbk_level = s.egbk_level.unwrap_or(self.egbk_level);
         Ok(())
     }
