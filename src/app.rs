@@ -174,6 +174,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         bom: config.bom,
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
+        window: config.window,
     };
     let counts = book.counts();
     // Egaroucid books store no links: about one per position is found walking.

@@ -9,6 +9,7 @@ use crate::mismatch::Recorder;
 use crate::modes::{Mode, Rules};
 use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
+use crate::window::Window;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,8 @@ pub struct MineOptions {
     pub bom: bool,
     pub unique_lines: bool,
     pub out_dir: PathBuf,
+    /// Which moves the walk follows (SPEC §12).
+    pub window: Window,
 }
 
 impl MineOptions {
@@ -254,7 +257,8 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let resolving = Instant::now();
     (miner.control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
-        .map_err(|missing| MineError::Walk { book: book_path.clone(), error: missing.into() })?;
+        .map_err(|missing| MineError::Walk { book: book_path.clone(), error: missing.into() })?
+        .within(options.window);
     (miner.control.phase)(Phase::Walking);
     let book = walkable.book();
     tracing::info!(

@@ -22,6 +22,7 @@ use crate::book::index::Located;
 use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
 use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
+use crate::window::{Place, Window};
 use std::fmt;
 
 /// Where a walk starts: a board and the line that reaches it from the initial
@@ -65,6 +66,7 @@ pub struct Walkable {
     book: ResolvedBook,
     start: Start,
     root: Located,
+    window: Window,
 }
 
 impl Walkable {
@@ -72,7 +74,17 @@ impl Walkable {
     pub fn new(book: Book, start: &Start) -> Result<Walkable, StartMissing> {
         let stored = normalize(&start.board).board;
         let root = book.locate(&stored).ok_or_else(|| StartMissing { board: start.board, line: start.line.clone() })?;
-        Ok(Walkable { book: book.resolve(), start: start.clone(), root })
+        Ok(Walkable { book: book.resolve(), start: start.clone(), root, window: Window::NONE })
+    }
+
+    /// The same walk, following only the moves `window` lets through (SPEC §12).
+    pub fn within(self, window: Window) -> Walkable {
+        Walkable { window, ..self }
+    }
+
+    /// Where the walk starts: its record in the book.
+    pub fn root(&self) -> Located {
+        self.root
     }
 
     pub fn book(&self) -> &ResolvedBook {
@@ -202,27 +214,52 @@ struct Frame {
 /// Which records the walk has stood on: one bit per record, by [`RecordId`].
 /// A bit array a sixty-fourth the size of the targets stays in cache where
 /// flags beside the records would not.
+///
+/// Under a window whose moves depend on the parity of the ply (`error`,
+/// SPEC §12), a position reached at an even and at an odd ply follows two
+/// different sets of moves, so each record has a bit per parity: the
+/// *context* it was entered in. Without such a window every context is 0.
 struct Visited {
     words: Vec<u64>,
+    /// 1 or 2.
+    contexts: usize,
 }
 
 impl Visited {
-    fn new(records: u64) -> Visited {
-        let words = usize::try_from(records.div_ceil(64)).expect("record ids are 32-bit");
-        Visited { words: vec![0; words] }
+    fn new(records: u64, contexts: usize) -> Visited {
+        let bits = records * contexts as u64;
+        let words = usize::try_from(bits.div_ceil(64)).expect("record ids are 32-bit");
+        Visited { words: vec![0; words], contexts }
+    }
+
+    fn bit(&self, id: RecordId, context: usize) -> (usize, u64) {
+        let at = id.index() * self.contexts + context;
+        (at / 64, 1u64 << (at % 64))
     }
 
     /// Asks for the word holding a record's bit, to be read a little later.
     fn prefetch(&self, id: RecordId) {
-        prefetch_index::prefetch_index(&self.words, id.index() / 64);
+        prefetch_index::prefetch_index(&self.words, id.index() * self.contexts / 64);
     }
 
-    /// Marks a record visited; true if it was not visited before.
-    fn insert(&mut self, id: RecordId) -> bool {
-        let (word, bit) = (id.index() / 64, 1u64 << (id.index() % 64));
+    /// True if the record was entered in `context`.
+    fn contains(&self, id: RecordId, context: usize) -> bool {
+        let (word, bit) = self.bit(id, context);
+        self.words[word] & bit != 0
+    }
+
+    /// Marks a record entered in `context`; true if it was not before.
+    fn insert_in(&mut self, id: RecordId, context: usize) -> bool {
+        let (word, bit) = self.bit(id, context);
         let first_time = self.words[word] & bit == 0;
         self.words[word] |= bit;
         first_time
+    }
+
+    /// Marks a record visited; true if it was not visited before.
+    #[cfg(test)]
+    fn insert(&mut self, id: RecordId) -> bool {
+        self.insert_in(id, 0)
     }
 }
 
@@ -298,6 +335,11 @@ impl Scouts {
 /// frame's symmetry, worked out only where it is needed.
 struct Walker<'b, V> {
     book: &'b ResolvedBook,
+    window: Window,
+    /// The start position's value, which `error` measures from.
+    start_value: Score,
+    /// The length of the start's own line: plies count from there.
+    start_ply: usize,
     visited: Visited,
     visitor: V,
     /// Vecs, not small vectors: the stack and the line are touched at
@@ -316,9 +358,13 @@ struct Walker<'b, V> {
 /// `visitor`.
 pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
     let (book, start) = (&walkable.book, &walkable.start);
+    let contexts = if walkable.window.depends_on_parity() { 2 } else { 1 };
     let mut walker = Walker {
         book,
-        visited: Visited::new(book.counts().records),
+        window: walkable.window,
+        start_value: Score(0),
+        start_ply: start.line.len(),
+        visited: Visited::new(book.counts().records, contexts),
         visitor,
         line: Vec::with_capacity(start.line.len() + 2 * MAX_DEPTH),
         stack: Vec::with_capacity(MAX_DEPTH),
@@ -328,9 +374,12 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         stats: WalkStats { positions: 1, ..WalkStats::default() },
     };
     walker.line.extend_from_slice(&start.line);
-    walker.visited.insert(walkable.root.id);
     let record = book.read(walkable.root, &mut walker.targets);
-    let first = walker.add_moves(&record);
+    walker.start_value = record.value;
+    if !walker.enter(record.id, start.line.len()) {
+        return Ok((walker.stats, walker.visitor));
+    }
+    let first = walker.add_moves(&record, start.line.len());
     walker.push_frame(&record, normalize(&start.board).to_original, first, start.line.len());
     walker.run()?;
     Ok((walker.stats, walker.visitor))
@@ -350,12 +399,55 @@ impl<V: Visitor> Walker<'_, V> {
         Ok(())
     }
 
+    /// The context a position `line_len` moves into the line is entered
+    /// in (see [`Visited`]).
+    fn context(&self, line_len: usize) -> usize {
+        match self.visited.contexts {
+            1 => 0,
+            _ => (line_len - self.start_ply) % 2,
+        }
+    }
+
+    /// Marks the record entered at a position `line_len` moves into the
+    /// line; false if the walk is not to enter it: it was entered in this
+    /// context before, or the window lets none of its moves through there.
+    fn enter(&mut self, id: RecordId, line_len: usize) -> bool {
+        if !self.window.open_at(line_len - self.start_ply) {
+            return false;
+        }
+        let context = self.context(line_len);
+        self.visited.insert_in(id, context)
+    }
+
+    /// True if the window lets a move through at a position `line_len`
+    /// moves into the line (its best move `best`), and the walk did not
+    /// follow it when it entered the record in the other context.
+    fn follows(&self, score: Score, id: RecordId, line_len: usize, best: Option<Score>) -> bool {
+        let ply = line_len - self.start_ply;
+        if !self.window.passes(score, Place { ply, best }, self.start_value) {
+            return false;
+        }
+        // Entered in the other context, the record followed every move the
+        // window let through at that parity (max_ply held: it was entered).
+        let other = 1 - self.context(line_len);
+        let other_parity = Window { max_ply: None, ..self.window };
+        let followed_before = self.visited.contexts == 2
+            && self.visited.contains(id, other)
+            && other_parity.passes(score, Place { ply: ply + 1, best }, self.start_value);
+        !followed_before
+    }
+
     /// Appends the moves of a record just read (its targets in
     /// [`Walker::targets`]) to [`Walker::moves`], asking for the records
-    /// they lead to; returns where they start.
-    fn add_moves(&mut self, record: &Record) -> usize {
+    /// they lead to; returns where they start. Under a window, only the
+    /// moves it lets through at a position `line_len` moves into the line.
+    fn add_moves(&mut self, record: &Record, line_len: usize) -> usize {
         let first = self.moves.len();
         self.scouts.advance(self.book);
+        if !self.window.is_open() {
+            self.add_moves_within(record, line_len);
+            return first;
+        }
         let mut children = 0;
         for (link, &target) in record.moves().zip(&self.targets) {
             if let Target::Child(at, _) = target {
@@ -369,6 +461,26 @@ impl<V: Visitor> Walker<'_, V> {
             self.moves.push(Child { link, target });
         }
         first
+    }
+
+    /// [`Walker::add_moves`] under a window.
+    fn add_moves_within(&mut self, record: &Record, line_len: usize) {
+        let best = record.moves().map(|link| link.score).max();
+        let mut children = 0;
+        for (link, &target) in record.moves().zip(&self.targets) {
+            if !self.follows(link.score, record.id, line_len, best) {
+                continue;
+            }
+            if let Target::Child(at, _) = target {
+                self.book.prefetch(at);
+                self.visited.prefetch(at.id);
+                if children > 0 {
+                    self.scouts.start(at);
+                }
+                children += 1;
+            }
+            self.moves.push(Child { link, target });
+        }
     }
 
     /// Pushes the frame of the position on the board: `record`, whose
@@ -431,10 +543,11 @@ impl<V: Visitor> Walker<'_, V> {
         }
         self.targets.clear();
         let record = self.book.read(child, &mut self.targets);
-        let first_time = self.visited.insert(child.id);
+        let line_len = self.line.len();
+        let first_time = self.enter(child.id, line_len);
         // The new position's children are on their way while the visitor
         // judges the arrival.
-        let first = first_time.then(|| self.add_moves(&record));
+        let first = first_time.then(|| self.add_moves(&record, line_len));
         let mapping = parent_symmetry.after(placement.symmetry);
         let symmetry = match placement.symmetric {
             false => mapping,
@@ -479,7 +592,7 @@ mod tests {
 
     #[test]
     fn a_record_is_visited_once_whatever_its_place_in_the_bit_array() {
-        let mut visited = Visited::new(130);
+        let mut visited = Visited::new(130, 1);
         for id in [0, 63, 64, 127, 128, 129] {
             assert!(visited.insert(RecordId(id)), "record {id}: first visit");
             assert!(!visited.insert(RecordId(id)), "record {id}: second visit");

@@ -53,6 +53,7 @@ proptest! {
             bom,
             unique_lines,
             out_dir: with_kifu.path().to_path_buf(),
+            window: bookminer::window::Window::NONE,
         };
         run(&bytes, &options);
         options.formats = Formats::of(&[Format::Jsonl, Format::Obf]);

@@ -628,6 +628,7 @@ fn mode1_into(out_dir: &Path) -> MineOptions {
         bom: true,
         unique_lines: true,
         out_dir: out_dir.to_path_buf(),
+        window: bookminer::window::Window::NONE,
     }
 }
 

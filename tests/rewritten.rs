@@ -35,6 +35,7 @@ fn options(out_dir: &Path) -> MineOptions {
         formats: Formats::KIFU,
         bom: true,
         out_dir: out_dir.to_path_buf(),
+        window: bookminer::window::Window::NONE,
     }
 }
 

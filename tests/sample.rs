@@ -55,6 +55,7 @@ fn mine_sample(out: &Path) -> MineReport {
         bom: true,
         unique_lines: true,
         out_dir: out.to_path_buf(),
+        window: bookminer::window::Window::NONE,
     };
     let cancel = AtomicBool::new(false);
     mine(book, &Start::initial(), &options, Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} })
