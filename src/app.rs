@@ -8,6 +8,8 @@ use bookminer::book::verify::verify;
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header};
 use bookminer::config::{Config, ConfigError, RunMode};
+use bookminer::convert::{convert, ConvertError, OutFormat};
+use bookminer::cut::cut;
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
@@ -15,6 +17,7 @@ use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_as, SynthOptions};
 use bookminer::walk::WalkStats;
+use bookminer::write::WriteError;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +38,8 @@ pub enum AppError {
     Book(#[from] BookError),
     #[error(transparent)]
     Mine(#[from] MineError),
+    #[error(transparent)]
+    Convert(#[from] ConvertError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -56,6 +61,13 @@ impl AppError {
             | AppError::Io { .. }
             | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
+            AppError::Convert(e) => match e {
+                ConvertError::Book(BookError::Io { .. } | BookError::Changed { .. })
+                | ConvertError::Write(WriteError::Io { .. })
+                | ConvertError::BookChanged { .. } => EXIT_IO,
+                ConvertError::Interrupted => EXIT_INTERRUPTED,
+                _ => EXIT_BAD_INPUT,
+            },
             AppError::StdoutClosed => 0,
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
@@ -84,7 +96,7 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
     let read_only = match command {
         Some(Command::Verify { .. } | Command::Stats { .. }) => true,
         Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(Command::Mine | Command::Synth { .. }) | None => false,
+        Some(Command::Mine | Command::Synth { .. } | Command::Convert { .. } | Command::Cut { .. }) | None => false,
     };
     (config.log_file_given || !read_only).then_some(config.log_file.as_path())
 }
@@ -98,6 +110,8 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         // The book named, else the one mining would read.
         Some(Command::Verify { path }) => run_verify(path.as_deref().unwrap_or(&config.book)),
         Some(Command::Stats { path }) => run_stats(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Convert { input, output, to }) => run_convert(config, &input, &output, to),
+        Some(Command::Cut { input, output }) => run_cut(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
@@ -192,6 +206,72 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let report = mine(book, &config.start, &options, control);
     shown.borrow_mut().clear();
     let report = report?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+/// Installs the Ctrl-C handler that sets [`INTERRUPTED`].
+fn stop_on_interrupt(what: &'static str) {
+    let on_interrupt = move || {
+        INTERRUPTED.store(true, Ordering::Relaxed);
+        tracing::warn!("interrupted: stopping; {what}");
+    };
+    if let Err(e) = ctrlc::set_handler(on_interrupt) {
+        tracing::warn!("Ctrl-C will not stop cleanly: {e}");
+    }
+}
+
+/// Runs a book-writing command with a spinner per stage and the walk's bar.
+fn with_control_of<T>(
+    counts: bookminer::book::BookCounts,
+    format: Format,
+    shown: &RefCell<Progress>,
+    run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let links = match format {
+        Format::Edax => counts.links,
+        _ => counts.positions,
+    };
+    let mut phase = |phase: Phase| match phase {
+        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
+        Phase::Writing => shown.borrow_mut().stage("writing the book".to_string()),
+    };
+    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
+    let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
+    let result = run(control);
+    shown.borrow_mut().clear();
+    result
+}
+
+fn run_convert(_config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
+    let to = match to.or_else(|| OutFormat::of_path(output)) {
+        Some(to) => to,
+        None => {
+            return Err(AppError::Usage(format!(
+                "{}: cannot tell the format to write from the name; name it .dat (Edax) or .egbk3 (Egaroucid), or give --to edax|egbk3",
+                output.display()
+            )))
+        }
+    };
+    stop_on_interrupt("nothing will be written");
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, &mut shown.borrow_mut())?;
+    let report =
+        with_control_of(book.counts(), book.format(), &shown, |control| Ok(convert(book, to, output, control)?))?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    stop_on_interrupt("nothing will be written");
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, &mut shown.borrow_mut())?;
+    let report = with_control_of(book.counts(), book.format(), &shown, |control| {
+        Ok(cut(book, &config.start, config.window, output, control)?)
+    })?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)

@@ -81,6 +81,43 @@ pub enum Command {
         #[arg(value_name = "OUT")]
         path: PathBuf,
     },
+    /// Write any book bookminer reads as an Edax or an Egaroucid book.
+    ///
+    /// Writes OUT (Edax book.dat or Egaroucid .egbk3) with IN's records in
+    /// walk order: the initial position first, then each record as the walk
+    /// first reaches it, then the records it never reaches in file order.
+    /// Egaroucid to Edax adds a record for each position before a pass and
+    /// gives every position the leaf Edax needs; Edax to Egaroucid loses link
+    /// scores, bounds and win/draw/loss counts (the summary counts each).
+    /// OUT appears only when complete and is never IN. Reads the config's
+    /// egbk_level (for .egbk books), log_level and log_file.
+    Convert {
+        /// The book to read (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk).
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write.
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// The format to write; default: from OUT's extension (.dat Edax, .egbk3 Egaroucid).
+        #[arg(long, value_enum, value_name = "FORMAT", ignore_case = true)]
+        to: Option<bookminer::convert::OutFormat>,
+    },
+    /// Keep the part of a book that the walk under a window reaches.
+    ///
+    /// Writes OUT, in IN's format (an .egbk2 or .egbk book as .egbk3): the
+    /// start position's record and every record the walk from `start` arrives
+    /// at under the window (deviation, error, max_ply), in walk order. In an
+    /// Edax book, links to records not kept are removed, the best of them
+    /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
+    /// OUT appears only when complete and is never IN.
+    Cut {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write.
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+    },
     /// Print a book's header and what its records hold.
     Stats {
         /// The book file; default: --book, or the config's book.

@@ -34,6 +34,28 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// True if `a` and `b` name the same file, by any path (a hard link, a
+/// symbolic link, `./x` and `x`): the same device and inode. False when
+/// `b` does not exist yet.
+pub fn same_file(a: &Path, b: &Path) -> io::Result<bool> {
+    let b_meta = match std::fs::metadata(b) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let a_meta = std::fs::metadata(a)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Ok(a_meta.dev() == b_meta.dev() && a_meta.ino() == b_meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a_meta, b_meta);
+        Ok(std::fs::canonicalize(a)? == std::fs::canonicalize(b)?)
+    }
+}
+
 fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
     match metadata.file_type() {
         kind if kind.is_file() => Ok(()),

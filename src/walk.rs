@@ -90,6 +90,11 @@ impl Walkable {
     pub fn book(&self) -> &ResolvedBook {
         &self.book
     }
+
+    /// The resolved book, once the walks are done.
+    pub fn into_book(self) -> ResolvedBook {
+        self.book
+    }
 }
 
 /// One arrival: a move followed from a book position to a child that is in

@@ -112,6 +112,16 @@ impl<'a> RawRecord<'a> {
         self.bytes[N_LINK_AT] as usize
     }
 
+    /// The record's bytes, as stored.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The leaf's (score, move code) pair as stored, move 65 included.
+    pub fn raw_leaf(&self) -> (i8, u8) {
+        self.raw(MoveSlot::Leaf)
+    }
+
     /// Bytes the record takes in the file.
     pub fn byte_len(&self) -> usize {
         self.bytes.len()

@@ -63,7 +63,12 @@ pub struct RawRecord<'a> {
     bytes: &'a [u8; RECORD_LEN],
 }
 
-impl RawRecord<'_> {
+impl<'a> RawRecord<'a> {
+    /// The record's bytes, as stored.
+    pub fn bytes(&self) -> &'a [u8; RECORD_LEN] {
+        self.bytes
+    }
+
     pub fn board(&self) -> Board {
         let word = |at: usize| u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
         Board::new(word(0), word(8))
@@ -79,11 +84,11 @@ impl RawRecord<'_> {
         VALUE_RANGE.contains(&self.raw_value())
     }
 
-    fn level(&self) -> i8 {
+    pub fn level(&self) -> i8 {
         self.bytes[17] as i8
     }
 
-    fn n_lines(&self) -> u32 {
+    pub fn n_lines(&self) -> u32 {
         u32::from_le_bytes(self.bytes[18..22].try_into().expect("4 bytes"))
     }
 

@@ -225,6 +225,35 @@ impl BookFile {
         &self.layout
     }
 
+    /// How the index and the resolved book name the record `id`, which
+    /// starts at `offset`.
+    pub fn located(&self, id: RecordId, offset: u64) -> Located {
+        match &self.layout {
+            Layout::Edax { starts, .. } => Located { id, hint: starts.hint(id, offset) },
+            Layout::Egaroucid { .. } => Located { id, hint: 0 },
+        }
+    }
+
+    /// Every record that is part of the book, in file order (an Egaroucid
+    /// record whose value is out of range is not).
+    pub fn every_record(&self) -> Box<dyn Iterator<Item = Located> + '_> {
+        let bytes = self.bytes();
+        match &self.layout {
+            Layout::Edax { .. } => Box::new(
+                edax::records(bytes).map_while(Result::ok).map(|(id, offset, _)| self.located(id, offset as u64)),
+            ),
+            Layout::Egaroucid { .. } => {
+                let count = u32::try_from(self.counts.records).unwrap_or(u32::MAX);
+                Box::new(
+                    (0..count)
+                        .map(RecordId)
+                        .filter(|&id| egaroucid::record_at(bytes, id).is_some_and(|r| r.is_in_book()))
+                        .map(|id| Located { id, hint: 0 }),
+                )
+            }
+        }
+    }
+
     /// Where a record starts in the file.
     pub fn offset(&self, at: Located) -> u64 {
         match &self.layout {

@@ -90,6 +90,13 @@ impl AtomicFile {
         self.written_back = handed_over;
     }
 
+    /// Writes `bytes` over the start of the file, for a header whose
+    /// counts are known only once the rest is written.
+    pub fn write_start(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer.flush()?;
+        write_all_at(self.writer.get_ref(), bytes, 0)
+    }
+
     /// Flushes, syncs and renames the file into place.
     pub fn commit(self) -> io::Result<()> {
         self.finish()?.commit()
@@ -118,6 +125,20 @@ fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io:
     let mut reader = temp.reopen()?;
     reader.seek(SeekFrom::Start(at))?;
     reader.read_exact(buf)
+}
+
+#[cfg(unix)]
+fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(temp.as_file(), buf, at)
+}
+
+/// Elsewhere through a handle of its own, as [`read_exact_at`].
+#[cfg(not(unix))]
+fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut writer = temp.reopen()?;
+    writer.seek(SeekFrom::Start(at))?;
+    writer.write_all(buf)
 }
 
 /// An [`AtomicFile`] written out in full, waiting to be renamed into place;

@@ -1,0 +1,99 @@
+//! `cut` (SPEC §12): the start position's record and every record the
+//! windowed walk arrives at, in walk order, in the book's own format (an
+//! older Egaroucid book as .egbk3); an Edax record's links to records not
+//! written are pruned as Edax's `book prune` does.
+
+use crate::book::{Book, Format, Header, Target};
+use crate::convert::{check_cancel, edax_record, egaroucid_record, ConvertError};
+use crate::mine::{Control, Phase};
+use crate::order::walk_order;
+use crate::walk::{Start, WalkError, Walkable};
+use crate::window::Window;
+use crate::write::{edax, egbk3, BookOut};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What a cut did, for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CutReport {
+    pub out: PathBuf,
+    /// Records in the file read.
+    pub read: u64,
+    /// Records written: those the windowed walk reached.
+    pub kept: u64,
+    /// Edax links removed because their child was not written.
+    pub links_pruned: u64,
+    /// Edax leaves replaced by the best link removed.
+    pub leaves_replaced: u64,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for CutReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "records read       {}", self.read)?;
+        writeln!(f, "records kept       {} written to {}", self.kept, self.out.display())?;
+        writeln!(f, "links pruned       {}", self.links_pruned)?;
+        writeln!(f, "leaves replaced    {}", self.leaves_replaced)?;
+        write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// Writes to `out` the part of `book` that the walk from `start` under
+/// `window` reaches.
+pub fn cut(
+    book: Book,
+    start: &Start,
+    window: Window,
+    out: &Path,
+    control: Control<'_>,
+) -> Result<CutReport, ConvertError> {
+    let began = Instant::now();
+    let book_path = book.path().to_path_buf();
+    let format = book.format();
+    let header = book.header();
+    let header_len = match format {
+        Format::Edax => crate::book::edax::HEADER_LEN,
+        _ => crate::book::egaroucid::HEADER_LEN,
+    };
+    let mut sink = BookOut::create(out, &book_path, header_len)?;
+    let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
+    (control.phase)(Phase::Resolving);
+    let walkable = Walkable::new(book, start)
+        .map_err(|missing| ConvertError::Walk { book: book_path.clone(), error: WalkError::StartMissing(missing) })?
+        .within(window);
+    (control.phase)(Phase::Walking);
+    let (order, _) = walk_order(&walkable, control.cancel, control.progress).map_err(|error| match error {
+        WalkError::Visitor(_) => ConvertError::Interrupted,
+        error => ConvertError::Walk { book: book_path.clone(), error },
+    })?;
+    (control.phase)(Phase::Writing);
+    let resolved = walkable.book();
+    let mut targets = Vec::new();
+    for &at in &order.reached {
+        check_cancel(&control)?;
+        match format {
+            Format::Edax => {
+                targets.clear();
+                let _ = resolved.read(at, &mut targets);
+                let written = |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
+                let (bytes, pruned, replaced) = edax::pruned(&edax_record(resolved, at), written);
+                report.links_pruned += pruned as u64;
+                report.leaves_replaced += u64::from(replaced);
+                sink.record(&bytes)?;
+            }
+            _ => sink.record(egaroucid_record(resolved, at).bytes())?,
+        }
+    }
+    report.kept = sink.records();
+    let finished = match &header {
+        Header::Edax(header) => sink.finish(&edax::header_from(header, report.kept))?,
+        _ => sink.finish(&egbk3::header(report.kept))?,
+    };
+    if resolved.file().changed() {
+        return Err(ConvertError::BookChanged { book: book_path });
+    }
+    finished.commit().map_err(|source| crate::write::WriteError::Io { path: out.to_path_buf(), source })?;
+    report.elapsed = began.elapsed();
+    Ok(report)
+}

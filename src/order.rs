@@ -1,0 +1,113 @@
+//! Walk order (SPEC §9): the order a written book's records take, found by
+//! the one walk that mines (a visitor of [`crate::walk`]), so that a later
+//! walk of the written book reads it front to back.
+
+use crate::board::Board;
+use crate::book::index::Located;
+use crate::book::{RecordId, ResolvedBook};
+use crate::symmetry::normalize;
+use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A position the walk passed through on an Egaroucid link whose child is
+/// the position after a pass (SPEC §8): Edax needs a record of its own
+/// for it (§9.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassThrough {
+    /// The position before the pass, normalized: its side to move must pass.
+    pub board: Board,
+    /// The record after the pass.
+    pub child: Located,
+}
+
+/// What the walk found, in the order it found it.
+#[derive(Debug, Default)]
+pub struct WalkOrder {
+    /// The start's record, then each record in the order the walk first
+    /// arrives at it.
+    pub reached: Vec<Located>,
+    /// The positions before a pass, in the order the walk first follows a
+    /// link through each.
+    pub passes: Vec<PassThrough>,
+    /// One bit per record: reached.
+    reached_bits: Vec<u64>,
+}
+
+impl WalkOrder {
+    /// Nothing reached yet, in a book of `records` records.
+    pub fn new(records: u64) -> WalkOrder {
+        let words = usize::try_from(records.div_ceil(64)).expect("record ids are 32-bit");
+        WalkOrder { reached_bits: vec![0; words], ..WalkOrder::default() }
+    }
+
+    /// True if the walk reached the record (the start included).
+    pub fn is_reached(&self, id: RecordId) -> bool {
+        self.reached_bits.get(id.index() / 64).is_some_and(|w| w & (1 << (id.index() % 64)) != 0)
+    }
+
+    /// Notes a record reached; true if it was not before.
+    fn reach(&mut self, at: Located) -> bool {
+        let (word, bit) = (at.id.index() / 64, 1u64 << (at.id.index() % 64));
+        let first = self.reached_bits[word] & bit == 0;
+        self.reached_bits[word] |= bit;
+        if first {
+            self.reached.push(at);
+        }
+        first
+    }
+}
+
+/// Why finding the walk order stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+/// The visitor that notes first arrivals and passes.
+struct Orderer<'a> {
+    book: &'a ResolvedBook,
+    order: WalkOrder,
+    passes_seen: HashSet<Board>,
+    cancel: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(&WalkStats),
+}
+
+impl Visitor for Orderer<'_> {
+    type Error = Interrupted;
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
+        let child = self.book.file().located(arrival.child.id, arrival.child.offset);
+        if arrival.via_pass {
+            // The position the move reached, before the pass: the child's
+            // discs with the sides swapped back.
+            let before = normalize(&arrival.board().swapped()).board;
+            if self.passes_seen.insert(before) {
+                self.order.passes.push(PassThrough { board: before, child });
+            }
+        }
+        self.order.reach(child);
+        Ok(())
+    }
+
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Interrupted);
+        }
+        (self.progress)(stats);
+        Ok(())
+    }
+}
+
+/// Walks the book (under the walkable's window) and returns the walk order.
+pub fn walk_order(
+    walkable: &Walkable,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&WalkStats),
+) -> Result<(WalkOrder, WalkStats), WalkError<Interrupted>> {
+    let book = walkable.book();
+    let mut order = WalkOrder::new(book.counts().records);
+    order.reach(walkable.root());
+    let orderer = Orderer { book, order, passes_seen: HashSet::new(), cancel, progress };
+    let (stats, orderer) = walk(walkable, orderer)?;
+    Ok((orderer.order, stats))
+}

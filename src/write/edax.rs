@@ -1,0 +1,196 @@
+//! Writing Edax books (SPEC §9.1): the header, a record kept byte for byte
+//! (or with links pruned, §12), a record made from an Egaroucid one, and
+//! the pass records Edax needs where Egaroucid links through a pass.
+
+use crate::board::{Board, Move, Square};
+use crate::book::edax::{self, Header, HEADER_LEN};
+use crate::book::{Details, Link, Record, Score};
+use smallvec::SmallVec;
+
+/// Edax's "no leaf": every legal move is linked (SPEC §1).
+pub const NO_LEAF: (i8, u8) = (-127, Move::NONE_CODE);
+
+/// One record in Edax's layout, ready to encode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdaxRecord {
+    pub board: Board,
+    /// wins, draws, losses, lines
+    pub counts: [u32; 4],
+    pub value: i16,
+    pub lower: i16,
+    pub upper: i16,
+    pub level: u8,
+    /// (score, move code) pairs.
+    pub links: SmallVec<[(i8, u8); 16]>,
+    pub leaf: (i8, u8),
+}
+
+impl EdaxRecord {
+    /// Appends the record's bytes.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.board.player.to_le_bytes());
+        out.extend_from_slice(&self.board.opponent.to_le_bytes());
+        for c in self.counts {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for v in [self.value, self.lower, self.upper] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.push(u8::try_from(self.links.len()).expect("a position has at most 33 moves"));
+        out.push(self.level);
+        for &(score, mv) in self.links.iter().chain([&self.leaf]) {
+            out.extend_from_slice(&[score as u8, mv]);
+        }
+    }
+}
+
+/// The header of a book written from an Edax book: its own, with the
+/// records written.
+pub fn header_from(header: &Header, n_nodes: u64) -> [u8; HEADER_LEN] {
+    encode_header(&Header { n_nodes: count(n_nodes), ..header.clone() })
+}
+
+/// The header of a book written from another format: version 4, release
+/// 6, dated `date` (UTC), the highest level and fewest empties written.
+pub fn new_header(date: time::OffsetDateTime, level: i32, n_empties: i32, n_nodes: u64) -> [u8; HEADER_LEN] {
+    let date = (date.year() as i16, u8::from(date.month()), date.day(), date.hour(), date.minute(), date.second());
+    encode_header(&Header {
+        version: edax::VERSION,
+        release: 6,
+        date,
+        level: level.max(1),
+        n_empties,
+        midgame_error: 0,
+        endcut_error: 0,
+        verbosity: 0,
+        n_nodes: count(n_nodes),
+    })
+}
+
+fn count(n: u64) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn encode_header(header: &Header) -> [u8; HEADER_LEN] {
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    edax::encode_header(&mut bytes, header);
+    bytes.try_into().expect("an Edax header is 42 bytes")
+}
+
+/// A level as Edax stores it: 1 to 60.
+fn edax_level(level: i32) -> u8 {
+    level.clamp(1, 60) as u8
+}
+
+fn score_byte(score: Score) -> i8 {
+    score.0.clamp(-128, 127) as i8
+}
+
+/// An Egaroucid record as Edax stores it (SPEC §9.1). `stored_leaf` is the
+/// leaf the file holds, if it exists (§8), whether or not it is linked.
+pub fn from_egaroucid(record: &Record, stored_leaf: Option<Link>) -> EdaxRecord {
+    let board = record.board();
+    let n_lines = match record.details {
+        Details::Egaroucid { n_lines, .. } => n_lines,
+        Details::Edax { counts, .. } => counts[3],
+    };
+    let mut links: SmallVec<[(i8, u8); 16]> = record.links().map(|l| (score_byte(l.score), l.mv.code())).collect();
+    let leaf = leaf_for(&board, record.value, &mut links, stored_leaf);
+    EdaxRecord {
+        board,
+        counts: [0, 0, 0, n_lines],
+        value: record.value.0 as i16,
+        lower: -64,
+        upper: 64,
+        level: edax_level(record.level),
+        links,
+        leaf,
+    }
+}
+
+/// The leaf of a converted record, taking it out of `links` where SPEC
+/// §9.1 says Edax's rules need one.
+fn leaf_for(board: &Board, value: Score, links: &mut SmallVec<[(i8, u8); 16]>, stored: Option<Link>) -> (i8, u8) {
+    let linked = |code: u8| links.iter().any(|&(_, mv)| mv == code);
+    if let Some(leaf) = stored.filter(|l| board.check_move(l.mv).is_some() && !linked(l.mv.code())) {
+        return (score_byte(leaf.score), leaf.mv.code());
+    }
+    let linked_squares =
+        links.iter().filter(|&&(_, mv)| mv < Move::PASS_CODE).fold(0u64, |bits, &(_, mv)| bits | 1 << mv);
+    let unlinked = board.legal_moves() & !linked_squares;
+    if unlinked != 0 {
+        // Edax rejects a position with an unlinked legal move and no leaf.
+        return match lowest_link(links) {
+            Some(i) => links.remove(i),
+            None => {
+                let first = Square::iter(unlinked).next().expect("a legal move");
+                (score_byte(value), first.index())
+            }
+        };
+    }
+    if board.is_game_over() {
+        (score_byte(value), Move::NONE_CODE)
+    } else if board.must_pass() && !linked(Move::PASS_CODE) {
+        (score_byte(value), Move::PASS_CODE)
+    } else {
+        NO_LEAF
+    }
+}
+
+/// The link with the lowest score, the first among equals.
+fn lowest_link(links: &[(i8, u8)]) -> Option<usize> {
+    let lowest = links.iter().map(|&(score, _)| score).min()?;
+    links.iter().position(|&(score, _)| score == lowest)
+}
+
+/// The record Edax needs for a position whose side to move must pass,
+/// where Egaroucid stores only the position after the pass (`child`).
+pub fn pass_record(board: Board, child: &Record) -> EdaxRecord {
+    let n_lines = match child.details {
+        Details::Egaroucid { n_lines, .. } => n_lines,
+        Details::Edax { counts, .. } => counts[3],
+    };
+    let value = -child.value.0;
+    EdaxRecord {
+        board,
+        counts: [0, 0, 0, n_lines],
+        value: value as i16,
+        lower: -64,
+        upper: 64,
+        level: edax_level(child.level),
+        links: [(score_byte(Score(value)), Move::PASS_CODE)].into_iter().collect(),
+        leaf: NO_LEAF,
+    }
+}
+
+/// An Edax record with the links `keep` refuses removed, the best removed
+/// link becoming the leaf when it scores above the leaf (SPEC §12, as
+/// Edax's `book prune`); every other byte kept. Returns the new bytes and
+/// how many links were removed, and whether the leaf was replaced.
+pub fn pruned(raw: &edax::RawRecord<'_>, keep: impl Fn(usize) -> bool) -> (Vec<u8>, usize, bool) {
+    let bytes = raw.bytes();
+    let n = raw.n_links();
+    let pair = |i: usize| (bytes[40 + 2 * i] as i8, bytes[41 + 2 * i]);
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&bytes[..40]);
+    let mut best_removed: Option<(i8, u8)> = None;
+    let mut kept = 0;
+    for i in 0..n {
+        if keep(i) {
+            out.extend_from_slice(&[pair(i).0 as u8, pair(i).1]);
+            kept += 1;
+        } else if best_removed.is_none_or(|(best, _)| pair(i).0 > best) {
+            best_removed = Some(pair(i));
+        }
+    }
+    out[38] = kept as u8;
+    let mut leaf = raw.raw_leaf();
+    // A missing leaf counts as -127.
+    let leaf_score = if leaf.1 == Move::NONE_CODE { -127 } else { leaf.0 };
+    let replaced = best_removed.is_some_and(|(score, _)| score > leaf_score);
+    if replaced {
+        leaf = best_removed.expect("a removed link");
+    }
+    out.extend_from_slice(&[leaf.0 as u8, leaf.1]);
+    (out, n - kept, replaced)
+}

@@ -1,0 +1,51 @@
+//! Writing Egaroucid `.egbk3` books (SPEC §9.2): the header, a record kept
+//! as read, and a record made from an Edax one.
+
+use crate::book::edax;
+use crate::book::egaroucid::{self, HEADER_LEN, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN};
+
+/// The header for `n_boards` records.
+pub fn header(n_boards: u64) -> [u8; HEADER_LEN] {
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    egaroucid::encode_header(&mut bytes, usize::try_from(n_boards).unwrap_or(usize::MAX));
+    bytes.try_into().expect("an .egbk3 header is 14 bytes")
+}
+
+/// Why an Edax record has no place in an `.egbk3` book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftOut {
+    /// Its value is outside −64..64: Egaroucid would skip it.
+    ValueOutOfRange,
+    /// Its side to move must pass: Egaroucid keeps the position after the
+    /// pass, and would never reach this one.
+    MustPass,
+}
+
+/// An Edax record in the `.egbk3` layout, or why it is left out.
+pub fn from_edax(raw: &edax::RawRecord<'_>) -> Result<[u8; RECORD_LEN], LeftOut> {
+    let value = raw.value().0;
+    if !(-64..=64).contains(&value) {
+        return Err(LeftOut::ValueOutOfRange);
+    }
+    let board = raw.board();
+    if board.must_pass() {
+        return Err(LeftOut::MustPass);
+    }
+    let bytes = raw.bytes();
+    let level = bytes[39].min(60);
+    let n_lines = raw.counts()[3];
+    let (leaf_score, leaf_move) = raw.raw_leaf();
+    let leaf = match leaf_move {
+        0..=64 => (leaf_score, leaf_move),
+        _ => (NO_VALUE, NO_LEAF_MOVE),
+    };
+    let mut out = [0u8; RECORD_LEN];
+    out[..16].copy_from_slice(&bytes[..16]);
+    out[16] = value as i8 as u8;
+    out[17] = level;
+    out[18..22].copy_from_slice(&n_lines.to_le_bytes());
+    out[22] = leaf.0 as u8;
+    out[23] = leaf.1;
+    out[24] = level;
+    Ok(out)
+}

@@ -1,0 +1,69 @@
+//! Writing books: one writer per format ([`edax`], [`egbk3`]), and the file
+//! they write into, which appears complete or not at all and is never the
+//! book being read (SPEC §9).
+
+pub mod edax;
+pub mod egbk3;
+
+use crate::output::{AtomicFile, FinishedFile};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a book could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The output is the input, by some path: writing would destroy the
+    /// book being read.
+    #[error("{}: this is the book being read ({}); write the result to another file", out.display(), input.display())]
+    OverInput { out: PathBuf, input: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// A book being written: a header whose counts are filled in last, then
+/// records.
+pub struct BookOut {
+    file: AtomicFile,
+    records: u64,
+}
+
+impl BookOut {
+    /// Starts writing `out` beside its final name, refusing the file the
+    /// book is read from; `header_len` bytes are kept for the header.
+    pub fn create(out: &Path, input: &Path, header_len: usize) -> Result<BookOut, WriteError> {
+        let io = |source| WriteError::Io { path: out.to_path_buf(), source };
+        if crate::input::same_file(input, out).map_err(io)? {
+            return Err(WriteError::OverInput { out: out.to_path_buf(), input: input.to_path_buf() });
+        }
+        let mut file = AtomicFile::create(out).map_err(io)?;
+        file.write_all(&vec![0; header_len]).map_err(io)?;
+        Ok(BookOut { file, records: 0 })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Records written so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Appends one record's bytes.
+    pub fn record(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.records += 1;
+        self.file.write_all(bytes).map_err(|source| WriteError::Io { path: self.file.path().to_path_buf(), source })
+    }
+
+    /// Writes the header over the room kept for it and the file out to
+    /// disk, not yet under its final name.
+    pub fn finish(mut self, header: &[u8]) -> Result<FinishedFile, WriteError> {
+        let path = self.file.path().to_path_buf();
+        self.file.write_start(header).map_err(|source| WriteError::Io { path: path.clone(), source })?;
+        self.file.finish().map_err(|source| WriteError::Io { path, source })
+    }
+}
