@@ -145,21 +145,39 @@ fn lowest_link(links: &[(i8, u8)]) -> Option<usize> {
 
 /// The record Edax needs for a position whose side to move must pass,
 /// where Egaroucid stores only the position after the pass (`child`).
+///
+/// SPEC §8 also links through a pass to a finished game's other side
+/// (neither side can move after the move); there a PASS link would be
+/// illegal, and Edax refuses the record ("passing move is wrong"), so the
+/// position is stored as Edax stores a finished game (§1): no link, the
+/// final score as the leaf's, move 65.
 pub fn pass_record(board: Board, child: &Record) -> EdaxRecord {
     let n_lines = match child.details {
         Details::Egaroucid { n_lines, .. } => n_lines,
         Details::Edax { counts, .. } => counts[3],
     };
-    let value = -child.value.0;
+    pass_record_of(board, child.value, n_lines, child.level)
+}
+
+/// [`pass_record`] from the child's value, line count and level.
+fn pass_record_of(board: Board, child_value: Score, n_lines: u32, child_level: i32) -> EdaxRecord {
+    let value = -child_value.0;
+    let finished = board.is_game_over();
     EdaxRecord {
         board,
         counts: [0, 0, 0, n_lines],
         value: value as i16,
         lower: -64,
         upper: 64,
-        level: edax_level(child.level),
-        links: [(score_byte(Score(value)), Move::PASS_CODE)].into_iter().collect(),
-        leaf: NO_LEAF,
+        level: edax_level(child_level),
+        links: match finished {
+            true => SmallVec::new(),
+            false => [(score_byte(Score(value)), Move::PASS_CODE)].into_iter().collect(),
+        },
+        leaf: match finished {
+            true => (score_byte(Score(value)), Move::NONE_CODE),
+            false => NO_LEAF,
+        },
     }
 }
 
@@ -193,4 +211,94 @@ pub fn pruned(raw: &edax::RawRecord<'_>, keep: impl Fn(usize) -> bool) -> (Vec<u
     }
     out.extend_from_slice(&[leaf.0 as u8, leaf.1]);
     (out, n - kept, replaced)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Score;
+
+    fn sq(name: &str) -> u8 {
+        Square::parse(name).expect("a square").index()
+    }
+
+    /// A record with these links and leaf, as Edax lays it out.
+    fn raw_bytes(links: &[(i8, u8)], leaf: (i8, u8)) -> Vec<u8> {
+        let record = EdaxRecord {
+            board: Board::INITIAL,
+            counts: [1, 2, 3, 4],
+            value: 5,
+            lower: -6,
+            upper: 7,
+            level: 8,
+            links: links.iter().copied().collect(),
+            leaf,
+        };
+        let mut bytes = Vec::new();
+        record.encode(&mut bytes);
+        bytes
+    }
+
+    #[test]
+    fn pruning_makes_the_best_removed_link_the_leaf_when_it_beats_the_leaf() {
+        let links = [(3, sq("D3")), (5, sq("C4")), (1, sq("F5"))];
+        let bytes = raw_bytes(&links, (2, sq("E6")));
+        let raw = edax::next_record(&bytes, 0).unwrap();
+        let (out, removed, replaced) = pruned(&raw, |i| i == 0);
+        assert_eq!((removed, replaced), (2, true));
+        assert_eq!(out, raw_bytes(&[(3, sq("D3"))], (5, sq("C4"))), "every other byte kept");
+        // A leaf above every removed link stays.
+        let bytes = raw_bytes(&links, (6, sq("E6")));
+        let (out, _, replaced) = pruned(&edax::next_record(&bytes, 0).unwrap(), |i| i != 1);
+        assert!(!replaced);
+        assert_eq!(out, raw_bytes(&[(3, sq("D3")), (1, sq("F5"))], (6, sq("E6"))));
+        // No leaf (move 65) counts as -127, whatever its stored score.
+        let bytes = raw_bytes(&links, (100, Move::NONE_CODE));
+        let (out, _, replaced) = pruned(&edax::next_record(&bytes, 0).unwrap(), |_| false);
+        assert!(replaced);
+        assert_eq!(out, raw_bytes(&[], (5, sq("C4"))));
+    }
+
+    /// A board whose side to move must pass, and one where the game is over.
+    fn passing_and_finished() -> (Board, Board) {
+        // To move: B1 alone against A1, which can take it from C1. Finished:
+        // one side fills every square but H8.
+        let must_pass = Board::new(0x0000_0000_0000_0001, 0x0000_0000_0000_0002).swapped();
+        let finished = Board::new(!0u64 >> 1, 0);
+        (must_pass, finished)
+    }
+
+    #[test]
+    fn a_pass_record_links_the_pass_but_a_finished_game_stores_its_score() {
+        let (must_pass, finished) = passing_and_finished();
+        assert!(must_pass.must_pass() && finished.is_game_over());
+        let record = pass_record_of(must_pass, Score(-12), 9, 70);
+        assert_eq!((record.value, record.level, record.counts), (12, 60, [0, 0, 0, 9]));
+        assert_eq!((record.links.as_slice(), record.leaf), (&[(12, Move::PASS_CODE)][..], NO_LEAF));
+        let record = pass_record_of(finished, Score(-12), 9, 70);
+        assert!(record.links.is_empty());
+        assert_eq!(record.leaf, (12, Move::NONE_CODE));
+    }
+
+    #[test]
+    fn a_converted_record_gets_the_leaf_edax_needs() {
+        let board = Board::INITIAL;
+        let link = |score, name: &str| Link::new(Score(score), Move::Play(Square::parse(name).unwrap()));
+        let mut links: SmallVec<[(i8, u8); 16]> = [(4, sq("D3")), (-2, sq("C4")), (-2, sq("F5"))].into_iter().collect();
+        // An unlinked legal move (E6) and no usable leaf: the lowest link,
+        // the first among equals, becomes the leaf.
+        assert_eq!(leaf_for(&board, Score(4), &mut links, Some(link(9, "D3"))), (-2, sq("C4")));
+        assert_eq!(links.as_slice(), &[(4, sq("D3")), (-2, sq("F5"))]);
+        // A legal stored leaf on an unlinked move is kept.
+        assert_eq!(leaf_for(&board, Score(4), &mut links, Some(link(1, "E6"))), (1, sq("E6")));
+        // No link at all: the first legal move, scored with the value.
+        let mut none = SmallVec::new();
+        assert_eq!(leaf_for(&board, Score(4), &mut none, None), (4, sq("D3")));
+        // Every move linked: Edax's own "no leaf".
+        let mut all: SmallVec<[(i8, u8); 16]> = ["D3", "C4", "F5", "E6"].iter().map(|n| (0, sq(n))).collect();
+        assert_eq!(leaf_for(&board, Score(0), &mut all, None), NO_LEAF);
+        let (must_pass, finished) = passing_and_finished();
+        assert_eq!(leaf_for(&must_pass, Score(3), &mut SmallVec::new(), None), (3, Move::PASS_CODE));
+        assert_eq!(leaf_for(&finished, Score(-3), &mut SmallVec::new(), None), (-3, Move::NONE_CODE));
+    }
 }
