@@ -186,7 +186,9 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
         (resolved, order)
     };
     report.reached = order.reached.len() as u64;
+    tracing::debug!("{}: resolved and walked in {:.3} s", book_path.display(), began.elapsed().as_secs_f64());
     (control.phase)(Phase::Writing);
+    let writing = Instant::now();
     let in_order = records_in_walk_order(&resolved, &order);
     let finished = match (report.from, to) {
         (Some(Format::Edax), OutFormat::Edax) => {
@@ -215,6 +217,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
             sink.finish(&egbk3::header(n))?
         }
     };
+    tracing::debug!("{}: written and synced in {:.3} s", out.display(), writing.elapsed().as_secs_f64());
     if resolved.file().changed() {
         return Err(ConvertError::BookChanged { book: book_path });
     }
