@@ -17,6 +17,8 @@
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
+# * Writing books: convert both ways, cut --deviation 2, fix, and mining
+#   with a window against without, on WRITE_SIZES (default 10M) and BIG.
 # * Output formats: on each of BENCH_SIZES, `--mode all` writing kifu alone
 #   against kifu, JSONL and OBF together (5.7 times the bytes: the judge's
 #   core and the disk set the difference, see the README), the fastest of
@@ -180,6 +182,42 @@ for n in $sizes; do
     'BEGIN { printf "| %d | %.2f s | %.2f s | %+.0f%% |\n", n, k, a, (a / k - 1) * 100 }' >> "$formats"
 done
 
+# Writing books: convert both ways, cut, fix, and mining under a window
+# against mining without one, on each book of WRITE_SIZES (default 10M) and
+# the BIG one; fastest of RUNS, peak RSS against the input file.
+writes="$dir/writes.md"
+{
+  echo "| command | positions | input file | clock | end to end | peak RSS | RSS over input |"
+  echo "|---|---|---|---|---|---|---|"
+} > "$writes"
+# write_best LABEL N INPUT COMMAND...: the fastest of RUNS runs of COMMAND.
+write_best() {
+  local label=$1 n=$2 input=$3; shift 3
+  local best_w="" best_r="" best_g="" run_ghz w
+  warm "$input"
+  for run in $(seq "$runs"); do
+    echo "== $label, $n positions, run $run" >&2
+    run_ghz=$("$clock")
+    timed "$dir/time-write" -- "$@" --config /dev/null --out-dir "$dir/write-out" --log-file "$dir/log-write" > /dev/null
+    w=$(field wall "$dir/time-write")
+    if faster "$w" "$best_w"; then best_w=$w; best_r=$(field rss "$dir/time-write"); best_g=$run_ghz; fi
+  done
+  awk -v label="$label" -v n="$n" -v size="$(stat -c %s "$input")" -v wall="$best_w" -v rss="$best_r" -v ghz="$best_g" 'BEGIN {
+    printf "| %s | %d | %.0f MB | %s GHz | %.2f s | %.0f MB | %.1f B/position |\n", label, n, size / 1e6, ghz, wall, rss / 1024, (rss * 1024 - size) / n }' >> "$writes"
+}
+for n in ${WRITE_SIZES-10000000} $big; do
+  book=$(book_file edax "$n")
+  write_best "convert Edax to .egbk3" "$n" "$book" "$bin" convert "$book" "$dir/conv-$n.egbk3"
+  write_best "convert .egbk3 to Edax" "$n" "$dir/conv-$n.egbk3" "$bin" convert "$dir/conv-$n.egbk3" "$dir/conv-$n.dat"
+  write_best "cut --deviation 2" "$n" "$book" "$bin" cut "$book" "$dir/cut-$n.dat" --deviation 2
+  if "$bin" fix --help > /dev/null 2>&1; then
+    write_best "fix" "$n" "$book" "$bin" fix "$book" "$dir/fix-$n.dat"
+  fi
+  write_best "mine, mode all" "$n" "$book" "$bin" --book "$book" --mode all
+  write_best "mine, mode all, --deviation 2" "$n" "$book" "$bin" --book "$book" --mode all --deviation 2
+  rm -f "$dir/conv-$n.egbk3" "$dir/conv-$n.dat" "$dir/cut-$n.dat" "$dir/fix-$n.dat"
+done
+
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat "$results"
@@ -187,3 +225,5 @@ echo
 cat "$every"
 echo
 cat "$formats"
+echo
+cat "$writes"
