@@ -84,7 +84,9 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
         None if default_file.is_file() => Config::load(default_file)?,
         None => Config::default(),
     };
-    config.apply_flags(&cli.settings)?;
+    for settings in cli.settings() {
+        config.apply_flags(&settings)?;
+    }
     Ok(config)
 }
 
@@ -96,7 +98,7 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
     let read_only = match command {
         Some(Command::Verify { .. } | Command::Stats { .. }) => true,
         Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(Command::Mine | Command::Synth { .. } | Command::Convert { .. } | Command::Cut { .. }) | None => false,
+        Some(Command::Mine(_) | Command::Synth { .. } | Command::Convert { .. } | Command::Cut { .. }) | None => false,
     };
     (config.log_file_given || !read_only).then_some(config.log_file.as_path())
 }
@@ -105,14 +107,14 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
 pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
     match command {
         None if config.mode == RunMode::Inspect => run_inspect(config, &[], None),
-        None | Some(Command::Mine) => run_mine(config),
-        Some(Command::Inspect { positions, file }) => run_inspect(config, &positions, file.as_deref()),
+        None | Some(Command::Mine(_)) => run_mine(config),
+        Some(Command::Inspect { positions, file, .. }) => run_inspect(config, &positions, file.as_deref()),
         // The book named, else the one mining would read.
-        Some(Command::Verify { path }) => run_verify(path.as_deref().unwrap_or(&config.book)),
-        Some(Command::Stats { path }) => run_stats(path.as_deref().unwrap_or(&config.book)),
-        Some(Command::Convert { input, output, to }) => run_convert(config, &input, &output, to),
-        Some(Command::Cut { input, output }) => run_cut(config, &input, &output),
-        Some(Command::Synth { positions, seed, perturb, book_format: format, path }) => {
+        Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
+        Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
+        Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }

@@ -1,8 +1,8 @@
 //! Command-line syntax. The flags that override config keys are declared with
 //! the keys themselves, in `bookminer::config::Settings`.
 
-use bookminer::config::Settings;
-use clap::{Parser, Subcommand};
+use bookminer::config::{BookKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Walks an Othello opening book (Edax's book.dat or Egaroucid's .egbk3,
@@ -24,18 +24,85 @@ pub struct Cli {
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Flags that override config keys (relative paths: from the working directory).
+    /// With no command: the flags of `mine`, and mode 5's positions file.
     #[command(flatten)]
-    pub settings: Settings,
+    pub mine: MineArgs,
+    #[command(flatten)]
+    pub inspect: InspectKeys,
 
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
+/// The flags of mining (relative paths: from the working directory); each
+/// overrides its config key.
+#[derive(Args, Debug, Default, Clone)]
+pub struct MineArgs {
+    #[command(flatten)]
+    pub book: BookKeys,
+    #[command(flatten)]
+    pub read: ReadKeys,
+    #[command(flatten)]
+    pub mine: MineKeys,
+    #[command(flatten)]
+    pub line: LineKeys,
+    #[command(flatten)]
+    pub walk: WalkKeys,
+    #[command(flatten)]
+    pub log: LogKeys,
+}
+
+impl Cli {
+    /// The flags given: those before the command (the top level's), then
+    /// the command's own, which override them.
+    pub fn settings(&self) -> [Settings; 2] {
+        let top = Settings { inspect: self.inspect.clone(), ..Self::mine_settings(&self.mine) };
+        [top, self.command_settings()]
+    }
+
+    fn mine_settings(args: &MineArgs) -> Settings {
+        Settings {
+            book: args.book.clone(),
+            read: args.read.clone(),
+            mine: args.mine.clone(),
+            line: args.line.clone(),
+            walk: args.walk.clone(),
+            log: args.log.clone(),
+            ..Settings::default()
+        }
+    }
+
+    /// The flags the command took after its name.
+    fn command_settings(&self) -> Settings {
+        match &self.command {
+            None => Settings::default(),
+            Some(Command::Mine(args)) => Self::mine_settings(args),
+            Some(
+                Command::Inspect { book, read, log, .. }
+                | Command::Verify { book, read, log, .. }
+                | Command::Stats { book, read, log, .. },
+            ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
+            Some(Command::Convert { read, log, .. }) => {
+                Settings { read: read.clone(), log: log.clone(), ..Settings::default() }
+            }
+            Some(Command::Cut { read, walk, log, .. }) => {
+                Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
+            }
+            Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Walk the book and write mode{N}.txt (and .jsonl, .obf) for the chosen mode (1–4 or all).
-    Mine,
+    /// Walk the book and write the lines where it disagrees with itself.
+    ///
+    /// Writes out_dir/mode{N}.txt (kifu; .jsonl and .obf with --format) for
+    /// the chosen mode (1–4, or all four from one walk), each file complete
+    /// or not at all. Needs a book (Edax .dat, Egaroucid .egbk3, .egbk2 or
+    /// .egbk). A window (--deviation, --error, --max-ply) limits the moves
+    /// the walk follows.
+    Mine(MineArgs),
     /// Print everything the book knows about positions (mode 5).
     ///
     /// A position is two 64-bit numbers (player opponent, hex 0x… or
@@ -47,6 +114,12 @@ pub enum Command {
         /// File with one position per line [config: positions_file]
         #[arg(short, long, value_name = "FILE")]
         file: Option<PathBuf>,
+        #[command(flatten)]
+        book: BookKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
     },
     /// Check every record of a book and list every problem; exit 1 if any,
     /// 2 if the file is not a book at all.
@@ -54,6 +127,12 @@ pub enum Command {
         /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
         path: Option<PathBuf>,
+        #[command(flatten)]
+        book: BookKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
     },
     /// Write a realistic book of about N positions (for tests, benchmarks and
     /// the sample book); the same options always give the same file.
@@ -80,6 +159,8 @@ pub enum Command {
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,
+        #[command(flatten)]
+        log: LogKeys,
     },
     /// Write any book bookminer reads as an Edax or an Egaroucid book.
     ///
@@ -101,6 +182,10 @@ pub enum Command {
         /// The format to write; default: from OUT's extension (.dat Edax, .egbk3 Egaroucid).
         #[arg(long, value_enum, value_name = "FORMAT", ignore_case = true)]
         to: Option<bookminer::convert::OutFormat>,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
     },
     /// Keep the part of a book that the walk under a window reaches.
     ///
@@ -117,12 +202,24 @@ pub enum Command {
         /// The book to write.
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
     },
     /// Print a book's header and what its records hold.
     Stats {
         /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
         path: Option<PathBuf>,
+        #[command(flatten)]
+        book: BookKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
     },
 }
 

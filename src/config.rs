@@ -59,86 +59,144 @@ impl LogLevel {
 }
 
 /// The settings as given, each key once: a flag (`--min-gap 2`) and a key of
-/// config.toml (`min_gap = 2`). `None`: not given.
+/// config.toml (`min_gap = 2`). `None`: not given. The keys come in groups,
+/// so that each command takes (and its `--help` shows) only the ones it
+/// uses; `display_order` is the order SPEC §6 lists them in.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
-#[serde(deny_unknown_fields)]
 pub struct Settings {
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub book: BookKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub read: ReadKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub log: LogKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub mine: MineKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub line: LineKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub walk: WalkKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub inspect: InspectKeys,
+}
+
+/// The book mining, inspect, verify and stats read (the book commands that
+/// write name theirs as arguments).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct BookKeys {
     /// Book to read [config: book]
-    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
+    #[arg(long, display_order = 0, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub book: Option<PathBuf>,
-    /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
-    /// best move, 5 inspect, or "all" (1–4 in one walk) [config: mode]
-    #[arg(short, long, global = true, value_name = "MODE", value_parser = parse_run_mode)]
-    #[serde(default, deserialize_with = "de::run_mode")]
-    pub mode: Option<RunMode>,
-    /// Walk only below the position this kifu reaches, e.g. f5d6 [config: start]
-    #[arg(long, global = true, value_name = "KIFU")]
-    #[serde(default, deserialize_with = "de::text")]
-    pub start: Option<String>,
-    /// Folder for the output files [config: out_dir]
-    #[arg(long, global = true, value_name = "DIR", value_parser = parse_path)]
-    #[serde(default, deserialize_with = "de::path")]
-    pub out_dir: Option<PathBuf>,
-    /// Smallest score difference that counts as a mismatch, 1 to 128 [config: min_gap]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_min_gap)]
-    #[serde(default, deserialize_with = "de::min_gap")]
-    pub min_gap: Option<i32>,
-    /// Turn every line to start with F5, or keep the walk's coordinates [config: orientation]
-    #[arg(long, global = true, value_name = "HOW", value_enum, ignore_case = true)]
-    #[serde(default, deserialize_with = "de::choice")]
-    pub orientation: Option<Orientation>,
-    /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
-    #[arg(long, global = true, value_name = "TEXT")]
-    #[serde(default, deserialize_with = "de::text")]
-    pub pass_token: Option<String>,
-    /// true: write each line once per mode; false: every line [config: unique_lines]
-    #[arg(long, global = true, value_name = "BOOL", value_parser = parse_bool)]
-    #[serde(default, deserialize_with = "de::boolean")]
-    pub unique_lines: Option<bool>,
-    /// Mode 1, child with a leaf but no links [config: mode1_linkless]
-    #[arg(long, global = true, value_name = "HOW", value_enum, ignore_case = true)]
-    #[serde(default, deserialize_with = "de::choice")]
-    pub mode1_linkless: Option<Linkless>,
-    /// Mode 5: file with one position per line [config: positions_file]
-    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
-    #[serde(default, deserialize_with = "de::path")]
-    pub positions_file: Option<PathBuf>,
+}
+
+/// How a book is read: every command that reads one.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct ReadKeys {
+    /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
+    #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
+    #[serde(default, deserialize_with = "de::egbk_level")]
+    pub egbk_level: Option<i32>,
+}
+
+/// Logging: every command.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct LogKeys {
     /// How much to log [config: log_level]
-    #[arg(long, global = true, value_name = "LEVEL", value_enum, ignore_case = true)]
+    #[arg(long, display_order = 10, value_name = "LEVEL", value_enum, ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub log_level: Option<LogLevel>,
     /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
-    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
+    #[arg(long, display_order = 11, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub log_file: Option<PathBuf>,
+}
+
+/// What mining looks for and which files it writes.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct MineKeys {
+    /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
+    /// best move, 5 inspect, or "all" (1–4 in one walk) [config: mode]
+    #[arg(short, long, display_order = 1, value_name = "MODE", value_parser = parse_run_mode)]
+    #[serde(default, deserialize_with = "de::run_mode")]
+    pub mode: Option<RunMode>,
+    /// Smallest score difference that counts as a mismatch, 1 to 128 [config: min_gap]
+    #[arg(long, display_order = 4, value_name = "N", value_parser = parse_min_gap)]
+    #[serde(default, deserialize_with = "de::min_gap")]
+    pub min_gap: Option<i32>,
+    /// Mode 1, child with a leaf but no links [config: mode1_linkless]
+    #[arg(long, display_order = 8, value_name = "HOW", value_enum, ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub mode1_linkless: Option<Linkless>,
     /// Files to write per mode: kifu (.txt), jsonl, obf, or a list such as
     /// kifu,jsonl,obf [config: format]
-    #[arg(long, global = true, value_name = "LIST", value_parser = parse_formats)]
+    #[arg(long, display_order = 12, value_name = "LIST", value_parser = parse_formats)]
     #[serde(default, deserialize_with = "de::formats")]
     pub format: Option<Formats>,
     /// false: kifu files without the byte-order mark (for Edax's `book add`) [config: bom]
-    #[arg(long, global = true, value_name = "BOOL", value_parser = parse_bool)]
+    #[arg(long, display_order = 13, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
     pub bom: Option<bool>,
+    /// true: write each line once per mode; false: every line [config: unique_lines]
+    #[arg(long, display_order = 7, value_name = "BOOL", value_parser = parse_bool)]
+    #[serde(default, deserialize_with = "de::boolean")]
+    pub unique_lines: Option<bool>,
+}
+
+/// How a line and its position are written (mining's files, fix's receipt), and where.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct LineKeys {
+    /// Folder for the output files [config: out_dir]
+    #[arg(long, display_order = 3, value_name = "DIR", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub out_dir: Option<PathBuf>,
+    /// Turn every line to start with F5, or keep the walk's coordinates [config: orientation]
+    #[arg(long, display_order = 5, value_name = "HOW", value_enum, ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub orientation: Option<Orientation>,
+    /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
+    #[arg(long, display_order = 6, value_name = "TEXT")]
+    #[serde(default, deserialize_with = "de::text")]
+    pub pass_token: Option<String>,
+}
+
+/// Where the walk starts and which moves it follows (mining, cut).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct WalkKeys {
+    /// Walk only below the position this kifu reaches, e.g. f5d6 [config: start]
+    #[arg(long, display_order = 2, value_name = "KIFU")]
+    #[serde(default, deserialize_with = "de::text")]
+    pub start: Option<String>,
     /// Window: follow a move only if it scores at least the position's best
     /// move minus N; -1: no limit [config: deviation]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[arg(long, display_order = 14, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
     pub deviation: Option<Limit>,
     /// Window: follow a move only if its score is within N of the start
     /// position's value (negated at odd plies); -1: no limit [config: error]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[arg(long, display_order = 15, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
     pub error: Option<Limit>,
     /// Window: follow moves only this many plies below the start; -1: no limit [config: max_ply]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
+    #[arg(long, display_order = 16, value_name = "N", value_parser = parse_limit, allow_hyphen_values = true)]
     #[serde(default, deserialize_with = "de::limit")]
     pub max_ply: Option<Limit>,
-    /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_egbk_level)]
-    #[serde(default, deserialize_with = "de::egbk_level")]
-    pub egbk_level: Option<i32>,
+}
+
+/// Mode 5's positions.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct InspectKeys {
+    /// Mode 5: file with one position per line [config: positions_file]
+    #[arg(long, display_order = 9, value_name = "FILE", value_parser = parse_path)]
+    #[serde(default, deserialize_with = "de::path")]
+    pub positions_file: Option<PathBuf>,
 }
 
 /// The settings alone as a command line, to check one flag at a time.
@@ -151,7 +209,9 @@ struct Flags {
 
 /// The names of the keys, in the order the documentation lists them.
 pub fn keys() -> Vec<String> {
-    Flags::command().get_arguments().map(|a| a.get_id().to_string()).collect()
+    let mut args: Vec<_> = Flags::command().get_arguments().cloned().collect();
+    args.sort_by_key(|a| a.get_display_order());
+    args.iter().map(|a| a.get_id().to_string()).collect()
 }
 
 /// A value a key cannot take, and what it can.
@@ -505,29 +565,29 @@ impl Config {
     /// still fail here: it is played to find the position.
     fn apply(&mut self, s: &Settings, base: &Path) -> Result<(), BadValue> {
         let path = |p: &Option<PathBuf>| p.as_ref().map(|p| base.join(p));
-        if let Some(text) = &s.start {
+        if let Some(text) = &s.walk.start {
             self.start = start_of(text)?;
         }
-        self.book = path(&s.book).unwrap_or(std::mem::take(&mut self.book));
-        self.out_dir = path(&s.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
-        self.positions_file = path(&s.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
-        if let Some(log_file) = path(&s.log_file) {
+        self.book = path(&s.book.book).unwrap_or(std::mem::take(&mut self.book));
+        self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
+        self.positions_file = path(&s.inspect.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
+        if let Some(log_file) = path(&s.log.log_file) {
             self.log_file = log_file;
             self.log_file_given = true;
         }
-        self.mode = s.mode.unwrap_or(self.mode);
-        self.min_gap = s.min_gap.unwrap_or(self.min_gap);
-        self.orientation = s.orientation.unwrap_or(self.orientation);
-        self.pass_token = s.pass_token.clone().unwrap_or(std::mem::take(&mut self.pass_token));
-        self.unique_lines = s.unique_lines.unwrap_or(self.unique_lines);
-        self.mode1_linkless = s.mode1_linkless.unwrap_or(self.mode1_linkless);
-        self.log_level = s.log_level.unwrap_or(self.log_level);
-        self.format = s.format.unwrap_or(self.format);
-        self.bom = s.bom.unwrap_or(self.bom);
-        self.window.deviation = s.deviation.map_or(self.window.deviation, |l| l.0);
-        self.window.error = s.error.map_or(self.window.error, |l| l.0);
-        self.window.max_ply = s.max_ply.map_or(self.window.max_ply, |l| l.0);
-        self.egbk_level = s.egbk_level.unwrap_or(self.egbk_level);
+        self.mode = s.mine.mode.unwrap_or(self.mode);
+        self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
+        self.orientation = s.line.orientation.unwrap_or(self.orientation);
+        self.pass_token = s.line.pass_token.clone().unwrap_or(std::mem::take(&mut self.pass_token));
+        self.unique_lines = s.mine.unique_lines.unwrap_or(self.unique_lines);
+        self.mode1_linkless = s.mine.mode1_linkless.unwrap_or(self.mode1_linkless);
+        self.log_level = s.log.log_level.unwrap_or(self.log_level);
+        self.format = s.mine.format.unwrap_or(self.format);
+        self.bom = s.mine.bom.unwrap_or(self.bom);
+        self.window.deviation = s.walk.deviation.map_or(self.window.deviation, |l| l.0);
+        self.window.error = s.walk.error.map_or(self.window.error, |l| l.0);
+        self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, |l| l.0);
+        self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
         Ok(())
     }
 }

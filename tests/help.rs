@@ -1,0 +1,70 @@
+//! Every command's `--help` shows the options that command uses, and no
+//! other: `verify --help` offering `--min-gap` would promise what verify
+//! ignores.
+
+use std::collections::BTreeSet;
+
+mod common;
+
+/// The long flags a help text names.
+fn flags_in(help: &str) -> BTreeSet<String> {
+    help.split(|c: char| c.is_whitespace() || ",[]()".contains(c))
+        .filter(|word| word.starts_with("--") && word.len() > 2)
+        .map(|word| word.split(['=', '<']).next().unwrap_or(word).to_string())
+        .collect()
+}
+
+fn help_of(command: &[&str]) -> String {
+    let out = common::bin().args(command).arg("--help").output().unwrap();
+    assert!(out.status.success(), "{command:?} --help");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const ALWAYS: &[&str] = &["--help", "--config", "--log-level", "--log-file"];
+const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
+const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
+const MINING: &[&str] = &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines"];
+
+fn set(groups: &[&[&str]]) -> BTreeSet<String> {
+    ALWAYS.iter().chain(groups.iter().flat_map(|g| g.iter())).map(|f| f.to_string()).collect()
+}
+
+#[test]
+fn each_command_shows_exactly_the_options_it_uses() {
+    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW]);
+    let reading = set(&[&["--book", "--egbk-level"]]);
+    let mut top = mine.clone();
+    top.extend(["--positions-file".to_string(), "--version".to_string()]);
+    let cases: Vec<(&[&str], BTreeSet<String>)> = vec![
+        (&[], top),
+        (&["mine"], mine),
+        (&["inspect"], {
+            let mut s = reading.clone();
+            s.insert("--file".into());
+            s
+        }),
+        (&["verify"], reading.clone()),
+        (&["stats"], reading),
+        (&["convert"], set(&[&["--egbk-level", "--to"]])),
+        (&["cut"], set(&[&["--egbk-level"], WINDOW])),
+        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
+    ];
+    for (command, expected) in cases {
+        let shown = flags_in(&help_of(command));
+        assert_eq!(shown, expected, "bookminer {command:?} --help");
+    }
+}
+
+#[test]
+fn each_command_says_what_it_does_writes_and_needs() {
+    for (command, says) in [
+        (&["mine"][..], &["Writes", "Needs a book"][..]),
+        (&["convert"], &["Writes OUT", "walk order", "never IN"]),
+        (&["cut"], &["Writes OUT", "window", "never IN"]),
+    ] {
+        let help = help_of(command);
+        for words in says {
+            assert!(help.contains(words), "bookminer {command:?} --help says {words:?}:\n{help}");
+        }
+    }
+}
