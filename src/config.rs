@@ -63,7 +63,7 @@ impl LogLevel {
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
-    /// Book to read [config: book]
+    /// Book to read: Edax book.dat, Egaroucid .egbk3, .egbk2 or .egbk [config: book]
     #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub book: Option<PathBuf>,
