@@ -4,9 +4,9 @@
 use crate::cli::{Cli, Command};
 use crate::logging::REPORT;
 use crate::progress::Progress;
-use bookminer::book::verify::verify;
+use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::Bytes;
-use bookminer::book::{Book, BookError, Format, Header};
+use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
@@ -111,7 +111,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Inspect { positions, file, .. }) => run_inspect(config, &positions, file.as_deref()),
         // The book named, else the one mining would read.
         Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book)),
-        Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book), config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
@@ -142,11 +142,17 @@ const POSITIONS_LIMIT: u64 = 256 << 20;
 /// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// How the config says books are read.
+fn read_options(config: &Config) -> ReadOptions {
+    // The config holds the level to 0..=60.
+    ReadOptions { egbk_level: config.egbk_level.clamp(0, 60) as i8 }
+}
+
 /// Loads a book, a spinner turning meanwhile on a terminal.
-fn open_book(path: &Path, shown: &mut Progress) -> Result<Book, AppError> {
+fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book, AppError> {
     let began = Instant::now();
     shown.stage(format!("loading {}", path.display()));
-    let book = Book::open(path);
+    let book = Book::open(path, &read_options(config));
     shown.clear();
     let book = book?;
     tracing::info!(
@@ -156,6 +162,13 @@ fn open_book(path: &Path, shown: &mut Progress) -> Result<Book, AppError> {
         began.elapsed().as_secs_f64(),
         book.index().allocation_size() >> 20
     );
+    if book.counts().merged > 0 {
+        tracing::info!(
+            "{}: {} records merged into an earlier record of the same position (`bookminer verify` lists them)",
+            path.display(),
+            book.counts().merged
+        );
+    }
     Ok(book)
 }
 
@@ -178,7 +191,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
     }
     let shown = RefCell::new(Progress::default());
-    let book = open_book(&config.book, &mut shown.borrow_mut())?;
+    let book = open_book(&config.book, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(MineError::Interrupted));
     }
@@ -196,7 +209,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     // Egaroucid books store no links: about one per position is found walking.
     let links = match book.format() {
         Format::Edax => counts.links,
-        Format::Egaroucid => counts.positions,
+        Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
@@ -247,7 +260,7 @@ fn with_control_of<T>(
     result
 }
 
-fn run_convert(_config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
+fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
     let to = match to.or_else(|| OutFormat::of_path(output)) {
         Some(to) => to,
         None => {
@@ -259,7 +272,7 @@ fn run_convert(_config: &Config, input: &Path, output: &Path, to: Option<OutForm
     };
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
-    let book = open_book(input, &mut shown.borrow_mut())?;
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
     let report =
         with_control_of(book.counts(), book.format(), &shown, |control| Ok(convert(book, to, output, control)?))?;
     say!("{report}")?;
@@ -270,7 +283,7 @@ fn run_convert(_config: &Config, input: &Path, output: &Path, to: Option<OutForm
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
-    let book = open_book(input, &mut shown.borrow_mut())?;
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
     let report = with_control_of(book.counts(), book.format(), &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
@@ -299,7 +312,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
             .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
             .collect()
     };
-    let book = open_book(&config.book, &mut Progress::default())?;
+    let book = open_book(&config.book, config, &mut Progress::default())?;
     let mut failed = 0;
     for outcome in inspect(&book, &requests) {
         match outcome {
@@ -333,8 +346,16 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
     for problem in &report.problems {
         say!("{}: {problem}", path.display())?;
     }
+    for pair in &report.merged {
+        say!("{}: {pair}", path.display())?;
+    }
     if report.is_clean() {
-        say!("{}: {} positions, no problems", path.display(), report.records)?;
+        let merged = match report.merged.len() {
+            0 => String::new(),
+            1 => " (1 pair of records merged)".to_string(),
+            n => format!(" ({n} pairs of records merged)"),
+        };
+        say!("{}: {} positions, no problems{merged}", path.display(), report.records)?;
         Ok(0)
     } else {
         let n = report.problems.len();
@@ -344,8 +365,8 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
     }
 }
 
-fn run_stats(path: &Path) -> Result<u8, AppError> {
-    let book = open_book(path, &mut Progress::default())?;
+fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
+    let book = open_book(path, config, &mut Progress::default())?;
     say!("{}", path.display())?;
     match book.header() {
         Header::Edax(h) => {
@@ -364,11 +385,21 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
             )?;
             say!("header count {}", h.n_nodes)?;
         }
-        Header::Egaroucid(h) => {
+        Header::Egbk3(h) => {
             say!("Egaroucid book (.egbk3), version {}", h.version)?;
             say!("header count {}", h.n_boards)?;
             let out_of_book = book.counts().records - book.counts().positions;
             say!("records {} ({out_of_book} without a value, not part of the book)", book.counts().records)?;
+        }
+        Header::Egbk2(h) => {
+            say!("Egaroucid book (.egbk2, up to Egaroucid 6.5), version {}", h.version)?;
+            say!("header count {}", h.n_boards)?;
+            say_merged(&book)?;
+        }
+        Header::Egbk(h) => {
+            say!("Egaroucid book (.egbk, up to Egaroucid 6.2), every record at level {}", config.egbk_level)?;
+            say!("header count {}", h.n_boards)?;
+            say_merged(&book)?;
         }
     }
     let mut shown = Progress::default();
@@ -377,12 +408,31 @@ fn run_stats(path: &Path) -> Result<u8, AppError> {
     shown.clear();
     say!("{}", stats.to_string().trim_end())?;
     // Counts of a damaged book are no answer on their own: say so, and fail.
-    let problems = verify(book.file().bytes()).problems.len();
+    let problems = verify_file(&book)?.problems.len();
     if problems > 0 {
         tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());
         return Ok(EXIT_PROBLEMS);
     }
     Ok(0)
+}
+
+/// How many records of an older Egaroucid book were merged into others.
+fn say_merged(book: &Book) -> Result<(), AppError> {
+    let counts = book.counts();
+    say!(
+        "records {} ({} merged into an earlier record of the same position)",
+        counts.records + counts.merged,
+        counts.merged
+    )
+}
+
+/// [`verify`] of the file a book was read from. An older Egaroucid book is
+/// read into another layout, so its file is read again.
+fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
+    match book.format() {
+        Format::Edax | Format::Egbk3 => Ok(verify(book.file().bytes())),
+        Format::Egbk2 | Format::Egbk => Ok(verify(Bytes::open(book.path())?.as_slice())),
+    }
 }
 
 fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {

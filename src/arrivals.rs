@@ -247,7 +247,8 @@ mod tests {
             (Book::from_bytes("synth", synth.clone()).unwrap(), Start::initial()),
             (Book::from_bytes("synth", synth).unwrap(), Start { board, line }),
             (
-                Book::open(&repo.join("tests/data/books/egbk3/edax46-l2-small-perturbed.egbk3")).unwrap(),
+                Book::open(&repo.join("tests/data/books/egbk3/edax46-l2-small-perturbed.egbk3"), &Default::default())
+                    .unwrap(),
                 Start::initial(),
             ),
         ];

@@ -5,10 +5,10 @@ use bookminer::config::{BookKeys, InspectKeys, LineKeys, LogKeys, MineKeys, Read
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Walks an Othello opening book (Edax's book.dat or Egaroucid's .egbk3,
-/// told by its first bytes) and writes the kifu of the places where it
-/// disagrees with itself: leaves that beat every link, links whose score
-/// disagrees with the position they lead to. Feed the kifu to an engine to
+/// Walks an Othello opening book (Edax's book.dat, or Egaroucid's .egbk3,
+/// .egbk2 or .egbk, told by its first bytes and size) and writes the kifu
+/// of the places where it disagrees with itself: leaves that beat every
+/// link, links whose score disagrees with the position they lead to. Feed the kifu to an engine to
 /// re-search them.
 ///
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
@@ -153,7 +153,8 @@ pub enum Command {
         #[arg(long, value_name = "F", default_value_t = 0.02, value_parser = parse_fraction)]
         perturb: f64,
         /// Book format: Edax's book.dat, or Egaroucid's .egbk3 (values and
-        /// leaves only: its links are the moves whose child is in the book).
+        /// leaves only: its links are the moves whose child is in the book),
+        /// .egbk2 or .egbk (values only, boards in any symmetric image).
         #[arg(long, value_enum, value_name = "FORMAT", default_value_t = BookFormat::Edax, ignore_case = true)]
         book_format: BookFormat,
         /// The book file to write (replaced only when complete).
@@ -230,13 +231,19 @@ pub enum BookFormat {
     Edax,
     /// Egaroucid's .egbk3
     Egbk3,
+    /// Egaroucid's .egbk2 (up to Egaroucid 6.5)
+    Egbk2,
+    /// Egaroucid's .egbk (up to Egaroucid 6.2)
+    Egbk,
 }
 
 impl From<BookFormat> for bookminer::book::Format {
     fn from(format: BookFormat) -> bookminer::book::Format {
         match format {
             BookFormat::Edax => bookminer::book::Format::Edax,
-            BookFormat::Egbk3 => bookminer::book::Format::Egaroucid,
+            BookFormat::Egbk3 => bookminer::book::Format::Egbk3,
+            BookFormat::Egbk2 => bookminer::book::Format::Egbk2,
+            BookFormat::Egbk => bookminer::book::Format::Egbk,
         }
     }
 }

@@ -91,7 +91,7 @@ pub struct Settings {
 /// write name theirs as arguments).
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct BookKeys {
-    /// Book to read [config: book]
+    /// Book to read: Edax book.dat, Egaroucid .egbk3, .egbk2 or .egbk [config: book]
     #[arg(long, display_order = 0, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub book: Option<PathBuf>,

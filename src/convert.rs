@@ -167,7 +167,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
     // Edax needs a record for each position before a pass unless the book
     // stores it; Egaroucid books store such positions only by accident.
     let stored_passes = match (book.format(), to) {
-        (Format::Egaroucid, OutFormat::Edax) => boards_that_must_pass(&book),
+        (Format::Egbk3 | Format::Egbk2 | Format::Egbk, OutFormat::Edax) => boards_that_must_pass(&book),
         _ => HashSet::new(),
     };
     (control.phase)(Phase::Resolving);

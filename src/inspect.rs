@@ -1,7 +1,7 @@
 //! Mode 5: everything the book knows about chosen positions, as text.
 
 use crate::board::{Board, Square};
-use crate::book::{Book, Details};
+use crate::book::{Book, Details, Format};
 use crate::position::{self, Colour, Position, PositionError};
 use crate::symmetry::normalize;
 use std::fmt::Write;
@@ -90,13 +90,18 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
     };
     let s = normalized.to_original;
     let stored = record.board();
-    let _ = writeln!(out, "in book: yes, {} at byte offset {}", record.id, record.offset);
+    let place = book.file().place_of(&record);
+    let _ = writeln!(out, "in book: yes, record {} at byte offset {}", place.number, place.offset);
     let _ = writeln!(out, "stored board: player {:#018x} opponent {:#018x}", stored.player, stored.opponent);
     let _ = writeln!(out, "symmetry: {} (maps stored coordinates to this board)", s.index());
     match record.details {
         Details::Edax { counts: [wins, draws, losses, lines], lower, upper } => {
             let _ = writeln!(out, "value {} (lower {lower}, upper {upper}), level {}", record.value(), record.level);
             let _ = writeln!(out, "wins {wins}, draws {draws}, losses {losses}, lines {lines}");
+        }
+        Details::Egaroucid { .. } if matches!(book.format(), Format::Egbk2 | Format::Egbk) => {
+            let _ = writeln!(out, "value {}, level {}", record.value(), record.level);
+            let _ = writeln!(out, "({} stores no leaf and no line count)", book.format().name());
         }
         Details::Egaroucid { n_lines, leaf_level } => {
             let _ = writeln!(out, "value {}, level {}, leaf level {leaf_level}", record.value(), record.level);

@@ -14,8 +14,9 @@
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
 use crate::book::edax_writer as writer;
 use crate::book::index::hash_board;
+use crate::book::older_egaroucid as older;
 use crate::book::{edax, egaroucid, Format, Link, Score};
-use crate::symmetry::normalize;
+use crate::symmetry::{normalize, Symmetry};
 use hashbrown::HashTable;
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -305,14 +306,24 @@ pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
 }
 
 /// Appends one position in a format's layout. An Egaroucid record keeps the
-/// value and the leaf; its links are the moves whose child is in the book.
+/// value and, in an `.egbk3`, the leaf; its links are the moves whose child
+/// is in the book. The older Egaroucid formats store the board in one of its
+/// symmetric images, as Egaroucid did (picked by the board's hash), and an
+/// `.egbk2` the links and leaf as its pairs, which are no links to a reader.
 fn encode_entry(format: Format, bytes: &mut Vec<u8>, entry: &writer::Entry) {
+    let value = entry.value.0.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i8;
+    let image = || Symmetry::ALL[(hash_board(&entry.board) >> 61) as usize].board(&entry.board);
     match format {
         Format::Edax => writer::encode_entry(bytes, entry),
-        Format::Egaroucid => {
-            let value = entry.value.0.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i8;
+        Format::Egbk3 => {
             egaroucid::encode_record(bytes, &entry.board, value, entry.level as i8, entry.counts[3], entry.leaf)
         }
+        Format::Egbk2 => {
+            let pairs: Vec<(i8, u8)> =
+                entry.links.iter().chain(&entry.leaf).map(|l| (l.score.0 as i8, l.mv.code())).collect();
+            older::encode_egbk2_record(bytes, &image(), value, entry.level as i8, &pairs)
+        }
+        Format::Egbk => older::encode_egbk_record(bytes, &image(), value),
     }
 }
 
@@ -335,7 +346,9 @@ pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Writ
     let mut bytes = Vec::with_capacity(1 << 20);
     match format {
         Format::Edax => edax::encode_header(&mut bytes, &writer::header(n, LEAF_DEPTH as i32)),
-        Format::Egaroucid => egaroucid::encode_header(&mut bytes, n),
+        Format::Egbk3 => egaroucid::encode_header(&mut bytes, n),
+        Format::Egbk2 => older::encode_egbk2_header(&mut bytes, n),
+        Format::Egbk => older::encode_egbk_header(&mut bytes, n),
     }
     for id in order {
         let id = id as usize;

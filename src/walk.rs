@@ -19,7 +19,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, Link, Record, RecordId, ResolvedBook, Score, Target};
+use crate::book::{Book, FilePlace, Link, Record, RecordId, ResolvedBook, Score, Target};
 use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::window::{Place, Window};
@@ -154,7 +154,7 @@ pub enum WalkError<E> {
     /// The start position (normalized) is not in the book.
     StartMissing(StartMissing),
     /// A stored move is not legal on the board it belongs to.
-    IllegalMove { record: RecordId, offset: u64, stored: Move, actual: Move, board: Board, line: Vec<Move> },
+    IllegalMove { place: FilePlace, stored: Move, actual: Move, board: Board, line: Vec<Move> },
     /// The visitor stopped the walk.
     Visitor(E),
 }
@@ -177,9 +177,9 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WalkError::StartMissing(missing) => missing.fmt(f),
-            WalkError::IllegalMove { record, offset, stored, actual, board, line } => write!(
+            WalkError::IllegalMove { place, stored, actual, board, line } => write!(
                 f,
-                "{record} at byte {offset}: stored move {stored} (played as {actual} {}) is illegal \
+                "{place}: stored move {stored} (played as {actual} {}) is illegal \
                  on board player {:#018x}, opponent {:#018x}",
                 describe_line(line),
                 board.player,
@@ -581,8 +581,7 @@ impl<V: Visitor> Walker<'_, V> {
     fn illegal(&self, link: Link, actual: Move) -> WalkError<V::Error> {
         let frame = self.stack.last().expect("a frame on the stack");
         WalkError::IllegalMove {
-            record: frame.record,
-            offset: frame.offset,
+            place: self.book.file().place(frame.record, frame.offset),
             stored: link.mv,
             actual,
             board: frame.symmetry.board(&self.book.file().board_at(frame.offset)),

@@ -28,7 +28,7 @@ fn quietly<T>(f: impl FnOnce(Control<'_>) -> T) -> T {
 }
 
 fn converted(input: &Path, to: OutFormat, out: &Path) -> PathBuf {
-    let book = Book::open(input).unwrap();
+    let book = Book::open(input, &Default::default()).unwrap();
     quietly(|c| convert(book, to, out, c)).unwrap();
     out.to_path_buf()
 }
@@ -36,7 +36,7 @@ fn converted(input: &Path, to: OutFormat, out: &Path) -> PathBuf {
 /// What a record says that both formats hold: value, level (as the target
 /// clamps it) and line count, by board.
 fn facts(path: &Path) -> HashMap<Board, (i32, i32, u32)> {
-    let book = Book::open(path).unwrap();
+    let book = Book::open(path, &Default::default()).unwrap();
     book.records()
         .map(|r| {
             let lines = match r.details {
@@ -129,7 +129,7 @@ fn first_arrivals(path: &Path, start: &Start, window: Window) -> Vec<u32> {
             Ok(())
         }
     }
-    let walkable = Walkable::new(Book::open(path).unwrap(), start).unwrap().within(window);
+    let walkable = Walkable::new(Book::open(path, &Default::default()).unwrap(), start).unwrap().within(window);
     walk(&walkable, Firsts::default()).unwrap().1 .0
 }
 
@@ -143,7 +143,7 @@ fn arrivals(path: &Path, start: &Start, window: Window) -> Vec<(Vec<Move>, Board
             Ok(())
         }
     }
-    let walkable = Walkable::new(Book::open(path).unwrap(), start).unwrap().within(window);
+    let walkable = Walkable::new(Book::open(path, &Default::default()).unwrap(), start).unwrap().within(window);
     walk(&walkable, All(Vec::new())).unwrap().1 .0
 }
 
@@ -172,7 +172,7 @@ proptest! {
         let start = Start { board, line };
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("cut.bin");
-        let whole = Book::open(&input).unwrap();
+        let whole = Book::open(&input, &Default::default()).unwrap();
         let is_edax = whole.format() == Format::Edax;
         quietly(|c| cut(whole, &start, window, &out, c)).unwrap();
 
@@ -181,13 +181,13 @@ proptest! {
         expected.extend(before.iter().map(|(_, b)| *b));
         expected.sort();
         expected.dedup();
-        let kept = Book::open(&out).unwrap();
+        let kept = Book::open(&out, &Default::default()).unwrap();
         let mut held: Vec<Board> = kept.records().map(|r| r.board()).collect();
         held.sort();
         prop_assert_eq!(&held, &expected, "the cut holds exactly what the walk reached");
 
         if is_edax {
-            let resolved = Walkable::new(Book::open(&out).unwrap(), &start).unwrap();
+            let resolved = Walkable::new(Book::open(&out, &Default::default()).unwrap(), &start).unwrap();
             let book = resolved.book();
             for at in book.file().every_record() {
                 let mut targets = Vec::new();
@@ -223,8 +223,8 @@ proptest! {
 /// True if a record of the cut book has a leaf that, in the whole book,
 /// was the move of one of its links.
 fn leaf_comes_back(whole: &Path, cut: &Path) -> bool {
-    let whole = Book::open(whole).unwrap();
-    Book::open(cut)
+    let whole = Book::open(whole, &Default::default()).unwrap();
+    Book::open(cut, &Default::default())
         .unwrap()
         .records()
         .any(|r| r.leaf().is_some() && whole.find(&r.board()).is_some_and(|w| w.leaf().is_none()))
@@ -268,7 +268,7 @@ fn convert_needs_a_format_it_can_tell() {
     assert_eq!(output.status.code(), Some(2));
     let output = run(&["convert", edax.to_str().unwrap(), out.to_str().unwrap(), "--to", "EGBK3"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(Book::open(&out).unwrap().format(), Format::Egaroucid);
+    assert_eq!(Book::open(&out, &Default::default()).unwrap().format(), Format::Egbk3);
     let summary = String::from_utf8_lossy(&output.stdout);
     for word in ["records read", "records written", "pass records added", "left out", "lost"] {
         assert!(summary.contains(word), "the summary says {word}: {summary}");

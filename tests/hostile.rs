@@ -427,8 +427,9 @@ fn egbk3_damage(name: &str) -> (Vec<u8>, Vec<String>) {
             vec!["file is 12 bytes, shorter than the 14-byte header".into()]
         }
         "egbk3-bad-version.egbk3" => {
-            file[9] = 2;
-            vec!["byte 9: book version 2 is not supported".into()]
+            // Version 2 would make it an .egbk2 (SPEC §8.1), read as such.
+            file[9] = 4;
+            vec!["byte 9: book version 4 is not supported".into()]
         }
         "egbk3-truncated-record.egbk3" => {
             file.truncate(file.len() - 7);

@@ -47,7 +47,7 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
     for mode in Mode::ALL {
         fs::write(options.output_path(mode), PREVIOUS).unwrap();
     }
-    let opened = Book::open(book).unwrap();
+    let opened = Book::open(book, &Default::default()).unwrap();
     assert!(opened.counts().links + opened.counts().leaves > 2 * PROGRESS_INTERVAL, "the walk reports progress");
     let cancel = AtomicBool::new(false);
     let mut changed = false;
@@ -127,7 +127,7 @@ fn a_book_that_shrank_before_loading_is_refused_as_truncated_not_as_changed() {
     let dir = tempfile::tempdir().unwrap();
     let book = book_file(dir.path());
     OpenOptions::new().write(true).open(&book).unwrap().set_len(5000).unwrap();
-    match Book::open(&book) {
+    match Book::open(&book, &Default::default()) {
         Err(BookError::Format { error, .. }) => assert!(error.to_string().contains("truncated record"), "{error}"),
         other => panic!("expected a truncated record, got {:?}", other.err()),
     }

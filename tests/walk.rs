@@ -170,8 +170,8 @@ fn every_arrival_s_board_and_symmetry_agree_with_normalizing_its_line_in_both_fo
     )
     .unwrap();
     let books = [
-        Book::open(&common::edax46()).unwrap(),
-        Book::open(&common::data("books/egbk3/edax46-l2-small.egbk3")).unwrap(),
+        Book::open(&common::edax46(), &Default::default()).unwrap(),
+        Book::open(&common::data("books/egbk3/edax46-l2-small.egbk3"), &Default::default()).unwrap(),
         Book::from_bytes("synth", synth).unwrap(),
     ];
     for book in books {

@@ -79,7 +79,7 @@ fn reference(book: &Book, start: &Start, window: Window) -> Vec<Vec<Move>> {
 }
 
 fn fast(path: &std::path::Path, start: &Start, window: Window) -> Vec<Vec<Move>> {
-    let walkable = Walkable::new(Book::open(path).unwrap(), start).unwrap().within(window);
+    let walkable = Walkable::new(Book::open(path, &Default::default()).unwrap(), start).unwrap().within(window);
     walk(&walkable, Lines::default()).unwrap().1 .0
 }
 
@@ -109,7 +109,7 @@ proptest! {
             "books/egbk3/edax46-l2-small-perturbed.egbk3"][book]);
         let window = Window { deviation: limit(deviation), error: limit(error), max_ply: limit(max_ply) };
         let start = start_of(start);
-        let expected = reference(&Book::open(&path).unwrap(), &start, window);
+        let expected = reference(&Book::open(&path, &Default::default()).unwrap(), &start, window);
         prop_assert_eq!(fast(&path, &start, window), expected);
     }
 }
@@ -119,7 +119,7 @@ fn no_window_is_the_plain_walk_and_each_limit_cuts_it_down() {
     let path = common::edax46();
     let start = Start::initial();
     let all = fast(&path, &start, Window::NONE);
-    assert_eq!(all, reference(&Book::open(&path).unwrap(), &start, Window::NONE));
+    assert_eq!(all, reference(&Book::open(&path, &Default::default()).unwrap(), &start, Window::NONE));
     for window in [
         Window { deviation: Some(0), ..Window::NONE },
         Window { error: Some(2), ..Window::NONE },

@@ -16,8 +16,9 @@ const N_LINK_AT: usize = 38;
 const LINKS_AT: usize = 40;
 /// A record with the most links a record can count (255).
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
-const MAGIC_EDAX: u32 = 0x4544_4158;
-const MAGIC_BOOK: u32 = 0x424F_4F4B;
+/// The 8 bytes an Edax book starts with: its two magic numbers, 0x45444158
+/// and 0x424F4F4B, little-endian.
+const MAGIC: [u8; 8] = *b"XADEKOOB";
 pub const VERSION: u8 = 4;
 
 /// The file header.
@@ -52,14 +53,23 @@ fn i16_at(bytes: &[u8], at: usize) -> i16 {
     i16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
 
-/// Reads the header, checking size, magic and version.
+/// True when the bytes start like an Edax book.
+pub fn is_edax(file: &[u8]) -> bool {
+    file.starts_with(&MAGIC)
+}
+
+/// Reads the header, checking size, magic and version. A file shorter than
+/// the header is called short only if it starts as an Edax book could (an
+/// empty file too); other short files are no Edax book at all.
 pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
     let at_start = |problem| FormatError { record: None, offset: 0, problem };
+    let begins_like_edax = MAGIC.starts_with(&file[..file.len().min(MAGIC.len())]);
+    if !begins_like_edax {
+        let found = file[..file.len().min(9)].to_vec();
+        return Err(at_start(Problem::BadMagic { found, len: file.len() as u64 }));
+    }
     if file.len() < HEADER_LEN {
         return Err(at_start(Problem::ShortHeader { len: file.len() as u64, needed: HEADER_LEN as u64 }));
-    }
-    if u32_at(file, 0) != MAGIC_EDAX || u32_at(file, 4) != MAGIC_BOOK {
-        return Err(at_start(Problem::BadMagic { found: file[..9].to_vec() }));
     }
     let header = Header {
         version: file[8],
@@ -364,8 +374,7 @@ pub fn encode_record(
 
 /// Writes a header in the book's layout.
 pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
-    out.extend_from_slice(&MAGIC_EDAX.to_le_bytes());
-    out.extend_from_slice(&MAGIC_BOOK.to_le_bytes());
+    out.extend_from_slice(&MAGIC);
     out.push(header.version);
     out.push(header.release);
     let (y, mo, d, h, mi, s) = header.date;

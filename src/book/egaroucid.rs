@@ -48,7 +48,7 @@ pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
         return Err(at(0, Problem::ShortHeader { len: file.len() as u64, needed: HEADER_LEN as u64 }));
     }
     if !is_egaroucid(file) {
-        return Err(at(0, Problem::BadMagic { found: file[..MAGIC.len()].to_vec() }));
+        return Err(at(0, Problem::BadMagic { found: file[..MAGIC.len()].to_vec(), len: file.len() as u64 }));
     }
     let header = Header { version: file[9], n_boards: i32::from_le_bytes(file[10..14].try_into().expect("4 bytes")) };
     if header.version != VERSION {

@@ -5,30 +5,68 @@ use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
 use super::index::{build, half_of, hash_board, BuildError, IndexKey, Located, Place, PositionIndex, Refused, HALVES};
 use super::mapped::Bytes;
+use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError, Problem};
-use super::record::{Details, Record, RecordId, Score};
+use super::record::{Details, FilePlace, Record, RecordId, Score};
 use super::resolved::ResolvedBook;
 use crate::board::Board;
 use std::path::{Path, PathBuf};
 
-/// The file formats bookminer reads, told apart by their first bytes.
+/// The file formats bookminer reads, told apart by their first bytes (and,
+/// for `.egbk`, which has no magic, by the file's size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Edax's `book.dat` (SPEC §1).
     Edax,
     /// Egaroucid's `.egbk3` (SPEC §8).
-    Egaroucid,
+    Egbk3,
+    /// Egaroucid's `.egbk2`, up to Egaroucid 6.5 (SPEC §8.1).
+    Egbk2,
+    /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (SPEC §8.1).
+    Egbk,
 }
 
 impl Format {
-    /// The format a file's first bytes announce. Anything that is not an
-    /// Egaroucid book is read as Edax's, whose reader names what is wrong.
+    /// The format a file's first bytes announce (SPEC §8.1): `DICUORAGE`
+    /// then version 2 is an `.egbk2`, any other version (or a file too short
+    /// to have one) an `.egbk3`; Edax's magic is Edax's; a file with neither
+    /// is an `.egbk` when its size is exactly what its count says. Anything
+    /// else is read as Edax's, whose reader names what is wrong with it.
     pub fn of(bytes: &[u8]) -> Format {
-        if egaroucid::is_egaroucid(bytes) {
-            Format::Egaroucid
+        let shorter_than_magic = !bytes.is_empty() && egaroucid::MAGIC.starts_with(bytes);
+        if older::is_egbk2(bytes) {
+            Format::Egbk2
+        } else if egaroucid::is_egaroucid(bytes) || shorter_than_magic {
+            Format::Egbk3
+        } else if !edax::is_edax(bytes) && older::is_egbk(bytes) {
+            Format::Egbk
         } else {
             Format::Edax
         }
+    }
+
+    /// The format's usual name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Edax => "Edax book.dat",
+            Format::Egbk3 => "Egaroucid .egbk3",
+            Format::Egbk2 => "Egaroucid .egbk2",
+            Format::Egbk => "Egaroucid .egbk",
+        }
+    }
+}
+
+/// What reading a book needs besides its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The level every record of an `.egbk` gets: the format stores none
+    /// (SPEC §6 `egbk_level`, §8.1).
+    pub egbk_level: i8,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { egbk_level: 1 }
     }
 }
 
@@ -36,20 +74,34 @@ impl Format {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Header {
     Edax(edax::Header),
-    Egaroucid(egaroucid::Header),
+    Egbk3(egaroucid::Header),
+    Egbk2(older::Egbk2Header),
+    Egbk(older::EgbkHeader),
 }
 
 /// How records are found in the bytes.
 pub(super) enum Layout {
-    Edax { header: edax::Header, starts: Starts },
-    Egaroucid { header: egaroucid::Header },
+    Edax {
+        header: edax::Header,
+        starts: Starts,
+    },
+    /// The `.egbk3` layout: an `.egbk3` file's, or the translation of an
+    /// older Egaroucid book, whose `origin` says what the file was.
+    Egaroucid {
+        header: egaroucid::Header,
+        origin: Option<Box<Origin>>,
+    },
 }
 
 /// Sizes read off the records while loading.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BookCounts {
-    /// Records in the file.
+    /// Records of the book: the file's, but for an older Egaroucid book
+    /// those left once the records of one position are merged.
     pub records: u64,
+    /// Records of an older Egaroucid book merged into an earlier one of the
+    /// same position (SPEC §8.1): the file holds `records + merged`.
+    pub merged: u64,
     /// Positions in the book: records, less those an Egaroucid book marks as
     /// having no value.
     pub positions: u64,
@@ -73,31 +125,30 @@ pub struct Book {
 }
 
 impl Book {
-    /// Maps and indexes a book file, failing on any problem SPEC §7 and §8
-    /// list for `mine`. A wrong header count is only a warning.
-    pub fn open(path: &Path) -> Result<Book, BookError> {
-        Book::build(path.to_path_buf(), Bytes::open(path)?)
+    /// Maps and indexes a book file, failing on any problem SPEC §7, §8
+    /// and §8.1 list for `mine`. A wrong header count is only a warning.
+    pub fn open(path: &Path, options: &ReadOptions) -> Result<Book, BookError> {
+        Book::build(path.to_path_buf(), Bytes::open(path)?, options)
     }
 
-    /// Indexes a book held in memory; `name` stands for the path in messages.
+    /// Indexes a book held in memory, read with the default
+    /// [`ReadOptions`]; `name` stands for the path in messages.
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Book, BookError> {
-        Book::build(PathBuf::from(name), Bytes::owned(bytes))
+        Book::from_bytes_with(name, bytes, &ReadOptions::default())
     }
 
-    fn build(path: PathBuf, bytes: Bytes) -> Result<Book, BookError> {
-        let fail = |error| match bytes.changed() {
-            true => BookError::Changed { path: path.clone() },
-            false => BookError::Format { path: path.clone(), error },
-        };
+    /// [`Book::from_bytes`] with the given options.
+    pub fn from_bytes_with(name: &str, bytes: Vec<u8>, options: &ReadOptions) -> Result<Book, BookError> {
+        Book::build(PathBuf::from(name), Bytes::owned(bytes), options)
+    }
+
+    fn build(path: PathBuf, bytes: Bytes, options: &ReadOptions) -> Result<Book, BookError> {
         let began = std::time::Instant::now();
-        let Checked { layout, counts, per_half, keys } = match Format::of(bytes.as_slice()) {
-            Format::Edax => check_edax(bytes.as_slice()).map_err(fail)?,
-            Format::Egaroucid => check_egaroucid(bytes.as_slice()).map_err(fail)?,
-        };
+        let (bytes, Checked { layout, counts, per_half, keys }) = check(&path, bytes, options)?;
         tracing::debug!("{}: records checked in {:.3} s", path.display(), began.elapsed().as_secs_f64());
         let claimed = match &layout {
             Layout::Edax { header, .. } => i64::from(header.n_nodes),
-            Layout::Egaroucid { header } => i64::from(header.n_boards),
+            Layout::Egaroucid { header, .. } => i64::from(header.n_boards),
         };
         if claimed != counts.records as i64 {
             tracing::warn!(
@@ -133,10 +184,16 @@ impl Book {
         self.file.format()
     }
 
+    /// The file's header, in its own format (an older Egaroucid book's,
+    /// not its translation's).
     pub fn header(&self) -> Header {
         match &self.file.layout {
             Layout::Edax { header, .. } => Header::Edax(header.clone()),
-            Layout::Egaroucid { header } => Header::Egaroucid(header.clone()),
+            Layout::Egaroucid { header, origin: None } => Header::Egbk3(header.clone()),
+            Layout::Egaroucid { origin: Some(origin), .. } => match &origin.header {
+                OlderHeader::Egbk2(header) => Header::Egbk2(header.clone()),
+                OlderHeader::Egbk(header) => Header::Egbk(header.clone()),
+            },
         }
     }
 
@@ -214,11 +271,31 @@ impl BookFile {
         self.bytes.changed()
     }
 
+    /// The format of the file the book was read from.
     pub fn format(&self) -> Format {
-        match self.layout {
+        match &self.layout {
             Layout::Edax { .. } => Format::Edax,
-            Layout::Egaroucid { .. } => Format::Egaroucid,
+            Layout::Egaroucid { origin: None, .. } => Format::Egbk3,
+            Layout::Egaroucid { origin: Some(origin), .. } => match origin.header {
+                OlderHeader::Egbk2(_) => Format::Egbk2,
+                OlderHeader::Egbk(_) => Format::Egbk,
+            },
         }
+    }
+
+    /// Where the record `id`, which starts at `offset` in [`BookFile::bytes`],
+    /// was read from in the file: what messages and `inspect` name.
+    pub fn place(&self, id: RecordId, offset: u64) -> FilePlace {
+        match &self.layout {
+            Layout::Egaroucid { origin: Some(origin), .. } => origin.place(id),
+            _ => None,
+        }
+        .unwrap_or(FilePlace::of(id, offset))
+    }
+
+    /// [`BookFile::place`] of a record.
+    pub fn place_of(&self, record: &Record) -> FilePlace {
+        self.place(record.id, record.offset)
     }
 
     pub(super) fn layout(&self) -> &Layout {
@@ -368,11 +445,13 @@ impl BookFile {
         }
         let problem = match e.refused {
             Refused::Duplicate(first) => {
-                Problem::Duplicate { first_record: first.id.number(), first_offset: self.offset(first) }
+                let first = self.place(first.id, self.offset(first));
+                Problem::Duplicate { first_record: first.number, first_offset: first.offset }
             }
             Refused::Full => return BookError::Changed { path: self.path.clone() },
         };
-        let error = FormatError { record: Some(e.at.id.number()), offset: self.offset(e.at), problem };
+        let at = self.place(e.at.id, self.offset(e.at));
+        let error = FormatError { record: Some(at.number), offset: at.offset, problem };
         BookError::Format { path: self.path.clone(), error }
     }
 }
@@ -415,6 +494,37 @@ struct Checked {
     keys: Vec<IndexKey>,
 }
 
+/// The first pass over a book in whichever format it is: the bytes the
+/// book is read from (an older Egaroucid book's translation, else the
+/// file's) and what was found in them.
+fn check(path: &Path, bytes: Bytes, options: &ReadOptions) -> Result<(Bytes, Checked), BookError> {
+    // A problem found in bytes that changed meanwhile says nothing of the book.
+    let fail = |bytes: &Bytes, error| match bytes.changed() {
+        true => BookError::Changed { path: path.to_path_buf() },
+        false => BookError::Format { path: path.to_path_buf(), error },
+    };
+    let translated = match Format::of(bytes.as_slice()) {
+        Format::Edax => {
+            let checked = check_edax(bytes.as_slice()).map_err(|e| fail(&bytes, e))?;
+            return Ok((bytes, checked));
+        }
+        Format::Egbk3 => {
+            let checked = check_egaroucid(bytes.as_slice(), None).map_err(|e| fail(&bytes, e))?;
+            return Ok((bytes, checked));
+        }
+        Format::Egbk2 => older::translate_egbk2(bytes.as_slice()),
+        Format::Egbk => older::translate_egbk(bytes.as_slice(), options.egbk_level),
+    };
+    let translated = translated.map_err(|e| fail(&bytes, e))?;
+    // Nothing is read from the file after this, so no later change reaches the book.
+    if bytes.changed() {
+        return Err(BookError::Changed { path: path.to_path_buf() });
+    }
+    let owned = Bytes::owned(translated.bytes);
+    let checked = check_egaroucid(owned.as_slice(), Some(Box::new(translated.origin))).map_err(|e| fail(&owned, e))?;
+    Ok((owned, checked))
+}
+
 /// First pass over an Edax book: every record whole and passing the load
 /// checks; counts them (and each half of the index's share) so the index is
 /// sized by what the file holds, never by the header, and notes each
@@ -446,8 +556,9 @@ fn check_edax(bytes: &[u8]) -> Result<Checked, FormatError> {
     Ok(Checked { layout: Layout::Edax { header, starts }, counts, per_half, keys })
 }
 
-/// First pass over an Egaroucid book, as [`check_edax`].
-fn check_egaroucid(bytes: &[u8]) -> Result<Checked, FormatError> {
+/// First pass over a book in the `.egbk3` layout, as [`check_edax`]; `origin`
+/// is what it was translated from, if it was.
+fn check_egaroucid(bytes: &[u8], origin: Option<Box<Origin>>) -> Result<Checked, FormatError> {
     let header = egaroucid::parse_header(bytes)?;
     let mut counts = BookCounts::default();
     let mut per_half = [0; HALVES];
@@ -471,7 +582,8 @@ fn check_egaroucid(bytes: &[u8]) -> Result<Checked, FormatError> {
         per_half[half_of(hash)] += 1;
         keys.push(IndexKey::new(hash, 0));
     }
-    Ok(Checked { layout: Layout::Egaroucid { header }, counts, per_half, keys })
+    counts.merged = origin.as_ref().map_or(0, |origin| origin.merged);
+    Ok(Checked { layout: Layout::Egaroucid { header, origin }, counts, per_half, keys })
 }
 
 #[cfg(test)]
@@ -480,8 +592,54 @@ mod tests {
 
     #[test]
     fn the_format_is_told_by_the_first_bytes() {
-        assert_eq!(Format::of(b"DICUORAGE\x03\0\0\0\0"), Format::Egaroucid);
+        assert_eq!(Format::of(b"DICUORAGE\x03\0\0\0\0"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAGE\x02\0\0\0\0"), Format::Egbk2);
+        assert_eq!(Format::of(b"DICUORAGE\x07\0\0\0\0"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAGE\x02"), Format::Egbk2);
+        assert_eq!(Format::of(b"DICUORAGE"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAG"), Format::Egbk3);
         assert_eq!(Format::of(b"XADEKOOB"), Format::Edax);
-        assert_eq!(Format::of(b"DICUORAG"), Format::Edax);
+        assert_eq!(Format::of(b""), Format::Edax);
+        assert_eq!(Format::of(b"DICX"), Format::Edax);
+    }
+
+    #[test]
+    fn a_file_with_no_magic_is_an_egbk_when_its_size_is_what_its_count_says() {
+        let egbk = |n: i32, len: usize| {
+            let mut bytes = n.to_le_bytes().to_vec();
+            bytes.resize(len, 0);
+            Format::of(&bytes)
+        };
+        assert_eq!(egbk(0, 4), Format::Egbk);
+        assert_eq!(egbk(2, 4 + 34), Format::Egbk);
+        assert_eq!(egbk(2, 4 + 33), Format::Edax);
+        assert_eq!(egbk(2, 4 + 35), Format::Edax);
+        assert_eq!(egbk(-1, 4), Format::Edax);
+        assert_eq!(Format::of(&[0, 0, 0]), Format::Edax);
+    }
+
+    #[test]
+    fn an_older_book_is_read_as_its_translation_and_remembers_its_file() {
+        use crate::symmetry::{normalize, Symmetry};
+        let f5 = crate::board::Square::parse("F5").unwrap();
+        let after_f5 = Board::INITIAL.after(crate::board::Move::Play(f5)).unwrap();
+        let turned = Symmetry::ALL[3].board(&after_f5);
+        let mut bytes = Vec::new();
+        older::encode_egbk_header(&mut bytes, 3);
+        for (board, value) in [(after_f5, -1), (Board::INITIAL, 1), (turned, -2)] {
+            older::encode_egbk_record(&mut bytes, &board, value);
+        }
+        let book = Book::from_bytes_with("old.egbk", bytes, &ReadOptions { egbk_level: 7 }).unwrap();
+        assert_eq!(book.format(), Format::Egbk);
+        assert_eq!(book.header(), Header::Egbk(older::EgbkHeader { n_boards: 3 }));
+        let counts = book.counts();
+        assert_eq!((counts.records, counts.merged, counts.positions, counts.leaves), (2, 1, 2, 0));
+        let child = book.find(&normalize(&after_f5).board).unwrap();
+        assert_eq!((child.value(), child.level, child.id), (Score(-2), 7, RecordId(0)));
+        // Read from the third record of the file, which replaced the first.
+        assert_eq!(book.file().place_of(&child), FilePlace { number: 3, offset: 4 + 2 * 17 });
+        let root = book.find(&normalize(&Board::INITIAL).board).unwrap();
+        assert_eq!(book.file().place_of(&root), FilePlace { number: 2, offset: 4 + 17 });
+        assert_eq!(book.records().count(), 2);
     }
 }

@@ -1,7 +1,8 @@
 //! Opening books: one format-neutral view of a book (records numbered
 //! densely, each read as a [`Record`]), filled by one reader per file
-//! format, with the index the walk looks positions up in and the checks
-//! `verify` makes.
+//! format (Edax's; Egaroucid's `.egbk3`, and its older `.egbk2` and `.egbk`,
+//! which are translated into the `.egbk3` layout as they are read), with
+//! the index the walk looks positions up in and the checks `verify` makes.
 
 mod access_order;
 pub mod edax;
@@ -10,14 +11,15 @@ pub mod egaroucid;
 pub mod index;
 mod loaded;
 pub(crate) mod mapped;
+pub mod older_egaroucid;
 pub mod problem;
 pub mod record;
 mod resolve;
 mod resolved;
 pub mod verify;
 
-pub use loaded::{Book, BookCounts, BookFile, Format, Header};
+pub use loaded::{Book, BookCounts, BookFile, Format, Header, ReadOptions};
 pub use mapped::Bytes;
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
-pub use record::{Details, Link, Record, RecordId, Score};
+pub use record::{Details, FilePlace, Link, Record, RecordId, Score};
 pub use resolved::{ResolvedBook, Target};

@@ -56,6 +56,48 @@ impl fmt::Display for MoveSlot {
     }
 }
 
+/// What is wrong with one of the (score, move) pairs an `.egbk2` record
+/// stores. They are no links (SPEC §8.1), so nothing reads them; only
+/// `verify` looks at them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairFault {
+    /// The code is no move (0-63, or 64 for a pass).
+    NotAMove,
+    Illegal,
+    /// An earlier pair of the record has the same move.
+    Repeated,
+}
+
+/// Says what is wrong with a pair.
+fn pair_fault(code: u8, fault: PairFault) -> String {
+    match (fault, Move::from_code(code)) {
+        (PairFault::Illegal, Some(mv)) => format!("move {mv} is illegal on this board"),
+        (PairFault::Repeated, Some(mv)) => format!("repeats move {mv}"),
+        _ => format!("has move code {code}, which is no move (valid: 0-63, 64 pass)"),
+    }
+}
+
+/// Why a file that starts with neither magic is no `.egbk` either: its size.
+fn egbk_size(found: &[u8], len: u64) -> String {
+    let Some(count) = found.get(..4) else {
+        return format!("{len} bytes is shorter than the 4-byte header of an .egbk");
+    };
+    let n_boards = i32::from_le_bytes(count.try_into().expect("4 bytes"));
+    match u64::try_from(n_boards) {
+        Ok(n) => format!("as an .egbk its {n_boards} boards would take {} bytes, not {len}", 4 + 17 * n),
+        Err(_) => format!("as an .egbk it would count {n_boards} boards"),
+    }
+}
+
+/// What an older Egaroucid record's value is, and why it stops the book.
+fn unreadable_value(value: i32, raw: Option<u8>) -> String {
+    let from = match raw {
+        Some(raw) => format!(" (64 minus the stored byte {raw}, which reads as {})", raw as i8),
+        None => String::new(),
+    };
+    format!("value {value}{from} is outside -64..64, which makes the whole book unreadable (as it does for Egaroucid)")
+}
+
 fn squares(bits: u64) -> String {
     Square::iter(bits).map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
 }
@@ -65,11 +107,15 @@ fn squares(bits: u64) -> String {
 pub enum Problem {
     #[error("file is {len} bytes, shorter than the {needed}-byte header")]
     ShortHeader { len: u64, needed: u64 },
+    /// `found`: the file's first bytes (up to 9); `len`: its size, which
+    /// is not that of an `.egbk` either.
     #[error(
-        "not an Edax or Egaroucid book: starts with {:?}, expected \"XADEKOOB\" (Edax) or \"DICUORAGE\" (Egaroucid)",
-        String::from_utf8_lossy(found)
+        "not an Edax or Egaroucid book: starts with {:?}, expected \"XADEKOOB\" (Edax) or \"DICUORAGE\" \
+         (Egaroucid .egbk3, .egbk2), and {}",
+        String::from_utf8_lossy(found),
+        egbk_size(found, *len)
     )]
-    BadMagic { found: Vec<u8> },
+    BadMagic { found: Vec<u8>, len: u64 },
     #[error("book version {found} is not supported (expected {expected})")]
     BadVersion { found: u8, expected: u8 },
     #[error("truncated record: needs {needed} bytes, the file has {left} left")]
@@ -98,4 +144,17 @@ pub enum Problem {
     ValueOutOfRange { value: i32 },
     #[error("the file holds more than {limit} records")]
     TooManyRecords { limit: u64 },
+    /// An `.egbk2` or `.egbk` value out of range (SPEC §8.1); `raw` is the
+    /// `.egbk` byte the value was worked out from.
+    #[error("{}", unreadable_value(*value, *raw))]
+    UnreadableValue { value: i32, raw: Option<u8> },
+    /// A stored pair of an `.egbk2` record; `pair` counts from 0.
+    #[error("stored pair {} {}", pair + 1, pair_fault(*code, *fault))]
+    BadPair { pair: usize, code: u8, fault: PairFault },
+    /// An `.egbk2` whose header's count of records ends before the file does.
+    #[error("the header counts {records} records and they end here, {left} bytes before the end of the file")]
+    TrailingBytes { records: u64, left: u64 },
+    /// A file read as `.egbk` whose size does not follow from its count.
+    #[error("an .egbk of {n_boards} boards takes 4 + 17 × n_boards bytes; the file has {len}")]
+    EgbkSize { n_boards: i32, len: u64 },
 }

@@ -30,6 +30,30 @@ impl fmt::Display for RecordId {
     }
 }
 
+/// Where a record was read from in its file, as messages name it: its
+/// number among the file's records, from 1, and the byte it starts at. For
+/// an Edax or `.egbk3` book that is its [`RecordId`] and offset; an older
+/// Egaroucid book is read into another layout, with records merged, so its
+/// records' places are kept apart (see [`crate::book::BookFile::place`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FilePlace {
+    pub number: u64,
+    pub offset: u64,
+}
+
+impl FilePlace {
+    /// The place of a record read where it lies.
+    pub fn of(id: RecordId, offset: u64) -> FilePlace {
+        FilePlace { number: id.number(), offset }
+    }
+}
+
+impl fmt::Display for FilePlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record {} at byte {}", self.number, self.offset)
+    }
+}
+
 /// A score in discs, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(pub i32);
@@ -78,7 +102,9 @@ pub enum Details {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     pub id: RecordId,
-    /// Where the record starts in the file, for messages and `inspect`.
+    /// Where the record starts in the bytes it is read from: the file's,
+    /// but for an older Egaroucid book the layout it was translated into.
+    /// Messages and `inspect` name [`crate::book::BookFile::place`] instead.
     pub offset: u64,
     pub board: Board,
     pub value: Score,

@@ -1,21 +1,61 @@
-//! `verify`: every check of SPEC §7 (and §8 for Egaroucid books) on every
-//! record, listing all problems rather than stopping at the first.
+//! `verify`: every check of SPEC §7 (and §8, §8.1 for Egaroucid books) on
+//! every record, listing all problems rather than stopping at the first.
 
-use super::edax::{self, RawRecord};
+use super::edax::{self, board_problems, RawRecord};
 use super::egaroucid;
 use super::index::hash_board;
 use super::loaded::Format;
+use super::older_egaroucid::{self as older, OlderRecord};
 use super::problem::{FormatError, MoveSlot, Problem};
-use super::record::RecordId;
+use super::record::{FilePlace, RecordId};
 use crate::board::{Board, Move};
 use crate::symmetry::{is_normalized, normalize};
 use hashbrown::HashTable;
+use std::fmt;
 
 /// What verify found.
 #[derive(Debug, Default)]
 pub struct VerifyReport {
+    /// Records in the file.
     pub records: u64,
     pub problems: Vec<FormatError>,
+    /// The records of one position in an older Egaroucid book, which
+    /// reading merges (SPEC §8.1): listed, but no problem.
+    pub merged: Vec<MergedPair>,
+}
+
+/// Two records of one position in an older Egaroucid book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergedPair {
+    /// The record whose fields the book held when the later one came.
+    pub earlier: FilePlace,
+    pub later: FilePlace,
+    /// Their levels, earlier then later; an `.egbk` stores none (every
+    /// record gets the same level, so the later always replaces).
+    pub levels: Option<(i8, i8)>,
+}
+
+impl MergedPair {
+    /// Whether the later record's fields replace the earlier's: when its
+    /// level is at least the earlier's (Egaroucid's merge).
+    pub fn later_replaces(&self) -> bool {
+        self.levels.is_none_or(|(earlier, later)| later >= earlier)
+    }
+}
+
+impl fmt::Display for MergedPair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: same position as {}, merged: ", self.later, self.earlier)?;
+        match self.levels {
+            Some((earlier, later)) if later >= earlier => {
+                write!(f, "its level {later} is at least that record's {earlier}, so it replaces it")
+            }
+            Some((earlier, later)) => {
+                write!(f, "its level {later} is below that record's {earlier}, so it is left out")
+            }
+            None => f.write_str("it replaces that record (an .egbk gives every record the same level)"),
+        }
+    }
 }
 
 impl VerifyReport {
@@ -40,7 +80,9 @@ impl VerifyReport {
 pub fn verify(bytes: &[u8]) -> VerifyReport {
     match Format::of(bytes) {
         Format::Edax => verify_edax(bytes),
-        Format::Egaroucid => verify_egaroucid(bytes),
+        Format::Egbk3 => verify_egaroucid(bytes),
+        Format::Egbk2 => verify_egbk2(bytes),
+        Format::Egbk => verify_egbk(bytes),
     }
 }
 
@@ -77,9 +119,9 @@ impl Seen {
     }
 }
 
-/// The checks made once every record is read: the header's count and the
-/// initial position.
-fn check_whole(report: &mut VerifyReport, claimed: Option<(i64, u64)>, seen: &Seen) {
+/// The checks made once every record is read: the header's count and
+/// whether the initial position is in the book.
+fn check_whole(report: &mut VerifyReport, claimed: Option<(i64, u64)>, has_initial: bool) {
     if let Some((header, count_at)) = claimed {
         if header != report.records as i64 {
             report.problems.push(FormatError {
@@ -89,7 +131,7 @@ fn check_whole(report: &mut VerifyReport, claimed: Option<(i64, u64)>, seen: &Se
             });
         }
     }
-    if !seen.holds(&normalize(&Board::INITIAL).board) {
+    if !has_initial {
         report.problems.push(FormatError { record: None, offset: 0, problem: Problem::MissingInitial });
     }
 }
@@ -135,7 +177,7 @@ fn verify_records<'a, R>(
         }
         report.at_record(id.number(), offset, &mut problems);
     }
-    check_whole(&mut report, claimed, &seen);
+    check_whole(&mut report, claimed, seen.holds(&normalize(&Board::INITIAL).board));
     report
 }
 
@@ -202,12 +244,108 @@ fn check_egaroucid_record(record: &egaroucid::RawRecord<'_>, problems: &mut Vec<
     }
 }
 
+fn verify_egbk2(bytes: &[u8]) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    match older::egbk2_header(bytes) {
+        Ok(header) => verify_older(report, older::egbk2_records(bytes, &header)),
+        Err(e) => {
+            report.problems.push(e);
+            report
+        }
+    }
+}
+
+fn verify_egbk(bytes: &[u8]) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    match older::egbk_header(bytes) {
+        Ok(_) => verify_older(report, older::egbk_records(bytes)),
+        Err(e) => {
+            report.problems.push(e);
+            report
+        }
+    }
+}
+
+/// Checks every record of an older Egaroucid book (stopping at a cut-off
+/// one) and lists the pairs of records that reading merges. A board stored
+/// in any symmetric image is no problem there, nor is a position stored
+/// twice; the header's count is checked by the records themselves.
+fn verify_older<'a>(mut report: VerifyReport, records: impl Iterator<Item = older::Item<'a>>) -> VerifyReport {
+    let mut holders = Holders::default();
+    let mut problems = Vec::new();
+    for item in records {
+        let (id, offset, record) = match item {
+            Ok(found) => found,
+            Err(e) => {
+                report.problems.push(e);
+                break;
+            }
+        };
+        report.records += 1;
+        let place = FilePlace::of(id, offset as u64);
+        if let Some(pair) = check_older_record(&record, &mut problems).then(|| holders.add(&record, place)) {
+            report.merged.extend(pair);
+        }
+        report.at_record(id.number(), offset, &mut problems);
+    }
+    let has_initial = holders.holds(&normalize(&Board::INITIAL).board);
+    check_whole(&mut report, None, has_initial);
+    report
+}
+
+/// Every problem of one older record: its board, its value, and (for an
+/// `.egbk2`) its stored pairs. True if the record would be read into the book.
+fn check_older_record(record: &OlderRecord<'_>, problems: &mut Vec<Problem>) -> bool {
+    board_problems(&record.stored, problems);
+    if !problems.is_empty() {
+        return false; // legality means nothing on such a board
+    }
+    record.pair_problems(problems);
+    match record.value.checked() {
+        Ok(_) => true,
+        Err(problem) => {
+            problems.push(problem);
+            false
+        }
+    }
+}
+
+/// Which record holds each position of an older book so far, and its level.
+#[derive(Default)]
+struct Holders {
+    table: HashTable<(Board, FilePlace, Option<i8>)>,
+}
+
+impl Holders {
+    /// Notes a record; if its position is held already, the pair the two
+    /// make, and the later takes the position over when its level allows.
+    fn add(&mut self, record: &OlderRecord<'_>, place: FilePlace) -> Option<MergedPair> {
+        let board = normalize(&record.stored).board;
+        let hash = hash_board(&board);
+        let Some((_, held, level)) = self.table.find_mut(hash, |e| e.0 == board) else {
+            self.table.insert_unique(hash, (board, place, record.level), |e| hash_board(&e.0));
+            return None;
+        };
+        let levels = level.zip(record.level);
+        let pair = MergedPair { earlier: *held, later: place, levels };
+        if pair.later_replaces() {
+            (*held, *level) = (place, record.level);
+        }
+        Some(pair)
+    }
+
+    fn holds(&self, board: &Board) -> bool {
+        self.table.find(hash_board(board), |e| e.0 == *board).is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Square;
     use crate::book::edax_writer::{encode, Entry};
     use crate::book::record::{Link, Score};
+    use crate::book::FilePlace as Place;
 
     fn play(square: &str) -> Move {
         Move::Play(Square::parse(square).unwrap())
@@ -258,5 +396,69 @@ mod tests {
         let report = verify(&bytes);
         assert_eq!(report.problems.len(), 1);
         assert_eq!(report.problems[0].problem, Problem::CountMismatch { header: 7, records: 1 });
+    }
+    /// A record to write: board, value, level and its stored pairs.
+    type Egbk2Record<'a> = (Board, i8, i8, &'a [(i8, u8)]);
+
+    /// An `.egbk2` of these records.
+    fn egbk2(records: &[Egbk2Record<'_>]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        older::encode_egbk2_header(&mut bytes, records.len());
+        for (board, value, level, pairs) in records {
+            older::encode_egbk2_record(&mut bytes, board, *value, *level, pairs);
+        }
+        bytes
+    }
+
+    fn place(number: u64, offset: u64) -> Place {
+        Place { number, offset }
+    }
+
+    #[test]
+    fn an_older_book_lists_its_merged_pairs_which_are_no_problems() {
+        let after_f5 = Board::INITIAL.after(play("F5")).unwrap();
+        let image = crate::symmetry::Symmetry::ALL.iter().map(|s| s.board(&after_f5)).find(|b| !is_normalized(b));
+        let image = image.unwrap();
+        let bytes =
+            egbk2(&[(Board::INITIAL, 0, 2, &[]), (after_f5, 0, 2, &[]), (image, 1, 3, &[]), (after_f5, 2, 1, &[])]);
+        let report = verify(&bytes);
+        assert!(report.is_clean(), "{:?}", report.problems);
+        assert_eq!(report.records, 4);
+        let (second, third, fourth) = (place(2, 33), place(3, 52), place(4, 71));
+        let replaced = MergedPair { earlier: second, later: third, levels: Some((2, 3)) };
+        let left_out = MergedPair { earlier: third, later: fourth, levels: Some((3, 1)) };
+        assert_eq!(report.merged, [replaced.clone(), left_out.clone()]);
+        assert!(replaced.later_replaces() && !left_out.later_replaces());
+        assert!(left_out.to_string().starts_with("record 4 at byte 71: same position as record 3 at byte 52"));
+        // An .egbk stores no level: the later always replaces.
+        let mut egbk = Vec::new();
+        older::encode_egbk_header(&mut egbk, 3);
+        for (board, value) in [(Board::INITIAL, 0), (image, 1), (after_f5, -1)] {
+            older::encode_egbk_record(&mut egbk, &board, value);
+        }
+        let report = verify(&egbk);
+        assert!(report.is_clean(), "{:?}", report.problems);
+        let pair = MergedPair { earlier: place(2, 21), later: place(3, 38), levels: None };
+        assert!(pair.later_replaces());
+        assert_eq!(report.merged, [pair]);
+    }
+
+    #[test]
+    fn an_older_book_s_problems_are_listed_with_the_file_s_record_and_byte() {
+        let overlap = Board::new(Board::INITIAL.player | 1, Board::INITIAL.opponent | 1);
+        let pairs: &[(i8, u8)] = &[(0, play("A1").code())];
+        let bytes = egbk2(&[(Board::INITIAL, 0, 1, pairs), (overlap, 0, 1, &[]), (Board::INITIAL, 70, 1, &[])]);
+        let found: Vec<(Option<u64>, u64, Problem)> =
+            verify(&bytes).problems.into_iter().map(|e| (e.record, e.offset, e.problem)).collect();
+        let illegal = Problem::BadPair { pair: 0, code: 0, fault: crate::book::problem::PairFault::Illegal };
+        assert_eq!(found[0], (Some(1), 14, illegal));
+        assert!(matches!(found[1], (Some(2), 35, Problem::Overlap { .. })), "{found:?}");
+        assert_eq!(found[2], (Some(3), 54, Problem::UnreadableValue { value: 70, raw: None }));
+        assert_eq!(found.len(), 3, "{found:?}");
+        // Without the initial position, and cut short.
+        let bytes = egbk2(&[(Board::INITIAL.after(play("F5")).unwrap(), 0, 1, &[])]);
+        let report = verify(&bytes[..bytes.len() - 1]);
+        let found: Vec<Problem> = report.problems.into_iter().map(|e| e.problem).collect();
+        assert_eq!(found, [Problem::Truncated { needed: 19, left: 18 }, Problem::MissingInitial]);
     }
 }
