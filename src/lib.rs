@@ -18,6 +18,7 @@ pub mod memory;
 pub mod mine;
 pub mod mismatch;
 pub mod modes;
+pub mod negamax;
 pub mod output;
 pub mod position;
 pub mod stats;
