@@ -8,6 +8,7 @@ use bookminer::book::verify::verify;
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header};
 use bookminer::config::{Config, ConfigError, RunMode};
+use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
@@ -35,6 +36,8 @@ pub enum AppError {
     Book(#[from] BookError),
     #[error(transparent)]
     Mine(#[from] MineError),
+    #[error(transparent)]
+    Fix(#[from] FixError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -56,6 +59,11 @@ impl AppError {
             | AppError::Io { .. }
             | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
+            AppError::Fix(e) => match e {
+                FixError::Io { .. } | FixError::BookChanged { .. } => EXIT_IO,
+                FixError::Interrupted => EXIT_INTERRUPTED,
+                FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
+            },
             AppError::StdoutClosed => 0,
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
@@ -84,7 +92,7 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
     let read_only = match command {
         Some(Command::Verify { .. } | Command::Stats { .. }) => true,
         Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(Command::Mine | Command::Synth { .. }) | None => false,
+        Some(Command::Mine | Command::Synth { .. } | Command::Fix { .. }) | None => false,
     };
     (config.log_file_given || !read_only).then_some(config.log_file.as_path())
 }
@@ -98,6 +106,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         // The book named, else the one mining would read.
         Some(Command::Verify { path }) => run_verify(path.as_deref().unwrap_or(&config.book)),
         Some(Command::Stats { path }) => run_stats(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Fix { input, output }) => run_fix(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
@@ -143,17 +152,12 @@ fn open_book(path: &Path, shown: &mut Progress) -> Result<Book, AppError> {
     Ok(book)
 }
 
-fn run_mine(config: &Config) -> Result<u8, AppError> {
-    let modes = config.mode.mining_modes();
-    if modes.is_empty() {
-        return Err(AppError::Usage(
-            "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
-        ));
-    }
-    // Installed before loading, so that Ctrl-C at any point ends the run the
-    // same way (status 130, no output changed); a load is not interrupted
-    // but is short next to the walk. The handler runs on a thread of its
-    // own, so it can say at once that the signal was seen.
+/// Makes Ctrl-C set [`INTERRUPTED`]. Installed before loading, so that
+/// Ctrl-C at any point ends the run the same way (status 130, no output
+/// changed); a load is not interrupted but is short next to the walk. The
+/// handler runs on a thread of its own, so it can say at once that the
+/// signal was seen.
+fn stop_on_interrupt() {
     let on_interrupt = || {
         INTERRUPTED.store(true, Ordering::Relaxed);
         tracing::warn!("interrupted: stopping; no output file will be changed");
@@ -161,6 +165,16 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
     }
+}
+
+fn run_mine(config: &Config) -> Result<u8, AppError> {
+    let modes = config.mode.mining_modes();
+    if modes.is_empty() {
+        return Err(AppError::Usage(
+            "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
+        ));
+    }
+    stop_on_interrupt();
     let shown = RefCell::new(Progress::default());
     let book = open_book(&config.book, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
@@ -189,6 +203,37 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
     let report = mine(book, &config.start, &options, control);
+    shown.borrow_mut().clear();
+    let report = report?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let paths = FixPaths::new(input, output, &config.out_dir)?;
+    stop_on_interrupt();
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Fix(FixError::Interrupted));
+    }
+    let counts = book.counts();
+    let links = match book.format() {
+        Format::Edax => counts.links,
+        Format::Egaroucid => counts.positions,
+    };
+    let mut phase = |phase: Phase| match phase {
+        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
+        Phase::Writing => shown.borrow_mut().stage(format!("writing {}", output.display())),
+    };
+    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
+    let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
+    let options =
+        FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
+    let report = fix(book, &paths, &options, control);
     shown.borrow_mut().clear();
     let report = report?;
     say!("{report}")?;

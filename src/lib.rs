@@ -10,6 +10,7 @@ pub mod arrivals;
 pub mod board;
 pub mod book;
 pub mod config;
+pub mod fix;
 pub mod input;
 pub mod inspect;
 pub mod judging;

@@ -225,6 +225,15 @@ impl BookFile {
         &self.layout
     }
 
+    /// How the index and the resolved targets name the record `id`, which
+    /// starts at byte `offset` (as the file's records are read in order).
+    pub fn located_at(&self, id: RecordId, offset: u64) -> Located {
+        match &self.layout {
+            Layout::Edax { starts, .. } => Located { id, hint: starts.hint(id, offset) },
+            Layout::Egaroucid { .. } => Located { id, hint: 0 },
+        }
+    }
+
     /// Where a record starts in the file.
     pub fn offset(&self, at: Located) -> u64 {
         match &self.layout {
