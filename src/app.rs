@@ -10,6 +10,7 @@ use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
+use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
@@ -40,6 +41,8 @@ pub enum AppError {
     Mine(#[from] MineError),
     #[error(transparent)]
     Convert(#[from] ConvertError),
+    #[error(transparent)]
+    Fix(#[from] FixError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -67,6 +70,11 @@ impl AppError {
                 | ConvertError::BookChanged { .. } => EXIT_IO,
                 ConvertError::Interrupted => EXIT_INTERRUPTED,
                 _ => EXIT_BAD_INPUT,
+            },
+            AppError::Fix(e) => match e {
+                FixError::Io { .. } | FixError::BookChanged { .. } => EXIT_IO,
+                FixError::Interrupted => EXIT_INTERRUPTED,
+                FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
             },
             AppError::StdoutClosed => 0,
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
@@ -98,7 +106,14 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
     let read_only = match command {
         Some(Command::Verify { .. } | Command::Stats { .. }) => true,
         Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(Command::Mine(_) | Command::Synth { .. } | Command::Convert { .. } | Command::Cut { .. }) | None => false,
+        Some(
+            Command::Mine(_)
+            | Command::Synth { .. }
+            | Command::Convert { .. }
+            | Command::Cut { .. }
+            | Command::Fix { .. },
+        )
+        | None => false,
     };
     (config.log_file_given || !read_only).then_some(config.log_file.as_path())
 }
@@ -114,6 +129,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book), config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
+        Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
@@ -172,6 +188,11 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
     Ok(book)
 }
 
+/// Makes Ctrl-C set [`INTERRUPTED`]. Installed before loading, so that
+/// Ctrl-C at any point ends the run the same way (status 130, no output
+/// changed); a load is not interrupted but is short next to the walk. The
+/// handler runs on a thread of its own, so it can say at once that the
+/// signal was seen.
 fn run_mine(config: &Config) -> Result<u8, AppError> {
     let modes = config.mode.mining_modes();
     if modes.is_empty() {
@@ -179,17 +200,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
             "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
         ));
     }
-    // Installed before loading, so that Ctrl-C at any point ends the run the
-    // same way (status 130, no output changed); a load is not interrupted
-    // but is short next to the walk. The handler runs on a thread of its
-    // own, so it can say at once that the signal was seen.
-    let on_interrupt = || {
-        INTERRUPTED.store(true, Ordering::Relaxed);
-        tracing::warn!("interrupted: stopping; no output file will be changed");
-    };
-    if let Err(e) = ctrlc::set_handler(on_interrupt) {
-        tracing::warn!("Ctrl-C will not stop the walk cleanly: {e}");
-    }
+    stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
     let book = open_book(&config.book, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
@@ -287,6 +298,24 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let report = with_control_of(book.counts(), book.format(), &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let paths = FixPaths::new(input, output, &config.out_dir)?;
+    stop_on_interrupt("nothing will be written");
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Fix(FixError::Interrupted));
+    }
+    let options =
+        FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
+    let report =
+        with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)

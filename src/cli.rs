@@ -88,6 +88,9 @@ impl Cli {
             Some(Command::Cut { read, walk, log, .. }) => {
                 Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
             }
+            Some(Command::Fix { line, read, log, .. }) => {
+                Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
+            }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
         }
     }
@@ -205,6 +208,43 @@ pub enum Command {
         output: PathBuf,
         #[command(flatten)]
         walk: WalkKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Repair a book as Edax's `book negamax` does, and say what changed.
+    ///
+    /// Reads IN (an Edax book.dat or an Egaroucid .egbk3, .egbk2 or .egbk,
+    /// told by its first bytes) and writes OUT: IN with every record reachable over links
+    /// from the initial position made to agree with its children, exactly as
+    /// Edax 4.6's `book negamax` and `book sort` leave it (value, bounds by
+    /// Edax's level table, win/draw/loss and line counts, link scores, links
+    /// sorted best first); an Egaroucid book gets its values only. Records,
+    /// their order and sizes and the header are kept: OUT has IN's size, and
+    /// unreachable records and leaves are not touched.
+    ///
+    /// Also writes {out_dir}/fix.jsonl: one JSON line per record whose value,
+    /// bounds or a link score changed, in file order, with the line of the
+    /// walk's first arrival at it (orientation and pass_token apply), its
+    /// board and side to move, and each changed number as [old,new]. A
+    /// summary follows on standard output.
+    ///
+    /// Needs the book and room for OUT beside its final name (it is written
+    /// there and renamed when complete, so OUT is whole or not written); OUT
+    /// may never be IN, by any path. Uses about the book's size in memory
+    /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
+    /// book it reads, 3 if a file cannot be read or written, 130 if
+    /// interrupted: nothing is written then.
+    Fix {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The fixed book to write (replaced only when complete).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        line: LineKeys,
         #[command(flatten)]
         read: ReadKeys,
         #[command(flatten)]

@@ -34,24 +34,27 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// True if `a` and `b` name the same file, by any path (a hard link, a
-/// symbolic link, `./x` and `x`): the same device and inode. False when
-/// `b` does not exist yet.
+/// Whether `a` and `b` name the same file, by whatever paths (a hard link,
+/// a symbolic link, `./x` and `x`): the same device and inode. False when
+/// `b` does not exist; an error when `a` cannot be asked about.
 pub fn same_file(a: &Path, b: &Path) -> io::Result<bool> {
-    let b_meta = match std::fs::metadata(b) {
-        Ok(meta) => meta,
+    let a_metadata = std::fs::metadata(a)?;
+    let b_metadata = match std::fs::metadata(b) {
+        Ok(metadata) => metadata,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(e),
     };
-    let a_meta = std::fs::metadata(a)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        Ok(a_meta.dev() == b_meta.dev() && a_meta.ino() == b_meta.ino())
+        let _ = (a, b);
+        Ok((a_metadata.dev(), a_metadata.ino()) == (b_metadata.dev(), b_metadata.ino()))
     }
+    // Elsewhere only the paths tell, once every link in them is followed
+    // (a hard link is then missed).
     #[cfg(not(unix))]
     {
-        let _ = (a_meta, b_meta);
+        let _ = (a_metadata, b_metadata);
         Ok(std::fs::canonicalize(a)? == std::fs::canonicalize(b)?)
     }
 }
@@ -108,6 +111,26 @@ mod tests {
             // Opened for reading, a FIFO with no writer would block here.
             assert_eq!(refusal(open_regular(&fifo)), "a named pipe (FIFO), not a regular file");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_same_file_is_known_by_any_path_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (book, copy) = (dir.path().join("book.dat"), dir.path().join("copy.dat"));
+        std::fs::write(&book, b"XADEKOOB").unwrap();
+        std::fs::write(&copy, b"XADEKOOB").unwrap();
+        let hard = dir.path().join("hard.dat");
+        std::fs::hard_link(&book, &hard).unwrap();
+        let soft = dir.path().join("soft.dat");
+        std::os::unix::fs::symlink(&book, &soft).unwrap();
+        let dotted = dir.path().join(".").join("book.dat");
+        for other in [&book, &hard, &soft, &dotted] {
+            assert!(same_file(&book, other).unwrap(), "{}", other.display());
+        }
+        assert!(!same_file(&book, &copy).unwrap(), "a copy is another file");
+        assert!(!same_file(&book, &dir.path().join("missing.dat")).unwrap());
+        assert!(same_file(&dir.path().join("missing.dat"), &book).is_err());
     }
 
     #[test]

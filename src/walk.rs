@@ -103,6 +103,11 @@ pub struct Arrival<'a> {
     /// Moves from the initial position to the child, in the walk's actual
     /// coordinates, passes included; the last one was just played.
     pub line: &'a [Move],
+    /// The record the move was played from: the position on top of the
+    /// walk's stack, reached by `line` less its last move (and pass).
+    pub parent: RecordId,
+    /// The move played is the parent's leaf, not one of its links.
+    pub by_leaf: bool,
     /// The score the parent's record gives the move just played.
     pub parent_score: Score,
     /// A pass followed the parent's move (an Egaroucid link, SPEC §8): the
@@ -134,11 +139,29 @@ pub struct WalkStats {
     pub positions: u64,
 }
 
+/// A position the walk leaves for good: every move of it has been followed,
+/// and every position below it left before it (post-order).
+pub struct Departure<'a> {
+    pub record: RecordId,
+    /// Where the record starts in the file.
+    pub offset: u64,
+    /// Its links, in stored order, each with where it leads.
+    pub links: &'a [Child],
+    /// Its leaf, if it has one, and where it leads.
+    pub leaf: Option<&'a Child>,
+}
+
 /// What the walk reports to.
 pub trait Visitor {
     type Error;
     /// Called once for every arrival, in walk order.
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Self::Error>;
+    /// Called once for every position walked, the start included, when the
+    /// walk leaves it for good. Children are left before their parents, so
+    /// a value computed here from the children's is a negamax.
+    fn leave(&mut self, _departure: &Departure<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
     /// Called every [`PROGRESS_INTERVAL`] edges; an error stops the walk.
     fn progress(&mut self, _stats: &WalkStats) -> Result<(), Self::Error> {
         Ok(())
@@ -193,10 +216,10 @@ impl<E: fmt::Display> fmt::Display for WalkError<E> {
 impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 
 /// A move of a position on the stack, and where it leads.
-#[derive(Clone, Copy)]
-struct Child {
-    link: Link,
-    target: Target,
+#[derive(Clone, Copy, Debug)]
+pub struct Child {
+    pub link: Link,
+    pub target: Target,
 }
 
 /// A position on the walk's stack. Its moves (links, then the leaf, in the
@@ -210,6 +233,8 @@ struct Frame {
     symmetry: Symmetry,
     first: usize,
     len: usize,
+    /// How many of the moves are links (the leaf, if any, comes after them).
+    links: usize,
     /// How many of the moves have been followed.
     followed: usize,
     /// How long the line was before the move (and pass) that reached it.
@@ -357,6 +382,8 @@ struct Walker<'b, V> {
     targets: Vec<Target>,
     scouts: Scouts,
     stats: WalkStats,
+    /// Under a window, how many links the last [`Walker::add_moves`] kept.
+    links_kept: usize,
 }
 
 /// Walks every edge reachable from the start once, reporting arrivals to
@@ -377,6 +404,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         targets: Vec::new(),
         scouts: Scouts::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
+        links_kept: 0,
     };
     walker.line.extend_from_slice(&start.line);
     let record = book.read(walkable.root, &mut walker.targets);
@@ -394,7 +422,7 @@ impl<V: Visitor> Walker<'_, V> {
     fn run(&mut self) -> Result<(), WalkError<V::Error>> {
         while let Some(top) = self.stack.last_mut() {
             if top.followed == top.len {
-                self.backtrack();
+                self.backtrack()?;
                 continue;
             }
             let at = top.first + top.followed;
@@ -468,13 +496,18 @@ impl<V: Visitor> Walker<'_, V> {
         first
     }
 
-    /// [`Walker::add_moves`] under a window.
+    /// [`Walker::add_moves`] under a window; notes in
+    /// [`Walker::links_kept`] how many of the moves kept are links.
     fn add_moves_within(&mut self, record: &Record, line_len: usize) {
         let best = record.moves().map(|link| link.score).max();
         let mut children = 0;
-        for (link, &target) in record.moves().zip(&self.targets) {
+        self.links_kept = 0;
+        for (i, (link, &target)) in record.moves().zip(&self.targets).enumerate() {
             if !self.follows(link.score, record.id, line_len, best) {
                 continue;
+            }
+            if i < record.n_links() {
+                self.links_kept += 1;
             }
             if let Target::Child(at, _) = target {
                 self.book.prefetch(at);
@@ -498,17 +531,26 @@ impl<V: Visitor> Walker<'_, V> {
             symmetry,
             first,
             len: self.moves.len() - first,
+            links: match self.window.is_open() {
+                true => record.n_links(),
+                false => self.links_kept,
+            },
             followed: 0,
             line_before,
         });
     }
 
-    /// Pops the top frame, drops its moves and takes back the move that
-    /// reached it.
-    fn backtrack(&mut self) {
+    /// Pops the top frame, tells the visitor, drops the frame's moves and
+    /// takes back the move that reached it.
+    fn backtrack(&mut self) -> Result<(), WalkError<V::Error>> {
         let frame = self.stack.pop().expect("backtrack with a frame on the stack");
+        let moves = &self.moves[frame.first..frame.first + frame.len];
+        let (links, leaf) = moves.split_at(frame.links.min(moves.len()));
+        let departure = Departure { record: frame.record, offset: frame.offset, links, leaf: leaf.first() };
+        self.visitor.leave(&departure).map_err(WalkError::Visitor)?;
         self.moves.truncate(frame.first);
         self.line.truncate(frame.line_before);
+        Ok(())
     }
 
     /// Follows one move (`moves[at]`) of the position on top of the stack.
@@ -518,11 +560,13 @@ impl<V: Visitor> Walker<'_, V> {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
         let Child { link, target } = self.moves[at];
-        let actual = self.stack.last().expect("a frame on the stack").symmetry.apply_move(link.mv);
+        let top = self.stack.last().expect("a frame on the stack");
+        let actual = top.symmetry.apply_move(link.mv);
+        let by_leaf = at - top.first >= top.links;
         match target {
             Target::Absent => Ok(()),
             Target::Illegal => Err(self.illegal(link, actual)),
-            Target::Child(child, placement) => self.arrive(link, actual, child, placement),
+            Target::Child(child, placement) => self.arrive(link, by_leaf, actual, child, placement),
         }
     }
 
@@ -533,11 +577,13 @@ impl<V: Visitor> Walker<'_, V> {
     fn arrive(
         &mut self,
         link: Link,
+        by_leaf: bool,
         actual: Move,
         child: Located,
         placement: Placement,
     ) -> Result<(), WalkError<V::Error>> {
-        let parent_symmetry = self.stack.last().expect("a frame on the stack").symmetry;
+        let parent = self.stack.last().expect("a frame on the stack");
+        let (parent_symmetry, parent) = (parent.symmetry, parent.record);
         self.stats.arrivals += 1;
         // Legal: resolving played every stored move (a book changed since
         // is found when the walk ends, and nothing it read is kept).
@@ -561,6 +607,8 @@ impl<V: Visitor> Walker<'_, V> {
         };
         let arrival = Arrival {
             line: &self.line,
+            parent,
+            by_leaf,
             parent_score: link.score,
             via_pass: link.then_pass,
             child: &record,

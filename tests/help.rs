@@ -47,6 +47,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["stats"], reading),
         (&["convert"], set(&[&["--egbk-level", "--to"]])),
         (&["cut"], set(&[&["--egbk-level"], WINDOW])),
+        (&["fix"], set(&[&["--egbk-level"], LINES])),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
     ];
     for (command, expected) in cases {
@@ -61,6 +62,7 @@ fn each_command_says_what_it_does_writes_and_needs() {
         (&["mine"][..], &["Writes", "Needs a book"][..]),
         (&["convert"], &["Writes OUT", "walk order", "never IN"]),
         (&["cut"], &["Writes OUT", "window", "never IN"]),
+        (&["fix"], &["writes OUT", "fix.jsonl", "Needs the book"]),
     ] {
         let help = help_of(command);
         for words in says {

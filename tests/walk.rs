@@ -4,8 +4,9 @@
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::edax_writer::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
+use bookminer::book::{RecordId, Target};
 use bookminer::symmetry::normalize;
-use bookminer::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, Walkable};
+use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, WalkError, Walkable};
 use std::convert::Infallible;
 
 mod common;
@@ -187,4 +188,94 @@ fn every_arrival_s_board_and_symmetry_agree_with_normalizing_its_line_in_both_fo
             reference.arrivals
         );
     }
+}
+
+/// Records arrivals (parent, child, by leaf) and departures in order.
+#[derive(Default)]
+struct Order {
+    events: Vec<Event>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Event {
+    Arrive {
+        parent: RecordId,
+        child: RecordId,
+        by_leaf: bool,
+    },
+    /// A record left, and the records its links and leaf lead to.
+    Leave {
+        record: RecordId,
+        links: Vec<Option<RecordId>>,
+        leaf: Option<Option<RecordId>>,
+    },
+}
+
+fn child_of(target: Target) -> Option<RecordId> {
+    match target {
+        Target::Child(at, _) => Some(at.id),
+        _ => None,
+    }
+}
+
+impl Visitor for Order {
+    type Error = Infallible;
+    fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
+        self.events.push(Event::Arrive { parent: a.parent, child: a.child.id, by_leaf: a.by_leaf });
+        Ok(())
+    }
+    fn leave(&mut self, d: &Departure<'_>) -> Result<(), Infallible> {
+        let links = d.links.iter().map(|c| child_of(c.target)).collect();
+        self.events.push(Event::Leave { record: d.record, links, leaf: d.leaf.map(|c| child_of(c.target)) });
+        Ok(())
+    }
+}
+
+#[test]
+fn every_position_is_left_once_after_everything_below_it() {
+    let mut lines = vec![line("F5D6C3D3C4"), line("F5D6C4D3C3"), line("E6F4E3F6"), line("F5F6E6F4")];
+    lines.push(line_through_a_pass());
+    let mut entries = book_from_lines(&lines);
+    // A leaf that leads into the book: F5D6's position stores C3 as its leaf.
+    let after_f5d6 = normalize(&replay(&line("F5D6")));
+    let c3 = after_f5d6.to_original.inverse().apply_move(line("C3")[0]);
+    let at = entries.iter().position(|e| e.board == after_f5d6.board).unwrap();
+    entries[at].links.retain(|l| l.mv != c3);
+    entries[at].leaf = Some(Link::new(Score(1), c3));
+    let book = Book::from_bytes("order", encode(&entries, 1)).unwrap();
+    let (stats, order) = walk(&Walkable::new(book, &Start::initial()).unwrap(), Order::default()).unwrap();
+
+    let left: Vec<RecordId> = order
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Leave { record, .. } => Some(*record),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(left.len() as u64, stats.positions, "every position walked is left once");
+    assert_eq!(left.last(), Some(&RecordId(0)), "the start is left last");
+    let when_left = |id: RecordId| left.iter().position(|&r| r == id).unwrap();
+    let mut by_leaf = 0;
+    for (i, event) in order.events.iter().enumerate() {
+        match event {
+            Event::Leave { record, links, leaf } => {
+                for child in links.iter().chain(leaf.iter()).flatten() {
+                    assert!(when_left(*child) < when_left(*record), "{child:?} is left before its parent {record:?}");
+                }
+                // Its moves are its record's: the links stored, then the leaf.
+                let e = &entries[record.0 as usize];
+                assert_eq!(links.len(), e.links.len());
+                assert_eq!(leaf.is_some(), e.leaf.is_some());
+            }
+            Event::Arrive { parent, child, by_leaf: leaf } => {
+                // The parent is still being walked: it has not been left yet.
+                let parent_left =
+                    order.events[..i].iter().any(|e| matches!(e, Event::Leave { record, .. } if record == parent));
+                assert!(!parent_left, "arrival at {child:?} from {parent:?} after leaving it");
+                by_leaf += usize::from(*leaf);
+            }
+        }
+    }
+    assert_eq!(by_leaf, 1, "the one leaf into the book is reported as such");
 }

@@ -14,27 +14,29 @@ use std::convert::Infallible;
 
 mod common;
 
-/// Every arrival's line, in walk order.
+/// Every arrival's line, and whether the move was the parent's leaf, in
+/// walk order.
 #[derive(Default)]
-struct Lines(Vec<Vec<Move>>);
+struct Lines(Vec<(Vec<Move>, bool)>);
 
 impl Visitor for Lines {
     type Error = Infallible;
     fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
-        self.0.push(a.line.to_vec());
+        self.0.push((a.line.to_vec(), a.by_leaf));
         Ok(())
     }
 }
 
-/// SPEC §2 with §12's window, as written: the lines of every arrival.
-fn reference(book: &Book, start: &Start, window: Window) -> Vec<Vec<Move>> {
+/// SPEC §2 with §12's window, as written: the lines of every arrival, and
+/// whether the move was the leaf.
+fn reference(book: &Book, start: &Start, window: Window) -> Vec<(Vec<Move>, bool)> {
     struct Slow<'a> {
         book: &'a Book,
         window: Window,
         start_len: usize,
         start_value: bookminer::book::Score,
         visited: HashSet<(Board, usize)>,
-        arrivals: Vec<Vec<Move>>,
+        arrivals: Vec<(Vec<Move>, bool)>,
     }
     impl Slow<'_> {
         fn visit(&mut self, board: Board, line: &mut Vec<Move>) {
@@ -58,7 +60,7 @@ fn reference(book: &Book, start: &Start, window: Window) -> Vec<Vec<Move>> {
                     line.push(Move::Pass);
                 }
                 if self.book.find(&normalize(&child).board).is_some() {
-                    self.arrivals.push(line.clone());
+                    self.arrivals.push((line.clone(), i >= record.n_links()));
                     self.visit(child, line);
                 }
                 line.truncate(before);
@@ -78,7 +80,7 @@ fn reference(book: &Book, start: &Start, window: Window) -> Vec<Vec<Move>> {
     slow.arrivals
 }
 
-fn fast(path: &std::path::Path, start: &Start, window: Window) -> Vec<Vec<Move>> {
+fn fast(path: &std::path::Path, start: &Start, window: Window) -> Vec<(Vec<Move>, bool)> {
     let walkable = Walkable::new(Book::open(path, &Default::default()).unwrap(), start).unwrap().within(window);
     walk(&walkable, Lines::default()).unwrap().1 .0
 }

@@ -10,10 +10,16 @@ use smallvec::SmallVec;
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
+/// Where a record's wins, draws, losses and lines are (4 × u32).
+pub const COUNTS_AT: usize = 16;
+/// Where a record's value, lower and upper bounds are (3 × i16).
+pub const VALUE_AT: usize = 32;
 /// Where a record's link count is.
 const N_LINK_AT: usize = 38;
+/// Where a record's level is.
+const LEVEL_AT: usize = 39;
 /// Where a record's links start: (score, move code) byte pairs.
-const LINKS_AT: usize = 40;
+pub const LINKS_AT: usize = 40;
 /// A record with the most links a record can count (255).
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 /// The 8 bytes an Edax book starts with: its two magic numbers, 0x45444158
@@ -118,13 +124,29 @@ impl<'a> RawRecord<'a> {
         Score(i16_at(self.bytes, at).into())
     }
 
-    pub fn n_links(&self) -> usize {
-        self.bytes[N_LINK_AT] as usize
+    /// The stored lower and upper bounds of the value.
+    pub fn bounds(&self) -> (Score, Score) {
+        (self.score_at(VALUE_AT + 2), self.score_at(VALUE_AT + 4))
     }
 
-    /// The record's bytes, as stored.
+    /// The level byte as stored.
+    pub fn level(&self) -> u8 {
+        self.bytes[LEVEL_AT]
+    }
+
+    /// The leaf's score as stored, whatever its move code: Edax's negamax
+    /// takes any score above −127, with move 65 (no move) too.
+    pub fn leaf_score(&self) -> i8 {
+        self.raw(MoveSlot::Leaf).0
+    }
+
+    /// The record's bytes, as the file holds them.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
+    }
+
+    pub fn n_links(&self) -> usize {
+        self.bytes[N_LINK_AT] as usize
     }
 
     /// The leaf's (score, move code) pair as stored, move 65 included.
@@ -173,10 +195,10 @@ impl<'a> RawRecord<'a> {
             offset,
             board: self.board(),
             value: self.value(),
-            level: self.bytes[39].into(),
+            level: self.level().into(),
             links: self.links(),
             leaf: self.link_at(MoveSlot::Leaf),
-            details: Details::Edax { counts: self.counts(), lower: self.score_at(34), upper: self.score_at(36) },
+            details: Details::Edax { counts: self.counts(), lower: self.bounds().0, upper: self.bounds().1 },
         }
     }
 

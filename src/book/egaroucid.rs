@@ -20,6 +20,8 @@ use smallvec::SmallVec;
 pub const MAGIC: &[u8; 9] = b"DICUORAGE";
 pub const HEADER_LEN: usize = 14;
 pub const RECORD_LEN: usize = 25;
+/// Where a record's value is (i8).
+pub const VALUE_AT: usize = 16;
 pub const VERSION: u8 = 3;
 /// Values outside this range mean "no value": the record is not part of the
 /// book, and a leaf with such a value does not exist.
@@ -76,7 +78,7 @@ impl<'a> RawRecord<'a> {
 
     /// The stored value, which may be out of range (see [`RawRecord::is_in_book`]).
     pub fn raw_value(&self) -> i32 {
-        (self.bytes[16] as i8).into()
+        (self.bytes[VALUE_AT] as i8).into()
     }
 
     /// Whether the record counts: its value is within −64..64.

@@ -213,7 +213,7 @@ fn push_score(score: Option<Score>, out: &mut String) {
 }
 
 /// Appends an integer in decimal, without the formatting machinery.
-fn push_int(n: i64, out: &mut String) {
+pub fn push_int(n: i64, out: &mut String) {
     if n < 0 {
         out.push('-');
     }
@@ -234,7 +234,7 @@ fn push_int(n: i64, out: &mut String) {
 }
 
 /// Appends `text` as a JSON string: a pass token may hold any character.
-fn push_json_string(text: &str, out: &mut String) {
+pub fn push_json_string(text: &str, out: &mut String) {
     out.push('"');
     if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
         out.push_str(text);

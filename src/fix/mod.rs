@@ -1,0 +1,288 @@
+//! `fix` (SPEC §11): the book made to agree with itself as Edax 4.6's `book
+//! negamax` leaves it, written beside the book being read, and a receipt of
+//! what changed.
+//!
+//! One walk from the initial position (SPEC §2) does it all: each position
+//! is solved by [`crate::negamax`] as the walk leaves it, after everything
+//! below it, and each record's first arrival is noted for the receipt. Then
+//! the book is written in file order, record by record, with the receipt
+//! beside it. What is held besides the mapped book and its resolved moves is
+//! about fourteen bytes a record ([`first`], [`solutions`]).
+
+mod first;
+mod receipt;
+mod solutions;
+mod visitor;
+mod write;
+
+pub use write::Changes;
+
+use crate::book::{Book, Header, ResolvedBook};
+use crate::mine::{Control, Phase, Stop};
+use crate::negamax::SearchErrors;
+use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::symmetry::normalize;
+use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
+use receipt::Receipt;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use visitor::{Fixed, Fixer, Solutions};
+use write::Failure;
+
+/// The receipt's name in the output folder.
+pub const RECEIPT: &str = "fix.jsonl";
+
+/// Why `fix` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FixError {
+    /// The book would be written over the book being read.
+    #[error("{}: is the book being read ({}); fix never writes over its input", output.display(), input.display())]
+    SameFile { input: PathBuf, output: PathBuf },
+    /// The fixed book and the receipt would be one file.
+    #[error("{}: the fixed book cannot also be the receipt; name another file or out_dir", path.display())]
+    BookIsReceipt { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}: {error}", book.display())]
+    Walk {
+        book: PathBuf,
+        #[source]
+        error: WalkError<Stop>,
+    },
+    #[error("interrupted; nothing was written")]
+    Interrupted,
+    #[error(
+        "{}: the book changed while it was being read (rewritten by another program?); nothing was written",
+        book.display()
+    )]
+    BookChanged { book: PathBuf },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> FixError + '_ {
+    move |source| FixError::Io { path: path.to_path_buf(), source }
+}
+
+/// Where `fix` reads and writes, checked: the book written is neither the
+/// book read nor the receipt.
+#[derive(Clone, Debug)]
+pub struct FixPaths {
+    input: PathBuf,
+    output: PathBuf,
+    receipt: PathBuf,
+}
+
+impl FixPaths {
+    /// Checks the paths before anything is read or written: any path to
+    /// the input (a hard link, a symbolic link) is refused as an output.
+    pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
+        let receipt = out_dir.join(RECEIPT);
+        for written in [output, &receipt] {
+            if crate::input::same_file(input, written).map_err(io_error(input))? {
+                return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
+            }
+        }
+        if same_destination(output, &receipt) {
+            return Err(FixError::BookIsReceipt { path: output.to_path_buf() });
+        }
+        Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })
+    }
+
+    pub fn input(&self) -> &Path {
+        &self.input
+    }
+
+    pub fn output(&self) -> &Path {
+        &self.output
+    }
+
+    pub fn receipt(&self) -> &Path {
+        &self.receipt
+    }
+}
+
+/// Whether two paths, which need not exist, name one file once written:
+/// the same file name in the same folder (folders compared as they are,
+/// once both exist).
+fn same_destination(a: &Path, b: &Path) -> bool {
+    if crate::input::same_file(a, b).unwrap_or(false) {
+        return true;
+    }
+    let folder = |p: &Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+    };
+    a.file_name() == b.file_name() && folder(a) == folder(b)
+}
+
+/// How the receipt writes lines (orientation, pass token).
+#[derive(Clone, Debug, Default)]
+pub struct FixOptions {
+    pub format: KifuFormat,
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug)]
+pub struct FixReport {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub receipt: PathBuf,
+    pub positions_loaded: u64,
+    /// Records reachable from the initial position over links: the ones
+    /// the negamax computes.
+    pub reachable: u64,
+    pub walk: WalkStats,
+    pub changes: Changes,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for FixReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.changes;
+        writeln!(f, "positions loaded     {}", self.positions_loaded)?;
+        writeln!(f, "positions negamaxed  {} (reachable over links from the initial position)", self.reachable)?;
+        writeln!(f, "records changed      {} (lines written to {})", c.records, self.receipt.display())?;
+        writeln!(f, "values changed       {}", c.values)?;
+        writeln!(f, "link scores changed  {}", c.link_scores)?;
+        writeln!(f, "counts changed       {}", c.counts)?;
+        writeln!(f, "links reordered      {}", c.reordered)?;
+        writeln!(f, "fixed book written   {} (the size of {})", self.output.display(), self.input.display())?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// Fixes `book` (read from `paths.input()`) into `paths.output()` and writes
+/// the receipt. Nothing appears under either name unless both are written
+/// whole; a run interrupted through `control.cancel` leaves nothing behind.
+pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<'_>) -> Result<FixReport, FixError> {
+    let began = Instant::now();
+    let (output, receipt) = (paths.output(), paths.receipt());
+    for path in [output, receipt] {
+        if let Some(dir) = path.parent() {
+            ensure_dir(dir).map_err(io_error(dir))?;
+        }
+    }
+    // Made before the long part, so that an output that cannot be written
+    // is known at once.
+    let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
+    let receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
+    let book_path = book.path().to_path_buf();
+    let positions_loaded = book.counts().positions;
+    let errors = match book.header() {
+        Header::Edax(h) => Some(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
+        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
+    };
+    (control.phase)(Phase::Resolving);
+    let Walked { book, fixed, stats: walk_stats, control } = solve(book, errors, control)?;
+    let book = match &book {
+        Ok(walkable) => walkable.book(),
+        Err(book) => book,
+    };
+    let fixed = &fixed;
+    if book.file().changed() {
+        return Err(FixError::BookChanged { book: book_path });
+    }
+    (control.phase)(Phase::Writing);
+    let mut receipt_out = Receipt::new(receipt_file, &options.format, &fixed.first);
+    let written = match &fixed.solutions {
+        Solutions::Edax { solved, .. } => {
+            write::write_edax(book, fixed, solved, &mut book_file, &mut receipt_out, control.cancel)
+        }
+        Solutions::Egaroucid(values) => {
+            write::write_egaroucid(book, fixed, values, &mut book_file, &mut receipt_out, control.cancel)
+        }
+    };
+    let changes = written.map_err(|failure| match failure {
+        Failure::Book(source) => FixError::Io { path: output.to_path_buf(), source },
+        Failure::Receipt(source) => FixError::Io { path: receipt.to_path_buf(), source },
+        Failure::Interrupted => FixError::Interrupted,
+        Failure::BookChanged => FixError::BookChanged { book: book_path.clone() },
+    })?;
+    // Both written out before either is renamed into place: a full disk
+    // leaves neither.
+    let book_file = book_file.finish().map_err(io_error(output))?;
+    let receipt_file = receipt_out.into_inner().finish().map_err(io_error(receipt))?;
+    if control.cancel.load(Ordering::Relaxed) {
+        return Err(FixError::Interrupted);
+    }
+    if book.file().changed() {
+        return Err(FixError::BookChanged { book: book_path });
+    }
+    book_file.commit().map_err(io_error(output))?;
+    receipt_file.commit().map_err(io_error(receipt))?;
+    Ok(FixReport {
+        input: paths.input().to_path_buf(),
+        output: output.to_path_buf(),
+        receipt: receipt.to_path_buf(),
+        positions_loaded,
+        reachable: fixed.linked.count(),
+        walk: walk_stats,
+        changes,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// The book walked and solved.
+struct Walked<'c> {
+    /// The walk's book, or the book resolved without a walk when the
+    /// initial position is not in it.
+    book: Result<Walkable, ResolvedBook>,
+    fixed: Fixed,
+    stats: WalkStats,
+    control: Control<'c>,
+}
+
+/// Resolves the book and walks it from the initial position, solving every
+/// position reached. A book without the initial position has nothing
+/// reachable: nothing is solved, and only its links are sorted.
+fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Result<Walked<'_>, FixError> {
+    let book_path = book.path().to_path_buf();
+    let start = Start::initial();
+    let root = normalize(&start.board);
+    let Some(root_at) = book.locate(&root.board) else {
+        tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
+        let book = book.resolve();
+        let fixed = Fixed::new(&book, Fixed::solutions_for(&book, errors));
+        return Ok(Walked { book: Err(book), fixed, stats: WalkStats::default(), control });
+    };
+    let resolving = Instant::now();
+    let walkable =
+        Walkable::new(book, &start).map_err(|e| FixError::Walk { book: book_path.clone(), error: e.into() })?;
+    let resolved = walkable.book();
+    tracing::info!(
+        "{}: moves resolved in {:.3} s ({} MB)",
+        book_path.display(),
+        resolving.elapsed().as_secs_f64(),
+        resolved.allocation_size() >> 20
+    );
+    (control.phase)(Phase::Walking);
+    let fixed = Fixed::new(resolved, Fixed::solutions_for(resolved, errors));
+    let fixer = Fixer::new(resolved, fixed, root_at.id, root.to_original, control);
+    let walk_began = Instant::now();
+    let (stats, fixer) = match walk(&walkable, fixer) {
+        Ok(done) => done,
+        Err(_) if resolved.file().changed() => return Err(FixError::BookChanged { book: book_path }),
+        Err(WalkError::Visitor(Stop::Interrupted)) => return Err(FixError::Interrupted),
+        Err(error) => return Err(FixError::Walk { book: book_path, error }),
+    };
+    tracing::info!(
+        "{}: walked {} edges in {:.3} s, {} positions negamaxed{}",
+        book_path.display(),
+        stats.edges,
+        walk_began.elapsed().as_secs_f64(),
+        fixer.fixed.linked.count(),
+        match &fixer.fixed.solutions {
+            Solutions::Edax { solved, .. } if solved.set_aside() > 0 =>
+                format!(" ({} with large counts or bounds kept aside)", solved.set_aside()),
+            _ => String::new(),
+        }
+    );
+    let Fixer { fixed, control, .. } = fixer;
+    Ok(Walked { book: Ok(walkable), fixed, stats, control })
+}

@@ -1,0 +1,112 @@
+//! `fix.jsonl` (SPEC §11): one line per record whose value, bounds or a link
+//! score changed, in file order, written as the book is, so that it never
+//! sits in memory.
+
+use super::first::FirstArrivals;
+use crate::board::{Board, Move};
+use crate::book::RecordId;
+use crate::output::print::{push_int, push_json_string};
+use crate::output::text::{push_board, push_move, side_char};
+use crate::output::KifuFormat;
+use smallvec::SmallVec;
+use std::io::{self, Write};
+
+/// A number before and after the fix.
+pub(super) type Before<T> = [T; 2];
+
+/// What changed in one record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Change {
+    pub value: Option<Before<i16>>,
+    pub lower: Option<Before<i16>>,
+    pub upper: Option<Before<i16>>,
+    /// Links whose score changed, in the order the book being read stores
+    /// them: the move (stored coordinates) and its score before and after.
+    pub links: SmallVec<[(Move, Before<i8>); 4]>,
+}
+
+impl Change {
+    /// Whether the record gets a line.
+    pub fn is_change(&self) -> bool {
+        self.value.is_some() || self.lower.is_some() || self.upper.is_some() || !self.links.is_empty()
+    }
+}
+
+/// Writes the receipt's lines.
+pub(super) struct Receipt<'a, W> {
+    out: W,
+    format: &'a KifuFormat,
+    first: &'a FirstArrivals,
+    line: Vec<Move>,
+    text: String,
+    pub lines: u64,
+}
+
+impl<'a, W: Write> Receipt<'a, W> {
+    pub fn new(out: W, format: &'a KifuFormat, first: &'a FirstArrivals) -> Receipt<'a, W> {
+        Receipt { out, format, first, line: Vec::new(), text: String::new(), lines: 0 }
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Writes the line of record `id`, whose stored board is `stored`: it
+    /// must be a record the walk reached.
+    pub fn write(&mut self, id: RecordId, stored: &Board, change: &Change) -> io::Result<()> {
+        let symmetry = self.first.line(id, &mut self.line);
+        let text = &mut self.text;
+        text.clear();
+        text.push_str("{\"record\":");
+        push_int(id.0.into(), text);
+        text.push_str(",\"kifu\":");
+        let mut kifu = String::new();
+        let turned = self.format.render(&self.line, &mut kifu);
+        push_json_string(&kifu, text);
+        let black_to_move = self.line.len() % 2 == 0;
+        text.push_str(",\"board\":\"");
+        push_board(&symmetry.board(stored), black_to_move, turned, text);
+        text.push_str("\",\"side\":\"");
+        text.push(side_char(black_to_move));
+        text.push('"');
+        for (key, pair) in [("value", change.value), ("lower", change.lower), ("upper", change.upper)] {
+            if let Some([old, new]) = pair {
+                push_pair(key, old.into(), new.into(), text);
+            }
+        }
+        if !change.links.is_empty() {
+            text.push_str(",\"links\":[");
+            for (i, &(stored_move, [old, new])) in change.links.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                let actual = symmetry.apply_move(stored_move);
+                // A line's moves are all turned as its first is; at the start,
+                // the line is the move itself (each opening move reads F5).
+                let turn = if self.line.is_empty() { self.format.symmetry(&[actual]) } else { turned };
+                text.push_str("[\"");
+                push_move(turn.apply_move(actual), text);
+                text.push_str("\",");
+                push_int(old.into(), text);
+                text.push(',');
+                push_int(new.into(), text);
+                text.push(']');
+            }
+            text.push(']');
+        }
+        text.push_str("}\n");
+        self.lines += 1;
+        self.out.write_all(text.as_bytes())
+    }
+}
+
+/// `,"key":[old,new]`
+fn push_pair(key: &str, old: i64, new: i64, text: &mut String) {
+    text.push_str(",\"");
+    text.push_str(key);
+    text.push_str("\":[");
+    push_int(old, text);
+    text.push(',');
+    push_int(new, text);
+    text.push(']');
+}

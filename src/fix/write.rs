@@ -1,0 +1,219 @@
+//! Writing the fixed book: the book being read, record by record in file
+//! order, with each linked record's solution put in, every record's links
+//! sorted as Edax sorts them, and a receipt line for each record changed.
+//! Records keep their place and size, so the book keeps its size.
+
+use super::receipt::{Change, Receipt};
+use super::solutions::EdaxSolutions;
+use super::visitor::Fixed;
+use crate::board::Move;
+use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
+use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
+use crate::negamax::{self, Negamaxed};
+use smallvec::SmallVec;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What `fix` changed, for the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Records whose value, bounds or a link score changed: the receipt's lines.
+    pub records: u64,
+    /// Records whose value changed.
+    pub values: u64,
+    /// Links whose score changed.
+    pub link_scores: u64,
+    /// Records whose win, draw, loss or line counts changed.
+    pub counts: u64,
+    /// Records whose links are in another order.
+    pub reordered: u64,
+}
+
+/// Why writing stopped.
+#[derive(Debug)]
+pub(super) enum Failure {
+    Book(io::Error),
+    Receipt(io::Error),
+    Interrupted,
+    /// A record no longer reads: the book changed since it was checked.
+    BookChanged,
+}
+
+/// How many records are written between two looks at the Ctrl-C flag.
+const CHECK_EVERY: usize = 1 << 16;
+
+fn interrupted(n: usize, cancel: &AtomicBool) -> bool {
+    n % CHECK_EVERY == 0 && cancel.load(Ordering::Relaxed)
+}
+
+/// Writes a fixed Edax book to `out` and its receipt.
+pub(super) fn write_edax(
+    book: &ResolvedBook,
+    fixed: &Fixed,
+    solved: &EdaxSolutions,
+    out: &mut impl Write,
+    receipt: &mut Receipt<'_, impl Write>,
+    cancel: &AtomicBool,
+) -> Result<Changes, Failure> {
+    let bytes = book.file().bytes();
+    out.write_all(bytes.get(..edax::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
+    let mut changes = Changes::default();
+    let mut record = Vec::with_capacity(edax::RECORD_MAX_LEN);
+    let mut targets = Vec::new();
+    for (n, item) in edax::records(bytes).enumerate() {
+        if interrupted(n, cancel) {
+            return Err(Failure::Interrupted);
+        }
+        let (id, offset, raw) = item.map_err(|_| Failure::BookChanged)?;
+        record.clear();
+        record.extend_from_slice(raw.bytes());
+        let mut change = Change::default();
+        if fixed.linked.contains(id) {
+            put_solution(&mut record, &raw, &solved.get(id), &mut change, &mut changes);
+            targets.clear();
+            book.read(book.file().located(id, offset as u64), &mut targets);
+            let children = targets.iter().take(raw.n_links()).map(|target| match *target {
+                Target::Child(at, _) => Some(negamax::edax_link_score(&solved.get(at.id))),
+                Target::Absent | Target::Illegal => None,
+            });
+            put_link_scores(&mut record, children, &mut change);
+            changes.link_scores += change.links.len() as u64;
+        }
+        if sort_links(&mut record, raw.n_links()) {
+            changes.reordered += 1;
+        }
+        if change.is_change() {
+            changes.records += 1;
+            receipt.write(id, &raw.board(), &change).map_err(Failure::Receipt)?;
+        }
+        out.write_all(&record).map_err(Failure::Book)?;
+    }
+    Ok(changes)
+}
+
+/// Puts a record's new counts, value and bounds into its bytes, noting what changed.
+fn put_solution(
+    record: &mut [u8],
+    raw: &edax::RawRecord<'_>,
+    new: &Negamaxed,
+    change: &mut Change,
+    changes: &mut Changes,
+) {
+    let c = new.counts;
+    let counts = [c.wins, c.draws, c.losses, c.lines];
+    if raw.counts() != counts {
+        changes.counts += 1;
+    }
+    for (i, n) in counts.into_iter().enumerate() {
+        record[COUNTS_AT + 4 * i..COUNTS_AT + 4 * i + 4].copy_from_slice(&n.to_le_bytes());
+    }
+    let (lower, upper) = raw.bounds();
+    // Stored as i16: the old scores fit.
+    let old = [raw.value(), lower, upper].map(|s| s.0 as i16);
+    let new = [new.value, new.lower, new.upper];
+    for (i, slot) in [&mut change.value, &mut change.lower, &mut change.upper].into_iter().enumerate() {
+        if old[i] != new[i] {
+            *slot = Some([old[i], new[i]]);
+        }
+        record[VALUE_AT + 2 * i..VALUE_AT + 2 * i + 2].copy_from_slice(&new[i].to_le_bytes());
+    }
+    if change.value.is_some() {
+        changes.values += 1;
+    }
+}
+
+/// Puts each link's new score (`None`: the child is not in the book, the
+/// score stays) into a record's bytes, noting those that changed.
+fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<i8>>, change: &mut Change) {
+    for (i, score) in scores.enumerate() {
+        let at = LINKS_AT + 2 * i;
+        let (Some(new), Some(&[old, code])) = (score, record.get(at..at + 2)) else { continue };
+        let (old, mv) = (old as i8, Move::from_code(code));
+        if let (true, Some(mv)) = (new != old, mv) {
+            record[at] = new as u8;
+            change.links.push((mv, [old, new]));
+        }
+    }
+}
+
+/// Sorts a record's `n_links` links as Edax's `book sort` does; true if
+/// their order changed.
+fn sort_links(record: &mut [u8], n_links: usize) -> bool {
+    let Some(bytes) = record.get_mut(LINKS_AT..LINKS_AT + 2 * n_links) else { return false };
+    let mut pairs: SmallVec<[[u8; 2]; 16]> = bytes.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
+    negamax::sort_links(&mut pairs, |pair| pair[0] as i8);
+    let reordered = pairs.iter().zip(bytes.chunks_exact(2)).any(|(new, old)| new[1] != old[1]);
+    for (to, pair) in bytes.chunks_exact_mut(2).zip(&pairs) {
+        to.copy_from_slice(pair);
+    }
+    reordered
+}
+
+/// Writes a fixed Egaroucid book (.egbk3) to `out` and its receipt: the
+/// same bytes, with the values of linked records changed.
+pub(super) fn write_egaroucid(
+    book: &ResolvedBook,
+    fixed: &Fixed,
+    values: &[i8],
+    out: &mut impl Write,
+    receipt: &mut Receipt<'_, impl Write>,
+    cancel: &AtomicBool,
+) -> Result<Changes, Failure> {
+    let bytes = book.file().bytes();
+    out.write_all(bytes.get(..egaroucid::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
+    let mut changes = Changes::default();
+    for n in 0..book.counts().records as usize {
+        if interrupted(n, cancel) {
+            return Err(Failure::Interrupted);
+        }
+        let id = RecordId(n as u32);
+        let raw = egaroucid::record_at(bytes, id).ok_or(Failure::BookChanged)?;
+        let mut record = *raw.bytes();
+        let old = raw.raw_value() as i8;
+        let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
+        if new != old {
+            record[egaroucid::VALUE_AT] = new as u8;
+            changes.values += 1;
+            changes.records += 1;
+            let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
+            receipt.write(id, &raw.board(), &change).map_err(Failure::Receipt)?;
+        }
+        out.write_all(&record).map_err(Failure::Book)?;
+    }
+    Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    fn record_with_links(links: &[(i8, u8)]) -> Vec<u8> {
+        let mut record = vec![0; LINKS_AT];
+        for &(score, code) in links {
+            record.extend_from_slice(&[score as u8, code]);
+        }
+        record.extend_from_slice(&[0, 65]);
+        record
+    }
+
+    #[test]
+    fn links_are_sorted_in_place_and_a_new_order_is_told() {
+        let mut record = record_with_links(&[(1, 19), (3, 26), (2, 37)]);
+        assert!(sort_links(&mut record, 3));
+        assert_eq!(record, record_with_links(&[(3, 26), (2, 37), (1, 19)]));
+        assert!(!sort_links(&mut record, 3), "sorted links stay as they are");
+        let mut one = record_with_links(&[(-5, 44)]);
+        assert!(!sort_links(&mut one, 1));
+    }
+
+    #[test]
+    fn new_link_scores_are_put_in_and_the_changed_ones_noted_in_stored_order() {
+        let mut record = record_with_links(&[(1, 19), (3, 26), (2, 37)]);
+        let mut change = Change::default();
+        put_link_scores(&mut record, [Some(1), None, Some(-4)].into_iter(), &mut change);
+        assert_eq!(record, record_with_links(&[(1, 19), (3, 26), (-4, 37)]));
+        let f5 = Move::Play(Square::parse("F5").unwrap());
+        assert_eq!(change.links.as_slice(), &[(f5, [2, -4])]);
+    }
+}
