@@ -143,8 +143,9 @@ pub enum Command {
     /// Lines are grown from the initial position by a cheap evaluation with
     /// seeded noise, some to the end of the game; every move whose child is in
     /// the book is linked, the best other move is the leaf (2-ply negamax),
-    /// values are made consistent, then a fraction of scores is changed so
-    /// that every mode finds mismatches.
+    /// each record is what Edax's `book negamax` makes of it (value, bounds,
+    /// counts, link scores), then a fraction of scores is changed so that
+    /// every mode finds mismatches.
     Synth {
         /// Number of positions.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=i32::MAX as u64))]

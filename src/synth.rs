@@ -6,16 +6,20 @@
 //! noise, and some lines are played to the end of the game (so the book has
 //! endgame positions and passes). Then every legal move whose child is in the
 //! book becomes a link (so transpositions and the four symmetric first moves
-//! are linked), the best remaining move becomes the leaf, scored by a small
-//! negamax, and values are made consistent from the end of the game backwards.
-//! Last, a seeded fraction of scores is perturbed so every mode finds
-//! mismatches. The same options always give the same bytes.
+//! are linked), the best remaining move becomes the leaf, scored as a level-2
+//! Edax search scores it. Each record is then what Edax 4.6's `book negamax`
+//! would leave (SPEC §1, §11): Edax's own leaves where no move is left
+//! unlinked, and value, bounds, counts and link scores computed children
+//! first by [`crate::negamax`] (the computation `fix` uses) with the errors
+//! the header states. Last, a seeded fraction of scores is perturbed so every
+//! mode finds mismatches. The same options always give the same bytes.
 
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
 use crate::book::edax_writer as writer;
 use crate::book::index::hash_board;
 use crate::book::older_egaroucid as older;
 use crate::book::{edax, egaroucid, Format, Link, Score};
+use crate::negamax::{self, Counts, EdaxPosition, Negamaxed, SearchErrors};
 use crate::symmetry::{normalize, Symmetry};
 use hashbrown::HashTable;
 use smallvec::SmallVec;
@@ -23,8 +27,11 @@ use std::io::{self, Write};
 
 /// The most positions a book may hold: the header counts them in an i32.
 pub const MAX_POSITIONS: usize = i32::MAX as usize;
-/// Plies searched to score a leaf: the move, then the best reply.
-const LEAF_DEPTH: u32 = 2;
+/// The level of every record and of the header: Edax's level table says
+/// how deep that searches a leaf (2 plies: the move, then the best reply,
+/// and to the end of the game from 4 empty squares), and the leaves are
+/// scored that way.
+const LEVEL: u8 = 2;
 /// Chance that a new line is played to the end of the game.
 const END_LINE_CHANCE: f64 = 0.08;
 /// Other lines are 1..=MAX_LINE plies long.
@@ -156,9 +163,26 @@ fn negamax(board: &Board, depth: u32) -> i32 {
     Square::iter(moves).map(|sq| -negamax(&after(board, Move::Play(sq)), depth - 1)).max().expect("a legal move")
 }
 
-/// The score of a move (or pass) for the side to move.
+/// The exact score of a position: [`negamax`] to the end of the game.
+fn solve(board: &Board) -> i32 {
+    let moves = board.legal_moves();
+    if moves == 0 {
+        return if board.must_pass() { -solve(&board.swapped()) } else { final_score(board) };
+    }
+    Square::iter(moves).map(|sq| -solve(&after(board, Move::Play(sq)))).max().expect("a legal move")
+}
+
+/// The score of a move (or pass) for the side to move, searched as a
+/// record of [`LEVEL`] is: solved where the level table solves.
 fn score_move(board: &Board, mv: Move) -> i32 {
-    -negamax(&after(board, mv), LEAF_DEPTH - 1)
+    let empties = board.empties() as u8;
+    let search = negamax::search_level(LEVEL, empties);
+    let child = after(board, mv);
+    if search.solves(empties) {
+        -solve(&child)
+    } else {
+        -negamax(&child, u32::from(search.depth).saturating_sub(1))
+    }
 }
 
 /// The board after a move the caller knows is legal.
@@ -248,34 +272,55 @@ fn all_moves(book: &Positions) -> Vec<Moves> {
     })
 }
 
-/// Each position's value, computed children first: more discs first, and a
-/// position that must pass after the one its pass leads to (same discs).
-fn values(book: &Positions, moves: &[Moves]) -> Vec<i32> {
+/// The leaf as stored: the best unlinked move and its score; else move 65
+/// with the score Edax gives it (SPEC §1): a finished game's final score, or
+/// −127 when every legal move is linked.
+fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
+    match moves.leaf {
+        Some((mv, score)) => (Some(Link::new(Score(score), mv)), score as i8),
+        None if board.is_game_over() => (None, final_score(board) as i8),
+        None => (None, -(negamax::SCORE_INF as i8)),
+    }
+}
+
+/// What Edax's `book negamax` makes of each position, computed children
+/// first: more discs first, and a position that must pass after the one its
+/// pass leads to (same discs).
+fn negamaxed(book: &Positions, moves: &[Moves], errors: SearchErrors) -> Vec<Negamaxed> {
     let mut order: Vec<u32> = (0..book.boards.len() as u32).collect();
     order.sort_by_key(|&id| {
         let board = &book.boards[id as usize];
         (board.empties(), board.must_pass())
     });
-    let mut value = vec![0; book.boards.len()];
+    let unknown = Negamaxed { value: 0, lower: 0, upper: 0, counts: Counts::default() };
+    let mut done = vec![unknown; book.boards.len()];
     for id in order {
         let id = id as usize;
-        let m = &moves[id];
-        let links = m.links.iter().map(|&(_, child)| -value[child as usize]);
-        value[id] = links.chain(m.leaf.map(|(_, s)| s)).max().unwrap_or_else(|| final_score(&book.boards[id]));
+        let board = &book.boards[id];
+        let (_, leaf_score) = stored_leaf(board, &moves[id]);
+        let position = EdaxPosition { empties: board.empties() as u8, level: LEVEL, leaf_score };
+        let children = moves[id].links.iter().map(|&(_, child)| Some(done[child as usize]));
+        done[id] = negamax::edax_position(&position, errors, children);
     }
-    value
+    done
 }
 
-/// One position as written, before and after perturbation.
-fn entry_of(board: Board, moves: &Moves, value: &[i32], id: usize) -> writer::Entry {
-    let mut entry = writer::Entry::new(board, value[id]);
-    entry.level = LEAF_DEPTH as u8;
-    entry.links = moves.links.iter().map(|&(mv, child)| Link::new(Score(-value[child as usize]), mv)).collect();
-    entry.leaf = moves.leaf.map(|(mv, s)| Link::new(Score(s), mv));
-    if entry.links.is_empty() && entry.leaf.is_none() {
-        entry.lower = Score(value[id]);
-        entry.upper = Score(value[id]);
-    }
+/// One position as Edax's negamax leaves it: its computed value, bounds and
+/// counts, each link scored by its child, the links in Edax's sorted order.
+fn entry_of(board: Board, moves: &Moves, done: &[Negamaxed], id: usize) -> writer::Entry {
+    let own = &done[id];
+    let mut entry = writer::Entry::new(board, own.value.into());
+    (entry.lower, entry.upper) = (Score(own.lower.into()), Score(own.upper.into()));
+    let c = own.counts;
+    entry.counts = [c.wins, c.draws, c.losses, c.lines];
+    entry.level = LEVEL;
+    entry.links = moves
+        .links
+        .iter()
+        .map(|&(mv, child)| Link::new(Score(negamax::edax_link_score(&done[child as usize]).into()), mv))
+        .collect();
+    negamax::sort_links(&mut entry.links, |l| l.score.0 as i8);
+    (entry.leaf, entry.no_leaf_score) = stored_leaf(&board, moves);
     entry
 }
 
@@ -336,8 +381,11 @@ pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Writ
     tracing::info!("grew {} positions in {:.1} s", book.boards.len(), began.elapsed().as_secs_f64());
     let moves = all_moves(&book);
     tracing::info!("linked and searched in {:.1} s", began.elapsed().as_secs_f64());
-    let value = values(&book, &moves);
     let n = book.boards.len();
+    let header = writer::header(n, LEVEL.into());
+    // The negamax reads the errors the header states, as Edax does.
+    let errors = SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error };
+    let done = negamaxed(&book, &moves, errors);
     let mut order: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
         order.swap(i, rng.below(i as u64 + 1) as usize);
@@ -345,14 +393,14 @@ pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Writ
     let mut report = SynthReport { positions: n as u64, ..SynthReport::default() };
     let mut bytes = Vec::with_capacity(1 << 20);
     match format {
-        Format::Edax => edax::encode_header(&mut bytes, &writer::header(n, LEAF_DEPTH as i32)),
+        Format::Edax => edax::encode_header(&mut bytes, &header),
         Format::Egbk3 => egaroucid::encode_header(&mut bytes, n),
         Format::Egbk2 => older::encode_egbk2_header(&mut bytes, n),
         Format::Egbk => older::encode_egbk_header(&mut bytes, n),
     }
     for id in order {
         let id = id as usize;
-        let mut entry = entry_of(book.boards[id], &moves[id], &value, id);
+        let mut entry = entry_of(book.boards[id], &moves[id], &done, id);
         if rng.chance(options.perturb) {
             perturb(&mut entry, &mut rng);
             report.perturbed += 1;
@@ -375,7 +423,9 @@ pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Writ
 mod tests {
     use super::*;
     use crate::book::verify::verify;
+    use crate::book::Details;
     use crate::symmetry::Symmetry;
+    use std::collections::HashMap;
 
     fn book(positions: usize, seed: u64, perturb: f64) -> (Vec<u8>, SynthReport) {
         let mut bytes = Vec::new();
@@ -415,6 +465,104 @@ mod tests {
                 let child = book.find(&child).expect("a link's child is in the book");
                 assert_eq!(link.score.0, -child.value().0, "a link's score is minus its child's value");
             }
+        }
+    }
+
+    /// Edax's `book negamax` run as Edax runs it (SPEC §11): from the initial
+    /// position, depth first, each record computed once after its children,
+    /// by src/negamax.rs. Returns what it computed, by board.
+    fn edax_negamax(book: &crate::book::Book, bytes: &[u8]) -> HashMap<Board, Negamaxed> {
+        let header = edax::parse_header(bytes).unwrap();
+        let errors = SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error };
+        let mut done = HashMap::new();
+        visit(book, bytes, errors, normalize(&Board::INITIAL).board, &mut done);
+        done
+    }
+
+    fn visit(
+        book: &crate::book::Book,
+        bytes: &[u8],
+        errors: SearchErrors,
+        board: Board,
+        done: &mut HashMap<Board, Negamaxed>,
+    ) -> Negamaxed {
+        if let Some(&known) = done.get(&board) {
+            return known;
+        }
+        let record = book.find(&board).expect("a linked position is in the book");
+        // The stored leaf score, whatever its move (65 included).
+        let leaf_score = bytes[record.offset as usize + 40 + 2 * record.n_links()] as i8;
+        let position = EdaxPosition { empties: board.empties() as u8, level: record.level as u8, leaf_score };
+        let children: Vec<_> = record
+            .links()
+            .map(|l| Some(visit(book, bytes, errors, normalize(&board.after(l.mv).unwrap()).board, done)))
+            .collect();
+        let out = negamax::edax_position(&position, errors, children);
+        done.insert(board, out);
+        out
+    }
+
+    #[test]
+    fn an_unperturbed_book_is_what_edax_s_negamax_makes_of_it() {
+        for (positions, seed) in [(3000, 1), (20_000, 4)] {
+            let (bytes, _) = book(positions, seed, 0.0);
+            let book = crate::book::Book::from_bytes("synth", bytes.clone()).unwrap();
+            let done = edax_negamax(&book, &bytes);
+            assert_eq!(done.len(), positions, "every record is reachable from the initial position");
+            for record in book.records() {
+                let board = record.board();
+                let own = done[&board];
+                let Details::Edax { counts, lower, upper } = record.details else { panic!("an Edax record") };
+                let stored = (record.value().0, lower.0, upper.0, counts);
+                let c = own.counts;
+                let computed =
+                    (own.value.into(), own.lower.into(), own.upper.into(), [c.wins, c.draws, c.losses, c.lines]);
+                assert_eq!(stored, computed, "{board:?}");
+                let scores: Vec<i32> = record.links().map(|l| l.score.0).collect();
+                assert!(scores.windows(2).all(|w| w[0] >= w[1]), "links sorted as Edax sorts them: {scores:?}");
+                for link in record.links() {
+                    let child = done[&normalize(&board.after(link.mv).unwrap()).board];
+                    assert_eq!(link.score.0, i32::from(negamax::edax_link_score(&child)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn leaves_are_stored_as_edax_stores_them() {
+        let (bytes, _) = book(20_000, 2, 0.0);
+        let book = crate::book::Book::from_bytes("synth", bytes.clone()).unwrap();
+        let (mut all_linked, mut finished) = (0, 0);
+        for record in book.records().filter(|r| r.leaf().is_none()) {
+            let board = record.board();
+            let leaf_score = bytes[record.offset as usize + 40 + 2 * record.n_links()] as i8;
+            if board.is_game_over() {
+                assert_eq!(i32::from(leaf_score), final_score(&board));
+                assert_eq!(record.value().0, final_score(&board));
+                finished += 1;
+            } else {
+                assert_eq!(leaf_score, -127, "every legal move is linked");
+                all_linked += 1;
+            }
+        }
+        assert!(all_linked > 0 && finished > 0, "{all_linked} {finished}");
+    }
+
+    #[test]
+    fn the_egaroucid_book_has_the_edax_book_s_values() {
+        let options = SynthOptions { positions: 2000, seed: 6, perturb: 0.0 };
+        let (mut edax_bytes, mut egbk3_bytes) = (Vec::new(), Vec::new());
+        synthesize_as(Format::Edax, &options, &mut edax_bytes).unwrap();
+        synthesize_as(Format::Egbk3, &options, &mut egbk3_bytes).unwrap();
+        let edax_book = crate::book::Book::from_bytes("synth.dat", edax_bytes).unwrap();
+        let egbk3_book = crate::book::Book::from_bytes("synth.egbk3", egbk3_bytes).unwrap();
+        let lines = |r: &crate::book::Record| match r.details {
+            Details::Edax { counts, .. } => counts[3],
+            Details::Egaroucid { n_lines, .. } => n_lines,
+        };
+        for (a, b) in edax_book.records().zip(egbk3_book.records()) {
+            assert_eq!((a.board(), a.value(), lines(&a)), (b.board(), b.value(), lines(&b)));
+            assert_eq!(a.leaf().map(|l| (l.mv, l.score)), b.leaf().map(|l| (l.mv, l.score)));
         }
     }
 

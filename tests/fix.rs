@@ -142,7 +142,8 @@ fn random_book(seed: u64) -> Vec<Entry> {
         .map(|b| normalize(&b).board);
     if let Some(board) = orphan.filter(|b| entries.iter().all(|e| e.board != *b)) {
         let mut e = Entry::new(board, 7);
-        e.leaf = Some(Link::new(Score(3), Move::Play(bookminer::board::Square::iter(board.legal_moves()).next().unwrap())));
+        e.leaf =
+            Some(Link::new(Score(3), Move::Play(bookminer::board::Square::iter(board.legal_moves()).next().unwrap())));
         entries.push(e);
     }
     entries

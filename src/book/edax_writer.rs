@@ -18,6 +18,10 @@ pub struct Entry {
     pub counts: [u32; 4],
     pub links: Vec<Link>,
     pub leaf: Option<Link>,
+    /// The score stored beside move 65 when there is no leaf: Edax writes
+    /// −127 when every legal move is linked and a finished game's score when
+    /// no move is left (SPEC §1), and its negamax reads it.
+    pub no_leaf_score: i8,
 }
 
 impl Entry {
@@ -32,6 +36,7 @@ impl Entry {
             counts: [0; 4],
             links: Vec::new(),
             leaf: None,
+            no_leaf_score: 0,
         }
     }
 }
@@ -69,4 +74,9 @@ pub fn encode(entries: &[Entry], level: i32) -> Vec<u8> {
 pub fn encode_entry(out: &mut Vec<u8>, e: &Entry) {
     let values = [clamp16(e.value), clamp16(e.lower), clamp16(e.upper)];
     format::encode_record(out, &e.board, e.counts, values, e.level, &e.links, e.leaf);
+    if e.leaf.is_none() {
+        // The record ends with the leaf's (score, move 65).
+        let at = out.len() - 2;
+        out[at] = e.no_leaf_score as u8;
+    }
 }
