@@ -15,7 +15,7 @@
 //! mode finds mismatches. The same options always give the same bytes.
 
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
-use crate::book::edax_writer as writer;
+use crate::write::entries as writer;
 use crate::book::index::hash_board;
 use crate::book::older_egaroucid as older;
 use crate::book::{edax, egaroucid, Format, Link, Score};

@@ -4,7 +4,7 @@
 //! checks them, scripts/clients.sh.)
 
 use bookminer::board::{Board, Move};
-use bookminer::book::edax_writer::{encode, Entry};
+use bookminer::write::entries::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::symmetry::normalize;
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! load errors say where the damage is.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::edax_writer::encode;
+use bookminer::write::entries::encode;
 use bookminer::book::verify::verify;
 use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};

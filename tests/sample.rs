@@ -86,7 +86,7 @@ fn readme_number(before: &str) -> u64 {
 fn the_sample_gives_the_counts_the_readme_quotes() {
     let out = tempfile::tempdir().unwrap();
     let report = mine_sample(out.path());
-    assert_eq!(report.positions_loaded, readme_number("What they find in the sample book ("));
+    assert_eq!(report.positions_loaded, readme_number("On the sample book ("));
     assert_eq!(report.walk.edges, readme_number(" positions, "));
     assert_eq!(report.modes.len(), 4);
     for m in &report.modes {

@@ -2,7 +2,7 @@
 //! child is stored, transpositions arrived at once per edge, passes followed.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::edax_writer::{encode, Entry};
+use bookminer::write::entries::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::book::{RecordId, Target};
 use bookminer::symmetry::normalize;

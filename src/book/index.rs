@@ -129,7 +129,7 @@ impl Table {
         let buckets = count + count / 3 + 1;
         let n = buckets.div_ceil(GROUP).max(2);
         let mut groups = Vec::with_capacity(n);
-        crate::memory::advise_huge_pages(&mut groups);
+        crate::os::advise_huge_pages(&mut groups);
         groups.resize(n, Group::default());
         Table { groups, len: 0 }
     }

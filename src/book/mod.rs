@@ -5,21 +5,20 @@
 //! the index the walk looks positions up in and the checks `verify` makes.
 
 mod access_order;
-pub mod edax;
-pub mod edax_writer;
-pub mod egaroucid;
+pub mod file;
 pub mod index;
 mod loaded;
-pub(crate) mod mapped;
-pub mod older_egaroucid;
 pub mod problem;
+pub mod read;
 pub mod record;
 mod resolve;
 mod resolved;
 pub mod verify;
 
-pub use loaded::{Book, BookCounts, BookFile, Format, Header, ReadOptions};
-pub use mapped::Bytes;
+pub use crate::os::Bytes;
+pub use file::{BookCounts, BookFile, Format, Header, ReadOptions};
+pub use loaded::Book;
+pub use read::{edax, egaroucid, older_egaroucid};
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
 pub use record::{Details, FilePlace, Link, Record, RecordId, Score};
 pub use resolved::{ResolvedBook, Target};

@@ -19,7 +19,7 @@ use super::access_order::RegionOrder;
 use super::edax::{self, Starts, STARTS_EVERY};
 use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use super::index::{hash_board, Located, PositionIndex};
-use super::loaded::{BookFile, Layout};
+use super::file::{BookFile, Layout};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
@@ -171,7 +171,7 @@ fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> Edax
     let counts = file.counts();
     let records = counts.records as usize;
     let mut links = Vec::with_capacity(counts.links as usize);
-    crate::memory::advise_huge_pages(&mut links);
+    crate::os::advise_huge_pages(&mut links);
     links.resize(counts.links as usize, PackedTarget::ABSENT);
     // Each part starts on a record whose offset `starts` keeps, and owns
     // the run of links its records store.
@@ -287,7 +287,7 @@ fn write_edax(
 fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     let records = file.counts().records as usize;
     let mut slots = Vec::with_capacity(records);
-    crate::memory::advise_huge_pages(&mut slots);
+    crate::os::advise_huge_pages(&mut slots);
     slots.resize(records, Slots::default());
     let parts = split(records, threads(), 1);
     let mut runs: Vec<&mut [Slots]> = Vec::with_capacity(parts.len());

@@ -18,7 +18,7 @@
 use super::edax;
 use super::egaroucid::{self, FoundLink};
 use super::index::Located;
-use super::loaded::{BookCounts, BookFile};
+use super::file::{BookCounts, BookFile};
 use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
 use crate::symmetry::{Placement, Symmetry};

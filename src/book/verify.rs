@@ -4,7 +4,7 @@
 use super::edax::{self, board_problems, RawRecord};
 use super::egaroucid;
 use super::index::hash_board;
-use super::loaded::Format;
+use super::file::Format;
 use super::older_egaroucid::{self as older, OlderRecord};
 use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{FilePlace, RecordId};
@@ -343,7 +343,7 @@ impl Holders {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::book::edax_writer::{encode, Entry};
+    use crate::write::entries::{encode, Entry};
     use crate::book::record::{Link, Score};
     use crate::book::FilePlace as Place;
 

@@ -59,7 +59,7 @@ impl Default for SeenLines {
 /// 10M-position book took 80–95 ms page by page, 45–55 ms so).
 fn empty_slots(n: usize) -> Vec<u64> {
     let mut slots = vec![EMPTY; n];
-    crate::memory::populate(&mut slots);
+    crate::os::populate(&mut slots);
     slots
 }
 

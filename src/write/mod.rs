@@ -4,6 +4,7 @@
 
 pub mod edax;
 pub mod egbk3;
+pub mod entries;
 
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};

@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::edax_writer::Entry;
+use bookminer::write::entries::Entry;
 use bookminer::book::{Link, Score};
 use bookminer::symmetry::normalize;
 use std::collections::HashMap;

@@ -2,8 +2,8 @@
 //! read in place from the file's bytes, the checks made at load, and where
 //! each record starts.
 
-use super::problem::{FormatError, MoveSlot, Problem};
-use super::record::{Details, Link, Record, RecordId, Score};
+use crate::book::problem::{FormatError, MoveSlot, Problem};
+use crate::book::record::{Details, Link, Record, RecordId, Score};
 use crate::board::{Board, Move, CENTRE};
 use smallvec::SmallVec;
 
@@ -240,7 +240,7 @@ impl<'a> RawRecord<'a> {
 
 /// Overlapping discs and empty centre squares: what makes a board no
 /// position at all, in either format.
-pub(super) fn board_problems(board: &Board, problems: &mut Vec<Problem>) {
+pub(crate) fn board_problems(board: &Board, problems: &mut Vec<Problem>) {
     if board.player & board.opponent != 0 {
         problems.push(Problem::Overlap { squares_hit: board.player & board.opponent });
     }

@@ -1,8 +1,8 @@
-//! Writing books in Edax's layout: for the sample book, `synth`, and tests
+//! Positions made by hand written in Edax's layout: for `synth` and tests
 //! that need a book made by hand.
 
-use super::edax::{self as format, Header};
-use super::record::{Link, Score};
+use crate::book::edax::{self as format, Header};
+use crate::book::record::{Link, Score};
 use crate::board::Board;
 
 /// One position to write. `board` must already be normalized and the moves

@@ -1,0 +1,414 @@
+//! The book's file as the format-neutral book sees it: its bytes, the
+//! format and layout its first bytes announce, and each record read by
+//! number through the reader for that format.
+
+use super::edax::{self, Starts};
+use super::egaroucid::{self, Lookup};
+use super::index::{hash_board, BuildError, Located, Place, PositionIndex, Refused};
+use crate::os::Bytes;
+use super::older_egaroucid::{self as older, OlderHeader, Origin};
+use super::problem::{BookError, FormatError, Problem};
+use super::record::{Details, FilePlace, Record, RecordId, Score};
+use crate::board::Board;
+use std::path::{Path, PathBuf};
+
+
+/// The file formats bookminer reads, told apart by their first bytes (and,
+/// for `.egbk`, which has no magic, by the file's size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Edax's `book.dat` (SPEC §1).
+    Edax,
+    /// Egaroucid's `.egbk3` (SPEC §8).
+    Egbk3,
+    /// Egaroucid's `.egbk2`, up to Egaroucid 6.5 (SPEC §8.1).
+    Egbk2,
+    /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (SPEC §8.1).
+    Egbk,
+}
+
+impl Format {
+    /// The format a file's first bytes announce (SPEC §8.1): `DICUORAGE`
+    /// then version 2 is an `.egbk2`, any other version (or a file too short
+    /// to have one) an `.egbk3`; Edax's magic is Edax's; a file with neither
+    /// is an `.egbk` when its size is exactly what its count says. Anything
+    /// else is read as Edax's, whose reader names what is wrong with it.
+    pub fn of(bytes: &[u8]) -> Format {
+        let shorter_than_magic = !bytes.is_empty() && egaroucid::MAGIC.starts_with(bytes);
+        if older::is_egbk2(bytes) {
+            Format::Egbk2
+        } else if egaroucid::is_egaroucid(bytes) || shorter_than_magic {
+            Format::Egbk3
+        } else if !edax::is_edax(bytes) && older::is_egbk(bytes) {
+            Format::Egbk
+        } else {
+            Format::Edax
+        }
+    }
+
+    /// The format's usual name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Edax => "Edax book.dat",
+            Format::Egbk3 => "Egaroucid .egbk3",
+            Format::Egbk2 => "Egaroucid .egbk2",
+            Format::Egbk => "Egaroucid .egbk",
+        }
+    }
+}
+
+/// What reading a book needs besides its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The level every record of an `.egbk` gets: the format stores none
+    /// (SPEC §6 `egbk_level`, §8.1).
+    pub egbk_level: i8,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { egbk_level: 1 }
+    }
+}
+
+/// A book's header, as its format has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Header {
+    Edax(edax::Header),
+    Egbk3(egaroucid::Header),
+    Egbk2(older::Egbk2Header),
+    Egbk(older::EgbkHeader),
+}
+
+/// How records are found in the bytes.
+pub(super) enum Layout {
+    Edax {
+        header: edax::Header,
+        starts: Starts,
+    },
+    /// The `.egbk3` layout: an `.egbk3` file's, or the translation of an
+    /// older Egaroucid book, whose `origin` says what the file was.
+    Egaroucid {
+        header: egaroucid::Header,
+        origin: Option<Box<Origin>>,
+    },
+}
+
+/// Sizes read off the records while loading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookCounts {
+    /// Records of the book: the file's, but for an older Egaroucid book
+    /// those left once the records of one position are merged.
+    pub records: u64,
+    /// Records of an older Egaroucid book merged into an earlier one of the
+    /// same position (SPEC §8.1): the file holds `records + merged`.
+    pub merged: u64,
+    /// Positions in the book: records, less those an Egaroucid book marks as
+    /// having no value.
+    pub positions: u64,
+    /// Stored links (Edax only: Egaroucid's are found while walking).
+    pub links: u64,
+    pub leaves: u64,
+}
+
+/// The file's bytes and how to read records from them.
+pub struct BookFile {
+    pub(super) path: PathBuf,
+    pub(super) bytes: Bytes,
+    pub(super) layout: Layout,
+    pub(super) counts: BookCounts,
+}
+
+impl BookFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+
+    pub fn counts(&self) -> BookCounts {
+        self.counts
+    }
+
+    /// True if the file changed since it was read (see [`Bytes::changed`]):
+    /// nothing read from it can be trusted then.
+    pub fn changed(&self) -> bool {
+        self.bytes.changed()
+    }
+
+    /// The format of the file the book was read from.
+    pub fn format(&self) -> Format {
+        match &self.layout {
+            Layout::Edax { .. } => Format::Edax,
+            Layout::Egaroucid { origin: None, .. } => Format::Egbk3,
+            Layout::Egaroucid { origin: Some(origin), .. } => match origin.header {
+                OlderHeader::Egbk2(_) => Format::Egbk2,
+                OlderHeader::Egbk(_) => Format::Egbk,
+            },
+        }
+    }
+
+    /// Where the record `id`, which starts at `offset` in [`BookFile::bytes`],
+    /// was read from in the file: what messages and `inspect` name.
+    pub fn place(&self, id: RecordId, offset: u64) -> FilePlace {
+        match &self.layout {
+            Layout::Egaroucid { origin: Some(origin), .. } => origin.place(id),
+            _ => None,
+        }
+        .unwrap_or(FilePlace::of(id, offset))
+    }
+
+    /// [`BookFile::place`] of a record.
+    pub fn place_of(&self, record: &Record) -> FilePlace {
+        self.place(record.id, record.offset)
+    }
+
+    pub(super) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// How the index and the resolved book name the record `id`, which
+    /// starts at `offset`.
+    pub fn located(&self, id: RecordId, offset: u64) -> Located {
+        match &self.layout {
+            Layout::Edax { starts, .. } => Located { id, hint: starts.hint(id, offset) },
+            Layout::Egaroucid { .. } => Located { id, hint: 0 },
+        }
+    }
+
+    /// Every record that is part of the book, in file order (an Egaroucid
+    /// record whose value is out of range is not).
+    pub fn every_record(&self) -> Box<dyn Iterator<Item = Located> + '_> {
+        let bytes = self.bytes();
+        match &self.layout {
+            Layout::Edax { .. } => Box::new(
+                edax::records(bytes).map_while(Result::ok).map(|(id, offset, _)| self.located(id, offset as u64)),
+            ),
+            Layout::Egaroucid { .. } => {
+                let count = u32::try_from(self.counts.records).unwrap_or(u32::MAX);
+                Box::new(
+                    (0..count)
+                        .map(RecordId)
+                        .filter(|&id| egaroucid::record_at(bytes, id).is_some_and(|r| r.is_in_book()))
+                        .map(|id| Located { id, hint: 0 }),
+                )
+            }
+        }
+    }
+
+    /// Where a record starts in the file.
+    pub fn offset(&self, at: Located) -> u64 {
+        match &self.layout {
+            Layout::Edax { starts, .. } => starts.offset(at.id, at.hint),
+            Layout::Egaroucid { .. } => egaroucid::offset_of(at.id),
+        }
+    }
+
+    /// The board of a record, without reading the rest of it. Both layouts
+    /// start a record with its board.
+    #[inline]
+    pub fn board_of(&self, at: Located) -> Board {
+        self.board_at(self.offset(at))
+    }
+
+    /// The board of the record at `offset`.
+    #[inline]
+    pub fn board_at(&self, offset: u64) -> Board {
+        let offset = offset as usize;
+        let word = |from: usize| {
+            self.bytes().get(from..from + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        };
+        Board::new(word(offset), word(offset + 8))
+    }
+
+    /// The value of a record, read without the rest of it (an Egaroucid
+    /// value out of range reads as it is).
+    #[inline]
+    pub fn value_of(&self, at: Located) -> Score {
+        let value = match self.layout {
+            Layout::Edax { .. } => edax::record_at(self.bytes(), self.offset(at) as usize).map(|raw| raw.value()),
+            Layout::Egaroucid { .. } => egaroucid::record_at(self.bytes(), at.id).map(|raw| Score(raw.raw_value())),
+        };
+        // Only a book changed since it was checked has no record there.
+        value.unwrap_or(Score(0))
+    }
+
+    /// Asks the CPU to start loading a record's first bytes.
+    #[inline]
+    pub fn prefetch(&self, at: Located) {
+        self.prefetch_offset(self.offset(at));
+    }
+
+    /// Asks the CPU to start loading the first bytes of the record at `offset`.
+    #[inline]
+    pub fn prefetch_offset(&self, offset: u64) {
+        let offset = offset as usize;
+        prefetch_index::prefetch_index(self.bytes(), offset);
+        prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
+    }
+
+    /// Asks the CPU to start loading the record a lookup of `hash` will
+    /// most likely compare boards with: worth it once the index group that
+    /// [`PositionIndex::prefetch`] asked for has had time to arrive.
+    #[inline]
+    pub fn prefetch_candidate(&self, index: &PositionIndex, hash: u64) {
+        if let Some(candidate) = index.first_candidate(hash) {
+            self.prefetch(candidate);
+        }
+    }
+
+    /// Where a stored (normalized) board's entry is.
+    #[inline]
+    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Place> {
+        self.find_hashed(index, board, hash_board(board))
+    }
+
+    /// [`BookFile::find`] with the board's hash already known.
+    #[inline]
+    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Place> {
+        index.find(hash, board, |at| self.board_of(at))
+    }
+
+    /// The record at a place the index holds. Should the bytes have changed
+    /// since they were checked, the record reads as having no moves rather
+    /// than failing here; the change itself is found by [`BookFile::changed`].
+    pub fn record(&self, index: &PositionIndex, at: Located) -> Record {
+        let offset = self.offset(at);
+        match &self.layout {
+            Layout::Edax { .. } => match edax::next_record(self.bytes(), offset as usize) {
+                Ok(raw) => raw.to_record(at.id, offset),
+                Err(_) => self.unreadable(at.id, offset),
+            },
+            Layout::Egaroucid { .. } => match egaroucid::record_at(self.bytes(), at.id) {
+                Some(raw) => raw.to_record(at.id, &IndexLookup { file: self, index }),
+                None => self.unreadable(at.id, offset),
+            },
+        }
+    }
+
+    pub(super) fn unreadable(&self, id: RecordId, offset: u64) -> Record {
+        let details = match self.layout {
+            Layout::Edax { .. } => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
+            Layout::Egaroucid { .. } => Details::Egaroucid { n_lines: 0, leaf_level: 0 },
+        };
+        Record {
+            id,
+            offset,
+            board: Board::default(),
+            value: Score(0),
+            level: 0,
+            links: Default::default(),
+            leaf: None,
+            details,
+        }
+    }
+
+    /// The load error for a record the index refused.
+    pub(super) fn build_error(&self, e: BuildError) -> BookError {
+        if self.changed() {
+            return BookError::Changed { path: self.path.clone() };
+        }
+        let problem = match e.refused {
+            Refused::Duplicate(first) => {
+                let first = self.place(first.id, self.offset(first));
+                Problem::Duplicate { first_record: first.number, first_offset: first.offset }
+            }
+            Refused::Full => return BookError::Changed { path: self.path.clone() },
+        };
+        let at = self.place(e.at.id, self.offset(e.at));
+        let error = FormatError { record: Some(at.number), offset: at.offset, problem };
+        BookError::Format { path: self.path.clone(), error }
+    }
+}
+
+/// The book as an Egaroucid record sees it when finding its links.
+
+struct IndexLookup<'a> {
+    file: &'a BookFile,
+    index: &'a PositionIndex,
+}
+
+impl Lookup for IndexLookup<'_> {
+    /// The stored board and its hash.
+    type Probe = (Board, u64);
+    type Found = Located;
+
+    fn start(&self, stored: &Board) -> (Board, u64) {
+        let hash = hash_board(stored);
+        self.index.prefetch(hash);
+        (*stored, hash)
+    }
+
+    fn prefetch_next(&self, &(_, hash): &(Board, u64)) {
+        self.file.prefetch_candidate(self.index, hash);
+    }
+
+    fn find(&self, (stored, hash): &(Board, u64)) -> Option<(Located, Score)> {
+        let place = self.file.find_hashed(self.index, stored, *hash)?;
+        let at = self.index.located(place);
+        egaroucid::record_at(self.file.bytes(), at.id).map(|raw| (at, Score(raw.raw_value())))
+    }
+}
+
+/// What the first pass over a book found.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Book;
+
+    #[test]
+    fn the_format_is_told_by_the_first_bytes() {
+        assert_eq!(Format::of(b"DICUORAGE\x03\0\0\0\0"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAGE\x02\0\0\0\0"), Format::Egbk2);
+        assert_eq!(Format::of(b"DICUORAGE\x07\0\0\0\0"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAGE\x02"), Format::Egbk2);
+        assert_eq!(Format::of(b"DICUORAGE"), Format::Egbk3);
+        assert_eq!(Format::of(b"DICUORAG"), Format::Egbk3);
+        assert_eq!(Format::of(b"XADEKOOB"), Format::Edax);
+        assert_eq!(Format::of(b""), Format::Edax);
+        assert_eq!(Format::of(b"DICX"), Format::Edax);
+    }
+
+    #[test]
+    fn a_file_with_no_magic_is_an_egbk_when_its_size_is_what_its_count_says() {
+        let egbk = |n: i32, len: usize| {
+            let mut bytes = n.to_le_bytes().to_vec();
+            bytes.resize(len, 0);
+            Format::of(&bytes)
+        };
+        assert_eq!(egbk(0, 4), Format::Egbk);
+        assert_eq!(egbk(2, 4 + 34), Format::Egbk);
+        assert_eq!(egbk(2, 4 + 33), Format::Edax);
+        assert_eq!(egbk(2, 4 + 35), Format::Edax);
+        assert_eq!(egbk(-1, 4), Format::Edax);
+        assert_eq!(Format::of(&[0, 0, 0]), Format::Edax);
+    }
+
+    #[test]
+    fn an_older_book_is_read_as_its_translation_and_remembers_its_file() {
+        use crate::symmetry::{normalize, Symmetry};
+        let f5 = crate::board::Square::parse("F5").unwrap();
+        let after_f5 = Board::INITIAL.after(crate::board::Move::Play(f5)).unwrap();
+        let turned = Symmetry::ALL[3].board(&after_f5);
+        let mut bytes = Vec::new();
+        older::encode_egbk_header(&mut bytes, 3);
+        for (board, value) in [(after_f5, -1), (Board::INITIAL, 1), (turned, -2)] {
+            older::encode_egbk_record(&mut bytes, &board, value);
+        }
+        let book = Book::from_bytes_with("old.egbk", bytes, &ReadOptions { egbk_level: 7 }).unwrap();
+        assert_eq!(book.format(), Format::Egbk);
+        assert_eq!(book.header(), Header::Egbk(older::EgbkHeader { n_boards: 3 }));
+        let counts = book.counts();
+        assert_eq!((counts.records, counts.merged, counts.positions, counts.leaves), (2, 1, 2, 0));
+        let child = book.find(&normalize(&after_f5).board).unwrap();
+        assert_eq!((child.value(), child.level, child.id), (Score(-2), 7, RecordId(0)));
+        // Read from the third record of the file, which replaced the first.
+        assert_eq!(book.file().place_of(&child), FilePlace { number: 3, offset: 4 + 2 * 17 });
+        let root = book.find(&normalize(&Board::INITIAL).board).unwrap();
+        assert_eq!(book.file().place_of(&root), FilePlace { number: 2, offset: 4 + 17 });
+        assert_eq!(book.records().count(), 2);
+    }
+}

@@ -1,0 +1,158 @@
+//! The layout keeps its promises (docs/architecture.md): no two modules of
+//! `src/` import each other, directly or through a loop, and `unsafe`
+//! lives in one file.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+mod common;
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A file's module path: `src/book/read/edax.rs` is `book::read::edax`,
+/// `src/book/mod.rs` is `book`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The code of a file, comments left out (doc links are not imports).
+fn code(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// The modules a path written in `module` names: `crate::a::b` and
+/// `super::b` resolved to the longest module that exists.
+fn target(module: &str, path: &str, modules: &BTreeSet<String>) -> Option<String> {
+    let mut parts: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<&str> = match parts.first() {
+        Some(&"crate") => Vec::new(),
+        Some(&"super") => module.split("::").collect(),
+        _ => return None,
+    };
+    while parts.first().is_some_and(|p| *p == "super") {
+        base.pop();
+        parts.remove(0);
+    }
+    if parts.first() == Some(&"crate") {
+        parts.remove(0);
+    }
+    base.extend(parts);
+    (1..=base.len()).rev().map(|k| base[..k].join("::")).find(|m| modules.contains(m))
+}
+
+/// Paths beginning with `crate::` or `super::` in some code, braces of a
+/// `use` group expanded one level.
+fn paths_in(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let bytes = code.as_bytes();
+    let starts = |i: usize| code[i..].starts_with("crate::") || code[i..].starts_with("super::");
+    let mut i = 0;
+    while i < code.len() {
+        if !code.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        let boundary = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
+        if boundary && starts(i) {
+            let end = code[i..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(code.len(), |e| i + e);
+            let path = code[i..end].trim_end_matches(':').to_string();
+            if code[end..].starts_with('{') {
+                let close = code[end..].find('}').map_or(code.len(), |c| end + c);
+                for item in code[end + 1..close].split(',') {
+                    let item = item.trim().split([' ', '{']).next().unwrap_or("");
+                    if !item.is_empty() && item != "self" {
+                        paths.push(format!("{path}::{item}"));
+                    }
+                }
+            }
+            paths.push(path);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    paths
+}
+
+#[test]
+fn no_two_modules_import_each_other_even_through_a_loop() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let files: BTreeMap<String, PathBuf> = files.into_iter().map(|f| (module_of(&src, &f), f)).collect();
+    let modules: BTreeSet<String> = files.keys().cloned().collect();
+    let mut edges: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &files {
+        let deps = edges.entry(module).or_default();
+        for path in paths_in(&code(file)) {
+            if let Some(to) = target(module, &path, &modules) {
+                // A module's own parent (its `mod.rs`) and itself are not imports.
+                if to != *module && !module.starts_with(&format!("{to}::")) && !to.is_empty() {
+                    deps.insert(to);
+                }
+            }
+        }
+    }
+    // Depth-first search for a loop.
+    fn visit<'a>(
+        m: &'a str,
+        edges: &'a BTreeMap<&str, BTreeSet<String>>,
+        state: &mut BTreeMap<&'a str, u8>,
+        path: &mut Vec<&'a str>,
+    ) -> Option<Vec<String>> {
+        match state.get(m) {
+            Some(2) => return None,
+            Some(1) => {
+                let from = path.iter().position(|p| *p == m).unwrap();
+                return Some(path[from..].iter().map(|s| s.to_string()).chain([m.to_string()]).collect());
+            }
+            _ => {}
+        }
+        state.insert(m, 1);
+        path.push(m);
+        for next in edges.get(m).into_iter().flatten() {
+            if let Some(cycle) = visit(next, edges, state, path) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        state.insert(m, 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for module in edges.keys() {
+        if let Some(cycle) = visit(module, &edges, &mut state, &mut Vec::new()) {
+            panic!("modules import each other: {}", cycle.join(" -> "));
+        }
+    }
+    assert!(edges["fix"].contains("walk") && edges["book::resolve"].contains("book::resolved"), "the imports were read");
+}
+
+#[test]
+fn unsafe_code_lives_in_one_file() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let with_unsafe: Vec<_> = files
+        .iter()
+        .filter(|f| ["unsafe {", "unsafe fn", "unsafe impl"].iter().any(|u| code(f).contains(u)))
+        .map(|f| f.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert_eq!(with_unsafe, ["os.rs"]);
+}
