@@ -357,18 +357,20 @@ pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
 /// `.egbk2` the links and leaf as its pairs, which are no links to a reader.
 fn encode_entry(format: Format, bytes: &mut Vec<u8>, entry: &writer::Entry) {
     let value = entry.value.0.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i8;
-    let image = || Symmetry::ALL[(hash_board(&entry.board) >> 61) as usize].board(&entry.board);
+    // The older formats' image, and the pairs' moves turned with it.
+    let turn = Symmetry::ALL[(hash_board(&entry.board) >> 61) as usize];
+    let image = turn.board(&entry.board);
     match format {
         Format::Edax => writer::encode_entry(bytes, entry),
         Format::Egbk3 => {
             egaroucid::encode_record(bytes, &entry.board, value, entry.level as i8, entry.counts[3], entry.leaf)
         }
         Format::Egbk2 => {
-            let pairs: Vec<(i8, u8)> =
-                entry.links.iter().chain(&entry.leaf).map(|l| (l.score.0 as i8, l.mv.code())).collect();
-            older::encode_egbk2_record(bytes, &image(), value, entry.level as i8, &pairs)
+            let pair = |l: &Link| (l.score.0 as i8, turn.apply_move(l.mv).code());
+            let pairs: Vec<(i8, u8)> = entry.links.iter().chain(&entry.leaf).map(pair).collect();
+            older::encode_egbk2_record(bytes, &image, value, entry.level as i8, &pairs)
         }
-        Format::Egbk => older::encode_egbk_record(bytes, &image(), value),
+        Format::Egbk => older::encode_egbk_record(bytes, &image, value),
     }
 }
 

@@ -171,13 +171,15 @@ fn synth_writes_either_book_format_and_both_verify_and_mine() {
     // The same seed gives the same positions, values and leaves in either
     // format; an Egaroucid book's links are worked out, not stored.
     let dir = tempfile::tempdir().unwrap();
-    for (format, name) in [("edax", "b.dat"), ("EGBK3", "b.egbk3")] {
+    for (format, name) in [("edax", "b.dat"), ("EGBK3", "b.egbk3"), ("egbk2", "b.egbk2"), ("egbk", "b.egbk")] {
         let out = run(dir.path(), &["synth", "--book-format", format, "--positions", "400", "--seed", "9", name]);
         assert!(out.status.success(), "synth {format}: {}", text(&out.stderr));
         let out = run(dir.path(), &["verify", name]);
         assert!(out.status.success(), "verify {name}: {}{}", text(&out.stdout), text(&out.stderr));
     }
     assert!(fs::read(dir.path().join("b.egbk3")).unwrap().starts_with(b"DICUORAGE\x03"));
+    assert!(fs::read(dir.path().join("b.egbk2")).unwrap().starts_with(b"DICUORAGE\x02"));
+    assert_eq!(fs::read(dir.path().join("b.egbk")).unwrap().len(), 4 + 17 * 400);
     for name in ["b.dat", "b.egbk3"] {
         let out_dir = format!("out-{name}");
         let out = run(
