@@ -15,12 +15,12 @@
 //! mode finds mismatches. The same options always give the same bytes.
 
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
-use crate::write::entries as writer;
 use crate::book::index::hash_board;
 use crate::book::older_egaroucid as older;
 use crate::book::{edax, egaroucid, Format, Link, Score};
 use crate::negamax::{self, Counts, EdaxPosition, Negamaxed, SearchErrors};
 use crate::symmetry::{normalize, Symmetry};
+use crate::write::entries as writer;
 use hashbrown::HashTable;
 use smallvec::SmallVec;
 use std::io::{self, Write};

@@ -4,9 +4,9 @@
 //! checks them, scripts/clients.sh.)
 
 use bookminer::board::{Board, Move};
-use bookminer::write::entries::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::symmetry::normalize;
+use bookminer::write::entries::{encode, Entry};
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

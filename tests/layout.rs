@@ -68,9 +68,11 @@ fn paths_in(code: &str) -> Vec<String> {
             i += 1;
             continue;
         }
-        let boundary = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
+        let boundary =
+            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
         if boundary && starts(i) {
-            let end = code[i..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(code.len(), |e| i + e);
+            let end =
+                code[i..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(code.len(), |e| i + e);
             let path = code[i..end].trim_end_matches(':').to_string();
             if code[end..].starts_with('{') {
                 let close = code[end..].find('}').map_or(code.len(), |c| end + c);
@@ -141,7 +143,10 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
             panic!("modules import each other: {}", cycle.join(" -> "));
         }
     }
-    assert!(edges["fix"].contains("walk") && edges["book::resolve"].contains("book::resolved"), "the imports were read");
+    assert!(
+        edges["fix"].contains("walk") && edges["book::resolve"].contains("book::resolved"),
+        "the imports were read"
+    );
 }
 
 #[test]

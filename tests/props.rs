@@ -3,13 +3,13 @@
 //! load errors say where the damage is.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::write::entries::encode;
 use bookminer::book::verify::verify;
 use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
+use bookminer::write::entries::encode;
 use proptest::prelude::*;
 
 mod common;

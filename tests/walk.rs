@@ -2,11 +2,11 @@
 //! child is stored, transpositions arrived at once per edge, passes followed.
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::write::entries::{encode, Entry};
 use bookminer::book::{Book, Link, Score};
 use bookminer::book::{RecordId, Target};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, WalkError, Walkable};
+use bookminer::write::entries::{encode, Entry};
 use std::convert::Infallible;
 
 mod common;

@@ -5,13 +5,12 @@
 use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
 use super::index::{hash_board, BuildError, Located, Place, PositionIndex, Refused};
-use crate::os::Bytes;
 use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, FilePlace, Record, RecordId, Score};
 use crate::board::Board;
+use crate::os::Bytes;
 use std::path::{Path, PathBuf};
-
 
 /// The file formats bookminer reads, told apart by their first bytes (and,
 /// for `.egbk`, which has no magic, by the file's size).
@@ -324,7 +323,6 @@ impl BookFile {
 }
 
 /// The book as an Egaroucid record sees it when finding its links.
-
 struct IndexLookup<'a> {
     file: &'a BookFile,
     index: &'a PositionIndex,

@@ -3,14 +3,14 @@
 
 use super::edax::{self, Starts};
 use super::egaroucid;
-use super::index::{build, half_of, hash_board, IndexKey, Located, PositionIndex, HALVES};
 use super::file::{BookCounts, BookFile, Format, Header, Layout, ReadOptions};
-use crate::os::Bytes;
+use super::index::{build, half_of, hash_board, IndexKey, Located, PositionIndex, HALVES};
 use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError};
 use super::record::{Record, RecordId};
 use super::resolved::ResolvedBook;
 use crate::board::Board;
+use crate::os::Bytes;
 use std::path::{Path, PathBuf};
 
 pub struct Book {
@@ -147,7 +147,6 @@ impl Book {
     }
 }
 
-
 struct Checked {
     layout: Layout,
     counts: BookCounts,
@@ -248,4 +247,3 @@ fn check_egaroucid(bytes: &[u8], origin: Option<Box<Origin>>) -> Result<Checked,
     counts.merged = origin.as_ref().map_or(0, |origin| origin.merged);
     Ok(Checked { layout: Layout::Egaroucid { header, origin }, counts, per_half, keys })
 }
-

@@ -18,7 +18,7 @@ pub mod verify;
 pub use crate::os::Bytes;
 pub use file::{BookCounts, BookFile, Format, Header, ReadOptions};
 pub use loaded::Book;
-pub use read::{edax, egaroucid, older_egaroucid};
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
+pub use read::{edax, egaroucid, older_egaroucid};
 pub use record::{Details, FilePlace, Link, Record, RecordId, Score};
 pub use resolved::{ResolvedBook, Target};

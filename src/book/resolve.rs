@@ -18,8 +18,8 @@
 use super::access_order::RegionOrder;
 use super::edax::{self, Starts, STARTS_EVERY};
 use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
-use super::index::{hash_board, Located, PositionIndex};
 use super::file::{BookFile, Layout};
+use super::index::{hash_board, Located, PositionIndex};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};

@@ -17,8 +17,8 @@
 
 use super::edax;
 use super::egaroucid::{self, FoundLink};
-use super::index::Located;
 use super::file::{BookCounts, BookFile};
+use super::index::Located;
 use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
 use crate::symmetry::{Placement, Symmetry};

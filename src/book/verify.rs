@@ -3,8 +3,8 @@
 
 use super::edax::{self, board_problems, RawRecord};
 use super::egaroucid;
-use super::index::hash_board;
 use super::file::Format;
+use super::index::hash_board;
 use super::older_egaroucid::{self as older, OlderRecord};
 use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{FilePlace, RecordId};
@@ -343,9 +343,9 @@ impl Holders {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::write::entries::{encode, Entry};
     use crate::book::record::{Link, Score};
     use crate::book::FilePlace as Place;
+    use crate::write::entries::{encode, Entry};
 
     fn play(square: &str) -> Move {
         Move::Play(Square::parse(square).unwrap())

@@ -1,9 +1,9 @@
 //! Positions made by hand written in Edax's layout: for `synth` and tests
 //! that need a book made by hand.
 
+use crate::board::Board;
 use crate::book::edax::{self as format, Header};
 use crate::book::record::{Link, Score};
-use crate::board::Board;
 
 /// One position to write. `board` must already be normalized and the moves
 /// given in its coordinates.

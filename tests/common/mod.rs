@@ -8,9 +8,9 @@
 #![allow(dead_code)]
 
 use bookminer::board::{Board, Move, Square};
-use bookminer::write::entries::Entry;
 use bookminer::book::{Link, Score};
 use bookminer::symmetry::normalize;
+use bookminer::write::entries::Entry;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};

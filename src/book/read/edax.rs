@@ -2,9 +2,9 @@
 //! read in place from the file's bytes, the checks made at load, and where
 //! each record starts.
 
+use crate::board::{Board, Move, CENTRE};
 use crate::book::problem::{FormatError, MoveSlot, Problem};
 use crate::book::record::{Details, Link, Record, RecordId, Score};
-use crate::board::{Board, Move, CENTRE};
 use smallvec::SmallVec;
 
 pub const HEADER_LEN: usize = 42;

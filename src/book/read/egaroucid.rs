@@ -9,10 +9,10 @@
 //! Boards and the leaf move are therefore read as they are, in the stored
 //! board's coordinates, exactly as Edax's are.
 
+use crate::board::{Board, Move, Square};
 use crate::book::edax::board_problems;
 use crate::book::problem::{FormatError, Problem};
 use crate::book::record::{Details, Link, Record, RecordId, Score};
-use crate::board::{Board, Move, Square};
 use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
 

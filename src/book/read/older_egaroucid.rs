@@ -11,12 +11,12 @@
 //! for every Egaroucid book; the [`Origin`] keeps which format the file was
 //! and where in it each record was read.
 
+use crate::board::{Board, Move};
 use crate::book::edax::board_problems;
 use crate::book::egaroucid;
 use crate::book::index::hash_board;
 use crate::book::problem::{FormatError, PairFault, Problem};
 use crate::book::record::{FilePlace, RecordId};
-use crate::board::{Board, Move};
 use crate::symmetry::normalize;
 use hashbrown::HashTable;
 use std::ops::RangeInclusive;
