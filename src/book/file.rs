@@ -350,8 +350,6 @@ impl Lookup for IndexLookup<'_> {
     }
 }
 
-/// What the first pass over a book found.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,6 +147,7 @@ impl Book {
     }
 }
 
+/// What the first pass over a book found.
 struct Checked {
     layout: Layout,
     counts: BookCounts,
