@@ -108,6 +108,8 @@ pub struct Arrival<'a> {
     pub parent: RecordId,
     /// The move played is the parent's leaf, not one of its links.
     pub by_leaf: bool,
+    /// The walk had not stood on the child before: it enters it now.
+    pub first_time: bool,
     /// The score the parent's record gives the move just played.
     pub parent_score: Score,
     /// A pass followed the parent's move (an Egaroucid link, SPEC §8): the
@@ -609,6 +611,7 @@ impl<V: Visitor> Walker<'_, V> {
             line: &self.line,
             parent,
             by_leaf,
+            first_time,
             parent_score: link.score,
             via_pass: link.then_pass,
             child: &record,

@@ -7,7 +7,10 @@
 //! every one of which must be written byte for byte. A case with
 //! `positions.txt` is a mode 5 case instead: its `expect` file says `ok`
 //! (status 0 and a report on stdout) or `fail line N` (a clean failure whose
-//! message names line N). Adding a case is adding a folder.
+//! message names line N). A case with a `command` file runs that command
+//! (`fix`, SPEC §11) instead of mining, `{data}` in it standing for
+//! `tests/data` and `{out}` for the output folder; every file in `expected/`
+//! must then be written to the output folder. Adding a case is adding a folder.
 
 mod common;
 
@@ -51,15 +54,23 @@ struct Run {
 /// The config file's other relative paths (a mode 5 case's positions.txt)
 /// are taken from the case folder, as for any config file.
 fn run_case(case: &Path, scratch: &Path) -> Result<Run, String> {
-    let book = data(&book_of(case)?);
     let out_dir = scratch.join("out");
     let (stdout, stderr) = (scratch.join("stdout"), scratch.join("stderr"));
-    let mut child = bin()
+    let mut command = bin();
+    match fs::read_to_string(case.join("command")) {
+        Ok(line) => {
+            let data = repo().join("tests/data").display().to_string();
+            let out = out_dir.display().to_string();
+            command.args(line.split_whitespace().map(|word| word.replace("{data}", &data).replace("{out}", &out)));
+        }
+        Err(_) => {
+            command.arg("--book").arg(data(&book_of(case)?));
+        }
+    }
+    let mut child = command
         .current_dir(scratch)
         .arg("--config")
         .arg(case.join("case.toml"))
-        .arg("--book")
-        .arg(&book)
         .arg("--out-dir")
         .arg(&out_dir)
         .arg("--log-file")

@@ -202,6 +202,7 @@ enum Event {
         parent: RecordId,
         child: RecordId,
         by_leaf: bool,
+        first_time: bool,
     },
     /// A record left, and the records its links and leaf lead to.
     Leave {
@@ -221,7 +222,8 @@ fn child_of(target: Target) -> Option<RecordId> {
 impl Visitor for Order {
     type Error = Infallible;
     fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
-        self.events.push(Event::Arrive { parent: a.parent, child: a.child.id, by_leaf: a.by_leaf });
+        let event = Event::Arrive { parent: a.parent, child: a.child.id, by_leaf: a.by_leaf, first_time: a.first_time };
+        self.events.push(event);
         Ok(())
     }
     fn leave(&mut self, d: &Departure<'_>) -> Result<(), Infallible> {
@@ -268,7 +270,10 @@ fn every_position_is_left_once_after_everything_below_it() {
                 assert_eq!(links.len(), e.links.len());
                 assert_eq!(leaf.is_some(), e.leaf.is_some());
             }
-            Event::Arrive { parent, child, by_leaf: leaf } => {
+            Event::Arrive { parent, child, by_leaf: leaf, first_time } => {
+                let arrived_before =
+                    order.events[..i].iter().any(|e| matches!(e, Event::Arrive { child: c, .. } if c == child));
+                assert_eq!(*first_time, !arrived_before && *child != RecordId(0), "first arrival at {child:?}");
                 // The parent is still being walked: it has not been left yet.
                 let parent_left =
                     order.events[..i].iter().any(|e| matches!(e, Event::Leave { record, .. } if record == parent));

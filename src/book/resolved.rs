@@ -295,6 +295,27 @@ impl ResolvedBook {
         }
     }
 
+    /// The targets of the links of the record at `at`, in stored order (its
+    /// leaf left out), appended to `targets`: [`ResolvedBook::read`]
+    /// without making the record. A record that no longer reads (the book
+    /// changed) appends nothing.
+    pub fn link_targets(&self, at: Located, targets: &mut Vec<Target>) {
+        match &self.targets {
+            Targets::Edax(edax_targets) => {
+                let offset = self.file.offset(at);
+                let Some(n_links) = edax::n_links_at(self.file.bytes(), offset as usize) else { return };
+                if let Some(stored) = edax_targets.links_of(at.id, offset, n_links) {
+                    targets.extend(stored.iter().map(|t| t.unpack()));
+                }
+            }
+            Targets::Egaroucid(links) => {
+                if let Some(slots) = links.slots.get(at.id.index()) {
+                    targets.extend(slots.links(&links.overflow).map(|l| Target::Child(l.child, l.placement)));
+                }
+            }
+        }
+    }
+
     fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Target>) -> Record {
         let offset = self.file.offset(at);
         let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else {

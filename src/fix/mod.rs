@@ -189,7 +189,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
         return Err(FixError::BookChanged { book: book_path });
     }
     (control.phase)(Phase::Writing);
-    let mut receipt_out = Receipt::new(receipt_file, &options.format, &fixed.first);
+    let mut receipt_out = Receipt::new(receipt_file, &options.format);
     let written = match &fixed.solutions {
         Solutions::Edax { solved, .. } => {
             write::write_edax(book, fixed, solved, &mut book_file, &mut receipt_out, control.cancel)

@@ -2,12 +2,12 @@
 //! score changed, in file order, written as the book is, so that it never
 //! sits in memory.
 
-use super::first::FirstArrivals;
 use crate::board::{Board, Move};
 use crate::book::RecordId;
 use crate::output::print::{push_int, push_json_string};
 use crate::output::text::{push_board, push_move, side_char};
 use crate::output::KifuFormat;
+use crate::symmetry::Symmetry;
 use smallvec::SmallVec;
 use std::io::{self, Write};
 
@@ -36,34 +36,38 @@ impl Change {
 pub(super) struct Receipt<'a, W> {
     out: W,
     format: &'a KifuFormat,
-    first: &'a FirstArrivals,
-    line: Vec<Move>,
     text: String,
-    pub lines: u64,
+    kifu: String,
 }
 
 impl<'a, W: Write> Receipt<'a, W> {
-    pub fn new(out: W, format: &'a KifuFormat, first: &'a FirstArrivals) -> Receipt<'a, W> {
-        Receipt { out, format, first, line: Vec::new(), text: String::new(), lines: 0 }
+    pub fn new(out: W, format: &'a KifuFormat) -> Receipt<'a, W> {
+        Receipt { out, format, text: String::new(), kifu: String::new() }
     }
 
     pub fn into_inner(self) -> W {
         self.out
     }
 
-    /// Writes the line of record `id`, whose stored board is `stored`: it
-    /// must be a record the walk reached.
-    pub fn write(&mut self, id: RecordId, stored: &Board, change: &Change) -> io::Result<()> {
-        let symmetry = self.first.line(id, &mut self.line);
+    /// Writes the line of record `id`, whose stored board is `stored`,
+    /// first arrived at by `line`, where `symmetry` maps its stored board
+    /// onto the position reached.
+    pub fn write(
+        &mut self,
+        id: RecordId,
+        stored: &Board,
+        (line, symmetry): (&[Move], Symmetry),
+        change: &Change,
+    ) -> io::Result<()> {
         let text = &mut self.text;
         text.clear();
         text.push_str("{\"record\":");
         push_int(id.0.into(), text);
         text.push_str(",\"kifu\":");
-        let mut kifu = String::new();
-        let turned = self.format.render(&self.line, &mut kifu);
-        push_json_string(&kifu, text);
-        let black_to_move = self.line.len() % 2 == 0;
+        self.kifu.clear();
+        let turned = self.format.render(line, &mut self.kifu);
+        push_json_string(&self.kifu, text);
+        let black_to_move = line.len() % 2 == 0;
         text.push_str(",\"board\":\"");
         push_board(&symmetry.board(stored), black_to_move, turned, text);
         text.push_str("\",\"side\":\"");
@@ -83,7 +87,7 @@ impl<'a, W: Write> Receipt<'a, W> {
                 let actual = symmetry.apply_move(stored_move);
                 // A line's moves are all turned as its first is; at the start,
                 // the line is the move itself (each opening move reads F5).
-                let turn = if self.line.is_empty() { self.format.symmetry(&[actual]) } else { turned };
+                let turn = if line.is_empty() { self.format.symmetry(&[actual]) } else { turned };
                 text.push_str("[\"");
                 push_move(turn.apply_move(actual), text);
                 text.push_str("\",");
@@ -95,7 +99,6 @@ impl<'a, W: Write> Receipt<'a, W> {
             text.push(']');
         }
         text.push_str("}\n");
-        self.lines += 1;
         self.out.write_all(text.as_bytes())
     }
 }

@@ -51,6 +51,11 @@ impl EdaxSolutions {
         }
     }
 
+    /// Asks for the memory [`EdaxSolutions::get`] of `id` reads.
+    pub fn prefetch(&self, id: RecordId) {
+        prefetch_index::prefetch_index(&self.words, id.index());
+    }
+
     /// Records set aside (for the log).
     pub fn set_aside(&self) -> usize {
         self.set_aside.len()

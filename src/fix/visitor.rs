@@ -110,8 +110,8 @@ impl<'b, 'c> Fixer<'b, 'c> {
         self.pending.push(from);
         while let Some(at) = self.pending.pop() {
             self.targets.clear();
-            let record = self.book.read(at, &mut self.targets);
-            for target in &self.targets[..record.n_links().min(self.targets.len())] {
+            self.book.link_targets(at, &mut self.targets);
+            for target in &self.targets {
                 if let Target::Child(child, _) = *target {
                     if self.fixed.linked.insert(child.id) {
                         self.pending.push(child);
@@ -157,8 +157,12 @@ impl Visitor for Fixer<'_, '_> {
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
         let child = arrival.child.id;
-        let first_time = !self.fixed.first.is_reached(child);
+        let first_time = arrival.first_time;
         if first_time {
+            // Solved when the walk leaves it: ask for the word now.
+            if let Solutions::Edax { solved, .. } = &self.fixed.solutions {
+                solved.prefetch(child);
+            }
             // The line ends with the move played, and its pass if one follows.
             let at = arrival.line.len() - 1 - usize::from(arrival.via_pass);
             let mv = arrival.line[at];

@@ -3,12 +3,13 @@
 //! sorted as Edax sorts them, and a receipt line for each record changed.
 //! Records keep their place and size, so the book keeps its size.
 
+use super::first::{FirstArrivals, Lines};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use super::visitor::Fixed;
-use crate::board::Move;
+use crate::board::{Board, Move};
 use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
-use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
+use crate::book::{egaroucid, FormatError, RecordId, ResolvedBook, Target};
 use crate::negamax::{self, Negamaxed};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -39,11 +40,84 @@ pub(super) enum Failure {
     BookChanged,
 }
 
-/// How many records are written between two looks at the Ctrl-C flag.
-const CHECK_EVERY: usize = 1 << 16;
+/// Records handled together: their children's solutions and their lines'
+/// first arrivals are asked for before any is read, so that the reads
+/// overlap instead of waiting one after another.
+const CHUNK: usize = 1024;
 
-fn interrupted(n: usize, cancel: &AtomicBool) -> bool {
-    n % CHECK_EVERY == 0 && cancel.load(Ordering::Relaxed)
+/// A chunk's changed records, waiting for their lines: each one's id,
+/// stored board and change.
+#[derive(Default)]
+struct Pending {
+    ids: Vec<RecordId>,
+    changes: Vec<(Board, Change)>,
+    lines: Lines,
+}
+
+impl Pending {
+    fn push(&mut self, id: RecordId, board: Board, change: Change, first: &FirstArrivals) {
+        first.prefetch(id);
+        self.ids.push(id);
+        self.changes.push((board, change));
+    }
+
+    /// Writes the receipt's lines of the records pending, in order.
+    fn write(&mut self, first: &FirstArrivals, receipt: &mut Receipt<'_, impl Write>) -> Result<(), Failure> {
+        first.lines(&self.ids, &mut self.lines);
+        for (i, (&id, (board, change))) in self.ids.iter().zip(&self.changes).enumerate() {
+            receipt.write(id, board, self.lines.get(i), change).map_err(Failure::Receipt)?;
+        }
+        self.ids.clear();
+        self.changes.clear();
+        Ok(())
+    }
+}
+
+/// A chunk of an Edax book's records, each with its linked children.
+#[derive(Default)]
+struct EdaxChunk<'a> {
+    records: Vec<(RecordId, edax::RawRecord<'a>)>,
+    /// For each record, the range of its links' children in `children`
+    /// (empty for a record not linked, whose links keep their scores).
+    ranges: Vec<std::ops::Range<usize>>,
+    children: Vec<Option<RecordId>>,
+    targets: Vec<Target>,
+}
+
+impl<'a> EdaxChunk<'a> {
+    /// Takes the next records (up to [`CHUNK`]) and asks for their children's solutions.
+    fn fill(
+        &mut self,
+        records: &mut impl Iterator<Item = Result<(RecordId, usize, edax::RawRecord<'a>), FormatError>>,
+        book: &ResolvedBook,
+        fixed: &Fixed,
+        solved: &EdaxSolutions,
+    ) -> Result<(), Failure> {
+        self.records.clear();
+        self.ranges.clear();
+        self.children.clear();
+        for item in records.take(CHUNK) {
+            let (id, offset, raw) = item.map_err(|_| Failure::BookChanged)?;
+            let from = self.children.len();
+            if fixed.linked.contains(id) {
+                self.targets.clear();
+                book.link_targets(book.file().located(id, offset as u64), &mut self.targets);
+                for target in &self.targets {
+                    let child = match *target {
+                        Target::Child(at, _) => Some(at.id),
+                        Target::Absent | Target::Illegal => None,
+                    };
+                    if let Some(child) = child {
+                        solved.prefetch(child);
+                    }
+                    self.children.push(child);
+                }
+            }
+            self.ranges.push(from..self.children.len());
+            self.records.push((id, raw));
+        }
+        Ok(())
+    }
 }
 
 /// Writes a fixed Edax book to `out` and its receipt.
@@ -59,34 +133,35 @@ pub(super) fn write_edax(
     out.write_all(bytes.get(..edax::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
     let mut changes = Changes::default();
     let mut record = Vec::with_capacity(edax::RECORD_MAX_LEN);
-    let mut targets = Vec::new();
-    for (n, item) in edax::records(bytes).enumerate() {
-        if interrupted(n, cancel) {
+    let mut records = edax::records(bytes).peekable();
+    let (mut chunk, mut pending) = (EdaxChunk::default(), Pending::default());
+    while records.peek().is_some() {
+        if cancel.load(Ordering::Relaxed) {
             return Err(Failure::Interrupted);
         }
-        let (id, offset, raw) = item.map_err(|_| Failure::BookChanged)?;
-        record.clear();
-        record.extend_from_slice(raw.bytes());
-        let mut change = Change::default();
-        if fixed.linked.contains(id) {
-            put_solution(&mut record, &raw, &solved.get(id), &mut change, &mut changes);
-            targets.clear();
-            book.read(book.file().located(id, offset as u64), &mut targets);
-            let children = targets.iter().take(raw.n_links()).map(|target| match *target {
-                Target::Child(at, _) => Some(negamax::edax_link_score(&solved.get(at.id))),
-                Target::Absent | Target::Illegal => None,
-            });
-            put_link_scores(&mut record, children, &mut change);
-            changes.link_scores += change.links.len() as u64;
+        chunk.fill(&mut records, book, fixed, solved)?;
+        for ((id, raw), range) in chunk.records.iter().zip(&chunk.ranges) {
+            record.clear();
+            record.extend_from_slice(raw.bytes());
+            let mut change = Change::default();
+            if fixed.linked.contains(*id) {
+                put_solution(&mut record, raw, &solved.get(*id), &mut change, &mut changes);
+                let scores = chunk.children[range.clone()]
+                    .iter()
+                    .map(|child| child.map(|child| negamax::edax_link_score(&solved.get(child))));
+                put_link_scores(&mut record, scores, &mut change);
+                changes.link_scores += change.links.len() as u64;
+            }
+            if sort_links(&mut record, raw.n_links()) {
+                changes.reordered += 1;
+            }
+            if change.is_change() {
+                changes.records += 1;
+                pending.push(*id, raw.board(), change, &fixed.first);
+            }
+            out.write_all(&record).map_err(Failure::Book)?;
         }
-        if sort_links(&mut record, raw.n_links()) {
-            changes.reordered += 1;
-        }
-        if change.is_change() {
-            changes.records += 1;
-            receipt.write(id, &raw.board(), &change).map_err(Failure::Receipt)?;
-        }
-        out.write_all(&record).map_err(Failure::Book)?;
+        pending.write(&fixed.first, receipt)?;
     }
     Ok(changes)
 }
@@ -162,23 +237,28 @@ pub(super) fn write_egaroucid(
     let bytes = book.file().bytes();
     out.write_all(bytes.get(..egaroucid::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
     let mut changes = Changes::default();
-    for n in 0..book.counts().records as usize {
-        if interrupted(n, cancel) {
+    let mut pending = Pending::default();
+    let records = book.counts().records as usize;
+    for chunk_start in (0..records).step_by(CHUNK) {
+        if cancel.load(Ordering::Relaxed) {
             return Err(Failure::Interrupted);
         }
-        let id = RecordId(n as u32);
-        let raw = egaroucid::record_at(bytes, id).ok_or(Failure::BookChanged)?;
-        let mut record = *raw.bytes();
-        let old = raw.raw_value() as i8;
-        let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
-        if new != old {
-            record[egaroucid::VALUE_AT] = new as u8;
-            changes.values += 1;
-            changes.records += 1;
-            let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
-            receipt.write(id, &raw.board(), &change).map_err(Failure::Receipt)?;
+        for n in chunk_start..(chunk_start + CHUNK).min(records) {
+            let id = RecordId(n as u32);
+            let raw = egaroucid::record_at(bytes, id).ok_or(Failure::BookChanged)?;
+            let mut record = *raw.bytes();
+            let old = raw.raw_value() as i8;
+            let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
+            if new != old {
+                record[egaroucid::VALUE_AT] = new as u8;
+                changes.values += 1;
+                changes.records += 1;
+                let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
+                pending.push(id, raw.board(), change, &fixed.first);
+            }
+            out.write_all(&record).map_err(Failure::Book)?;
         }
-        out.write_all(&record).map_err(Failure::Book)?;
+        pending.write(&fixed.first, receipt)?;
     }
     Ok(changes)
 }
