@@ -205,7 +205,9 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
         (_, OutFormat::Edax) => {
             egaroucid_to_edax(&resolved, &order, in_order, &stored_passes, sink, &mut report, &control)?
         }
-        (Some(Format::Edax), OutFormat::Egbk3) => edax_to_egbk3(&resolved, in_order, sink, &mut report, &control)?,
+        (Some(Format::Edax), OutFormat::Egbk3) => {
+            edax_to_egbk3(&resolved, &order, in_order, sink, &mut report, &control)?
+        }
         (_, OutFormat::Egbk3) => {
             let mut sink = sink;
             for at in in_order {
@@ -311,11 +313,15 @@ fn egaroucid_to_edax(
 /// Edax record, counting what is left out and lost.
 fn edax_to_egbk3(
     book: &ResolvedBook,
+    order: &WalkOrder,
     in_order: impl Iterator<Item = Located>,
     mut sink: BookOut,
     report: &mut ConvertReport,
     control: &Control<'_>,
 ) -> Result<crate::output::FinishedFile, ConvertError> {
+    // The walk compared every link of the records it reached with the
+    // child's value as it arrived; only the others are read here.
+    report.links_differing = order.stale_links;
     let mut targets = Vec::new();
     for at in in_order {
         check_cancel(control)?;
@@ -324,13 +330,9 @@ fn edax_to_egbk3(
             Ok(bytes) => {
                 sink.record(&bytes)?;
                 report.bounds_lost += 1;
-                targets.clear();
-                let record = book.read(at, &mut targets);
-                for (link, target) in record.links().zip(&targets) {
-                    report.links_lost += 1;
-                    if let Target::Child(child, _) = target {
-                        report.links_differing += u64::from(link.score.0 != -book.file().value_of(*child).0);
-                    }
+                report.links_lost += raw.n_links() as u64;
+                if !order.is_reached(at.id) {
+                    report.links_differing += stale_links_of(book, at, &mut targets);
                 }
             }
             Err(egbk3::LeftOut::ValueOutOfRange) => report.left_out_value += 1,
@@ -340,6 +342,17 @@ fn edax_to_egbk3(
     let n = sink.records();
     report.written = n;
     Ok(sink.finish(&egbk3::header(n))?)
+}
+
+/// How many links of a record score other than minus their child's value.
+fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Target>) -> u64 {
+    targets.clear();
+    let record = book.read(at, targets);
+    let stale = record.links().zip(targets.iter()).filter(|(link, target)| match target {
+        Target::Child(child, _) => link.score.0 != -book.file().value_of(*child).0,
+        _ => false,
+    });
+    stale.count() as u64
 }
 
 fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {

@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{RecordId, ResolvedBook};
+use crate::book::{RecordId, ResolvedBook, Score};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
 use std::collections::HashSet;
@@ -30,6 +30,9 @@ pub struct WalkOrder {
     /// The positions before a pass, in the order the walk first follows a
     /// link through each.
     pub passes: Vec<PassThrough>,
+    /// Arrivals by a link whose score is not what the child's value says
+    /// (minus it; through a pass, the value itself).
+    pub stale_links: u64,
     /// One bit per record: reached.
     reached_bits: Vec<u64>,
 }
@@ -77,6 +80,8 @@ impl Visitor for Orderer<'_> {
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
         let child = self.book.file().located(arrival.child.id, arrival.child.offset);
+        let derived = if arrival.via_pass { arrival.child.value } else { Score(-arrival.child.value.0) };
+        self.order.stale_links += u64::from(!arrival.by_leaf && arrival.parent_score != derived);
         if arrival.via_pass {
             // The position the move reached, before the pass: the child's
             // discs with the sides swapped back.

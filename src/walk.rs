@@ -108,7 +108,9 @@ pub struct Arrival<'a> {
     pub parent: RecordId,
     /// The move played is the parent's leaf, not one of its links.
     pub by_leaf: bool,
-    /// The walk had not stood on the child before: it enters it now.
+    /// The walk enters the child now: it had not stood on it before (under a
+    /// window that depends on the ply's parity, not at this parity; past
+    /// `max_ply` it enters nothing).
     pub first_time: bool,
     /// The score the parent's record gives the move just played.
     pub parent_score: Score,
