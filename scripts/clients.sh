@@ -7,8 +7,8 @@
 #     `book fix` to repair and no warning (edax-check.sh);
 #   * an .egbk3 book written must be held by Egaroucid exactly as written
 #     (egaroucid-check.sh);
-#   * a fixed Edax book must come back unchanged from Edax's own `book
-#     negamax` (bookdiff.py, every field);
+#   * a fixed Edax book, and an unperturbed synthetic one, must come back
+#     unchanged from Edax's own `book negamax` (bookdiff.py, every field);
 #   * an older Egaroucid book converted must hold, as Egaroucid loads it,
 #     the boards, values and levels Egaroucid loads from its source.
 #
@@ -74,10 +74,20 @@ converted_to() { bm convert "$2" "$3" && "$1" "$3"; }
 
 has_fix() { "$bin" fix --help > /dev/null 2>&1; }
 
+# unchanged_by_edax BOOK: Edax's own negamax of BOOK changes nothing.
+unchanged_by_edax() {
+  "$clients/edax-check.sh" "$1" "$work/neg-synth.dat" || return 1
+  python3 "$clients/bookdiff.py" edax "$1" "$work/neg-synth.dat"
+}
+
 books=("$shared"/books/*.dat "$shared"/books/egbk3/*.egbk3)
 olds=("$shared"/books/egbk3/*.egbk2 "$shared"/books/egbk3/*.egbk)
 if [ "$synth_size" -gt 0 ]; then
   bm synth --positions "$synth_size" "$work/synth.dat" && books+=("$work/synth.dat")
+  # synth writes each record as Edax's negamax leaves it: unperturbed,
+  # Edax's negamax finds nothing to change.
+  bm synth --positions "$synth_size" --perturb 0 "$work/synth-exact.dat" \
+    && check "synth --perturb 0 unchanged by Edax's negamax" unchanged_by_edax "$work/synth-exact.dat"
 fi
 
 for in in "${books[@]}"; do
