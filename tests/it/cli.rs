@@ -1,7 +1,7 @@
 //! The binary as a user runs it: config files, overrides, the files it writes,
 //! inspect, stats and the exit statuses.
 
-mod common;
+use crate::common;
 
 use common::{bin, edax46, pipe_nobody_reads, sample};
 use std::fs;

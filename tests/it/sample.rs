@@ -14,8 +14,8 @@ use bookminer::walk::Start;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-const SAMPLE: &[u8] = include_bytes!("../books/sample.dat");
-const README: &str = include_str!("../README.md");
+const SAMPLE: &[u8] = include_bytes!("../../books/sample.dat");
+const README: &str = include_str!("../../README.md");
 
 /// The options books/sample.dat was written with.
 fn sample_options() -> SynthOptions {

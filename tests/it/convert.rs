@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-mod common;
+use crate::common;
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 

@@ -12,7 +12,7 @@
 //! `tests/data` and `{out}` for the output folder; every file in `expected/`
 //! must then be written to the output folder. Adding a case is adding a folder.
 
-mod common;
+use crate::common;
 
 use common::{bin, data, repo};
 use std::fs::{self, File};

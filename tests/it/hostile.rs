@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{bin, sample};
 
 /// Runs the binary in `dir`, logging to a file inside it.

@@ -12,7 +12,7 @@ use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
 use bookminer::write::entries::encode;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{boards_along, book_from_lines};
 use std::collections::HashSet;
 use std::convert::Infallible;

@@ -4,7 +4,7 @@
 //! counts); verify, stats and inspect name the file's own records; damaged
 //! ones fail cleanly.
 
-mod common;
+use crate::common;
 
 use bookminer::board::Board;
 use bookminer::book::older_egaroucid::{self as older, StoredValue};

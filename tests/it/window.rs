@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use std::collections::HashSet;
 use std::convert::Infallible;
 
-mod common;
+use crate::common;
 
 /// Every arrival's line, and whether the move was the parent's leaf, in
 /// walk order.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-mod common;
+use crate::common;
 
 /// The long flags a help text names.
 fn flags_in(help: &str) -> BTreeSet<String> {

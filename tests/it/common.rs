@@ -4,9 +4,6 @@
 //! Every book a test reads is in the repository (`books/`, `tests/data/`) or
 //! made by the test: the tests need nothing beside the repository.
 
-// Each test crate compiles this module and uses part of it.
-#![allow(dead_code)]
-
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Link, Score};
 use bookminer::symmetry::normalize;

@@ -7,7 +7,7 @@
 //! replays to its record. Then what a fixed book is: mode 2 finds nothing,
 //! a link's score is minus its child's value, a second fix changes nothing.
 
-mod common;
+use crate::common;
 
 use bookminer::board::{Board, Move};
 use bookminer::book::egaroucid::{self, Lookup};

@@ -9,7 +9,7 @@ use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, Wa
 use bookminer::write::entries::{encode, Entry};
 use std::convert::Infallible;
 
-mod common;
+use crate::common;
 use common::book_from_lines;
 
 /// Parses "F5D6" or "F5PSD6" into moves.

@@ -1,0 +1,22 @@
+//! The integration tests, one crate: each module is one area, run against
+//! the real binary (`CARGO_BIN_EXE_bookminer`) and the library. One crate
+//! rather than one per file, so that the library is linked into one test
+//! binary instead of sixteen.
+
+mod common;
+
+mod cases;
+mod cli;
+mod convert;
+mod fix;
+mod formats;
+mod help;
+mod hostile;
+mod layout;
+mod older;
+mod props;
+mod quiet;
+mod rewritten;
+mod sample;
+mod walk;
+mod window;
