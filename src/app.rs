@@ -16,7 +16,7 @@ use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
-use bookminer::synth::{synthesize_as, SynthOptions};
+use bookminer::synth::{spill_dir_for, synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
 use bookminer::write::WriteError;
 use std::cell::RefCell;
@@ -43,6 +43,8 @@ pub enum AppError {
     Convert(#[from] ConvertError),
     #[error(transparent)]
     Fix(#[from] FixError),
+    #[error(transparent)]
+    Synth(SynthError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -76,6 +78,8 @@ impl AppError {
                 FixError::Interrupted => EXIT_INTERRUPTED,
                 FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
             },
+            AppError::Synth(SynthError::Interrupted) => EXIT_INTERRUPTED,
+            AppError::Synth(SynthError::Spill(_) | SynthError::Write(_)) => EXIT_IO,
             AppError::StdoutClosed => 0,
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
@@ -470,8 +474,29 @@ fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, 
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         ensure_dir(dir).map_err(io)?;
     }
+    stop_on_interrupt("nothing will be written");
     let mut file = AtomicFile::create(path).map_err(io)?;
-    let report = synthesize_as(format, options, &mut file).map_err(io)?;
+    let shown = RefCell::new(Progress::default());
+    let mut stage = None;
+    let mut progress = |now: SynthStage| {
+        let (name, done, total) = match now {
+            SynthStage::Growing { done, total } => ("growing positions", done, total),
+            SynthStage::Scoring { done, total } => ("linking, searching and negamaxing positions", done, total),
+            SynthStage::Writing { done, total } => ("writing records", done, total),
+        };
+        if stage != Some(name) {
+            stage = Some(name);
+            shown.borrow_mut().count(name, total);
+        }
+        shown.borrow().counted(done);
+    };
+    let run = SynthRun { spill_dir: spill_dir_for(path), cancel: &INTERRUPTED, progress: &mut progress };
+    let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
+        SynthError::Write(source) => io(source),
+        SynthError::Spill(source) => AppError::Io { path: spill_dir_for(path), source },
+        other => AppError::Synth(other),
+    })?;
+    shown.borrow_mut().clear();
     file.commit().map_err(io)?;
     say!(
         "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",

@@ -137,15 +137,18 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
-    /// Write a realistic book of about N positions (for tests, benchmarks and
-    /// the sample book); the same options always give the same file.
+    /// Write a realistic book of N positions (for tests, benchmarks and the
+    /// sample book); the same options always give the same file.
     ///
-    /// Lines are grown from the initial position by a cheap evaluation with
-    /// seeded noise, some to the end of the game; every move whose child is in
-    /// the book is linked, the best other move is the leaf (2-ply negamax),
-    /// each record is what Edax's `book negamax` makes of it (value, bounds,
-    /// counts, link scores), then a fraction of scores is changed so that
-    /// every mode finds mismatches.
+    /// Lines are grown from the initial position a level of discs at a time,
+    /// by a cheap evaluation with seeded noise, down to the end of the game;
+    /// every move whose child is in the book is linked, the best other move
+    /// is the leaf (2-ply negamax), each record is what Edax's `book
+    /// negamax` makes of it (value, bounds, counts, link scores), then a
+    /// fraction of scores is changed so that every mode finds mismatches.
+    /// Memory holds two levels at a time (about 1.5 GB for 215 million
+    /// positions); the rest waits in unnamed temporary files beside OUT,
+    /// about twice the book's size, gone when synth ends.
     Synth {
         /// Number of positions.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=i32::MAX as u64))]

@@ -67,6 +67,26 @@ impl Progress {
         self.walk = Some(bar);
     }
 
+    /// Shows a bar for a stage of `total` steps, named by `message`.
+    pub fn count(&mut self, message: &str, total: u64) {
+        self.clear();
+        if !self.shown {
+            return;
+        }
+        let bar = ProgressBar::new(total);
+        let template = format!("{{spinner}} {message} {{human_pos}}/{{human_len}} ({{eta}} left) {{wide_bar}}");
+        bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+        bar.enable_steady_tick(TICK);
+        self.walk = Some(bar);
+    }
+
+    /// Moves the bar [`Progress::count`] made.
+    pub fn counted(&self, done: u64) {
+        if let Some(bar) = &self.walk {
+            bar.set_position(done);
+        }
+    }
+
     /// Moves the walk's bar to what the walk has done.
     pub fn walked(&self, stats: &WalkStats) {
         if let Some(bar) = &self.walk {
