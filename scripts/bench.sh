@@ -12,8 +12,8 @@
 # * Edax books of BENCH_SIZES positions (default 1M and 10M), fastest of RUNS
 #   (default 3) runs, each compared byte for byte with the straightforward
 #   baseline (examples/baseline.rs), timed once.
-# * An Edax book of BIG positions (default 100M, about 4.4 GB; writing it
-#   takes about 11 minutes and 10 GB of memory once), fastest of RUNS_BIG runs (default 3);
+# * An Edax book of BIG positions (default 100M, about 4.4 GB; synth writes
+#   it once, in about 10 minutes and under 700 MB of memory), fastest of RUNS_BIG runs (default 3);
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
@@ -68,7 +68,7 @@ book_file() {
 
 # warm BOOK: reads the book afresh into the page cache, as after a reboot:
 # dropped from the cache (dd's nocache), then read by bookminer, whose map
-# asks for 2 MiB pages (src/book/mapped.rs). Read with `cat`, or cached as
+# asks for 2 MiB pages (src/os.rs). Read with `cat`, or cached as
 # synth wrote it, the book would sit in 4 KiB pages, and every record read of
 # the walk would also miss the TLB.
 warm() {
