@@ -190,7 +190,9 @@ writes="$dir/writes.md"
   echo "| command | positions | input file | clock | end to end | peak RSS | RSS over input |"
   echo "|---|---|---|---|---|---|---|"
 } > "$writes"
-# write_best LABEL N INPUT COMMAND...: the fastest of RUNS runs of COMMAND.
+# write_best LABEL N INPUT COMMAND...: the fastest of RUNS runs of COMMAND
+# (each command takes only its own options: --out-dir goes to those that
+# write into it, fix and mining).
 write_best() {
   local label=$1 n=$2 input=$3; shift 3
   local best_w="" best_r="" best_g="" run_ghz w
@@ -198,7 +200,7 @@ write_best() {
   for run in $(seq "$runs"); do
     echo "== $label, $n positions, run $run" >&2
     run_ghz=$("$clock")
-    timed "$dir/time-write" -- "$@" --config /dev/null --out-dir "$dir/write-out" --log-file "$dir/log-write" > /dev/null
+    timed "$dir/time-write" -- "$@" --config /dev/null --log-file "$dir/log-write" > /dev/null
     w=$(field wall "$dir/time-write")
     if faster "$w" "$best_w"; then best_w=$w; best_r=$(field rss "$dir/time-write"); best_g=$run_ghz; fi
   done
@@ -211,10 +213,11 @@ for n in ${WRITE_SIZES-10000000} $big; do
   write_best "convert .egbk3 to Edax" "$n" "$dir/conv-$n.egbk3" "$bin" convert "$dir/conv-$n.egbk3" "$dir/conv-$n.dat"
   write_best "cut --deviation 2" "$n" "$book" "$bin" cut "$book" "$dir/cut-$n.dat" --deviation 2
   if "$bin" fix --help > /dev/null 2>&1; then
-    write_best "fix" "$n" "$book" "$bin" fix "$book" "$dir/fix-$n.dat"
+    write_best "fix" "$n" "$book" "$bin" fix "$book" "$dir/fix-$n.dat" --out-dir "$dir/write-out"
   fi
-  write_best "mine, mode all" "$n" "$book" "$bin" --book "$book" --mode all
-  write_best "mine, mode all, --deviation 2" "$n" "$book" "$bin" --book "$book" --mode all --deviation 2
+  write_best "mine, mode all" "$n" "$book" "$bin" --book "$book" --mode all --out-dir "$dir/write-out"
+  write_best "mine, mode all, --deviation 2" "$n" "$book" "$bin" --book "$book" --mode all --deviation 2 \
+    --out-dir "$dir/write-out"
   rm -f "$dir/conv-$n.egbk3" "$dir/conv-$n.dat" "$dir/cut-$n.dat" "$dir/fix-$n.dat"
 done
 

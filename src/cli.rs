@@ -146,7 +146,7 @@ pub enum Command {
     /// is the leaf (2-ply negamax), each record is what Edax's `book
     /// negamax` makes of it (value, bounds, counts, link scores), then a
     /// fraction of scores is changed so that every mode finds mismatches.
-    /// Memory holds two levels at a time (about 1.5 GB for 215 million
+    /// Memory holds two levels at a time (710 MB for 215 million
     /// positions); the rest waits in unnamed temporary files beside OUT,
     /// about twice the book's size, gone when synth ends.
     Synth {
