@@ -14,9 +14,9 @@ use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
-use bookminer::output::{ensure_dir, AtomicFile, KifuFormat};
+use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
-use bookminer::synth::{spill_dir_for, synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
+use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
 use bookminer::write::WriteError;
 use std::cell::RefCell;
@@ -471,29 +471,24 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
 fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        ensure_dir(dir).map_err(io)?;
-    }
+    let folder = folder_of(path);
+    ensure_dir(folder).map_err(io)?;
     stop_on_interrupt("nothing will be written");
     let mut file = AtomicFile::create(path).map_err(io)?;
     let shown = RefCell::new(Progress::default());
     let mut stage = None;
     let mut progress = |now: SynthStage| {
-        let (name, done, total) = match now {
-            SynthStage::Growing { done, total } => ("growing positions", done, total),
-            SynthStage::Scoring { done, total } => ("linking, searching and negamaxing positions", done, total),
-            SynthStage::Writing { done, total } => ("writing records", done, total),
-        };
-        if stage != Some(name) {
-            stage = Some(name);
-            shown.borrow_mut().count(name, total);
+        let (done, total) = now.counts();
+        if stage != Some(now.name()) {
+            stage = Some(now.name());
+            shown.borrow_mut().count(now.name(), total);
         }
         shown.borrow().counted(done);
     };
-    let run = SynthRun { spill_dir: spill_dir_for(path), cancel: &INTERRUPTED, progress: &mut progress };
+    let run = SynthRun { spill_dir: folder.to_path_buf(), cancel: &INTERRUPTED, progress: &mut progress };
     let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
         SynthError::Write(source) => io(source),
-        SynthError::Spill(source) => AppError::Io { path: spill_dir_for(path), source },
+        SynthError::Spill(source) => AppError::Io { path: folder.to_path_buf(), source },
         other => AppError::Synth(other),
     })?;
     shown.borrow_mut().clear();

@@ -9,7 +9,7 @@ pub mod print;
 mod seen;
 pub mod text;
 
-pub use atomic::{ensure_dir, AtomicFile, FinishedFile};
+pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
 pub use files::{output_path, FileReport, FileSettings, KifuFile, ModeFiles};
 pub use print::{Format, Formats, Printer};
 pub use text::{KifuFormat, Orientation};

@@ -17,12 +17,13 @@ pub struct Progress {
     /// spinner's ticking thread included).
     shown: bool,
     spinner: Option<ProgressBar>,
-    walk: Option<ProgressBar>,
+    /// The walk's bar, or a counting stage's.
+    bar: Option<ProgressBar>,
 }
 
 impl Default for Progress {
     fn default() -> Progress {
-        Progress { shown: std::io::stderr().is_terminal(), spinner: None, walk: None }
+        Progress { shown: std::io::stderr().is_terminal(), spinner: None, bar: None }
     }
 }
 
@@ -42,7 +43,7 @@ impl Progress {
 
     /// Takes the spinner or bar off the screen, so that a log line can follow.
     pub fn clear(&mut self) {
-        for shown in [self.spinner.take(), self.walk.take()].into_iter().flatten() {
+        for shown in [self.spinner.take(), self.bar.take()].into_iter().flatten() {
             shown.finish_and_clear();
         }
     }
@@ -64,7 +65,7 @@ impl Progress {
                 let _ = w.write_str(&edge_rate(state.per_sec()));
             }),
         );
-        self.walk = Some(bar);
+        self.bar = Some(bar);
     }
 
     /// Shows a bar for a stage of `total` steps, named by `message`.
@@ -77,19 +78,19 @@ impl Progress {
         let template = format!("{{spinner}} {message} {{human_pos}}/{{human_len}} ({{eta}} left) {{wide_bar}}");
         bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
         bar.enable_steady_tick(TICK);
-        self.walk = Some(bar);
+        self.bar = Some(bar);
     }
 
     /// Moves the bar [`Progress::count`] made.
     pub fn counted(&self, done: u64) {
-        if let Some(bar) = &self.walk {
+        if let Some(bar) = &self.bar {
             bar.set_position(done);
         }
     }
 
     /// Moves the walk's bar to what the walk has done.
     pub fn walked(&self, stats: &WalkStats) {
-        if let Some(bar) = &self.walk {
+        if let Some(bar) = &self.bar {
             bar.set_position(stats.edges);
         }
     }

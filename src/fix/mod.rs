@@ -20,7 +20,7 @@ pub use write::Changes;
 use crate::book::{Book, Header, ResolvedBook};
 use crate::mine::{Control, Phase, Stop};
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
 use receipt::Receipt;
@@ -115,7 +115,7 @@ fn same_destination(a: &Path, b: &Path) -> bool {
         return true;
     }
     let folder = |p: &Path| {
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = folder_of(p);
         std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
     };
     a.file_name() == b.file_name() && folder(a) == folder(b)

@@ -28,7 +28,7 @@ impl AtomicFile {
         if path.is_dir() {
             return Err(io::Error::other("a directory is in the way of this output file"));
         }
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = folder_of(path);
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let prefix = format!(".{name}.");
         let mut builder = tempfile::Builder::new();
@@ -173,6 +173,11 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// The folder a file named `path` is in: its parent, or `.` for a bare name.
+pub fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// Creates `dir` (and its parents) if it is missing.

@@ -34,7 +34,7 @@ use crate::book::{edax, egaroucid, older_egaroucid as older, Format};
 use crate::negamax::SearchErrors;
 use crate::write::entries as writer;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 /// The most positions a book may hold: the header counts them in an i32.
@@ -84,6 +84,26 @@ pub enum SynthStage {
     Scoring { done: u64, total: u64 },
     /// Records written, of the total.
     Writing { done: u64, total: u64 },
+}
+
+impl SynthStage {
+    /// What the stage does, as a user reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SynthStage::Growing { .. } => "growing positions",
+            SynthStage::Scoring { .. } => "linking, searching and negamaxing positions",
+            SynthStage::Writing { .. } => "writing records",
+        }
+    }
+
+    /// (done, total) of the stage's steps.
+    pub fn counts(self) -> (u64, u64) {
+        match self {
+            SynthStage::Growing { done, total }
+            | SynthStage::Scoring { done, total }
+            | SynthStage::Writing { done, total } => (done, total),
+        }
+    }
 }
 
 /// Where a synthesis keeps its temporary files and how it is watched.
@@ -213,14 +233,6 @@ fn synthesize_with(
     })?;
     tracing::info!("wrote in {:.1} s", began.elapsed().as_secs_f64());
     Ok(report)
-}
-
-/// The folder a book's temporary files go to: the book's own.
-pub fn spill_dir_for(book: &Path) -> PathBuf {
-    match book.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => dir.to_path_buf(),
-        None => PathBuf::from("."),
-    }
 }
 
 #[cfg(test)]
@@ -450,17 +462,16 @@ mod tests {
         let mut last = HashMap::new();
         let mut bytes = Vec::new();
         let mut progress = |stage: SynthStage| {
-            let (name, done, total) = match stage {
-                SynthStage::Growing { done, total } => ("growing", done, total),
-                SynthStage::Scoring { done, total } => ("scoring", done, total),
-                SynthStage::Writing { done, total } => ("writing", done, total),
-            };
+            let ((done, total), name) = (stage.counts(), stage.name());
             assert_eq!(total, 2500);
             let before = last.insert(name, done).unwrap_or(0);
             assert!(done >= before, "{name}: {before} then {done}");
         };
         let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &never, progress: &mut progress };
         synthesize_in(Format::Edax, &options, &mut bytes, run).unwrap();
-        assert_eq!(last, HashMap::from([("growing", 2500), ("scoring", 2500), ("writing", 2500)]));
+        let every = [SynthStage::Growing { done: 0, total: 0 }, SynthStage::Scoring { done: 0, total: 0 }]
+            .into_iter()
+            .chain([SynthStage::Writing { done: 0, total: 0 }]);
+        assert_eq!(last, every.map(|s| (s.name(), 2500)).collect::<HashMap<_, _>>());
     }
 }

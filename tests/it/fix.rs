@@ -670,20 +670,18 @@ fn out_as_any_path_to_in_is_refused_with_status_2_and_nothing_written() {
         assert_eq!(fs::read(&book).unwrap(), original);
     }
     // The receipt as the input book: refused too.
-    let run = bin()
-        .current_dir(dir.path())
-        .args(["--config", "/dev/null", "--log-file", "/dev/null", "--out-dir", "."])
-        .args(["fix", "fix.jsonl", "out.dat"])
-        .output()
-        .unwrap();
+    let fix_the_receipt = || {
+        bin()
+            .current_dir(dir.path())
+            .args(["--config", "/dev/null", "--log-file", "/dev/null", "--out-dir", "."])
+            .args(["fix", "fix.jsonl", "out.dat"])
+            .output()
+            .unwrap()
+    };
+    let run = fix_the_receipt();
     assert_eq!(run.status.code(), Some(3), "no such book: {}", String::from_utf8_lossy(&run.stderr));
     fs::copy(&book, dir.path().join("fix.jsonl")).unwrap();
-    let run = bin()
-        .current_dir(dir.path())
-        .args(["--config", "/dev/null", "--log-file", "/dev/null", "--out-dir", "."])
-        .args(["fix", "fix.jsonl", "out.dat"])
-        .output()
-        .unwrap();
+    let run = fix_the_receipt();
     assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(!dir.path().join("out.dat").exists());
 }

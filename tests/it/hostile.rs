@@ -150,22 +150,14 @@ const DAMAGED: [&str; 14] = [
     "huge-and-truncated.dat",
 ];
 
-/// The damaged books `mine` must refuse (status 2, nothing written); the
-/// others (a wrong count, a board not normalized) it mines with a warning or
-/// without noticing.
-const MUST_FAIL_MINE: [&str; 11] = [
-    "empty.dat",
-    "truncated-header.dat",
-    "bad-magic.dat",
-    "bad-version.dat",
-    "truncated-record.dat",
-    "bad-move-code.dat",
-    "overlapping-discs.dat",
-    "duplicate-position.dat",
-    "illegal-link.dat",
-    "missing-root.dat",
-    "huge-and-truncated.dat",
-];
+/// The damaged books `mine` reads all the same: a wrong count (a warning)
+/// and a board not normalized (not noticed). It must refuse the others
+/// (status 2, nothing written).
+const MINED_ANYWAY: [&str; 3] = ["not-normalized.dat", "huge-nnodes.dat", "negative-nnodes.dat"];
+
+fn must_fail_mine() -> impl Iterator<Item = &'static str> {
+    DAMAGED.into_iter().filter(|name| !MINED_ANYWAY.contains(name))
+}
 
 /// `name`'s bytes: the sample book with that one piece of damage.
 fn damage(name: &str) -> Vec<u8> {
@@ -350,7 +342,7 @@ fn verify_names_the_file_the_record_and_the_damage_of_every_bad_book() {
 #[test]
 fn mine_fails_on_every_book_it_must_refuse_and_writes_nothing() {
     let damaged = Damaged::new();
-    for name in MUST_FAIL_MINE {
+    for name in must_fail_mine() {
         let dir = tempfile::tempdir().unwrap();
         let path = damaged.path(name);
         let out = run_mine(dir.path(), &path, &["--mode", "all", "--out-dir", "out"]);
