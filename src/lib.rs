@@ -24,6 +24,7 @@ pub mod negamax;
 pub mod order;
 pub mod os;
 pub mod output;
+pub mod parallel;
 pub mod position;
 pub mod stats;
 pub mod symmetry;

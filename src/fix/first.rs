@@ -74,7 +74,9 @@ impl FirstArrivals {
     /// from the system as it is first written, so records the walk never
     /// reaches cost nothing.
     pub fn new(records: usize) -> FirstArrivals {
-        FirstArrivals { entries: vec![[0; 6]; records] }
+        let mut entries = vec![[0; 6]; records];
+        crate::os::advise_huge_pages(&mut entries);
+        FirstArrivals { entries }
     }
 
     /// Notes the walk's start, whose stored board `symmetry` maps onto the

@@ -2,16 +2,20 @@
 //! negamax` leaves it, written beside the book being read, and a receipt of
 //! what changed.
 //!
-//! One walk from the initial position (SPEC §2) does it all: each position
-//! is solved by [`crate::negamax`] as the walk leaves it, after everything
-//! below it, and each record's first arrival is noted for the receipt. Then
-//! the book is written in file order, record by record, with the receipt
-//! beside it. What is held besides the mapped book and its resolved moves is
-//! about fourteen bytes a record ([`first`], [`solutions`]).
+//! One walk from the initial position (SPEC §2) does it all: the walk's
+//! thread tells what it does ([`visitor`]) to a second thread ([`solver`]),
+//! which solves each position by [`crate::negamax`] as the walk leaves it,
+//! after everything below it, and notes each record's first arrival for the
+//! receipt. Then the book is written in file order, chunks of records fixed
+//! on every core and written in turn ([`write`]), with the receipt beside
+//! it. What is held besides the mapped book and its resolved moves is about
+//! fourteen bytes a record ([`first`], [`solutions`]).
 
 mod first;
+mod fixed;
 mod receipt;
 mod solutions;
+mod solver;
 mod visitor;
 mod write;
 
@@ -23,14 +27,20 @@ use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
-use receipt::Receipt;
+use fixed::{Fixed, Solutions};
+use solver::Solver;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use visitor::{Fixed, Fixer, Solutions};
+use visitor::Fixer;
 use write::Failure;
+
+/// Batches of the walk's events on their way to the solver at most: the
+/// walk runs ahead of it by no more than these.
+const BATCHES_IN_FLIGHT: usize = 4;
 
 /// The receipt's name in the output folder.
 pub const RECEIPT: &str = "fix.jsonl";
@@ -189,14 +199,21 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
         return Err(FixError::BookChanged { book: book_path });
     }
     (control.phase)(Phase::Writing);
-    let mut receipt_out = Receipt::new(receipt_file, &options.format);
+    let writing = Instant::now();
+    let mut receipt_file = receipt_file;
     let written = match &fixed.solutions {
         Solutions::Edax { solved, .. } => {
-            write::write_edax(book, fixed, solved, &mut book_file, &mut receipt_out, control.cancel)
+            write::write_edax(book, fixed, solved, &options.format, &mut book_file, &mut receipt_file, control.cancel)
         }
-        Solutions::Egaroucid(values) => {
-            write::write_egaroucid(book, fixed, values, &mut book_file, &mut receipt_out, control.cancel)
-        }
+        Solutions::Egaroucid(values) => write::write_egaroucid(
+            book,
+            fixed,
+            values,
+            &options.format,
+            &mut book_file,
+            &mut receipt_file,
+            control.cancel,
+        ),
     };
     let changes = written.map_err(|failure| match failure {
         Failure::Book(source) => FixError::Io { path: output.to_path_buf(), source },
@@ -207,7 +224,8 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     // Both written out before either is renamed into place: a full disk
     // leaves neither.
     let book_file = book_file.finish().map_err(io_error(output))?;
-    let receipt_file = receipt_out.into_inner().finish().map_err(io_error(receipt))?;
+    let receipt_file = receipt_file.finish().map_err(io_error(receipt))?;
+    tracing::info!("{}: written in {:.3} s", output.display(), writing.elapsed().as_secs_f64());
     if control.cancel.load(Ordering::Relaxed) {
         return Err(FixError::Interrupted);
     }
@@ -248,7 +266,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
     let Some(root_at) = book.locate(&root.board) else {
         tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
         let book = book.resolve();
-        let fixed = Fixed::new(&book, Fixed::solutions_for(&book, errors));
+        let fixed = Fixed::new(&book, Solutions::for_book(&book, errors));
         return Ok(Walked { book: Err(book), fixed, stats: WalkStats::default(), control });
     };
     let resolving = Instant::now();
@@ -262,10 +280,25 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         resolved.allocation_size() >> 20
     );
     (control.phase)(Phase::Walking);
-    let fixed = Fixed::new(resolved, Fixed::solutions_for(resolved, errors));
-    let fixer = Fixer::new(resolved, fixed, root_at.id, root.to_original, control);
+    let fixed = Fixed::new(resolved, Solutions::for_book(resolved, errors));
+    let root_offset = resolved.file().offset(walkable.root());
+    let solver = Solver::new(resolved, fixed, root_at.id, root_offset, root.to_original);
     let walk_began = Instant::now();
-    let (stats, fixer) = match walk(&walkable, fixer) {
+    let (to_solver, batches) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel();
+    let (walked, fixed) = std::thread::scope(|scope| {
+        let solving = std::thread::Builder::new()
+            .name("negamax".to_string())
+            .spawn_scoped(scope, move || solver.run(batches, recycle))
+            .map_err(io_error(&book_path))?;
+        let walked = walk(&walkable, Fixer::new(resolved, to_solver, recycled, control))
+            .map(|(stats, fixer)| (stats, fixer.finish()));
+        // The walk's end (or its failure) dropped the solver's channel: it
+        // finishes what it was handed and ends.
+        let fixed = solving.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok::<_, FixError>((walked, fixed))
+    })?;
+    let (stats, control) = match walked {
         Ok(done) => done,
         Err(_) if resolved.file().changed() => return Err(FixError::BookChanged { book: book_path }),
         Err(WalkError::Visitor(Stop::Interrupted)) => return Err(FixError::Interrupted),
@@ -276,13 +309,12 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         book_path.display(),
         stats.edges,
         walk_began.elapsed().as_secs_f64(),
-        fixer.fixed.linked.count(),
-        match &fixer.fixed.solutions {
+        fixed.linked.count(),
+        match &fixed.solutions {
             Solutions::Edax { solved, .. } if solved.set_aside() > 0 =>
                 format!(" ({} with large counts or bounds kept aside)", solved.set_aside()),
             _ => String::new(),
         }
     );
-    let Fixer { fixed, control, .. } = fixer;
     Ok(Walked { book: Ok(walkable), fixed, stats, control })
 }

@@ -45,10 +45,6 @@ impl<'a, W: Write> Receipt<'a, W> {
         Receipt { out, format, text: String::new(), kifu: String::new() }
     }
 
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-
     /// Writes the line of record `id`, whose stored board is `stored`,
     /// first arrived at by `line`, where `symmetry` maps its stored board
     /// onto the position reached.
@@ -100,6 +96,15 @@ impl<'a, W: Write> Receipt<'a, W> {
         }
         text.push_str("}\n");
         self.out.write_all(text.as_bytes())
+    }
+}
+
+impl Receipt<'_, Vec<u8>> {
+    /// Writes the lines written so far to `out`, and forgets them.
+    pub fn drain_into(&mut self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.out)?;
+        self.out.clear();
+        Ok(())
     }
 }
 

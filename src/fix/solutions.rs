@@ -24,7 +24,9 @@ pub(super) struct EdaxSolutions {
 impl EdaxSolutions {
     /// Room for `records` records (taken from the system as written).
     pub fn new(records: usize) -> EdaxSolutions {
-        EdaxSolutions { words: vec![0; records], set_aside: HashMap::new() }
+        let mut words = vec![0; records];
+        crate::os::advise_huge_pages(&mut words);
+        EdaxSolutions { words, set_aside: HashMap::new() }
     }
 
     pub fn set(&mut self, id: RecordId, solved: Negamaxed) {

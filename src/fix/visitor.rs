@@ -1,154 +1,122 @@
-//! The one walk `fix` makes (SPEC §2, from the initial position) and what it
-//! notes on the way: each record's first arrival (for the receipt), which
-//! records are reachable over links (the ones the negamax changes), and,
-//! as the walk leaves each position, its negamax from its children's.
-//!
-//! The walk leaves a position only after every position below it, so the
-//! children of a position are solved when it is left. The walk also follows
-//! leaves into the book, which Edax's negamax does not: a record reached
-//! only that way is solved too but not "linked", and keeps what it has.
+//! The one walk `fix` makes (SPEC §2, from the initial position), told to
+//! the solving thread ([`super::solver`]) as compact events: the walk's
+//! own thread only walks and copies, and the negamax and the notes for the
+//! receipt, whose reads land anywhere in memory, run on the other core.
 
-use super::first::FirstArrivals;
-use super::solutions::EdaxSolutions;
-use crate::book::index::Located;
-use crate::book::{edax, egaroucid, RecordId, ResolvedBook, Target};
+use crate::board::Move;
+use crate::book::{edax, egaroucid, Format, RecordId, ResolvedBook, Target};
 use crate::mine::{Control, Stop};
-use crate::negamax::{self, EdaxPosition, SearchErrors};
 use crate::symmetry::Symmetry;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, SyncSender};
 
-/// One bit per record.
-pub(super) struct Bits(Vec<u64>);
+/// Events handed over at a time: enough to make the hand-over rare, few
+/// enough that a batch stays in cache between the two cores.
+pub(super) const BATCH_EVENTS: usize = 8192;
 
-impl Bits {
-    pub fn new(records: usize) -> Bits {
-        Bits(vec![0; records.div_ceil(64)])
-    }
-
-    pub fn contains(&self, id: RecordId) -> bool {
-        self.0[id.index() / 64] & 1 << (id.index() % 64) != 0
-    }
-
-    /// Sets a record's bit; true if it was not set.
-    pub fn insert(&mut self, id: RecordId) -> bool {
-        let (word, bit) = (id.index() / 64, 1u64 << (id.index() % 64));
-        let new = self.0[word] & bit == 0;
-        self.0[word] |= bit;
-        new
-    }
-
-    pub fn count(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
+/// What a record's own negamax reads of itself, besides its children,
+/// noted as the walk enters it (its bytes are then in cache).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Own {
+    pub empties: u8,
+    /// Edax: the level byte as stored.
+    pub level: u8,
+    /// Edax: the leaf's score as stored, whatever its move. Egaroucid: the
+    /// stored value, kept by a record with neither leaf nor link.
+    pub score: i8,
 }
 
-/// What the negamax found, by format.
-pub(super) enum Solutions {
-    Edax {
-        solved: EdaxSolutions,
-        errors: SearchErrors,
-    },
-    /// Each record's new value.
-    Egaroucid(Vec<i8>),
-}
-
-/// What the walk leaves behind for writing the book and the receipt.
-pub(super) struct Fixed {
-    pub first: FirstArrivals,
-    /// Records reachable from the start over links: the ones the negamax sets.
-    pub linked: Bits,
-    pub solutions: Solutions,
-}
-
-impl Fixed {
-    /// Nothing reached yet, room for every record of `book`.
-    pub fn new(book: &ResolvedBook, solutions: Solutions) -> Fixed {
-        let records = book.counts().records as usize;
-        Fixed { first: FirstArrivals::new(records), linked: Bits::new(records), solutions }
-    }
-
-    /// Room for the solutions of every record of `book`.
-    pub fn solutions_for(book: &ResolvedBook, errors: Option<SearchErrors>) -> Solutions {
-        let records = book.counts().records as usize;
-        match errors {
-            Some(errors) => Solutions::Edax { solved: EdaxSolutions::new(records), errors },
-            None => Solutions::Egaroucid(vec![0; records]),
+impl Own {
+    /// Reads a record's own fields; a record that no longer reads (the
+    /// book changed, which is found when the walk ends) gives zeros.
+    pub fn read(book: &ResolvedBook, id: RecordId, offset: u64) -> Own {
+        let bytes = book.file().bytes();
+        if book.file().format() == Format::Edax {
+            edax::record_at(bytes, offset as usize).map_or(Own::default(), |raw| Own {
+                empties: raw.board().empties() as u8,
+                level: raw.level(),
+                score: raw.leaf_score(),
+            })
+        } else {
+            egaroucid::record_at(bytes, id)
+                .map_or(Own::default(), |raw| Own { score: raw.raw_value() as i8, ..Own::default() })
         }
     }
 }
 
-/// The walk's visitor.
+/// One thing the walk did, in walk order.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Event {
+    /// A move followed from the position on top of the walk's stack,
+    /// `parent`, to `child` (at `offset` in the file).
+    Arrive {
+        child: RecordId,
+        parent: RecordId,
+        offset: u64,
+        /// The move played, in the line's coordinates, and whether a pass followed it.
+        mv: Move,
+        via_pass: bool,
+        /// Maps the child's stored board onto the position reached.
+        symmetry: Symmetry,
+        by_leaf: bool,
+        /// The walk enters the child now (it goes on top of the stack).
+        first_time: bool,
+        /// The child's own fields, when it is entered.
+        own: Own,
+    },
+    /// A link of the position being left, in stored order, and the record
+    /// it leads to (none: not in the book).
+    Link { child: Option<RecordId>, then_pass: bool },
+    /// The position on top of the stack is left for good, after its links;
+    /// its leaf's score as the walk has it (SPEC §8: none when its move is
+    /// also a link's).
+    Leave { leaf: Option<i8> },
+}
+
+/// The walk's visitor: copies what the walk does into batches of events
+/// for the solving thread.
 pub(super) struct Fixer<'b, 'c> {
     book: &'b ResolvedBook,
-    pub fixed: Fixed,
     pub control: Control<'c>,
-    /// Room reused by [`Fixer::link_closure`].
-    pending: Vec<Located>,
-    targets: Vec<Target>,
+    batch: Vec<Event>,
+    to_solver: SyncSender<Vec<Event>>,
+    /// Batches the solver is done with, to fill again.
+    recycled: Receiver<Vec<Event>>,
 }
 
 impl<'b, 'c> Fixer<'b, 'c> {
-    /// A visitor for a walk from `start`, whose stored board `symmetry` maps
-    /// onto the initial position.
     pub fn new(
         book: &'b ResolvedBook,
-        mut fixed: Fixed,
-        start: RecordId,
-        symmetry: Symmetry,
+        to_solver: SyncSender<Vec<Event>>,
+        recycled: Receiver<Vec<Event>>,
         control: Control<'c>,
     ) -> Self {
-        fixed.first.start(start, symmetry);
-        fixed.linked.insert(start);
-        Fixer { book, fixed, control, pending: Vec::new(), targets: Vec::new() }
+        Fixer { book, control, batch: Vec::with_capacity(BATCH_EVENTS), to_solver, recycled }
     }
 
-    /// Marks every record reachable over links from `from`, which has just
-    /// become reachable itself, and was walked (and left) before: walked
-    /// first through a leaf, its links' children were not marked then.
-    fn link_closure(&mut self, from: Located) {
-        self.pending.push(from);
-        while let Some(at) = self.pending.pop() {
-            self.targets.clear();
-            self.book.link_targets(at, &mut self.targets);
-            for target in &self.targets {
-                if let Target::Child(child, _) = *target {
-                    if self.fixed.linked.insert(child.id) {
-                        self.pending.push(child);
-                    }
-                }
-            }
+    fn push(&mut self, event: Event) {
+        self.batch.push(event);
+        if self.batch.len() >= BATCH_EVENTS {
+            self.hand_over();
         }
     }
 
-    /// Edax's negamax of the record being left.
-    fn solve_edax(&mut self, departure: &Departure<'_>) {
-        let Solutions::Edax { solved, errors } = &mut self.fixed.solutions else { return };
-        // Read as stored: the leaf's score counts whatever its move.
-        let Some(raw) = edax::record_at(self.book.file().bytes(), departure.offset as usize) else { return };
-        let position =
-            EdaxPosition { empties: raw.board().empties() as u8, level: raw.level(), leaf_score: raw.leaf_score() };
-        let children = departure.links.iter().map(|link| match link.target {
-            Target::Child(at, _) => Some(solved.get(at.id)),
-            Target::Absent | Target::Illegal => None,
-        });
-        let result = negamax::edax_position(&position, *errors, children);
-        solved.set(departure.record, result);
+    /// Hands the events copied so far to the solver. The solver stops
+    /// early only by panicking, which joining it tells: a batch it can no
+    /// longer take is dropped.
+    fn hand_over(&mut self) {
+        let empty = self.recycled.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_EVENTS));
+        let batch = std::mem::replace(&mut self.batch, empty);
+        let _ = self.to_solver.send(batch);
     }
 
-    /// The Egaroucid rule of SPEC §11 for the record being left.
-    fn solve_egaroucid(&mut self, departure: &Departure<'_>) {
-        let Solutions::Egaroucid(values) = &mut self.fixed.solutions else { return };
-        let Some(raw) = egaroucid::record_at(self.book.file().bytes(), departure.record) else { return };
-        // The leaf as the walk has it: not when its move is also a link's
-        // (SPEC §8), whose score is then its child's.
-        let leaf = departure.leaf.map(|leaf| leaf.link.score.0 as i8);
-        let scores = departure.links.iter().filter_map(|link| match link.target {
-            Target::Child(at, _) => Some(negamax::egaroucid_link_score(values[at.id.index()], link.link.then_pass)),
-            Target::Absent | Target::Illegal => None,
-        });
-        let value = negamax::egaroucid_value(leaf, scores).unwrap_or(raw.raw_value() as i8);
-        values[departure.record.index()] = value;
+    /// Hands over the last events; the solver ends once it has them.
+    pub fn finish(mut self) -> Control<'c> {
+        if !self.batch.is_empty() {
+            self.hand_over();
+        }
+        self.control
     }
 }
 
@@ -156,34 +124,36 @@ impl Visitor for Fixer<'_, '_> {
     type Error = Stop;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
-        let child = arrival.child.id;
-        let first_time = arrival.first_time;
-        if first_time {
-            // Solved when the walk leaves it: ask for the word now.
-            if let Solutions::Edax { solved, .. } = &self.fixed.solutions {
-                solved.prefetch(child);
-            }
-            // The line ends with the move played, and its pass if one follows.
-            let at = arrival.line.len() - 1 - usize::from(arrival.via_pass);
-            let mv = arrival.line[at];
-            self.fixed.first.note(child, arrival.parent, mv, arrival.via_pass, arrival.child_symmetry);
-        }
-        if !arrival.by_leaf
-            && self.fixed.linked.contains(arrival.parent)
-            && self.fixed.linked.insert(child)
-            && !first_time
-        {
-            let at = self.book.file().located(child, arrival.child.offset);
-            self.link_closure(at);
-        }
+        let child = arrival.child;
+        let own = match arrival.first_time {
+            true => Own::read(self.book, child.id, child.offset),
+            false => Own::default(),
+        };
+        // The line ends with the move played, and its pass if one follows.
+        let mv = arrival.line[arrival.line.len() - 1 - usize::from(arrival.via_pass)];
+        self.push(Event::Arrive {
+            child: child.id,
+            parent: arrival.parent,
+            offset: child.offset,
+            mv,
+            via_pass: arrival.via_pass,
+            symmetry: arrival.child_symmetry,
+            by_leaf: arrival.by_leaf,
+            first_time: arrival.first_time,
+            own,
+        });
         Ok(())
     }
 
     fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Stop> {
-        match self.fixed.solutions {
-            Solutions::Edax { .. } => self.solve_edax(departure),
-            Solutions::Egaroucid(_) => self.solve_egaroucid(departure),
+        for link in departure.links {
+            let child = match link.target {
+                Target::Child(at, _) => Some(at.id),
+                Target::Absent | Target::Illegal => None,
+            };
+            self.push(Event::Link { child, then_pass: link.link.then_pass });
         }
+        self.push(Event::Leave { leaf: departure.leaf.map(|leaf| leaf.link.score.0 as i8) });
         Ok(())
     }
 

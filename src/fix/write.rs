@@ -4,13 +4,15 @@
 //! Records keep their place and size, so the book keeps its size.
 
 use super::first::{FirstArrivals, Lines};
+use super::fixed::Fixed;
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
-use super::visitor::Fixed;
 use crate::board::{Board, Move};
 use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
-use crate::book::{egaroucid, FormatError, RecordId, ResolvedBook, Target};
+use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
 use crate::negamax::{self, Negamaxed};
+use crate::output::KifuFormat;
+use crate::parallel;
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,6 +32,17 @@ pub struct Changes {
     pub reordered: u64,
 }
 
+impl Changes {
+    /// Adds the counts of `other`.
+    fn add(&mut self, other: &Changes) {
+        self.records += other.records;
+        self.values += other.values;
+        self.link_scores += other.link_scores;
+        self.counts += other.counts;
+        self.reordered += other.reordered;
+    }
+}
+
 /// Why writing stopped.
 #[derive(Debug)]
 pub(super) enum Failure {
@@ -42,8 +55,9 @@ pub(super) enum Failure {
 
 /// Records handled together: their children's solutions and their lines'
 /// first arrivals are asked for before any is read, so that the reads
-/// overlap instead of waiting one after another.
-const CHUNK: usize = 1024;
+/// overlap instead of waiting one after another. A chunk starts where the
+/// book file keeps a record's offset, so that any chunk can be found alone.
+const CHUNK: usize = edax::STARTS_EVERY;
 
 /// A chunk's changed records, waiting for their lines: each one's id,
 /// stored board and change.
@@ -62,14 +76,13 @@ impl Pending {
     }
 
     /// Writes the receipt's lines of the records pending, in order.
-    fn write(&mut self, first: &FirstArrivals, receipt: &mut Receipt<'_, impl Write>) -> Result<(), Failure> {
+    fn write(&mut self, first: &FirstArrivals, receipt: &mut Receipt<'_, Vec<u8>>) {
         first.lines(&self.ids, &mut self.lines);
         for (i, (&id, (board, change))) in self.ids.iter().zip(&self.changes).enumerate() {
-            receipt.write(id, board, self.lines.get(i), change).map_err(Failure::Receipt)?;
+            receipt.write(id, board, self.lines.get(i), change).expect("writing to memory does not fail");
         }
         self.ids.clear();
         self.changes.clear();
-        Ok(())
     }
 }
 
@@ -85,19 +98,17 @@ struct EdaxChunk<'a> {
 }
 
 impl<'a> EdaxChunk<'a> {
-    /// Takes the next records (up to [`CHUNK`]) and asks for their children's solutions.
-    fn fill(
-        &mut self,
-        records: &mut impl Iterator<Item = Result<(RecordId, usize, edax::RawRecord<'a>), FormatError>>,
-        book: &ResolvedBook,
-        fixed: &Fixed,
-        solved: &EdaxSolutions,
-    ) -> Result<(), Failure> {
+    /// Takes the records of chunk `k` and asks for their children's solutions.
+    fn fill(&mut self, k: usize, book: &'a ResolvedBook, fixed: &Fixed, solved: &EdaxSolutions) -> Option<()> {
         self.records.clear();
         self.ranges.clear();
         self.children.clear();
-        for item in records.take(CHUNK) {
-            let (id, offset, raw) = item.map_err(|_| Failure::BookChanged)?;
+        let bytes = book.file().bytes();
+        let first = RecordId(u32::try_from(k * CHUNK).ok()?);
+        let offset = book.file().offset_of_id(first)?;
+        let records = book.counts().records as usize - k * CHUNK;
+        for item in edax::records_from(bytes, offset as usize, first).take(records.min(CHUNK)) {
+            let (id, offset, raw) = item.ok()?;
             let from = self.children.len();
             if fixed.linked.contains(id) {
                 self.targets.clear();
@@ -116,54 +127,126 @@ impl<'a> EdaxChunk<'a> {
             self.ranges.push(from..self.children.len());
             self.records.push((id, raw));
         }
-        Ok(())
+        (self.records.len() == records.min(CHUNK)).then_some(())
     }
 }
 
-/// Writes a fixed Edax book to `out` and its receipt.
-pub(super) fn write_edax(
-    book: &ResolvedBook,
-    fixed: &Fixed,
-    solved: &EdaxSolutions,
+/// One chunk of the book fixed: its bytes, its receipt lines and what it
+/// changed, with room reused from chunk to chunk.
+struct Written<'a, 'f> {
+    book: Vec<u8>,
+    receipt: Receipt<'f, Vec<u8>>,
+    changes: Changes,
+    /// The chunk no longer reads: the book changed.
+    changed_book: bool,
+    pending: Pending,
+    edax: EdaxChunk<'a>,
+}
+
+impl<'a, 'f> Written<'a, 'f> {
+    fn new(format: &'f KifuFormat) -> Self {
+        Written {
+            book: Vec::new(),
+            receipt: Receipt::new(Vec::new(), format),
+            changes: Changes::default(),
+            changed_book: false,
+            pending: Pending::default(),
+            edax: EdaxChunk::default(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.book.clear();
+        self.changes = Changes::default();
+        self.changed_book = false;
+    }
+}
+
+/// Writes the book's header, then its chunks in order as `fix_chunk` makes
+/// them on every core, with their receipt lines; what they changed, summed.
+fn write_chunks<'a, 'f>(
+    header: &[u8],
+    chunks: usize,
+    format: &'f KifuFormat,
+    fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) + Sync,
     out: &mut impl Write,
-    receipt: &mut Receipt<'_, impl Write>,
+    receipt: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<Changes, Failure> {
-    let bytes = book.file().bytes();
-    out.write_all(bytes.get(..edax::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
+    out.write_all(header).map_err(Failure::Book)?;
     let mut changes = Changes::default();
-    let mut record = Vec::with_capacity(edax::RECORD_MAX_LEN);
-    let mut records = edax::records(bytes).peekable();
-    let (mut chunk, mut pending) = (EdaxChunk::default(), Pending::default());
-    while records.peek().is_some() {
+    let consume = |written: &mut Written<'a, 'f>| {
         if cancel.load(Ordering::Relaxed) {
             return Err(Failure::Interrupted);
         }
-        chunk.fill(&mut records, book, fixed, solved)?;
-        for ((id, raw), range) in chunk.records.iter().zip(&chunk.ranges) {
-            record.clear();
-            record.extend_from_slice(raw.bytes());
-            let mut change = Change::default();
-            if fixed.linked.contains(*id) {
-                put_solution(&mut record, raw, &solved.get(*id), &mut change, &mut changes);
-                let scores = chunk.children[range.clone()]
-                    .iter()
-                    .map(|child| child.map(|child| negamax::edax_link_score(&solved.get(child))));
-                put_link_scores(&mut record, scores, &mut change);
-                changes.link_scores += change.links.len() as u64;
-            }
-            if sort_links(&mut record, raw.n_links()) {
-                changes.reordered += 1;
-            }
-            if change.is_change() {
-                changes.records += 1;
-                pending.push(*id, raw.board(), change, &fixed.first);
-            }
-            out.write_all(&record).map_err(Failure::Book)?;
+        if written.changed_book {
+            return Err(Failure::BookChanged);
         }
-        pending.write(&fixed.first, receipt)?;
-    }
+        out.write_all(&written.book).map_err(Failure::Book)?;
+        written.receipt.drain_into(receipt).map_err(Failure::Receipt)?;
+        changes.add(&written.changes);
+        Ok(())
+    };
+    let work = |k: usize, written: &mut Written<'a, 'f>| {
+        written.clear();
+        fix_chunk(k, written);
+    };
+    parallel::in_order(chunks, parallel::workers(), || Written::new(format), work, consume)?;
     Ok(changes)
+}
+
+/// Writes a fixed Edax book to `out` and its receipt.
+pub(super) fn write_edax<'a>(
+    book: &'a ResolvedBook,
+    fixed: &Fixed,
+    solved: &EdaxSolutions,
+    format: &KifuFormat,
+    out: &mut impl Write,
+    receipt: &mut impl Write,
+    cancel: &AtomicBool,
+) -> Result<Changes, Failure> {
+    let header = book.file().bytes().get(..edax::HEADER_LEN).ok_or(Failure::BookChanged)?;
+    let chunks = (book.counts().records as usize).div_ceil(CHUNK);
+    let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
+        written.changed_book = fix_edax_chunk(k, book, fixed, solved, written).is_none();
+    };
+    write_chunks(header, chunks, format, fix_chunk, out, receipt, cancel)
+}
+
+/// Fixes the records of chunk `k` of an Edax book into `written`; none if
+/// they no longer read.
+fn fix_edax_chunk<'a>(
+    k: usize,
+    book: &'a ResolvedBook,
+    fixed: &Fixed,
+    solved: &EdaxSolutions,
+    written: &mut Written<'a, '_>,
+) -> Option<()> {
+    let Written { book: bytes, receipt, changes, pending, edax: chunk, .. } = written;
+    chunk.fill(k, book, fixed, solved)?;
+    for ((id, raw), range) in chunk.records.iter().zip(&chunk.ranges) {
+        let at = bytes.len();
+        bytes.extend_from_slice(raw.bytes());
+        let record = &mut bytes[at..];
+        let mut change = Change::default();
+        if fixed.linked.contains(*id) {
+            put_solution(record, raw, &solved.get(*id), &mut change, changes);
+            let scores = chunk.children[range.clone()]
+                .iter()
+                .map(|child| child.map(|child| negamax::edax_link_score(&solved.get(child))));
+            put_link_scores(record, scores, &mut change);
+            changes.link_scores += change.links.len() as u64;
+        }
+        if sort_links(record, raw.n_links()) {
+            changes.reordered += 1;
+        }
+        if change.is_change() {
+            changes.records += 1;
+            pending.push(*id, raw.board(), change, &fixed.first);
+        }
+    }
+    pending.write(&fixed.first, receipt);
+    Some(())
 }
 
 /// Puts a record's new counts, value and bounds into its bytes, noting what changed.
@@ -230,37 +313,47 @@ pub(super) fn write_egaroucid(
     book: &ResolvedBook,
     fixed: &Fixed,
     values: &[i8],
+    format: &KifuFormat,
     out: &mut impl Write,
-    receipt: &mut Receipt<'_, impl Write>,
+    receipt: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<Changes, Failure> {
-    let bytes = book.file().bytes();
-    out.write_all(bytes.get(..egaroucid::HEADER_LEN).ok_or(Failure::BookChanged)?).map_err(Failure::Book)?;
-    let mut changes = Changes::default();
-    let mut pending = Pending::default();
+    let header = book.file().bytes().get(..egaroucid::HEADER_LEN).ok_or(Failure::BookChanged)?;
     let records = book.counts().records as usize;
-    for chunk_start in (0..records).step_by(CHUNK) {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Failure::Interrupted);
+    let fix_chunk = |k: usize, written: &mut Written<'_, '_>| {
+        let ids = k * CHUNK..(k * CHUNK + CHUNK).min(records);
+        written.changed_book = fix_egaroucid_chunk(ids, book, fixed, values, written).is_none();
+    };
+    write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
+}
+
+/// Fixes the records `ids` of an Egaroucid book into `written`; none if
+/// they no longer read.
+fn fix_egaroucid_chunk(
+    ids: std::ops::Range<usize>,
+    book: &ResolvedBook,
+    fixed: &Fixed,
+    values: &[i8],
+    written: &mut Written<'_, '_>,
+) -> Option<()> {
+    let bytes = book.file().bytes();
+    for n in ids {
+        let id = RecordId(u32::try_from(n).ok()?);
+        let raw = egaroucid::record_at(bytes, id)?;
+        let mut record = *raw.bytes();
+        let old = raw.raw_value() as i8;
+        let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
+        if new != old {
+            record[egaroucid::VALUE_AT] = new as u8;
+            written.changes.values += 1;
+            written.changes.records += 1;
+            let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
+            written.pending.push(id, raw.board(), change, &fixed.first);
         }
-        for n in chunk_start..(chunk_start + CHUNK).min(records) {
-            let id = RecordId(n as u32);
-            let raw = egaroucid::record_at(bytes, id).ok_or(Failure::BookChanged)?;
-            let mut record = *raw.bytes();
-            let old = raw.raw_value() as i8;
-            let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
-            if new != old {
-                record[egaroucid::VALUE_AT] = new as u8;
-                changes.values += 1;
-                changes.records += 1;
-                let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
-                pending.push(id, raw.board(), change, &fixed.first);
-            }
-            out.write_all(&record).map_err(Failure::Book)?;
-        }
-        pending.write(&fixed.first, receipt)?;
+        written.book.extend_from_slice(&record);
     }
-    Ok(changes)
+    written.pending.write(&fixed.first, &mut written.receipt);
+    Some(())
 }
 
 #[cfg(test)]

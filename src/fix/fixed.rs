@@ -1,0 +1,88 @@
+//! What solving the book leaves behind for writing it and its receipt:
+//! each record's first arrival, which records are reachable over links,
+//! and each reachable record's negamax.
+
+use super::first::FirstArrivals;
+use super::solutions::EdaxSolutions;
+use crate::book::{RecordId, ResolvedBook};
+use crate::negamax::SearchErrors;
+
+/// One bit per record.
+pub(super) struct Bits(Vec<u64>);
+
+impl Bits {
+    pub fn new(records: usize) -> Bits {
+        Bits(vec![0; records.div_ceil(64)])
+    }
+
+    pub fn contains(&self, id: RecordId) -> bool {
+        self.0[id.index() / 64] & 1 << (id.index() % 64) != 0
+    }
+
+    /// Sets a record's bit; true if it was not set.
+    pub fn insert(&mut self, id: RecordId) -> bool {
+        let (word, bit) = (id.index() / 64, 1u64 << (id.index() % 64));
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
+    }
+
+    /// Asks for the word holding a record's bit.
+    pub fn prefetch(&self, id: RecordId) {
+        prefetch_index::prefetch_index(&self.0, id.index() / 64);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+}
+
+/// What the negamax found, by format.
+pub(super) enum Solutions {
+    Edax {
+        solved: EdaxSolutions,
+        errors: SearchErrors,
+    },
+    /// Each record's new value.
+    Egaroucid(Vec<i8>),
+}
+
+impl Solutions {
+    /// Room for the solutions of every record of `book`: Edax's when the
+    /// book has Edax's search errors, else Egaroucid's.
+    pub fn for_book(book: &ResolvedBook, errors: Option<SearchErrors>) -> Solutions {
+        let records = book.counts().records as usize;
+        match errors {
+            Some(errors) => Solutions::Edax { solved: EdaxSolutions::new(records), errors },
+            None => {
+                let mut values = vec![0; records];
+                crate::os::advise_huge_pages(&mut values);
+                Solutions::Egaroucid(values)
+            }
+        }
+    }
+
+    /// Asks for the memory that reading or setting `id`'s solution touches.
+    pub fn prefetch(&self, id: RecordId) {
+        match self {
+            Solutions::Edax { solved, .. } => solved.prefetch(id),
+            Solutions::Egaroucid(values) => prefetch_index::prefetch_index(values, id.index()),
+        }
+    }
+}
+
+/// What the walk leaves behind for writing the book and the receipt.
+pub(super) struct Fixed {
+    pub first: FirstArrivals,
+    /// Records reachable from the start over links: the ones the negamax sets.
+    pub linked: Bits,
+    pub solutions: Solutions,
+}
+
+impl Fixed {
+    /// Nothing reached yet, room for every record of `book`.
+    pub fn new(book: &ResolvedBook, solutions: Solutions) -> Fixed {
+        let records = book.counts().records as usize;
+        Fixed { first: FirstArrivals::new(records), linked: Bits::new(records), solutions }
+    }
+}

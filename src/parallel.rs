@@ -1,0 +1,111 @@
+//! Work shared between the cores with its results used in order: items
+//! 0, 1, 2, … handed out in turn to worker threads, each filling a buffer
+//! that comes back to the caller in item order and is then reused. Writing
+//! a book this way runs record by record on every core while one thread
+//! writes the file front to back.
+
+use std::sync::mpsc;
+
+/// Buffers per worker: one being filled while the last one waits.
+const BUFFERS_PER_WORKER: usize = 2;
+
+/// The number of workers: one per core the process may use, at most 8.
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+}
+
+/// Runs `work(i, buffer)` for every `i` in `0..items` on `workers`
+/// threads, and `consume(buffer)` on the calling thread in the order of
+/// `i`. Buffers come from `make` and are reused. The first error `consume`
+/// returns stops the work (the workers finish the item in hand) and is
+/// returned.
+pub fn in_order<T: Send, E>(
+    items: usize,
+    workers: usize,
+    make: impl Fn() -> T,
+    work: impl Fn(usize, &mut T) + Sync,
+    mut consume: impl FnMut(&mut T) -> Result<(), E>,
+) -> Result<(), E> {
+    let workers = workers.clamp(1, items.max(1));
+    std::thread::scope(|scope| {
+        let work = &work;
+        let mut lanes = Vec::with_capacity(workers);
+        for w in 0..workers {
+            let (to_caller, filled) = mpsc::sync_channel::<T>(BUFFERS_PER_WORKER);
+            let (give_back, empty) = mpsc::sync_channel::<T>(BUFFERS_PER_WORKER);
+            for _ in 0..BUFFERS_PER_WORKER {
+                give_back.send(make()).expect("the channel has room for every buffer");
+            }
+            scope.spawn(move || {
+                for i in (w..items).step_by(workers) {
+                    // The caller hung up: it stopped on an error.
+                    let Ok(mut buffer) = empty.recv() else { return };
+                    work(i, &mut buffer);
+                    if to_caller.send(buffer).is_err() {
+                        return;
+                    }
+                }
+            });
+            lanes.push((filled, give_back));
+        }
+        for i in 0..items {
+            let (filled, give_back) = &lanes[i % workers];
+            // A worker only stops early when the caller hangs up or it
+            // panics; the scope then re-raises the panic.
+            let Ok(mut buffer) = filled.recv() else { break };
+            consume(&mut buffer)?;
+            let _ = give_back.send(buffer);
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_item_order_whatever_the_number_of_workers() {
+        for workers in [1, 2, 3, 8] {
+            for items in [0, 1, 5, 100] {
+                let mut seen = Vec::new();
+                let done: Result<(), ()> = in_order(
+                    items,
+                    workers,
+                    Vec::new,
+                    |i, buffer: &mut Vec<usize>| {
+                        buffer.clear();
+                        buffer.extend([i, i * i]);
+                    },
+                    |buffer| {
+                        seen.push(buffer.clone());
+                        Ok(())
+                    },
+                );
+                assert_eq!(done, Ok(()));
+                let expected: Vec<Vec<usize>> = (0..items).map(|i| vec![i, i * i]).collect();
+                assert_eq!(seen, expected, "{workers} workers, {items} items");
+            }
+        }
+    }
+
+    #[test]
+    fn an_error_stops_the_work_and_is_returned() {
+        let mut consumed = 0;
+        let done = in_order(
+            1000,
+            2,
+            || 0usize,
+            |i, buffer| *buffer = i,
+            |buffer| {
+                consumed += 1;
+                if *buffer == 10 {
+                    return Err(*buffer);
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(done, Err(10));
+        assert_eq!(consumed, 11);
+    }
+}
