@@ -109,15 +109,17 @@ impl EdaxTargets {
     }
 }
 
-/// A record's two words in an Egaroucid book's [`EgaroucidLinks`]: its
-/// first two links (52 bits each, see [`pack_link`]) and, in the top 8
-/// bits of the first word, its facts: how many links it has (bits 56–61),
-/// a pass after its leaf (62), an illegal leaf (63). A record with more than
-/// two links keeps them all in the overflow list, from the index in the low
-/// 32 bits of its first word.
+/// A record's word in an Egaroucid book's [`EgaroucidLinks`]: in the top 8
+/// bits its facts, how many links it has (bits 56–61), a pass after its
+/// leaf (62), an illegal leaf (63); below them its link (52 bits, see
+/// [`pack_link`]) when it has one. A record with more links keeps them all
+/// in the overflow list, from the index in the low 32 bits. Nearly every
+/// record of a book has one link (each position but the first is some
+/// position's link; a few are several positions'), so one word a record
+/// and a short overflow list hold them in about half the room of two
+/// words a record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(16))]
-pub(super) struct Slots(pub [u64; 2]);
+pub(super) struct Slots(pub u64);
 
 /// What [`Slots`] says about a record besides its links.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -128,31 +130,30 @@ pub(super) struct RecordFacts {
 }
 
 const FACTS_SHIFT: u32 = 56;
-const LINKS_INLINE: usize = 2;
+const LINKS_INLINE: usize = 1;
 /// Most links a record can have: a move to every empty square.
 pub(super) const MAX_LINKS: usize = 60;
 
 impl Slots {
-    /// The slots of a record with these facts and links; links past the
-    /// first two go to `overflow`.
+    /// The slots of a record with these facts and links; more than one
+    /// link goes to `overflow`.
     pub fn new(facts: RecordFacts, links: &[FoundLink<Located>], overflow: &mut Vec<u64>) -> Slots {
         debug_assert!(links.len() == facts.links && facts.links <= MAX_LINKS);
         let packed = (facts.links as u64) | u64::from(facts.leaf_then_pass) << 6 | u64::from(facts.leaf_illegal) << 7;
-        let mut words = [0; 2];
-        if links.len() <= LINKS_INLINE {
-            for (word, link) in words.iter_mut().zip(links) {
-                *word = pack_link(link);
+        let word = match links {
+            [] => 0,
+            [link] => pack_link(link),
+            _ => {
+                let start = overflow.len() as u64;
+                overflow.extend(links.iter().map(pack_link));
+                start
             }
-        } else {
-            words[0] = overflow.len() as u64;
-            overflow.extend(links.iter().map(pack_link));
-        }
-        words[0] |= packed << FACTS_SHIFT;
-        Slots(words)
+        };
+        Slots(word | packed << FACTS_SHIFT)
     }
 
     pub fn facts(&self) -> RecordFacts {
-        let packed = self.0[0] >> FACTS_SHIFT;
+        let packed = self.0 >> FACTS_SHIFT;
         RecordFacts {
             links: (packed & 0x3f) as usize,
             leaf_then_pass: packed & 0x40 != 0,
@@ -162,13 +163,13 @@ impl Slots {
 
     /// Where this record's links are in the overflow list, if they are there.
     pub fn overflow_start(&self) -> Option<usize> {
-        (self.facts().links > LINKS_INLINE).then_some((self.0[0] & 0xffff_ffff) as usize)
+        (self.facts().links > LINKS_INLINE).then_some((self.0 & 0xffff_ffff) as usize)
     }
 
     /// Moves this record's overflow index by `by` (lists made apart, then joined).
     pub fn shift_overflow(&mut self, by: usize) {
         if self.overflow_start().is_some() {
-            self.0[0] += by as u64;
+            self.0 += by as u64;
         }
     }
 
@@ -177,7 +178,7 @@ impl Slots {
         let count = self.facts().links;
         let words = match self.overflow_start() {
             Some(start) => overflow.get(start..start + count).unwrap_or_default(),
-            None => &self.0[..count],
+            None => std::slice::from_ref(&self.0).get(..count).unwrap_or_default(),
         };
         words.iter().map(|&word| unpack_link(word))
     }
