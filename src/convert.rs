@@ -7,6 +7,7 @@ use crate::book::index::Located;
 use crate::book::{edax as edax_format, egaroucid, Book, BookError, Format, Header, ResolvedBook, Target};
 use crate::mine::{Control, Phase};
 use crate::order::{walk_order, Interrupted, PassThrough, WalkOrder};
+use crate::parallel;
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::write::{edax, egbk3, BookOut, WriteError};
@@ -189,36 +190,32 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
     tracing::debug!("{}: resolved and walked in {:.3} s", book_path.display(), began.elapsed().as_secs_f64());
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
-    let in_order = records_in_walk_order(&resolved, &order);
-    let finished = match (report.from, to) {
-        (Some(Format::Edax), OutFormat::Edax) => {
-            let Header::Edax(header) = &header else { unreachable!("an Edax book has an Edax header") };
-            let mut sink = sink;
-            for at in in_order {
-                check_cancel(&control)?;
-                sink.record(edax_record(&resolved, at).bytes())?;
-            }
-            let n = sink.records();
-            report.written = n;
-            sink.finish(&edax::header_from(header, n))?
-        }
-        (_, OutFormat::Edax) => {
-            egaroucid_to_edax(&resolved, &order, in_order, &stored_passes, sink, &mut report, &control)?
-        }
-        (Some(Format::Edax), OutFormat::Egbk3) => {
-            edax_to_egbk3(&resolved, &order, in_order, sink, &mut report, &control)?
-        }
-        (_, OutFormat::Egbk3) => {
-            let mut sink = sink;
-            for at in in_order {
-                check_cancel(&control)?;
-                sink.record(egaroucid_record(&resolved, at).bytes())?;
-            }
-            let n = sink.records();
-            report.written = n;
-            sink.finish(&egbk3::header(n))?
-        }
+    let pair = Pair::of(report.from, to);
+    let mut sink = sink;
+    let mut tally = write_records(&resolved, &order, pair, &mut sink, &control)?;
+    if pair == Pair::EgaroucidToEdax {
+        let passes = passes_to_add(&order, std::mem::take(&mut tally.passes), &stored_passes);
+        report.passes_added = passes.len() as u64;
+        let added = write_passes(&resolved, &passes, &mut sink, &control)?;
+        tally.add(&added);
+    }
+    report.written = sink.records();
+    report.left_out_value = tally.left_out_value;
+    report.left_out_pass = tally.left_out_pass;
+    report.bounds_lost = tally.bounds_lost;
+    report.links_lost = tally.links_lost;
+    if pair == Pair::EdaxToEgbk3 {
+        // The walk compared every link of the records it reached with the
+        // child's value as it arrived; the writer the others'.
+        report.links_differing = order.stale_links + tally.links_differing;
+    }
+    let n = report.written;
+    let header = match (&header, to) {
+        (Header::Edax(header), OutFormat::Edax) => edax::header_from(header, n).to_vec(),
+        (_, OutFormat::Edax) => edax::new_header(header_date(), tally.level, tally.empties, n).to_vec(),
+        (_, OutFormat::Egbk3) => egbk3::header(n).to_vec(),
     };
+    let finished = sink.finish(&header)?;
     tracing::debug!("{}: written and synced in {:.3} s", out.display(), writing.elapsed().as_secs_f64());
     if resolved.file().changed() {
         return Err(ConvertError::BookChanged { book: book_path });
@@ -236,13 +233,6 @@ pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
     }
 }
 
-/// The records reached, in walk order, then every other record of the
-/// book in file order.
-fn records_in_walk_order<'a>(book: &'a ResolvedBook, order: &'a WalkOrder) -> impl Iterator<Item = Located> + 'a {
-    let unreached = book.file().every_record().filter(|at| !order.is_reached(at.id));
-    order.reached.iter().copied().chain(unreached)
-}
-
 /// An Edax record, read in place.
 pub(crate) fn edax_record(book: &ResolvedBook, at: Located) -> edax_format::RawRecord<'_> {
     let file = book.file();
@@ -252,107 +242,6 @@ pub(crate) fn edax_record(book: &ResolvedBook, at: Located) -> edax_format::RawR
 /// An Egaroucid record, read in place.
 pub(crate) fn egaroucid_record(book: &ResolvedBook, at: Located) -> egaroucid::RawRecord<'_> {
     egaroucid::record_at(book.file().bytes(), at.id).expect("records were checked at load")
-}
-
-/// Egaroucid to Edax (SPEC §9.1): each record made an Edax one, then the
-/// pass records Edax needs.
-fn egaroucid_to_edax(
-    book: &ResolvedBook,
-    order: &WalkOrder,
-    in_order: impl Iterator<Item = Located>,
-    stored_passes: &HashSet<Board>,
-    mut sink: BookOut,
-    report: &mut ConvertReport,
-    control: &Control<'_>,
-) -> Result<crate::output::FinishedFile, ConvertError> {
-    let mut targets = Vec::new();
-    let mut bytes = Vec::new();
-    let (mut level, mut empties) = (1, 60);
-    // The walk's passes first; then those of records it never reached.
-    let mut passes: Vec<PassThrough> = order.passes.clone();
-    let mut seen: HashSet<Board> = passes.iter().map(|p| p.board).collect();
-    for at in in_order {
-        check_cancel(control)?;
-        targets.clear();
-        let record = book.read(at, &mut targets);
-        if !order.is_reached(at.id) {
-            for (link, target) in record.links().zip(&targets) {
-                if let (true, Target::Child(child, _)) = (link.then_pass, target) {
-                    let before = record.board().after(link.mv).map(|c| normalize(&c).board);
-                    if let Some(board) = before.filter(|b| seen.insert(*b)) {
-                        passes.push(PassThrough { board, child: *child });
-                    }
-                }
-            }
-        }
-        let stored_leaf = egaroucid_record(book, at).leaf();
-        let converted = edax::from_egaroucid(&record, stored_leaf);
-        level = level.max(i32::from(converted.level));
-        empties = empties.min(record.board().empties() as i32);
-        bytes.clear();
-        converted.encode(&mut bytes);
-        sink.record(&bytes)?;
-    }
-    for pass in passes.iter().filter(|p| !stored_passes.contains(&p.board)) {
-        targets.clear();
-        let child = book.read(pass.child, &mut targets);
-        let added = edax::pass_record(pass.board, &child);
-        level = level.max(i32::from(added.level));
-        empties = empties.min(pass.board.empties() as i32);
-        bytes.clear();
-        added.encode(&mut bytes);
-        sink.record(&bytes)?;
-        report.passes_added += 1;
-    }
-    let n = sink.records();
-    report.written = n;
-    Ok(sink.finish(&edax::new_header(header_date(), level, empties, n))?)
-}
-
-/// Edax to Egaroucid (SPEC §9.2): what an .egbk3 record can hold of each
-/// Edax record, counting what is left out and lost.
-fn edax_to_egbk3(
-    book: &ResolvedBook,
-    order: &WalkOrder,
-    in_order: impl Iterator<Item = Located>,
-    mut sink: BookOut,
-    report: &mut ConvertReport,
-    control: &Control<'_>,
-) -> Result<crate::output::FinishedFile, ConvertError> {
-    // The walk compared every link of the records it reached with the
-    // child's value as it arrived; only the others are read here.
-    report.links_differing = order.stale_links;
-    let mut targets = Vec::new();
-    for at in in_order {
-        check_cancel(control)?;
-        let raw = edax_record(book, at);
-        match egbk3::from_edax(&raw) {
-            Ok(bytes) => {
-                sink.record(&bytes)?;
-                report.bounds_lost += 1;
-                report.links_lost += raw.n_links() as u64;
-                if !order.is_reached(at.id) {
-                    report.links_differing += stale_links_of(book, at, &mut targets);
-                }
-            }
-            Err(egbk3::LeftOut::ValueOutOfRange) => report.left_out_value += 1,
-            Err(egbk3::LeftOut::MustPass) => report.left_out_pass += 1,
-        }
-    }
-    let n = sink.records();
-    report.written = n;
-    Ok(sink.finish(&egbk3::header(n))?)
-}
-
-/// How many links of a record score other than minus their child's value.
-fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Target>) -> u64 {
-    targets.clear();
-    let record = book.read(at, targets);
-    let stale = record.links().zip(targets.iter()).filter(|(link, target)| match target {
-        Target::Child(child, _) => link.score.0 != -book.file().value_of(*child).0,
-        _ => false,
-    });
-    stale.count() as u64
 }
 
 fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
@@ -367,4 +256,266 @@ fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
 fn boards_that_must_pass(book: &Book) -> HashSet<Board> {
     let file = book.file();
     file.every_record().map(|at| file.board_of(at)).filter(|board| board.must_pass()).collect()
+}
+
+/// Which writer a conversion needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pair {
+    EdaxToEdax,
+    EdaxToEgbk3,
+    EgaroucidToEdax,
+    EgaroucidToEgbk3,
+}
+
+impl Pair {
+    fn of(from: Option<Format>, to: OutFormat) -> Pair {
+        match (from, to) {
+            (Some(Format::Edax), OutFormat::Edax) => Pair::EdaxToEdax,
+            (Some(Format::Edax), OutFormat::Egbk3) => Pair::EdaxToEgbk3,
+            (_, OutFormat::Edax) => Pair::EgaroucidToEdax,
+            (_, OutFormat::Egbk3) => Pair::EgaroucidToEgbk3,
+        }
+    }
+}
+
+/// What writing some records counted.
+#[derive(Clone, Debug)]
+struct Tally {
+    left_out_value: u64,
+    left_out_pass: u64,
+    bounds_lost: u64,
+    links_lost: u64,
+    /// Links of records the walk did not reach whose score is not minus
+    /// their child's value.
+    links_differing: u64,
+    /// The highest level and fewest empty squares written (for a new Edax header).
+    level: i32,
+    empties: i32,
+    /// Positions before a pass met on the links of records the walk did
+    /// not reach, in order (duplicates included).
+    passes: Vec<PassThrough>,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            left_out_value: 0,
+            left_out_pass: 0,
+            bounds_lost: 0,
+            links_lost: 0,
+            links_differing: 0,
+            level: 1,
+            empties: 60,
+            passes: Vec::new(),
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.left_out_value += other.left_out_value;
+        self.left_out_pass += other.left_out_pass;
+        self.bounds_lost += other.bounds_lost;
+        self.links_lost += other.links_lost;
+        self.links_differing += other.links_differing;
+        self.level = self.level.max(other.level);
+        self.empties = self.empties.min(other.empties);
+        self.passes.extend_from_slice(&other.passes);
+    }
+}
+
+/// Records converted at a time on one core.
+const CHUNK: usize = edax_format::STARTS_EVERY;
+
+/// How many records ahead of the one converted ask for their bytes.
+const LOOKAHEAD: usize = 16;
+
+/// Some records converted: their bytes, how many, what they counted, and
+/// room reused from part to part.
+#[derive(Default)]
+struct Part {
+    bytes: Vec<u8>,
+    records: u64,
+    tally: Tally,
+    at: Vec<Located>,
+    targets: Vec<Target>,
+}
+
+impl Part {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.records = 0;
+        self.tally = Tally::default();
+        self.at.clear();
+    }
+}
+
+/// Writes every record in walk order (SPEC §9): those reached, then the
+/// others in file order; converted a chunk at a time on every core and
+/// written in turn. Returns what they counted.
+fn write_records(
+    book: &ResolvedBook,
+    order: &WalkOrder,
+    pair: Pair,
+    sink: &mut BookOut,
+    control: &Control<'_>,
+) -> Result<Tally, ConvertError> {
+    let reached_chunks = order.reached.len().div_ceil(CHUNK);
+    let file_chunks = (book.counts().records as usize).div_ceil(CHUNK);
+    let work = |k: usize, part: &mut Part| {
+        part.clear();
+        match k.checked_sub(reached_chunks) {
+            None => part.at.extend_from_slice(&order.reached[k * CHUNK..((k + 1) * CHUNK).min(order.reached.len())]),
+            Some(k) => {
+                let ids = k * CHUNK..((k + 1) * CHUNK).min(book.counts().records as usize);
+                part.at.extend(book.file().records_in(ids).filter(|at| !order.is_reached(at.id)));
+            }
+        }
+        convert_part(book, order, pair, part);
+    };
+    let mut tally = Tally::default();
+    let consume = |part: &mut Part| {
+        check_cancel(control)?;
+        sink.records_bytes(&part.bytes, part.records)?;
+        tally.add(&part.tally);
+        Ok::<(), ConvertError>(())
+    };
+    parallel::in_order(reached_chunks + file_chunks, parallel::workers(), Part::default, work, consume)?;
+    Ok(tally)
+}
+
+/// Converts the records `part.at` into `part`.
+fn convert_part(book: &ResolvedBook, order: &WalkOrder, pair: Pair, part: &mut Part) {
+    let Part { bytes, records, tally, at, targets } = part;
+    for (i, &here) in at.iter().enumerate() {
+        if let Some(&ahead) = at.get(i + LOOKAHEAD) {
+            book.file().prefetch(ahead);
+        }
+        let written = match pair {
+            Pair::EdaxToEdax => {
+                bytes.extend_from_slice(edax_record(book, here).bytes());
+                true
+            }
+            Pair::EgaroucidToEgbk3 => {
+                bytes.extend_from_slice(egaroucid_record(book, here).bytes());
+                true
+            }
+            Pair::EgaroucidToEdax => {
+                to_edax(book, here, !order.is_reached(here.id), targets, bytes, tally);
+                true
+            }
+            Pair::EdaxToEgbk3 => to_egbk3(book, here, !order.is_reached(here.id), targets, bytes, tally),
+        };
+        *records += u64::from(written);
+    }
+}
+
+/// An Egaroucid record made an Edax one (SPEC §9.1), noting the passes on
+/// its links if the walk did not reach it.
+fn to_edax(
+    book: &ResolvedBook,
+    at: Located,
+    unreached: bool,
+    targets: &mut Vec<Target>,
+    bytes: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    targets.clear();
+    let record = book.read(at, targets);
+    if unreached {
+        for (link, target) in record.links().zip(targets.iter()) {
+            if let (true, Target::Child(child, _)) = (link.then_pass, target) {
+                if let Some(before) = record.board().after(link.mv) {
+                    tally.passes.push(PassThrough { board: normalize(&before).board, child: *child });
+                }
+            }
+        }
+    }
+    let converted = edax::from_egaroucid(&record, egaroucid_record(book, at).leaf());
+    tally.level = tally.level.max(i32::from(converted.level));
+    tally.empties = tally.empties.min(record.board().empties() as i32);
+    converted.encode(bytes);
+}
+
+/// What an .egbk3 record can hold of an Edax record (SPEC §9.2); false if
+/// it is left out. Counts what is lost, and for a record the walk did not
+/// reach, its links whose score is not minus their child's value.
+fn to_egbk3(
+    book: &ResolvedBook,
+    at: Located,
+    unreached: bool,
+    targets: &mut Vec<Target>,
+    bytes: &mut Vec<u8>,
+    tally: &mut Tally,
+) -> bool {
+    let raw = edax_record(book, at);
+    match egbk3::from_edax(&raw) {
+        Ok(record) => {
+            bytes.extend_from_slice(&record);
+            tally.bounds_lost += 1;
+            tally.links_lost += raw.n_links() as u64;
+            if unreached {
+                tally.links_differing += stale_links_of(book, at, targets);
+            }
+            true
+        }
+        Err(egbk3::LeftOut::ValueOutOfRange) => {
+            tally.left_out_value += 1;
+            false
+        }
+        Err(egbk3::LeftOut::MustPass) => {
+            tally.left_out_pass += 1;
+            false
+        }
+    }
+}
+
+/// How many links of a record score other than minus their child's value.
+fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Target>) -> u64 {
+    targets.clear();
+    let record = book.read(at, targets);
+    let stale = record.links().zip(targets.iter()).filter(|(link, target)| match target {
+        Target::Child(child, _) => link.score.0 != -book.file().value_of(*child).0,
+        _ => false,
+    });
+    stale.count() as u64
+}
+
+/// The pass records Edax needs (SPEC §9.1): the walk's first, then those
+/// met on the links of records it never reached, each board once, less
+/// the boards the book stores itself.
+fn passes_to_add(order: &WalkOrder, unreached: Vec<PassThrough>, stored: &HashSet<Board>) -> Vec<PassThrough> {
+    let mut seen: HashSet<Board> = order.passes.iter().map(|p| p.board).collect();
+    let later = unreached.into_iter().filter(|p| seen.insert(p.board));
+    order.passes.iter().copied().chain(later).filter(|p| !stored.contains(&p.board)).collect()
+}
+
+/// Writes a pass record for each of `passes`, on every core.
+fn write_passes(
+    book: &ResolvedBook,
+    passes: &[PassThrough],
+    sink: &mut BookOut,
+    control: &Control<'_>,
+) -> Result<Tally, ConvertError> {
+    let work = |k: usize, part: &mut Part| {
+        part.clear();
+        for pass in &passes[k * CHUNK..((k + 1) * CHUNK).min(passes.len())] {
+            part.targets.clear();
+            let child = book.read(pass.child, &mut part.targets);
+            let added = edax::pass_record(pass.board, &child);
+            part.tally.level = part.tally.level.max(i32::from(added.level));
+            part.tally.empties = part.tally.empties.min(pass.board.empties() as i32);
+            added.encode(&mut part.bytes);
+            part.records += 1;
+        }
+    };
+    let mut tally = Tally::default();
+    let consume = |part: &mut Part| {
+        check_cancel(control)?;
+        sink.records_bytes(&part.bytes, part.records)?;
+        tally.add(&part.tally);
+        Ok::<(), ConvertError>(())
+    };
+    parallel::in_order(passes.len().div_ceil(CHUNK), parallel::workers(), Part::default, work, consume)?;
+    Ok(tally)
 }

@@ -60,6 +60,12 @@ impl BookOut {
         self.file.write_all(bytes).map_err(|source| WriteError::Io { path: self.file.path().to_path_buf(), source })
     }
 
+    /// Appends the bytes of `records` records.
+    pub fn records_bytes(&mut self, bytes: &[u8], records: u64) -> Result<(), WriteError> {
+        self.records += records;
+        self.file.write_all(bytes).map_err(|source| WriteError::Io { path: self.file.path().to_path_buf(), source })
+    }
+
     /// Writes the header over the room kept for it and the file out to
     /// disk, not yet under its final name.
     pub fn finish(mut self, header: &[u8]) -> Result<FinishedFile, WriteError> {
