@@ -22,6 +22,7 @@
 //! ends.
 
 use super::access_order::RegionOrder;
+use super::filter::Filter;
 use super::record::RecordId;
 use crate::board::Board;
 
@@ -118,6 +119,8 @@ struct Group {
 struct Table {
     groups: Vec<Group>,
     len: usize,
+    /// Says of most boards not held that they are not, without a probe.
+    filter: Filter,
 }
 
 impl Table {
@@ -131,7 +134,7 @@ impl Table {
         let mut groups = Vec::with_capacity(n);
         crate::os::advise_huge_pages(&mut groups);
         groups.resize(n, Group::default());
-        Table { groups, len: 0 }
+        Table { groups, len: 0, filter: Filter::with_room_for(count) }
     }
 
     /// The group a probe for `hash` starts in.
@@ -261,6 +264,7 @@ impl Table {
         group.control[bucket % GROUP] = tag_of(hash);
         group.located[bucket % GROUP] = at;
         self.len += 1;
+        self.filter.insert(hash);
         Ok(())
     }
 }
@@ -377,6 +381,19 @@ impl PositionIndex {
         self.halves[half_of(hash)].first_candidate(hash)
     }
 
+    /// False if no board with this hash is held (most boards not held);
+    /// true if one may be, which a lookup then tells.
+    #[inline]
+    pub fn may_hold(&self, hash: u64) -> bool {
+        self.halves[half_of(hash)].filter.may_hold(hash)
+    }
+
+    /// Asks for what [`PositionIndex::may_hold`] of `hash` reads.
+    #[inline]
+    pub fn prefetch_filter(&self, hash: u64) {
+        self.halves[half_of(hash)].filter.prefetch(hash);
+    }
+
     /// Boards held.
     pub fn len(&self) -> usize {
         self.halves.iter().map(|t| t.len).sum()
@@ -388,7 +405,7 @@ impl PositionIndex {
 
     /// Bytes the tables hold, for reports.
     pub fn allocation_size(&self) -> usize {
-        self.halves.iter().map(|t| t.groups.len() * std::mem::size_of::<Group>()).sum()
+        self.halves.iter().map(|t| t.groups.len() * std::mem::size_of::<Group>() + t.filter.allocation_size()).sum()
     }
 }
 
@@ -486,6 +503,7 @@ impl Chunk {
         for (i, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
                 table.prefetch(self.pending[ahead].hash);
+                table.filter.prefetch(self.pending[ahead].hash);
             }
             let p = &self.pending[i];
             if let Err(refused) = table.insert(p.hash, p.at, board_of) {

@@ -6,6 +6,7 @@
 
 mod access_order;
 pub mod file;
+mod filter;
 pub mod index;
 mod loaded;
 pub mod problem;

@@ -15,7 +15,7 @@
 //! the TLB's reach misses it at every read; in that order, a chunk's reads
 //! stay within a few pages at a time, and those asked for ahead arrive.
 
-use super::access_order::RegionOrder;
+use super::access_order::{RegionOrder, AHEAD};
 use super::edax::{self, Starts, STARTS_EVERY};
 use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use super::file::{BookFile, Layout};
@@ -108,13 +108,23 @@ impl<'a> Answerer<'a> {
         let n = self.questions.len();
         self.hashes.clear();
         self.hashes.extend(self.questions.iter().map(|q| hash_board(&q.board)));
-        // Probes, in order of index region.
+        // Probes, in order of index region; the questions the filter
+        // answers (most of those whose board is not held) last, unprobed.
+        let filtered = index.regions() as u32;
         self.regions.clear();
-        self.regions.extend(self.hashes.iter().map(|&h| index.region(h)));
-        self.order.sort(&self.regions, index.regions());
+        for (i, &hash) in self.hashes.iter().enumerate() {
+            if let Some(&ahead) = self.hashes.get(i + AHEAD) {
+                index.prefetch_filter(ahead);
+            }
+            self.regions.push(if index.may_hold(hash) { index.region(hash) } else { filtered });
+        }
+        self.order.sort(&self.regions, index.regions() + 1);
         self.candidates.clear();
         self.candidates.resize(n, None);
         for (i, ahead) in self.order.with_ahead() {
+            if self.regions[i] == filtered {
+                break;
+            }
             if let Some(ahead) = ahead {
                 index.prefetch(self.hashes[ahead]);
             }
