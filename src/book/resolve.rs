@@ -72,10 +72,13 @@ struct Answerer<'a> {
     questions: Vec<Normalized>,
     hashes: Vec<u64>,
     answers: Vec<Answer>,
-    /// Each question's region of the index, then of the file.
+    /// The questions the index is asked: those the filter lets through.
+    asked: Vec<u32>,
+    /// Each asked question's region of the index, then of the file.
     regions: Vec<u32>,
-    /// Questions in the order they are probed, then compared.
+    /// Asked questions in the order they are probed, then compared.
     order: RegionOrder,
+    /// Each asked question's first candidate record.
     candidates: Vec<Option<Located>>,
     /// Where each candidate's record starts in the file.
     offsets: Vec<u64>,
@@ -89,6 +92,7 @@ impl<'a> Answerer<'a> {
             questions: Vec::new(),
             hashes: Vec::new(),
             answers: Vec::new(),
+            asked: Vec::new(),
             regions: Vec::new(),
             order: RegionOrder::default(),
             candidates: Vec::new(),
@@ -108,27 +112,31 @@ impl<'a> Answerer<'a> {
         let n = self.questions.len();
         self.hashes.clear();
         self.hashes.extend(self.questions.iter().map(|q| hash_board(&q.board)));
-        // Probes, in order of index region; the questions the filter
-        // answers (most of those whose board is not held) last, unprobed.
-        let filtered = index.regions() as u32;
-        self.regions.clear();
+        self.answers.clear();
+        self.answers.resize(n, None);
+        // The questions the filter lets through (most of those whose board
+        // is held, few others); the rest have no record.
+        self.asked.clear();
         for (i, &hash) in self.hashes.iter().enumerate() {
             if let Some(&ahead) = self.hashes.get(i + AHEAD) {
                 index.prefetch_filter(ahead);
             }
-            self.regions.push(if index.may_hold(hash) { index.region(hash) } else { filtered });
+            if index.may_hold(hash) {
+                self.asked.push(i as u32);
+            }
         }
-        self.order.sort(&self.regions, index.regions() + 1);
+        // Probes, in order of index region.
+        let (asked, hashes) = (&self.asked, &self.hashes);
+        self.regions.clear();
+        self.regions.extend(asked.iter().map(|&i| index.region(hashes[i as usize])));
+        self.order.sort(&self.regions, index.regions());
         self.candidates.clear();
-        self.candidates.resize(n, None);
-        for (i, ahead) in self.order.with_ahead() {
-            if self.regions[i] == filtered {
-                break;
-            }
+        self.candidates.resize(asked.len(), None);
+        for (k, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
-                index.prefetch(self.hashes[ahead]);
+                index.prefetch(hashes[asked[ahead] as usize]);
             }
-            self.candidates[i] = index.first_candidate(self.hashes[i]);
+            self.candidates[k] = index.first_candidate(hashes[asked[k] as usize]);
         }
         // Boards compared, in order of file region. A question whose hash
         // matches no tag has no record in the book.
@@ -138,18 +146,17 @@ impl<'a> Answerer<'a> {
         self.regions.extend(self.offsets.iter().map(|&offset| (offset >> FILE_REGION_BITS) as u32));
         let file_regions = (file.bytes().len() >> FILE_REGION_BITS) + 1;
         self.order.sort(&self.regions, file_regions);
-        self.answers.clear();
-        self.answers.resize(n, None);
-        for (i, ahead) in self.order.with_ahead() {
+        for (k, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
                 file.prefetch_offset(self.offsets[ahead]);
             }
-            let Some(candidate) = self.candidates[i] else { continue };
+            let Some(candidate) = self.candidates[k] else { continue };
+            let i = asked[k] as usize;
             let board = &self.questions[i].board;
-            let found = match file.board_at(self.offsets[i]) == *board {
+            let found = match file.board_at(self.offsets[k]) == *board {
                 true => Some(candidate),
                 // Another record's tag: the full lookup, past it.
-                false => file.find_hashed(index, board, self.hashes[i]).map(|place| index.located(place)),
+                false => file.find_hashed(index, board, hashes[i]).map(|place| index.located(place)),
             };
             self.answers[i] = found.map(|at| (at, file.value_of(at)));
         }
