@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The formats bookminer writes.
@@ -148,7 +149,7 @@ pub fn header_date() -> time::OffsetDateTime {
 
 /// Converts `book` into `out` in the format `to`. The file appears under
 /// its name only when complete; it is never the book read.
-pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> Result<ConvertReport, ConvertError> {
+pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) -> Result<ConvertReport, ConvertError> {
     let began = Instant::now();
     let header_len = match to {
         OutFormat::Edax => edax_format::HEADER_LEN,
@@ -173,26 +174,24 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, control: Control<'_>) -> R
     };
     (control.phase)(Phase::Resolving);
     let initial = normalize(&Board::INITIAL).board;
+    let pair = Pair::of(report.from, to);
     // A book without the initial position (an empty one) has no walk:
     // every record is written in file order.
-    let (resolved, order) = if book.locate(&initial).is_some() {
+    let (resolved, order, mut sink, mut tally) = if book.locate(&initial).is_some() {
         let walkable = Walkable::new(book, &Start::initial()).expect("the initial position was found");
         (control.phase)(Phase::Walking);
-        let (order, _) =
-            walk_order(&walkable, control.cancel, control.progress).map_err(|error| walk_error(&book_path, error))?;
-        (walkable.into_book(), order)
+        let (order, sink, tally) = walk_and_write(&walkable, pair, sink, &mut control)?;
+        (walkable.into_book(), order, sink, tally)
     } else {
         let resolved = book.resolve();
         let order = WalkOrder::new(resolved.counts().records);
-        (resolved, order)
+        (resolved, order, sink, Tally::default())
     };
-    report.reached = order.reached.len() as u64;
+    report.reached = order.reached;
     tracing::debug!("{}: resolved and walked in {:.3} s", book_path.display(), began.elapsed().as_secs_f64());
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
-    let pair = Pair::of(report.from, to);
-    let mut sink = sink;
-    let mut tally = write_records(&resolved, &order, pair, &mut sink, &control)?;
+    tally.add(&write_unreached(&resolved, &order, pair, &mut sink, &control)?);
     if pair == Pair::EgaroucidToEdax {
         let passes = passes_to_add(&order, std::mem::take(&mut tally.passes), &stored_passes);
         report.passes_added = passes.len() as u64;
@@ -350,28 +349,74 @@ impl Part {
     }
 }
 
-/// Writes every record in walk order (SPEC §9): those reached, then the
-/// others in file order; converted a chunk at a time on every core and
-/// written in turn. Returns what they counted.
-fn write_records(
+/// Record batches on their way to the writing thread at most.
+const BATCHES_IN_FLIGHT: usize = 4;
+
+/// Walks the book and writes the records it reaches as it reaches them
+/// (SPEC §9: walk order), on a thread of its own: the walk's thread only
+/// walks. Returns what the walk found, the book being written and what
+/// the records written counted.
+fn walk_and_write(
+    walkable: &Walkable,
+    pair: Pair,
+    mut sink: BookOut,
+    control: &mut Control<'_>,
+) -> Result<(WalkOrder, BookOut, Tally), ConvertError> {
+    let book = walkable.book();
+    let book_path = book.path().to_path_buf();
+    let (to_writer, batches) = mpsc::sync_channel::<Vec<Located>>(BATCHES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel::<Vec<Located>>();
+    std::thread::scope(|scope| {
+        let write = move || -> Result<(BookOut, Tally), ConvertError> {
+            let (mut part, mut tally) = (Part::default(), Tally::default());
+            for batch in batches {
+                part.clear();
+                part.at.extend_from_slice(&batch);
+                let _ = recycle.send(batch);
+                convert_part(book, true, pair, &mut part);
+                sink.records_bytes(&part.bytes, part.records)?;
+                tally.add(&part.tally);
+            }
+            Ok((sink, tally))
+        };
+        let writer = std::thread::Builder::new()
+            .name("writer".to_string())
+            .spawn_scoped(scope, write)
+            .map_err(|source| WriteError::Io { path: book_path.clone(), source })?;
+        // The writer stops early only on an error, which joining it tells.
+        let mut hand_over = move |reached: &[Located]| {
+            let mut batch = recycled.try_recv().unwrap_or_default();
+            batch.clear();
+            batch.extend_from_slice(reached);
+            to_writer.send(batch).map_err(|_| Interrupted)
+        };
+        let walked = walk_order(walkable, control.cancel, control.progress, &mut hand_over);
+        drop(hand_over);
+        let (sink, tally) = writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        let (order, _) = walked.map_err(|error| walk_error(&book_path, error))?;
+        Ok((order, sink, tally))
+    })
+}
+
+/// Writes the records the walk did not reach, in file order: a chunk of
+/// ids at a time converted on every core, written in turn. Returns what
+/// they counted.
+fn write_unreached(
     book: &ResolvedBook,
     order: &WalkOrder,
     pair: Pair,
     sink: &mut BookOut,
     control: &Control<'_>,
 ) -> Result<Tally, ConvertError> {
-    let reached_chunks = order.reached.len().div_ceil(CHUNK);
-    let file_chunks = (book.counts().records as usize).div_ceil(CHUNK);
+    let records = book.counts().records as usize;
+    if order.reached == records as u64 {
+        return Ok(Tally::default());
+    }
     let work = |k: usize, part: &mut Part| {
         part.clear();
-        match k.checked_sub(reached_chunks) {
-            None => part.at.extend_from_slice(&order.reached[k * CHUNK..((k + 1) * CHUNK).min(order.reached.len())]),
-            Some(k) => {
-                let ids = k * CHUNK..((k + 1) * CHUNK).min(book.counts().records as usize);
-                part.at.extend(book.file().records_in(ids).filter(|at| !order.is_reached(at.id)));
-            }
-        }
-        convert_part(book, order, pair, part);
+        let ids = k * CHUNK..((k + 1) * CHUNK).min(records);
+        part.at.extend(book.file().records_in(ids).filter(|at| !order.is_reached(at.id)));
+        convert_part(book, false, pair, part);
     };
     let mut tally = Tally::default();
     let consume = |part: &mut Part| {
@@ -380,12 +425,13 @@ fn write_records(
         tally.add(&part.tally);
         Ok::<(), ConvertError>(())
     };
-    parallel::in_order(reached_chunks + file_chunks, parallel::workers(), Part::default, work, consume)?;
+    parallel::in_order(records.div_ceil(CHUNK), parallel::workers(), Part::default, work, consume)?;
     Ok(tally)
 }
 
-/// Converts the records `part.at` into `part`.
-fn convert_part(book: &ResolvedBook, order: &WalkOrder, pair: Pair, part: &mut Part) {
+/// Converts the records `part.at` into `part`; `reached`: the walk
+/// reached them.
+fn convert_part(book: &ResolvedBook, reached: bool, pair: Pair, part: &mut Part) {
     let Part { bytes, records, tally, at, targets } = part;
     for (i, &here) in at.iter().enumerate() {
         if let Some(&ahead) = at.get(i + LOOKAHEAD) {
@@ -401,10 +447,10 @@ fn convert_part(book: &ResolvedBook, order: &WalkOrder, pair: Pair, part: &mut P
                 true
             }
             Pair::EgaroucidToEdax => {
-                to_edax(book, here, !order.is_reached(here.id), targets, bytes, tally);
+                to_edax(book, here, !reached, targets, bytes, tally);
                 true
             }
-            Pair::EdaxToEgbk3 => to_egbk3(book, here, !order.is_reached(here.id), targets, bytes, tally),
+            Pair::EdaxToEgbk3 => to_egbk3(book, here, !reached, targets, bytes, tally),
         };
         *records += u64::from(written);
     }

@@ -3,6 +3,7 @@
 //! older Egaroucid book as .egbk3); an Edax record's links to records not
 //! written are pruned as Edax's `book prune` does.
 
+use crate::book::index::Located;
 use crate::book::{Book, Format, Header, Target};
 use crate::convert::{check_cancel, edax_record, egaroucid_record, ConvertError};
 use crate::mine::{Control, Phase};
@@ -63,14 +64,20 @@ pub fn cut(
         .map_err(|missing| ConvertError::Walk { book: book_path.clone(), error: WalkError::StartMissing(missing) })?
         .within(window);
     (control.phase)(Phase::Walking);
-    let (order, _) = walk_order(&walkable, control.cancel, control.progress).map_err(|error| match error {
-        WalkError::Visitor(_) => ConvertError::Interrupted,
-        error => ConvertError::Walk { book: book_path.clone(), error },
-    })?;
+    let mut reached = Vec::new();
+    let mut note = |batch: &[Located]| {
+        reached.extend_from_slice(batch);
+        Ok(())
+    };
+    let (order, _) =
+        walk_order(&walkable, control.cancel, control.progress, &mut note).map_err(|error| match error {
+            WalkError::Visitor(_) => ConvertError::Interrupted,
+            error => ConvertError::Walk { book: book_path.clone(), error },
+        })?;
     (control.phase)(Phase::Writing);
     let resolved = walkable.book();
     let mut targets = Vec::new();
-    for &at in &order.reached {
+    for &at in &reached {
         check_cancel(&control)?;
         match format {
             Format::Edax => {

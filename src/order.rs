@@ -21,12 +21,12 @@ pub struct PassThrough {
     pub child: Located,
 }
 
-/// What the walk found, in the order it found it.
+/// What the walk found. The records it reached, in order, are handed out
+/// as it goes (see [`walk_order`]).
 #[derive(Debug, Default)]
 pub struct WalkOrder {
-    /// The start's record, then each record in the order the walk first
-    /// arrives at it.
-    pub reached: Vec<Located>,
+    /// Records reached, the start's included.
+    pub reached: u64,
     /// The positions before a pass, in the order the walk first follows a
     /// link through each.
     pub passes: Vec<PassThrough>,
@@ -54,9 +54,7 @@ impl WalkOrder {
         let (word, bit) = (at.id.index() / 64, 1u64 << (at.id.index() % 64));
         let first = self.reached_bits[word] & bit == 0;
         self.reached_bits[word] |= bit;
-        if first {
-            self.reached.push(at);
-        }
+        self.reached += u64::from(first);
         first
     }
 }
@@ -66,13 +64,38 @@ impl WalkOrder {
 #[error("interrupted")]
 pub struct Interrupted;
 
+/// Records reached handed out at a time.
+const BATCH: usize = 4096;
+
 /// The visitor that notes first arrivals and passes.
 struct Orderer<'a> {
     book: &'a ResolvedBook,
     order: WalkOrder,
+    /// Records reached and not yet handed out, in order.
+    batch: Vec<Located>,
+    reached: &'a mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
     passes_seen: HashSet<Board>,
     cancel: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&WalkStats),
+}
+
+impl Orderer<'_> {
+    /// Notes a record reached, handing out a full batch.
+    fn reach(&mut self, at: Located) -> Result<(), Interrupted> {
+        if self.order.reach(at) {
+            self.batch.push(at);
+            if self.batch.len() >= BATCH {
+                self.hand_out()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn hand_out(&mut self) -> Result<(), Interrupted> {
+        (self.reached)(&self.batch)?;
+        self.batch.clear();
+        Ok(())
+    }
 }
 
 impl Visitor for Orderer<'_> {
@@ -90,8 +113,7 @@ impl Visitor for Orderer<'_> {
                 self.order.passes.push(PassThrough { board: before, child });
             }
         }
-        self.order.reach(child);
-        Ok(())
+        self.reach(child)
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
@@ -103,16 +125,22 @@ impl Visitor for Orderer<'_> {
     }
 }
 
-/// Walks the book (under the walkable's window) and returns the walk order.
+/// Walks the book (under the walkable's window) and returns what it
+/// found. The records it reaches, the start's first, are handed to
+/// `reached` in walk order, a batch at a time, as the walk finds them, so
+/// that they can be written while it goes on; an error there stops the walk.
 pub fn walk_order(
     walkable: &Walkable,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&WalkStats),
+    reached: &mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
 ) -> Result<(WalkOrder, WalkStats), WalkError<Interrupted>> {
     let book = walkable.book();
-    let mut order = WalkOrder::new(book.counts().records);
-    order.reach(walkable.root());
-    let orderer = Orderer { book, order, passes_seen: HashSet::new(), cancel, progress };
-    let (stats, orderer) = walk(walkable, orderer)?;
+    let order = WalkOrder::new(book.counts().records);
+    let batch = Vec::with_capacity(BATCH);
+    let mut orderer = Orderer { book, order, batch, reached, passes_seen: HashSet::new(), cancel, progress };
+    orderer.reach(walkable.root()).map_err(WalkError::Visitor)?;
+    let (stats, mut orderer) = walk(walkable, orderer)?;
+    orderer.hand_out().map_err(WalkError::Visitor)?;
     Ok((orderer.order, stats))
 }
