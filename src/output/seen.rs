@@ -11,8 +11,11 @@
 //! cache line, usually) where a map with separate control bytes reads two,
 //! one after the other, and on a table far larger than the cache each is a
 //! wait for memory. Open addressing, linear probing from the slot the
-//! fingerprint's leading bits pick, the table at most half full (doubled
-//! past that), and a zero word for an empty slot: entries are never zero,
+//! fingerprint's leading bits pick, the table at most three quarters full
+//! (doubled past that: a probe then reads a few more words of the same
+//! cache line, where doubling at half full would have held the lines of
+//! the largest books in twice the memory), and a zero word for an empty
+//! slot: entries are never zero,
 //! for every fingerprint has its top bit set. Since a slot is the
 //! fingerprint's leading bits, doubling the table sends the entries of slot
 //! `i` to slots `2i` and `2i + 1` and on: growing is one sweep through
@@ -31,7 +34,8 @@ const EMPTY: u64 = 0;
 /// Slots a new table starts with: a power of two.
 const FIRST_SLOTS: usize = 1 << 10;
 /// The fingerprint's bits below its top bit (which is always set) pick the
-/// slot: tables have at most this many slots, and hold half as many lines.
+/// slot: tables have at most this many slots, and hold at most half as many
+/// lines (so that a full table of the largest size still has short probes).
 const SLOT_BITS: u32 = FINGERPRINT_BITS - 1;
 /// Lines a file can have its repeats dropped from.
 pub const MAX_LINES: usize = 1 << (SLOT_BITS - 1);
@@ -133,7 +137,7 @@ impl SeenLines {
         }
         self.slots[slot] = print << OFFSET_BITS | offset;
         self.len += 1;
-        if 2 * self.len > self.slots.len() && self.slots.len() < 1 << SLOT_BITS {
+        if 4 * self.len > 3 * self.slots.len() && self.slots.len() < 1 << SLOT_BITS {
             self.grow();
         }
         Ok(true)
