@@ -32,29 +32,24 @@ impl Change {
     }
 }
 
-/// Writes the receipt's lines.
-pub(super) struct Receipt<'a, W> {
-    out: W,
+/// The receipt's lines, made in memory a chunk of records at a time and
+/// then handed to the file in order.
+pub(super) struct Receipt<'a> {
+    out: Vec<u8>,
     format: &'a KifuFormat,
     text: String,
     kifu: String,
 }
 
-impl<'a, W: Write> Receipt<'a, W> {
-    pub fn new(out: W, format: &'a KifuFormat) -> Receipt<'a, W> {
-        Receipt { out, format, text: String::new(), kifu: String::new() }
+impl<'a> Receipt<'a> {
+    pub fn new(format: &'a KifuFormat) -> Receipt<'a> {
+        Receipt { out: Vec::new(), format, text: String::new(), kifu: String::new() }
     }
 
     /// Writes the line of record `id`, whose stored board is `stored`,
     /// first arrived at by `line`, where `symmetry` maps its stored board
     /// onto the position reached.
-    pub fn write(
-        &mut self,
-        id: RecordId,
-        stored: &Board,
-        (line, symmetry): (&[Move], Symmetry),
-        change: &Change,
-    ) -> io::Result<()> {
+    pub fn write(&mut self, id: RecordId, stored: &Board, (line, symmetry): (&[Move], Symmetry), change: &Change) {
         let text = &mut self.text;
         text.clear();
         text.push_str("{\"record\":");
@@ -95,12 +90,10 @@ impl<'a, W: Write> Receipt<'a, W> {
             text.push(']');
         }
         text.push_str("}\n");
-        self.out.write_all(text.as_bytes())
+        self.out.extend_from_slice(text.as_bytes());
     }
-}
 
-impl Receipt<'_, Vec<u8>> {
-    /// Writes the lines written so far to `out`, and forgets them.
+    /// Writes the lines made so far to `out`, and forgets them.
     pub fn drain_into(&mut self, out: &mut impl Write) -> io::Result<()> {
         out.write_all(&self.out)?;
         self.out.clear();

@@ -76,10 +76,10 @@ impl Pending {
     }
 
     /// Writes the receipt's lines of the records pending, in order.
-    fn write(&mut self, first: &FirstArrivals, receipt: &mut Receipt<'_, Vec<u8>>) {
+    fn write(&mut self, first: &FirstArrivals, receipt: &mut Receipt<'_>) {
         first.lines(&self.ids, &mut self.lines);
         for (i, (&id, (board, change))) in self.ids.iter().zip(&self.changes).enumerate() {
-            receipt.write(id, board, self.lines.get(i), change).expect("writing to memory does not fail");
+            receipt.write(id, board, self.lines.get(i), change);
         }
         self.ids.clear();
         self.changes.clear();
@@ -135,7 +135,7 @@ impl<'a> EdaxChunk<'a> {
 /// changed, with room reused from chunk to chunk.
 struct Written<'a, 'f> {
     book: Vec<u8>,
-    receipt: Receipt<'f, Vec<u8>>,
+    receipt: Receipt<'f>,
     changes: Changes,
     /// The chunk no longer reads: the book changed.
     changed_book: bool,
@@ -147,7 +147,7 @@ impl<'a, 'f> Written<'a, 'f> {
     fn new(format: &'f KifuFormat) -> Self {
         Written {
             book: Vec::new(),
-            receipt: Receipt::new(Vec::new(), format),
+            receipt: Receipt::new(format),
             changes: Changes::default(),
             changed_book: false,
             pending: Pending::default(),
