@@ -311,6 +311,12 @@ impl Default for Tally {
 }
 
 impl Tally {
+    /// Notes an Edax record written at `level` for `board`, for the new header.
+    fn note_edax(&mut self, level: u8, board: &Board) {
+        self.level = self.level.max(i32::from(level));
+        self.empties = self.empties.min(board.empties() as i32);
+    }
+
     fn add(&mut self, other: &Tally) {
         self.left_out_value += other.left_out_value;
         self.left_out_pass += other.left_out_pass;
@@ -347,6 +353,34 @@ impl Part {
         self.tally = Tally::default();
         self.at.clear();
     }
+
+    /// Appends the part's records to `sink` and adds what they counted to `tally`.
+    fn write_to(&self, sink: &mut BookOut, tally: &mut Tally) -> Result<(), ConvertError> {
+        sink.records_bytes(&self.bytes, self.records)?;
+        tally.add(&self.tally);
+        Ok(())
+    }
+}
+
+/// Writes `parts` parts, each made by `make(k, part)` on every core from
+/// an empty part, in turn; returns what they counted.
+fn write_parts(
+    parts: usize,
+    make: impl Fn(usize, &mut Part) + Sync,
+    sink: &mut BookOut,
+    control: &Control<'_>,
+) -> Result<Tally, ConvertError> {
+    let work = |k: usize, part: &mut Part| {
+        part.clear();
+        make(k, part);
+    };
+    let mut tally = Tally::default();
+    let consume = |part: &mut Part| {
+        check_cancel(control)?;
+        part.write_to(sink, &mut tally)
+    };
+    parallel::in_order(parts, parallel::workers(), Part::default, work, consume)?;
+    Ok(tally)
 }
 
 /// Record batches on their way to the writing thread at most.
@@ -374,8 +408,7 @@ fn walk_and_write(
                 part.at.extend_from_slice(&batch);
                 let _ = recycle.send(batch);
                 convert_part(book, true, pair, &mut part);
-                sink.records_bytes(&part.bytes, part.records)?;
-                tally.add(&part.tally);
+                part.write_to(&mut sink, &mut tally)?;
             }
             Ok((sink, tally))
         };
@@ -412,21 +445,12 @@ fn write_unreached(
     if order.reached == records as u64 {
         return Ok(Tally::default());
     }
-    let work = |k: usize, part: &mut Part| {
-        part.clear();
+    let make = |k: usize, part: &mut Part| {
         let ids = k * CHUNK..((k + 1) * CHUNK).min(records);
         part.at.extend(book.file().records_in(ids).filter(|at| !order.is_reached(at.id)));
         convert_part(book, false, pair, part);
     };
-    let mut tally = Tally::default();
-    let consume = |part: &mut Part| {
-        check_cancel(control)?;
-        sink.records_bytes(&part.bytes, part.records)?;
-        tally.add(&part.tally);
-        Ok::<(), ConvertError>(())
-    };
-    parallel::in_order(records.div_ceil(CHUNK), parallel::workers(), Part::default, work, consume)?;
-    Ok(tally)
+    write_parts(records.div_ceil(CHUNK), make, sink, control)
 }
 
 /// Converts the records `part.at` into `part`; `reached`: the walk
@@ -478,8 +502,7 @@ fn to_edax(
         }
     }
     let converted = edax::from_egaroucid(&record, egaroucid_record(book, at).leaf());
-    tally.level = tally.level.max(i32::from(converted.level));
-    tally.empties = tally.empties.min(record.board().empties() as i32);
+    tally.note_edax(converted.level, &record.board());
     converted.encode(bytes);
 }
 
@@ -543,25 +566,15 @@ fn write_passes(
     sink: &mut BookOut,
     control: &Control<'_>,
 ) -> Result<Tally, ConvertError> {
-    let work = |k: usize, part: &mut Part| {
-        part.clear();
+    let make = |k: usize, part: &mut Part| {
         for pass in &passes[k * CHUNK..((k + 1) * CHUNK).min(passes.len())] {
             part.targets.clear();
             let child = book.read(pass.child, &mut part.targets);
             let added = edax::pass_record(pass.board, &child);
-            part.tally.level = part.tally.level.max(i32::from(added.level));
-            part.tally.empties = part.tally.empties.min(pass.board.empties() as i32);
+            part.tally.note_edax(added.level, &pass.board);
             added.encode(&mut part.bytes);
             part.records += 1;
         }
     };
-    let mut tally = Tally::default();
-    let consume = |part: &mut Part| {
-        check_cancel(control)?;
-        sink.records_bytes(&part.bytes, part.records)?;
-        tally.add(&part.tally);
-        Ok::<(), ConvertError>(())
-    };
-    parallel::in_order(passes.len().div_ceil(CHUNK), parallel::workers(), Part::default, work, consume)?;
-    Ok(tally)
+    write_parts(passes.len().div_ceil(CHUNK), make, sink, control)
 }

@@ -224,7 +224,7 @@ impl BookFile {
     /// Where the record `id` starts, found from its id alone (quickly for
     /// an Edax record whose id is a multiple of [`edax::STARTS_EVERY`]);
     /// none past the last record.
-    pub fn offset_of_id(&self, id: RecordId) -> Option<u64> {
+    fn offset_of_id(&self, id: RecordId) -> Option<u64> {
         match &self.layout {
             Layout::Edax { starts, .. } => starts.offset_by_walking(self.bytes(), id),
             Layout::Egaroucid { .. } => (u64::from(id.0) < self.counts.records).then(|| egaroucid::offset_of(id)),

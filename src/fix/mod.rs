@@ -181,7 +181,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     // Made before the long part, so that an output that cannot be written
     // is known at once.
     let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
-    let receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
+    let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
     let book_path = book.path().to_path_buf();
     let positions_loaded = book.counts().positions;
     let errors = match book.header() {
@@ -200,21 +200,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     }
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
-    let mut receipt_file = receipt_file;
-    let written = match &fixed.solutions {
-        Solutions::Edax { solved, .. } => {
-            write::write_edax(book, fixed, solved, &options.format, &mut book_file, &mut receipt_file, control.cancel)
-        }
-        Solutions::Egaroucid(values) => write::write_egaroucid(
-            book,
-            fixed,
-            values,
-            &options.format,
-            &mut book_file,
-            &mut receipt_file,
-            control.cancel,
-        ),
-    };
+    let written = write::write_fixed(book, fixed, &options.format, &mut book_file, &mut receipt_file, control.cancel);
     let changes = written.map_err(|failure| match failure {
         Failure::Book(source) => FixError::Io { path: output.to_path_buf(), source },
         Failure::Receipt(source) => FixError::Io { path: receipt.to_path_buf(), source },

@@ -4,7 +4,7 @@
 //! Records keep their place and size, so the book keeps its size.
 
 use super::first::{FirstArrivals, Lines};
-use super::fixed::Fixed;
+use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
@@ -98,21 +98,26 @@ struct EdaxChunk<'a> {
 }
 
 impl<'a> EdaxChunk<'a> {
-    /// Takes the records of chunk `k` and asks for their children's solutions.
-    fn fill(&mut self, k: usize, book: &'a ResolvedBook, fixed: &Fixed, solved: &EdaxSolutions) -> Option<()> {
+    /// Takes the records `ids` and asks for their children's solutions;
+    /// none if they no longer read.
+    fn fill(
+        &mut self,
+        ids: std::ops::Range<usize>,
+        book: &'a ResolvedBook,
+        fixed: &Fixed,
+        solved: &EdaxSolutions,
+    ) -> Option<()> {
         self.records.clear();
         self.ranges.clear();
         self.children.clear();
-        let bytes = book.file().bytes();
-        let first = RecordId(u32::try_from(k * CHUNK).ok()?);
-        let offset = book.file().offset_of_id(first)?;
-        let records = book.counts().records as usize - k * CHUNK;
-        for item in edax::records_from(bytes, offset as usize, first).take(records.min(CHUNK)) {
-            let (id, offset, raw) = item.ok()?;
+        let file = book.file();
+        let wanted = ids.len();
+        for at in file.records_in(ids) {
+            let (id, raw) = (at.id, edax::record_at(file.bytes(), file.offset(at) as usize)?);
             let from = self.children.len();
             if fixed.linked.contains(id) {
                 self.targets.clear();
-                book.link_targets(book.file().located(id, offset as u64), &mut self.targets);
+                book.link_targets(at, &mut self.targets);
                 for target in &self.targets {
                     let child = match *target {
                         Target::Child(at, _) => Some(at.id),
@@ -127,7 +132,7 @@ impl<'a> EdaxChunk<'a> {
             self.ranges.push(from..self.children.len());
             self.records.push((id, raw));
         }
-        (self.records.len() == records.min(CHUNK)).then_some(())
+        (self.records.len() == wanted).then_some(())
     }
 }
 
@@ -195,35 +200,45 @@ fn write_chunks<'a, 'f>(
     Ok(changes)
 }
 
-/// Writes a fixed Edax book to `out` and its receipt.
-pub(super) fn write_edax<'a>(
+/// Writes the fixed book to `out` and its receipt: each record of the
+/// book being read, in file order, with its solution put in if it is
+/// linked (an Edax record's links also sorted as Edax sorts them).
+pub(super) fn write_fixed<'a>(
     book: &'a ResolvedBook,
     fixed: &Fixed,
-    solved: &EdaxSolutions,
     format: &KifuFormat,
     out: &mut impl Write,
     receipt: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<Changes, Failure> {
-    let header = book.file().bytes().get(..edax::HEADER_LEN).ok_or(Failure::BookChanged)?;
-    let chunks = (book.counts().records as usize).div_ceil(CHUNK);
-    let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
-        written.changed_book = fix_edax_chunk(k, book, fixed, solved, written).is_none();
+    let records = book.counts().records as usize;
+    let chunk_ids = |k: usize| k * CHUNK..((k + 1) * CHUNK).min(records);
+    let header_len = match fixed.solutions {
+        Solutions::Edax { .. } => edax::HEADER_LEN,
+        Solutions::Egaroucid(_) => egaroucid::HEADER_LEN,
     };
-    write_chunks(header, chunks, format, fix_chunk, out, receipt, cancel)
+    let header = book.file().bytes().get(..header_len).ok_or(Failure::BookChanged)?;
+    let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
+        let fixed_all = match &fixed.solutions {
+            Solutions::Edax { solved, .. } => fix_edax_chunk(chunk_ids(k), book, fixed, solved, written),
+            Solutions::Egaroucid(values) => fix_egaroucid_chunk(chunk_ids(k), book, fixed, values, written),
+        };
+        written.changed_book = fixed_all.is_none();
+    };
+    write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
 }
 
-/// Fixes the records of chunk `k` of an Edax book into `written`; none if
-/// they no longer read.
+/// Fixes the records `ids` of an Edax book into `written`; none if they
+/// no longer read.
 fn fix_edax_chunk<'a>(
-    k: usize,
+    ids: std::ops::Range<usize>,
     book: &'a ResolvedBook,
     fixed: &Fixed,
     solved: &EdaxSolutions,
     written: &mut Written<'a, '_>,
 ) -> Option<()> {
     let Written { book: bytes, receipt, changes, pending, edax: chunk, .. } = written;
-    chunk.fill(k, book, fixed, solved)?;
+    chunk.fill(ids, book, fixed, solved)?;
     for ((id, raw), range) in chunk.records.iter().zip(&chunk.ranges) {
         let at = bytes.len();
         bytes.extend_from_slice(raw.bytes());
@@ -305,26 +320,6 @@ fn sort_links(record: &mut [u8], n_links: usize) -> bool {
         to.copy_from_slice(pair);
     }
     reordered
-}
-
-/// Writes a fixed Egaroucid book (.egbk3) to `out` and its receipt: the
-/// same bytes, with the values of linked records changed.
-pub(super) fn write_egaroucid(
-    book: &ResolvedBook,
-    fixed: &Fixed,
-    values: &[i8],
-    format: &KifuFormat,
-    out: &mut impl Write,
-    receipt: &mut impl Write,
-    cancel: &AtomicBool,
-) -> Result<Changes, Failure> {
-    let header = book.file().bytes().get(..egaroucid::HEADER_LEN).ok_or(Failure::BookChanged)?;
-    let records = book.counts().records as usize;
-    let fix_chunk = |k: usize, written: &mut Written<'_, '_>| {
-        let ids = k * CHUNK..(k * CHUNK + CHUNK).min(records);
-        written.changed_book = fix_egaroucid_chunk(ids, book, fixed, values, written).is_none();
-    };
-    write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
 }
 
 /// Fixes the records `ids` of an Egaroucid book into `written`; none if
