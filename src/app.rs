@@ -10,6 +10,8 @@ use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
+use bookminer::extend::engine::EngineSpec;
+use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
@@ -43,6 +45,8 @@ pub enum AppError {
     Convert(#[from] ConvertError),
     #[error(transparent)]
     Fix(#[from] FixError),
+    #[error(transparent)]
+    Extend(#[from] ExtendError),
     #[error(transparent)]
     Synth(SynthError),
     #[error("{}: {source}", path.display())]
@@ -78,12 +82,34 @@ impl AppError {
                 FixError::Interrupted => EXIT_INTERRUPTED,
                 FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
             },
+            AppError::Extend(e) => extend_exit_code(e),
             AppError::Synth(SynthError::Interrupted) => EXIT_INTERRUPTED,
             AppError::Synth(SynthError::Spill(_) | SynthError::Write(_)) => EXIT_IO,
             AppError::StdoutClosed => 0,
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
         }
+    }
+}
+
+/// The exit status of each way `extend` fails.
+fn extend_exit_code(e: &ExtendError) -> u8 {
+    match e {
+        ExtendError::SameFile { .. }
+        | ExtendError::WrongExtension { .. }
+        | ExtendError::StartMissing { .. }
+        | ExtendError::IllegalMove { .. }
+        | ExtendError::Journal(bookminer::extend::JournalError::BadLine { .. })
+        | ExtendError::Fix(FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. }) => {
+            EXIT_BAD_INPUT
+        }
+        ExtendError::Io { .. }
+        | ExtendError::Journal(bookminer::extend::JournalError::Io { .. })
+        | ExtendError::Engine { .. }
+        | ExtendError::BookChanged { .. }
+        | ExtendError::Grown(_)
+        | ExtendError::Fix(FixError::Io { .. } | FixError::BookChanged { .. }) => EXIT_IO,
+        ExtendError::Interrupted { .. } | ExtendError::Fix(FixError::Interrupted) => EXIT_INTERRUPTED,
     }
 }
 
@@ -115,7 +141,8 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
             | Command::Synth { .. }
             | Command::Convert { .. }
             | Command::Cut { .. }
-            | Command::Fix { .. },
+            | Command::Fix { .. }
+            | Command::Extend { .. },
         )
         | None => false,
     };
@@ -134,6 +161,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
+        Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
@@ -320,6 +348,42 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
         FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
     let report =
         with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    let Some(command) = config.engine.clone() else {
+        return Err(AppError::Usage(
+            "extend needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)".into(),
+        ));
+    };
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    stop_on_interrupt("the journal is kept; OUT will not be written");
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    let options = ExtendOptions {
+        engine: EngineSpec { command, timeout: std::time::Duration::from_secs(config.engine_timeout) },
+        workers: config.workers,
+        min_empties: config.min_empties,
+        max_positions: config.max_positions,
+        start: config.start.clone(),
+        window: config.window,
+    };
+    let mut round = 0;
+    let mut progress = |now: &ExtendProgress| {
+        let mut shown = shown.borrow_mut();
+        if now.round != round {
+            round = now.round;
+            shown.count(&format!("round {}: {} candidates, searches", now.round, now.candidates), now.searches as u64);
+        }
+        shown.counted(now.done as u64);
+    };
+    let report = extend(book, &paths, &options, &mut progress, &INTERRUPTED);
+    shown.borrow_mut().clear();
+    let report = report?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)

@@ -157,6 +157,13 @@ impl Board {
         !self.has_moves() && !self.swapped().has_moves()
     }
 
+    /// The score of a finished game for the side to move: the disc
+    /// difference, with the empty squares given to the winner.
+    pub fn final_score(&self) -> i32 {
+        let diff = self.player.count_ones() as i32 - self.opponent.count_ones() as i32;
+        diff + diff.signum() * self.empties() as i32
+    }
+
     /// True when passing is the only legal move. Never inlined: passes are
     /// rare, and inlined into a loop over a record's moves, both sides'
     /// legal moves were computed for every record, pass or not.

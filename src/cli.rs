@@ -1,7 +1,7 @@
 //! Command-line syntax. The flags that override config keys are declared with
 //! the keys themselves, in `bookminer::config::Settings`.
 
-use bookminer::config::{BookKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys};
+use bookminer::config::{BookKeys, ExtendKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -92,6 +92,14 @@ impl Cli {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
+            Some(Command::Extend { extend, walk, line, read, log, .. }) => Settings {
+                extend: extend.clone(),
+                walk: walk.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                ..Settings::default()
+            },
         }
     }
 }
@@ -247,6 +255,44 @@ pub enum Command {
         /// The fixed book to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Grow a book with an engine, as Edax's `book extend` does.
+    ///
+    /// Walks IN's links from `start` (a window limits them) for candidates:
+    /// positions with at least min_empties empty squares whose leaf scores
+    /// at least their value. Each candidate's leaf becomes a link to a new
+    /// position, whose best move not linked is searched by the engine, and
+    /// the candidate's next best move is searched too; rounds go on until
+    /// no candidate is left (or --max-positions are added). OUT, in IN's
+    /// format (.egbk2 and .egbk as .egbk3), holds IN's records, then the new
+    /// ones, negamaxed as `fix` does.
+    ///
+    /// The engine is a command line (Edax 4.6: "edax -eval-file
+    /// PATH/eval.dat"), run --workers times at once; a wrapper (ssh, a
+    /// cluster's launcher) runs it elsewhere. Every answer goes to
+    /// {out_dir}/extend.jsonl as it comes; a run that finds that journal
+    /// takes its answers instead of searching again, so an interrupted run
+    /// loses only the searches under way. An engine that crashes, hangs past
+    /// engine_timeout or answers nonsense is restarted and asked twice more,
+    /// then the run stops (status 3). Status 130 if interrupted: the journal
+    /// is kept, OUT is not written.
+    Extend {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (replaced only when complete).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

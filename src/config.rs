@@ -85,6 +85,9 @@ pub struct Settings {
     #[command(flatten)]
     #[serde(flatten)]
     pub inspect: InspectKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub extend: ExtendKeys,
 }
 
 /// The book mining, inspect, verify and stats read (the book commands that
@@ -199,6 +202,33 @@ pub struct InspectKeys {
     pub positions_file: Option<PathBuf>,
 }
 
+/// How `extend` runs its engines and when it stops.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct ExtendKeys {
+    /// Engine command line, run by sh -c: Edax 4.6 or anything that speaks
+    /// its console (see docs/extend.md), e.g. "edax -eval-file /opt/edax/data/eval.dat" [config: engine]
+    #[arg(long, display_order = 18, value_name = "COMMAND", value_parser = parse_engine)]
+    #[serde(default, deserialize_with = "de::engine")]
+    pub engine: Option<String>,
+    /// Engines run at once; default: the number of cores [config: workers]
+    #[arg(long, display_order = 19, value_name = "K", value_parser = parse_workers)]
+    #[serde(default, deserialize_with = "de::workers")]
+    pub workers: Option<usize>,
+    /// Longest wait for one answer, in seconds, before the engine is restarted [config: engine_timeout]
+    #[arg(long, display_order = 20, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[serde(default, deserialize_with = "de::engine_timeout")]
+    pub engine_timeout: Option<u64>,
+    /// Expand only positions with at least this many empty squares; default:
+    /// an Edax book's header n_empties, 0 for an Egaroucid book [config: min_empties]
+    #[arg(long, display_order = 21, value_name = "N", value_parser = parse_min_empties)]
+    #[serde(default, deserialize_with = "de::min_empties")]
+    pub min_empties: Option<u32>,
+    /// Stop once this many positions have been added [config: max_positions]
+    #[arg(long, display_order = 22, value_name = "N", value_parser = parse_max_positions)]
+    #[serde(default, deserialize_with = "de::max_positions")]
+    pub max_positions: Option<u64>,
+}
+
 /// The settings alone as a command line, to check one flag at a time.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", no_binary_name = true, disable_help_flag = true)]
@@ -266,6 +296,36 @@ fn parse_egbk_level(text: &str) -> Result<i32, BadValue> {
         Ok(level) if (0..=60).contains(&level) => Ok(level),
         _ => Err(BadValue(format!("expected a whole number from 0 to 60, got {text:?}"))),
     }
+}
+
+fn parse_engine(text: &str) -> Result<String, BadValue> {
+    match text.trim() {
+        "" => Err(BadValue("expected an engine command line, got \"\"".into())),
+        command => Ok(command.to_string()),
+    }
+}
+
+/// A whole number in `range`, for the keys that take one.
+fn parse_count<T: TryFrom<u64> + Copy>(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<T, BadValue> {
+    let bad = || BadValue(format!("expected a whole number from {} to {}, got {text:?}", range.start(), range.end()));
+    let n = text.trim().parse::<u64>().map_err(|_| bad())?;
+    range.contains(&n).then(|| T::try_from(n).ok()).flatten().ok_or_else(bad)
+}
+
+fn parse_workers(text: &str) -> Result<usize, BadValue> {
+    parse_count(text, 1..=1024)
+}
+
+fn parse_timeout(text: &str) -> Result<u64, BadValue> {
+    parse_count(text, 1..=u64::from(u32::MAX))
+}
+
+fn parse_min_empties(text: &str) -> Result<u32, BadValue> {
+    parse_count(text, 0..=60)
+}
+
+fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
+    parse_count(text, 0..=u64::from(u32::MAX))
 }
 
 fn parse_bool(text: &str) -> Result<bool, BadValue> {
@@ -350,6 +410,35 @@ mod de {
         parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
     }
 
+    pub fn engine<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        parse_engine(&string(value(d)?, "an engine command line")?).map(Some).map_err(D::Error::custom)
+    }
+
+    /// A whole number read with `parse`, given as a number or as text.
+    fn count<'de, D: Deserializer<'de>, T>(
+        d: D,
+        parse: fn(&str) -> Result<T, BadValue>,
+    ) -> Result<Option<T>, D::Error> {
+        let text = scalar_text(&value(d)?, "a whole number")?;
+        parse(&text).map(Some).map_err(D::Error::custom)
+    }
+
+    pub fn workers<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+        count(d, parse_workers)
+    }
+
+    pub fn engine_timeout<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        count(d, parse_timeout)
+    }
+
+    pub fn min_empties<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        count(d, parse_min_empties)
+    }
+
+    pub fn max_positions<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        count(d, parse_max_positions)
+    }
+
     pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "true or false")?;
@@ -395,6 +484,21 @@ pub struct Config {
     pub window: Window,
     /// The level every record of an .egbk book gets (SPEC §8.1).
     pub egbk_level: i32,
+    /// `extend`'s engine command line; none given: `extend` cannot run.
+    pub engine: Option<String>,
+    /// Engines `extend` runs at once.
+    pub workers: usize,
+    /// Seconds an engine is given for one answer.
+    pub engine_timeout: u64,
+    /// `extend`'s candidates have at least this many empty squares; `None`: the book's default.
+    pub min_empties: Option<u32>,
+    /// `extend` stops once this many positions have been added.
+    pub max_positions: Option<u64>,
+}
+
+/// The default number of engines: one per core.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for Config {
@@ -417,6 +521,11 @@ impl Default for Config {
             bom: true,
             window: Window::NONE,
             egbk_level: 1,
+            engine: None,
+            workers: cores(),
+            engine_timeout: 600,
+            min_empties: None,
+            max_positions: None,
         }
     }
 }
@@ -588,6 +697,11 @@ impl Config {
         self.window.error = s.walk.error.map_or(self.window.error, |l| l.0);
         self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, |l| l.0);
         self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
+        self.engine = s.extend.engine.clone().or(self.engine.take());
+        self.workers = s.extend.workers.unwrap_or(self.workers);
+        self.engine_timeout = s.extend.engine_timeout.unwrap_or(self.engine_timeout);
+        self.min_empties = s.extend.min_empties.or(self.min_empties);
+        self.max_positions = s.extend.max_positions.or(self.max_positions);
         Ok(())
     }
 }
@@ -723,6 +837,24 @@ mod tests {
     }
 
     #[test]
+    fn extend_keys_are_checked_once_for_file_and_flag() {
+        let c =
+            parse("engine = \"edax -q\"\nworkers = 3\nengine_timeout = \"30\"\nmin_empties = 14\nmax_positions = 0")
+                .unwrap();
+        assert_eq!(c.engine.as_deref(), Some("edax -q"));
+        assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (3, 30, Some(14), Some(0)));
+        assert!(parse("").unwrap().workers >= 1);
+        for bad in ["engine = \" \"", "workers = 0", "engine_timeout = 0", "min_empties = 61", "max_positions = -1"] {
+            let e = parse(bad).unwrap_err();
+            assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
+        }
+        let mut c = Config::default();
+        c.set_from_command_line("workers", "2").unwrap();
+        assert_eq!(c.workers, 2);
+        assert_eq!(c.set_from_command_line("workers", "x").unwrap_err().key(), Some("--workers"));
+    }
+
+    #[test]
     fn start_is_played_when_the_config_is_read() {
         let c = parse("start = \"f5d6\"").unwrap();
         assert_eq!(c.start.line.len(), 2);
@@ -750,7 +882,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 18, "{keys:?}");
+        assert_eq!(keys.len(), 23, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

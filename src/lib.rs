@@ -12,6 +12,7 @@ pub mod book;
 pub mod config;
 pub mod convert;
 pub mod cut;
+pub mod extend;
 pub mod fix;
 pub mod input;
 pub mod inspect;

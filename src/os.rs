@@ -302,6 +302,51 @@ pub fn populate<T>(vec: &mut Vec<T>) {
     let _ = vec;
 }
 
+/// Starts `command` as the leader of a process group of its own, so that
+/// the terminal's Ctrl-C reaches bookminer alone (which then ends the
+/// group itself) and [`kill_group`] ends the process with everything it
+/// started (a shell, ssh, a job launcher). On Linux the process is also
+/// killed by the kernel when the thread that started it ends, bookminer
+/// killed with SIGKILL included: no engine outlives its run.
+pub fn spawn_in_own_group(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: the closure runs in the child between fork and exec, where
+        // only async-signal-safe calls are allowed: prctl is one (a system
+        // call), and nothing is allocated or locked.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    command.spawn()
+}
+
+/// Sends SIGKILL to the process group `leader` leads (see
+/// [`spawn_in_own_group`]). A group already gone is not an error.
+pub fn kill_group(leader: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(leader) {
+        if pid > 0 {
+            // SAFETY: kill takes no pointers; a negative pid names the group
+            // whose leader is `pid`, which is a child of ours not yet reaped
+            // (its id cannot have been reused by another group).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = leader;
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;

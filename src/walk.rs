@@ -193,7 +193,7 @@ impl<E> From<StartMissing> for WalkError<E> {
 }
 
 /// Where a line leads, for messages.
-fn describe_line(line: &[Move]) -> String {
+pub fn describe_line(line: &[Move]) -> String {
     match line {
         [] => "at the initial position".to_string(),
         _ => format!("after \"{}\"", line.iter().map(|m| m.to_string()).collect::<String>()),

@@ -182,40 +182,17 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     // is known at once.
     let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
     let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
-    let book_path = book.path().to_path_buf();
     let positions_loaded = book.counts().positions;
-    let errors = match book.header() {
-        Header::Edax(h) => Some(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
-    };
-    (control.phase)(Phase::Resolving);
-    let Walked { book, fixed, stats: walk_stats, control } = solve(book, errors, control)?;
-    let book = match &book {
-        Ok(walkable) => walkable.book(),
-        Err(book) => book,
-    };
-    let fixed = &fixed;
-    if book.file().changed() {
-        return Err(FixError::BookChanged { book: book_path });
-    }
-    (control.phase)(Phase::Writing);
-    let writing = Instant::now();
-    let written = write::write_fixed(book, fixed, &options.format, &mut book_file, &mut receipt_file, control.cancel);
-    let changes = written.map_err(|failure| match failure {
-        Failure::Book(source) => FixError::Io { path: output.to_path_buf(), source },
-        Failure::Receipt(source) => FixError::Io { path: receipt.to_path_buf(), source },
-        Failure::Interrupted => FixError::Interrupted,
-        Failure::BookChanged => FixError::BookChanged { book: book_path.clone() },
-    })?;
+    let book_path = book.path().to_path_buf();
+    let done = fix_into(book, options, (&mut book_file, output), (&mut receipt_file, receipt), control)?;
     // Both written out before either is renamed into place: a full disk
     // leaves neither.
     let book_file = book_file.finish().map_err(io_error(output))?;
     let receipt_file = receipt_file.finish().map_err(io_error(receipt))?;
-    tracing::info!("{}: written in {:.3} s", output.display(), writing.elapsed().as_secs_f64());
-    if control.cancel.load(Ordering::Relaxed) {
+    if done.interrupted() {
         return Err(FixError::Interrupted);
     }
-    if book.file().changed() {
+    if done.book_changed() {
         return Err(FixError::BookChanged { book: book_path });
     }
     book_file.commit().map_err(io_error(output))?;
@@ -225,11 +202,75 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
         output: output.to_path_buf(),
         receipt: receipt.to_path_buf(),
         positions_loaded,
-        reachable: fixed.linked.count(),
-        walk: walk_stats,
-        changes,
+        reachable: done.reachable,
+        walk: done.walk,
+        changes: done.changes,
         elapsed: began.elapsed(),
     })
+}
+
+/// What [`fix_into`] did, and what it must still be asked before its
+/// output is used.
+pub struct FixedInto<'c> {
+    pub changes: Changes,
+    pub walk: WalkStats,
+    /// Records reachable from the initial position over links.
+    pub reachable: u64,
+    book: Result<Walkable, ResolvedBook>,
+    control: Control<'c>,
+}
+
+impl FixedInto<'_> {
+    /// Whether the run was stopped while writing: the output is not whole.
+    pub fn interrupted(&self) -> bool {
+        self.control.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Whether the book read changed under the run: nothing written is right.
+    pub fn book_changed(&self) -> bool {
+        let book = match &self.book {
+            Ok(walkable) => walkable.book(),
+            Err(book) => book,
+        };
+        book.file().changed()
+    }
+}
+
+/// Negamaxes `book` (docs/fix.md) and writes the fixed book into `out` and
+/// the receipt's lines into `receipt`, in file order. The caller makes the
+/// files appear, once [`FixedInto`] says nothing went wrong meanwhile.
+pub fn fix_into<'c>(
+    book: Book,
+    options: &FixOptions,
+    (out, out_path): (&mut impl io::Write, &Path),
+    (receipt, receipt_path): (&mut impl io::Write, &Path),
+    control: Control<'c>,
+) -> Result<FixedInto<'c>, FixError> {
+    let book_path = book.path().to_path_buf();
+    let errors = match book.header() {
+        Header::Edax(h) => Some(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
+        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
+    };
+    (control.phase)(Phase::Resolving);
+    let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
+    let resolved = match &book {
+        Ok(walkable) => walkable.book(),
+        Err(book) => book,
+    };
+    if resolved.file().changed() {
+        return Err(FixError::BookChanged { book: book_path });
+    }
+    (control.phase)(Phase::Writing);
+    let writing = Instant::now();
+    let written = write::write_fixed(resolved, &fixed, &options.format, out, receipt, control.cancel);
+    let changes = written.map_err(|failure| match failure {
+        Failure::Book(source) => FixError::Io { path: out_path.to_path_buf(), source },
+        Failure::Receipt(source) => FixError::Io { path: receipt_path.to_path_buf(), source },
+        Failure::Interrupted => FixError::Interrupted,
+        Failure::BookChanged => FixError::BookChanged { book: book_path.clone() },
+    })?;
+    tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
+    Ok(FixedInto { changes, walk: stats, reachable: fixed.linked.count(), book, control })
 }
 
 /// The book walked and solved.

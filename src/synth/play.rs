@@ -39,13 +39,7 @@ fn spread_corners(occupied: Bitboard) -> Bitboard {
 
 /// The final score of a finished game: disc difference, empties to the winner.
 pub(super) fn final_score(board: &Board) -> i32 {
-    let diff = board.player.count_ones() as i32 - board.opponent.count_ones() as i32;
-    let empties = board.empties() as i32;
-    match diff.signum() {
-        1 => diff + empties,
-        -1 => diff - empties,
-        _ => 0,
-    }
+    board.final_score()
 }
 
 /// Beyond every score.

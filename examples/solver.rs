@@ -1,0 +1,224 @@
+//! A small exact endgame solver that answers the part of Edax's console
+//! `bookminer extend` speaks (docs/extend.md), so that `extend` can be run
+//! and tested with a real engine built from this repository alone:
+//!
+//!     bookminer extend in.dat out.dat --engine "target/release/examples/solver"
+//!
+//! Every search is solved to the end of the game, whatever the level (give
+//! it books whose levels solve their positions, and positions of up to 20
+//! or so empty squares). It reads commands one per line, prints a `>`
+//! prompt before each, and knows: `echo on|off`, `verbose N`, `level N`
+//! (noted, not used), `setboard BOARD SIDE`, `book load FILE`, `book on`,
+//! `book off`, `hint N`, `# comment`, `q`. `-book-file FILE` on its command
+//! line loads a book at start; other arguments are ignored.
+//!
+//! `hint N` prints, as Edax does, a `book` line for each move the loaded
+//! book holds for the position (when the book is on), then searches the
+//! other moves and prints one line: depth, score, time, nodes, speed, move.
+//!
+//! For tests, `SOLVER_FAULT` makes it misbehave on its first `hint`:
+//! `exit` (ends), `hang` (never answers), `garbage` (prints nonsense).
+
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::Book;
+use bookminer::symmetry::{normalize, symmetry_between};
+use std::io::{BufRead, Write};
+
+fn main() {
+    let mut solver = Solver::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "-book-file" {
+            solver.load(&args.next().unwrap_or_default());
+        }
+    }
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        print!(">");
+        let _ = std::io::stdout().flush();
+        let Some(Ok(line)) = lines.next() else { return };
+        if solver.echo && !line.trim().is_empty() {
+            println!(" {}", line.trim());
+        }
+        println!();
+        if !solver.command(line.trim()) {
+            return;
+        }
+    }
+}
+
+#[derive(Default)]
+struct Solver {
+    echo: bool,
+    board: Board,
+    book: Option<Book>,
+    book_on: bool,
+    hints: u32,
+}
+
+impl Solver {
+    /// Carries out one command; false to quit.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            [comment, ..] if comment.starts_with('#') => {}
+            ["q" | "quit" | "exit" | "eof"] => return false,
+            ["echo", value] => self.echo = *value == "on",
+            ["verbose" | "level", _] => {}
+            ["setboard", board, side] => self.set_board(board, side),
+            ["book", "load", file] => self.load(file),
+            ["book", "on"] => self.book_on = true,
+            ["book", "off"] => self.book_on = false,
+            ["hint", n] => self.hint(n.parse().unwrap_or(1)),
+            _ => eprintln!("WARNING: Unknown command/Illegal move: \"{line}\""),
+        }
+        true
+    }
+
+    fn set_board(&mut self, board: &str, side: &str) {
+        match bookminer::position::parse(&format!("{board} {side}")) {
+            Ok(position) => self.board = position.board,
+            Err(e) => eprintln!("WARNING: bad board: {e}"),
+        }
+    }
+
+    fn load(&mut self, file: &str) {
+        match std::fs::read(file)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Book::from_bytes(file, b).map_err(|e| e.to_string()))
+        {
+            Ok(book) => (self.book, self.book_on) = (Some(book), true),
+            Err(e) => eprintln!("error: {file}: {e}"),
+        }
+    }
+
+    /// The book's moves for the position, in its coordinates.
+    fn book_moves(&self) -> Vec<Square> {
+        let (Some(book), true) = (&self.book, self.book_on) else { return Vec::new() };
+        let stored = normalize(&self.board).board;
+        let Some(record) = book.find(&stored) else { return Vec::new() };
+        let Some(s) = symmetry_between(&stored, &self.board) else { return Vec::new() };
+        record
+            .moves()
+            .filter_map(|l| match s.apply_move(l.mv) {
+                Move::Play(square) => Some(square),
+                Move::Pass => None,
+            })
+            .collect()
+    }
+
+    fn hint(&mut self, n: usize) {
+        self.hints += 1;
+        if self.hints == 1 {
+            match std::env::var("SOLVER_FAULT").as_deref() {
+                Ok("exit") => std::process::exit(3),
+                Ok("hang") => loop {
+                    std::thread::sleep(std::time::Duration::from_secs(60));
+                },
+                Ok("garbage") => {
+                    println!("?? the answer is blue");
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let excluded = self.book_moves();
+        for square in &excluded {
+            println!("book    +0                                          {square}");
+        }
+        if excluded.len() >= n {
+            return;
+        }
+        let allowed = Square::iter(self.board.legal_moves()).filter(|s| !excluded.contains(s));
+        let mut nodes = 0u64;
+        let mut best: Option<(Square, i32)> = None;
+        for square in allowed {
+            let child = self.board.after(Move::Play(square)).expect("a legal move");
+            let alpha = best.map_or(-65, |(_, score)| score);
+            let score = -solve(&child, -65, -alpha, &mut nodes);
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((square, score));
+            }
+        }
+        if let Some((square, score)) = best {
+            let depth = self.board.empties();
+            println!(
+                "   {depth:2}   {score:+03}        0:00.000 {nodes:13} {:10} {}",
+                0,
+                square.to_string().to_lowercase()
+            );
+        }
+    }
+}
+
+/// The exact score of `board` for its side to move, within (alpha, beta):
+/// alpha-beta to the end of the game, moves that leave the opponent fewest
+/// replies first.
+fn solve(board: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    let moves = board.legal_moves();
+    if moves == 0 {
+        let passed = board.swapped();
+        if passed.has_moves() {
+            return -solve(&passed, -beta, -alpha, nodes);
+        }
+        return board.final_score();
+    }
+    let mut children: Vec<(u32, Board)> = Square::iter(moves)
+        .map(|s| board.after(Move::Play(s)).expect("a legal move"))
+        .map(|child| (child.legal_moves().count_ones(), child))
+        .collect();
+    children.sort_by_key(|&(replies, _)| replies);
+    let mut best = -65;
+    for (_, child) in children {
+        let score = -solve(&child, -beta, -alpha.max(best), nodes);
+        if score > best {
+            best = score;
+            if best >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain negamax to the end: the slow reference.
+    fn minimax(board: &Board) -> i32 {
+        let moves = board.legal_moves();
+        if moves == 0 {
+            let passed = board.swapped();
+            return if passed.has_moves() { -minimax(&passed) } else { board.final_score() };
+        }
+        Square::iter(moves).map(|s| -minimax(&board.after(Move::Play(s)).unwrap())).max().unwrap()
+    }
+
+    #[test]
+    fn the_solver_agrees_with_plain_negamax_near_the_end() {
+        // Positions with 8 to 10 empty squares, reached by seeded random play.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        while checked < 40 {
+            let mut board = Board::INITIAL;
+            while board.empties() > 8 + (state % 3) as u32 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let moves: Vec<Square> = Square::iter(board.legal_moves()).collect();
+                board = match moves.len() {
+                    0 if board.swapped().has_moves() => board.swapped(),
+                    0 => break,
+                    n => board.after(Move::Play(moves[(state % n as u64) as usize])).unwrap(),
+                };
+            }
+            let mut nodes = 0;
+            assert_eq!(solve(&board, -65, 65, &mut nodes), minimax(&board), "{board:?}");
+            checked += 1;
+        }
+    }
+}

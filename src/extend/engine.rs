@@ -1,0 +1,367 @@
+//! One engine process, spoken to through Edax's console (docs/extend.md says
+//! why this protocol and how each search is asked).
+//!
+//! The engine's own command line is run by `sh -c`, in a process group of
+//! its own: bookminer ends the whole group itself (Ctrl-C included) and
+//! reaps it, so no engine outlives the run. Every wait has a deadline.
+//!
+//! Framing: the console echoes each command it reads (`echo on`), and a
+//! comment line `# bookminer-sync N` sent after a command comes back as
+//! its echo once everything before it is done. What lies between a
+//! command's echo and the marker's is that command's output, whatever
+//! prompts and blank lines the console prints around it.
+
+use super::search::{Answer, Query};
+use crate::board::Square;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How often a wait looks at the flags that stop it.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The longest line read from an engine; anything longer is garbage.
+const LINE_LIMIT: usize = 64 << 10;
+
+/// How long an engine asked to quit is given before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// The comment whose echo ends a command's output.
+const MARKER: &str = "# bookminer-sync";
+
+/// Why an engine gave no usable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Fault {
+    #[error("cannot be started: {0}")]
+    Spawn(#[source] io::Error),
+    #[error("ended ({status})")]
+    Ended { status: String },
+    #[error("gave no answer within {seconds} s (engine_timeout)")]
+    Hung { seconds: u64 },
+    #[error("answered what cannot be read: {text}")]
+    Garbage { text: String },
+    /// The run is stopping (Ctrl-C, or another engine failed for good).
+    #[error("stopped")]
+    Stopped,
+}
+
+/// How engines are started and waited for.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// The command line, run by `sh -c`.
+    pub command: String,
+    /// The longest wait for one answer.
+    pub timeout: Duration,
+}
+
+/// The command line an engine is started with: the user's, with
+/// `-book-file BOOK` after it. Edax loads its book at start, and without
+/// one it makes a new book by searching the initial position (at level
+/// 21: seconds to minutes) and saves it to `data/book.dat` on leaving;
+/// given an empty book of ours it does neither.
+fn startup_line(command: &str, book: &Path) -> String {
+    let quoted = book.to_string_lossy().replace('\'', "'\\''");
+    format!("exec {command} -book-file '{quoted}'")
+}
+
+/// A running engine.
+pub struct Engine {
+    /// A number for the log: `engine 1`, `engine 2`, …
+    id: usize,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    timeout: Duration,
+    next_marker: u64,
+    /// What the console was last told, so that it is told again only on a change.
+    level: Option<u8>,
+    book: Option<PathBuf>,
+    book_on: Option<bool>,
+}
+
+impl Engine {
+    /// Starts the engine and waits until its console answers.
+    pub fn start(spec: &EngineSpec, book: &Path, id: usize, stop: &dyn Fn() -> bool) -> Result<Engine, Fault> {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(startup_line(&spec.command, book));
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = crate::os::spawn_in_own_group(&mut command).map_err(Fault::Spawn)?;
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            unreachable!("all three streams were asked to be piped");
+        };
+        let (sender, lines) = mpsc::channel();
+        spawn_reader(id, stdout, sender)?;
+        spawn_stderr_logger(id, stderr)?;
+        let mut engine = Engine {
+            id,
+            child,
+            stdin,
+            lines,
+            timeout: spec.timeout,
+            next_marker: 1,
+            level: None,
+            book: Some(book.to_path_buf()),
+            book_on: None,
+        };
+        engine.send("echo on")?;
+        engine.send("verbose 0")?;
+        engine.sync(stop)?;
+        tracing::debug!("engine {id}: started ({})", spec.command);
+        Ok(engine)
+    }
+
+    /// Asks for the best move of `query`; `book` holds a record for the
+    /// query's board whose links are its excluded moves (Edax's `hint`
+    /// lists a position's book moves first and searches the others).
+    pub fn ask(&mut self, query: &Query, book: &Path, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+        let excluded = query.excluded.count_ones() as usize;
+        if self.book.as_deref() != Some(book) {
+            self.send(&format!("book load {}", book.display()))?;
+            self.book = Some(book.to_path_buf());
+        }
+        let book_on = excluded > 0;
+        if self.book_on != Some(book_on) {
+            self.send(if book_on { "book on" } else { "book off" })?;
+            self.book_on = Some(book_on);
+        }
+        if self.level != Some(query.level) {
+            self.send(&format!("level {}", query.level))?;
+            self.level = Some(query.level);
+        }
+        self.send(&format!("setboard {} {}", query.board_text(), query.side()))?;
+        let hint = format!("hint {}", excluded + 1);
+        self.send(&hint)?;
+        let output = self.sync(stop)?;
+        read_hint(&output, &hint, query)
+    }
+
+    /// Asks the engine to quit, then ends it whatever it does.
+    pub fn quit(mut self) {
+        let _ = self.stdin.write_all(b"q\n").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(POLL);
+        }
+        // Drop kills and reaps it.
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let written = self.stdin.write_all(line.as_bytes()).and_then(|()| self.stdin.write_all(b"\n"));
+        written.and_then(|()| self.stdin.flush()).map_err(|_| self.ended())
+    }
+
+    /// Sends a marker and returns every line the engine printed before its
+    /// echo.
+    fn sync(&mut self, stop: &dyn Fn() -> bool) -> Result<Vec<String>, Fault> {
+        let marker = format!("{MARKER} {}", self.next_marker);
+        self.next_marker += 1;
+        self.send(&marker)?;
+        let deadline = Instant::now() + self.timeout;
+        let mut output = Vec::new();
+        loop {
+            if stop() {
+                return Err(Fault::Stopped);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Fault::Hung { seconds: self.timeout.as_secs() });
+            }
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(line) if unprompted(&line) == marker => return Ok(output),
+                Ok(line) => output.push(line),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
+            }
+        }
+    }
+
+    /// The fault of an engine whose output ended: how it ended, once it has.
+    fn ended(&mut self) -> Fault {
+        let deadline = Instant::now() + QUIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status.to_string(),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
+                _ => break "closed its output".to_string(),
+            }
+        };
+        Fault::Ended { status }
+    }
+}
+
+impl Drop for Engine {
+    /// Kills the engine's process group and reaps the engine.
+    fn drop(&mut self) {
+        crate::os::kill_group(self.child.id());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(POLL);
+        }
+        tracing::warn!("engine {}: still running after SIGKILL; left to the system", self.id);
+    }
+}
+
+/// A console line without the prompts (`>`) and blanks around it.
+fn unprompted(line: &str) -> &str {
+    line.trim().trim_start_matches('>').trim()
+}
+
+/// Reads the engine's output into lines, on a thread of its own, so that
+/// a wait can time out. Ends at the end of the output.
+fn spawn_reader(id: usize, stdout: impl Read + Send + 'static, sender: mpsc::Sender<String>) -> Result<(), Fault> {
+    let read = move || {
+        let mut reader = BufReader::new(stdout);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match reader.by_ref().take(LINE_LIMIT as u64).read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    if sender.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    std::thread::Builder::new().name(format!("engine {id} output")).spawn(read).map(drop).map_err(Fault::Spawn)
+}
+
+/// Copies the engine's standard error into the log, a line at a time.
+fn spawn_stderr_logger(id: usize, stderr: impl Read + Send + 'static) -> Result<(), Fault> {
+    let log = move || {
+        let mut reader = BufReader::new(stderr);
+        let mut line = Vec::new();
+        while matches!(reader.by_ref().take(LINE_LIMIT as u64).read_until(b'\n', &mut line), Ok(n) if n > 0) {
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim();
+            if !text.is_empty() {
+                tracing::info!("engine {id} says: {text}");
+            }
+            line.clear();
+        }
+    };
+    std::thread::Builder::new().name(format!("engine {id} stderr")).spawn(log).map(drop).map_err(Fault::Spawn)
+}
+
+/// Reads what `hint` printed: one `book` line per excluded move (Edax lists
+/// a position's book moves first, and leaves them out of its search), then
+/// the search's line: depth, score, time, nodes, speed, best line.
+fn read_hint(output: &[String], hint: &str, query: &Query) -> Result<Answer, Fault> {
+    let garbage = |why: &str| Fault::Garbage { text: format!("{why} (after `{hint}` on {query}): {}", shown(output)) };
+    let start = output.iter().position(|l| unprompted(l) == hint).ok_or_else(|| garbage("no echo of the command"))?;
+    let mut book_moves = 0u64;
+    let mut answer = None;
+    for line in output[start + 1..].iter().map(|l| unprompted(l)).filter(|l| !l.is_empty()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words[0] == "book" {
+            let mv = words.iter().skip(2).find_map(|w| Square::parse(w)).ok_or_else(|| garbage("a book line"))?;
+            book_moves |= mv.bit();
+        } else if answer.is_none() {
+            answer = Some(read_result(&words).ok_or_else(|| garbage("a search line"))?);
+        } else {
+            return Err(garbage("more than one search line"));
+        }
+    }
+    if book_moves != query.excluded {
+        return Err(garbage("the moves left out are not the position's links"));
+    }
+    let answer = answer.ok_or_else(|| garbage("no search line"))?;
+    if !query.accepts(&answer) {
+        return Err(garbage("a move that is illegal, excluded, or scored beyond ±64"));
+    }
+    Ok(answer)
+}
+
+/// A search line: `22 -04 0:00.918 24403093 26582890 g4 A1 h3…` (the depth
+/// may read `21@73%`, the score may carry a bound, `<` or `>`).
+fn read_result(words: &[&str]) -> Option<Answer> {
+    let (depth, score) = (words.first()?, words.get(1)?);
+    depth.split('@').next()?.parse::<u8>().ok()?;
+    let score: i8 = score.trim_start_matches(['<', '>', '?']).parse().ok()?;
+    // After the time (`m:ss.fff`) come counts (digits) and then the line.
+    let after_time = words.iter().position(|w| w.contains(':'))? + 1;
+    let mv = words[after_time..].iter().find(|w| !w.bytes().all(|b| b.is_ascii_digit()))?;
+    Some(Answer { mv: Square::parse(mv)?, score })
+}
+
+/// An engine's output for a message: its lines joined, clipped.
+fn shown(output: &[String]) -> String {
+    let text = output.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ");
+    match text.char_indices().nth(300) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    fn query(excluded: &[&str]) -> Query {
+        let (board, _) = crate::kifu::parse_and_play("f5d6c3").unwrap();
+        let excluded = excluded.iter().fold(0, |bits, s| bits | Square::parse(s).unwrap().bit());
+        Query { board, excluded, level: 60 }
+    }
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(|l| format!("{l}\n")).collect()
+    }
+
+    #[test]
+    fn a_hint_with_book_moves_reads_the_search_after_them() {
+        // As Edax 4.6 prints it, prompts and echoes included.
+        let out = lines(
+            "> hint 2\n\nbook    +0                                          d3\n   22   -04        0:00.918      24403093   26582890 f4 A1 h3\n>",
+        );
+        let q = query(&["d3"]);
+        assert_eq!(q.board, crate::kifu::parse_and_play("f5d6c3").unwrap().0);
+        let answer = read_hint(&out, "hint 2", &q).unwrap();
+        assert_eq!(answer, Answer { mv: Square::parse("f4").unwrap(), score: -4 });
+    }
+
+    #[test]
+    fn the_startup_book_is_quoted_for_the_shell() {
+        let line = startup_line("edax -q", Path::new("/tmp/o'k $x/b.dat"));
+        assert_eq!(line, "exec edax -q -book-file '/tmp/o'\\''k $x/b.dat'");
+        let echoed = Command::new("sh").arg("-c").arg(line.replace("exec edax -q -book-file", "printf %s")).output();
+        assert_eq!(String::from_utf8(echoed.unwrap().stdout).unwrap(), "/tmp/o'k $x/b.dat");
+    }
+
+    #[test]
+    fn a_selective_depth_and_a_bound_are_read() {
+        let words: Vec<&str> = "21@73% >+12 0:19.109 349166739 18272371 d3 C3".split_whitespace().collect();
+        assert_eq!(read_result(&words), Some(Answer { mv: Square::parse("d3").unwrap(), score: 12 }));
+        let words: Vec<&str> = "8 -02 0:00.000 d3".split_whitespace().collect();
+        assert_eq!(read_result(&words), Some(Answer { mv: Square::parse("d3").unwrap(), score: -2 }));
+    }
+
+    #[test]
+    fn answers_that_break_the_rules_are_garbage() {
+        let q = query(&["d3"]);
+        for text in [
+            "> hint 2\n 22 -04 0:00.9 1 1 f4\n",             // the excluded move was not listed
+            "> hint 2\nbook +0 d3\n 22 -04 0:00.9 1 1 d3\n", // the excluded move itself
+            "> hint 2\nbook +0 d3\n 22 -04 0:00.9 1 1 a1\n", // an illegal move
+            "> hint 2\nbook +0 d3\n 22 +99 0:00.9 1 1 f4\n", // no game ends so
+            "> hint 2\nbook +0 d3\n",                        // no search line
+            "> hint 2\nbook +0 d3\nWelcome!\n",              // not a search line
+            "nothing at all\n",                              // no echo
+            "> hint 2\nbook +0 d3\n 22 -04 0:00.9 1 1 f4\n 9 +0 0:0.1 e3\n", // two search lines
+        ] {
+            assert!(matches!(read_hint(&lines(text), "hint 2", &q), Err(Fault::Garbage { .. })), "{text}");
+        }
+        assert_eq!(unprompted(">> # bookminer-sync 3\n"), "# bookminer-sync 3");
+        let _ = Board::INITIAL;
+    }
+}

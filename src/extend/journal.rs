@@ -1,0 +1,223 @@
+//! The journal, `{out_dir}/extend.jsonl`: one line per search, written as
+//! soon as the engine answers, and read back by the next run, which takes
+//! every answer it holds instead of searching again. An interrupted run
+//! loses only the searches under way.
+//!
+//! A line: `{"board":"…","side":"X","level":60,"excluded":["A5"],"move":"G4",
+//! "score":-4,"engine":"edax …","seconds":0.918}`, keys in this order. An
+//! answer is taken back only for the same board, side, level, exclusions
+//! and engine command line.
+
+use super::search::{Answer, Query};
+use crate::board::Square;
+use crate::output::text::push_square;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The journal's name in the output folder.
+pub const JOURNAL: &str = "extend.jsonl";
+
+/// Why the journal cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}: line {line}: {why}; move the file away to start a new journal", path.display())]
+    BadLine { path: PathBuf, line: usize, why: String },
+}
+
+/// The journal file, open for appending, and the answers it held.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    engine: String,
+    answers: HashMap<Query, Answer>,
+    /// Lines read that another engine command answered: kept, not used.
+    other_engines: usize,
+}
+
+/// A line as written.
+#[derive(Deserialize)]
+struct Line {
+    board: String,
+    side: String,
+    level: u8,
+    excluded: Vec<String>,
+    #[serde(rename = "move")]
+    mv: String,
+    score: i8,
+    engine: String,
+}
+
+impl Journal {
+    /// Opens (or starts) the journal at `path` for answers of `engine`. A
+    /// last line cut short (the run was killed while writing it) is taken
+    /// off; any other line that does not read is an error.
+    pub fn open(path: &Path, engine: &str) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
+        let mut text = Vec::new();
+        file.read_to_end(&mut text).map_err(io)?;
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            tracing::warn!(
+                "{}: its last line was cut short (a run stopped while writing it); taken off",
+                path.display()
+            );
+            file.set_len(whole as u64).map_err(io)?;
+            file.seek(io::SeekFrom::End(0)).map_err(io)?;
+        }
+        let mut journal = Journal {
+            path: path.to_path_buf(),
+            file,
+            engine: engine.to_string(),
+            answers: HashMap::new(),
+            other_engines: 0,
+        };
+        for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
+            journal.take(line).map_err(|why| JournalError::BadLine { path: path.to_path_buf(), line: i + 1, why })?;
+        }
+        if journal.other_engines > 0 {
+            tracing::info!(
+                "{}: {} answers of another engine command kept but not used",
+                path.display(),
+                journal.other_engines
+            );
+        }
+        Ok(journal)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Answers held for this engine.
+    pub fn len(&self) -> usize {
+        self.answers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty()
+    }
+
+    /// The answer the journal holds for `query`, if any.
+    pub fn answer(&self, query: &Query) -> Option<Answer> {
+        self.answers.get(query).copied()
+    }
+
+    /// Writes an answer down, through to the disk, before it is used.
+    pub fn record(&mut self, query: &Query, answer: Answer, took: Duration) -> Result<(), JournalError> {
+        let line = line_of(query, answer, &self.engine, took);
+        let io = |source| JournalError::Io { path: self.path.clone(), source };
+        // One write: a kill between two writes cannot leave half a line
+        // followed by another line.
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)?;
+        self.answers.insert(*query, answer);
+        Ok(())
+    }
+
+    /// Reads one line into the answers.
+    fn take(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let line: Line = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
+        let position = crate::position::parse(&format!("{} {}", line.board, line.side)).map_err(|e| e.to_string())?;
+        if line.level > 60 {
+            return Err(format!("level {} is not a level (0 to 60)", line.level));
+        }
+        let mut excluded = 0;
+        for square in &line.excluded {
+            excluded |= Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?.bit();
+        }
+        let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
+        let query = Query { board: position.board, excluded, level: line.level };
+        let answer = Answer { mv, score: line.score };
+        if !query.accepts(&answer) {
+            return Err(format!("{} cannot be the answer to {query}", line.mv));
+        }
+        if line.engine != self.engine {
+            self.other_engines += 1;
+            return Ok(());
+        }
+        self.answers.insert(query, answer);
+        Ok(())
+    }
+}
+
+/// One journal line, newline included.
+fn line_of(query: &Query, answer: Answer, engine: &str, took: Duration) -> String {
+    let mut excluded = String::new();
+    for square in query.excluded_squares() {
+        excluded.push_str(if excluded.is_empty() { "\"" } else { ",\"" });
+        push_square(square, &mut excluded);
+        excluded.push('"');
+    }
+    let mut mv = String::new();
+    push_square(answer.mv, &mut mv);
+    let engine = serde_json::to_string(engine).expect("a string is always JSON");
+    format!(
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{},\"excluded\":[{excluded}],\"move\":\"{mv}\",\"score\":{},\"engine\":{engine},\"seconds\":{:.3}}}\n",
+        query.board_text(),
+        query.side(),
+        query.level,
+        answer.score,
+        took.as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    fn query() -> Query {
+        let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
+        let excluded = Square::parse("c4").unwrap().bit();
+        Query { board, excluded, level: 60 }
+    }
+
+    #[test]
+    fn an_answer_written_is_read_back_by_the_next_run_and_only_for_its_engine() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let answer = Answer { mv: Square::parse("e3").unwrap(), score: -2 };
+        {
+            let mut journal = Journal::open(&path, "edax \"x\"").unwrap();
+            assert!(journal.is_empty());
+            assert!(query().accepts(&answer), "the test's own answer must be legal");
+            journal.record(&query(), answer, Duration::from_millis(5)).unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        assert_eq!(json["excluded"], serde_json::json!(["C4"]));
+        assert_eq!(json["engine"], "edax \"x\"");
+        assert_eq!(Journal::open(&path, "edax \"x\"").unwrap().answer(&query()), Some(answer));
+        let other = Journal::open(&path, "another").unwrap();
+        assert_eq!((other.len(), other.other_engines), (0, 1));
+    }
+
+    #[test]
+    fn a_line_cut_short_is_taken_off_and_a_bad_line_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let whole = line_of(&query(), Answer { mv: Square::parse("e3").unwrap(), score: 1 }, "e", Duration::ZERO);
+        std::fs::write(&path, format!("{whole}{}", &whole[..40])).unwrap();
+        let journal = Journal::open(&path, "e").unwrap();
+        assert_eq!(journal.len(), 1);
+        drop(journal);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+        std::fs::write(&path, format!("{whole}{}", whole.replace("\"E3\"", "\"C4\""))).unwrap();
+        let e = Journal::open(&path, "e").err().unwrap().to_string();
+        assert!(e.contains("line 2") && e.contains("cannot be the answer"), "{e}");
+        std::fs::write(&path, "{\"board\":1}\n").unwrap();
+        assert!(Journal::open(&path, "e").err().unwrap().to_string().contains("line 1"));
+        let _ = Board::INITIAL;
+    }
+}

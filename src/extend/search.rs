@@ -1,0 +1,104 @@
+//! One search an engine is asked for, and its answer: the words the
+//! journal, the engines and the expansion share.
+
+use crate::board::{Board, Square};
+use crate::output::text::{push_board, push_square, side_char};
+use crate::symmetry::Symmetry;
+use std::fmt;
+
+/// A search: the best move of a stored (normalized) board among its legal
+/// moves that are not `excluded`, at Edax's `level`. The board's side to
+/// move has a legal move that is not excluded (a position without one is
+/// never searched: see [`crate::extend`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Query {
+    pub board: Board,
+    /// Squares the answer may not be: the position's links.
+    pub excluded: u64,
+    /// Edax's level, 0 to 60.
+    pub level: u8,
+}
+
+/// What an engine answered: its best move among those allowed, and that
+/// move's score for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub mv: Square,
+    pub score: i8,
+}
+
+impl Query {
+    /// The side to move is shown as black when the number of empty squares
+    /// is even, as on a line without passes: the colour changes nothing for
+    /// an engine, and the board reads as it would in a game.
+    pub fn black_to_move(&self) -> bool {
+        self.board.empties() % 2 == 0
+    }
+
+    /// The 64 squares A1…H8 (`X` black, `O` white, `-` empty), as Edax's
+    /// `setboard`, OBF and the journal write them.
+    pub fn board_text(&self) -> String {
+        let mut text = String::with_capacity(64);
+        push_board(&self.board, self.black_to_move(), Symmetry::IDENTITY, &mut text);
+        text
+    }
+
+    /// `X` or `O`: who moves.
+    pub fn side(&self) -> char {
+        side_char(self.black_to_move())
+    }
+
+    /// The excluded squares, in increasing order.
+    pub fn excluded_squares(&self) -> impl Iterator<Item = Square> {
+        Square::iter(self.excluded)
+    }
+
+    /// Whether `answer` can be the answer: a legal move, not excluded, and
+    /// a score a game can end with.
+    pub fn accepts(&self, answer: &Answer) -> bool {
+        let bit = answer.mv.bit();
+        self.board.legal_moves() & bit != 0 && self.excluded & bit == 0 && (-64..=64).contains(&answer.score)
+    }
+}
+
+impl fmt::Display for Query {
+    /// `--OX… X, level 60, excluding A5 G4`: the position as a user can
+    /// paste it into Edax (`setboard`) or `bookminer inspect`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}, level {}", self.board_text(), self.side(), self.level)?;
+        if self.excluded != 0 {
+            let mut squares = String::new();
+            for square in self.excluded_squares() {
+                squares.push(' ');
+                push_square(square, &mut squares);
+            }
+            write!(f, ", excluding{squares}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_reads_as_a_position_edax_and_inspect_take() {
+        let query = Query { board: Board::INITIAL, excluded: Square::parse("f5").unwrap().bit(), level: 60 };
+        let text = query.to_string();
+        assert!(text.starts_with("---------------------------OX------XO--------------------------- X"), "{text}");
+        assert!(text.ends_with(", level 60, excluding F5"), "{text}");
+        let back = crate::position::parse(&format!("{} {}", query.board_text(), query.side())).unwrap();
+        assert_eq!(back.board, Board::INITIAL);
+    }
+
+    #[test]
+    fn only_legal_moves_not_excluded_with_a_game_score_are_accepted() {
+        let f5 = Square::parse("f5").unwrap();
+        let query = Query { board: Board::INITIAL, excluded: f5.bit(), level: 1 };
+        assert!(query.accepts(&Answer { mv: Square::parse("d3").unwrap(), score: 0 }));
+        assert!(!query.accepts(&Answer { mv: f5, score: 0 }), "excluded");
+        assert!(!query.accepts(&Answer { mv: Square::parse("a1").unwrap(), score: 0 }), "illegal");
+        assert!(!query.accepts(&Answer { mv: Square::parse("d3").unwrap(), score: 65 }), "no game ends so");
+    }
+}

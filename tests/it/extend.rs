@@ -1,0 +1,319 @@
+//! `extend` end to end, with a real engine built from this repository: the
+//! exact solver of `examples/solver.rs`, which speaks the part of Edax's
+//! console `extend` uses (and is checked against plain negamax in its own
+//! tests).
+//!
+//! The book is `tests/data/books/endgames-extend.dat`: an endgame book at
+//! level 60 (every search exact) whose leaves at 14 to 22 empty squares
+//! were scored 4 above their values, so that extending it has work to do.
+//! `endgames-extend-18.edax.dat` is what Edax 4.6 made of it: its own
+//! `book extend` from [`START`] (18 empty squares), then its own `book
+//! negamax` (which SPEC §13 step 4's final negamax stands for): the
+//! expected boards and values, from the real engine.
+
+use crate::common::{bin, data, repo};
+use bookminer::board::Board;
+use bookminer::book::{edax, Book};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// 18 empty squares below the initial position, on the book's line.
+const START: &str = "d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1";
+
+/// The solver example, built by `cargo test` beside the binary.
+fn solver() -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_bookminer"));
+    let path = bin.parent().unwrap().join("examples/solver");
+    assert!(path.is_file(), "{} is missing: cargo test builds it (examples/solver.rs)", path.display());
+    path
+}
+
+fn book() -> PathBuf {
+    data("books/endgames-extend.dat")
+}
+
+/// `bookminer extend IN OUT` from [`START`] with the solver, in `dir`.
+fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
+    let mut command = bin();
+    command.current_dir(dir).arg("--config").arg("/dev/null").arg("extend").arg(input).arg(out);
+    command.args(["--start", START, "--workers", "2"]);
+    // The defaults, unless the test gives its own.
+    if !extra.contains(&"--out-dir") {
+        command.args(["--out-dir", "o", "--log-file", "o/log"]);
+    }
+    if !extra.contains(&"--engine") {
+        command.arg("--engine").arg(solver());
+    }
+    command.args(extra);
+    command
+}
+
+fn run(mut command: Command) -> Output {
+    command.output().expect("bookminer runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Board → (value, lower, upper, level) of every record of an Edax book.
+fn values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
+    let bytes = std::fs::read(path).unwrap();
+    edax::records(&bytes)
+        .map(Result::unwrap)
+        .map(|(_, _, raw)| {
+            let (lower, upper) = raw.bounds();
+            (raw.board(), (raw.value().0, lower.0, upper.0, raw.level()))
+        })
+        .collect()
+}
+
+/// The summary line that starts with `key`.
+fn summary(out: &Output, key: &str) -> String {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key} in: {text}")).to_string()
+}
+
+/// Processes still running from the solver's file: an engine left behind.
+fn solvers_running() -> usize {
+    let exe = std::fs::canonicalize(solver()).unwrap();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe))
+        .filter(|e| {
+            // A zombie has no exe link; a process exiting may still show one.
+            std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| !s.contains(") Z "))
+        })
+        .count()
+}
+
+/// Waits (a minute at most) until no engine runs any more.
+fn assert_no_engine_left() {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while solvers_running() > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(solvers_running(), 0, "an engine outlived its run");
+}
+
+#[test]
+fn the_book_grown_holds_what_edax_grew_with_the_same_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(extend(dir.path(), &book(), "out.dat", &[]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let grown = values(&dir.path().join("out.dat"));
+    let expected = values(&data("books/endgames-extend-18.edax.dat"));
+    assert_eq!(grown.len(), expected.len(), "the same number of positions");
+    for (board, fields) in &expected {
+        assert_eq!(grown.get(board), Some(fields), "{board:?}");
+    }
+    assert_eq!(summary(&out, "positions added"), "positions added      46");
+    assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    // Nothing left to do: a second run adds nothing, and the book agrees
+    // with itself (fix changes no record).
+    let again =
+        run(extend(dir.path(), &dir.path().join("out.dat"), "again.dat", &["--out-dir", "o2", "--log-file", "o2/log"]));
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(summary(&again, "positions added"), "positions added      0");
+    let fixed = run({
+        let mut c = bin();
+        c.current_dir(dir.path()).args(["--config", "/dev/null", "fix", "out.dat", "fixed.dat", "--out-dir", "f"]);
+        c.args(["--log-file", "f/log"]);
+        c
+    });
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    assert_eq!(std::fs::read(dir.path().join("f/fix.jsonl")).unwrap(), b"", "fix finds nothing to change");
+    assert_no_engine_left();
+}
+
+/// The journal's lines, each search once.
+fn journal(dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("o/extend.jsonl")).unwrap_or_default();
+    text.lines().map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect()
+}
+
+fn assert_each_search_once(lines: &[serde_json::Value]) {
+    let keys: HashSet<String> =
+        lines.iter().map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"])).collect();
+    assert_eq!(keys.len(), lines.len(), "a search journaled twice");
+}
+
+/// Starts a run and waits until its journal holds `n` answers.
+fn start_until_journaled(dir: &Path, n: usize) -> std::process::Child {
+    let mut command = extend(dir, &book(), "out.dat", &[]);
+    let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while journal(dir).len() < n {
+        assert!(Instant::now() < deadline, "the journal never reached {n} answers");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before {n} answers");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+#[test]
+fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
+    let whole = tempfile::tempdir().unwrap();
+    assert!(run(extend(whole.path(), &book(), "out.dat", &[])).status.success());
+    let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
+    for n in [1, 30, 60] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = start_until_journaled(dir.path(), n);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        assert_no_engine_left();
+        assert!(!dir.path().join("out.dat").exists(), "no OUT from a killed run");
+        let before = journal(dir.path()).len();
+        let again = run(extend(dir.path(), &book(), "out.dat", &[]));
+        assert!(again.status.success(), "{}", stderr(&again));
+        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {n} answers");
+        let taken = summary(&again, "searches");
+        assert!(taken.contains(&format!(" {before} taken from")), "{taken} (journal held {before})");
+        let lines = journal(dir.path());
+        assert_eq!(lines.len(), 92);
+        assert_each_search_once(&lines);
+    }
+}
+
+#[test]
+fn ctrl_c_keeps_the_journal_and_writes_no_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = start_until_journaled(dir.path(), 10);
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(!dir.path().join("out.dat").exists());
+    let lines = journal(dir.path());
+    assert!(lines.len() >= 10);
+    assert_each_search_once(&lines);
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("o")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "the journal and the log only: {left:?}");
+    assert_no_engine_left();
+}
+
+/// A run whose engine misbehaves (`SOLVER_FAULT`) after a first run left
+/// some answers in the journal.
+fn faulty_run(fault: &str, extra: &[&str]) -> (tempfile::TempDir, Output, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let kept = std::fs::read_to_string(dir.path().join("o/extend.jsonl")).unwrap();
+    let mut command = extend(dir.path(), &book(), "out.dat", extra);
+    command.env("SOLVER_FAULT", fault);
+    let out = run(command);
+    assert_no_engine_left();
+    (dir, out, kept.lines().map(String::from).collect())
+}
+
+#[test]
+fn an_engine_that_fails_every_time_stops_the_run_with_status_3_and_the_journal_intact() {
+    for (fault, extra, says) in [
+        ("exit", &[][..], "ended (exit status: 3)"),
+        ("garbage", &[][..], "answered what cannot be read"),
+        ("hang", &["--engine-timeout", "1"][..], "gave no answer within 1 s"),
+    ] {
+        let (dir, out, kept) = faulty_run(fault, extra);
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{fault}: {message}");
+        assert!(message.contains(says), "{fault}: {message}");
+        assert!(message.contains(&format!("engine `{}`", solver().display())), "{fault}: {message}");
+        assert!(message.contains(", level 60"), "names the position: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+        assert!(!dir.path().join("out.dat").exists());
+        let now: Vec<String> =
+            std::fs::read_to_string(dir.path().join("o/extend.jsonl")).unwrap().lines().map(String::from).collect();
+        assert_eq!(now, kept, "{fault}: the journal holds what it held");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_be_found_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", "no-such-engine-here -q"]));
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{message}");
+    assert!(message.contains("engine `no-such-engine-here -q`") && message.contains("ended"), "{message}");
+    assert!(message.contains("not found"), "the shell's word is in the log: {message}");
+}
+
+#[test]
+fn a_window_that_leaves_no_candidate_writes_the_book_fixed() {
+    // The start's leaf made worse than its link: the start is no candidate,
+    // and max_ply 0 follows none of its links.
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(book()).unwrap();
+    let (start, _) = bookminer::kifu::parse_and_play(START).unwrap();
+    let stored = bookminer::symmetry::normalize(&start).board;
+    let at = Book::from_bytes("b", bytes.clone()).unwrap().find(&stored).unwrap().offset as usize;
+    let len = edax::next_record(&bytes, at).unwrap().byte_len();
+    bytes[at + len - 2] = (-64i8) as u8;
+    let input = dir.path().join("in.dat");
+    std::fs::write(&input, &bytes).unwrap();
+    let out = run(extend(dir.path(), &input, "out.dat", &["--max-ply", "0"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(summary(&out, "positions added"), "positions added      0");
+    assert_eq!(summary(&out, "candidates"), "candidates           0 (0 expanded)");
+    let fixed = run({
+        let mut c = bin();
+        c.current_dir(dir.path()).args(["--config", "/dev/null", "fix", "in.dat", "fixed.dat", "--out-dir", "f"]);
+        c.args(["--log-file", "f/log"]);
+        c
+    });
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    assert_eq!(
+        std::fs::read(dir.path().join("out.dat")).unwrap(),
+        std::fs::read(dir.path().join("fixed.dat")).unwrap()
+    );
+}
+
+#[test]
+fn an_egaroucid_book_grows_to_the_same_boards_and_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let converted = run({
+        let mut c = bin();
+        c.current_dir(dir.path()).args(["--config", "/dev/null", "convert"]).arg(book());
+        c.args(["in.egbk3", "--log-file", "log"]);
+        c
+    });
+    assert!(converted.status.success(), "{}", stderr(&converted));
+    let out = run(extend(dir.path(), &dir.path().join("in.egbk3"), "out.egbk3", &["--min-empties", "14"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let grown = Book::open(&dir.path().join("out.egbk3"), &Default::default()).unwrap();
+    let expected = values(&data("books/endgames-extend-18.edax.dat"));
+    // Every board of the Edax run, but those whose side to move must pass
+    // (an Egaroucid book holds the position after the pass instead).
+    let mut held = 0;
+    for (board, &(value, ..)) in &expected {
+        match grown.find(board) {
+            Some(record) => {
+                assert_eq!(record.value().0, value, "{board:?}");
+                held += 1;
+            }
+            None => assert!(board.must_pass(), "{board:?} is missing"),
+        }
+    }
+    assert_eq!(held as u64, grown.counts().positions, "no board the Edax run lacks");
+}
+
+#[test]
+fn extend_refuses_what_it_cannot_do_before_loading() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_engine = run({
+        let mut c = bin();
+        c.current_dir(dir.path()).args(["--config", "/dev/null", "extend"]).arg(book()).arg("out.dat");
+        c
+    });
+    assert_eq!(no_engine.status.code(), Some(2));
+    assert!(stderr(&no_engine).contains("--engine"), "{}", stderr(&no_engine));
+    let over = run(extend(dir.path(), &book(), book().to_str().unwrap(), &[]));
+    assert_eq!(over.status.code(), Some(2), "{}", stderr(&over));
+    let wrong = run(extend(dir.path(), &book(), "out.egbk3", &[]));
+    assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
+    assert!(stderr(&wrong).contains("convert"), "{}", stderr(&wrong));
+    assert!(!dir.path().join("out.egbk3").exists());
+    let _ = repo();
+}
