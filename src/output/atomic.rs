@@ -73,7 +73,7 @@ impl AtomicFile {
 
     /// Asks the kernel to start writing to disk what the file holds beyond
     /// the last such request, without waiting for it. Left alone, the kernel
-    /// would keep a run's output (1.6 GB for all formats of a 10M-position
+    /// would keep a run's output (gigabytes for all formats of a large
     /// book) in memory until [`AtomicFile::finish`] syncs it, and the run
     /// would then wait seconds for the disk; asked along the way, the disk
     /// works while the walk does. On Linux, `POSIX_FADV_DONTNEED` starts
