@@ -1,4 +1,4 @@
-//! Files that appear complete or not at all (SPEC §4): written beside their
+//! Files that appear complete or not at all (docs/modes.md, output): written beside their
 //! final name and renamed into place once the whole run has succeeded.
 
 use std::fs;
