@@ -12,8 +12,8 @@
 # * Edax books of BENCH_SIZES positions (default 1M and 10M), fastest of RUNS
 #   (default 3) runs, each compared byte for byte with the straightforward
 #   baseline (examples/baseline.rs), timed once.
-# * An Edax book of BIG positions (default 100M, about 4.4 GB; synth writes
-#   it once, in about 10 minutes and under 700 MB of memory), fastest of RUNS_BIG runs (default 3);
+# * An Edax book of BIG positions (default 100M; synth writes it once, see
+#   docs/benchmarks.md for its time and memory), fastest of RUNS_BIG runs (default 3);
 #   no baseline (its HashMap would not fit in memory).
 # * An Egaroucid .egbk3 book of EGBK3 positions (default 10M), RUNS runs,
 #   and its time next to the Edax book of the same size.
@@ -21,7 +21,7 @@
 #   with a window against without, on WRITE_SIZES (default 10M) and BIG.
 # * Output formats: on each of BENCH_SIZES, `--mode all` writing kifu alone
 #   against kifu, JSONL and OBF together (5.7 times the bytes: the judge's
-#   core and the disk set the difference, see the README), the fastest of
+#   core and the disk set the difference, see docs/benchmarks.md), the fastest of
 #   RUNS runs of each, run alternately.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -154,9 +154,10 @@ pub enum Command {
     /// is the leaf (2-ply negamax), each record is what Edax's `book
     /// negamax` makes of it (value, bounds, counts, link scores), then a
     /// fraction of scores is changed so that every mode finds mismatches.
-    /// Memory holds two levels at a time (710 MB for 215 million
-    /// positions); the rest waits in unnamed temporary files beside OUT,
-    /// about twice the book's size, gone when synth ends.
+    /// Memory grows with the largest level of discs (a small fraction of
+    /// the book; two levels are held at a time); the rest waits in unnamed
+    /// temporary files beside OUT, about twice the book's size, gone when
+    /// synth ends.
     Synth {
         /// Number of positions.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=i32::MAX as u64))]

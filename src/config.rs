@@ -1,4 +1,4 @@
-//! The run's settings (SPEC §6): `config.toml`, then command-line flags over it.
+//! The run's settings (README.md, configuration): `config.toml`, then command-line flags over it.
 //!
 //! Every key is declared once, in [`Settings`]: the same field is a flag of
 //! the same name (clap) and a key of the file (serde), and both read its value
@@ -61,7 +61,7 @@ impl LogLevel {
 /// The settings as given, each key once: a flag (`--min-gap 2`) and a key of
 /// config.toml (`min_gap = 2`). `None`: not given. The keys come in groups,
 /// so that each command takes (and its `--help` shows) only the ones it
-/// uses; `display_order` is the order SPEC §6 lists them in.
+/// uses; `display_order` keeps the order the keys were first listed in.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct Settings {
     #[command(flatten)]
@@ -277,7 +277,7 @@ fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit(pub Option<u32>);
 
-/// A window limit (SPEC §12): a whole number from 0 up, or -1 for none.
+/// A window limit (docs/walk.md, windows): a whole number from 0 up, or -1 for none.
 fn parse_limit(text: &str) -> Result<Limit, BadValue> {
     match text.trim().parse::<i64>() {
         Ok(-1) => Ok(Limit(None)),
@@ -480,9 +480,9 @@ pub struct Config {
     pub log_file_given: bool,
     pub format: Formats,
     pub bom: bool,
-    /// Which moves the walk follows (SPEC §12).
+    /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
-    /// The level every record of an .egbk book gets (SPEC §8.1).
+    /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
     pub egbk_level: i32,
     /// `extend`'s engine command line; none given: `extend` cannot run.
     pub engine: Option<String>,

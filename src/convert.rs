@@ -1,4 +1,4 @@
-//! `convert` (SPEC §10): any book bookminer reads, written as an Edax or an
+//! `convert` (docs/convert.md): any book bookminer reads, written as an Edax or an
 //! Egaroucid book in walk order (§9), with a count of everything that was
 //! added, left out or lost on the way.
 
@@ -82,7 +82,7 @@ pub struct ConvertReport {
     pub written: u64,
     /// Records the walk from the initial position reached.
     pub reached: u64,
-    /// Pass records added (Egaroucid to Edax, SPEC §9.1).
+    /// Pass records added (Egaroucid to Edax, docs/formats.md, writing an Edax book).
     pub passes_added: u64,
     /// Records that are not part of the book read (an .egbk3 value out of
     /// range), so not written.
@@ -387,7 +387,7 @@ fn write_parts(
 const BATCHES_IN_FLIGHT: usize = 4;
 
 /// Walks the book and writes the records it reaches as it reaches them
-/// (SPEC §9: walk order), on a thread of its own: the walk's thread only
+/// (docs/formats.md, record order), on a thread of its own: the walk's thread only
 /// walks. Returns what the walk found, the book being written and what
 /// the records written counted.
 fn walk_and_write(
@@ -480,7 +480,7 @@ fn convert_part(book: &ResolvedBook, reached: bool, pair: Pair, part: &mut Part)
     }
 }
 
-/// An Egaroucid record made an Edax one (SPEC §9.1), noting the passes on
+/// An Egaroucid record made an Edax one (docs/formats.md, writing an Edax book), noting the passes on
 /// its links if the walk did not reach it.
 fn to_edax(
     book: &ResolvedBook,
@@ -506,7 +506,7 @@ fn to_edax(
     converted.encode(bytes);
 }
 
-/// What an .egbk3 record can hold of an Edax record (SPEC §9.2); false if
+/// What an .egbk3 record can hold of an Edax record (docs/formats.md, writing an .egbk3 book); false if
 /// it is left out. Counts what is lost, and for a record the walk did not
 /// reach, its links whose score is not minus their child's value.
 fn to_egbk3(
@@ -550,7 +550,7 @@ fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Target>) -
     stale.count() as u64
 }
 
-/// The pass records Edax needs (SPEC §9.1): the walk's first, then those
+/// The pass records Edax needs (docs/formats.md, writing an Edax book): the walk's first, then those
 /// met on the links of records it never reached, each board once, less
 /// the boards the book stores itself.
 fn passes_to_add(order: &WalkOrder, unreached: Vec<PassThrough>, stored: &HashSet<Board>) -> Vec<PassThrough> {

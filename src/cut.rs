@@ -1,4 +1,4 @@
-//! `cut` (SPEC §12): the start position's record and every record the
+//! `cut` (docs/convert.md, cut): the start position's record and every record the
 //! windowed walk arrives at, in walk order, in the book's own format (an
 //! older Egaroucid book as .egbk3); an Edax record's links to records not
 //! written are pruned as Edax's `book prune` does.

@@ -14,11 +14,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Batches in flight before the walk waits for the judge: 128K arrivals
-/// where a rule fires, about 100 ms of walking on a 10M-position book. The
-/// judge keeps up on average, but not at every moment: doubling a
-/// repeated-line table stops it for tens of milliseconds (45–55 ms for mode
-/// 1's last doubling on a 10M-position book), which a queue of 8 batches of
-/// every arrival could not hide from the walk.
+/// where a rule fires. The judge keeps up on average, but not at every
+/// moment: doubling a repeated-line table stops it for tens of
+/// milliseconds, which a queue of 8 batches of every arrival could not
+/// hide from the walk.
 const BATCHES_IN_FLIGHT: usize = 32;
 
 /// Why the judge stopped: the file it was writing and the error.

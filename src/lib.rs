@@ -1,6 +1,6 @@
 //! bookminer: walks an Othello opening book (Edax's `book.dat`, or
 //! Egaroucid's `.egbk3`, `.egbk2` or `.egbk`) and writes the kifu of the
-//! places where it disagrees with itself (see SPEC.md).
+//! places where it disagrees with itself (see docs/README.md).
 //!
 //! Data flows one way: [`book`] (file → index) → [`walk`] → [`modes`] (rules)
 //! → [`mismatch`] (records) → [`output`] (printers, files); [`mine`] wires

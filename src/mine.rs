@@ -29,7 +29,7 @@ pub struct MineOptions {
     pub bom: bool,
     pub unique_lines: bool,
     pub out_dir: PathBuf,
-    /// Which moves the walk follows (SPEC §12).
+    /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
 }
 

@@ -1,4 +1,4 @@
-//! Mismatch records (SPEC §3, §4.1): what the rules found at one arrival, as
+//! Mismatch records (docs/modes.md, the rules and the JSONL record): what the rules found at one arrival, as
 //! data. The walk reports arrivals, [`crate::modes`] judges them, this module
 //! turns each line a verdict asks for into a [`Mismatch`], and the printers of
 //! [`crate::output`] write records as text. Nothing here knows of text or files.
@@ -24,7 +24,7 @@ pub struct Mismatch<'a> {
     pub score: Option<Score>,
     /// P: the parent's score for the move that reached the child.
     pub p: Score,
-    /// V, L, F, M of the judged child (SPEC §3); L, F, M absent without links,
+    /// V, L, F, M of the judged child (docs/modes.md); L, F, M absent without links,
     /// leaf, or both.
     pub v: Score,
     pub l: Option<Score>,

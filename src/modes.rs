@@ -1,4 +1,4 @@
-//! The mismatch rules of SPEC §3, as pure functions of one arrival.
+//! The mismatch rules of docs/modes.md, as pure functions of one arrival.
 
 use crate::book::Score;
 use smallvec::SmallVec;
@@ -33,7 +33,7 @@ impl Mode {
         Mode::ALL.into_iter().find(|m| m.number() == n)
     }
 
-    /// The SPEC's letters for (observed, expected): F leaf, L best link,
+    /// The letters of docs/modes.md for (observed, expected): F leaf, L best link,
     /// M best move, V value, -P minus the parent's score for the move.
     pub fn letters(self) -> (&'static str, &'static str) {
         match self {
@@ -62,7 +62,7 @@ pub enum Linkless {
 /// Settings shared by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// How far apart two scores must be to differ (SPEC §3); at least 1.
+    /// How far apart two scores must be to differ (docs/modes.md); at least 1.
     pub min_gap: i32,
     pub linkless: Linkless,
 }
@@ -79,7 +79,7 @@ impl Default for Rules {
 pub struct ArrivalScores<'a> {
     pub parent: Score,
     /// A pass followed the parent's move, so the child's side to move is the
-    /// parent's and expects `P`, not `−P` (SPEC §8).
+    /// parent's and expects `P`, not `−P` (docs/formats.md, Egaroucid books).
     pub via_pass: bool,
     pub value: Score,
     pub links: &'a [Score],
@@ -102,12 +102,12 @@ impl ArrivalScores<'_> {
     }
 }
 
-/// The scores SPEC §3 names at one arrival, all a rule needs to decide
+/// The scores docs/modes.md names at one arrival, all a rule needs to decide
 /// whether it fires.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Letters {
     /// What the parent's score for the move says the child is worth to its
-    /// side to move: `−P`, or `P` through a pass (SPEC §8).
+    /// side to move: `−P`, or `P` through a pass (docs/formats.md, Egaroucid books).
     pub parent_expects: Score,
     /// V: the child's value.
     pub value: Score,
@@ -155,7 +155,7 @@ pub struct Verdict {
 }
 
 /// Which way a mode's rule fires at an arrival with these scores, if it
-/// does: what [`judge`] decides, without the lines it writes (SPEC §3).
+/// does: what [`judge`] decides, without the lines it writes (docs/modes.md).
 #[inline]
 pub fn fired(mode: Mode, rules: &Rules, a: &Letters) -> Option<Branch> {
     match mode {
@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(judge(Mode::ValueVsBest, &gap3, &arrival(0, 5, &links, None)), None);
     }
 
-    /// SPEC §3's table read literally, letter by letter: the reference
+    /// docs/modes.md's table read literally, letter by letter: the reference
     /// [`fired`] and [`judge`] are checked against.
     fn spec_verdict(mode: Mode, rules: &Rules, a: &ArrivalScores<'_>) -> Option<Verdict> {
         let l = a.links.iter().map(|s| s.0).max();

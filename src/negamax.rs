@@ -1,5 +1,5 @@
 //! Edax 4.6's `book negamax` (and Egaroucid's equivalent), one position at a
-//! time (SPEC §11): given a record's own fields and what was computed for
+//! time (docs/fix.md): given a record's own fields and what was computed for
 //! each of its children, what the record becomes. Nothing here knows about
 //! books, files or walks, so any driver that visits children before their
 //! parents can use it: `fix` over a walk's post-order, a book writer over
@@ -221,7 +221,7 @@ pub fn sort_links<T>(links: &mut [T], score: impl Fn(&T) -> i8) {
     }
 }
 
-/// A link's score in an Egaroucid book (SPEC §8): minus its child's value,
+/// A link's score in an Egaroucid book (docs/formats.md, Egaroucid books): minus its child's value,
 /// or the child's value itself when a pass follows the move (the child's
 /// side to move is then the record's).
 pub fn egaroucid_link_score(child_value: i8, then_pass: bool) -> i8 {
@@ -232,7 +232,7 @@ pub fn egaroucid_link_score(child_value: i8, then_pass: bool) -> i8 {
     }
 }
 
-/// An Egaroucid record's value after the negamax (SPEC §11): the highest of
+/// An Egaroucid record's value after the negamax (docs/fix.md): the highest of
 /// its leaf's value and its link scores; `None` when it has neither, and
 /// keeps the value it has.
 pub fn egaroucid_value(leaf: Option<i8>, link_scores: impl IntoIterator<Item = i8>) -> Option<i8> {

@@ -1,4 +1,4 @@
-//! Walk order (SPEC §9): the order a written book's records take, found by
+//! Walk order (docs/formats.md, writing books): the order a written book's records take, found by
 //! the one walk that mines (a visitor of [`crate::walk`]), so that a later
 //! walk of the written book reads it front to back.
 
@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A position the walk passed through on an Egaroucid link whose child is
-/// the position after a pass (SPEC §8): Edax needs a record of its own
+/// the position after a pass (docs/formats.md, Egaroucid books): Edax needs a record of its own
 /// for it (§9.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PassThrough {

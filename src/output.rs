@@ -1,4 +1,4 @@
-//! Output (SPEC §4), by job: [`text`] renders lines and boards, [`print`]
+//! Output (docs/modes.md, output), by job: [`text`] renders lines and boards, [`print`]
 //! turns mismatch records into lines of each format, [`files`] holds a mode's
 //! files and decides which records they get, and [`atomic`] makes files
 //! appear complete or not at all.

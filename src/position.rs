@@ -1,4 +1,4 @@
-//! The three ways a user writes a position for inspection (SPEC §5): two
+//! The three ways a user writes a position for inspection (docs/modes.md, inspect): two
 //! 64-bit numbers, a kifu from the initial position, or a 64-square board
 //! followed by the side to move.
 

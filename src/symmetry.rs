@@ -1,5 +1,5 @@
 //! The eight symmetries of the board and the normalization the book stores
-//! positions under (SPEC §1).
+//! positions under (docs/formats.md, Edax books).
 
 use crate::board::{Bitboard, Board, Move, Square};
 
@@ -128,7 +128,7 @@ pub struct Normalized {
     /// The least of the eight images, comparing (player, opponent).
     pub board: Board,
     /// The smallest `s` with `s(stored) = original`: maps stored moves to the
-    /// original board's coordinates (SPEC §2 step 4).
+    /// original board's coordinates (docs/walk.md, moves on the actual board).
     pub to_original: Symmetry,
     /// The stored board is its own image under some symmetry other than
     /// the identity, so more than one symmetry maps it onto the original.
@@ -203,7 +203,7 @@ fn least_opponent_among(tied: u8, opponent: Bitboard) -> (Symmetry, Bitboard, bo
     (best, least, symmetric)
 }
 
-/// The smallest `s` with `s(stored) = actual` (SPEC §2 step 4), when the two
+/// The smallest `s` with `s(stored) = actual` (docs/walk.md, moves on the actual board), when the two
 /// are images of each other: what maps a record's stored moves onto the
 /// board the walk stands on, once the walk already knows which record that
 /// board is. The player's eight images are compared first, with shared work;

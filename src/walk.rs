@@ -1,7 +1,7 @@
-//! The depth-first walk over a book's edges (SPEC §2). It reports each arrival
+//! The depth-first walk over a book's edges (docs/walk.md). It reports each arrival
 //! to a [`Visitor`] and knows nothing of what the visitor does with it.
 //!
-//! SPEC §2 keeps a visited flag per (stored position, stored move) and always
+//! The walk of docs/walk.md keeps a visited flag per (stored position, stored move) and always
 //! follows the first unvisited move, so the moves visited at a position are
 //! always a prefix of its moves in stored order. A position can only be on the
 //! walk's stack once (every move adds a disc, and two passes never follow each
@@ -77,7 +77,7 @@ impl Walkable {
         Ok(Walkable { book: book.resolve(), start: start.clone(), root, window: Window::NONE })
     }
 
-    /// The same walk, following only the moves `window` lets through (SPEC §12).
+    /// The same walk, following only the moves `window` lets through (docs/walk.md, windows).
     pub fn within(self, window: Window) -> Walkable {
         Walkable { window, ..self }
     }
@@ -114,7 +114,7 @@ pub struct Arrival<'a> {
     pub first_time: bool,
     /// The score the parent's record gives the move just played.
     pub parent_score: Score,
-    /// A pass followed the parent's move (an Egaroucid link, SPEC §8): the
+    /// A pass followed the parent's move (an Egaroucid link, docs/formats.md, Egaroucid books): the
     /// child's side to move is the parent's, and the line ends with the pass.
     pub via_pass: bool,
     /// The child's record (stored coordinates).
@@ -250,7 +250,7 @@ struct Frame {
 /// flags beside the records would not.
 ///
 /// Under a window whose moves depend on the parity of the ply (`error`,
-/// SPEC §12), a position reached at an even and at an odd ply follows two
+/// docs/walk.md, windows), a position reached at an even and at an odd ply follows two
 /// different sets of moves, so each record has a bit per parity: the
 /// *context* it was entered in. Without such a window every context is 0.
 struct Visited {

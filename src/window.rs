@@ -1,4 +1,4 @@
-//! Windows (SPEC §12): which moves a walk follows. A window is a filter on
+//! Windows (docs/walk.md, windows): which moves a walk follows. A window is a filter on
 //! the moves of one position, asked by the walk before it follows them; it
 //! knows nothing of the walk or of the book's format.
 
@@ -23,12 +23,12 @@ pub struct Window {
 pub struct Place {
     /// Plies from the start (passes count).
     pub ply: usize,
-    /// The position's best move score (SPEC §3's M), if it has a move.
+    /// The position's best move score (M in docs/modes.md), if it has a move.
     pub best: Option<Score>,
 }
 
 impl Window {
-    /// No limit at all: the walk of SPEC §2.
+    /// No limit at all: the walk of docs/walk.md.
     pub const NONE: Window = Window { deviation: None, error: None, max_ply: None };
 
     /// True if the window lets every move through.

@@ -16,18 +16,18 @@ use std::path::{Path, PathBuf};
 /// for `.egbk`, which has no magic, by the file's size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Edax's `book.dat` (SPEC §1).
+    /// Edax's `book.dat` (docs/formats.md, Edax books).
     Edax,
-    /// Egaroucid's `.egbk3` (SPEC §8).
+    /// Egaroucid's `.egbk3` (docs/formats.md, Egaroucid books).
     Egbk3,
-    /// Egaroucid's `.egbk2`, up to Egaroucid 6.5 (SPEC §8.1).
+    /// Egaroucid's `.egbk2`, up to Egaroucid 6.5 (docs/formats.md, older Egaroucid books).
     Egbk2,
-    /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (SPEC §8.1).
+    /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (docs/formats.md, older Egaroucid books).
     Egbk,
 }
 
 impl Format {
-    /// The format a file's first bytes announce (SPEC §8.1): `DICUORAGE`
+    /// The format a file's first bytes announce (docs/formats.md, older Egaroucid books): `DICUORAGE`
     /// then version 2 is an `.egbk2`, any other version (or a file too short
     /// to have one) an `.egbk3`; Edax's magic is Edax's; a file with neither
     /// is an `.egbk` when its size is exactly what its count says. Anything
@@ -60,7 +60,7 @@ impl Format {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
     /// The level every record of an `.egbk` gets: the format stores none
-    /// (SPEC §6 `egbk_level`, §8.1).
+    /// (README.md, configuration: `egbk_level`; docs/formats.md, older Egaroucid books).
     pub egbk_level: i8,
 }
 
@@ -100,7 +100,7 @@ pub struct BookCounts {
     /// those left once the records of one position are merged.
     pub records: u64,
     /// Records of an older Egaroucid book merged into an earlier one of the
-    /// same position (SPEC §8.1): the file holds `records + merged`.
+    /// same position (docs/formats.md, older Egaroucid books): the file holds `records + merged`.
     pub merged: u64,
     /// Positions in the book: records, less those an Egaroucid book marks as
     /// having no value.

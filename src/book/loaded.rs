@@ -20,8 +20,8 @@ pub struct Book {
 
 /// A book ready to walk.
 impl Book {
-    /// Maps and indexes a book file, failing on any problem SPEC §7, §8
-    /// and §8.1 list for `mine`. A wrong header count is only a warning.
+    /// Maps and indexes a book file, failing on any problem docs/formats.md
+    /// (what is checked) lists for `mine`. A wrong header count is only a warning.
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Book, BookError> {
         Book::build(path.to_path_buf(), Bytes::open(path)?, options)
     }

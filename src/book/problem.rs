@@ -57,7 +57,7 @@ impl fmt::Display for MoveSlot {
 }
 
 /// What is wrong with one of the (score, move) pairs an `.egbk2` record
-/// stores. They are no links (SPEC §8.1), so nothing reads them; only
+/// stores. They are no links (docs/formats.md, older Egaroucid books), so nothing reads them; only
 /// `verify` looks at them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PairFault {
@@ -144,7 +144,7 @@ pub enum Problem {
     ValueOutOfRange { value: i32 },
     #[error("the file holds more than {limit} records")]
     TooManyRecords { limit: u64 },
-    /// An `.egbk2` or `.egbk` value out of range (SPEC §8.1); `raw` is the
+    /// An `.egbk2` or `.egbk` value out of range (docs/formats.md, older Egaroucid books); `raw` is the
     /// `.egbk` byte the value was worked out from.
     #[error("{}", unreadable_value(*value, *raw))]
     UnreadableValue { value: i32, raw: Option<u8> },

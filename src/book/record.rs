@@ -70,7 +70,7 @@ pub struct Link {
     pub score: Score,
     pub mv: Move,
     /// The move is followed by a pass before its child is reached (an
-    /// Egaroucid book stores the position after the pass, SPEC §8). The
+    /// Egaroucid book stores the position after the pass, docs/formats.md, Egaroucid books). The
     /// child's side to move is then this record's.
     pub then_pass: bool,
 }

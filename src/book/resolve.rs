@@ -384,7 +384,7 @@ fn resolve_egaroucid_part(
     overflow
 }
 
-/// A record's links (SPEC §8), from the answers to its candidates'
+/// A record's links (docs/formats.md, Egaroucid books), from the answers to its candidates'
 /// questions. When the game is over after a move and its child is not in
 /// the book, the other child is looked up here, on its own: that is rare.
 fn links_found(

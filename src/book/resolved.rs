@@ -351,7 +351,7 @@ impl ResolvedBook {
         }
         let record = raw.with_links(at.id, found, facts.leaf_then_pass);
         if record.leaf().is_some() {
-            // A leaf's child would be a link (SPEC §8): it never leads into the book.
+            // A leaf's child would be a link (docs/formats.md, Egaroucid books): it never leads into the book.
             targets.push(if facts.leaf_illegal { Target::Illegal } else { Target::Absent });
         }
         record

@@ -1,4 +1,4 @@
-//! `verify`: every check of SPEC §7 (and §8, §8.1 for Egaroucid books) on
+//! `verify`: every check of docs/formats.md, what is checked (and its Egaroucid sections) on
 //! every record, listing all problems rather than stopping at the first.
 
 use super::edax::{self, board_problems, RawRecord};
@@ -20,7 +20,7 @@ pub struct VerifyReport {
     pub records: u64,
     pub problems: Vec<FormatError>,
     /// The records of one position in an older Egaroucid book, which
-    /// reading merges (SPEC §8.1): listed, but no problem.
+    /// reading merges (docs/formats.md, older Egaroucid books): listed, but no problem.
     pub merged: Vec<MergedPair>,
 }
 

@@ -19,7 +19,7 @@ use std::ops::Range;
 
 /// No parent: the record is the walk's start.
 const START: u32 = u32::MAX;
-/// Bits 0–6: the move's code (0–64); bit 7: a pass follows it (SPEC §8).
+/// Bits 0–6: the move's code (0–64); bit 7: a pass follows it (docs/formats.md, Egaroucid books).
 const MOVE_BITS: u16 = 0x7f;
 const THEN_PASS: u16 = 1 << 7;
 const SYMMETRY_SHIFT: u16 = 8;

@@ -1,8 +1,8 @@
-//! `fix` (SPEC §11): the book made to agree with itself as Edax 4.6's `book
+//! `fix` (docs/fix.md): the book made to agree with itself as Edax 4.6's `book
 //! negamax` leaves it, written beside the book being read, and a receipt of
 //! what changed.
 //!
-//! One walk from the initial position (SPEC §2) does it all: the walk's
+//! One walk from the initial position (docs/walk.md) does it all: the walk's
 //! thread tells what it does ([`visitor`]) to a second thread ([`solver`]),
 //! which solves each position by [`crate::negamax`] as the walk leaves it,
 //! after everything below it, and notes each record's first arrival for the

@@ -1,4 +1,4 @@
-//! `fix.jsonl` (SPEC §11): one line per record whose value, bounds or a link
+//! `fix.jsonl` (docs/fix.md): one line per record whose value, bounds or a link
 //! score changed, in file order, written as the book is, so that it never
 //! sits in memory.
 

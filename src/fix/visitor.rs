@@ -1,4 +1,4 @@
-//! The one walk `fix` makes (SPEC §2, from the initial position), told to
+//! The one walk `fix` makes (docs/walk.md, from the initial position), told to
 //! the solving thread ([`super::solver`]) as compact events: the walk's
 //! own thread only walks and copies, and the negamax and the notes for the
 //! receipt, whose reads land anywhere in memory, run on the other core.
@@ -69,7 +69,7 @@ pub(super) enum Event {
     /// it leads to (none: not in the book).
     Link { child: Option<RecordId>, then_pass: bool },
     /// The position on top of the stack is left for good, after its links;
-    /// its leaf's score as the walk has it (SPEC §8: none when its move is
+    /// its leaf's score as the walk has it (docs/formats.md, Egaroucid books: none when its move is
     /// also a link's).
     Leave { leaf: Option<i8> },
 }

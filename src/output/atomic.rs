@@ -1,4 +1,4 @@
-//! Files that appear complete or not at all (SPEC §4): written beside their
+//! Files that appear complete or not at all (docs/modes.md, output): written beside their
 //! final name and renamed into place once the whole run has succeeded.
 
 use std::fs;
@@ -73,7 +73,7 @@ impl AtomicFile {
 
     /// Asks the kernel to start writing to disk what the file holds beyond
     /// the last such request, without waiting for it. Left alone, the kernel
-    /// would keep a run's output (1.6 GB for all formats of a 10M-position
+    /// would keep a run's output (gigabytes for all formats of a large
     /// book) in memory until [`AtomicFile::finish`] syncs it, and the run
     /// would then wait seconds for the disk; asked along the way, the disk
     /// works while the walk does. On Linux, `POSIX_FADV_DONTNEED` starts

@@ -1,4 +1,4 @@
-//! One mode's output files (SPEC §4): the kifu file decides which records are
+//! One mode's output files (docs/modes.md, output): the kifu file decides which records are
 //! written (`unique_lines` drops a line already in it), and every format asked
 //! for writes those records and no others, in the same order.
 

@@ -1,4 +1,4 @@
-//! The output formats (SPEC §4, §4.1, §4.2) and one printer for each: a
+//! The output formats (docs/modes.md, output) and one printer for each: a
 //! printer turns a mismatch record, with its line already rendered as kifu,
 //! into one line of its file.
 
@@ -15,9 +15,9 @@ use std::str::FromStr;
 pub enum Format {
     /// `mode{N}.txt`: the kifu, one line each.
     Kifu,
-    /// `mode{N}.jsonl`: one JSON object per line (SPEC §4.1).
+    /// `mode{N}.jsonl`: one JSON object per line (docs/modes.md, JSONL record).
     Jsonl,
-    /// `mode{N}.obf`: the position at the end of each line (SPEC §4.2).
+    /// `mode{N}.obf`: the position at the end of each line (docs/modes.md, OBF record).
     Obf,
 }
 
@@ -147,7 +147,7 @@ impl Printer for KifuPrinter {
     }
 }
 
-/// `mode{N}.jsonl`: the keys of SPEC §4.1, in order, without spaces.
+/// `mode{N}.jsonl`: the keys of docs/modes.md (JSONL record), in order, without spaces.
 pub struct JsonlPrinter;
 
 impl Printer for JsonlPrinter {

@@ -55,12 +55,11 @@ impl Default for SeenLines {
 
 /// `n` empty slots. Not in huge pages: where the kernel must compact
 /// memory to find them, a table of hundreds of megabytes took seconds to
-/// allocate (1.8 s for 512 MB on the 100M book, while the walk waited for
-/// the judge), and lookups are asked for ahead, which hides the page walks
-/// that small pages add. Zero is empty, so the pages come zeroed from the
-/// kernel, with no pass to fill them; they are mapped in one call, since
-/// growing writes all over the table at once (the last doubling on a
-/// 10M-position book took 80–95 ms page by page, 45–55 ms so).
+/// allocate (while the walk waited for the judge), and lookups are asked
+/// for ahead, which hides the page walks that small pages add. Zero is
+/// empty, so the pages come zeroed from the kernel, with no pass to fill
+/// them; they are mapped in one call, since growing writes all over the
+/// table at once (about half the time of mapping them page by page).
 fn empty_slots(n: usize) -> Vec<u64> {
     let mut slots = vec![EMPTY; n];
     crate::os::populate(&mut slots);

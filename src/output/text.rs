@@ -1,4 +1,4 @@
-//! Text of lines and boards (SPEC §4): move names, the orientation a line is
+//! Text of lines and boards (docs/modes.md, output): move names, the orientation a line is
 //! turned to, passes, and the 64-character board of JSONL and OBF.
 
 use crate::board::{Board, Move, Square};

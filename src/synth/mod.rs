@@ -10,7 +10,7 @@
 //! is in the book becomes a link (so transpositions and the four symmetric
 //! first moves are linked), the best other move becomes the leaf, scored as
 //! a level-2 Edax search scores it, and each record is what Edax 4.6's `book
-//! negamax` would leave (SPEC §1, §11): Edax's own leaves where no move is
+//! negamax` would leave (docs/formats.md, Edax books; docs/fix.md): Edax's own leaves where no move is
 //! left unlinked, and value, bounds, counts and link scores computed children
 //! first by [`crate::negamax`] (the computation `fix` uses) with the errors
 //! the header states ([`records`]). A seeded fraction of records gets one
@@ -286,7 +286,7 @@ mod tests {
         }
     }
 
-    /// Edax's `book negamax` run as Edax runs it (SPEC §11): from the initial
+    /// Edax's `book negamax` run as Edax runs it (docs/fix.md): from the initial
     /// position, depth first, each record computed once after its children,
     /// by src/negamax.rs. Returns what it computed, by board.
     fn edax_negamax(book: &crate::book::Book, bytes: &[u8]) -> HashMap<Board, Negamaxed> {

@@ -149,7 +149,7 @@ fn moves_of(board: &Board, below: Option<&Scored>, here: &Scored) -> Moves {
 }
 
 /// The leaf as stored: the best unlinked move and its score; else move 65
-/// with the score Edax gives it (SPEC §1): a finished game's final score, or
+/// with the score Edax gives it (docs/formats.md, Edax books): a finished game's final score, or
 /// −127 when every legal move is linked.
 fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
     match moves.leaf {

@@ -1,4 +1,4 @@
-//! Writing Edax books (SPEC §9.1): the header, a record kept byte for byte
+//! Writing Edax books (docs/formats.md, writing an Edax book): the header, a record kept byte for byte
 //! (or with links pruned, §12), a record made from an Egaroucid one, and
 //! the pass records Edax needs where Egaroucid links through a pass.
 
@@ -7,7 +7,7 @@ use crate::book::edax::{self, Header, HEADER_LEN};
 use crate::book::{Details, Link, Record, Score};
 use smallvec::SmallVec;
 
-/// Edax's "no leaf": every legal move is linked (SPEC §1).
+/// Edax's "no leaf": every legal move is linked (docs/formats.md, Edax books).
 pub const NO_LEAF: (i8, u8) = (-127, Move::NONE_CODE);
 
 /// One record in Edax's layout, ready to encode.
@@ -86,7 +86,7 @@ fn score_byte(score: Score) -> i8 {
     score.0.clamp(-128, 127) as i8
 }
 
-/// An Egaroucid record as Edax stores it (SPEC §9.1). `stored_leaf` is the
+/// An Egaroucid record as Edax stores it (docs/formats.md, writing an Edax book). `stored_leaf` is the
 /// leaf the file holds, if it exists (§8), whether or not it is linked.
 pub fn from_egaroucid(record: &Record, stored_leaf: Option<Link>) -> EdaxRecord {
     let board = record.board();
@@ -108,8 +108,8 @@ pub fn from_egaroucid(record: &Record, stored_leaf: Option<Link>) -> EdaxRecord 
     }
 }
 
-/// The leaf of a converted record, taking it out of `links` where SPEC
-/// §9.1 says Edax's rules need one.
+/// The leaf of a converted record, taking it out of `links` where docs/formats.md
+/// (writing an Edax book) says Edax's rules need one.
 fn leaf_for(board: &Board, value: Score, links: &mut SmallVec<[(i8, u8); 16]>, stored: Option<Link>) -> (i8, u8) {
     let linked = |code: u8| links.iter().any(|&(_, mv)| mv == code);
     if let Some(leaf) = stored.filter(|l| board.check_move(l.mv).is_some() && !linked(l.mv.code())) {
@@ -146,7 +146,7 @@ fn lowest_link(links: &[(i8, u8)]) -> Option<usize> {
 /// The record Edax needs for a position whose side to move must pass,
 /// where Egaroucid stores only the position after the pass (`child`).
 ///
-/// SPEC §8 also links through a pass to a finished game's other side
+/// An Egaroucid book (docs/formats.md, Egaroucid books) also links through a pass to a finished game's other side
 /// (neither side can move after the move); there a PASS link would be
 /// illegal, and Edax refuses the record ("passing move is wrong"), so the
 /// position is stored as Edax stores a finished game (§1): no link, the
@@ -182,7 +182,7 @@ fn pass_record_of(board: Board, child_value: Score, n_lines: u32, child_level: i
 }
 
 /// An Edax record with the links `keep` refuses removed, the best removed
-/// link becoming the leaf when it scores above the leaf (SPEC §12, as
+/// link becoming the leaf when it scores above the leaf (docs/convert.md, cut, as
 /// Edax's `book prune`); every other byte kept. Returns the new bytes and
 /// how many links were removed, and whether the leaf was replaced.
 pub fn pruned(raw: &edax::RawRecord<'_>, keep: impl Fn(usize) -> bool) -> (Vec<u8>, usize, bool) {

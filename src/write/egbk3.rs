@@ -1,4 +1,4 @@
-//! Writing Egaroucid `.egbk3` books (SPEC §9.2): the header, a record kept
+//! Writing Egaroucid `.egbk3` books (docs/formats.md, writing an .egbk3 book): the header, a record kept
 //! as read, and a record made from an Edax one.
 
 use crate::book::edax;

@@ -20,7 +20,7 @@ pub struct Entry {
     pub leaf: Option<Link>,
     /// The score stored beside move 65 when there is no leaf: Edax writes
     /// −127 when every legal move is linked and a finished game's score when
-    /// no move is left (SPEC §1), and its negamax reads it.
+    /// no move is left (docs/formats.md, Edax books), and its negamax reads it.
     pub no_leaf_score: i8,
 }
 

@@ -1,6 +1,6 @@
 //! Writing books: one writer per format ([`edax`], [`egbk3`]), and the file
 //! they write into, which appears complete or not at all and is never the
-//! book being read (SPEC §9).
+//! book being read (docs/formats.md, writing books).
 
 pub mod edax;
 pub mod egbk3;

@@ -1,4 +1,4 @@
-//! The Edax `book.dat` reader (SPEC §1): the 42-byte header, position records
+//! The Edax `book.dat` reader (docs/formats.md, Edax books): the 42-byte header, position records
 //! read in place from the file's bytes, the checks made at load, and where
 //! each record starts.
 
@@ -218,7 +218,7 @@ impl<'a> RawRecord<'a> {
         links
     }
 
-    /// The checks `mine` makes on every record at load (SPEC §7): move codes,
+    /// The checks `mine` makes on every record at load (docs/formats.md, what is checked): move codes,
     /// overlapping discs, empty centre squares. Problems are appended to
     /// `problems`, which the caller reuses so a clean record allocates nothing.
     pub fn load_problems(&self, problems: &mut Vec<Problem>) {

@@ -1,4 +1,4 @@
-//! The Egaroucid `.egbk3` reader (SPEC §8): a 14-byte header, then 25-byte
+//! The Egaroucid `.egbk3` reader (docs/formats.md, Egaroucid books): a 14-byte header, then 25-byte
 //! records holding a board, its value and its leaf. Links are not stored:
 //! they are the board's legal moves whose child is in the book, found here
 //! through the book's index.
@@ -105,7 +105,7 @@ impl<'a> RawRecord<'a> {
         self.bytes[24] as i8
     }
 
-    /// The format-neutral view, with links found by `lookup` (SPEC §8).
+    /// The format-neutral view, with links found by `lookup` (docs/formats.md, Egaroucid books).
     pub fn to_record(&self, id: RecordId, lookup: &impl Lookup) -> Record {
         self.with_links(id, links_of(&self.board(), lookup), self.leaf_then_pass())
     }
@@ -138,7 +138,7 @@ impl<'a> RawRecord<'a> {
         }
     }
 
-    /// The checks `mine` makes on every record at load (SPEC §8).
+    /// The checks `mine` makes on every record at load (docs/formats.md, Egaroucid books).
     pub fn load_problems(&self, problems: &mut Vec<Problem>) {
         board_problems(&self.board(), problems);
     }
@@ -215,7 +215,7 @@ pub struct FoundLink<F> {
 }
 
 /// A legal move of a stored board (or its pass), with the child to look up
-/// for it (SPEC §8).
+/// for it (docs/formats.md, Egaroucid books).
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
     pub mv: Move,
@@ -274,7 +274,7 @@ pub fn candidates(board: &Board) -> impl Iterator<Item = Candidate> + '_ {
     })
 }
 
-/// The links of a stored board (SPEC §8): its legal moves, in increasing
+/// The links of a stored board (docs/formats.md, Egaroucid books): its legal moves, in increasing
 /// square number, whose child is in the book, each scored by the child's
 /// value (negated unless a pass follows the move). A board whose side to
 /// move must pass has at most one link, the pass. The lookups run stage by

@@ -1,4 +1,4 @@
-//! Egaroucid's older book formats (SPEC §8.1): `.egbk2` (Egaroucid up to
+//! Egaroucid's older book formats (docs/formats.md, older Egaroucid books): `.egbk2` (Egaroucid up to
 //! 6.5) and `.egbk` (up to 6.2). Both store boards in Egaroucid's bit order
 //! (read in ours, a half turn, as in `.egbk3`), each in any of its eight
 //! symmetric images, with a value and no leaf; an `.egbk2` record adds a
@@ -100,7 +100,7 @@ pub struct OlderRecord<'a> {
 }
 
 impl OlderRecord<'_> {
-    /// The stored (score, move code) pairs: not links (SPEC §8.1).
+    /// The stored (score, move code) pairs: not links (docs/formats.md, older Egaroucid books).
     pub fn pairs(&self) -> impl Iterator<Item = (i8, u8)> + '_ {
         self.pairs.chunks_exact(2).map(|pair| (pair[0] as i8, pair[1]))
     }
@@ -220,7 +220,7 @@ fn egbk2_record(file: &[u8], offset: usize) -> Result<OlderRecord<'_>, Problem> 
 }
 
 /// True when a file that starts with neither Edax's nor Egaroucid's magic
-/// is an `.egbk`: its size is exactly what its count says (SPEC §8.1).
+/// is an `.egbk`: its size is exactly what its count says (docs/formats.md, older Egaroucid books).
 pub fn is_egbk(file: &[u8]) -> bool {
     egbk_header(file).is_ok()
 }
@@ -293,7 +293,7 @@ pub fn translate_egbk2(file: &[u8]) -> Result<Translated, FormatError> {
 }
 
 /// Checks an `.egbk` as `mine` does at load and translates it, every record
-/// at `level` (SPEC §8.1: the file stores none).
+/// at `level` (docs/formats.md, older Egaroucid books: the file stores none).
 pub fn translate_egbk(file: &[u8], level: i8) -> Result<Translated, FormatError> {
     let header = egbk_header(file)?;
     let capacity = (file.len() - EGBK_HEADER_LEN) / EGBK_RECORD_LEN;
@@ -313,7 +313,7 @@ fn translate<'a>(
     let mut problems = Vec::new();
     for item in records {
         let (id, offset, record) = item?;
-        // The checks `mine` makes at load (SPEC §8.1): the board's discs, then the value.
+        // The checks `mine` makes at load (docs/formats.md, older Egaroucid books): the board's discs, then the value.
         board_problems(&record.stored, &mut problems);
         let value = match problems.drain(..).next() {
             Some(problem) => Err(problem),
@@ -384,7 +384,7 @@ impl Merger {
     }
 }
 
-/// A translated record: no line count, no leaf (SPEC §9.2), the leaf level
+/// A translated record: no line count, no leaf (docs/formats.md, writing an .egbk3 book), the leaf level
 /// the record's.
 fn encode(out: &mut Vec<u8>, board: &Board, fields: Fields) {
     egaroucid::encode_record(out, board, fields.value, fields.level, 0, None);
