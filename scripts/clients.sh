@@ -10,7 +10,13 @@
 #   * a fixed Edax book, and an unperturbed synthetic one, must come back
 #     unchanged from Edax's own `book negamax` (bookdiff.py, every field);
 #   * an older Egaroucid book converted must hold, as Egaroucid loads it,
-#     the boards, values and levels Egaroucid loads from its source.
+#     the boards, values and levels Egaroucid loads from its source;
+#   * `extend` with Edax as the engine must grow ../shared/books/extend to the
+#     boards Edax's own `book extend` grows, with the values Edax's own
+#     negamax then gives them, Edax must load the book written with nothing
+#     to repair and its own `book extend` of it add nothing; the same book as
+#     .egbk3 must grow to the same boards and values (but the positions an
+#     Egaroucid book does not store) and load in Egaroucid as written.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -34,7 +40,7 @@ n_checks=0
 
 # The clients are built once, before any check runs (two first builds at
 # once would race in their shared folder).
-"$clients/build.sh" > /dev/null || { echo "cannot build the clients"; exit 2; }
+built=$("$clients/build.sh") || { echo "cannot build the clients"; exit 2; }
 
 # check LABEL COMMAND...: runs COMMAND in the background, in a folder of its
 # own ($d), once fewer than JOBS checks are running.
@@ -107,6 +113,29 @@ unchanged_by_edax() {
   "$clients/edax-check.sh" "$d/synth-exact.dat" "$d/neg-synth.dat" || return 1
   python3 "$clients/bookdiff.py" edax "$d/synth-exact.dat" "$d/neg-synth.dat"
 }
+
+# extended_as_edax_would: ../shared/books/extend grown by bookminer (Edax as
+# the engine, 2 workers) and by Edax's own `book extend`, from the start its
+# README gives, as an Edax book and as an .egbk3.
+extended_as_edax_would() {
+  local in=$shared/books/extend/endgames-extend.dat
+  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm extend "$in" "$d/grown.dat" --start "$line" --engine "$edax" --workers 2 --out-dir "$d/o" || return 1
+  "$clients/edax-extend.sh" "$in" "$line" "$d/edax.dat" 2 || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/edax-neg.dat" "$d/grown.dat" --fields value,lower,upper,level || return 1
+  edax_ok "$d/grown.dat" || return 1
+  "$clients/edax-extend.sh" "$d/grown.dat" "$line" "$d/again.dat" 2 || return 1
+  python3 "$clients/bookdiff.py" edax "$d/grown.dat" "$d/again.dat" --fields value || return 1
+  bm convert "$in" "$d/in.egbk3" || return 1
+  bm extend "$d/in.egbk3" "$d/grown.egbk3" --start "$line" --engine "$edax" --workers 2 --out-dir "$d/oe" \
+    --min-empties 14 || return 1
+  egaroucid_ok "$d/grown.egbk3" || return 1
+  bm convert "$d/edax-neg.dat" "$d/edax-neg.egbk3" || return 1
+  python3 "$clients/bookdiff.py" egbk3 "$d/edax-neg.egbk3" "$d/grown.egbk3" --fields value
+}
+check "extend with Edax as the engine, as Edax's own book extend" extended_as_edax_would
 
 books=("$shared"/books/*.dat "$shared"/books/egbk3/*.egbk3)
 olds=("$shared"/books/egbk3/*.egbk2 "$shared"/books/egbk3/*.egbk)

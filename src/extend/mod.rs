@@ -313,10 +313,10 @@ impl Run<'_, '_, '_> {
             }
             self.report.rounds = round;
             tracing::info!(
-                "round {round}: {} candidates, {} positions added so far, {} leaves to search",
-                candidates.len(),
-                self.report.added,
-                to_search.len()
+                "round {round}: {}, {} added so far, {} to search",
+                counted(candidates.len() as u64, "candidate"),
+                counted(self.report.added, "position"),
+                counted(to_search.len() as u64, "leaf"),
             );
             let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
             let shown = ExtendProgress { round, candidates: candidates.len(), done: 0, searches: plans.len() };
@@ -457,6 +457,15 @@ impl Run<'_, '_, '_> {
             written.push((Arc::new(path), tasks));
         }
         Ok(written)
+    }
+}
+
+/// "1 candidate", "2 candidates" ("leaf": "leaves").
+fn counted(n: u64, word: &str) -> String {
+    match (n, word) {
+        (1, _) => format!("1 {word}"),
+        (_, "leaf") => format!("{n} leaves"),
+        _ => format!("{n} {word}s"),
     }
 }
 
