@@ -377,7 +377,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
         let mut shown = shown.borrow_mut();
         if now.round != round {
             round = now.round;
-            shown.count(&format!("round {}: {} candidates, searches", now.round, now.candidates), now.searches as u64);
+            shown.searching(now.round, now.candidates, now.searches as u64);
         }
         shown.counted(now.done as u64);
     };

@@ -81,6 +81,23 @@ impl Progress {
         self.bar = Some(bar);
     }
 
+    /// Shows a round of `extend`: its candidates, and a bar of its
+    /// `total` searches with their rate.
+    pub fn searching(&mut self, round: u32, candidates: usize, total: u64) {
+        self.clear();
+        if !self.shown {
+            return;
+        }
+        let bar = ProgressBar::new(total);
+        let plural = if candidates == 1 { "" } else { "s" };
+        let template = format!(
+            "{{spinner}} round {round}, {candidates} candidate{plural}: searched {{pos}}/{{len}} ({{per_sec}}, {{eta}} left) {{wide_bar}}"
+        );
+        bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+        bar.enable_steady_tick(TICK);
+        self.bar = Some(bar);
+    }
+
     /// Moves the bar [`Progress::count`] made.
     pub fn counted(&self, done: u64) {
         if let Some(bar) = &self.bar {

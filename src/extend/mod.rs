@@ -187,6 +187,16 @@ pub fn extend(
         let path = path.to_path_buf();
         move |source| ExtendError::Io { path, source }
     };
+    let (flavor, header_empties) = match book.header() {
+        Header::Edax(h) => {
+            (Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }), h.n_empties)
+        }
+        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
+    };
+    let min_empties = options.min_empties.unwrap_or(header_empties.clamp(0, 60) as u32);
+    let mut store = Store::new(&book, flavor);
+    // Refused before anything is written.
+    let root = start_node(&mut store, &options.start)?;
     for path in [&paths.output, &paths.journal] {
         if let Some(dir) = path.parent() {
             ensure_dir(dir).map_err(io(dir))?;
@@ -209,16 +219,7 @@ pub fn extend(
         workers: options.workers,
         ..ExtendReport::default()
     };
-    let (flavor, header_empties) = match book.header() {
-        Header::Edax(h) => {
-            (Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }), h.n_empties)
-        }
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
-    };
-    let min_empties = options.min_empties.unwrap_or(header_empties.clamp(0, 60) as u32);
     let scratch = scratch_dir(paths)?;
-    let mut store = Store::new(&book, flavor);
-    let root = start_node(&mut store, &options.start)?;
     let mut run =
         Run { store: &mut store, journal: &mut journal, report: &mut report, scratch: scratch.path(), cancel };
     std::thread::scope(|scope| {

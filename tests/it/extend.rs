@@ -38,7 +38,10 @@ fn book() -> PathBuf {
 fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).arg("--config").arg("/dev/null").arg("extend").arg(input).arg(out);
-    command.args(["--start", START, "--workers", "2"]);
+    command.args(["--workers", "2"]);
+    if !extra.contains(&"--start") {
+        command.args(["--start", START]);
+    }
     // The defaults, unless the test gives its own.
     if !extra.contains(&"--out-dir") {
         command.args(["--out-dir", "o", "--log-file", "o/log"]);
@@ -315,5 +318,13 @@ fn extend_refuses_what_it_cannot_do_before_loading() {
     assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
     assert!(stderr(&wrong).contains("convert"), "{}", stderr(&wrong));
     assert!(!dir.path().join("out.egbk3").exists());
+    let missing = run(extend(dir.path(), &book(), "out.dat", &["--start", "f5f6e6f4"]));
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("F5F6E6F4") && stderr(&missing).contains("not in the book"),
+        "{}",
+        stderr(&missing)
+    );
+    assert!(!dir.path().join("out.dat").exists() && !dir.path().join("o/extend.jsonl").exists());
     let _ = repo();
 }
