@@ -25,6 +25,10 @@ const POLL: Duration = Duration::from_millis(50);
 /// The longest line read from an engine; anything longer is garbage.
 const LINE_LIMIT: usize = 64 << 10;
 
+/// The most an engine may print in answer to one command: a search prints
+/// a few lines; an engine that floods is answering something else.
+const OUTPUT_LIMIT: usize = 1 << 20;
+
 /// How long an engine asked to quit is given before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -163,7 +167,8 @@ impl Engine {
         self.next_marker += 1;
         self.send(&marker)?;
         let deadline = Instant::now() + self.timeout;
-        let mut output = Vec::new();
+        let mut output: Vec<String> = Vec::new();
+        let mut printed = 0;
         loop {
             if stop() {
                 return Err(Fault::Stopped);
@@ -174,7 +179,14 @@ impl Engine {
             }
             match self.lines.recv_timeout(left.min(POLL)) {
                 Ok(line) if unprompted(&line) == marker => return Ok(output),
-                Ok(line) => output.push(line),
+                Ok(line) => {
+                    printed += line.len();
+                    if printed > OUTPUT_LIMIT {
+                        let text = format!("more than {OUTPUT_LIMIT} bytes for one command: {}", shown(&output));
+                        return Err(Fault::Garbage { text });
+                    }
+                    output.push(line);
+                }
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
             }

@@ -234,6 +234,20 @@ fn an_engine_that_fails_every_time_stops_the_run_with_status_3_and_the_journal_i
 }
 
 #[test]
+fn a_sleeping_engine_and_a_flooding_one_are_stopped_with_status_3() {
+    for (engine, says) in
+        [("sh -c 'sleep 100'", "gave no answer within 1 s"), ("sh -c 'yes garbage'", "answered what cannot be read")]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", engine, "--engine-timeout", "1"]));
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{engine}: {message}");
+        assert!(message.contains(&format!("engine `{engine}`")) && message.contains(says), "{message}");
+        assert!(!dir.path().join("out.dat").exists());
+    }
+}
+
+#[test]
 fn an_engine_that_cannot_be_found_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", "no-such-engine-here -q"]));
