@@ -10,6 +10,7 @@ use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
+use bookminer::diff::{diff, diff_path, DiffError};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
@@ -44,6 +45,8 @@ pub enum AppError {
     #[error(transparent)]
     Fix(#[from] FixError),
     #[error(transparent)]
+    Diff(#[from] DiffError),
+    #[error(transparent)]
     Synth(SynthError),
     #[error("{}: {source}", path.display())]
     Io {
@@ -77,6 +80,11 @@ impl AppError {
                 FixError::Io { .. } | FixError::BookChanged { .. } => EXIT_IO,
                 FixError::Interrupted => EXIT_INTERRUPTED,
                 FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
+            },
+            AppError::Diff(e) => match e {
+                DiffError::Io { .. } | DiffError::BookChanged { .. } => EXIT_IO,
+                DiffError::Interrupted => EXIT_INTERRUPTED,
+                DiffError::OverABook { .. } | DiffError::Walk { .. } => EXIT_BAD_INPUT,
             },
             AppError::Synth(SynthError::Interrupted) => EXIT_INTERRUPTED,
             AppError::Synth(SynthError::Spill(_) | SynthError::Write(_)) => EXIT_IO,
@@ -115,7 +123,8 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
             | Command::Synth { .. }
             | Command::Convert { .. }
             | Command::Cut { .. }
-            | Command::Fix { .. },
+            | Command::Fix { .. }
+            | Command::Diff { .. },
         )
         | None => false,
     };
@@ -134,6 +143,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
+        Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
@@ -213,7 +223,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let options = MineOptions {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() },
+        format: kifu_format(config),
         formats: config.format,
         bom: config.bom,
         unique_lines: config.unique_lines,
@@ -316,13 +326,36 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Fix(FixError::Interrupted));
     }
-    let options =
-        FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
+    let options = FixOptions { format: kifu_format(config) };
     let report =
         with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
     say!("{report}")?;
     log_report(&report.to_string());
     Ok(0)
+}
+
+fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let output = diff_path(old, new, &config.out_dir)?;
+    stop_on_interrupt("nothing will be written");
+    let shown = RefCell::new(Progress::default());
+    let old_book = open_book(old, config, &mut shown.borrow_mut())?;
+    let new_book = open_book(new, config, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Diff(DiffError::Interrupted));
+    }
+    let format = kifu_format(config);
+    let report = with_control_of(old_book.counts(), old_book.format(), &shown, |control| {
+        Ok(diff(old_book, new_book, &output, &format, control)?)
+    })?;
+    say!("{report}")?;
+    log_report(&report.to_string());
+    Ok(0)
+}
+
+/// How lines are written (mining's files, fix's receipt, diff's lines).
+fn kifu_format(config: &Config) -> KifuFormat {
+    KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() }
 }
 
 /// Copies a report into the log file, one time-stamped line per line.

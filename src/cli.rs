@@ -88,7 +88,7 @@ impl Cli {
             Some(Command::Cut { read, walk, log, .. }) => {
                 Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
             }
-            Some(Command::Fix { line, read, log, .. }) => {
+            Some(Command::Fix { line, read, log, .. } | Command::Diff { line, read, log, .. }) => {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
@@ -247,6 +247,40 @@ pub enum Command {
         /// The fixed book to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Say what differs between two books, of any formats bookminer reads.
+    ///
+    /// Writes {out_dir}/diff.jsonl (whole, or not at all): one JSON line
+    /// per board only in OLD, only in NEW, or in both with a different
+    /// value, bounds (both Edax books), level, leaf or link scores (links
+    /// matched by move). The lines come in OLD's file order, then NEW's
+    /// boards that OLD lacks in NEW's file order. Each names its record by
+    /// the line of the first arrival at it on the walk of the book that
+    /// holds it (OLD's when both do and OLD's walk reaches it), as fix's
+    /// receipt does: orientation and pass_token apply. Keys, in this order,
+    /// each difference only when there is one:
+    /// {"diff":"old"|"new"|"changed","old":N|null,"new":N|null,"kifu":"F5D6"|null,
+    /// "board":"…","side":"X","value":[old,new],"lower":[old,new],"upper":[old,new],
+    /// "level":[old,new],"leaf":[["C4",score]|null,…],"links":[["D3",old|null,new|null],…]}
+    /// ("old" and "new" are record numbers from 0 in each file; a board only
+    /// one book holds has "value" with null on the other side; a board no
+    /// walk reaches has "kifu":null and its stored board with the side to
+    /// move as X). Win/draw/loss and line counts, and the order of links,
+    /// are not compared. A summary counting each kind follows on standard
+    /// output. Exit status 0 whether or not the books differ.
+    Diff {
+        /// The first book (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk).
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The second book, compared with the first.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]
