@@ -8,6 +8,7 @@ mod common;
 mod cases;
 mod cli;
 mod convert;
+mod diff;
 mod fix;
 mod formats;
 mod help;
