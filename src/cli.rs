@@ -262,7 +262,7 @@ pub enum Command {
     /// matched by move). The lines come in OLD's file order, then NEW's
     /// boards that OLD lacks in NEW's file order. Each names its record by
     /// the line of the first arrival at it on the walk of the book that
-    /// holds it (OLD's when both do and OLD's walk reaches it), as fix's
+    /// holds it (OLD's when both do), as fix's
     /// receipt does: orientation and pass_token apply. Keys, in this order,
     /// each difference only when there is one:
     /// {"diff":"old"|"new"|"changed","old":N|null,"new":N|null,"kifu":"F5D6"|null,

@@ -10,7 +10,8 @@ use super::matching::Matches;
 use super::walked::Walked;
 use crate::board::Board;
 use crate::book::edax::STARTS_EVERY;
-use crate::book::{Record, RecordId, Target};
+use crate::book::index::Located;
+use crate::book::{Book, BookFile, Record, RecordId, Target};
 use crate::first_arrivals::Lines;
 use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
@@ -78,10 +79,33 @@ pub enum Failure {
     Interrupted,
 }
 
-/// The two books walked, and which boards they share.
+/// The new book: walked when it holds boards the old one lacks (their
+/// lines come from its walk), else as loaded.
+pub enum NewBook {
+    Walked(Walked),
+    Loaded(Book),
+}
+
+impl NewBook {
+    pub fn file(&self) -> &BookFile {
+        match self {
+            NewBook::Walked(walked) => walked.book().file(),
+            NewBook::Loaded(book) => book.file(),
+        }
+    }
+
+    fn read(&self, at: Located, targets: &mut Vec<Target>) -> Record {
+        match self {
+            NewBook::Walked(walked) => walked.book().read(at, targets),
+            NewBook::Loaded(book) => book.file().record(book.index(), at),
+        }
+    }
+}
+
+/// The two books, and which boards they share.
 pub struct Both<'a> {
     pub old: &'a Walked,
-    pub new: &'a Walked,
+    pub new: &'a NewBook,
     pub matches: &'a Matches,
 }
 
@@ -134,40 +158,48 @@ impl<'f> Chunk<'f> {
         }
     }
 
-    /// Notes a line, naming its record by the old walk's first arrival if
-    /// it is one of `reached` (old record, new record), else by the new
-    /// walk's, else by none.
-    fn push(&mut self, both: &Both<'_>, kind: Kind, ids: [Option<RecordId>; 2], board: Board) {
-        let walks = [both.old, both.new];
-        let from = (0..2)
-            .find_map(|side| {
-                let id = ids[side].filter(|&id| walks[side].reached.contains(id))?;
+    /// Notes a line, naming its record by the first arrival of the walk
+    /// of the book it is read from: the old book's walk for a board the
+    /// old book holds, the new book's for one only the new book holds.
+    fn push(&mut self, walked: &Walked, kind: Kind, ids: [Option<RecordId>; 2], board: Board) {
+        let (side, id) = match ids {
+            [Some(id), _] => (0, id),
+            [None, Some(id)] => (1, id),
+            [None, None] => return,
+        };
+        let from = match walked.reached.contains(id) {
+            false => LineFrom::Unreached,
+            true => {
                 self.asked[side].push(id);
-                Some(if side == 0 {
-                    LineFrom::Old(self.asked[0].len() - 1)
+                let i = self.asked[side].len() - 1;
+                if side == 0 {
+                    LineFrom::Old(i)
                 } else {
-                    LineFrom::New(self.asked[1].len() - 1)
-                })
-            })
-            .unwrap_or(LineFrom::Unreached);
+                    LineFrom::New(i)
+                }
+            }
+        };
         self.pending.push(Pending { kind, ids, board, from });
     }
 
     /// Compares the old book's records `ids` with the new book's.
     fn compare_old(&mut self, ids: std::ops::Range<usize>, both: &Both<'_>) {
-        let (old, new) = (both.old.book(), both.new.book());
+        let old = both.old.book();
         for at in old.file().records_in(ids) {
-            let record = self.read(old, at);
+            self.targets.clear();
+            let record = old.read(at, &mut self.targets);
             match both.matches.in_new(at.id) {
                 None => {
                     self.counts.only_old += 1;
-                    self.push(both, Kind::OnlyOld { value: record.value.0 }, [Some(at.id), None], record.board);
+                    let kind = Kind::OnlyOld { value: record.value.0 };
+                    self.push(both.old, kind, [Some(at.id), None], record.board);
                 }
                 Some(there) => {
-                    let difference = compare(&record, &self.read(new, there));
+                    self.targets.clear();
+                    let difference = compare(&record, &both.new.read(there, &mut self.targets));
                     if !difference.is_empty() {
                         self.counts.note(&difference);
-                        self.push(both, Kind::Changed(difference), [Some(at.id), Some(there.id)], record.board);
+                        self.push(both.old, Kind::Changed(difference), [Some(at.id), Some(there.id)], record.board);
                     }
                 }
             }
@@ -176,25 +208,23 @@ impl<'f> Chunk<'f> {
 
     /// The new book's records `ids` whose board the old book lacks.
     fn only_new(&mut self, ids: std::ops::Range<usize>, both: &Both<'_>) {
-        let new = both.new.book();
-        for at in new.file().records_in(ids) {
+        let NewBook::Walked(new) = both.new else { return };
+        for at in new.book().file().records_in(ids) {
             if !both.matches.is_matched(at.id) {
-                let record = self.read(new, at);
+                self.targets.clear();
+                let record = new.book().read(at, &mut self.targets);
                 self.counts.only_new += 1;
-                self.push(both, Kind::OnlyNew { value: record.value.0 }, [None, Some(at.id)], record.board);
+                self.push(new, Kind::OnlyNew { value: record.value.0 }, [None, Some(at.id)], record.board);
             }
         }
-    }
-
-    fn read(&mut self, book: &crate::book::ResolvedBook, at: crate::book::index::Located) -> Record {
-        self.targets.clear();
-        book.read(at, &mut self.targets)
     }
 
     /// Writes the lines noted, in order, and forgets them.
     fn write_pending(&mut self, both: &Both<'_>) {
         both.old.first.lines(&self.asked[0], &mut self.lines[0]);
-        both.new.first.lines(&self.asked[1], &mut self.lines[1]);
+        if let NewBook::Walked(new) = both.new {
+            new.first.lines(&self.asked[1], &mut self.lines[1]);
+        }
         for p in self.pending.drain(..) {
             let text = &mut self.out;
             text.push_str("{\"diff\":");
@@ -301,9 +331,13 @@ pub fn write_lines(
     cancel: &AtomicBool,
 ) -> Result<DiffCounts, Failure> {
     let ids = |records: u64, k: usize| k * CHUNK..((k + 1) * CHUNK).min(records as usize);
-    let (old_records, new_records) = (both.old.book().counts().records, both.new.book().counts().records);
+    let (old_records, new_records) = (both.old.book().counts().records, both.new.file().counts().records);
     let old_chunks = (old_records as usize).div_ceil(CHUNK);
-    let chunks = old_chunks + (new_records as usize).div_ceil(CHUNK);
+    let new_chunks = match both.new {
+        NewBook::Walked(_) => (new_records as usize).div_ceil(CHUNK),
+        NewBook::Loaded(_) => 0,
+    };
+    let chunks = old_chunks + new_chunks;
     let work = |k: usize, chunk: &mut Chunk<'_>| {
         chunk.out.clear();
         chunk.counts = DiffCounts::default();

@@ -28,6 +28,11 @@ impl Matches {
         self.in_new.get(id.index()).copied().filter(|at| *at != NONE)
     }
 
+    /// How many new records hold a board of the old book.
+    pub fn matched(&self) -> u64 {
+        self.matched.count()
+    }
+
     /// Whether the new record `id` holds a board of the old book.
     pub fn is_matched(&self, id: RecordId) -> bool {
         self.matched.contains(id)

@@ -3,12 +3,13 @@
 //! bounds (both Edax), level, leaf or link scores differ (links matched by
 //! move). Each is written as one line of `{out_dir}/diff.jsonl` ([`lines`])
 //! with the line of the first arrival at it on the walk of the book that
-//! holds it, as `fix`'s receipt names its records.
+//! holds it (the old book's when both do), as `fix`'s receipt names its
+//! records.
 //!
 //! The old book's boards are found in the new book while both indexes are
-//! there ([`matching`]); then both books are resolved and walked at once,
-//! one on each of two threads ([`walked`]), and the records compared in
-//! file order on every core.
+//! there ([`matching`]); then the old book is walked ([`walked`]), and the
+//! new one too, on a second thread, only if it holds boards the old one
+//! lacks; then the records are compared in file order on every core.
 
 mod compare;
 mod lines;
@@ -21,7 +22,7 @@ use crate::book::Book;
 use crate::mine::{Control, Phase, Stop};
 use crate::output::{ensure_dir, AtomicFile, KifuFormat};
 use crate::walk::WalkError;
-use lines::{Both, Failure};
+use lines::{Both, Failure, NewBook};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -102,6 +103,10 @@ impl fmt::Display for DiffReport {
     }
 }
 
+fn secs(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64()
+}
+
 /// Compares `old` with `new` and writes the lines to `output` (from
 /// [`diff_path`]): whole, or not at all if the run fails or is
 /// interrupted through `control.cancel`.
@@ -121,12 +126,26 @@ pub fn diff(
     let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
     let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
     (control.phase)(Phase::Resolving);
+    let stage = Instant::now();
     let matches = matching::match_boards(&old, &new, control.cancel).ok_or(DiffError::Interrupted)?;
-    let (old, new) = (walked::ready(old), walked::ready(new));
+    tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
+    // The new book is walked only for the lines of boards the old one lacks.
+    let walk_new = matches.matched() < new.counts().positions;
+    let stage = Instant::now();
+    let old = walked::ready(old);
+    let new = match walk_new {
+        true => Ok(walked::ready(new)),
+        false => Err(new),
+    };
+    tracing::info!("moves resolved in {:.3} s", secs(stage));
     (control.phase)(Phase::Walking);
+    let stage = Instant::now();
     let (old, new) = std::thread::scope(|scope| {
         let cancel = control.cancel;
-        let new_walk = scope.spawn(move || new.walk(cancel, &mut |_| {}));
+        let new_walk = scope.spawn(move || match new {
+            Ok(ready) => ready.walk(cancel, &mut |_| {}).map(NewBook::Walked),
+            Err(book) => Ok(NewBook::Loaded(book)),
+        });
         let old = old.walk(cancel, control.progress);
         (old, new_walk.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
@@ -138,14 +157,17 @@ pub fn diff(
         }
     };
     let (old, new) = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
+    tracing::info!("walked in {:.3} s", secs(stage));
     (control.phase)(Phase::Writing);
+    let stage = Instant::now();
     let both = Both { old: &old, new: &new, matches: &matches };
     let counts = lines::write_lines(&both, format, &mut file, control.cancel).map_err(|failure| match failure {
         Failure::Io(source) => io_error(source),
         Failure::Interrupted => DiffError::Interrupted,
     })?;
-    for (walked, path) in [(&old, &old_path), (&new, &new_path)] {
-        if walked.book().file().changed() {
+    tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
+    for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {
+        if file.changed() {
             return Err(DiffError::BookChanged { book: path.clone() });
         }
     }
