@@ -24,6 +24,17 @@ pub struct Cli {
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// No summary and no progress; warnings and errors still go to stderr
+    /// (and everything to the log file, as log_level says).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// The summary at the end: human (text), or json (one JSON object on
+    /// standard output: the command, its counts, paths, and times in
+    /// seconds; for scripts).
+    #[arg(long, global = true, value_enum, value_name = "FORMAT", default_value_t, ignore_case = true)]
+    pub summary: SummaryFormat,
+
     /// With no command: the flags of `mine`, and mode 5's positions file.
     #[command(flatten)]
     pub mine: MineArgs,
@@ -92,6 +103,7 @@ impl Cli {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
+            Some(Command::Completions { .. } | Command::Man) => Settings::default(),
         }
     }
 }
@@ -288,7 +300,26 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
+    /// Print a shell completion script to standard output.
+    ///
+    /// bash: `bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer`;
+    /// zsh: `bookminer completions zsh > ~/.zfunc/_bookminer` (with ~/.zfunc in fpath);
+    /// fish: `bookminer completions fish > ~/.config/fish/completions/bookminer.fish`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum, ignore_case = true)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to standard output:
+    /// `bookminer man > bookminer.1 && man ./bookminer.1`.
+    Man,
     /// Print a book's header and what its records hold.
+    ///
+    /// Counts links, leaves and passes, then the positions by empty
+    /// squares, by value, by level and by number of links, and the leaf
+    /// minus the best link for positions with both (what mode 1 finds:
+    /// those above 0). With --summary json, the same counts as one JSON
+    /// object, each distribution a list of [value, positions] pairs.
     Stats {
         /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
@@ -300,6 +331,16 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
+}
+
+/// How the summary at the end of a run is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryFormat {
+    /// Text, as the README shows it
+    #[default]
+    Human,
+    /// One JSON object on one line
+    Json,
 }
 
 /// The book formats `synth` writes.
