@@ -19,5 +19,6 @@ mod props;
 mod quiet;
 mod rewritten;
 mod sample;
+mod summary;
 mod walk;
 mod window;
