@@ -132,9 +132,13 @@ pub fn diff(
     // The new book is walked only for the lines of boards the old one lacks.
     let walk_new = matches.matched() < new.counts().positions;
     let stage = Instant::now();
-    let old = walked::ready(old);
+    let missing = |book: &Path| {
+        let book = book.to_path_buf();
+        move |missing| DiffError::Walk { book, error: WalkError::StartMissing(missing) }
+    };
+    let old = walked::ready(old).map_err(missing(&old_path))?;
     let new = match walk_new {
-        true => Ok(walked::ready(new)),
+        true => Ok(walked::ready(new).map_err(missing(&new_path))?),
         false => Err(new),
     };
     tracing::info!("moves resolved in {:.3} s", secs(stage));

@@ -7,7 +7,7 @@ use crate::book::{Book, ResolvedBook};
 use crate::first_arrivals::FirstArrivals;
 use crate::mine::Stop;
 use crate::symmetry::normalize;
-use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
+use crate::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, WalkStats, Walkable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A book resolved, and where its walk first arrived at each record.
@@ -36,17 +36,19 @@ pub struct Ready {
 
 /// Resolves a book for its walk. A book without the initial position is
 /// resolved all the same: none of its records is reached.
-pub fn ready(book: Book) -> Ready {
+pub fn ready(book: Book) -> Result<Ready, StartMissing> {
     let start = Start::initial();
     let root = normalize(&start.board);
     let book = match book.locate(&root.board) {
-        Some(_) => Ok(Walkable::new(book, &start).expect("the start was just found")),
+        // Found again by Walkable::new, which fails only if the book
+        // changed in between.
+        Some(_) => Ok(Walkable::new(book, &start)?),
         None => {
             tracing::warn!("{}: the initial position is not in the book: no record has a line", book.path().display());
             Err(book.resolve())
         }
     };
-    Ready { book, symmetry: root.to_original }
+    Ok(Ready { book, symmetry: root.to_original })
 }
 
 impl Ready {
