@@ -272,22 +272,7 @@ fn push_difference(d: &Difference, frame: &MoveFrame<'_>, text: &mut String) {
         }
         text.push(']');
     }
-    if !d.links.is_empty() {
-        text.push_str(",\"links\":[");
-        for (i, &(mv, [old, new])) in d.links.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str("[\"");
-            frame.push_move(mv, text);
-            text.push_str("\",");
-            push_optional(old.map(i64::from), text);
-            text.push(',');
-            push_optional(new.map(i64::from), text);
-            text.push(']');
-        }
-        text.push(']');
-    }
+    frame.push_links(d.links.iter().map(|&(mv, [old, new])| (mv, [old.map(i64::from), new.map(i64::from)])), text);
 }
 
 /// `["C4",3]`, or `null` without a leaf.

@@ -59,22 +59,8 @@ impl<'a> Receipt<'a> {
                 push_pair(key, old.into(), new.into(), text);
             }
         }
-        if !change.links.is_empty() {
-            text.push_str(",\"links\":[");
-            for (i, &(stored_move, [old, new])) in change.links.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                text.push_str("[\"");
-                frame.push_move(stored_move, text);
-                text.push_str("\",");
-                push_int(old.into(), text);
-                text.push(',');
-                push_int(new.into(), text);
-                text.push(']');
-            }
-            text.push(']');
-        }
+        let links = change.links.iter().map(|&(mv, [old, new])| (mv, [Some(old.into()), Some(new.into())]));
+        frame.push_links(links, text);
         text.push_str("}\n");
         self.out.extend_from_slice(text.as_bytes());
     }

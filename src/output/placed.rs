@@ -3,7 +3,7 @@
 //! (SPEC §4 orientation and `pass_token`, the board as SPEC §4.1 writes
 //! it), and the record's stored moves turned as that line is.
 
-use super::print::push_json_string;
+use super::print::{push_int, push_json_string};
 use super::text::{push_board, push_move, side_char};
 use super::KifuFormat;
 use crate::board::{Board, Move};
@@ -65,6 +65,33 @@ fn push_board_and_side(board: &Board, black_to_move: bool, turned: Symmetry, tex
 }
 
 impl MoveFrame<'_> {
+    /// Appends `,"links":[["D3",old,new],…]`, each move given in stored
+    /// coordinates and each score `null` where there is none; nothing
+    /// without links.
+    pub fn push_links(&self, links: impl ExactSizeIterator<Item = (Move, [Option<i64>; 2])>, text: &mut String) {
+        if links.len() == 0 {
+            return;
+        }
+        text.push_str(",\"links\":[");
+        for (i, (stored_move, scores)) in links.enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str("[\"");
+            self.push_move(stored_move, text);
+            text.push('"');
+            for score in scores {
+                text.push(',');
+                match score {
+                    Some(n) => push_int(n, text),
+                    None => text.push_str("null"),
+                }
+            }
+            text.push(']');
+        }
+        text.push(']');
+    }
+
     /// Appends a move of the record, given in stored coordinates, as the
     /// line's orientation writes it (`PS` for a pass).
     pub fn push_move(&self, stored_move: Move, text: &mut String) {
