@@ -199,3 +199,51 @@ fn diff_never_writes_over_a_book() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(fs::read(&book).unwrap(), before);
 }
+
+#[test]
+fn a_board_no_walk_reaches_is_written_as_stored_with_no_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut old_entries = book_from_lines(&[line("F5D6C3")]);
+    // A position the walk never reaches (after F5F6, not linked), stored
+    // normalized, with the side to move as player.
+    let (board, _) = bookminer::kifu::parse_and_play("F5F6").unwrap();
+    let stored = bookminer::symmetry::normalize(&board).board;
+    old_entries.push(bookminer::write::entries::Entry::new(stored, 2));
+    let mut new_entries = old_entries.clone();
+    new_entries.last_mut().unwrap().level = 7;
+    let (old, new) = (dir.path().join("old.dat"), dir.path().join("new.dat"));
+    fs::write(&old, encode(&old_entries, 1)).unwrap();
+    fs::write(&new, encode(&new_entries, 1)).unwrap();
+    let (_, lines) = diff(&old, &new, dir.path(), &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let d = &lines[0];
+    let last = old_entries.len() as u64 - 1;
+    assert_eq!((&d["diff"], &d["old"], &d["new"]), (&Value::from("changed"), &Value::from(last), &Value::from(last)));
+    assert_eq!((&d["kifu"], &d["side"]), (&Value::Null, &Value::from("X")));
+    assert_eq!(board_of(d), stored, "the stored board, its player as X");
+    assert_eq!(d["level"], serde_json::json!([1, 7]));
+}
+
+#[test]
+fn an_egaroucid_book_against_its_fix_lists_the_receipt_s_values_and_the_links_they_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = egbk3("edax46-l2-small-perturbed.egbk3");
+    let fixed = dir.path().join("fixed.egbk3");
+    let receipt_dir = dir.path().join("fix");
+    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
+    let receipt = lines_of(&receipt_dir.join("fix.jsonl"));
+    let (_, lines) = diff(&book, &fixed, dir.path(), &[]);
+    assert!(!receipt.is_empty());
+    // An Egaroucid book's links are derived from its children's values
+    // (SPEC §8), so a value fixed moves its parents' link scores too:
+    // those lines have links only.
+    let with_value: Vec<&Value> = lines.iter().filter(|d| d.get("value").is_some()).collect();
+    assert_eq!(with_value.len(), receipt.len());
+    for (d, r) in with_value.iter().zip(&receipt) {
+        assert_eq!((&d["old"], &d["kifu"], &d["value"]), (&r["record"], &r["kifu"], &r["value"]), "{d}\n{r}");
+    }
+    for d in lines.iter().filter(|d| d.get("value").is_none()) {
+        let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["diff", "old", "new", "kifu", "board", "side", "links"], "{d}");
+    }
+}
