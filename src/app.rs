@@ -287,10 +287,12 @@ fn stop_on_interrupt(what: &'static str) {
     }
 }
 
-/// Runs a book-writing command with a spinner per stage and the walk's bar.
+/// Runs a book-writing command (or diff) with a spinner per stage and the
+/// walk's bar; `writing` names what its last stage writes.
 fn with_control_of<T>(
     counts: bookminer::book::BookCounts,
     format: Format,
+    writing: &str,
     shown: &RefCell<Progress>,
     run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
@@ -301,7 +303,7 @@ fn with_control_of<T>(
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
-        Phase::Writing => shown.borrow_mut().stage("writing the book".to_string()),
+        Phase::Writing => shown.borrow_mut().stage(format!("writing {writing}")),
     };
     let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
@@ -323,8 +325,9 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    let report =
-        with_control_of(book.counts(), book.format(), &shown, |control| Ok(convert(book, to, output, control)?))?;
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
+        Ok(convert(book, to, output, control)?)
+    })?;
     end(report.to_string(), || summary::convert(&report))?;
     Ok(0)
 }
@@ -333,7 +336,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    let report = with_control_of(book.counts(), book.format(), &shown, |control| {
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
     end(report.to_string(), || summary::cut(&report))?;
@@ -350,8 +353,9 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
         return Err(AppError::Fix(FixError::Interrupted));
     }
     let options = FixOptions { format: kifu_format(config) };
-    let report =
-        with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
+        Ok(fix(book, &paths, &options, control)?)
+    })?;
     end(report.to_string(), || summary::fix(&report))?;
     Ok(0)
 }
@@ -367,7 +371,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
         return Err(AppError::Diff(DiffError::Interrupted));
     }
     let format = kifu_format(config);
-    let report = with_control_of(old_book.counts(), old_book.format(), &shown, |control| {
+    let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
         Ok(diff(old_book, new_book, &output, &format, control)?)
     })?;
     end(report.to_string(), || summary::diff(&report))?;
