@@ -2,7 +2,8 @@
 //! one, or in both with a difference; the old book's records in file order,
 //! then the new book's records whose board the old book lacks, in file
 //! order. Made a chunk of records at a time on every core, each chunk's
-//! lines rebuilt together ([`FirstArrivals::lines`]), and handed to the
+//! lines rebuilt together
+//! ([`crate::first_arrivals::FirstArrivals::lines`]), and handed to the
 //! file in order.
 
 use super::compare::{compare, Difference, Leaf};
