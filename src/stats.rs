@@ -22,7 +22,7 @@ pub struct BookStats {
     pub by_level: BTreeMap<i32, u64>,
     pub by_links: BTreeMap<usize, u64>,
     /// Positions with a leaf and at least one link, by the leaf's score
-    /// minus the best link's: what mode 1 compares (SPEC §3, F − L).
+    /// minus the best link's: what mode 1 compares (docs/modes.md, F − L).
     pub by_leaf_gap: BTreeMap<i32, u64>,
 }
 

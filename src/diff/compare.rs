@@ -1,7 +1,7 @@
 //! What differs between two records of the same board, one from each book:
 //! value, bounds (when both books are Edax's), level, leaf, and the score
 //! of each link, matched by move. Both books store the board normalized
-//! (SPEC §1), so both records' moves are in the same coordinates.
+//! (docs/formats.md), so both records' moves are in the same coordinates.
 
 use crate::board::Move;
 use crate::book::{Details, Link, Record};
@@ -92,7 +92,7 @@ mod tests {
         play(name).code()
     }
 
-    /// An Edax record (SPEC §1) of the initial board, read as bookminer reads one.
+    /// An Edax record (docs/formats.md) of the initial board, read as bookminer reads one.
     fn edax(value: i16, bounds: (i16, i16), level: u8, links: &[(i8, &str)], leaf: (i8, u8)) -> Record {
         let mut bytes = Vec::new();
         bytes.extend(Board::INITIAL.player.to_le_bytes());

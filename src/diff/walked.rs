@@ -1,4 +1,4 @@
-//! One book's walk from the initial position (SPEC §2), noting the first
+//! One book's walk from the initial position (docs/walk.md), noting the first
 //! arrival at each record, so that its lines can be written afterwards as
 //! `fix`'s receipt writes them.
 

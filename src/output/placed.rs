@@ -1,7 +1,8 @@
 //! A record named by the line of the walk's first arrival at it, as `fix`'s
-//! receipt (SPEC §11) and `diff` write it: `,"kifu":…,"board":…,"side":…`
-//! (SPEC §4 orientation and `pass_token`, the board as SPEC §4.1 writes
-//! it), and the record's stored moves turned as that line is.
+//! receipt (docs/fix.md) and `diff` write it: `,"kifu":…,"board":…,"side":…`
+//! (orientation and `pass_token` as in docs/modes.md, output; the board as
+//! its JSONL record writes it), and the record's stored moves turned as
+//! that line is.
 
 use super::print::{push_int, push_json_string};
 use super::text::{push_board, push_move, side_char};
