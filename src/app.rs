@@ -1,15 +1,17 @@
 //! The commands, each a few calls into the library, and the exit status each
 //! failure maps to.
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, SummaryFormat};
 use crate::logging::REPORT;
 use crate::progress::Progress;
+use crate::summary;
 use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
 use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
+use bookminer::diff::{diff, diff_path, DiffError};
 use bookminer::extend::engine::EngineSpec;
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
@@ -48,6 +50,8 @@ pub enum AppError {
     #[error(transparent)]
     Extend(#[from] ExtendError),
     #[error(transparent)]
+    Diff(#[from] DiffError),
+    #[error(transparent)]
     Synth(SynthError),
     #[error("{}: {source}", path.display())]
     Io {
@@ -83,6 +87,11 @@ impl AppError {
                 FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
             },
             AppError::Extend(e) => extend_exit_code(e),
+            AppError::Diff(e) => match e {
+                DiffError::Io { .. } | DiffError::BookChanged { .. } => EXIT_IO,
+                DiffError::Interrupted => EXIT_INTERRUPTED,
+                DiffError::OverABook { .. } | DiffError::Walk { .. } => EXIT_BAD_INPUT,
+            },
             AppError::Synth(SynthError::Interrupted) => EXIT_INTERRUPTED,
             AppError::Synth(SynthError::Spill(_) | SynthError::Write(_)) => EXIT_IO,
             AppError::StdoutClosed => 0,
@@ -134,7 +143,7 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
 /// unless asked to.
 pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c Path> {
     let read_only = match command {
-        Some(Command::Verify { .. } | Command::Stats { .. }) => true,
+        Some(Command::Verify { .. } | Command::Stats { .. } | Command::Completions { .. } | Command::Man) => true,
         Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
         Some(
             Command::Mine(_)
@@ -142,7 +151,8 @@ pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c
             | Command::Convert { .. }
             | Command::Cut { .. }
             | Command::Fix { .. }
-            | Command::Extend { .. },
+            | Command::Extend { .. }
+            | Command::Diff { .. },
         )
         | None => false,
     };
@@ -162,10 +172,36 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
+        Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
+        Some(command @ (Command::Completions { .. } | Command::Man)) => {
+            Ok(run_documentation(Some(&command)).unwrap_or(0))
+        }
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
             run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
+}
+
+/// Prints the completion script or the manual page when that is the
+/// command (its exit status); none for any other command.
+pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    let mut page = Vec::new();
+    match command? {
+        Command::Completions { shell } => clap_complete::generate(*shell, &mut cli, "bookminer", &mut page),
+        Command::Man => clap_mangen::Man::new(cli).render(&mut page).expect("writing to memory does not fail"),
+        _ => return None,
+    }
+    use std::io::Write;
+    let written = std::io::stdout().lock().write_all(&page);
+    Some(match written {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: <standard output>: {e}");
+            EXIT_IO
+        }
+    })
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -241,7 +277,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let options = MineOptions {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() },
+        format: kifu_format(config),
         formats: config.format,
         bom: config.bom,
         unique_lines: config.unique_lines,
@@ -264,8 +300,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let report = mine(book, &config.start, &options, control);
     shown.borrow_mut().clear();
     let report = report?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    end(report.to_string(), || summary::mine(&report))?;
     Ok(0)
 }
 
@@ -280,10 +315,12 @@ fn stop_on_interrupt(what: &'static str) {
     }
 }
 
-/// Runs a book-writing command with a spinner per stage and the walk's bar.
+/// Runs a book-writing command (or diff) with a spinner per stage and the
+/// walk's bar; `writing` names what its last stage writes.
 fn with_control_of<T>(
     counts: bookminer::book::BookCounts,
     format: Format,
+    writing: &str,
     shown: &RefCell<Progress>,
     run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
@@ -294,7 +331,7 @@ fn with_control_of<T>(
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
-        Phase::Writing => shown.borrow_mut().stage("writing the book".to_string()),
+        Phase::Writing => shown.borrow_mut().stage(format!("writing {writing}")),
     };
     let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
@@ -316,10 +353,10 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    let report =
-        with_control_of(book.counts(), book.format(), &shown, |control| Ok(convert(book, to, output, control)?))?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
+        Ok(convert(book, to, output, control)?)
+    })?;
+    end(report.to_string(), || summary::convert(&report))?;
     Ok(0)
 }
 
@@ -327,11 +364,10 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    let report = with_control_of(book.counts(), book.format(), &shown, |control| {
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    end(report.to_string(), || summary::cut(&report))?;
     Ok(0)
 }
 
@@ -344,12 +380,11 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Fix(FixError::Interrupted));
     }
-    let options =
-        FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
-    let report =
-        with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    let options = FixOptions { format: kifu_format(config) };
+    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
+        Ok(fix(book, &paths, &options, control)?)
+    })?;
+    end(report.to_string(), || summary::fix(&report))?;
     Ok(0)
 }
 
@@ -384,9 +419,41 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let report = extend(book, &paths, &options, &mut progress, &INTERRUPTED);
     shown.borrow_mut().clear();
     let report = report?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    end(report.to_string(), || summary::extend(&report))?;
     Ok(0)
+}
+
+fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let output = diff_path(old, new, &config.out_dir)?;
+    stop_on_interrupt("nothing will be written");
+    let shown = RefCell::new(Progress::default());
+    let old_book = open_book(old, config, &mut shown.borrow_mut())?;
+    let new_book = open_book(new, config, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Diff(DiffError::Interrupted));
+    }
+    let format = kifu_format(config);
+    let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
+        Ok(diff(old_book, new_book, &output, &format, control)?)
+    })?;
+    end(report.to_string(), || summary::diff(&report))?;
+    Ok(0)
+}
+
+/// How lines are written (mining's files, fix's receipt, diff's lines).
+fn kifu_format(config: &Config) -> KifuFormat {
+    KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() }
+}
+
+/// Ends a run: its summary into the log file, and on standard output as
+/// `--quiet` and `--summary` say.
+fn end(human: String, json: impl FnOnce() -> serde_json::Value) -> Result<(), AppError> {
+    log_report(&human);
+    match summary::choose(human, json) {
+        Some(text) => say!("{text}"),
+        None => Ok(()),
+    }
 }
 
 /// Copies a report into the log file, one time-stamped line per line.
@@ -411,8 +478,15 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
     };
     let book = open_book(&config.book, config, &mut Progress::default())?;
     let mut failed = 0;
+    // With --summary json the reports are gathered into one object.
+    let mut gathered = Vec::new();
+    let json = summary::ending().summary == SummaryFormat::Json;
     for outcome in inspect(&book, &requests) {
         match outcome {
+            Ok(report) if json => {
+                log_report(&report);
+                gathered.push(report);
+            }
             Ok(report) => {
                 say!("{report}")?;
                 log_report(&report);
@@ -422,6 +496,9 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
                 tracing::error!("{error}");
             }
         }
+    }
+    if json && !summary::ending().quiet {
+        say!("{}", summary::inspect(book.path(), &gathered, failed))?;
     }
     if failed > 0 {
         tracing::error!("{failed} of {} positions could not be reported", requests.len());
@@ -440,11 +517,15 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
         // Nothing to verify: bad input (status 2), not a book with problems (1).
         return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
     }
-    for problem in &report.problems {
+    let json = summary::ending().summary == SummaryFormat::Json;
+    for problem in report.problems.iter().filter(|_| !json) {
         say!("{}: {problem}", path.display())?;
     }
-    for pair in &report.merged {
+    for pair in report.merged.iter().filter(|_| !json) {
         say!("{}: {pair}", path.display())?;
+    }
+    if json && !summary::ending().quiet {
+        say!("{}", summary::verify(path, &report))?;
     }
     if report.is_clean() {
         let merged = match report.merged.len() {
@@ -452,7 +533,9 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
             1 => " (1 pair of records merged)".to_string(),
             n => format!(" ({n} pairs of records merged)"),
         };
-        say!("{}: {} positions, no problems{merged}", path.display(), report.records)?;
+        if summary::shows_human() {
+            say!("{}: {} positions, no problems{merged}", path.display(), report.records)?;
+        }
         Ok(0)
     } else {
         let n = report.problems.len();
@@ -464,6 +547,26 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
 
 fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
     let book = open_book(path, config, &mut Progress::default())?;
+    let ending = summary::ending();
+    if !ending.quiet && ending.summary == SummaryFormat::Human {
+        say_header(path, &book, config)?;
+    }
+    let mut shown = Progress::default();
+    shown.stage("counting what the records hold".to_string());
+    let stats = book_stats(&book);
+    shown.clear();
+    let problems = verify_file(&book)?.problems.len();
+    end(stats.to_string().trim_end().to_string(), || summary::stats(path, &book, &stats, problems))?;
+    // Counts of a damaged book are no answer on their own: say so, and fail.
+    if problems > 0 {
+        tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());
+        return Ok(EXIT_PROBLEMS);
+    }
+    Ok(0)
+}
+
+/// The lines of `stats` before the counts: the file and its header.
+fn say_header(path: &Path, book: &Book, config: &Config) -> Result<(), AppError> {
     say!("{}", path.display())?;
     match book.header() {
         Header::Edax(h) => {
@@ -491,26 +594,15 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
         Header::Egbk2(h) => {
             say!("Egaroucid book (.egbk2, up to Egaroucid 6.5), version {}", h.version)?;
             say!("header count {}", h.n_boards)?;
-            say_merged(&book)?;
+            say_merged(book)?;
         }
         Header::Egbk(h) => {
             say!("Egaroucid book (.egbk, up to Egaroucid 6.2), every record at level {}", config.egbk_level)?;
             say!("header count {}", h.n_boards)?;
-            say_merged(&book)?;
+            say_merged(book)?;
         }
     }
-    let mut shown = Progress::default();
-    shown.stage("counting what the records hold".to_string());
-    let stats = book_stats(&book);
-    shown.clear();
-    say!("{}", stats.to_string().trim_end())?;
-    // Counts of a damaged book are no answer on their own: say so, and fail.
-    let problems = verify_file(&book)?.problems.len();
-    if problems > 0 {
-        tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());
-        return Ok(EXIT_PROBLEMS);
-    }
-    Ok(0)
+    Ok(())
 }
 
 /// How many records of an older Egaroucid book were merged into others.
@@ -557,7 +649,8 @@ fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, 
     })?;
     shown.borrow_mut().clear();
     file.commit().map_err(io)?;
-    say!(
+    let elapsed = began.elapsed();
+    let human = format!(
         "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
         path.display(),
         report.positions,
@@ -565,7 +658,10 @@ fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, 
         report.leaves,
         report.passes,
         report.perturbed,
-        began.elapsed().as_secs_f64()
-    )?;
+        elapsed.as_secs_f64()
+    );
+    if let Some(text) = summary::choose(human, || summary::synth(path, &report, elapsed)) {
+        say!("{text}")?;
+    }
     Ok(0)
 }

@@ -24,6 +24,17 @@ pub struct Cli {
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// No summary and no progress; warnings and errors still go to stderr
+    /// (and everything to the log file, as log_level says).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// The summary at the end: human (text), or json (one JSON object on
+    /// standard output: the command, its counts, paths, and times in
+    /// seconds; for scripts).
+    #[arg(long, global = true, value_enum, value_name = "FORMAT", default_value_t, ignore_case = true)]
+    pub summary: SummaryFormat,
+
     /// With no command: the flags of `mine`, and mode 5's positions file.
     #[command(flatten)]
     pub mine: MineArgs,
@@ -88,7 +99,7 @@ impl Cli {
             Some(Command::Cut { read, walk, log, .. }) => {
                 Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
             }
-            Some(Command::Fix { line, read, log, .. }) => {
+            Some(Command::Fix { line, read, log, .. } | Command::Diff { line, read, log, .. }) => {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
@@ -100,6 +111,7 @@ impl Cli {
                 log: log.clone(),
                 ..Settings::default()
             },
+            Some(Command::Completions { .. } | Command::Man) => Settings::default(),
         }
     }
 }
@@ -301,7 +313,60 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
+    /// Say what differs between two books, of any formats bookminer reads.
+    ///
+    /// Writes {out_dir}/diff.jsonl (whole, or not at all): one JSON line
+    /// per board only in OLD, only in NEW, or in both with a different
+    /// value, bounds (both Edax books), level, leaf or link scores (links
+    /// matched by move). The lines come in OLD's file order, then NEW's
+    /// boards that OLD lacks in NEW's file order. Each names its record by
+    /// the line of the first arrival at it on the walk of the book that
+    /// holds it (OLD's when both do), as fix's
+    /// receipt does: orientation and pass_token apply. Keys, in this order,
+    /// each difference only when there is one:
+    /// {"diff":"old"|"new"|"changed","old":N|null,"new":N|null,"kifu":"F5D6"|null,
+    /// "board":"…","side":"X","value":[old,new],"lower":[old,new],"upper":[old,new],
+    /// "level":[old,new],"leaf":[["C4",score]|null,…],"links":[["D3",old|null,new|null],…]}
+    /// ("old" and "new" are record numbers from 0 in each file; a board only
+    /// one book holds has "value" with null on the other side; a board no
+    /// walk reaches has "kifu":null and its stored board with the side to
+    /// move as X). Win/draw/loss and line counts, and the order of links,
+    /// are not compared. A summary counting each kind follows on standard
+    /// output. Exit status 0 whether or not the books differ.
+    Diff {
+        /// The first book (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk).
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The second book, compared with the first.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Print a shell completion script to standard output.
+    ///
+    /// bash: `bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer`;
+    /// zsh: `bookminer completions zsh > ~/.zfunc/_bookminer` (with ~/.zfunc in fpath);
+    /// fish: `bookminer completions fish > ~/.config/fish/completions/bookminer.fish`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum, ignore_case = true)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to standard output:
+    /// `bookminer man > bookminer.1 && man ./bookminer.1`.
+    Man,
     /// Print a book's header and what its records hold.
+    ///
+    /// Counts links, leaves and passes, then the positions by empty
+    /// squares, by value, by level and by number of links, and the leaf
+    /// minus the best link for positions with both (what mode 1 finds:
+    /// those above 0). With --summary json, the same counts as one JSON
+    /// object, each distribution a list of [value, positions] pairs.
     Stats {
         /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
@@ -313,6 +378,16 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
+}
+
+/// How the summary at the end of a run is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryFormat {
+    /// Text, as the README shows it
+    #[default]
+    Human,
+    /// One JSON object on one line
+    Json,
 }
 
 /// The book formats `synth` writes.

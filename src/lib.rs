@@ -7,12 +7,15 @@
 //! them together for one run.
 
 pub mod arrivals;
+pub mod bits;
 pub mod board;
 pub mod book;
 pub mod config;
 pub mod convert;
 pub mod cut;
+pub mod diff;
 pub mod extend;
+pub mod first_arrivals;
 pub mod fix;
 pub mod input;
 pub mod inspect;

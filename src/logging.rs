@@ -45,13 +45,15 @@ fn open_log(path: &Path) -> std::io::Result<File> {
 
 /// Installs the logger, with a log file if one is given. A log file that
 /// cannot be opened is reported and skipped: the run itself can still succeed.
-pub fn init(level: LogLevel, log_file: Option<&Path>) {
+/// `quiet` keeps only warnings and errors on stderr; the file still gets `level`.
+pub fn init(level: LogLevel, log_file: Option<&Path>, quiet: bool) {
+    let on_stderr = if quiet { level.min(LogLevel::Warn) } else { level };
     let level = LevelFilter::from_level(level.as_tracing());
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .event_format(Plain)
         .with_filter(filter_fn(|meta| meta.target() != REPORT))
-        .with_filter(level);
+        .with_filter(LevelFilter::from_level(on_stderr.as_tracing()));
     let (file, file_error) = match log_file.map(open_log) {
         Some(Ok(file)) => (Some(file), None),
         Some(Err(e)) => (None, Some(e)),

@@ -5,6 +5,7 @@ mod app;
 mod cli;
 mod logging;
 mod progress;
+mod summary;
 
 use clap::Parser;
 use std::io::Write;
@@ -12,6 +13,14 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    // Made from the command line alone: a bad config.toml does not stop them.
+    if let Some(status) = app::run_documentation(cli.command.as_ref()) {
+        return ExitCode::from(status);
+    }
+    summary::set(summary::Ending { quiet: cli.quiet, summary: cli.summary });
+    if cli.quiet {
+        progress::silence();
+    }
     let config = match app::settle_config(&cli) {
         Ok(config) => config,
         Err(e) => {
@@ -20,7 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    logging::init(config.log_level, app::log_file(cli.command.as_ref(), &config));
+    logging::init(config.log_level, app::log_file(cli.command.as_ref(), &config), cli.quiet);
     match app::run(cli.command, &config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

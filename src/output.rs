@@ -5,6 +5,7 @@
 
 pub mod atomic;
 pub mod files;
+pub mod placed;
 pub mod print;
 mod seen;
 pub mod text;

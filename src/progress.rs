@@ -6,6 +6,7 @@
 use bookminer::walk::WalkStats;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How often a spinner turns.
@@ -21,9 +22,18 @@ pub struct Progress {
     bar: Option<ProgressBar>,
 }
 
+/// Set by `-q/--quiet`: nothing is drawn, terminal or not.
+static SILENT: AtomicBool = AtomicBool::new(false);
+
+/// Draws nothing from now on.
+pub fn silence() {
+    SILENT.store(true, Ordering::Relaxed);
+}
+
 impl Default for Progress {
     fn default() -> Progress {
-        Progress { shown: std::io::stderr().is_terminal(), spinner: None, bar: None }
+        let shown = !SILENT.load(Ordering::Relaxed) && std::io::stderr().is_terminal();
+        Progress { shown, spinner: None, bar: None }
     }
 }
 

@@ -1,7 +1,8 @@
 //! `stats`: what a book holds, counted from its records.
 
 use crate::board::Move;
-use crate::book::Book;
+use crate::book::{Book, Record};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Counts over every record of a book.
@@ -16,6 +17,65 @@ pub struct BookStats {
     pub bare: u64,
     /// Positions by number of empty squares (index 0..=60).
     pub by_empties: Vec<u64>,
+    /// Positions by value, by level, and by number of links.
+    pub by_value: BTreeMap<i32, u64>,
+    pub by_level: BTreeMap<i32, u64>,
+    pub by_links: BTreeMap<usize, u64>,
+    /// Positions with a leaf and at least one link, by the leaf's score
+    /// minus the best link's: what mode 1 compares (docs/modes.md, F − L).
+    pub by_leaf_gap: BTreeMap<i32, u64>,
+}
+
+impl BookStats {
+    /// Positions whose leaf scores above their best link: where mode 1
+    /// with `min_gap` 1 writes a line.
+    pub fn leaves_above_links(&self) -> u64 {
+        self.by_leaf_gap.range(1..).map(|(_, n)| n).sum()
+    }
+}
+
+/// The counts as `--summary json` writes them: fields in this order, each
+/// distribution a list of [value, positions] pairs for the values held.
+#[derive(serde::Serialize)]
+pub struct StatsJson {
+    pub positions: u64,
+    pub links: u64,
+    pub pass_links: u64,
+    pub leaves: u64,
+    pub pass_leaves: u64,
+    pub no_moves: u64,
+    pub leaves_above_links: u64,
+    pub by_empties: Vec<(i32, u64)>,
+    pub by_value: Vec<(i32, u64)>,
+    pub by_level: Vec<(i32, u64)>,
+    pub by_links: Vec<(i32, u64)>,
+    pub by_leaf_gap: Vec<(i32, u64)>,
+}
+
+impl BookStats {
+    pub fn to_json(&self) -> StatsJson {
+        let pairs = |map: &BTreeMap<i32, u64>| map.iter().map(|(&k, &n)| (k, n)).collect();
+        StatsJson {
+            positions: self.positions,
+            links: self.links,
+            pass_links: self.pass_links,
+            leaves: self.leaves,
+            pass_leaves: self.pass_leaves,
+            no_moves: self.bare,
+            leaves_above_links: self.leaves_above_links(),
+            by_empties: (0..).zip(self.by_empties.iter().copied()).filter(|&(_, n)| n > 0).collect(),
+            by_value: pairs(&self.by_value),
+            by_level: pairs(&self.by_level),
+            by_links: self.by_links.iter().map(|(&k, &n)| (k as i32, n)).collect(),
+            by_leaf_gap: pairs(&self.by_leaf_gap),
+        }
+    }
+}
+
+/// The leaf's score minus the best link's, for a record with both.
+pub fn leaf_gap(record: &Record) -> Option<i32> {
+    let best_link = record.links().map(|l| l.score.0).max()?;
+    Some(record.leaf()?.score.0 - best_link)
 }
 
 /// Counts the records of a loaded book.
@@ -31,6 +91,12 @@ pub fn book_stats(book: &Book) -> BookStats {
         stats.bare += u64::from(record.n_links() == 0 && leaf.is_none());
         let empties = (record.board().empties() as usize).min(60);
         stats.by_empties[empties] += 1;
+        *stats.by_value.entry(record.value().0).or_default() += 1;
+        *stats.by_level.entry(record.level).or_default() += 1;
+        *stats.by_links.entry(record.n_links()).or_default() += 1;
+        if let Some(gap) = leaf_gap(&record) {
+            *stats.by_leaf_gap.entry(gap).or_default() += 1;
+        }
     }
     stats
 }
@@ -45,6 +111,30 @@ impl fmt::Display for BookStats {
         for (empties, &n) in self.by_empties.iter().enumerate().rev().filter(|(_, &n)| n > 0) {
             writeln!(f, "{empties:>7}  {n}")?;
         }
-        Ok(())
+        table(f, "value", self.by_value.iter().rev())?;
+        table(f, "level", self.by_level.iter().rev())?;
+        table(f, "links", self.by_links.iter())?;
+        let with_both: u64 = self.by_leaf_gap.values().sum();
+        writeln!(
+            f,
+            "leaf minus best link, {with_both} positions with both: {} above (mode 1's), {} level, {} below",
+            self.leaves_above_links(),
+            self.by_leaf_gap.get(&0).unwrap_or(&0),
+            self.by_leaf_gap.range(..0).map(|(_, n)| n).sum::<u64>()
+        )?;
+        table(f, "   gap", self.by_leaf_gap.iter().rev())
     }
+}
+
+/// A distribution: a heading, then one line per value held.
+fn table<'a, K: fmt::Display + 'a>(
+    f: &mut fmt::Formatter<'_>,
+    heading: &str,
+    rows: impl Iterator<Item = (&'a K, &'a u64)>,
+) -> fmt::Result {
+    writeln!(f, "{heading:>7}  positions")?;
+    for (key, n) in rows {
+        writeln!(f, "{key:>7}  {n}")?;
+    }
+    Ok(())
 }

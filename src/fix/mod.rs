@@ -11,7 +11,6 @@
 //! it. What is held besides the mapped book and its resolved moves is about
 //! fourteen bytes a record ([`first`], [`solutions`]).
 
-mod first;
 mod fixed;
 mod receipt;
 mod solutions;

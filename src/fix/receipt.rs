@@ -4,8 +4,8 @@
 
 use crate::board::{Board, Move};
 use crate::book::RecordId;
-use crate::output::print::{push_int, push_json_string};
-use crate::output::text::{push_board, push_move, side_char};
+use crate::output::placed::Placer;
+use crate::output::print::{push_int, push_pair};
 use crate::output::KifuFormat;
 use crate::symmetry::Symmetry;
 use smallvec::SmallVec;
@@ -36,59 +36,31 @@ impl Change {
 /// then handed to the file in order.
 pub(super) struct Receipt<'a> {
     out: Vec<u8>,
-    format: &'a KifuFormat,
+    placer: Placer<'a>,
     text: String,
-    kifu: String,
 }
 
 impl<'a> Receipt<'a> {
     pub fn new(format: &'a KifuFormat) -> Receipt<'a> {
-        Receipt { out: Vec::new(), format, text: String::new(), kifu: String::new() }
+        Receipt { out: Vec::new(), placer: Placer::new(format), text: String::new() }
     }
 
     /// Writes the line of record `id`, whose stored board is `stored`,
     /// first arrived at by `line`, where `symmetry` maps its stored board
     /// onto the position reached.
-    pub fn write(&mut self, id: RecordId, stored: &Board, (line, symmetry): (&[Move], Symmetry), change: &Change) {
+    pub fn write(&mut self, id: RecordId, stored: &Board, first: (&[Move], Symmetry), change: &Change) {
         let text = &mut self.text;
         text.clear();
         text.push_str("{\"record\":");
         push_int(id.0.into(), text);
-        text.push_str(",\"kifu\":");
-        self.kifu.clear();
-        let turned = self.format.render(line, &mut self.kifu);
-        push_json_string(&self.kifu, text);
-        let black_to_move = line.len() % 2 == 0;
-        text.push_str(",\"board\":\"");
-        push_board(&symmetry.board(stored), black_to_move, turned, text);
-        text.push_str("\",\"side\":\"");
-        text.push(side_char(black_to_move));
-        text.push('"');
+        let frame = self.placer.push(stored, first, text);
         for (key, pair) in [("value", change.value), ("lower", change.lower), ("upper", change.upper)] {
             if let Some([old, new]) = pair {
                 push_pair(key, old.into(), new.into(), text);
             }
         }
-        if !change.links.is_empty() {
-            text.push_str(",\"links\":[");
-            for (i, &(stored_move, [old, new])) in change.links.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                let actual = symmetry.apply_move(stored_move);
-                // A line's moves are all turned as its first is; at the start,
-                // the line is the move itself (each opening move reads F5).
-                let turn = if line.is_empty() { self.format.symmetry(&[actual]) } else { turned };
-                text.push_str("[\"");
-                push_move(turn.apply_move(actual), text);
-                text.push_str("\",");
-                push_int(old.into(), text);
-                text.push(',');
-                push_int(new.into(), text);
-                text.push(']');
-            }
-            text.push(']');
-        }
+        let links = change.links.iter().map(|&(mv, [old, new])| (mv, [Some(old.into()), Some(new.into())]));
+        frame.push_links(links, text);
         text.push_str("}\n");
         self.out.extend_from_slice(text.as_bytes());
     }
@@ -99,15 +71,4 @@ impl<'a> Receipt<'a> {
         self.out.clear();
         Ok(())
     }
-}
-
-/// `,"key":[old,new]`
-fn push_pair(key: &str, old: i64, new: i64, text: &mut String) {
-    text.push_str(",\"");
-    text.push_str(key);
-    text.push_str("\":[");
-    push_int(old, text);
-    text.push(',');
-    push_int(new, text);
-    text.push(']');
 }

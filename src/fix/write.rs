@@ -3,13 +3,13 @@
 //! sorted as Edax sorts them, and a receipt line for each record changed.
 //! Records keep their place and size, so the book keeps its size.
 
-use super::first::{FirstArrivals, Lines};
 use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
 use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
 use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
+use crate::first_arrivals::{FirstArrivals, Lines};
 use crate::negamax::{self, Negamaxed};
 use crate::output::KifuFormat;
 use crate::parallel;

@@ -233,6 +233,17 @@ pub fn push_int(n: i64, out: &mut String) {
     }
 }
 
+/// Appends `,"key":[old,new]`: a number before and after.
+pub fn push_pair(key: &str, old: i64, new: i64, out: &mut String) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":[");
+    push_int(old, out);
+    out.push(',');
+    push_int(new, out);
+    out.push(']');
+}
+
 /// Appends `text` as a JSON string: a pass token may hold any character.
 pub fn push_json_string(text: &str, out: &mut String) {
     out.push('"');

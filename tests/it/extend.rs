@@ -129,7 +129,31 @@ fn the_book_grown_holds_what_edax_grew_with_the_same_values() {
     });
     assert!(fixed.status.success(), "{}", stderr(&fixed));
     assert_eq!(std::fs::read(dir.path().join("f/fix.jsonl")).unwrap(), b"", "fix finds nothing to change");
+    assert_diff_lists_what_grew(dir.path(), &values(&book()), &grown);
     assert_no_engine_left();
+}
+
+/// `diff IN OUT` lists exactly the boards added and the values changed.
+fn assert_diff_lists_what_grew(
+    dir: &Path,
+    before: &HashMap<Board, (i32, i32, i32, u8)>,
+    after: &HashMap<Board, (i32, i32, i32, u8)>,
+) {
+    let out = run({
+        let mut c = bin();
+        c.current_dir(dir).args(["--config", "/dev/null", "diff"]).arg(book());
+        c.args(["out.dat", "--out-dir", "d", "--log-file", "d/log"]);
+        c
+    });
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.join("d/diff.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let kind = |k: &str| lines.iter().filter(|l| l["diff"] == k).count();
+    let added = after.keys().filter(|b| !before.contains_key(b)).count();
+    assert_eq!((kind("old"), kind("new")), (0, added));
+    let revalued = before.iter().filter(|(b, v)| after.get(b).is_some_and(|a| a.0 != v.0)).count();
+    let with_value = lines.iter().filter(|l| l["diff"] == "changed" && !l["value"].is_null()).count();
+    assert_eq!(with_value, revalued, "every value changed, and no other");
 }
 
 /// The journal's lines, each search once.
@@ -274,6 +298,9 @@ fn a_window_that_leaves_no_candidate_writes_the_book_fixed() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(summary(&out, "positions added"), "positions added      0");
     assert_eq!(summary(&out, "candidates"), "candidates           0 (0 expanded)");
+    let json = run(extend(dir.path(), &input, "out2.dat", &["--max-ply", "0", "--summary", "json", "--out-dir", "o3"]));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON object");
+    assert_eq!((json["command"].as_str(), json["positions_added"].as_u64()), (Some("extend"), Some(0)));
     let fixed = run({
         let mut c = bin();
         c.current_dir(dir.path()).args(["--config", "/dev/null", "fix", "in.dat", "fixed.dat", "--out-dir", "f"]);

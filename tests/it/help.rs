@@ -20,7 +20,9 @@ fn help_of(command: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-const ALWAYS: &[&str] = &["--help", "--config", "--log-level", "--log-file"];
+/// The flags every command takes: the global ones, and the log's.
+const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--summary"];
+const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--summary", "--log-level", "--log-file"];
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
 const MINING: &[&str] = &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines"];
@@ -48,6 +50,9 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["convert"], set(&[&["--egbk-level", "--to"]])),
         (&["cut"], set(&[&["--egbk-level"], WINDOW])),
         (&["fix"], set(&[&["--egbk-level"], LINES])),
+        (&["diff"], set(&[&["--egbk-level"], LINES])),
+        (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
+        (&["man"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
     ];
     for (command, expected) in cases {
@@ -63,6 +68,7 @@ fn each_command_says_what_it_does_writes_and_needs() {
         (&["convert"], &["Writes OUT", "walk order", "never IN"]),
         (&["cut"], &["Writes OUT", "window", "never IN"]),
         (&["fix"], &["writes OUT", "fix.jsonl", "Needs the book"]),
+        (&["diff"], &["Writes {out_dir}/diff.jsonl", "file order", "first arrival"]),
     ] {
         let help = help_of(command);
         for words in says {

@@ -1,6 +1,6 @@
 //! Where the walk first arrived at each record, kept in six bytes a record
-//! so that the receipt, written in file order long after the walk, can name
-//! each changed record's line: the record it was first arrived at from (its
+//! so that a file written in file order long after the walk (`fix`'s
+//! receipt, `diff`'s lines) can name each record's line: the record it was first arrived at from (its
 //! parent on the walk's stack, whose own first-arrival line the walk was
 //! on), the move played, a pass after it, and how its stored board lies on
 //! the position reached. A line is rebuilt by following parents up to the
@@ -45,7 +45,7 @@ fn entry(parent: u32, step: u16) -> Entry {
 }
 
 /// First arrivals, by record id.
-pub(super) struct FirstArrivals {
+pub struct FirstArrivals {
     entries: Vec<Entry>,
 }
 
@@ -53,7 +53,7 @@ pub(super) struct FirstArrivals {
 /// passes included, and the symmetry mapping its record's stored board
 /// onto the position it reaches.
 #[derive(Default)]
-pub(super) struct Lines {
+pub struct Lines {
     moves: Vec<Move>,
     lines: Vec<(Range<usize>, Symmetry)>,
     /// Where each chain has got to, and its moves so far (backwards).

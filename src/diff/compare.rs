@@ -1,0 +1,143 @@
+//! What differs between two records of the same board, one from each book:
+//! value, bounds (when both books are Edax's), level, leaf, and the score
+//! of each link, matched by move. Both books store the board normalized
+//! (docs/formats.md), so both records' moves are in the same coordinates.
+
+use crate::board::Move;
+use crate::book::{Details, Link, Record};
+use smallvec::SmallVec;
+
+/// A number in the old record and in the new one.
+pub type Pair<T> = [T; 2];
+
+/// A leaf as compared: its move and score.
+pub type Leaf = Option<(Move, i32)>;
+
+/// What differs; `None` (or no links) where the two agree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Difference {
+    pub value: Option<Pair<i32>>,
+    pub lower: Option<Pair<i32>>,
+    pub upper: Option<Pair<i32>>,
+    pub level: Option<Pair<i32>>,
+    pub leaf: Option<Pair<Leaf>>,
+    /// Links whose score differs or that only one record has: the old
+    /// record's links in its stored order, then the new record's others in
+    /// theirs; each move (stored coordinates) with its score in each
+    /// (`None`: not a link there).
+    pub links: SmallVec<[(Move, Pair<Option<i32>>); 4]>,
+}
+
+impl Difference {
+    /// Whether the records differ in anything compared.
+    pub fn is_empty(&self) -> bool {
+        *self == Difference::default()
+    }
+}
+
+/// Compares two records of the same board.
+pub fn compare(old: &Record, new: &Record) -> Difference {
+    let differs = |a: i32, b: i32| (a != b).then_some([a, b]);
+    let (lower, upper) = match (old.details, new.details) {
+        (Details::Edax { lower: l0, upper: u0, .. }, Details::Edax { lower: l1, upper: u1, .. }) => {
+            (differs(l0.0, l1.0), differs(u0.0, u1.0))
+        }
+        // An Egaroucid book stores no bounds.
+        _ => (None, None),
+    };
+    let leaf_of = |record: &Record| record.leaf().map(|leaf| (leaf.mv, leaf.score.0));
+    let (old_leaf, new_leaf) = (leaf_of(old), leaf_of(new));
+    Difference {
+        value: differs(old.value.0, new.value.0),
+        lower,
+        upper,
+        level: differs(old.level, new.level),
+        leaf: (old_leaf != new_leaf).then_some([old_leaf, new_leaf]),
+        links: compare_links(
+            &old.links().collect::<SmallVec<[Link; 8]>>(),
+            &new.links().collect::<SmallVec<[Link; 8]>>(),
+        ),
+    }
+}
+
+/// Links matched by move: those whose score differs, or that one side lacks.
+fn compare_links(old: &[Link], new: &[Link]) -> SmallVec<[(Move, Pair<Option<i32>>); 4]> {
+    let score_in = |links: &[Link], mv: Move| links.iter().find(|l| l.mv == mv).map(|l| l.score.0);
+    let mut differing = SmallVec::new();
+    for link in old {
+        let other = score_in(new, link.mv);
+        if other != Some(link.score.0) {
+            differing.push((link.mv, [Some(link.score.0), other]));
+        }
+    }
+    for link in new {
+        if score_in(old, link.mv).is_none() {
+            differing.push((link.mv, [None, Some(link.score.0)]));
+        }
+    }
+    differing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square};
+    use crate::book::{edax, RecordId};
+
+    fn play(name: &str) -> Move {
+        Move::Play(Square::parse(name).unwrap())
+    }
+
+    fn code(name: &str) -> u8 {
+        play(name).code()
+    }
+
+    /// An Edax record (docs/formats.md) of the initial board, read as bookminer reads one.
+    fn edax(value: i16, bounds: (i16, i16), level: u8, links: &[(i8, &str)], leaf: (i8, u8)) -> Record {
+        let mut bytes = Vec::new();
+        bytes.extend(Board::INITIAL.player.to_le_bytes());
+        bytes.extend(Board::INITIAL.opponent.to_le_bytes());
+        bytes.extend([0; 16]);
+        for n in [value, bounds.0, bounds.1] {
+            bytes.extend(n.to_le_bytes());
+        }
+        bytes.extend([links.len() as u8, level]);
+        for &(score, name) in links {
+            bytes.extend([score as u8, code(name)]);
+        }
+        bytes.extend([leaf.0 as u8, leaf.1]);
+        edax::next_record(&bytes, 0).unwrap().to_record(RecordId(0), 0)
+    }
+
+    const NO_LEAF: (i8, u8) = (-127, 65);
+
+    #[test]
+    fn the_same_record_has_no_difference() {
+        let r = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3")], (0, code("C4")));
+        assert!(compare(&r, &r).is_empty());
+    }
+
+    #[test]
+    fn links_are_matched_by_move_whatever_their_order() {
+        let old = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3"), (0, "E6")], NO_LEAF);
+        let new = edax(2, (-4, 6), 10, &[(1, "D3"), (2, "F5"), (3, "C4")], NO_LEAF);
+        let d = compare(&old, &new);
+        let expected: &[(Move, Pair<Option<i32>>)] =
+            &[(play("D3"), [Some(-1), Some(1)]), (play("E6"), [Some(0), None]), (play("C4"), [None, Some(3)])];
+        assert_eq!(d.links.as_slice(), expected);
+        assert_eq!((d.value, d.lower, d.upper, d.level, d.leaf), (None, None, None, None, None));
+    }
+
+    #[test]
+    fn value_bounds_level_and_leaf_are_each_told() {
+        let old = edax(2, (-4, 6), 10, &[], (0, code("C4")));
+        let new = edax(3, (-4, 7), 12, &[], (1, code("C4")));
+        let d = compare(&old, &new);
+        assert_eq!(d.value, Some([2, 3]));
+        assert_eq!((d.lower, d.upper), (None, Some([6, 7])));
+        assert_eq!(d.level, Some([10, 12]));
+        assert_eq!(d.leaf, Some([Some((play("C4"), 0)), Some((play("C4"), 1))]));
+        let gone = compare(&old, &edax(2, (-4, 6), 10, &[], NO_LEAF));
+        assert_eq!(gone.leaf, Some([Some((play("C4"), 0)), None]));
+    }
+}

@@ -1,0 +1,191 @@
+//! `diff OLD NEW`: what differs between two books, of any formats bookminer
+//! reads: the boards only one holds, and the boards both hold whose value,
+//! bounds (both Edax), level, leaf or link scores differ (links matched by
+//! move). Each is written as one line of `{out_dir}/diff.jsonl` ([`lines`])
+//! with the line of the first arrival at it on the walk of the book that
+//! holds it (the old book's when both do), as `fix`'s receipt names its
+//! records.
+//!
+//! The old book's boards are found in the new book while both indexes are
+//! there ([`matching`]); then the old book is walked ([`walked`]), and the
+//! new one too, on a second thread, only if it holds boards the old one
+//! lacks; then the records are compared in file order on every core.
+
+mod compare;
+mod lines;
+mod matching;
+mod walked;
+
+pub use lines::DiffCounts;
+
+use crate::book::Book;
+use crate::mine::{Control, Phase, Stop};
+use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::walk::WalkError;
+use lines::{Both, Failure, NewBook};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The file's name in the output folder.
+pub const DIFF_FILE: &str = "diff.jsonl";
+
+/// Why `diff` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    /// The lines would be written over a book being read.
+    #[error("{}: is a book being read; name another out_dir", output.display())]
+    OverABook { output: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}: {error}", book.display())]
+    Walk {
+        book: PathBuf,
+        #[source]
+        error: WalkError<Stop>,
+    },
+    #[error("interrupted; nothing was written")]
+    Interrupted,
+    #[error(
+        "{}: the book changed while it was being read (rewritten by another program?); nothing was written",
+        book.display()
+    )]
+    BookChanged { book: PathBuf },
+}
+
+/// The file `diff` writes, checked before anything is read: never one of
+/// the books (by any path).
+pub fn diff_path(old: &Path, new: &Path, out_dir: &Path) -> Result<PathBuf, DiffError> {
+    let output = out_dir.join(DIFF_FILE);
+    for book in [old, new] {
+        let same = crate::input::same_file(book, &output)
+            .map_err(|source| DiffError::Io { path: book.to_path_buf(), source })?;
+        if same {
+            return Err(DiffError::OverABook { output });
+        }
+    }
+    Ok(output)
+}
+
+/// What a run found, for the summary.
+#[derive(Clone, Debug)]
+pub struct DiffReport {
+    pub old: PathBuf,
+    pub new: PathBuf,
+    pub output: PathBuf,
+    pub old_positions: u64,
+    pub new_positions: u64,
+    pub counts: DiffCounts,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for DiffReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.counts;
+        writeln!(f, "old book            {} ({} positions)", self.old.display(), self.old_positions)?;
+        writeln!(f, "new book            {} ({} positions)", self.new.display(), self.new_positions)?;
+        writeln!(f, "only in the old     {}", c.only_old)?;
+        writeln!(f, "only in the new     {}", c.only_new)?;
+        writeln!(f, "changed             {}", c.changed)?;
+        writeln!(f, "  values            {}", c.values)?;
+        writeln!(f, "  bounds            {}", c.bounds)?;
+        writeln!(f, "  levels            {}", c.levels)?;
+        writeln!(f, "  leaves            {}", c.leaves)?;
+        writeln!(f, "  links             {} ({} link scores)", c.links, c.link_scores)?;
+        writeln!(f, "lines written       {} to {}", c.lines(), self.output.display())?;
+        write!(f, "elapsed             {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+fn secs(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64()
+}
+
+/// Compares `old` with `new` and writes the lines to `output` (from
+/// [`diff_path`]): whole, or not at all if the run fails or is
+/// interrupted through `control.cancel`.
+pub fn diff(
+    old: Book,
+    new: Book,
+    output: &Path,
+    format: &KifuFormat,
+    control: Control<'_>,
+) -> Result<DiffReport, DiffError> {
+    let began = Instant::now();
+    let io_error = |source| DiffError::Io { path: output.to_path_buf(), source };
+    if let Some(dir) = output.parent() {
+        ensure_dir(dir).map_err(io_error)?;
+    }
+    let mut file = AtomicFile::create(output).map_err(io_error)?;
+    let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
+    let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
+    (control.phase)(Phase::Resolving);
+    let stage = Instant::now();
+    let matches = matching::match_boards(&old, &new, control.cancel).ok_or(DiffError::Interrupted)?;
+    tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
+    // The new book is walked only for the lines of boards the old one lacks.
+    let walk_new = matches.matched() < new.counts().positions;
+    let stage = Instant::now();
+    let missing = |book: &Path| {
+        let book = book.to_path_buf();
+        move |missing| DiffError::Walk { book, error: WalkError::StartMissing(missing) }
+    };
+    let old = walked::ready(old).map_err(missing(&old_path))?;
+    let new = match walk_new {
+        true => Ok(walked::ready(new).map_err(missing(&new_path))?),
+        false => Err(new),
+    };
+    tracing::info!("moves resolved in {:.3} s", secs(stage));
+    (control.phase)(Phase::Walking);
+    let stage = Instant::now();
+    let (old, new) = std::thread::scope(|scope| {
+        let cancel = control.cancel;
+        let new_walk = scope.spawn(move || match new {
+            Ok(ready) => ready.walk(cancel, &mut |_| {}).map(NewBook::Walked),
+            Err(book) => Ok(NewBook::Loaded(book)),
+        });
+        let old = old.walk(cancel, control.progress);
+        (old, new_walk.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let walk_error = |book: &Path| {
+        let book = book.to_path_buf();
+        move |error| match error {
+            WalkError::Visitor(Stop::Interrupted) => DiffError::Interrupted,
+            error => DiffError::Walk { book, error },
+        }
+    };
+    let (old, new) = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
+    tracing::info!("walked in {:.3} s", secs(stage));
+    (control.phase)(Phase::Writing);
+    let stage = Instant::now();
+    let both = Both { old: &old, new: &new, matches: &matches };
+    let counts = lines::write_lines(&both, format, &mut file, control.cancel).map_err(|failure| match failure {
+        Failure::Io(source) => io_error(source),
+        Failure::Interrupted => DiffError::Interrupted,
+    })?;
+    tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
+    for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {
+        if file.changed() {
+            return Err(DiffError::BookChanged { book: path.clone() });
+        }
+    }
+    if control.cancel.load(Ordering::Relaxed) {
+        return Err(DiffError::Interrupted);
+    }
+    file.commit().map_err(io_error)?;
+    Ok(DiffReport {
+        old: old_path,
+        new: new_path,
+        output: output.to_path_buf(),
+        old_positions,
+        new_positions,
+        counts,
+        elapsed: began.elapsed(),
+    })
+}

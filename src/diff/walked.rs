@@ -1,0 +1,106 @@
+//! One book's walk from the initial position (docs/walk.md), noting the first
+//! arrival at each record, so that its lines can be written afterwards as
+//! `fix`'s receipt writes them.
+
+use crate::bits::Bits;
+use crate::book::{Book, ResolvedBook};
+use crate::first_arrivals::FirstArrivals;
+use crate::mine::Stop;
+use crate::symmetry::normalize;
+use crate::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, WalkStats, Walkable};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A book resolved, and where its walk first arrived at each record.
+pub struct Walked {
+    book: Result<Walkable, ResolvedBook>,
+    pub first: FirstArrivals,
+    /// Records the walk stood on, the start included.
+    pub reached: Bits,
+}
+
+impl Walked {
+    pub fn book(&self) -> &ResolvedBook {
+        match &self.book {
+            Ok(walkable) => walkable.book(),
+            Err(book) => book,
+        }
+    }
+}
+
+/// A book resolved, ready to walk from the initial position (or, without
+/// it, with nothing to walk).
+pub struct Ready {
+    book: Result<Walkable, ResolvedBook>,
+    symmetry: crate::symmetry::Symmetry,
+}
+
+/// Resolves a book for its walk. A book without the initial position is
+/// resolved all the same: none of its records is reached.
+pub fn ready(book: Book) -> Result<Ready, StartMissing> {
+    let start = Start::initial();
+    let root = normalize(&start.board);
+    let book = match book.locate(&root.board) {
+        // Found again by Walkable::new, which fails only if the book
+        // changed in between.
+        Some(_) => Ok(Walkable::new(book, &start)?),
+        None => {
+            tracing::warn!("{}: the initial position is not in the book: no record has a line", book.path().display());
+            Err(book.resolve())
+        }
+    };
+    Ok(Ready { book, symmetry: root.to_original })
+}
+
+impl Ready {
+    pub fn book(&self) -> &ResolvedBook {
+        match &self.book {
+            Ok(walkable) => walkable.book(),
+            Err(book) => book,
+        }
+    }
+
+    /// Walks the book, noting first arrivals; `progress` is told how the
+    /// walk goes, and `cancel` stops it.
+    pub fn walk(self, cancel: &AtomicBool, progress: &mut dyn FnMut(&WalkStats)) -> Result<Walked, WalkError<Stop>> {
+        let records = self.book().counts().records as usize;
+        let mut noter = Noter { first: FirstArrivals::new(records), reached: Bits::new(records), cancel, progress };
+        if let Ok(walkable) = &self.book {
+            let root = walkable.root().id;
+            noter.first.start(root, self.symmetry);
+            noter.reached.insert(root);
+            noter = walk(walkable, noter)?.1;
+        }
+        Ok(Walked { book: self.book, first: noter.first, reached: noter.reached })
+    }
+}
+
+/// The walk's visitor: notes each record's first arrival.
+struct Noter<'a> {
+    first: FirstArrivals,
+    reached: Bits,
+    cancel: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(&WalkStats),
+}
+
+impl Visitor for Noter<'_> {
+    type Error = Stop;
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
+        if arrival.first_time {
+            let child = arrival.child.id;
+            // The line ends with the move played, and its pass if one follows.
+            let mv = arrival.line[arrival.line.len() - 1 - usize::from(arrival.via_pass)];
+            self.first.note(child, arrival.parent, mv, arrival.via_pass, arrival.child_symmetry);
+            self.reached.insert(child);
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Stop::Interrupted);
+        }
+        (self.progress)(stats);
+        Ok(())
+    }
+}

@@ -1,0 +1,255 @@
+//! How a run ends on standard output: the human summary (unchanged by
+//! this module), nothing (`-q/--quiet`), or one JSON object
+//! (`--summary json`) holding the summary's counts and times, for scripts.
+//!
+//! Every JSON summary has `"command"` first; times are in seconds, paths
+//! as text. The keys of each command are the ones the functions below
+//! write, in that order (the README lists them).
+
+use crate::cli::SummaryFormat;
+use bookminer::book::verify::VerifyReport;
+use bookminer::book::Book;
+use bookminer::convert::ConvertReport;
+use bookminer::cut::CutReport;
+use bookminer::diff::DiffReport;
+use bookminer::extend::ExtendReport;
+use bookminer::fix::FixReport;
+use bookminer::mine::MineReport;
+use bookminer::stats::BookStats;
+use bookminer::synth::SynthReport;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// How this run ends, set once from the command line before it runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ending {
+    pub quiet: bool,
+    pub summary: SummaryFormat,
+}
+
+static ENDING: OnceLock<Ending> = OnceLock::new();
+
+/// Sets how the run ends; the first call counts.
+pub fn set(ending: Ending) {
+    let _ = ENDING.set(ending);
+}
+
+/// How the run ends.
+pub fn ending() -> Ending {
+    ENDING.get().copied().unwrap_or_default()
+}
+
+/// What to print at the end: the human text, unless quiet or JSON is asked
+/// for; `json` is made only when it is printed.
+pub fn choose(human: String, json: impl FnOnce() -> Value) -> Option<String> {
+    let ending = ending();
+    match (ending.quiet, ending.summary) {
+        (true, _) => None,
+        (false, SummaryFormat::Human) => Some(human),
+        (false, SummaryFormat::Json) => Some(json().to_string()),
+    }
+}
+
+/// Whether the human summary is printed: neither quiet nor JSON.
+pub fn shows_human() -> bool {
+    let ending = ending();
+    !ending.quiet && ending.summary == SummaryFormat::Human
+}
+
+fn secs(duration: Duration) -> f64 {
+    // Milliseconds are all a script needs; fewer digits read better.
+    (duration.as_secs_f64() * 1000.0).round() / 1000.0
+}
+
+fn text(path: &Path) -> String {
+    path.display().to_string()
+}
+
+pub fn mine(report: &MineReport) -> Value {
+    let modes: Vec<Value> = report
+        .modes
+        .iter()
+        .map(|m| {
+            let files: Vec<Value> = m
+                .files
+                .iter()
+                .map(|f| json!({"format": f.format.name(), "path": text(&f.path), "lines": f.lines}))
+                .collect();
+            json!({
+                "mode": m.mode.number(),
+                "above": m.above,
+                "below": m.below,
+                "lines_written": m.lines_written,
+                "duplicates_dropped": m.duplicates_dropped,
+                "files": files,
+            })
+        })
+        .collect();
+    json!({
+        "command": "mine",
+        "positions_loaded": report.positions_loaded,
+        "positions_walked": report.walk.positions,
+        "edges": report.walk.edges,
+        "arrivals": report.walk.arrivals,
+        "modes": modes,
+        "walk_seconds": secs(report.walk_time),
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn fix(report: &FixReport) -> Value {
+    let c = &report.changes;
+    json!({
+        "command": "fix",
+        "input": text(&report.input),
+        "output": text(&report.output),
+        "receipt": text(&report.receipt),
+        "positions_loaded": report.positions_loaded,
+        "positions_negamaxed": report.reachable,
+        "records_changed": c.records,
+        "values_changed": c.values,
+        "link_scores_changed": c.link_scores,
+        "counts_changed": c.counts,
+        "links_reordered": c.reordered,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn extend(report: &ExtendReport) -> Value {
+    json!({
+        "command": "extend",
+        "input": text(&report.input),
+        "output": text(&report.output),
+        "journal": text(&report.journal),
+        "positions_loaded": report.positions_loaded,
+        "rounds": report.rounds,
+        "candidates": report.candidates,
+        "expanded": report.expanded,
+        "positions_added": report.added,
+        "searches": report.searched,
+        "searches_from_journal": report.from_journal,
+        "engine_seconds": secs(report.engine_time),
+        "engines": report.workers,
+        "stopped_early": report.stopped_early,
+        "records_written": report.records_written,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn convert(report: &ConvertReport) -> Value {
+    json!({
+        "command": "convert",
+        "from": report.from.map(|f| f.name()),
+        "to": report.to.map(|t| t.to_string()),
+        "output": text(&report.out),
+        "records_read": report.read,
+        "records_written": report.written,
+        "reached": report.reached,
+        "pass_records_added": report.passes_added,
+        "not_in_book": report.not_in_book,
+        "left_out_value": report.left_out_value,
+        "left_out_pass": report.left_out_pass,
+        "link_scores_lost": report.links_lost,
+        "link_scores_differing": report.links_differing,
+        "bounds_lost": report.bounds_lost,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn cut(report: &CutReport) -> Value {
+    json!({
+        "command": "cut",
+        "output": text(&report.out),
+        "records_read": report.read,
+        "records_kept": report.kept,
+        "links_pruned": report.links_pruned,
+        "leaves_replaced": report.leaves_replaced,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn diff(report: &DiffReport) -> Value {
+    let c = &report.counts;
+    json!({
+        "command": "diff",
+        "old": text(&report.old),
+        "new": text(&report.new),
+        "output": text(&report.output),
+        "old_positions": report.old_positions,
+        "new_positions": report.new_positions,
+        "only_old": c.only_old,
+        "only_new": c.only_new,
+        "changed": c.changed,
+        "values": c.values,
+        "bounds": c.bounds,
+        "levels": c.levels,
+        "leaves": c.leaves,
+        "links": c.links,
+        "link_scores": c.link_scores,
+        "lines": c.lines(),
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn synth(path: &Path, report: &SynthReport, elapsed: Duration) -> Value {
+    json!({
+        "command": "synth",
+        "output": text(path),
+        "positions": report.positions,
+        "links": report.links,
+        "leaves": report.leaves,
+        "passes": report.passes,
+        "perturbed": report.perturbed,
+        "elapsed_seconds": secs(elapsed),
+    })
+}
+
+/// `stats`: the book, its format and header count, the counts of
+/// [`bookminer::stats::StatsJson`] in its order, and the problems `verify`
+/// would list.
+pub fn stats(path: &Path, book: &Book, stats: &BookStats, problems: usize) -> Value {
+    let header_count = match book.header() {
+        bookminer::book::Header::Edax(h) => i64::from(h.n_nodes),
+        bookminer::book::Header::Egbk3(h) => i64::from(h.n_boards),
+        bookminer::book::Header::Egbk2(h) => i64::from(h.n_boards),
+        bookminer::book::Header::Egbk(h) => i64::from(h.n_boards),
+    };
+    let mut object = json!({
+        "command": "stats",
+        "book": text(path),
+        "format": book.format().name(),
+        "header_count": header_count,
+    });
+    let counts = serde_json::to_value(stats.to_json()).expect("counts serialize");
+    if let (Some(object), Value::Object(counts)) = (object.as_object_mut(), counts) {
+        object.extend(counts);
+        object.insert("problems".into(), problems.into());
+    }
+    object
+}
+
+/// `verify`: the book, its records, and each problem and merged pair as
+/// the human output words it.
+pub fn verify(path: &Path, report: &VerifyReport) -> Value {
+    let words = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>();
+    json!({
+        "command": "verify",
+        "book": text(path),
+        "records": report.records,
+        "problems": words(&mut report.problems.iter().map(|p| p.to_string())),
+        "merged": words(&mut report.merged.iter().map(|p| p.to_string())),
+    })
+}
+
+/// `inspect`: the book, each report as the human output writes it, and
+/// how many positions could not be reported (their errors go to stderr).
+pub fn inspect(book: &Path, reports: &[String], failed: usize) -> Value {
+    json!({
+        "command": "inspect",
+        "book": text(book),
+        "reports": reports,
+        "failed": failed,
+    })
+}

@@ -1,0 +1,249 @@
+//! `diff OLD NEW`, run as a user runs it, its lines read back with a JSON
+//! parser: a book against itself, against what `fix` made of it (the
+//! receipt says what changed), against its conversion to Edax (SPEC §9.1
+//! says what changes), and two small books whose differences are worked
+//! out by hand.
+
+use crate::common::{bin, book_from_lines, data, sample};
+use bookminer::board::{Board, Move};
+use bookminer::write::entries::encode;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn lines_of(path: &Path) -> Vec<Value> {
+    let text = fs::read_to_string(path).unwrap();
+    text.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"))).collect()
+}
+
+/// Runs `bookminer ARGS` and returns its standard output; it must succeed.
+fn run(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The diff of two books into `dir`, and its lines.
+fn diff(old: &Path, new: &Path, dir: &Path, extra: &[&str]) -> (String, Vec<Value>) {
+    let out_dir = dir.join("diff");
+    let mut args = vec!["diff", old.to_str().unwrap(), new.to_str().unwrap(), "--out-dir", out_dir.to_str().unwrap()];
+    args.extend(extra);
+    let summary = run(&args);
+    (summary, lines_of(&out_dir.join("diff.jsonl")))
+}
+
+/// The number on the summary line that starts with `label`.
+fn count(summary: &str, label: &str) -> u64 {
+    let line = summary.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("{label}: {summary}"));
+    line[label.len()..].split_whitespace().next().unwrap().parse().unwrap()
+}
+
+fn egbk3(name: &str) -> PathBuf {
+    data(&format!("books/egbk3/{name}"))
+}
+
+#[test]
+fn a_book_against_itself_has_no_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    for book in [sample(), data("books/edax-ray-l1-mut1.dat"), egbk3("edax46-l2-small-perturbed.egbk3")] {
+        let (summary, lines) = diff(&book, &book, dir.path(), &[]);
+        assert!(lines.is_empty(), "{}: {lines:?}", book.display());
+        for label in ["only in the old", "only in the new", "changed", "lines written"] {
+            assert_eq!(count(&summary, label), 0, "{label}: {summary}");
+        }
+    }
+}
+
+/// The receipt's keys that name a change, as `diff` writes them.
+const CHANGES: [&str; 4] = ["value", "lower", "upper", "links"];
+
+#[test]
+fn a_book_against_its_fix_lists_exactly_the_receipt() {
+    let dir = tempfile::tempdir().unwrap();
+    let books = [sample(), data("books/edax-ray-l1-mut1.dat"), data("books/edax-endgames-perturbed.dat")];
+    for (i, book) in books.iter().enumerate() {
+        // Lines written the other way too: as walked, passes named.
+        let style: &[&str] = if i == 1 { &["--orientation", "as-walked", "--pass-token", "PS"] } else { &[] };
+        let fixed = dir.path().join("fixed.dat");
+        let receipt_dir = dir.path().join("fix");
+        let mut args = vec!["fix", book.to_str().unwrap(), fixed.to_str().unwrap()];
+        args.extend(["--out-dir", receipt_dir.to_str().unwrap()]);
+        args.extend(style);
+        let fix_summary = run(&args);
+        let receipt = lines_of(&receipt_dir.join("fix.jsonl"));
+        let (summary, lines) = diff(book, &fixed, dir.path(), style);
+        assert!(!receipt.is_empty(), "{}: fix changed nothing; the test needs a book it changes", book.display());
+        assert_eq!(lines.len(), receipt.len(), "{}", book.display());
+        assert_eq!(count(&summary, "changed"), count(&fix_summary, "records changed"));
+        assert_eq!(count(&summary, "  values"), count(&fix_summary, "values changed"));
+        for (d, r) in lines.iter().zip(&receipt) {
+            assert_eq!(d["diff"], "changed", "{d}");
+            assert_eq!((&d["old"], &d["new"]), (&r["record"], &r["record"]), "{d}\n{r}");
+            for key in ["kifu", "board", "side"].into_iter().chain(CHANGES) {
+                assert_eq!(d.get(key), r.get(key), "{key}:\n{d}\n{r}");
+            }
+            let keys: Vec<&String> = d.as_object().unwrap().keys().collect();
+            let known = ["diff", "old", "new", "kifu", "board", "side"].into_iter().chain(CHANGES);
+            assert!(keys.iter().all(|k| known.clone().any(|n| n == k.as_str())), "fix changes no leaf or level: {d}");
+        }
+    }
+}
+
+/// An .egbk3 record's (value, level), by record number (SPEC §8).
+fn egbk3_record(bytes: &[u8], record: u64) -> (i64, i64) {
+    let at = 14 + 25 * record as usize;
+    (i64::from(bytes[at + 16] as i8), i64::from(bytes[at + 17] as i8))
+}
+
+/// A board as `diff` writes it, the side to move's discs as the player.
+fn board_of(line: &Value) -> Board {
+    let squares = line["board"].as_str().unwrap().as_bytes();
+    let side = line["side"].as_str().unwrap().as_bytes()[0];
+    let bits = |c: u8| (0..64).filter(|&i| squares[i] == c).fold(0u64, |b, i| b | 1 << i);
+    let other = if side == b'X' { b'O' } else { b'X' };
+    Board::new(bits(side), bits(other))
+}
+
+#[test]
+fn an_egaroucid_book_against_its_edax_conversion_lists_what_conversion_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["edax46-l2-small-perturbed.egbk3", "edax46-l2-small.egbk3"] {
+        let book = egbk3(name);
+        let bytes = fs::read(&book).unwrap();
+        let converted = dir.path().join("converted.dat");
+        let convert_summary = run(&["convert", book.to_str().unwrap(), converted.to_str().unwrap()]);
+        let (summary, lines) = diff(&book, &converted, dir.path(), &[]);
+        // SPEC §9.1: a record for each position before a pass is added.
+        let added: Vec<&Value> = lines.iter().filter(|d| d["diff"] == "new").collect();
+        assert_eq!(added.len() as u64, count(&convert_summary, "pass records added"), "{name}");
+        assert!(added.iter().all(|d| board_of(d).must_pass()), "{name}: an added record is a pass record");
+        assert_eq!(count(&summary, "only in the old"), 0, "{name}: every record is written");
+        for d in lines.iter().filter(|d| d["diff"] == "changed") {
+            let (value, level) = egbk3_record(&bytes, d["old"].as_u64().unwrap());
+            // Values are kept; an Egaroucid book has no bounds to lose.
+            for key in ["value", "lower", "upper"] {
+                assert!(d.get(key).is_none(), "{name}: {d}");
+            }
+            // The level is clamped to 1..60.
+            if let Some(pair) = d.get("level") {
+                assert_eq!(pair, &serde_json::json!([level, level.clamp(1, 60)]), "{name}: {d}");
+            }
+            // Edax needs a leaf where a legal move is not linked: the
+            // lowest link becomes the leaf, or with no link the first legal
+            // move with the record's value.
+            let leaf = &d["leaf"];
+            assert_eq!(leaf[0], Value::Null, "{name}: a leaf the book has is kept: {d}");
+            match d.get("links") {
+                Some(links) => {
+                    let [mv, score, gone] = links[0].as_array().unwrap().as_slice() else { panic!("{d}") };
+                    assert_eq!(links.as_array().unwrap().len(), 1, "{name}: {d}");
+                    assert_eq!(*gone, Value::Null, "{name}: a link is only taken out: {d}");
+                    assert_eq!(leaf[1], serde_json::json!([mv, score]), "{name}: {d}");
+                }
+                None => assert_eq!(leaf[1][1], value, "{name}: {d}"),
+            }
+        }
+    }
+}
+
+fn line(text: &str) -> Vec<Move> {
+    bookminer::kifu::parse_moves(text).unwrap()
+}
+
+#[test]
+fn two_small_books_differ_where_they_were_made_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let old_entries = book_from_lines(&[line("F5D6C3D3C4")]);
+    let mut new_entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5D6C4")]);
+    // The position after F5D6C3 gets another value.
+    let (after, _) = bookminer::kifu::parse_and_play("F5D6C3").unwrap();
+    let after = bookminer::symmetry::normalize(&after).board;
+    new_entries.iter_mut().find(|e| e.board == after).unwrap().value = bookminer::book::Score(5);
+    let (old, new) = (dir.path().join("old.dat"), dir.path().join("new.dat"));
+    fs::write(&old, encode(&old_entries, 1)).unwrap();
+    fs::write(&new, encode(&new_entries, 1)).unwrap();
+    let (summary, lines) = diff(&old, &new, dir.path(), &[]);
+    let texts: Vec<String> = lines
+        .iter()
+        .map(|d| format!("{} {} {}", d["diff"], d["kifu"], d.get("links").or(d.get("value")).unwrap()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            // In the old book's file order: F5D6 gains the link C4 (book_from_lines
+            // scores a position's links 0, 1, …), F5D6C3 has its new value; then the
+            // new position.
+            r#""changed" "F5D6" [["C4",null,1]]"#,
+            r#""changed" "F5D6C3" [0,5]"#,
+            r#""new" "F5D6C4" [null,0]"#,
+        ]
+    );
+    assert_eq!((count(&summary, "changed"), count(&summary, "only in the new")), (2, 1));
+    // The other way round, the new position is only in the old book.
+    let (_, lines) = diff(&new, &old, dir.path(), &[]);
+    assert_eq!(lines.iter().filter(|d| d["diff"] == "old").count(), 1);
+    assert_eq!(lines.iter().find(|d| d["diff"] == "old").unwrap()["kifu"], "F5D6C4");
+}
+
+#[test]
+fn diff_never_writes_over_a_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("diff.jsonl");
+    fs::copy(sample(), &book).unwrap();
+    let before = fs::read(&book).unwrap();
+    let out = bin()
+        .args(["diff", book.to_str().unwrap(), sample().to_str().unwrap(), "--out-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fs::read(&book).unwrap(), before);
+}
+
+#[test]
+fn a_board_no_walk_reaches_is_written_as_stored_with_no_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut old_entries = book_from_lines(&[line("F5D6C3")]);
+    // A position the walk never reaches (after F5F6, not linked), stored
+    // normalized, with the side to move as player.
+    let (board, _) = bookminer::kifu::parse_and_play("F5F6").unwrap();
+    let stored = bookminer::symmetry::normalize(&board).board;
+    old_entries.push(bookminer::write::entries::Entry::new(stored, 2));
+    let mut new_entries = old_entries.clone();
+    new_entries.last_mut().unwrap().level = 7;
+    let (old, new) = (dir.path().join("old.dat"), dir.path().join("new.dat"));
+    fs::write(&old, encode(&old_entries, 1)).unwrap();
+    fs::write(&new, encode(&new_entries, 1)).unwrap();
+    let (_, lines) = diff(&old, &new, dir.path(), &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let d = &lines[0];
+    let last = old_entries.len() as u64 - 1;
+    assert_eq!((&d["diff"], &d["old"], &d["new"]), (&Value::from("changed"), &Value::from(last), &Value::from(last)));
+    assert_eq!((&d["kifu"], &d["side"]), (&Value::Null, &Value::from("X")));
+    assert_eq!(board_of(d), stored, "the stored board, its player as X");
+    assert_eq!(d["level"], serde_json::json!([1, 7]));
+}
+
+#[test]
+fn an_egaroucid_book_against_its_fix_lists_the_receipt_s_values_and_the_links_they_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = egbk3("edax46-l2-small-perturbed.egbk3");
+    let fixed = dir.path().join("fixed.egbk3");
+    let receipt_dir = dir.path().join("fix");
+    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
+    let receipt = lines_of(&receipt_dir.join("fix.jsonl"));
+    let (_, lines) = diff(&book, &fixed, dir.path(), &[]);
+    assert!(!receipt.is_empty());
+    // An Egaroucid book's links are derived from its children's values
+    // (SPEC §8), so a value fixed moves its parents' link scores too:
+    // those lines have links only.
+    let with_value: Vec<&Value> = lines.iter().filter(|d| d.get("value").is_some()).collect();
+    assert_eq!(with_value.len(), receipt.len());
+    for (d, r) in with_value.iter().zip(&receipt) {
+        assert_eq!((&d["old"], &d["kifu"], &d["value"]), (&r["record"], &r["kifu"], &r["value"]), "{d}\n{r}");
+    }
+    for d in lines.iter().filter(|d| d.get("value").is_none()) {
+        let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["diff", "old", "new", "kifu", "board", "side", "links"], "{d}");
+    }
+}

@@ -1,0 +1,161 @@
+//! How runs end: `stats`' distributions counted again from the file's
+//! bytes, `--summary json` on every command (one JSON object whose counts
+//! are the ones the run wrote), `-q` (nothing on stdout or stderr but
+//! warnings and errors), and the completion scripts and manual page.
+
+use crate::common::{bin, data, sample};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    bin().current_dir(dir).args(args).output().unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The distributions `stats` counts, from an Edax book's bytes (SPEC §1):
+/// by value, level and number of links, and the leaf (move not 65) minus
+/// the best link for records with both.
+fn distributions(bytes: &[u8]) -> [BTreeMap<i64, u64>; 4] {
+    let mut counts: [BTreeMap<i64, u64>; 4] = Default::default();
+    let mut at = 42;
+    while at < bytes.len() {
+        let value = i16::from_le_bytes([bytes[at + 32], bytes[at + 33]]);
+        let (n_links, level) = (bytes[at + 38] as usize, bytes[at + 39]);
+        let links: Vec<i64> = (0..n_links).map(|i| i64::from(bytes[at + 40 + 2 * i] as i8)).collect();
+        let leaf_at = at + 40 + 2 * n_links;
+        let (leaf_score, leaf_move) = (i64::from(bytes[leaf_at] as i8), bytes[leaf_at + 1]);
+        *counts[0].entry(value.into()).or_default() += 1;
+        *counts[1].entry(level.into()).or_default() += 1;
+        *counts[2].entry(n_links as i64).or_default() += 1;
+        if let (Some(best), true) = (links.iter().max(), leaf_move != 65) {
+            *counts[3].entry(leaf_score - best).or_default() += 1;
+        }
+        at = leaf_at + 2;
+    }
+    counts
+}
+
+fn pairs(value: &Value) -> BTreeMap<i64, u64> {
+    value.as_array().unwrap().iter().map(|p| (p[0].as_i64().unwrap(), p[1].as_u64().unwrap())).collect()
+}
+
+#[test]
+fn stats_counts_values_levels_links_and_the_leaf_gap_as_the_file_holds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for book in [sample(), data("books/edax-ray-l1-mut1.dat"), data("books/edax46-l2-small.dat")] {
+        let stats = json_of(&run_in(dir.path(), &["stats", book.to_str().unwrap(), "--summary", "json"]));
+        let [values, levels, links, gaps] = distributions(&fs::read(&book).unwrap());
+        assert_eq!(stats["command"], "stats");
+        assert_eq!(pairs(&stats["by_value"]), values, "{}", book.display());
+        assert_eq!(pairs(&stats["by_level"]), levels, "{}", book.display());
+        assert_eq!(pairs(&stats["by_links"]), links, "{}", book.display());
+        assert_eq!(pairs(&stats["by_leaf_gap"]), gaps, "{}", book.display());
+        let above: u64 = gaps.range(1..).map(|(_, n)| n).sum();
+        assert_eq!(stats["leaves_above_links"], above);
+        // The text says the same.
+        let out = run_in(dir.path(), &["stats", book.to_str().unwrap()]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let with_both: u64 = gaps.values().sum();
+        assert!(
+            text.contains(&format!("leaf minus best link, {with_both} positions with both: {above} above")),
+            "{text}"
+        );
+        for heading in ["  value  positions", "  level  positions", "  links  positions"] {
+            assert!(text.contains(heading), "{heading}: {text}");
+        }
+    }
+}
+
+#[test]
+fn every_command_ends_with_one_json_object_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let book = sample();
+    let book = book.to_str().unwrap();
+    let cases: [(&str, Vec<&str>); 9] = [
+        ("mine", vec!["mine", "--book", book, "--mode", "all", "--out-dir", "o"]),
+        ("inspect", vec!["inspect", "--book", book, "F5D6"]),
+        ("verify", vec!["verify", book]),
+        ("stats", vec!["stats", book]),
+        ("convert", vec!["convert", book, "c.egbk3"]),
+        ("cut", vec!["cut", book, "c.dat", "--deviation", "1"]),
+        ("fix", vec!["fix", book, "f.dat", "--out-dir", "o"]),
+        ("diff", vec!["diff", book, "f.dat", "--out-dir", "o"]),
+        ("synth", vec!["synth", "--positions", "50", "s.dat"]),
+    ];
+    for (command, args) in cases {
+        let mut args = args.clone();
+        args.extend(["--summary", "json"]);
+        let summary = json_of(&run_in(d, &args));
+        assert_eq!(summary["command"], command, "{summary}");
+        match command {
+            // The counts are the files': fix's receipt and diff's lines.
+            "fix" => assert_eq!(summary["records_changed"], lines_in(&d.join("o/fix.jsonl"))),
+            "diff" => assert_eq!(summary["lines"], lines_in(&d.join("o/diff.jsonl"))),
+            "mine" => {
+                for mode in summary["modes"].as_array().unwrap() {
+                    let file = &mode["files"][0];
+                    assert_eq!(file["lines"], lines_in(&d.join(file["path"].as_str().unwrap())), "{mode}");
+                }
+            }
+            "inspect" => assert!(summary["reports"][0].as_str().unwrap().contains("F5D6"), "{summary}"),
+            _ => assert!(summary["elapsed_seconds"].is_number() || summary.get("elapsed_seconds").is_none()),
+        }
+    }
+}
+
+fn lines_in(path: &Path) -> u64 {
+    fs::read_to_string(path).unwrap().lines().count() as u64
+}
+
+#[test]
+fn quiet_leaves_only_warnings_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample();
+    let book = book.to_str().unwrap();
+    for args in [
+        vec!["-q", "fix", book, "f.dat", "--out-dir", "o"],
+        vec!["diff", book, "f.dat", "--out-dir", "o", "--quiet"],
+        vec!["stats", book, "-q"],
+        vec!["-q", "mine", "--book", book, "--out-dir", "o", "--summary", "json"],
+    ] {
+        let out = run_in(dir.path(), &args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // The work is done all the same, and an error is still said.
+    assert!(dir.path().join("o/diff.jsonl").is_file());
+    let out = run_in(dir.path(), &["-q", "stats", "no-such-book.dat"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-book.dat"));
+}
+
+#[test]
+fn completions_and_the_manual_page_name_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run_in(dir.path(), &["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        for command in ["mine", "fix", "diff", "stats", "summary"] {
+            assert!(script.contains(command), "{shell} completes {command}");
+        }
+    }
+    let out = run_in(dir.path(), &["man"]);
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains(".TH bookminer 1"), "{page}");
+    assert!(page.contains("diff") && page.contains("completions"), "{page}");
+    // A config the run could not read does not stop them.
+    fs::write(dir.path().join("config.toml"), "colour = 1").unwrap();
+    assert!(run_in(dir.path(), &["man"]).status.success());
+    assert_eq!(run_in(dir.path(), &["stats"]).status.code(), Some(2));
+}
