@@ -105,6 +105,7 @@ impl AppError {
 fn extend_exit_code(e: &ExtendError) -> u8 {
     match e {
         ExtendError::SameFile { .. }
+        | ExtendError::BookIsJournal { .. }
         | ExtendError::WrongExtension { .. }
         | ExtendError::StartMissing { .. }
         | ExtendError::IllegalMove { .. }

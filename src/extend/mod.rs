@@ -52,6 +52,8 @@ pub enum ExtendError {
         #[source]
         source: io::Error,
     },
+    #[error("{}: the book written cannot also be the journal; name another file or out_dir", path.display())]
+    BookIsJournal { path: PathBuf },
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// OUT's name says another format than the one extend writes.
@@ -108,6 +110,9 @@ impl ExtendPaths {
             if same {
                 return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
             }
+        }
+        if crate::fix::same_destination(output, &journal) {
+            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
         Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal })
     }

@@ -119,7 +119,7 @@ impl FixPaths {
 /// Whether two paths, which need not exist, name one file once written:
 /// the same file name in the same folder (folders compared as they are,
 /// once both exist).
-fn same_destination(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_destination(a: &Path, b: &Path) -> bool {
     if crate::input::same_file(a, b).unwrap_or(false) {
         return true;
     }

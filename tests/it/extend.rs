@@ -359,6 +359,9 @@ fn extend_refuses_what_it_cannot_do_before_loading() {
     assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
     assert!(stderr(&wrong).contains("convert"), "{}", stderr(&wrong));
     assert!(!dir.path().join("out.egbk3").exists());
+    let journal = run(extend(dir.path(), &book(), "o/extend.jsonl", &[]));
+    assert_eq!(journal.status.code(), Some(2), "{}", stderr(&journal));
+    assert!(stderr(&journal).contains("journal"), "{}", stderr(&journal));
     let missing = run(extend(dir.path(), &book(), "out.dat", &["--start", "f5f6e6f4"]));
     assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     assert!(
