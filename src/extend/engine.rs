@@ -350,6 +350,25 @@ mod tests {
         assert_eq!(String::from_utf8(echoed.unwrap().stdout).unwrap(), "/tmp/o'k $x/b.dat");
     }
 
+    proptest::proptest! {
+        /// Whatever an engine prints, reading it gives an answer the query
+        /// accepts or a fault, never a panic.
+        #[test]
+        fn any_output_is_an_accepted_answer_or_garbage(
+            lines in proptest::collection::vec("[ -~]{0,60}", 0..6),
+            words in proptest::collection::vec("(book|[0-9]{1,2}(@[0-9]{2}%)?|[<>?]?[+-][0-9]{2}|0:00\\.[0-9]{3}|[0-9]{1,9}|[a-hA-H][1-8]|--|pa)", 0..8),
+        ) {
+            let q = query(&["d3"]);
+            let mut output: Vec<String> = vec!["> hint 2\n".to_string()];
+            output.extend(lines.iter().map(|l| format!("{l}\n")));
+            output.push(words.join(" "));
+            match read_hint(&output, "hint 2", &q) {
+                Ok(answer) => proptest::prop_assert!(q.accepts(&answer)),
+                Err(fault) => proptest::prop_assert!(matches!(fault, Fault::Garbage { .. }), "{}", fault),
+            }
+        }
+    }
+
     #[test]
     fn a_selective_depth_and_a_bound_are_read() {
         let words: Vec<&str> = "21@73% >+12 0:19.109 349166739 18272371 d3 C3".split_whitespace().collect();

@@ -203,6 +203,25 @@ mod tests {
         assert_eq!((other.len(), other.other_engines), (0, 1));
     }
 
+    proptest::proptest! {
+        /// A journal is untrusted input: any bytes are read, or refused
+        /// naming a line, never a panic.
+        #[test]
+        fn any_bytes_are_read_or_refused_naming_a_line(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400),
+                                                       line in 0usize..3) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(JOURNAL);
+            let whole = line_of(&query(), Answer { mv: Square::parse("e3").unwrap(), score: 1 }, "e", Duration::ZERO);
+            let mut text: Vec<u8> = std::iter::repeat_n(whole.as_bytes(), line).flatten().copied().collect();
+            text.extend_from_slice(&bytes);
+            text.push(b'\n');
+            std::fs::write(&path, &text).unwrap();
+            if let Err(e) = Journal::open(&path, "e") {
+                proptest::prop_assert!(e.to_string().contains(&format!("line {}", line + 1)), "{}", e);
+            }
+        }
+    }
+
     #[test]
     fn a_line_cut_short_is_taken_off_and_a_bad_line_named() {
         let dir = tempfile::tempdir().unwrap();
