@@ -408,11 +408,16 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
         start: config.start.clone(),
         window: config.window,
     };
-    let mut round = 0;
+    // A round's first report takes the last round's bar away (its log line
+    // follows); the next one shows the new round's bar.
+    let (mut round, mut bar_shown) = (0, false);
     let mut progress = |now: &ExtendProgress| {
         let mut shown = shown.borrow_mut();
         if now.round != round {
-            round = now.round;
+            (round, bar_shown) = (now.round, false);
+            shown.clear();
+        } else if !bar_shown {
+            bar_shown = true;
             shown.searching(now.round, now.candidates, now.searches as u64);
         }
         shown.counted(now.done as u64);

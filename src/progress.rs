@@ -101,9 +101,12 @@ impl Progress {
         let bar = ProgressBar::new(total);
         let plural = if candidates == 1 { "" } else { "s" };
         let template = format!(
-            "{{spinner}} round {round}, {candidates} candidate{plural}: searched {{pos}}/{{len}} ({{per_sec}}, {{eta}} left) {{wide_bar}}"
+            "{{spinner}} round {round}, {candidates} candidate{plural}: searched {{pos}}/{{len}} ({{rate}}, {{eta}} left) {{wide_bar}}"
         );
-        bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+        let style = ProgressStyle::with_template(&template).expect("a valid template");
+        bar.set_style(style.with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.1} searches/s", state.per_sec());
+        }));
         bar.enable_steady_tick(TICK);
         self.bar = Some(bar);
     }

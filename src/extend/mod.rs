@@ -318,14 +318,15 @@ impl Run<'_, '_, '_> {
                 return Ok(());
             }
             self.report.rounds = round;
+            let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
+            let shown = ExtendProgress { round, candidates: candidates.len(), done: 0, searches: plans.len() };
+            progress(&shown);
             tracing::info!(
                 "round {round}: {}, {} added so far, {} to search",
                 counted(candidates.len() as u64, "candidate"),
                 counted(self.report.added, "position"),
                 counted(to_search.len() as u64, "leaf"),
             );
-            let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
-            let shown = ExtendProgress { round, candidates: candidates.len(), done: 0, searches: plans.len() };
             let answers = self.search(&plans, pool, shown, progress)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
                 let (score, mv) = leaf_of(plan, answer);
