@@ -53,6 +53,9 @@ pub enum AppError {
     },
     #[error("{0}")]
     Usage(String),
+    /// The log file named is a file the command reads or writes.
+    #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
+    LogFile { log: PathBuf, other: PathBuf, role: &'static str },
     /// Whoever read standard output stopped reading (`bookminer stats | head`):
     /// not a failure, so nothing is said.
     #[error("standard output closed")]
@@ -87,13 +90,17 @@ impl AppError {
     }
 }
 
+/// The config file read: the one given, else ./config.toml if present.
+fn config_file(cli: &Cli) -> Option<PathBuf> {
+    let default_file = Path::new("config.toml");
+    cli.config.clone().or_else(|| default_file.is_file().then(|| default_file.to_path_buf()))
+}
+
 /// The config file (given, or ./config.toml if present, or defaults) with the
 /// command-line flags applied over it.
 pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
-    let default_file = Path::new("config.toml");
-    let mut config = match &cli.config {
-        Some(path) => Config::load(path)?,
-        None if default_file.is_file() => Config::load(default_file)?,
+    let mut config = match config_file(cli) {
+        Some(path) => Config::load(&path)?,
         None => Config::default(),
     };
     for settings in cli.settings() {
@@ -102,26 +109,63 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
     Ok(config)
 }
 
-/// The log file a command writes: the one asked for (config key or flag), or
-/// the default for the commands that write files anyway. Read-only commands
-/// (verify, stats, inspect of positions given as arguments) create nothing
-/// unless asked to.
-pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c Path> {
-    let read_only = match command {
-        Some(Command::Verify { .. } | Command::Stats { .. }) => true,
-        Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(
-            Command::Mine(_)
-            | Command::Synth { .. }
-            | Command::Convert { .. }
-            | Command::Cut { .. }
-            | Command::Fix { .. },
-        )
-        | None => false,
-    };
-    (config.log_file_given || !read_only).then_some(config.log_file.as_path())
+/// The files a command reads and the files it writes (beside mining's
+/// `mode{N}.*`), as far as the command line and config tell.
+fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut read: Vec<PathBuf> = config_file(cli).into_iter().collect();
+    let mut written = Vec::new();
+    match &cli.command {
+        Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
+            read.push(path.clone())
+        }
+        None | Some(Command::Mine(_) | Command::Verify { .. } | Command::Stats { .. }) => {
+            read.push(config.book.clone());
+            read.push(config.positions_file.clone());
+        }
+        Some(Command::Inspect { file, .. }) => {
+            read.push(config.book.clone());
+            read.push(file.clone().unwrap_or_else(|| config.positions_file.clone()));
+        }
+        Some(Command::Convert { input, output, .. } | Command::Cut { input, output, .. }) => {
+            read.push(input.clone());
+            written.push(output.clone());
+        }
+        Some(Command::Fix { input, output, .. }) => {
+            read.push(input.clone());
+            written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
+        }
+        Some(Command::Synth { path, .. }) => written.push(path.clone()),
+    }
+    (read, written)
 }
 
+/// Refuses a log file that is one of the command's inputs or outputs, by
+/// any path (a hard or symbolic link, `./x`): creating it would destroy an
+/// input, and a failed run would leave a log where an output was. Only a
+/// regular file can be lost so: reading the config from `/dev/null` and
+/// logging to it too is fine.
+pub fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    let Some(log) = &config.log_file else { return Ok(()) };
+    let (read, written) = files_of(cli, config);
+    let clash =
+        |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
+    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_file(input, log).unwrap_or(false);
+    if let Some(input) = read.iter().find(clashes) {
+        return Err(clash(input, "read"));
+    }
+    if let Some(output) = written.iter().find(|output| bookminer::input::same_destination(output, log)) {
+        return Err(clash(output, "write"));
+    }
+    Ok(())
+}
+
+/// Creates the log file, if one was asked for: called once the command's
+/// inputs have been read and found good.
+fn inputs_are_good(config: &Config) {
+    if let Some(log) = &config.log_file {
+        crate::logging::open_file(log);
+    }
+}
 /// Runs a command; the `u8` is the exit status when it ran to the end.
 pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
     match command {
@@ -129,13 +173,13 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         None | Some(Command::Mine(_)) => run_mine(config),
         Some(Command::Inspect { positions, file, .. }) => run_inspect(config, &positions, file.as_deref()),
         // The book named, else the one mining would read.
-        Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book)),
+        Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book), config),
         Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book), config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
-            run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
+            run_synth(config, format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
 }
@@ -175,6 +219,7 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
     let book = Book::open(path, &read_options(config));
     shown.clear();
     let book = book?;
+    inputs_are_good(config);
     tracing::info!(
         "{}: {} positions loaded in {:.3} s (index {} MB)",
         path.display(),
@@ -366,7 +411,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
     Ok(0)
 }
 
-fn run_verify(path: &Path) -> Result<u8, AppError> {
+fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
     let mut shown = Progress::default();
     shown.stage(format!("verifying {}", path.display()));
@@ -376,6 +421,7 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
         // Nothing to verify: bad input (status 2), not a book with problems (1).
         return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
     }
+    inputs_are_good(config);
     for problem in &report.problems {
         say!("{}: {problem}", path.display())?;
     }
@@ -468,13 +514,14 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
     }
 }
 
-fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;
     stop_on_interrupt("nothing will be written");
     let mut file = AtomicFile::create(path).map_err(io)?;
+    inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
     let mut stage = None;
     let mut progress = |now: SynthStage| {

@@ -113,7 +113,9 @@ pub struct LogKeys {
     #[arg(long, display_order = 10, value_name = "LEVEL", value_enum, ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub log_level: Option<LogLevel>,
-    /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
+    /// Log file, UTF-8 with BOM, time-stamped lines; none unless given.
+    /// Created once the inputs are read and found good; never one of the
+    /// run's inputs or outputs [config: log_file]
     #[arg(long, display_order = 11, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub log_file: Option<PathBuf>,
@@ -386,9 +388,9 @@ pub struct Config {
     pub mode1_linkless: Linkless,
     pub positions_file: PathBuf,
     pub log_level: LogLevel,
-    pub log_file: PathBuf,
-    /// Whether `log_file` was given (in the file or as a flag), not the default.
-    pub log_file_given: bool,
+    /// The log file, only when one was asked for (flag or config key): a
+    /// run writes no file the user did not name or expect.
+    pub log_file: Option<PathBuf>,
     pub format: Formats,
     pub bom: bool,
     /// Which moves the walk follows (SPEC §12).
@@ -411,8 +413,7 @@ impl Default for Config {
             mode1_linkless: Linkless::Skip,
             positions_file: "positions.txt".into(),
             log_level: LogLevel::Info,
-            log_file: "out/debug.log".into(),
-            log_file_given: false,
+            log_file: None,
             format: Formats::KIFU,
             bom: true,
             window: Window::NONE,
@@ -555,7 +556,7 @@ impl Config {
 
     /// The default paths, taken from `base`.
     fn rebased(mut self, base: &Path) -> Config {
-        for path in [&mut self.book, &mut self.out_dir, &mut self.positions_file, &mut self.log_file] {
+        for path in [&mut self.book, &mut self.out_dir, &mut self.positions_file] {
             *path = base.join(&*path);
         }
         self
@@ -571,10 +572,7 @@ impl Config {
         self.book = path(&s.book.book).unwrap_or(std::mem::take(&mut self.book));
         self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
         self.positions_file = path(&s.inspect.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
-        if let Some(log_file) = path(&s.log.log_file) {
-            self.log_file = log_file;
-            self.log_file_given = true;
-        }
+        self.log_file = path(&s.log.log_file).or(self.log_file.take());
         self.mode = s.mine.mode.unwrap_or(self.mode);
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
         self.orientation = s.line.orientation.unwrap_or(self.orientation);
@@ -632,10 +630,9 @@ mod tests {
         let c = parse("").unwrap();
         assert_eq!(c.book, PathBuf::from("/base/books/sample.dat"));
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
-        assert_eq!(c.log_file, PathBuf::from("/base/out/debug.log"));
-        assert!(!c.log_file_given);
+        assert_eq!(c.log_file, None);
         assert_eq!((c.format, c.bom), (Formats::KIFU, true));
-        assert!(parse("log_file = \"l.log\"").unwrap().log_file_given);
+        assert_eq!(parse("log_file = \"l.log\"").unwrap().log_file, Some(PathBuf::from("/base/l.log")));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    let config = match app::settle_config(&cli) {
+    let config = match app::settle_config(&cli).and_then(|config| app::check_log_file(&cli, &config).map(|()| config)) {
         Ok(config) => config,
         Err(e) => {
             // Not eprintln!: a closed stderr must not turn a refusal into a panic.
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    logging::init(config.log_level, app::log_file(cli.command.as_ref(), &config));
+    logging::init(config.log_level, config.log_file.is_some());
     match app::run(cli.command, &config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

@@ -24,7 +24,7 @@ pub use write::Changes;
 use crate::book::{Book, Header, ResolvedBook};
 use crate::mine::{Control, Phase, Stop};
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, AtomicFile, KifuFormat};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
 use fixed::{Fixed, Solutions};
@@ -98,7 +98,7 @@ impl FixPaths {
                 return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
             }
         }
-        if same_destination(output, &receipt) {
+        if crate::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { path: output.to_path_buf() });
         }
         Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })
@@ -115,20 +115,6 @@ impl FixPaths {
     pub fn receipt(&self) -> &Path {
         &self.receipt
     }
-}
-
-/// Whether two paths, which need not exist, name one file once written:
-/// the same file name in the same folder (folders compared as they are,
-/// once both exist).
-fn same_destination(a: &Path, b: &Path) -> bool {
-    if crate::input::same_file(a, b).unwrap_or(false) {
-        return true;
-    }
-    let folder = |p: &Path| {
-        let dir = folder_of(p);
-        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
-    };
-    a.file_name() == b.file_name() && folder(a) == folder(b)
 }
 
 /// How the receipt writes lines (orientation, pass token).

@@ -1,0 +1,118 @@
+//! Hostile paths around the files a command writes: a log file that is an
+//! input or an output, outputs that are devices or links, signals that end
+//! a run. No path a command reads may ever be opened for writing, and no run
+//! may leave a file the user did not ask for.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use crate::common::{bin, edax46, sample};
+
+/// Runs the binary in `dir` with no config file.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    bin().current_dir(dir).args(["--config", "/dev/null"]).args(args).output().expect("the binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+/// A copy of the Edax 4.6 book in `dir` as `in.dat`, and its bytes.
+fn book_in(dir: &Path) -> Vec<u8> {
+    let bytes = fs::read(edax46()).unwrap();
+    fs::write(dir.join("in.dat"), &bytes).unwrap();
+    bytes
+}
+
+#[cfg(unix)]
+#[test]
+fn a_log_file_that_is_an_input_by_any_path_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = book_in(dir.path());
+    fs::hard_link(dir.path().join("in.dat"), dir.path().join("hard.dat")).unwrap();
+    std::os::unix::fs::symlink("in.dat", dir.path().join("soft.dat")).unwrap();
+    for log in ["in.dat", "./in.dat", "hard.dat", "soft.dat"] {
+        for command in [&["fix", "in.dat", "o.dat"][..], &["convert", "in.dat", "o.egbk3"], &["cut", "in.dat", "o.dat"]]
+        {
+            let mut args = command.to_vec();
+            args.extend(["--log-file", log]);
+            let out = run(dir.path(), &args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("the log file is in.dat, which this command reads"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+            assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), bytes, "{args:?}: the book is intact");
+        }
+        let out = run(dir.path(), &["--book", "in.dat", "--log-file", log, "--out-dir", "o"]);
+        assert_eq!(out.status.code(), Some(2), "mine --log-file {log}: {}", stderr(&out));
+        let out = run(dir.path(), &["verify", "in.dat", "--log-file", log]);
+        assert_eq!(out.status.code(), Some(2), "verify --log-file {log}: {}", stderr(&out));
+        assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), bytes, "{log}: the book is intact");
+    }
+    // The config file and a positions file are inputs too.
+    fs::write(dir.path().join("c.toml"), "mode = 1\n").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "c.toml", "--log-file", "c.toml", "verify", "in.dat"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("c.toml")).unwrap(), "mode = 1\n");
+    fs::write(dir.path().join("p.txt"), "F5\n").unwrap();
+    let out = run(dir.path(), &["--book", "in.dat", "--log-file", "p.txt", "inspect", "--file", "p.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("p.txt")).unwrap(), "F5\n");
+}
+
+#[test]
+fn a_log_file_that_is_an_output_is_refused_and_the_previous_output_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("bad.dat"), b"XADEKOOB not a book").unwrap();
+    fs::write(dir.path().join("o.dat"), b"previous").unwrap();
+    for input in ["bad.dat", "missing.dat"] {
+        for command in ["fix", "convert", "cut"] {
+            let out = run(dir.path(), &[command, input, "o.dat", "--log-file", "./o.dat"]);
+            assert_eq!(out.status.code(), Some(2), "{command} {input}: {}", stderr(&out));
+            assert!(stderr(&out).contains("which this command writes"), "{}", stderr(&out));
+            assert_eq!(fs::read(dir.path().join("o.dat")).unwrap(), b"previous", "{command} {input}");
+        }
+    }
+    let out = run(dir.path(), &["--out-dir", "r", "fix", "bad.dat", "o.dat", "--log-file", "r/fix.jsonl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// A run that fails at once writes nothing; the log file comes only when
+/// asked for, and only once the inputs are good.
+#[test]
+fn no_file_is_written_that_was_not_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample().display().to_string();
+    for args in [
+        &["--book", "missing.dat", "--log-file", "l/run.log"][..],
+        &["fix", "missing.dat", "o.dat", "--log-file", "run.log"],
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
+        assert!(names_in(dir.path()).is_empty(), "{args:?} left {:?}", names_in(dir.path()));
+    }
+    // Mining writes its outputs, and no log unless asked for.
+    let out = run(dir.path(), &["--book", &book, "--out-dir", "o"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(names_in(&dir.path().join("o")), ["mode1.txt"]);
+    assert_eq!(names_in(dir.path()), ["o"]);
+    let out = run(dir.path(), &["--book", &book, "--out-dir", "o", "--log-file", "l/run.log"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = fs::read_to_string(dir.path().join("l/run.log")).unwrap();
+    assert!(log.starts_with('\u{feff}') && log.contains("positions loaded"), "{log}");
+}
