@@ -14,6 +14,7 @@ use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
+use bookminer::output::atomic::is_not_a_file;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
@@ -64,6 +65,9 @@ pub enum AppError {
 
 impl AppError {
     pub fn exit_code(&self) -> u8 {
+        if self.refused_output() {
+            return EXIT_BAD_INPUT;
+        }
         match self {
             AppError::Book(BookError::Io { .. } | BookError::Changed { .. })
             | AppError::Io { .. }
@@ -87,6 +91,21 @@ impl AppError {
             AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
             _ => EXIT_BAD_INPUT,
         }
+    }
+}
+
+impl AppError {
+    /// Whether an output was refused for not being a regular file (bad
+    /// arguments), wherever in the chain of causes the refusal is.
+    fn refused_output(&self) -> bool {
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(error) = cause {
+            if error.downcast_ref::<std::io::Error>().is_some_and(is_not_a_file) {
+                return true;
+            }
+            cause = error.source();
+        }
+        false
     }
 }
 

@@ -14,8 +14,13 @@ use std::path::PathBuf;
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
-/// a file that is no book at all) or arguments; 3 a file could not be read
-/// or written; 130 interrupted.
+/// a file that is no book at all) or arguments (an output that is the input,
+/// or exists and is not a regular file); 3 a file could not be read or
+/// written; 130 interrupted.
+///
+/// Outputs are written beside their final name and renamed into place when
+/// complete; an output named by a symbolic link replaces the file the link
+/// leads to, and the link is kept.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {

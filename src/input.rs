@@ -81,7 +81,7 @@ fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
 }
 
 /// What a file that is not a regular file is, in a few words.
-fn describe(kind: FileType) -> &'static str {
+pub(crate) fn describe(kind: FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

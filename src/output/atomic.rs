@@ -1,5 +1,11 @@
 //! Files that appear complete or not at all (SPEC §4): written beside their
 //! final name and renamed into place once the whole run has succeeded.
+//!
+//! An output name that is a symbolic link is written through: the file the
+//! link leads to is replaced (written beside it, in its own folder, and
+//! renamed over it), and the link is kept. An output that exists and is not
+//! a regular file (a device such as `/dev/null`, a FIFO, a socket) is
+//! refused ([`NotAFile`]): renaming over it would replace the device itself.
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -10,7 +16,10 @@ use std::path::{Path, PathBuf};
 /// file under the final name is untouched.
 pub struct AtomicFile {
     writer: BufWriter<tempfile::NamedTempFile>,
+    /// The name given, for messages.
     path: PathBuf,
+    /// The file replaced at commit: `path` with every symbolic link followed.
+    target: PathBuf,
     /// Bytes written so far, and how many of them the kernel has been asked
     /// to start writing to disk (see [`AtomicFile::start_writeback`]).
     written: u64,
@@ -25,11 +34,10 @@ impl AtomicFile {
     /// [`AtomicFile::commit`] could never succeed, and finding that out only
     /// after a long walk (perhaps with other outputs already renamed) is worse.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        if path.is_dir() {
-            return Err(io::Error::other("a directory is in the way of this output file"));
-        }
-        let dir = folder_of(path);
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let target = through_links(path)?;
+        refuse_unless_replaceable(&target)?;
+        let dir = folder_of(&target);
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let prefix = format!(".{name}.");
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");
@@ -41,6 +49,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             writer: BufWriter::with_capacity(1 << 16, temp),
             path: path.to_path_buf(),
+            target,
             written: 0,
             written_back: 0,
         })
@@ -108,7 +117,7 @@ impl AtomicFile {
     pub fn finish(self) -> io::Result<FinishedFile> {
         let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
         temp.as_file().sync_all()?;
-        Ok(FinishedFile { temp, path: self.path })
+        Ok(FinishedFile { temp, path: self.path, target: self.target })
     }
 }
 
@@ -146,6 +155,7 @@ fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Resu
 pub struct FinishedFile {
     temp: tempfile::NamedTempFile,
     path: PathBuf,
+    target: PathBuf,
 }
 
 impl FinishedFile {
@@ -155,7 +165,7 @@ impl FinishedFile {
 
     /// Renames the file into place.
     pub fn commit(self) -> io::Result<()> {
-        self.temp.persist(&self.path).map_err(|e| e.error)?;
+        self.temp.persist(&self.target).map_err(|e| e.error)?;
         Ok(())
     }
 }
@@ -173,6 +183,51 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// An output that exists and is not a regular file: never replaced.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}, not a regular file: an output is never written over one; name a file")]
+pub struct NotAFile(&'static str);
+
+/// Whether an error is the refusal of an output that is not a regular file
+/// (bad arguments, not a failure to write).
+pub fn is_not_a_file(error: &io::Error) -> bool {
+    error.get_ref().is_some_and(|inner| inner.is::<NotAFile>())
+}
+
+/// Fails at once when something other than a regular file holds the final
+/// name: a directory (the rename at commit could never succeed, and finding
+/// that out only after a long walk, perhaps with other outputs already
+/// renamed, is worse), or a device, FIFO or socket ([`NotAFile`]).
+fn refuse_unless_replaceable(target: &Path) -> io::Result<()> {
+    let kind = match fs::symlink_metadata(target) {
+        Ok(metadata) => metadata.file_type(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if kind.is_dir() {
+        return Err(io::Error::other("a directory is in the way of this output file"));
+    }
+    if !kind.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, NotAFile(crate::input::describe(kind))));
+    }
+    Ok(())
+}
+
+/// `path` with every symbolic link in its last component followed (the
+/// folders on the way are left to the system): the file an output named
+/// `path` replaces. A link to a missing file leads to where it points.
+fn through_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    // As many links as the system itself follows before giving up (ELOOP).
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => path = folder_of(&path).join(fs::read_link(&path)?),
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// The folder a file named `path` is in: its parent, or `.` for a bare name.

@@ -116,3 +116,62 @@ fn no_file_is_written_that_was_not_asked_for() {
     let log = fs::read_to_string(dir.path().join("l/run.log")).unwrap();
     assert!(log.starts_with('\u{feff}') && log.contains("positions loaded"), "{log}");
 }
+
+/// An output that is a device, a FIFO or a socket is refused with status 2
+/// and left as it is: renaming over it would replace it with a file.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_no_regular_file_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    assert!(std::process::Command::new("mkfifo").arg(dir.path().join("fifo.dat")).status().unwrap().success());
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("socket.dat")).unwrap();
+    fs::create_dir(dir.path().join("o")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", dir.path().join("o/mode1.txt")).unwrap();
+    let book = dir.path().join("in.dat").display().to_string();
+    let runs: [&[&str]; 8] = [
+        &["convert", "in.dat", "/dev/null", "--to", "edax"],
+        &["cut", "in.dat", "/dev/null"],
+        &["fix", "in.dat", "/dev/null"],
+        &["synth", "--positions", "10", "/dev/null"],
+        &["convert", "in.dat", "fifo.dat"],
+        &["fix", "in.dat", "socket.dat"],
+        &["synth", "--positions", "10", "fifo.dat"],
+        &["--book", &book, "--out-dir", "o"],
+    ];
+    for args in runs {
+        let out = run(dir.path(), args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    assert!(fs::symlink_metadata(dir.path().join("fifo.dat")).unwrap().file_type().is_fifo());
+    assert!(fs::symlink_metadata(dir.path().join("socket.dat")).unwrap().file_type().is_socket());
+    assert!(names_in(dir.path()).iter().all(|n| !n.ends_with(".tmp")), "{:?}", names_in(dir.path()));
+}
+
+/// An output name that is a symbolic link is written through: the file it
+/// leads to is replaced, in its own folder, and the link is kept.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_symbolic_link_is_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    fs::create_dir(dir.path().join("real")).unwrap();
+    fs::write(dir.path().join("real/book.dat"), b"previous").unwrap();
+    std::os::unix::fs::symlink("real/book.dat", dir.path().join("link.dat")).unwrap();
+    // A link to a missing file is written through as well.
+    std::os::unix::fs::symlink("real/new.dat", dir.path().join("dangling.dat")).unwrap();
+    for out_name in ["link.dat", "dangling.dat"] {
+        let out = run(dir.path(), &["cut", "in.dat", out_name]);
+        assert!(out.status.success(), "{out_name}: {}", stderr(&out));
+        assert!(fs::symlink_metadata(dir.path().join(out_name)).unwrap().file_type().is_symlink(), "{out_name}");
+    }
+    assert!(run(dir.path(), &["cut", "in.dat", "plain.dat"]).status.success());
+    let written = fs::read(dir.path().join("real/book.dat")).unwrap();
+    assert_eq!(written, fs::read(dir.path().join("plain.dat")).unwrap(), "the linked file was replaced");
+    assert_eq!(fs::read(dir.path().join("real/new.dat")).unwrap(), written);
+    assert_eq!(names_in(&dir.path().join("real")), ["book.dat", "new.dat"]);
+}
