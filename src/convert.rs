@@ -234,13 +234,24 @@ pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
 
 /// An Edax record, read in place.
 pub(crate) fn edax_record(book: &ResolvedBook, at: Located) -> edax_format::RawRecord<'_> {
+    read_edax_record(book, at).expect("records were checked at load")
+}
+
+/// An Edax record, read in place; `None` if it no longer reads, which
+/// only a book changed since it was loaded can make happen.
+pub(crate) fn read_edax_record(book: &ResolvedBook, at: Located) -> Option<edax_format::RawRecord<'_>> {
     let file = book.file();
-    edax_format::record_at(file.bytes(), file.offset(at) as usize).expect("records were checked at load")
+    edax_format::record_at(file.bytes(), file.offset(at) as usize)
 }
 
 /// An Egaroucid record, read in place.
 pub(crate) fn egaroucid_record(book: &ResolvedBook, at: Located) -> egaroucid::RawRecord<'_> {
-    egaroucid::record_at(book.file().bytes(), at.id).expect("records were checked at load")
+    read_egaroucid_record(book, at).expect("records were checked at load")
+}
+
+/// An Egaroucid record, read in place; `None` as [`read_edax_record`].
+pub(crate) fn read_egaroucid_record(book: &ResolvedBook, at: Located) -> Option<egaroucid::RawRecord<'_>> {
+    egaroucid::record_at(book.file().bytes(), at.id)
 }
 
 fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
