@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
 /// a file that is no book at all) or arguments (an output that is the input,
 /// or exists and is not a regular file); 3 a file could not be read or
-/// written; 130 interrupted.
+/// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when
 /// complete; an output named by a symbolic link replaces the file the link

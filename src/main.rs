@@ -1,5 +1,6 @@
 //! The `bookminer` command: parse the command line, settle the config, run the
 //! chosen command, and turn its outcome into an exit status.
+#![deny(unsafe_code)]
 
 mod app;
 mod cli;
@@ -11,6 +12,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    bookminer::os::fail_writes_past_the_size_limit();
     let cli = cli::Cli::parse();
     let config = match app::settle_config(&cli).and_then(|config| app::check_log_file(&cli, &config).map(|()| config)) {
         Ok(config) => config,

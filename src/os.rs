@@ -121,6 +121,11 @@ mod guard {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Once;
 
+    /// The page size, read once when the handler is installed: the handler
+    /// itself calls only async-signal-safe functions, and `sysconf` is not
+    /// one of them.
+    static PAGE_SIZE: AtomicUsize = AtomicUsize::new(4096);
+
     /// How many maps can be guarded at once (a run maps one book; tests a few).
     const SLOTS: usize = 64;
 
@@ -172,6 +177,14 @@ mod guard {
     }
 
     fn install() {
+        // SAFETY: sysconf only reads a system constant; called before the
+        // handler exists, never from it.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if let Ok(page) = usize::try_from(page) {
+            if page.is_power_of_two() {
+                PAGE_SIZE.store(page, Ordering::Relaxed);
+            }
+        }
         // SAFETY: `sigaction` is given a zeroed, then filled, struct that
         // outlives the call; the handler only does async-signal-safe work
         // (atomics, mmap, sigaction).
@@ -210,8 +223,7 @@ mod guard {
 
     /// Maps zero-filled private memory over the map from the faulting page to its end.
     fn zero_fill(start: usize, len: usize, address: usize) -> bool {
-        // SAFETY: sysconf is async-signal-safe in practice (it reads a constant).
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        let page = PAGE_SIZE.load(Ordering::Relaxed);
         let from = address & !(page - 1);
         let end = start + len;
         // SAFETY: the range lies within a map this process made and still
@@ -244,6 +256,17 @@ mod guard {
         pub fn faulted(&self) -> bool {
             false
         }
+    }
+}
+
+/// Makes a write past the file size limit (`ulimit -f`) fail with an
+/// error instead of ending the process with SIGXFSZ: the error removes the
+/// temporary outputs and leaves the previous ones, as any failed write does.
+pub fn fail_writes_past_the_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal installs no handler and is always sound.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

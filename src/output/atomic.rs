@@ -1,6 +1,14 @@
 //! Files that appear complete or not at all (SPEC §4): written beside their
 //! final name and renamed into place once the whole run has succeeded.
 //!
+//! On Linux the file is written with no name at all (`O_TMPFILE`) in the
+//! output's folder and only given one when it is committed (linked under a
+//! hidden name, renamed over the output at once): a run that ends in any
+//! way before that, SIGKILL and power loss included, leaves nothing behind.
+//! Elsewhere, or on a file system without unnamed files, it is a hidden
+//! `.NAME.XXXXXX.tmp` beside the output, removed on every way out the
+//! process controls (errors, Ctrl-C, SIGTERM, SIGHUP).
+//!
 //! An output name that is a symbolic link is written through: the file the
 //! link leads to is replaced (written beside it, in its own folder, and
 //! renamed over it), and the link is kept. An output that exists and is not
@@ -15,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// [`AtomicFile::commit`]; dropped uncommitted, it is removed and the previous
 /// file under the final name is untouched.
 pub struct AtomicFile {
-    writer: BufWriter<tempfile::NamedTempFile>,
+    writer: BufWriter<Temp>,
     /// The name given, for messages.
     path: PathBuf,
     /// The file replaced at commit: `path` with every symbolic link followed.
@@ -36,16 +44,7 @@ impl AtomicFile {
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let target = through_links(path)?;
         refuse_unless_replaceable(&target)?;
-        let dir = folder_of(&target);
-        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let prefix = format!(".{name}.");
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".tmp");
-        // A temporary file is private (0600); the finished file should be as
-        // readable as any other the user creates, so ask for 0666 less umask.
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder.tempfile_in(dir)?;
+        let temp = Temp::create(folder_of(&target), temp_prefix(&target))?;
         Ok(AtomicFile {
             writer: BufWriter::with_capacity(1 << 16, temp),
             path: path.to_path_buf(),
@@ -121,30 +120,132 @@ impl AtomicFile {
     }
 }
 
+/// The most bytes a file name may have (NAME_MAX on Linux and the BSDs).
+const NAME_MAX: usize = 255;
+
+/// `.NAME.`, the start of a temporary file's name (random letters and
+/// `.tmp` follow): the output's name cut so that the whole fits NAME_MAX.
+fn temp_prefix(target: &Path) -> String {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let room = NAME_MAX - ".".len() - ".".len() - RANDOM_LEN - ".tmp".len();
+    let end = (0..=room.min(name.len())).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+    format!(".{}.", &name[..end])
+}
+
+/// Random letters in a temporary file's name.
+const RANDOM_LEN: usize = 6;
+
+/// The file an output is written into until it is committed.
+enum Temp {
+    /// A file with no name in the output's folder (Linux's `O_TMPFILE`),
+    /// given one at commit.
+    #[cfg(target_os = "linux")]
+    Unnamed { file: fs::File, dir: PathBuf, prefix: String },
+    /// A hidden file beside the output, removed when dropped.
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    /// A file with no name in `dir` where the system allows, else a hidden
+    /// file named `prefix`, random letters and `.tmp`.
+    fn create(dir: &Path, prefix: String) -> io::Result<Temp> {
+        #[cfg(target_os = "linux")]
+        if let Some(file) = unnamed_in(dir) {
+            return Ok(Temp::Unnamed { file, dir: dir.to_path_buf(), prefix });
+        }
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp").rand_bytes(RANDOM_LEN);
+        // A temporary file is private (0600); the finished file should be as
+        // readable as any other the user creates, so ask for 0666 less umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        Ok(Temp::Named(builder.tempfile_in(dir)?))
+    }
+
+    fn as_file(&self) -> &fs::File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temp::Unnamed { file, .. } => file,
+            Temp::Named(temp) => temp.as_file(),
+        }
+    }
+
+    /// Puts the file under `target`'s name, replacing what was there. An
+    /// unnamed file is first linked under a hidden name beside it (a link
+    /// cannot replace a file), then renamed over it.
+    fn persist(self, target: &Path) -> io::Result<()> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temp::Unnamed { file, dir, prefix } => {
+                use std::os::fd::AsRawFd;
+                let this = format!("/proc/self/fd/{}", file.as_raw_fd());
+                let link = |name: &Path| {
+                    let (cwd, follow) = (rustix::fs::CWD, rustix::fs::AtFlags::SYMLINK_FOLLOW);
+                    rustix::fs::linkat(cwd, this.as_str(), cwd, name, follow).map_err(io::Error::from)
+                };
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(&prefix).suffix(".tmp").rand_bytes(RANDOM_LEN);
+                let named = builder.make_in(&dir, link)?;
+                named.persist(target).map_err(|e| e.error)?;
+            }
+            Temp::Named(temp) => {
+                temp.persist(target).map_err(|e| e.error)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file with no name in `dir`, if the kernel and the file system make
+/// one and it can be given a name later (through `/proc/self/fd`, which
+/// needs no privilege, unlike `AT_EMPTY_PATH`).
+#[cfg(target_os = "linux")]
+fn unnamed_in(dir: &Path) -> Option<fs::File> {
+    use rustix::fs::{Mode, OFlags};
+    if !Path::new("/proc/self/fd").is_dir() {
+        return None;
+    }
+    let flags = OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(rustix::fs::CWD, dir, flags, Mode::from_bits_truncate(0o666)).ok()?;
+    Some(fd.into())
+}
+
+impl Write for Temp {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.as_file().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(unix)]
-fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+fn read_exact_at(temp: &Temp, buf: &mut [u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(temp.as_file(), buf, at)
 }
 
 /// Elsewhere a positioned read may move the shared cursor the writes go
 /// through, so read through a handle of its own.
 #[cfg(not(unix))]
-fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+fn read_exact_at(temp: &Temp, buf: &mut [u8], at: u64) -> io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
+    let Temp::Named(temp) = temp;
     let mut reader = temp.reopen()?;
     reader.seek(SeekFrom::Start(at))?;
     reader.read_exact(buf)
 }
 
 #[cfg(unix)]
-fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+fn write_all_at(temp: &Temp, buf: &[u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(temp.as_file(), buf, at)
 }
 
 /// Elsewhere through a handle of its own, as [`read_exact_at`].
 #[cfg(not(unix))]
-fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+fn write_all_at(temp: &Temp, buf: &[u8], at: u64) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
+    let Temp::Named(temp) = temp;
     let mut writer = temp.reopen()?;
     writer.seek(SeekFrom::Start(at))?;
     writer.write_all(buf)
@@ -153,7 +254,7 @@ fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Resu
 /// An [`AtomicFile`] written out in full, waiting to be renamed into place;
 /// dropped, it is removed like an uncommitted one.
 pub struct FinishedFile {
-    temp: tempfile::NamedTempFile,
+    temp: Temp,
     path: PathBuf,
     target: PathBuf,
 }
@@ -165,8 +266,7 @@ impl FinishedFile {
 
     /// Renames the file into place.
     pub fn commit(self) -> io::Result<()> {
-        self.temp.persist(&self.target).map_err(|e| e.error)?;
-        Ok(())
+        self.temp.persist(&self.target)
     }
 }
 
@@ -274,5 +374,35 @@ mod tests {
         assert!(file.written - file.writer.buffer().len() as u64 > 10, "both lines written out");
         assert_eq!(answers(&mut file), expected);
         assert!(file.holds_line(10, b"C40").unwrap());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_output_has_no_name_until_it_is_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = AtomicFile::create(&dir.path().join("book.dat")).unwrap();
+        file.write_all(b"bytes").unwrap();
+        let finished = file.finish().unwrap();
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing to leave behind if killed now");
+        finished.commit().unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["book.dat"]);
+        assert_eq!(fs::read(dir.path().join("book.dat")).unwrap(), b"bytes");
+    }
+
+    #[test]
+    fn an_output_name_of_any_allowed_length_gets_a_temporary_name_that_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let ascii = [5, 243, 244, 250, 255].map(|len| format!("{}.dat", "x".repeat(len - 4)));
+        // 254 bytes of two-byte letters: cut at a letter's boundary.
+        for name in ascii.into_iter().chain([format!("{}.dat", "é".repeat(125))]) {
+            let len = name.len();
+            assert!(temp_prefix(Path::new(&name)).len() + RANDOM_LEN + ".tmp".len() <= NAME_MAX, "{len} bytes");
+            let path = dir.path().join(&name);
+            let mut file = AtomicFile::create(&path).unwrap();
+            file.write_all(b"x").unwrap();
+            file.commit().unwrap_or_else(|e| panic!("{len} bytes: {e}"));
+            assert_eq!(fs::read(&path).unwrap(), b"x");
+        }
     }
 }

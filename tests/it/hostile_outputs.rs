@@ -175,3 +175,72 @@ fn an_output_that_is_a_symbolic_link_is_written_through() {
     assert_eq!(fs::read(dir.path().join("real/new.dat")).unwrap(), written);
     assert_eq!(names_in(&dir.path().join("real")), ["book.dat", "new.dat"]);
 }
+
+/// SIGTERM and SIGHUP at any moment of a `fix`, 20 runs each, sent after
+/// delays spread over the run: whatever moment the signal lands, the run
+/// ends with 130 (or 0 if it was done, or by the signal itself if it came
+/// before the run began), OUT is whole or as it was, and no temporary file
+/// is left.
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_at_any_moment_leave_out_whole_or_as_it_was() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let options = bookminer::synth::SynthOptions { positions: 50_000, seed: 4, perturb: 0.02 };
+    fs::write(dir.path().join("in.dat"), bookminer::synth::book_bytes(&options)).unwrap();
+    let fixed = {
+        let out = run(dir.path(), &["--out-dir", "r", "fix", "in.dat", "whole.dat"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        fs::read(dir.path().join("whole.dat")).unwrap()
+    };
+    for signal in ["TERM", "HUP"] {
+        for run_number in 0..20u64 {
+            fs::write(dir.path().join("o.dat"), b"previous").unwrap();
+            let child = bin()
+                .current_dir(dir.path())
+                .args(["--config", "/dev/null", "--out-dir", "r", "fix", "in.dat", "o.dat"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(run_number * 15));
+            // The run may be over already: then kill finds no process.
+            let _ = std::process::Command::new("kill").args([format!("-{signal}"), child.id().to_string()]).status();
+            let out = child.wait_with_output().unwrap();
+            let what = format!("SIG{signal} after {} ms: {}", run_number * 15, stderr(&out));
+            let now = fs::read(dir.path().join("o.dat")).unwrap();
+            use std::os::unix::process::ExitStatusExt;
+            match out.status.code() {
+                Some(130) => assert_eq!(now, b"previous", "{what}"),
+                // Sent before the command set its handler (while the
+                // arguments are read): nothing had been written yet.
+                None if out.status.signal().is_some() => assert_eq!(now, b"previous", "{what}"),
+                Some(0) => assert!(now == fixed, "{what}: OUT is whole"),
+                other => panic!("{what}: status {other:?}"),
+            }
+            let left: Vec<String> = names_in(dir.path()).into_iter().filter(|n| n.ends_with(".tmp")).collect();
+            assert!(left.is_empty(), "{what}: {left:?}");
+            assert!(names_in(&dir.path().join("r")).iter().all(|n| !n.ends_with(".tmp")), "{what}");
+        }
+    }
+}
+
+/// A write past the file size limit (`ulimit -f`) fails like a full disk:
+/// status 3, nothing left (SIGXFSZ would otherwise end the process and
+/// leave the temporary file).
+#[cfg(unix)]
+#[test]
+fn the_file_size_limit_fails_the_write_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    let bin = env!("CARGO_BIN_EXE_bookminer");
+    for command in ["fix in.dat out/o.dat", "convert in.dat out/o.egbk3", "cut in.dat out/o.dat"] {
+        let script = format!("ulimit -f 100; exec {bin} --config /dev/null --out-dir out {command}");
+        let out = std::process::Command::new("bash").current_dir(dir.path()).args(["-c", &script]).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{command}: {err}");
+        assert!(err.contains("File too large"), "{command}: {err}");
+        let left = if dir.path().join("out").exists() { names_in(&dir.path().join("out")) } else { Vec::new() };
+        assert!(left.is_empty(), "{command}: {left:?}");
+    }
+}
