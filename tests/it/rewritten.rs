@@ -183,3 +183,40 @@ fn fill(path: &Path, byte: u8) {
     file.seek(SeekFrom::Start(42)).unwrap();
     file.write_all(&vec![byte; len as usize - 42]).unwrap();
 }
+
+/// Rewritten in place with its modification time put back (as `touch -r`
+/// or a careful program does), 20 runs: the status-change time still tells.
+#[test]
+fn a_book_rewritten_with_its_modification_time_restored_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for run in 0..20 {
+        let book = book_file(dir.path());
+        let (result, out) = mine_while(&book, |path| {
+            let modified = fs::metadata(path).unwrap().modified().unwrap();
+            let mut file = OpenOptions::new().write(true).open(path).unwrap();
+            file.seek(SeekFrom::Start(1000 + run * 64)).unwrap();
+            file.write_all(&[0x55; 64]).unwrap();
+            file.set_modified(modified).unwrap();
+        });
+        assert!(matches!(result, Err(MineError::BookChanged { .. })), "run {run}: {result:?}");
+        assert_untouched(out.path());
+    }
+}
+
+/// Replaced by another file of the same size and times (renamed over it):
+/// another inode.
+#[cfg(unix)]
+#[test]
+fn a_book_replaced_by_a_file_of_the_same_size_and_time_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    let (result, out) = mine_while(&book, |path| {
+        let modified = fs::metadata(path).unwrap().modified().unwrap();
+        let copy = path.with_extension("copy");
+        fs::copy(path, &copy).unwrap();
+        fs::File::options().write(true).open(&copy).unwrap().set_modified(modified).unwrap();
+        fs::rename(&copy, path).unwrap();
+    });
+    assert!(matches!(result, Err(MineError::BookChanged { .. })), "{result:?}");
+    assert_untouched(out.path());
+}
