@@ -57,6 +57,13 @@ pub enum AppError {
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// The outputs were written, then standard output failed.
+    #[error("{} was written in full, but its summary could not be printed on standard output: {source}", written.display())]
+    SummaryLost {
+        written: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// Whoever read standard output stopped reading (`bookminer stats | head`):
     /// not a failure, so nothing is said.
     #[error("standard output closed")]
@@ -71,6 +78,7 @@ impl AppError {
         match self {
             AppError::Book(BookError::Io { .. } | BookError::Changed { .. })
             | AppError::Io { .. }
+            | AppError::SummaryLost { .. }
             | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
             AppError::Convert(e) => match e {
@@ -300,8 +308,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let report = mine(book, &config.start, &options, control);
     shown.borrow_mut().clear();
     let report = report?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    summary(&report, &config.out_dir)?;
     Ok(0)
 }
 
@@ -354,8 +361,7 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     let report =
         with_control_of(book.counts(), book.format(), &shown, |control| Ok(convert(book, to, output, control)?))?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    summary(&report, output)?;
     Ok(0)
 }
 
@@ -366,8 +372,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let report = with_control_of(book.counts(), book.format(), &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    summary(&report, output)?;
     Ok(0)
 }
 
@@ -384,9 +389,21 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
         FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
     let report =
         with_control_of(book.counts(), book.format(), &shown, |control| Ok(fix(book, &paths, &options, control)?))?;
-    say!("{report}")?;
-    log_report(&report.to_string());
+    summary(&report, output)?;
     Ok(0)
+}
+
+/// Prints a command's summary once its outputs (`written`) are in place,
+/// and copies it into the log file. Standard output failing now (a full
+/// disk, `>/dev/full`) loses the summary only: the message says so.
+fn summary(report: &impl std::fmt::Display, written: &Path) -> Result<(), AppError> {
+    let text = report.to_string();
+    say!("{text}").map_err(|e| match e {
+        AppError::Io { source, .. } => AppError::SummaryLost { written: written.to_path_buf(), source },
+        other => other,
+    })?;
+    log_report(&text);
+    Ok(())
 }
 
 /// Copies a report into the log file, one time-stamped line per line.
@@ -559,7 +576,7 @@ fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Pat
     })?;
     shown.borrow_mut().clear();
     file.commit().map_err(io)?;
-    say!(
+    let line = format!(
         "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
         path.display(),
         report.positions,
@@ -568,6 +585,7 @@ fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Pat
         report.passes,
         report.perturbed,
         began.elapsed().as_secs_f64()
-    )?;
+    );
+    summary(&line, path)?;
     Ok(0)
 }

@@ -152,8 +152,12 @@ pub enum Problem {
     #[error("stored pair {} {}", pair + 1, pair_fault(*code, *fault))]
     BadPair { pair: usize, code: u8, fault: PairFault },
     /// An `.egbk2` whose header's count of records ends before the file does.
-    #[error("the header counts {records} records and they end here, {left} bytes before the end of the file")]
-    TrailingBytes { records: u64, left: u64 },
+    /// `counted` as the header has it: below 0 counts no record.
+    #[error(
+        "the header counts {counted} records{} and they end here, {left} bytes before the end of the file",
+        if *counted < 0 { " (none, as Egaroucid reads it)" } else { "" }
+    )]
+    TrailingBytes { counted: i32, left: u64 },
     /// A file read as `.egbk` whose size does not follow from its count.
     #[error("an .egbk of {n_boards} boards takes 4 + 17 × n_boards bytes; the file has {len}")]
     EgbkSize { n_boards: i32, len: u64 },

@@ -21,7 +21,7 @@ mod write;
 
 pub use write::Changes;
 
-use crate::book::{Book, Header, ResolvedBook};
+use crate::book::{Book, Format, Header, ResolvedBook};
 use crate::mine::{Control, Phase, Stop};
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, KifuFormat};
@@ -127,6 +127,8 @@ pub struct FixOptions {
 #[derive(Clone, Debug)]
 pub struct FixReport {
     pub input: PathBuf,
+    /// IN's format: an .egbk2 or .egbk is written as an .egbk3.
+    pub input_format: Format,
     pub output: PathBuf,
     pub receipt: PathBuf,
     pub positions_loaded: u64,
@@ -148,7 +150,13 @@ impl fmt::Display for FixReport {
         writeln!(f, "link scores changed  {}", c.link_scores)?;
         writeln!(f, "counts changed       {}", c.counts)?;
         writeln!(f, "links reordered      {}", c.reordered)?;
-        writeln!(f, "fixed book written   {} (the size of {})", self.output.display(), self.input.display())?;
+        let (output, input) = (self.output.display(), self.input.display());
+        match self.input_format {
+            Format::Edax | Format::Egbk3 => writeln!(f, "fixed book written   {output} (the size of {input})")?,
+            Format::Egbk2 | Format::Egbk => {
+                writeln!(f, "fixed book written   {output} (the records of {input} as an .egbk3)")?
+            }
+        }
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
 }
@@ -169,6 +177,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
     let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
     let book_path = book.path().to_path_buf();
+    let input_format = book.format();
     let positions_loaded = book.counts().positions;
     let errors = match book.header() {
         Header::Edax(h) => Some(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
@@ -208,6 +217,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     receipt_file.commit().map_err(io_error(receipt))?;
     Ok(FixReport {
         input: paths.input().to_path_buf(),
+        input_format,
         output: output.to_path_buf(),
         receipt: receipt.to_path_buf(),
         positions_loaded,

@@ -244,3 +244,65 @@ fn the_file_size_limit_fails_the_write_and_leaves_nothing() {
         assert!(left.is_empty(), "{command}: {left:?}");
     }
 }
+
+/// The small ones: what fix says of an .egbk2's OUT, OUT's missing folder,
+/// a long OUT name, a summary that cannot be printed.
+#[test]
+fn fix_of_an_egbk2_does_not_say_out_has_in_s_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crate::common::data("books/egbk3/edax46-l2-small.egbk2").display().to_string();
+    let out = run(dir.path(), &["--out-dir", "r", "fix", &input, "f.egbk3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("f.egbk3 (the records of") && summary.contains("as an .egbk3)"), "{summary}");
+    assert!(!summary.contains("the size of"), "{summary}");
+}
+
+#[test]
+fn every_command_that_writes_a_book_makes_out_s_missing_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    for (command, out_name) in [("fix", "a/b/f.dat"), ("convert", "c/d/c.egbk3"), ("cut", "e/f/c.dat")] {
+        let out = run(dir.path(), &["--out-dir", "r", command, "in.dat", out_name]);
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        assert!(dir.path().join(out_name).is_file(), "{command}");
+    }
+}
+
+#[test]
+fn an_out_name_of_255_bytes_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    for len in [244, 255] {
+        let name = format!("{}.dat", "x".repeat(len - 4));
+        let out = run(dir.path(), &["cut", "in.dat", &name]);
+        assert!(out.status.success(), "{len} bytes: {}", stderr(&out));
+        assert!(dir.path().join(&name).is_file());
+    }
+}
+
+/// Standard output failing after OUT was replaced: status 3, and the
+/// message says OUT was written and only the summary was lost.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_summary_that_cannot_be_printed_says_out_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    for command in [&["convert", "in.dat", "o.egbk3"][..], &["cut", "in.dat", "o.dat"], &["fix", "in.dat", "f.dat"]] {
+        let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["--config", "/dev/null", "--out-dir", "r"])
+            .args(command)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{command:?}: {err}");
+        assert!(
+            err.contains(&format!("{} was written in full, but its summary could not be printed", command[2])),
+            "{err}"
+        );
+        assert!(dir.path().join(command[2]).is_file(), "{command:?}");
+    }
+}

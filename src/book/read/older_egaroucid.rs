@@ -170,7 +170,8 @@ pub fn egbk2_header(file: &[u8]) -> Result<Egbk2Header, FormatError> {
 /// The records of an `.egbk2`: as many as its header counts, ending with
 /// an error where one is cut short or where bytes follow the last.
 pub fn egbk2_records<'a>(file: &'a [u8], header: &Egbk2Header) -> impl Iterator<Item = Item<'a>> {
-    let count = u32::try_from(header.n_boards).unwrap_or(0);
+    let counted = header.n_boards;
+    let count = u32::try_from(counted).unwrap_or(0);
     let mut offset = EGBK2_HEADER_LEN.min(file.len());
     let mut next = 0u32;
     let mut done = false;
@@ -182,7 +183,7 @@ pub fn egbk2_records<'a>(file: &'a [u8], header: &Egbk2Header) -> impl Iterator<
         if next == count {
             done = true;
             let left = file.len() - offset;
-            let problem = Problem::TrailingBytes { records: u64::from(count), left: left as u64 };
+            let problem = Problem::TrailingBytes { counted, left: left as u64 };
             return (left > 0).then(|| Err(record_error(number, offset, problem)));
         }
         match egbk2_record(file, offset) {
@@ -601,7 +602,7 @@ mod tests {
         long[10..14].copy_from_slice(&1i32.to_le_bytes());
         let e = error(translate_egbk2(&long));
         assert_eq!((e.record, e.offset), (Some(2), 33));
-        assert_eq!(e.problem, Problem::TrailingBytes { records: 1, left: 19 });
+        assert_eq!(e.problem, Problem::TrailingBytes { counted: 1, left: 19 });
     }
 
     #[test]
@@ -612,7 +613,10 @@ mod tests {
         assert_eq!((e.record, e.problem), (Some(2), Problem::Truncated { needed: 19, left: 0 }));
         // Below 0 counts no record, as Egaroucid reads it: the file must end there.
         bytes[10..14].copy_from_slice(&(-1i32).to_le_bytes());
-        assert_eq!(error(translate_egbk2(&bytes)).problem, Problem::TrailingBytes { records: 0, left: 19 });
+        bytes[10..14].copy_from_slice(&(-7i32).to_le_bytes());
+        let e = error(translate_egbk2(&bytes));
+        assert_eq!(e.problem, Problem::TrailingBytes { counted: -7, left: 19 });
+        assert!(e.to_string().contains("the header counts -7 records (none"), "{e}");
         let translated = translate_egbk2(&bytes[..14]).unwrap();
         assert!(read(&translated).is_empty());
     }
