@@ -54,6 +54,13 @@ pub enum AppError {
     },
     #[error("{0}")]
     Usage(String),
+    /// OUT's extension names another format than the one written.
+    #[error(
+        "{}: the name says {named}, but {command} writes {written} bytes here; name OUT for that format, or {}",
+        output.display(),
+        if command.starts_with("convert") { "give --to the format the name says" } else { "change the format with `bookminer convert`" }
+    )]
+    OutName { output: PathBuf, named: &'static str, written: OutFormat, command: &'static str },
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
@@ -348,7 +355,10 @@ fn with_control_of<T>(
 
 fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
     let to = match to.or_else(|| OutFormat::of_path(output)) {
-        Some(to) => to,
+        Some(to) => {
+            check_out_name(output, to, "convert --to")?;
+            to
+        }
         None => {
             return Err(AppError::Usage(format!(
                 "{}: cannot tell the format to write from the name; name it .dat (Edax) or .egbk3 (Egaroucid), or give --to edax|egbk3",
@@ -365,10 +375,38 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     Ok(0)
 }
 
+/// The format cut and fix write: IN's own, an .egbk2 or .egbk as .egbk3.
+fn kept_format(input: Format) -> OutFormat {
+    match input {
+        Format::Edax => OutFormat::Edax,
+        Format::Egbk3 | Format::Egbk2 | Format::Egbk => OutFormat::Egbk3,
+    }
+}
+
+/// Refuses an OUT whose extension names a format other than the one
+/// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
+/// read for what its name says. A name without one of the books'
+/// extensions is taken as it is.
+fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
+    let extension = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let named = match extension.as_deref() {
+        Some("dat") => "an Edax book.dat",
+        Some("egbk3") => "an Egaroucid .egbk3",
+        Some("egbk2") => "an Egaroucid .egbk2",
+        Some("egbk") => "an Egaroucid .egbk",
+        _ => return Ok(()),
+    };
+    if OutFormat::of_path(output) == Some(written) {
+        return Ok(());
+    }
+    Err(AppError::OutName { output: output.to_path_buf(), named, written, command })
+}
+
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, kept_format(book.format()), "cut")?;
     let report = with_control_of(book.counts(), book.format(), &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
@@ -385,6 +423,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Fix(FixError::Interrupted));
     }
+    check_out_name(output, kept_format(book.format()), "fix")?;
     let options =
         FixOptions { format: KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() } };
     let report =

@@ -207,7 +207,9 @@ pub enum Command {
     /// at under the window (deviation, error, max_ply), in walk order. In an
     /// Edax book, links to records not kept are removed, the best of them
     /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
-    /// OUT appears only when complete and is never IN.
+    /// OUT appears only when complete and is never IN; an OUT named for
+    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written is
+    /// refused (status 2): `convert` changes formats.
     Cut {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -241,7 +243,8 @@ pub enum Command {
     ///
     /// Needs the book and room for OUT beside its final name (it is written
     /// there and renamed when complete, so OUT is whole or not written); OUT
-    /// may never be IN, by any path. Uses about the book's size in memory
+    /// may never be IN, by any path, nor be named for another format (.dat,
+    /// .egbk3, .egbk2, .egbk) than the one written: `convert` changes formats. Uses about the book's size in memory
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.

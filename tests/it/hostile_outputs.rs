@@ -306,3 +306,32 @@ fn a_summary_that_cannot_be_printed_says_out_was_written() {
         assert!(dir.path().join(command[2]).is_file(), "{command:?}");
     }
 }
+
+/// An OUT whose extension names another format than the one written is
+/// refused (status 2, nothing written), pointing to convert; names without
+/// a book's extension are taken as they are.
+#[test]
+fn an_out_named_for_another_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    book_in(dir.path());
+    let egbk2 = crate::common::data("books/egbk3/edax46-l2-small.egbk2").display().to_string();
+    let refused: [&[&str]; 6] = [
+        &["cut", "in.dat", "x.egbk3"],
+        &["fix", "in.dat", "f.EGBK3"],
+        &["cut", &egbk2, "y.dat"],
+        &["fix", &egbk2, "y.egbk2"],
+        &["cut", "in.dat", "y.egbk"],
+        &["convert", "in.dat", "z.egbk3", "--to", "edax"],
+    ];
+    for args in refused {
+        let out = run(dir.path(), &[&["--out-dir", "r"][..], args].concat());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("the name says") && (err.contains("bookminer convert") || err.contains("--to")), "{err}");
+        assert!(!dir.path().join(args[2]).exists(), "{args:?}");
+    }
+    for args in [&["cut", "in.dat", "kept.bin"][..], &["cut", "in.dat", "noext"], &["cut", &egbk2, "c.egbk3"]] {
+        let out = run(dir.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+}
