@@ -54,6 +54,12 @@ pub enum AppError {
     },
     #[error("{0}")]
     Usage(String),
+    /// No book was named: no argument, no --book, no `book` key.
+    #[error("no book given: name one (`bookminer mine BOOK`, `bookminer inspect BOOK POSITION...`, `verify BOOK`, `stats BOOK`), give --book FILE, or set book = \"FILE\" in config.toml")]
+    NoBook,
+    /// Mode 5 with neither positions nor a positions file.
+    #[error("no positions given: name them (`bookminer inspect [BOOK] POSITION...`), give --file FILE or --positions-file FILE, or set positions_file = \"FILE\" in config.toml")]
+    NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
         "{}: the name says {named}, but {command} writes {written} bytes here; name OUT for that format, or {}",
@@ -152,13 +158,13 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
             read.push(path.clone())
         }
-        None | Some(Command::Mine(_) | Command::Verify { .. } | Command::Stats { .. }) => {
-            read.push(config.book.clone());
-            read.push(config.positions_file.clone());
+        Some(Command::Mine { path: Some(path), .. }) => read.push(path.clone()),
+        None | Some(Command::Mine { .. } | Command::Verify { .. } | Command::Stats { .. }) => {
+            read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
-        Some(Command::Inspect { file, .. }) => {
-            read.push(config.book.clone());
-            read.push(file.clone().unwrap_or_else(|| config.positions_file.clone()));
+        Some(Command::Inspect { positions, file, .. }) => {
+            let book = book_argument(positions).map(Path::to_path_buf).or_else(|| config.book.clone());
+            read.extend(book.into_iter().chain(file.clone()).chain(config.positions_file.clone()));
         }
         Some(Command::Convert { input, output, .. } | Command::Cut { input, output, .. }) => {
             read.push(input.clone());
@@ -203,12 +209,16 @@ fn inputs_are_good(config: &Config) {
 /// Runs a command; the `u8` is the exit status when it ran to the end.
 pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
     match command {
-        None if config.mode == RunMode::Inspect => run_inspect(config, &[], None),
-        None | Some(Command::Mine(_)) => run_mine(config),
-        Some(Command::Inspect { positions, file, .. }) => run_inspect(config, &positions, file.as_deref()),
+        None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
+        None => run_mine(book_of(None, config)?, config),
+        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config),
+        Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
+            Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
+            None => run_inspect(config, None, &positions, file.as_deref()),
+        },
         // The book named, else the one mining would read.
-        Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book), config),
-        Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book), config),
+        Some(Command::Verify { path, .. }) => run_verify(book_of(path.as_deref(), config)?, config),
+        Some(Command::Stats { path, .. }) => run_stats(book_of(path.as_deref(), config)?, config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
@@ -216,6 +226,30 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
             run_synth(config, format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
+}
+
+/// The book a command reads: the one named as its argument, else the
+/// config's (`--book` or the `book` key). There is no default book.
+fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, AppError> {
+    named.or(config.book.as_deref()).ok_or(AppError::NoBook)
+}
+
+/// `inspect`'s first argument, when it is a book rather than a position:
+/// an existing file that starts as a book does (Edax's or Egaroucid's
+/// magic), or one named `.egbk` (which has no magic). No position is
+/// written so, and a file is never taken for a position.
+fn book_argument(arguments: &[String]) -> Option<&Path> {
+    let path = Path::new(arguments.first()?);
+    if !path.is_file() {
+        return None;
+    }
+    let mut start = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
+    let magic =
+        read.is_ok() && (bookminer::book::edax::is_edax(&start) || bookminer::book::egaroucid::is_egaroucid(&start));
+    let egbk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("egbk"));
+    (magic || egbk).then_some(path)
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -276,7 +310,7 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// changed); a load is not interrupted but is short next to the walk. The
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
-fn run_mine(config: &Config) -> Result<u8, AppError> {
+fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let modes = config.mode.mining_modes();
     if modes.is_empty() {
         return Err(AppError::Usage(
@@ -285,7 +319,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     }
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
-    let book = open_book(&config.book, config, &mut shown.borrow_mut())?;
+    let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(MineError::Interrupted));
     }
@@ -452,9 +486,15 @@ fn log_report(report: &str) {
     }
 }
 
-fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
+fn run_inspect(
+    config: &Config,
+    book: Option<&Path>,
+    positions: &[String],
+    file: Option<&Path>,
+) -> Result<u8, AppError> {
+    let book_path = book_of(book, config)?;
     let requests = if positions.is_empty() {
-        let path = file.unwrap_or(&config.positions_file);
+        let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
         let bytes = bookminer::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_bytes(&path.display().to_string(), &bytes)
@@ -465,7 +505,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
             .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
             .collect()
     };
-    let book = open_book(&config.book, config, &mut Progress::default())?;
+    let book = open_book(book_path, config, &mut Progress::default())?;
     let mut failed = 0;
     for outcome in inspect(&book, &requests) {
         match outcome {

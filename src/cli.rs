@@ -30,6 +30,8 @@ pub struct Cli {
     pub config: Option<PathBuf>,
 
     /// With no command: the flags of `mine`, and mode 5's positions file.
+    /// A book must be given: `mine BOOK`, --book FILE, or `book` in the
+    /// config file.
     #[command(flatten)]
     pub mine: MineArgs,
     #[command(flatten)]
@@ -81,7 +83,7 @@ impl Cli {
     fn command_settings(&self) -> Settings {
         match &self.command {
             None => Settings::default(),
-            Some(Command::Mine(args)) => Self::mine_settings(args),
+            Some(Command::Mine { args, .. }) => Self::mine_settings(args),
             Some(
                 Command::Inspect { book, read, log, .. }
                 | Command::Verify { book, read, log, .. }
@@ -110,14 +112,25 @@ pub enum Command {
     /// or not at all. Needs a book (Edax .dat, Egaroucid .egbk3, .egbk2 or
     /// .egbk). A window (--deviation, --error, --max-ply) limits the moves
     /// the walk follows.
-    Mine(MineArgs),
+    Mine {
+        /// The book to mine; default: --book, or the config's book.
+        #[arg(value_name = "BOOK")]
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        args: MineArgs,
+    },
     /// Print everything the book knows about positions (mode 5).
     ///
     /// A position is two 64-bit numbers (player opponent, hex 0x… or
     /// decimal), a kifu from the initial position (F5D6C3), or 64 squares
     /// (X/* black, O white, -/. empty, A1..H8) and the side to move (X or O).
+    ///
+    /// The book is the first argument when that names an existing file that
+    /// starts as a book does (Edax's or Egaroucid's magic, or an .egbk
+    /// name); else --book, or the config's book.
     Inspect {
-        /// Positions to inspect; none: read the file.
+        /// [BOOK] then the positions to inspect; no positions: read the file.
+        #[arg(value_name = "[BOOK] POSITION")]
         positions: Vec<String>,
         /// File with one position per line [config: positions_file]
         #[arg(short, long, value_name = "FILE")]

@@ -372,10 +372,14 @@ mod de {
     }
 }
 
+/// Mode 5's positions file when a config file names none, beside it.
+const DEFAULT_POSITIONS: &str = "positions.txt";
+
 /// Every setting of a run, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    pub book: PathBuf,
+    /// The book, if one was given (flag or config key): there is no default.
+    pub book: Option<PathBuf>,
     pub mode: RunMode,
     /// The position the `start` kifu reaches, and that kifu played (passes
     /// inserted): the walk covers only what lies below it.
@@ -386,7 +390,9 @@ pub struct Config {
     pub pass_token: String,
     pub unique_lines: bool,
     pub mode1_linkless: Linkless,
-    pub positions_file: PathBuf,
+    /// Mode 5's positions file: the one given, else positions.txt beside
+    /// the config file; none without a config file.
+    pub positions_file: Option<PathBuf>,
     pub log_level: LogLevel,
     /// The log file, only when one was asked for (flag or config key): a
     /// run writes no file the user did not name or expect.
@@ -402,7 +408,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            book: "books/sample.dat".into(),
+            book: None,
             mode: RunMode::Mine(Mode::LeafVsLinks),
             start: Start::initial(),
             out_dir: "out".into(),
@@ -411,7 +417,7 @@ impl Default for Config {
             pass_token: String::new(),
             unique_lines: true,
             mode1_linkless: Linkless::Skip,
-            positions_file: "positions.txt".into(),
+            positions_file: None,
             log_level: LogLevel::Info,
             log_file: None,
             format: Formats::KIFU,
@@ -554,11 +560,11 @@ impl Config {
         self.apply_flags(&flags.settings)
     }
 
-    /// The default paths, taken from `base`.
+    /// The default paths of a config file in `base`: its out_dir, and mode
+    /// 5's positions.txt beside it (without a config file there is none).
     fn rebased(mut self, base: &Path) -> Config {
-        for path in [&mut self.book, &mut self.out_dir, &mut self.positions_file] {
-            *path = base.join(&*path);
-        }
+        self.out_dir = base.join(&self.out_dir);
+        self.positions_file = Some(base.join(DEFAULT_POSITIONS));
         self
     }
 
@@ -569,9 +575,9 @@ impl Config {
         if let Some(text) = &s.walk.start {
             self.start = start_of(text)?;
         }
-        self.book = path(&s.book.book).unwrap_or(std::mem::take(&mut self.book));
+        self.book = path(&s.book.book).or(self.book.take());
         self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
-        self.positions_file = path(&s.inspect.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
+        self.positions_file = path(&s.inspect.positions_file).or(self.positions_file.take());
         self.log_file = path(&s.log.log_file).or(self.log_file.take());
         self.mode = s.mine.mode.unwrap_or(self.mode);
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
@@ -628,7 +634,7 @@ mod tests {
     #[test]
     fn defaults_take_paths_from_the_file_folder() {
         let c = parse("").unwrap();
-        assert_eq!(c.book, PathBuf::from("/base/books/sample.dat"));
+        assert_eq!(c.book, None, "no book unless one is given");
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
         assert_eq!(c.log_file, None);
         assert_eq!((c.format, c.bom), (Formats::KIFU, true));
@@ -644,7 +650,7 @@ mod tests {
         assert_eq!(c.mode, RunMode::All);
         assert_eq!(c.orientation, Orientation::AsWalked);
         assert_eq!(c.min_gap, 2);
-        assert_eq!(c.book, PathBuf::from("/abs/B.dat"));
+        assert_eq!(c.book, Some(PathBuf::from("/abs/B.dat")));
         assert_eq!(parse("pass_token = \"Ps\"").unwrap().pass_token, "Ps");
         assert_eq!(parse("MODE = 4\nOrientation = \"F5\"").unwrap().mode, RunMode::Mine(Mode::ParentVsBest));
         assert_eq!(parse("Mode1_Linkless = \"REPORT\"").unwrap().mode1_linkless, Linkless::Report);

@@ -335,3 +335,40 @@ fn an_out_named_for_another_format_is_refused() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// Outside the repository, with no config file: no book was given, and the
+/// message says so and how to give one, instead of naming a default file.
+#[test]
+fn with_no_book_given_the_message_says_so_and_how_to_give_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 5] = [&[], &["--mode", "all"], &["verify"], &["stats"], &["inspect", "F5"]];
+    for args in runs {
+        let out = bin().current_dir(dir.path()).args(args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("no book given") && err.contains("--book"), "{args:?}: {err}");
+        assert!(!err.contains("sample.dat"), "{args:?}: {err}");
+    }
+    let book = sample().display().to_string();
+    let out = bin().current_dir(dir.path()).args(["inspect", &book]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no positions given"), "{}", stderr(&out));
+    assert!(names_in(dir.path()).is_empty(), "{:?}", names_in(dir.path()));
+}
+
+/// `mine BOOK` and `inspect BOOK POSITION...` take the book as an argument;
+/// `inspect POSITION...` still takes it from --book.
+#[test]
+fn mine_and_inspect_take_the_book_as_an_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample().display().to_string();
+    let out = bin().current_dir(dir.path()).args(["mine", &book, "--out-dir", "o"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("o/mode1.txt").is_file());
+    let by_argument = bin().current_dir(dir.path()).args(["inspect", &book, "F5", "F5D6"]).output().unwrap();
+    assert!(by_argument.status.success(), "{}", stderr(&by_argument));
+    let by_flag = bin().current_dir(dir.path()).args(["inspect", "--book", &book, "F5", "F5D6"]).output().unwrap();
+    assert!(by_flag.status.success(), "{}", stderr(&by_flag));
+    assert_eq!(by_argument.stdout, by_flag.stdout, "the same two reports");
+    assert!(!by_flag.stdout.is_empty());
+}
