@@ -19,6 +19,7 @@ use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
+use bookminer::wording::count;
 use bookminer::write::WriteError;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -289,17 +290,17 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
     let book = book?;
     inputs_are_good(config);
     tracing::info!(
-        "{}: {} positions loaded in {:.3} s (index {} MB)",
+        "{}: {} loaded in {:.3} s (index {} MB)",
         path.display(),
-        book.counts().positions,
+        count(book.counts().positions, "position", "positions"),
         began.elapsed().as_secs_f64(),
         book.index().allocation_size() >> 20
     );
     if book.counts().merged > 0 {
         tracing::info!(
-            "{}: {} records merged into an earlier record of the same position (`bookminer verify` lists them)",
+            "{}: {} merged into an earlier record of the same position (`bookminer verify` lists them)",
             path.display(),
-            book.counts().merged
+            count(book.counts().merged, "record", "records")
         );
     }
     Ok(book)
@@ -340,7 +341,9 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
         Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Resolving => shown
+            .borrow_mut()
+            .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
         Phase::Writing => shown.borrow_mut().stage("writing the files out".to_string()),
     };
@@ -376,7 +379,9 @@ fn with_control_of<T>(
         _ => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Resolving => shown
+            .borrow_mut()
+            .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
         Phase::Writing => shown.borrow_mut().stage("writing the book".to_string()),
     };
@@ -520,7 +525,7 @@ fn run_inspect(
         }
     }
     if failed > 0 {
-        tracing::error!("{failed} of {} positions could not be reported", requests.len());
+        tracing::error!("{failed} of {} could not be reported", count(requests.len(), "position", "positions"));
         return Ok(EXIT_PROBLEMS);
     }
     Ok(0)
@@ -549,12 +554,11 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
             1 => " (1 pair of records merged)".to_string(),
             n => format!(" ({n} pairs of records merged)"),
         };
-        say!("{}: {} positions, no problems{merged}", path.display(), report.records)?;
+        say!("{}: {}, no problems{merged}", path.display(), count(report.records, "position", "positions"))?;
         Ok(0)
     } else {
-        let n = report.problems.len();
-        let plural = if n == 1 { "" } else { "s" };
-        tracing::error!("{}: {n} problem{plural} in {} positions", path.display(), report.records);
+        let problems = count(report.problems.len(), "problem", "problems");
+        tracing::error!("{}: {problems} in {}", path.display(), count(report.records, "position", "positions"));
         Ok(EXIT_PROBLEMS)
     }
 }
@@ -656,12 +660,12 @@ fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Pat
     shown.borrow_mut().clear();
     file.commit().map_err(io)?;
     let line = format!(
-        "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
+        "{}: {}, {}, {}, {}, {} perturbed, in {:.1} s",
         path.display(),
-        report.positions,
-        report.links,
-        report.leaves,
-        report.passes,
+        count(report.positions, "position", "positions"),
+        count(report.links, "link", "links"),
+        count(report.leaves, "leaf", "leaves"),
+        count(report.passes, "pass", "passes"),
         report.perturbed,
         began.elapsed().as_secs_f64()
     );

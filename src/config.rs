@@ -474,6 +474,42 @@ impl ConfigError {
     }
 }
 
+/// A TOML error on one line: where (line and column, from 1) and what,
+/// without the parser's drawing of the line.
+fn syntax_message(text: &str, error: &toml::de::Error) -> String {
+    let what = error.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(at) = error.span().map(|span| span.start.min(text.len())) else { return what };
+    let before = &text.as_bytes()[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&before[line_start..]).chars().count();
+    format!("line {line}, column {column}: {what}")
+}
+
+/// The known key closest to a mistyped one (at most a third of its letters
+/// off, and at least one), for "did you mean".
+fn nearest<'k>(key: &str, known: &'k [String]) -> Option<&'k str> {
+    let limit = (key.chars().count() / 3).max(1);
+    let (distance, best) = known.iter().map(|k| (edit_distance(key, k), k)).min()?;
+    (distance <= limit).then_some(best.as_str())
+}
+
+/// Levenshtein distance: letters inserted, removed or replaced.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// The most of a message that is shown: a message quotes the offending
 /// text, and a line of a megabyte should not become a megabyte of error.
 const MESSAGE_LIMIT: usize = 400;
@@ -512,7 +548,7 @@ impl Config {
     pub fn from_toml(text: &str, origin: &str, base: &Path) -> Result<Config, ConfigError> {
         let table: toml::Table = text.parse().map_err(|source: toml::de::Error| ConfigError::Syntax {
             origin: origin.to_string(),
-            message: source.to_string().trim_end().replace('\n', " "),
+            message: syntax_message(text, &source),
             source: Box::new(source),
         })?;
         let mut config = Config::default().rebased(base);
@@ -525,7 +561,8 @@ impl Config {
                 return Err(bad("given twice (keys ignore case)".into()));
             }
             if !known.contains(&lower) {
-                return Err(bad(format!("unknown key; known keys: {}", known.join(", "))));
+                let guess = nearest(&lower, &known).map_or(String::new(), |key| format!("did you mean `{key}`? "));
+                return Err(bad(format!("unknown key; {guess}known keys: {}", known.join(", "))));
             }
             // One key at a time, so that an error is that key's.
             let mut single = toml::Table::new();
@@ -700,6 +737,26 @@ mod tests {
         assert!(parse("unique_lines = \"maybe\"").is_err());
         assert!(message(&parse("mode = 1\nMODE = 2").unwrap_err()).contains("twice"));
         assert!(parse("mode = ").unwrap_err().to_string().contains("TOML"));
+    }
+
+    #[test]
+    fn a_mistyped_key_gets_the_nearest_one_suggested() {
+        let e = parse("devation = 2").unwrap_err();
+        assert!(message(&e).starts_with("unknown key; did you mean `deviation`? known keys: book,"), "{e}");
+        assert!(message(&parse("Min_Gapp = 2").unwrap_err()).contains("did you mean `min_gap`?"));
+        assert!(!message(&parse("colour = 1").unwrap_err()).contains("did you mean"));
+        assert_eq!(edit_distance("devation", "deviation"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn a_toml_error_is_one_line_naming_line_and_column() {
+        let e = parse("mode = 1\nbook = [\n").unwrap_err().to_string();
+        assert!(!e.contains('\n') && !e.contains('|') && !e.contains('^'), "{e}");
+        assert!(e.starts_with("test.toml: not valid TOML: line 2, column "), "{e}");
+        let e = parse("mode = 1\nstart = \"é\" x\n").unwrap_err().to_string();
+        assert!(e.starts_with("test.toml: not valid TOML: line 2, column 13: "), "{e}");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod symmetry;
 pub mod synth;
 pub mod walk;
 pub mod window;
+pub mod wording;
 pub mod write;
 
 pub use board::{Board, Move, Square};

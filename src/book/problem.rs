@@ -136,7 +136,7 @@ pub enum Problem {
     IllegalMove { slot: MoveSlot, mv: Move },
     #[error("{slot} repeats move {mv}")]
     RepeatedMove { slot: MoveSlot, mv: Move },
-    #[error("header says {header} positions, the file holds {records}")]
+    #[error("header says {}, the file holds {records}", crate::wording::count(*header, "position", "positions"))]
     CountMismatch { header: i64, records: u64 },
     #[error("the initial position is not in the book")]
     MissingInitial,

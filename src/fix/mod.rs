@@ -27,6 +27,7 @@ use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, KifuFormat};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
+use crate::wording::count;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
 use std::fmt;
@@ -287,11 +288,11 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         Err(error) => return Err(FixError::Walk { book: book_path, error }),
     };
     tracing::info!(
-        "{}: walked {} edges in {:.3} s, {} positions negamaxed{}",
+        "{}: walked {} in {:.3} s, {} negamaxed{}",
         book_path.display(),
-        stats.edges,
+        count(stats.edges, "edge", "edges"),
         walk_began.elapsed().as_secs_f64(),
-        fixed.linked.count(),
+        count(fixed.linked.count(), "position", "positions"),
         match &fixed.solutions {
             Solutions::Edax { solved, .. } if solved.set_aside() > 0 =>
                 format!(" ({} with large counts or bounds kept aside)", solved.set_aside()),

@@ -372,3 +372,31 @@ fn mine_and_inspect_take_the_book_as_an_argument() {
     assert_eq!(by_argument.stdout, by_flag.stdout, "the same two reports");
     assert!(!by_flag.stdout.is_empty());
 }
+
+/// Summaries name formats as people do, never as the code's type names.
+#[test]
+fn summaries_name_formats_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let egbk2 = crate::common::data("books/egbk3/edax46-l2-small.egbk2").display().to_string();
+    let out = run(dir.path(), &["convert", &egbk2, "b.dat"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("(Egaroucid .egbk2)") && !summary.contains("(Egbk2)"), "{summary}");
+}
+
+/// A config typo gets the nearest key suggested; a TOML error is one line
+/// naming the file, line and column.
+#[test]
+fn config_mistakes_are_told_on_one_line_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("typo.toml"), "devation = 2\n").unwrap();
+    fs::write(dir.path().join("broken.toml"), "mode = 1\nbook = [\n").unwrap();
+    let out = bin().current_dir(dir.path()).args(["--config", "typo.toml", "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("key `devation`: unknown key; did you mean `deviation`?"), "{}", stderr(&out));
+    let out = bin().current_dir(dir.path()).args(["--config", "broken.toml", "verify"]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: broken.toml: not valid TOML: line 2, column 9: "), "{err}");
+}
