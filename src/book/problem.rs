@@ -118,6 +118,12 @@ pub enum Problem {
     BadMagic { found: Vec<u8>, len: u64 },
     #[error("book version {found} is not supported (expected {expected})")]
     BadVersion { found: u8, expected: u8 },
+    /// Version 2 (.egbk2) in a file that does not read as an .egbk2 and has
+    /// exactly the size of an .egbk3 of its count.
+    #[error(
+        "book version {found} announces an .egbk2, but the file does not read as one and has exactly the size of an .egbk3 of its count: an .egbk3 needs version 3"
+    )]
+    Egbk3Version { found: u8 },
     #[error("truncated record: needs {needed} bytes, the file has {left} left")]
     Truncated { needed: u64, left: u64 },
     #[error("{slot} has move code {code} (valid: 0-63, 64 pass, 65 none)")]

@@ -400,3 +400,20 @@ fn config_mistakes_are_told_on_one_line_with_a_suggestion() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: broken.toml: not valid TOML: line 2, column 9: "), "{err}");
 }
+
+/// An .egbk3 whose version byte says 2 is reported as a version problem
+/// (it reads as no .egbk2 and has an .egbk3's size), not as bad boards.
+#[test]
+fn an_egbk3_with_a_wrong_version_is_reported_as_a_version_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = fs::read(crate::common::data("books/egbk3/edax46-l2-small.egbk3")).unwrap();
+    bytes[9] = 2;
+    fs::write(dir.path().join("v.egbk3"), &bytes).unwrap();
+    for args in [&["verify", "v.egbk3"][..], &["--book", "v.egbk3", "--out-dir", "o"]] {
+        let out = run(dir.path(), args);
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{args:?}: {text}");
+        assert!(text.contains("byte 9: book version 2 announces an .egbk2"), "{args:?}: {text}");
+        assert!(!text.contains("both sides") && !text.contains("centre square"), "{args:?}: {text}");
+    }
+}

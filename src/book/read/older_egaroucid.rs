@@ -167,6 +167,17 @@ pub fn egbk2_header(file: &[u8]) -> Result<Egbk2Header, FormatError> {
     Ok(header)
 }
 
+/// The version problem of a file that announces an `.egbk2` but does not
+/// read as one, when its size is exactly that of an `.egbk3` of its count:
+/// most likely an `.egbk3` whose version byte is wrong, and then its version
+/// is what to report, not the boards misread as an `.egbk2`'s.
+pub fn misversioned_egbk3(file: &[u8]) -> Option<FormatError> {
+    let header = egbk2_header(file).ok()?;
+    let records = u64::try_from(header.n_boards).ok()?;
+    let egbk3_len = egaroucid::HEADER_LEN as u64 + egaroucid::RECORD_LEN as u64 * records;
+    (file.len() as u64 == egbk3_len).then(|| header_error(9, Problem::Egbk3Version { found: header.version }))
+}
+
 /// The records of an `.egbk2`: as many as its header counts, ending with
 /// an error where one is cut short or where bytes follow the last.
 pub fn egbk2_records<'a>(file: &'a [u8], header: &Egbk2Header) -> impl Iterator<Item = Item<'a>> {
@@ -290,7 +301,7 @@ pub fn translate_egbk2(file: &[u8]) -> Result<Translated, FormatError> {
     let room = (file.len() - EGBK2_HEADER_LEN) / EGBK2_RECORD_MIN_LEN;
     let capacity = usize::try_from(header.n_boards).unwrap_or(0).min(room);
     let records = egbk2_records(file, &header);
-    translate(OlderHeader::Egbk2(header), capacity, records, 0)
+    translate(OlderHeader::Egbk2(header), capacity, records, 0).map_err(|e| misversioned_egbk3(file).unwrap_or(e))
 }
 
 /// Checks an `.egbk` as `mine` does at load and translates it, every record
