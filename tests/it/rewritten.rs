@@ -144,7 +144,7 @@ fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
     use bookminer::synth::synthesize_as;
     let dir = tempfile::tempdir().unwrap();
     let options = SynthOptions { positions: 20_000, seed: 3, perturb: 0.02 };
-    let rewrites: [(&str, fn(&Path)); 3] = [
+    let rewrites: [(&str, Rewrite); 3] = [
         ("filled with 3", |path| fill(path, 3)),
         ("filled with 0xFF", |path| fill(path, 0xFF)),
         ("truncated", |path| OpenOptions::new().write(true).open(path).unwrap().set_len(100).unwrap()),
@@ -175,6 +175,9 @@ fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
         }
     }
 }
+
+/// A change made to a book file while it is read.
+type Rewrite = fn(&Path);
 
 /// Every byte of the book after its header set to `byte`, size kept.
 fn fill(path: &Path, byte: u8) {
