@@ -18,10 +18,12 @@ use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
+use bookminer::output::atomic::is_not_a_file;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
+use bookminer::wording::count;
 use bookminer::write::WriteError;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -61,6 +63,29 @@ pub enum AppError {
     },
     #[error("{0}")]
     Usage(String),
+    /// No book was named: no argument, no --book, no `book` key.
+    #[error("no book given: name one (`bookminer mine BOOK`, `bookminer inspect BOOK POSITION...`, `verify BOOK`, `stats BOOK`), give --book FILE, or set book = \"FILE\" in config.toml")]
+    NoBook,
+    /// Mode 5 with neither positions nor a positions file.
+    #[error("no positions given: name them (`bookminer inspect [BOOK] POSITION...`), give --file FILE or --positions-file FILE, or set positions_file = \"FILE\" in config.toml")]
+    NoPositions,
+    /// OUT's extension names another format than the one written.
+    #[error(
+        "{}: the name says {named}, but {command} writes {written} bytes here; name OUT for that format, or {}",
+        output.display(),
+        if command.starts_with("convert") { "give --to the format the name says" } else { "change the format with `bookminer convert`" }
+    )]
+    OutName { output: PathBuf, named: &'static str, written: OutFormat, command: &'static str },
+    /// The log file named is a file the command reads or writes.
+    #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
+    LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// The outputs were written, then standard output failed.
+    #[error("{} was written in full, but its summary could not be printed on standard output: {source}", written.display())]
+    SummaryLost {
+        written: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// Whoever read standard output stopped reading (`bookminer stats | head`):
     /// not a failure, so nothing is said.
     #[error("standard output closed")]
@@ -69,9 +94,13 @@ pub enum AppError {
 
 impl AppError {
     pub fn exit_code(&self) -> u8 {
+        if self.refused_output() {
+            return EXIT_BAD_INPUT;
+        }
         match self {
             AppError::Book(BookError::Io { .. } | BookError::Changed { .. })
             | AppError::Io { .. }
+            | AppError::SummaryLost { .. }
             | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
             AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
             AppError::Convert(e) => match e {
@@ -106,7 +135,6 @@ fn extend_exit_code(e: &ExtendError) -> u8 {
     match e {
         ExtendError::SameFile { .. }
         | ExtendError::BookIsJournal { .. }
-        | ExtendError::WrongExtension { .. }
         | ExtendError::StartMissing { .. }
         | ExtendError::IllegalMove { .. }
         | ExtendError::Journal(bookminer::extend::JournalError::BadLine { .. })
@@ -123,13 +151,32 @@ fn extend_exit_code(e: &ExtendError) -> u8 {
     }
 }
 
+impl AppError {
+    /// Whether an output was refused for not being a regular file (bad
+    /// arguments), wherever in the chain of causes the refusal is.
+    fn refused_output(&self) -> bool {
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(error) = cause {
+            if error.downcast_ref::<std::io::Error>().is_some_and(is_not_a_file) {
+                return true;
+            }
+            cause = error.source();
+        }
+        false
+    }
+}
+
+/// The config file read: the one given, else ./config.toml if present.
+fn config_file(cli: &Cli) -> Option<PathBuf> {
+    let default_file = Path::new("config.toml");
+    cli.config.clone().or_else(|| default_file.is_file().then(|| default_file.to_path_buf()))
+}
+
 /// The config file (given, or ./config.toml if present, or defaults) with the
 /// command-line flags applied over it.
 pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
-    let default_file = Path::new("config.toml");
-    let mut config = match &cli.config {
-        Some(path) => Config::load(path)?,
-        None if default_file.is_file() => Config::load(default_file)?,
+    let mut config = match config_file(cli) {
+        Some(path) => Config::load(&path)?,
         None => Config::default(),
     };
     for settings in cli.settings() {
@@ -138,37 +185,85 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
     Ok(config)
 }
 
-/// The log file a command writes: the one asked for (config key or flag), or
-/// the default for the commands that write files anyway. Read-only commands
-/// (verify, stats, inspect of positions given as arguments) create nothing
-/// unless asked to.
-pub fn log_file<'c>(command: Option<&Command>, config: &'c Config) -> Option<&'c Path> {
-    let read_only = match command {
-        Some(Command::Verify { .. } | Command::Stats { .. } | Command::Completions { .. } | Command::Man) => true,
-        Some(Command::Inspect { positions, .. }) => !positions.is_empty(),
-        Some(
-            Command::Mine(_)
-            | Command::Synth { .. }
-            | Command::Convert { .. }
-            | Command::Cut { .. }
-            | Command::Fix { .. }
-            | Command::Extend { .. }
-            | Command::Diff { .. },
-        )
-        | None => false,
-    };
-    (config.log_file_given || !read_only).then_some(config.log_file.as_path())
+/// The files a command reads and the files it writes (beside mining's
+/// `mode{N}.*`), as far as the command line and config tell.
+fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut read: Vec<PathBuf> = config_file(cli).into_iter().collect();
+    let mut written = Vec::new();
+    match &cli.command {
+        Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
+            read.push(path.clone())
+        }
+        Some(Command::Mine { path: Some(path), .. }) => read.push(path.clone()),
+        None | Some(Command::Mine { .. } | Command::Verify { .. } | Command::Stats { .. }) => {
+            read.extend(config.book.iter().chain(&config.positions_file).cloned());
+        }
+        Some(Command::Inspect { positions, file, .. }) => {
+            let book = book_argument(positions).map(Path::to_path_buf).or_else(|| config.book.clone());
+            read.extend(book.into_iter().chain(file.clone()).chain(config.positions_file.clone()));
+        }
+        Some(Command::Convert { input, output, .. } | Command::Cut { input, output, .. }) => {
+            read.push(input.clone());
+            written.push(output.clone());
+        }
+        Some(Command::Fix { input, output, .. }) => {
+            read.push(input.clone());
+            written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
+        }
+        Some(Command::Extend { input, output, .. }) => {
+            read.push(input.clone());
+            written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
+        }
+        Some(Command::Diff { old, new, .. }) => {
+            read.extend([old.clone(), new.clone()]);
+            written.push(config.out_dir.join(bookminer::diff::DIFF_FILE));
+        }
+        Some(Command::Synth { path, .. }) => written.push(path.clone()),
+        Some(Command::Completions { .. } | Command::Man) => {}
+    }
+    (read, written)
 }
 
+/// Refuses a log file that is one of the command's inputs or outputs, by
+/// any path (a hard or symbolic link, `./x`): creating it would destroy an
+/// input, and a failed run would leave a log where an output was. Only a
+/// regular file can be lost so: reading the config from `/dev/null` and
+/// logging to it too is fine.
+pub fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    let Some(log) = &config.log_file else { return Ok(()) };
+    let (read, written) = files_of(cli, config);
+    let clash =
+        |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
+    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_file(input, log).unwrap_or(false);
+    if let Some(input) = read.iter().find(clashes) {
+        return Err(clash(input, "read"));
+    }
+    if let Some(output) = written.iter().find(|output| bookminer::input::same_destination(output, log)) {
+        return Err(clash(output, "write"));
+    }
+    Ok(())
+}
+
+/// Creates the log file, if one was asked for: called once the command's
+/// inputs have been read and found good.
+fn inputs_are_good(config: &Config) {
+    if let Some(log) = &config.log_file {
+        crate::logging::open_file(log);
+    }
+}
 /// Runs a command; the `u8` is the exit status when it ran to the end.
 pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
     match command {
-        None if config.mode == RunMode::Inspect => run_inspect(config, &[], None),
-        None | Some(Command::Mine(_)) => run_mine(config),
-        Some(Command::Inspect { positions, file, .. }) => run_inspect(config, &positions, file.as_deref()),
+        None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
+        None => run_mine(book_of(None, config)?, config),
+        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config),
+        Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
+            Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
+            None => run_inspect(config, None, &positions, file.as_deref()),
+        },
         // The book named, else the one mining would read.
-        Some(Command::Verify { path, .. }) => run_verify(path.as_deref().unwrap_or(&config.book)),
-        Some(Command::Stats { path, .. }) => run_stats(path.as_deref().unwrap_or(&config.book), config),
+        Some(Command::Verify { path, .. }) => run_verify(book_of(path.as_deref(), config)?, config),
+        Some(Command::Stats { path, .. }) => run_stats(book_of(path.as_deref(), config)?, config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
@@ -178,7 +273,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
-            run_synth(format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
+            run_synth(config, format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
 }
@@ -203,6 +298,30 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
             EXIT_IO
         }
     })
+}
+
+/// The book a command reads: the one named as its argument, else the
+/// config's (`--book` or the `book` key). There is no default book.
+fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, AppError> {
+    named.or(config.book.as_deref()).ok_or(AppError::NoBook)
+}
+
+/// `inspect`'s first argument, when it is a book rather than a position:
+/// an existing file that starts as a book does (Edax's or Egaroucid's
+/// magic), or one named `.egbk` (which has no magic). No position is
+/// written so, and a file is never taken for a position.
+fn book_argument(arguments: &[String]) -> Option<&Path> {
+    let path = Path::new(arguments.first()?);
+    if !path.is_file() {
+        return None;
+    }
+    let mut start = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
+    let magic =
+        read.is_ok() && (bookminer::book::edax::is_edax(&start) || bookminer::book::egaroucid::is_egaroucid(&start));
+    let egbk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("egbk"));
+    (magic || egbk).then_some(path)
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -240,18 +359,19 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
     let book = Book::open(path, &read_options(config));
     shown.clear();
     let book = book?;
+    inputs_are_good(config);
     tracing::info!(
-        "{}: {} positions loaded in {:.3} s (index {} MB)",
+        "{}: {} loaded in {:.3} s (index {} MB)",
         path.display(),
-        book.counts().positions,
+        count(book.counts().positions, "position", "positions"),
         began.elapsed().as_secs_f64(),
         book.index().allocation_size() >> 20
     );
     if book.counts().merged > 0 {
         tracing::info!(
-            "{}: {} records merged into an earlier record of the same position (`bookminer verify` lists them)",
+            "{}: {} merged into an earlier record of the same position (`bookminer verify` lists them)",
             path.display(),
-            book.counts().merged
+            count(book.counts().merged, "record", "records")
         );
     }
     Ok(book)
@@ -262,7 +382,7 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// changed); a load is not interrupted but is short next to the walk. The
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
-fn run_mine(config: &Config) -> Result<u8, AppError> {
+fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let modes = config.mode.mining_modes();
     if modes.is_empty() {
         return Err(AppError::Usage(
@@ -271,7 +391,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     }
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
-    let book = open_book(&config.book, config, &mut shown.borrow_mut())?;
+    let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(MineError::Interrupted));
     }
@@ -292,7 +412,9 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
         Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Resolving => shown
+            .borrow_mut()
+            .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
         Phase::Writing => shown.borrow_mut().stage("writing the files out".to_string()),
     };
@@ -301,7 +423,7 @@ fn run_mine(config: &Config) -> Result<u8, AppError> {
     let report = mine(book, &config.start, &options, control);
     shown.borrow_mut().clear();
     let report = report?;
-    end(report.to_string(), || summary::mine(&report))?;
+    end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
     Ok(0)
 }
 
@@ -330,7 +452,9 @@ fn with_control_of<T>(
         _ => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown.borrow_mut().stage(format!("resolving the moves of {} positions", counts.positions)),
+        Phase::Resolving => shown
+            .borrow_mut()
+            .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
         Phase::Writing => shown.borrow_mut().stage(format!("writing {writing}")),
     };
@@ -343,7 +467,10 @@ fn with_control_of<T>(
 
 fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
     let to = match to.or_else(|| OutFormat::of_path(output)) {
-        Some(to) => to,
+        Some(to) => {
+            check_out_name(output, to, "convert --to")?;
+            to
+        }
         None => {
             return Err(AppError::Usage(format!(
                 "{}: cannot tell the format to write from the name; name it .dat (Edax) or .egbk3 (Egaroucid), or give --to edax|egbk3",
@@ -357,18 +484,46 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(convert(book, to, output, control)?)
     })?;
-    end(report.to_string(), || summary::convert(&report))?;
+    end(report.to_string(), || summary::convert(&report), Some(output))?;
     Ok(0)
+}
+
+/// The format cut and fix write: IN's own, an .egbk2 or .egbk as .egbk3.
+fn kept_format(input: Format) -> OutFormat {
+    match input {
+        Format::Edax => OutFormat::Edax,
+        Format::Egbk3 | Format::Egbk2 | Format::Egbk => OutFormat::Egbk3,
+    }
+}
+
+/// Refuses an OUT whose extension names a format other than the one
+/// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
+/// read for what its name says. A name without one of the books'
+/// extensions is taken as it is.
+fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
+    let extension = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let named = match extension.as_deref() {
+        Some("dat") => "an Edax book.dat",
+        Some("egbk3") => "an Egaroucid .egbk3",
+        Some("egbk2") => "an Egaroucid .egbk2",
+        Some("egbk") => "an Egaroucid .egbk",
+        _ => return Ok(()),
+    };
+    if OutFormat::of_path(output) == Some(written) {
+        return Ok(());
+    }
+    Err(AppError::OutName { output: output.to_path_buf(), named, written, command })
 }
 
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, kept_format(book.format()), "cut")?;
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
-    end(report.to_string(), || summary::cut(&report))?;
+    end(report.to_string(), || summary::cut(&report), Some(output))?;
     Ok(0)
 }
 
@@ -381,11 +536,12 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Fix(FixError::Interrupted));
     }
+    check_out_name(output, kept_format(book.format()), "fix")?;
     let options = FixOptions { format: kifu_format(config) };
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(fix(book, &paths, &options, control)?)
     })?;
-    end(report.to_string(), || summary::fix(&report))?;
+    end(report.to_string(), || summary::fix(&report), Some(output))?;
     Ok(0)
 }
 
@@ -400,6 +556,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, kept_format(book.format()), "extend")?;
     let options = ExtendOptions {
         engine: EngineSpec { command, timeout: std::time::Duration::from_secs(config.engine_timeout) },
         workers: config.workers,
@@ -425,7 +582,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let report = extend(book, &paths, &options, &mut progress, &INTERRUPTED);
     shown.borrow_mut().clear();
     let report = report?;
-    end(report.to_string(), || summary::extend(&report))?;
+    end(report.to_string(), || summary::extend(&report), Some(output))?;
     Ok(0)
 }
 
@@ -443,7 +600,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
     let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
         Ok(diff(old_book, new_book, &output, &format, control)?)
     })?;
-    end(report.to_string(), || summary::diff(&report))?;
+    end(report.to_string(), || summary::diff(&report), Some(&output))?;
     Ok(0)
 }
 
@@ -452,14 +609,19 @@ fn kifu_format(config: &Config) -> KifuFormat {
     KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() }
 }
 
-/// Ends a run: its summary into the log file, and on standard output as
-/// `--quiet` and `--summary` say.
-fn end(human: String, json: impl FnOnce() -> serde_json::Value) -> Result<(), AppError> {
+/// Ends a run once its outputs (`written`) are in place: its summary into
+/// the log file, and on standard output as `--quiet` and `--summary` say.
+/// Standard output failing now (a full disk, `>/dev/full`) loses the
+/// summary only: the message says so.
+fn end(human: String, json: impl FnOnce() -> serde_json::Value, written: Option<&Path>) -> Result<(), AppError> {
     log_report(&human);
-    match summary::choose(human, json) {
-        Some(text) => say!("{text}"),
-        None => Ok(()),
-    }
+    let Some(text) = summary::choose(human, json) else { return Ok(()) };
+    say!("{text}").map_err(|e| match (e, written) {
+        (AppError::Io { source, .. }, Some(written)) => {
+            AppError::SummaryLost { written: written.to_path_buf(), source }
+        }
+        (other, _) => other,
+    })
 }
 
 /// Copies a report into the log file, one time-stamped line per line.
@@ -469,9 +631,15 @@ fn log_report(report: &str) {
     }
 }
 
-fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Result<u8, AppError> {
+fn run_inspect(
+    config: &Config,
+    book: Option<&Path>,
+    positions: &[String],
+    file: Option<&Path>,
+) -> Result<u8, AppError> {
+    let book_path = book_of(book, config)?;
     let requests = if positions.is_empty() {
-        let path = file.unwrap_or(&config.positions_file);
+        let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
         let bytes = bookminer::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_bytes(&path.display().to_string(), &bytes)
@@ -482,7 +650,7 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
             .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
             .collect()
     };
-    let book = open_book(&config.book, config, &mut Progress::default())?;
+    let book = open_book(book_path, config, &mut Progress::default())?;
     let mut failed = 0;
     // With --summary json the reports are gathered into one object.
     let mut gathered = Vec::new();
@@ -507,13 +675,13 @@ fn run_inspect(config: &Config, positions: &[String], file: Option<&Path>) -> Re
         say!("{}", summary::inspect(book.path(), &gathered, failed))?;
     }
     if failed > 0 {
-        tracing::error!("{failed} of {} positions could not be reported", requests.len());
+        tracing::error!("{failed} of {} could not be reported", count(requests.len(), "position", "positions"));
         return Ok(EXIT_PROBLEMS);
     }
     Ok(0)
 }
 
-fn run_verify(path: &Path) -> Result<u8, AppError> {
+fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     let bytes = Bytes::open(path)?;
     let mut shown = Progress::default();
     shown.stage(format!("verifying {}", path.display()));
@@ -523,6 +691,7 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
         // Nothing to verify: bad input (status 2), not a book with problems (1).
         return Err(AppError::Book(BookError::Format { path: path.to_path_buf(), error: error.clone() }));
     }
+    inputs_are_good(config);
     let json = summary::ending().summary == SummaryFormat::Json;
     for problem in report.problems.iter().filter(|_| !json) {
         say!("{}: {problem}", path.display())?;
@@ -540,13 +709,12 @@ fn run_verify(path: &Path) -> Result<u8, AppError> {
             n => format!(" ({n} pairs of records merged)"),
         };
         if summary::shows_human() {
-            say!("{}: {} positions, no problems{merged}", path.display(), report.records)?;
+            say!("{}: {}, no problems{merged}", path.display(), count(report.records, "position", "positions"))?;
         }
         Ok(0)
     } else {
-        let n = report.problems.len();
-        let plural = if n == 1 { "" } else { "s" };
-        tracing::error!("{}: {n} problem{plural} in {} positions", path.display(), report.records);
+        let problems = count(report.problems.len(), "problem", "problems");
+        tracing::error!("{}: {problems} in {}", path.display(), count(report.records, "position", "positions"));
         Ok(EXIT_PROBLEMS)
     }
 }
@@ -562,7 +730,7 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
     let stats = book_stats(&book);
     shown.clear();
     let problems = verify_file(&book)?.problems.len();
-    end(stats.to_string().trim_end().to_string(), || summary::stats(path, &book, &stats, problems))?;
+    end(stats.to_string().trim_end().to_string(), || summary::stats(path, &book, &stats, problems), None)?;
     // Counts of a damaged book are no answer on their own: say so, and fail.
     if problems > 0 {
         tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());
@@ -630,13 +798,14 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
     }
 }
 
-fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;
     stop_on_interrupt("nothing will be written");
     let mut file = AtomicFile::create(path).map_err(io)?;
+    inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
     let mut stage = None;
     let mut progress = |now: SynthStage| {
@@ -657,17 +826,15 @@ fn run_synth(format: Format, options: &SynthOptions, path: &Path) -> Result<u8, 
     file.commit().map_err(io)?;
     let elapsed = began.elapsed();
     let human = format!(
-        "{}: {} positions, {} links, {} leaves, {} passes, {} perturbed, in {:.1} s",
+        "{}: {}, {}, {}, {}, {} perturbed, in {:.1} s",
         path.display(),
-        report.positions,
-        report.links,
-        report.leaves,
-        report.passes,
+        count(report.positions, "position", "positions"),
+        count(report.links, "link", "links"),
+        count(report.leaves, "leaf", "leaves"),
+        count(report.passes, "pass", "passes"),
         report.perturbed,
         elapsed.as_secs_f64()
     );
-    if let Some(text) = summary::choose(human, || summary::synth(path, &report, elapsed)) {
-        say!("{text}")?;
-    }
+    end(human, || summary::synth(path, &report, elapsed), Some(path))?;
     Ok(0)
 }

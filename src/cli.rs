@@ -14,8 +14,13 @@ use std::path::PathBuf;
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
-/// a file that is no book at all) or arguments; 3 a file could not be read
-/// or written; 130 interrupted.
+/// a file that is no book at all) or arguments (an output that is the input,
+/// or exists and is not a regular file); 3 a file could not be read or
+/// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
+///
+/// Outputs are written beside their final name and renamed into place when
+/// complete; an output named by a symbolic link replaces the file the link
+/// leads to, and the link is kept.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {
@@ -36,6 +41,8 @@ pub struct Cli {
     pub summary: SummaryFormat,
 
     /// With no command: the flags of `mine`, and mode 5's positions file.
+    /// A book must be given: `mine BOOK`, --book FILE, or `book` in the
+    /// config file.
     #[command(flatten)]
     pub mine: MineArgs,
     #[command(flatten)]
@@ -87,7 +94,7 @@ impl Cli {
     fn command_settings(&self) -> Settings {
         match &self.command {
             None => Settings::default(),
-            Some(Command::Mine(args)) => Self::mine_settings(args),
+            Some(Command::Mine { args, .. }) => Self::mine_settings(args),
             Some(
                 Command::Inspect { book, read, log, .. }
                 | Command::Verify { book, read, log, .. }
@@ -125,14 +132,25 @@ pub enum Command {
     /// or not at all. Needs a book (Edax .dat, Egaroucid .egbk3, .egbk2 or
     /// .egbk). A window (--deviation, --error, --max-ply) limits the moves
     /// the walk follows.
-    Mine(MineArgs),
+    Mine {
+        /// The book to mine; default: --book, or the config's book.
+        #[arg(value_name = "BOOK")]
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        args: MineArgs,
+    },
     /// Print everything the book knows about positions (mode 5).
     ///
     /// A position is two 64-bit numbers (player opponent, hex 0x… or
     /// decimal), a kifu from the initial position (F5D6C3), or 64 squares
     /// (X/* black, O white, -/. empty, A1..H8) and the side to move (X or O).
+    ///
+    /// The book is the first argument when that names an existing file that
+    /// starts as a book does (Edax's or Egaroucid's magic, or an .egbk
+    /// name); else --book, or the config's book.
     Inspect {
-        /// Positions to inspect; none: read the file.
+        /// [BOOK] then the positions to inspect; no positions: read the file.
+        #[arg(value_name = "[BOOK] POSITION")]
         positions: Vec<String>,
         /// File with one position per line [config: positions_file]
         #[arg(short, long, value_name = "FILE")]
@@ -223,7 +241,9 @@ pub enum Command {
     /// at under the window (deviation, error, max_ply), in walk order. In an
     /// Edax book, links to records not kept are removed, the best of them
     /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
-    /// OUT appears only when complete and is never IN.
+    /// OUT appears only when complete and is never IN; an OUT named for
+    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written is
+    /// refused (status 2): `convert` changes formats.
     Cut {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -257,7 +277,8 @@ pub enum Command {
     ///
     /// Needs the book and room for OUT beside its final name (it is written
     /// there and renamed when complete, so OUT is whole or not written); OUT
-    /// may never be IN, by any path. Uses about the book's size in memory
+    /// may never be IN, by any path, nor be named for another format (.dat,
+    /// .egbk3, .egbk2, .egbk) than the one written: `convert` changes formats. Uses about the book's size in memory
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.

@@ -116,7 +116,9 @@ pub struct LogKeys {
     #[arg(long, display_order = 10, value_name = "LEVEL", value_enum, ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub log_level: Option<LogLevel>,
-    /// Log file, UTF-8 with BOM, time-stamped lines [config: log_file]
+    /// Log file, UTF-8 with BOM, time-stamped lines; none unless given.
+    /// Created once the inputs are read and found good; never one of the
+    /// run's inputs or outputs [config: log_file]
     #[arg(long, display_order = 11, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub log_file: Option<PathBuf>,
@@ -459,10 +461,14 @@ mod de {
     }
 }
 
+/// Mode 5's positions file when a config file names none, beside it.
+const DEFAULT_POSITIONS: &str = "positions.txt";
+
 /// Every setting of a run, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    pub book: PathBuf,
+    /// The book, if one was given (flag or config key): there is no default.
+    pub book: Option<PathBuf>,
     pub mode: RunMode,
     /// The position the `start` kifu reaches, and that kifu played (passes
     /// inserted): the walk covers only what lies below it.
@@ -473,11 +479,13 @@ pub struct Config {
     pub pass_token: String,
     pub unique_lines: bool,
     pub mode1_linkless: Linkless,
-    pub positions_file: PathBuf,
+    /// Mode 5's positions file: the one given, else positions.txt beside
+    /// the config file; none without a config file.
+    pub positions_file: Option<PathBuf>,
     pub log_level: LogLevel,
-    pub log_file: PathBuf,
-    /// Whether `log_file` was given (in the file or as a flag), not the default.
-    pub log_file_given: bool,
+    /// The log file, only when one was asked for (flag or config key): a
+    /// run writes no file the user did not name or expect.
+    pub log_file: Option<PathBuf>,
     pub format: Formats,
     pub bom: bool,
     /// Which moves the walk follows (docs/walk.md, windows).
@@ -504,7 +512,7 @@ fn cores() -> usize {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            book: "books/sample.dat".into(),
+            book: None,
             mode: RunMode::Mine(Mode::LeafVsLinks),
             start: Start::initial(),
             out_dir: "out".into(),
@@ -513,10 +521,9 @@ impl Default for Config {
             pass_token: String::new(),
             unique_lines: true,
             mode1_linkless: Linkless::Skip,
-            positions_file: "positions.txt".into(),
+            positions_file: None,
             log_level: LogLevel::Info,
-            log_file: "out/debug.log".into(),
-            log_file_given: false,
+            log_file: None,
             format: Formats::KIFU,
             bom: true,
             window: Window::NONE,
@@ -576,6 +583,42 @@ impl ConfigError {
     }
 }
 
+/// A TOML error on one line: where (line and column, from 1) and what,
+/// without the parser's drawing of the line.
+fn syntax_message(text: &str, error: &toml::de::Error) -> String {
+    let what = error.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(at) = error.span().map(|span| span.start.min(text.len())) else { return what };
+    let before = &text.as_bytes()[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&before[line_start..]).chars().count();
+    format!("line {line}, column {column}: {what}")
+}
+
+/// The known key closest to a mistyped one (at most a third of its letters
+/// off, and at least one), for "did you mean".
+fn nearest<'k>(key: &str, known: &'k [String]) -> Option<&'k str> {
+    let limit = (key.chars().count() / 3).max(1);
+    let (distance, best) = known.iter().map(|k| (edit_distance(key, k), k)).min()?;
+    (distance <= limit).then_some(best.as_str())
+}
+
+/// Levenshtein distance: letters inserted, removed or replaced.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// The most of a message that is shown: a message quotes the offending
 /// text, and a line of a megabyte should not become a megabyte of error.
 const MESSAGE_LIMIT: usize = 400;
@@ -614,7 +657,7 @@ impl Config {
     pub fn from_toml(text: &str, origin: &str, base: &Path) -> Result<Config, ConfigError> {
         let table: toml::Table = text.parse().map_err(|source: toml::de::Error| ConfigError::Syntax {
             origin: origin.to_string(),
-            message: source.to_string().trim_end().replace('\n', " "),
+            message: syntax_message(text, &source),
             source: Box::new(source),
         })?;
         let mut config = Config::default().rebased(base);
@@ -627,7 +670,8 @@ impl Config {
                 return Err(bad("given twice (keys ignore case)".into()));
             }
             if !known.contains(&lower) {
-                return Err(bad(format!("unknown key; known keys: {}", known.join(", "))));
+                let guess = nearest(&lower, &known).map_or(String::new(), |key| format!("did you mean `{key}`? "));
+                return Err(bad(format!("unknown key; {guess}known keys: {}", known.join(", "))));
             }
             // One key at a time, so that an error is that key's.
             let mut single = toml::Table::new();
@@ -662,11 +706,11 @@ impl Config {
         self.apply_flags(&flags.settings)
     }
 
-    /// The default paths, taken from `base`.
+    /// The default paths of a config file in `base`: its out_dir, and mode
+    /// 5's positions.txt beside it (without a config file there is none).
     fn rebased(mut self, base: &Path) -> Config {
-        for path in [&mut self.book, &mut self.out_dir, &mut self.positions_file, &mut self.log_file] {
-            *path = base.join(&*path);
-        }
+        self.out_dir = base.join(&self.out_dir);
+        self.positions_file = Some(base.join(DEFAULT_POSITIONS));
         self
     }
 
@@ -677,13 +721,10 @@ impl Config {
         if let Some(text) = &s.walk.start {
             self.start = start_of(text)?;
         }
-        self.book = path(&s.book.book).unwrap_or(std::mem::take(&mut self.book));
+        self.book = path(&s.book.book).or(self.book.take());
         self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
-        self.positions_file = path(&s.inspect.positions_file).unwrap_or(std::mem::take(&mut self.positions_file));
-        if let Some(log_file) = path(&s.log.log_file) {
-            self.log_file = log_file;
-            self.log_file_given = true;
-        }
+        self.positions_file = path(&s.inspect.positions_file).or(self.positions_file.take());
+        self.log_file = path(&s.log.log_file).or(self.log_file.take());
         self.mode = s.mine.mode.unwrap_or(self.mode);
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
         self.orientation = s.line.orientation.unwrap_or(self.orientation);
@@ -744,12 +785,11 @@ mod tests {
     #[test]
     fn defaults_take_paths_from_the_file_folder() {
         let c = parse("").unwrap();
-        assert_eq!(c.book, PathBuf::from("/base/books/sample.dat"));
+        assert_eq!(c.book, None, "no book unless one is given");
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
-        assert_eq!(c.log_file, PathBuf::from("/base/out/debug.log"));
-        assert!(!c.log_file_given);
+        assert_eq!(c.log_file, None);
         assert_eq!((c.format, c.bom), (Formats::KIFU, true));
-        assert!(parse("log_file = \"l.log\"").unwrap().log_file_given);
+        assert_eq!(parse("log_file = \"l.log\"").unwrap().log_file, Some(PathBuf::from("/base/l.log")));
     }
 
     #[test]
@@ -761,7 +801,7 @@ mod tests {
         assert_eq!(c.mode, RunMode::All);
         assert_eq!(c.orientation, Orientation::AsWalked);
         assert_eq!(c.min_gap, 2);
-        assert_eq!(c.book, PathBuf::from("/abs/B.dat"));
+        assert_eq!(c.book, Some(PathBuf::from("/abs/B.dat")));
         assert_eq!(parse("pass_token = \"Ps\"").unwrap().pass_token, "Ps");
         assert_eq!(parse("MODE = 4\nOrientation = \"F5\"").unwrap().mode, RunMode::Mine(Mode::ParentVsBest));
         assert_eq!(parse("Mode1_Linkless = \"REPORT\"").unwrap().mode1_linkless, Linkless::Report);
@@ -811,6 +851,26 @@ mod tests {
         assert!(parse("unique_lines = \"maybe\"").is_err());
         assert!(message(&parse("mode = 1\nMODE = 2").unwrap_err()).contains("twice"));
         assert!(parse("mode = ").unwrap_err().to_string().contains("TOML"));
+    }
+
+    #[test]
+    fn a_mistyped_key_gets_the_nearest_one_suggested() {
+        let e = parse("devation = 2").unwrap_err();
+        assert!(message(&e).starts_with("unknown key; did you mean `deviation`? known keys: book,"), "{e}");
+        assert!(message(&parse("Min_Gapp = 2").unwrap_err()).contains("did you mean `min_gap`?"));
+        assert!(!message(&parse("colour = 1").unwrap_err()).contains("did you mean"));
+        assert_eq!(edit_distance("devation", "deviation"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn a_toml_error_is_one_line_naming_line_and_column() {
+        let e = parse("mode = 1\nbook = [\n").unwrap_err().to_string();
+        assert!(!e.contains('\n') && !e.contains('|') && !e.contains('^'), "{e}");
+        assert!(e.starts_with("test.toml: not valid TOML: line 2, column "), "{e}");
+        let e = parse("mode = 1\nstart = \"é\" x\n").unwrap_err().to_string();
+        assert!(e.starts_with("test.toml: not valid TOML: line 2, column 13: "), "{e}");
     }
 
     #[test]

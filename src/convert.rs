@@ -10,6 +10,7 @@ use crate::order::{walk_order, Interrupted, PassThrough, WalkOrder};
 use crate::parallel;
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
+use crate::wording::count;
 use crate::write::{edax, egbk3, BookOut, WriteError};
 use std::collections::HashSet;
 use std::fmt;
@@ -104,7 +105,7 @@ pub struct ConvertReport {
 
 impl fmt::Display for ConvertReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let from = self.from.map_or("book".to_string(), |f| format!("{f:?}"));
+        let from = self.from.map_or("book", Format::name);
         let to = self.to.map_or(String::new(), |t| t.to_string());
         writeln!(f, "records read       {} ({from})", self.read)?;
         writeln!(
@@ -122,7 +123,13 @@ impl fmt::Display for ConvertReport {
                 "                   {} with a value outside -64..64, {} whose side to move must pass",
                 self.left_out_value, self.left_out_pass
             )?;
-            writeln!(f, "lost               {} link scores ({} differ from minus the child's value), the bounds and win/draw/loss counts of {} records", self.links_lost, self.links_differing, self.bounds_lost)?;
+            writeln!(
+                f,
+                "lost               {} ({} from minus the child's value), the bounds and win/draw/loss counts of {}",
+                count(self.links_lost, "link score", "link scores"),
+                count(self.links_differing, "differs", "differ"),
+                count(self.bounds_lost, "record", "records")
+            )?;
         } else {
             writeln!(f, "lost               0")?;
         }
@@ -234,13 +241,24 @@ pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
 
 /// An Edax record, read in place.
 pub(crate) fn edax_record(book: &ResolvedBook, at: Located) -> edax_format::RawRecord<'_> {
+    read_edax_record(book, at).expect("records were checked at load")
+}
+
+/// An Edax record, read in place; `None` if it no longer reads, which
+/// only a book changed since it was loaded can make happen.
+pub(crate) fn read_edax_record(book: &ResolvedBook, at: Located) -> Option<edax_format::RawRecord<'_>> {
     let file = book.file();
-    edax_format::record_at(file.bytes(), file.offset(at) as usize).expect("records were checked at load")
+    edax_format::record_at(file.bytes(), file.offset(at) as usize)
 }
 
 /// An Egaroucid record, read in place.
 pub(crate) fn egaroucid_record(book: &ResolvedBook, at: Located) -> egaroucid::RawRecord<'_> {
-    egaroucid::record_at(book.file().bytes(), at.id).expect("records were checked at load")
+    read_egaroucid_record(book, at).expect("records were checked at load")
+}
+
+/// An Egaroucid record, read in place; `None` as [`read_edax_record`].
+pub(crate) fn read_egaroucid_record(book: &ResolvedBook, at: Located) -> Option<egaroucid::RawRecord<'_>> {
+    egaroucid::record_at(book.file().bytes(), at.id)
 }
 
 fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {

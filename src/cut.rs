@@ -5,7 +5,7 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Format, Header, Target};
-use crate::convert::{check_cancel, edax_record, egaroucid_record, ConvertError};
+use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, ConvertError};
 use crate::mine::{Control, Phase};
 use crate::order::walk_order;
 use crate::walk::{Start, WalkError, Walkable};
@@ -76,20 +76,27 @@ pub fn cut(
         })?;
     (control.phase)(Phase::Writing);
     let resolved = walkable.book();
+    // A record that no longer reads as it did at load (its moves, its
+    // targets) means the book was rewritten under us.
+    let changed = || ConvertError::BookChanged { book: book_path.clone() };
     let mut targets = Vec::new();
     for &at in &reached {
         check_cancel(&control)?;
         match format {
             Format::Edax => {
                 targets.clear();
-                let _ = resolved.read(at, &mut targets);
+                let record = resolved.read(at, &mut targets);
+                let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
+                if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
+                    return Err(changed());
+                }
                 let written = |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
-                let (bytes, pruned, replaced) = edax::pruned(&edax_record(resolved, at), written);
+                let (bytes, pruned, replaced) = edax::pruned(&raw, written);
                 report.links_pruned += pruned as u64;
                 report.leaves_replaced += u64::from(replaced);
                 sink.record(&bytes)?;
             }
-            _ => sink.record(egaroucid_record(resolved, at).bytes())?,
+            _ => sink.record(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())?,
         }
     }
     report.kept = sink.records();

@@ -59,6 +59,20 @@ pub fn same_file(a: &Path, b: &Path) -> io::Result<bool> {
     }
 }
 
+/// Whether two paths, which need not exist, name one file once written:
+/// the same file by any path, or the same file name in the same folder
+/// (folders compared as they are, once both exist).
+pub fn same_destination(a: &Path, b: &Path) -> bool {
+    if same_file(a, b).unwrap_or(false) {
+        return true;
+    }
+    let folder = |p: &Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+    };
+    a.file_name() == b.file_name() && folder(a) == folder(b)
+}
+
 fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
     match metadata.file_type() {
         kind if kind.is_file() => Ok(()),
@@ -67,7 +81,7 @@ fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
 }
 
 /// What a file that is not a regular file is, in a few words.
-fn describe(kind: FileType) -> &'static str {
+pub(crate) fn describe(kind: FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

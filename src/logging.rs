@@ -1,11 +1,17 @@
 //! Logs: short `level: message` lines on stderr, and a time-stamped log file
-//! (UTF-8 with BOM). Reports (mode 5) go to the file only, since they are
-//! printed on stdout already.
+//! (UTF-8 with BOM) when one is asked for. Reports (mode 5) go to the file
+//! only, since they are printed on stdout already.
+//!
+//! The log file is created only once the command's inputs have been read
+//! and found good ([`open_file`]): a run that fails at once leaves no file
+//! behind, and a log file that turns out to be an input is never opened for
+//! writing (the command refuses it before that). Lines logged until then are
+//! kept and written first.
 
 use bookminer::config::LogLevel;
 use std::fmt;
 use std::fs::File;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Mutex;
 use tracing::{Event, Subscriber};
@@ -33,20 +39,40 @@ where
     }
 }
 
-/// Opens the log file, creating its folder, and writes the BOM.
-fn open_log(path: &Path) -> std::io::Result<File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut file = File::create(path)?;
-    file.write_all(bookminer::output::BOM)?;
-    Ok(file)
+/// Where the log file's lines go.
+enum LogFile {
+    /// No log file (none asked for, or it could not be created).
+    Off,
+    /// Asked for, not yet created: the lines so far.
+    Waiting(Vec<u8>),
+    Open(File),
 }
 
-/// Installs the logger, with a log file if one is given. A log file that
-/// cannot be opened is reported and skipped: the run itself can still succeed.
-/// `quiet` keeps only warnings and errors on stderr; the file still gets `level`.
-pub fn init(level: LogLevel, log_file: Option<&Path>, quiet: bool) {
+static LOG_FILE: Mutex<LogFile> = Mutex::new(LogFile::Off);
+
+/// The log file layer's writer: each write goes where [`LOG_FILE`] says.
+struct ToLogFile;
+
+impl Write for ToLogFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut *LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()) {
+            LogFile::Off => {}
+            LogFile::Waiting(lines) => lines.extend_from_slice(buf),
+            // A log line that cannot be written must not stop the run.
+            LogFile::Open(file) => drop(file.write_all(buf)),
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Installs the logger; with `file_wanted`, lines for the log file are kept
+/// until [`open_file`] creates it. `quiet` keeps only warnings and errors on
+/// stderr; the file still gets `level`.
+pub fn init(level: LogLevel, file_wanted: bool, quiet: bool) {
     let on_stderr = if quiet { level.min(LogLevel::Warn) } else { level };
     let level = LevelFilter::from_level(level.as_tracing());
     let stderr = tracing_subscriber::fmt::layer()
@@ -54,20 +80,45 @@ pub fn init(level: LogLevel, log_file: Option<&Path>, quiet: bool) {
         .event_format(Plain)
         .with_filter(filter_fn(|meta| meta.target() != REPORT))
         .with_filter(LevelFilter::from_level(on_stderr.as_tracing()));
-    let (file, file_error) = match log_file.map(open_log) {
-        Some(Ok(file)) => (Some(file), None),
-        Some(Err(e)) => (None, Some(e)),
-        None => (None, None),
-    };
-    let file_layer = file.map(|f| {
+    let file_layer = file_wanted.then(|| {
+        *LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()) = LogFile::Waiting(Vec::new());
         tracing_subscriber::fmt::layer()
-            .with_writer(Mutex::new(f))
+            .with_writer(|| ToLogFile)
             .with_ansi(false)
             .with_target(false)
             .with_filter(level)
     });
     tracing_subscriber::registry().with(stderr).with(file_layer).init();
-    if let (Some(e), Some(path)) = (file_error, log_file) {
-        tracing::warn!("{}: cannot write the log file: {e}; logging to stderr only", path.display());
+}
+
+/// Creates the log file (and its folder), writing the BOM and the lines
+/// logged so far; called once the command's inputs are known good, and
+/// again harmlessly. A log file that cannot be created is reported and
+/// skipped: the run itself can still succeed.
+pub fn open_file(path: &Path) {
+    let mut state = LOG_FILE.lock().unwrap_or_else(|e| e.into_inner());
+    let LogFile::Waiting(lines) = &*state else { return };
+    let opened = create(path).and_then(|mut file| {
+        file.write_all(bookminer::output::BOM)?;
+        file.write_all(lines)?;
+        Ok(file)
+    });
+    match opened {
+        Ok(file) => *state = LogFile::Open(file),
+        Err(e) => {
+            *state = LogFile::Off;
+            drop(state);
+            tracing::warn!("{}: cannot write the log file: {e}; logging to stderr only", path.display());
+        }
     }
+}
+
+/// Opens the log file for writing, creating its folder. A device or a pipe
+/// (`/dev/null`, `/dev/stderr`, a FIFO a program reads) is written to, not
+/// replaced.
+fn create(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    File::create(path)
 }

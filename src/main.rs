@@ -1,5 +1,6 @@
 //! The `bookminer` command: parse the command line, settle the config, run the
 //! chosen command, and turn its outcome into an exit status.
+#![deny(unsafe_code)]
 
 mod app;
 mod cli;
@@ -12,6 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    bookminer::os::fail_writes_past_the_size_limit();
     let cli = cli::Cli::parse();
     // Made from the command line alone: a bad config.toml does not stop them.
     if let Some(status) = app::run_documentation(cli.command.as_ref()) {
@@ -21,7 +23,7 @@ fn main() -> ExitCode {
     if cli.quiet {
         progress::silence();
     }
-    let config = match app::settle_config(&cli) {
+    let config = match app::settle_config(&cli).and_then(|config| app::check_log_file(&cli, &config).map(|()| config)) {
         Ok(config) => config,
         Err(e) => {
             // Not eprintln!: a closed stderr must not turn a refusal into a panic.
@@ -29,7 +31,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    logging::init(config.log_level, app::log_file(cli.command.as_ref(), &config), cli.quiet);
+    logging::init(config.log_level, config.log_file.is_some(), cli.quiet);
     match app::run(cli.command, &config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

@@ -10,6 +10,7 @@ use crate::modes::{Mode, Rules};
 use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
 use crate::window::Window;
+use crate::wording::count;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -158,10 +159,10 @@ impl fmt::Display for MineReport {
             }
             for (i, file) in m.files.iter().enumerate() {
                 let lead = if i == 0 { "; " } else { ", " };
-                write!(f, "{lead}{} lines written to {}", file.lines, file.path.display())?;
+                write!(f, "{lead}{} written to {}", count(file.lines, "line", "lines"), file.path.display())?;
             }
             if m.duplicates_dropped > 0 {
-                write!(f, " ({} repeated lines dropped)", m.duplicates_dropped)?;
+                write!(f, " ({} dropped)", count(m.duplicates_dropped, "repeated line", "repeated lines"))?;
             }
             writeln!(f)?;
         }

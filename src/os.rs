@@ -23,8 +23,34 @@ use std::time::SystemTime;
 /// The bytes of a book: mapped from a file, or owned (books built in memory).
 pub struct Bytes {
     storage: Storage,
-    /// The file as it was when mapped: its path, size and modification time.
-    source: Option<(PathBuf, u64, Option<SystemTime>)>,
+    /// The file as it was when mapped: its path and what tells it changed.
+    source: Option<(PathBuf, Stamp)>,
+}
+
+/// What tells that a file changed: its size and modification time, and on
+/// Unix its device, inode and status-change time. A program can put the
+/// modification time back after rewriting a file (`touch -r`, `cp -p`), but
+/// not the status-change time, which every write sets; a file replaced by
+/// another (rename) has another inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    #[cfg(unix)]
+    identity: (u64, u64, i64, i64),
+}
+
+impl Stamp {
+    fn of(metadata: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+            #[cfg(unix)]
+            identity: (metadata.dev(), metadata.ino(), metadata.ctime(), metadata.ctime_nsec()),
+        }
+    }
 }
 
 enum Storage {
@@ -50,7 +76,7 @@ impl Bytes {
     pub fn open(path: &Path) -> Result<Bytes, BookError> {
         let io = |source| BookError::Io { path: path.to_path_buf(), source };
         let (file, metadata) = crate::input::open_regular(path).map_err(io)?;
-        let source = Some((path.to_path_buf(), metadata.len(), metadata.modified().ok()));
+        let source = Some((path.to_path_buf(), Stamp::of(&metadata)));
         if metadata.len() < MAP_FROM {
             let mut bytes = Vec::new();
             file.take(MAP_FROM).read_to_end(&mut bytes).map_err(io)?;
@@ -75,18 +101,19 @@ impl Bytes {
         }
     }
 
-    /// True if the file shrank under the map, or if its size or modification
-    /// time is no longer what it was when it was mapped: the bytes read may
-    /// not be the book's.
+    /// True if the file shrank under the map, or if its [`Stamp`] is no
+    /// longer what it was when it was mapped: the bytes read may not be the
+    /// book's.
     pub fn changed(&self) -> bool {
         let faulted = match &self.storage {
             Storage::Mapped { guard, .. } => guard.faulted(),
             Storage::Owned(_) => false,
         };
         faulted
-            || self.source.as_ref().is_some_and(|(path, len, modified)| {
-                std::fs::metadata(path).map_or(true, |now| now.len() != *len || now.modified().ok() != *modified)
-            })
+            || self
+                .source
+                .as_ref()
+                .is_some_and(|(path, stamp)| std::fs::metadata(path).map_or(true, |now| Stamp::of(&now) != *stamp))
     }
 }
 
@@ -120,6 +147,11 @@ mod guard {
 
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Once;
+
+    /// The page size, read once when the handler is installed: the handler
+    /// itself calls only async-signal-safe functions, and `sysconf` is not
+    /// one of them.
+    static PAGE_SIZE: AtomicUsize = AtomicUsize::new(4096);
 
     /// How many maps can be guarded at once (a run maps one book; tests a few).
     const SLOTS: usize = 64;
@@ -172,6 +204,14 @@ mod guard {
     }
 
     fn install() {
+        // SAFETY: sysconf only reads a system constant; called before the
+        // handler exists, never from it.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if let Ok(page) = usize::try_from(page) {
+            if page.is_power_of_two() {
+                PAGE_SIZE.store(page, Ordering::Relaxed);
+            }
+        }
         // SAFETY: `sigaction` is given a zeroed, then filled, struct that
         // outlives the call; the handler only does async-signal-safe work
         // (atomics, mmap, sigaction).
@@ -210,8 +250,7 @@ mod guard {
 
     /// Maps zero-filled private memory over the map from the faulting page to its end.
     fn zero_fill(start: usize, len: usize, address: usize) -> bool {
-        // SAFETY: sysconf is async-signal-safe in practice (it reads a constant).
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        let page = PAGE_SIZE.load(Ordering::Relaxed);
         let from = address & !(page - 1);
         let end = start + len;
         // SAFETY: the range lies within a map this process made and still
@@ -244,6 +283,17 @@ mod guard {
         pub fn faulted(&self) -> bool {
             false
         }
+    }
+}
+
+/// Makes a write past the file size limit (`ulimit -f`) fail with an
+/// error instead of ending the process with SIGXFSZ: the error removes the
+/// temporary outputs and leaves the previous ones, as any failed write does.
+pub fn fail_writes_past_the_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal installs no handler and is always sound.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::board::Move;
 use crate::book::{Book, Record};
+use crate::wording::count;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -104,8 +105,8 @@ pub fn book_stats(book: &Book) -> BookStats {
 impl fmt::Display for BookStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions  {}", self.positions)?;
-        writeln!(f, "links      {} ({} passes)", self.links, self.pass_links)?;
-        writeln!(f, "leaves     {} ({} passes)", self.leaves, self.pass_leaves)?;
+        writeln!(f, "links      {} ({})", self.links, count(self.pass_links, "pass", "passes"))?;
+        writeln!(f, "leaves     {} ({})", self.leaves, count(self.pass_leaves, "pass", "passes"))?;
         writeln!(f, "no moves   {}", self.bare)?;
         writeln!(f, "empties  positions")?;
         for (empties, &n) in self.by_empties.iter().enumerate().rev().filter(|(_, &n)| n > 0) {

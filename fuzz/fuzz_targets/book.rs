@@ -75,6 +75,7 @@ fn stops_loading(problem: &Problem) -> bool {
             | Problem::UnreadableValue { .. }
             | Problem::TrailingBytes { .. }
             | Problem::EgbkSize { .. }
+            | Problem::Egbk3Version { .. }
     )
 }
 

@@ -47,8 +47,9 @@ impl Book {
         };
         if claimed != counts.records as i64 {
             tracing::warn!(
-                "{}: header says {claimed} positions, the file holds {}; using the records",
+                "{}: header says {}, the file holds {}; using the records",
                 path.display(),
+                crate::wording::count(claimed, "position", "positions"),
                 counts.records
             );
         }

@@ -118,6 +118,12 @@ pub enum Problem {
     BadMagic { found: Vec<u8>, len: u64 },
     #[error("book version {found} is not supported (expected {expected})")]
     BadVersion { found: u8, expected: u8 },
+    /// Version 2 (.egbk2) in a file that does not read as an .egbk2 and has
+    /// exactly the size of an .egbk3 of its count.
+    #[error(
+        "book version {found} announces an .egbk2, but the file does not read as one and has exactly the size of an .egbk3 of its count: an .egbk3 needs version 3"
+    )]
+    Egbk3Version { found: u8 },
     #[error("truncated record: needs {needed} bytes, the file has {left} left")]
     Truncated { needed: u64, left: u64 },
     #[error("{slot} has move code {code} (valid: 0-63, 64 pass, 65 none)")]
@@ -136,7 +142,7 @@ pub enum Problem {
     IllegalMove { slot: MoveSlot, mv: Move },
     #[error("{slot} repeats move {mv}")]
     RepeatedMove { slot: MoveSlot, mv: Move },
-    #[error("header says {header} positions, the file holds {records}")]
+    #[error("header says {}, the file holds {records}", crate::wording::count(*header, "position", "positions"))]
     CountMismatch { header: i64, records: u64 },
     #[error("the initial position is not in the book")]
     MissingInitial,
@@ -152,8 +158,12 @@ pub enum Problem {
     #[error("stored pair {} {}", pair + 1, pair_fault(*code, *fault))]
     BadPair { pair: usize, code: u8, fault: PairFault },
     /// An `.egbk2` whose header's count of records ends before the file does.
-    #[error("the header counts {records} records and they end here, {left} bytes before the end of the file")]
-    TrailingBytes { records: u64, left: u64 },
+    /// `counted` as the header has it: below 0 counts no record.
+    #[error(
+        "the header counts {counted} records{} and they end here, {left} bytes before the end of the file",
+        if *counted < 0 { " (none, as Egaroucid reads it)" } else { "" }
+    )]
+    TrailingBytes { counted: i32, left: u64 },
     /// A file read as `.egbk` whose size does not follow from its count.
     #[error("an .egbk of {n_boards} boards takes 4 + 17 × n_boards bytes; the file has {len}")]
     EgbkSize { n_boards: i32, len: u64 },

@@ -247,7 +247,15 @@ fn check_egaroucid_record(record: &egaroucid::RawRecord<'_>, problems: &mut Vec<
 fn verify_egbk2(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport::default();
     match older::egbk2_header(bytes) {
-        Ok(header) => verify_older(report, older::egbk2_records(bytes, &header)),
+        Ok(header) => {
+            let report = verify_older(report, older::egbk2_records(bytes, &header));
+            match older::misversioned_egbk3(bytes) {
+                Some(version) if !report.is_clean() => {
+                    VerifyReport { problems: vec![version], ..VerifyReport::default() }
+                }
+                _ => report,
+            }
+        }
         Err(e) => {
             report.problems.push(e);
             report

@@ -21,7 +21,7 @@ mod write;
 pub use journal::{JournalError, JOURNAL};
 
 use crate::board::Move;
-use crate::book::{Book, Format, Header, ReadOptions, RecordId};
+use crate::book::{Book, Header, ReadOptions, RecordId};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::mine::{Control, Phase};
 use crate::negamax::SearchErrors;
@@ -29,6 +29,7 @@ use crate::output::{ensure_dir, AtomicFile};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
+use crate::wording::count;
 use engine::EngineSpec;
 use journal::Journal;
 use pool::{Pool, Task};
@@ -56,9 +57,6 @@ pub enum ExtendError {
     BookIsJournal { path: PathBuf },
     #[error(transparent)]
     Journal(#[from] JournalError),
-    /// OUT's name says another format than the one extend writes.
-    #[error("{}: extend writes {written} (the format of the book read); name it so, or convert the result with `bookminer convert`", output.display())]
-    WrongExtension { output: PathBuf, written: &'static str },
     #[error("{}: the start position ({start}) is not in the book", book.display())]
     StartMissing { book: PathBuf, start: String },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin.map_or("a position added".to_string(), |id| id.to_string()))]
@@ -111,7 +109,7 @@ impl ExtendPaths {
                 return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
             }
         }
-        if crate::fix::same_destination(output, &journal) {
+        if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
         Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal })
@@ -187,7 +185,6 @@ pub fn extend(
     cancel: &AtomicBool,
 ) -> Result<ExtendReport, ExtendError> {
     let began = Instant::now();
-    check_extension(&paths.output, book.format())?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ExtendError::Io { path, source }
@@ -246,22 +243,6 @@ pub fn extend(
     out.commit().map_err(io(&paths.output))?;
     report.elapsed = began.elapsed();
     Ok(report)
-}
-
-/// Refuses an OUT whose extension names a format other than the one
-/// written: IN's, an older Egaroucid book's as .egbk3.
-fn check_extension(output: &Path, format: Format) -> Result<(), ExtendError> {
-    let (written, extension) = match format {
-        Format::Edax => ("an Edax book (.dat)", "dat"),
-        Format::Egbk3 | Format::Egbk2 | Format::Egbk => ("an Egaroucid .egbk3 book", "egbk3"),
-    };
-    let named = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    match named.as_deref() {
-        Some("dat" | "egbk3" | "egbk2" | "egbk") if named.as_deref() != Some(extension) => {
-            Err(ExtendError::WrongExtension { output: output.to_path_buf(), written })
-        }
-        _ => Ok(()),
-    }
 }
 
 /// A folder for the books that tell engines their exclusions: beside the
@@ -323,9 +304,9 @@ impl Run<'_, '_, '_> {
             progress(&shown);
             tracing::info!(
                 "round {round}: {}, {} added so far, {} to search",
-                counted(candidates.len() as u64, "candidate"),
-                counted(self.report.added, "position"),
-                counted(to_search.len() as u64, "leaf"),
+                count(candidates.len(), "candidate", "candidates"),
+                count(self.report.added, "position", "positions"),
+                count(to_search.len(), "leaf", "leaves"),
             );
             let answers = self.search(&plans, pool, shown, progress)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
@@ -464,15 +445,6 @@ impl Run<'_, '_, '_> {
             written.push((Arc::new(path), tasks));
         }
         Ok(written)
-    }
-}
-
-/// "1 candidate", "2 candidates" ("leaf": "leaves").
-fn counted(n: u64, word: &str) -> String {
-    match (n, word) {
-        (1, _) => format!("1 {word}"),
-        (_, "leaf") => format!("{n} leaves"),
-        _ => format!("{n} {word}s"),
     }
 }
 

@@ -20,12 +20,13 @@ mod write;
 
 pub use write::Changes;
 
-use crate::book::{Book, Header, ResolvedBook};
+use crate::book::{Book, Format, Header, ResolvedBook};
 use crate::mine::{Control, Phase, Stop};
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, AtomicFile, KifuFormat};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
+use crate::wording::count;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
 use std::fmt;
@@ -97,7 +98,7 @@ impl FixPaths {
                 return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
             }
         }
-        if same_destination(output, &receipt) {
+        if crate::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { path: output.to_path_buf() });
         }
         Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })
@@ -116,20 +117,6 @@ impl FixPaths {
     }
 }
 
-/// Whether two paths, which need not exist, name one file once written:
-/// the same file name in the same folder (folders compared as they are,
-/// once both exist).
-pub(crate) fn same_destination(a: &Path, b: &Path) -> bool {
-    if crate::input::same_file(a, b).unwrap_or(false) {
-        return true;
-    }
-    let folder = |p: &Path| {
-        let dir = folder_of(p);
-        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
-    };
-    a.file_name() == b.file_name() && folder(a) == folder(b)
-}
-
 /// How the receipt writes lines (orientation, pass token).
 #[derive(Clone, Debug, Default)]
 pub struct FixOptions {
@@ -140,6 +127,8 @@ pub struct FixOptions {
 #[derive(Clone, Debug)]
 pub struct FixReport {
     pub input: PathBuf,
+    /// IN's format: an .egbk2 or .egbk is written as an .egbk3.
+    pub input_format: Format,
     pub output: PathBuf,
     pub receipt: PathBuf,
     pub positions_loaded: u64,
@@ -161,7 +150,13 @@ impl fmt::Display for FixReport {
         writeln!(f, "link scores changed  {}", c.link_scores)?;
         writeln!(f, "counts changed       {}", c.counts)?;
         writeln!(f, "links reordered      {}", c.reordered)?;
-        writeln!(f, "fixed book written   {} (the size of {})", self.output.display(), self.input.display())?;
+        let (output, input) = (self.output.display(), self.input.display());
+        match self.input_format {
+            Format::Edax | Format::Egbk3 => writeln!(f, "fixed book written   {output} (the size of {input})")?,
+            Format::Egbk2 | Format::Egbk => {
+                writeln!(f, "fixed book written   {output} (the records of {input} as an .egbk3)")?
+            }
+        }
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
 }
@@ -181,6 +176,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     // is known at once.
     let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
     let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
+    let input_format = book.format();
     let positions_loaded = book.counts().positions;
     let book_path = book.path().to_path_buf();
     let done = fix_into(book, options, (&mut book_file, output), (&mut receipt_file, receipt), control)?;
@@ -198,6 +194,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     receipt_file.commit().map_err(io_error(receipt))?;
     Ok(FixReport {
         input: paths.input().to_path_buf(),
+        input_format,
         output: output.to_path_buf(),
         receipt: receipt.to_path_buf(),
         positions_loaded,
@@ -331,11 +328,11 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         Err(error) => return Err(FixError::Walk { book: book_path, error }),
     };
     tracing::info!(
-        "{}: walked {} edges in {:.3} s, {} positions negamaxed{}",
+        "{}: walked {} in {:.3} s, {} negamaxed{}",
         book_path.display(),
-        stats.edges,
+        count(stats.edges, "edge", "edges"),
         walk_began.elapsed().as_secs_f64(),
-        fixed.linked.count(),
+        count(fixed.linked.count(), "position", "positions"),
         match &fixed.solutions {
             Solutions::Edax { solved, .. } if solved.set_aside() > 0 =>
                 format!(" ({} with large counts or bounds kept aside)", solved.set_aside()),

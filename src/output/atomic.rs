@@ -1,5 +1,19 @@
 //! Files that appear complete or not at all (docs/modes.md, output): written beside their
 //! final name and renamed into place once the whole run has succeeded.
+//!
+//! On Linux the file is written with no name at all (`O_TMPFILE`) in the
+//! output's folder and only given one when it is committed (linked under a
+//! hidden name, renamed over the output at once): a run that ends in any
+//! way before that, SIGKILL and power loss included, leaves nothing behind.
+//! Elsewhere, or on a file system without unnamed files, it is a hidden
+//! `.NAME.XXXXXX.tmp` beside the output, removed on every way out the
+//! process controls (errors, Ctrl-C, SIGTERM, SIGHUP).
+//!
+//! An output name that is a symbolic link is written through: the file the
+//! link leads to is replaced (written beside it, in its own folder, and
+//! renamed over it), and the link is kept. An output that exists and is not
+//! a regular file (a device such as `/dev/null`, a FIFO, a socket) is
+//! refused ([`NotAFile`]): renaming over it would replace the device itself.
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -9,8 +23,11 @@ use std::path::{Path, PathBuf};
 /// [`AtomicFile::commit`]; dropped uncommitted, it is removed and the previous
 /// file under the final name is untouched.
 pub struct AtomicFile {
-    writer: BufWriter<tempfile::NamedTempFile>,
+    writer: BufWriter<Temp>,
+    /// The name given, for messages.
     path: PathBuf,
+    /// The file replaced at commit: `path` with every symbolic link followed.
+    target: PathBuf,
     /// Bytes written so far, and how many of them the kernel has been asked
     /// to start writing to disk (see [`AtomicFile::start_writeback`]).
     written: u64,
@@ -25,22 +42,13 @@ impl AtomicFile {
     /// [`AtomicFile::commit`] could never succeed, and finding that out only
     /// after a long walk (perhaps with other outputs already renamed) is worse.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        if path.is_dir() {
-            return Err(io::Error::other("a directory is in the way of this output file"));
-        }
-        let dir = folder_of(path);
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let prefix = format!(".{name}.");
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".tmp");
-        // A temporary file is private (0600); the finished file should be as
-        // readable as any other the user creates, so ask for 0666 less umask.
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder.tempfile_in(dir)?;
+        let target = through_links(path)?;
+        refuse_unless_replaceable(&target)?;
+        let temp = Temp::create(folder_of(&target), temp_prefix(&target))?;
         Ok(AtomicFile {
             writer: BufWriter::with_capacity(1 << 16, temp),
             path: path.to_path_buf(),
+            target,
             written: 0,
             written_back: 0,
         })
@@ -108,34 +116,136 @@ impl AtomicFile {
     pub fn finish(self) -> io::Result<FinishedFile> {
         let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
         temp.as_file().sync_all()?;
-        Ok(FinishedFile { temp, path: self.path })
+        Ok(FinishedFile { temp, path: self.path, target: self.target })
+    }
+}
+
+/// The most bytes a file name may have (NAME_MAX on Linux and the BSDs).
+const NAME_MAX: usize = 255;
+
+/// `.NAME.`, the start of a temporary file's name (random letters and
+/// `.tmp` follow): the output's name cut so that the whole fits NAME_MAX.
+fn temp_prefix(target: &Path) -> String {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let room = NAME_MAX - ".".len() - ".".len() - RANDOM_LEN - ".tmp".len();
+    let end = (0..=room.min(name.len())).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+    format!(".{}.", &name[..end])
+}
+
+/// Random letters in a temporary file's name.
+const RANDOM_LEN: usize = 6;
+
+/// The file an output is written into until it is committed.
+enum Temp {
+    /// A file with no name in the output's folder (Linux's `O_TMPFILE`),
+    /// given one at commit.
+    #[cfg(target_os = "linux")]
+    Unnamed { file: fs::File, dir: PathBuf, prefix: String },
+    /// A hidden file beside the output, removed when dropped.
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    /// A file with no name in `dir` where the system allows, else a hidden
+    /// file named `prefix`, random letters and `.tmp`.
+    fn create(dir: &Path, prefix: String) -> io::Result<Temp> {
+        #[cfg(target_os = "linux")]
+        if let Some(file) = unnamed_in(dir) {
+            return Ok(Temp::Unnamed { file, dir: dir.to_path_buf(), prefix });
+        }
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp").rand_bytes(RANDOM_LEN);
+        // A temporary file is private (0600); the finished file should be as
+        // readable as any other the user creates, so ask for 0666 less umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        Ok(Temp::Named(builder.tempfile_in(dir)?))
+    }
+
+    fn as_file(&self) -> &fs::File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temp::Unnamed { file, .. } => file,
+            Temp::Named(temp) => temp.as_file(),
+        }
+    }
+
+    /// Puts the file under `target`'s name, replacing what was there. An
+    /// unnamed file is first linked under a hidden name beside it (a link
+    /// cannot replace a file), then renamed over it.
+    fn persist(self, target: &Path) -> io::Result<()> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temp::Unnamed { file, dir, prefix } => {
+                use std::os::fd::AsRawFd;
+                let this = format!("/proc/self/fd/{}", file.as_raw_fd());
+                let link = |name: &Path| {
+                    let (cwd, follow) = (rustix::fs::CWD, rustix::fs::AtFlags::SYMLINK_FOLLOW);
+                    rustix::fs::linkat(cwd, this.as_str(), cwd, name, follow).map_err(io::Error::from)
+                };
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(&prefix).suffix(".tmp").rand_bytes(RANDOM_LEN);
+                let named = builder.make_in(&dir, link)?;
+                named.persist(target).map_err(|e| e.error)?;
+            }
+            Temp::Named(temp) => {
+                temp.persist(target).map_err(|e| e.error)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file with no name in `dir`, if the kernel and the file system make
+/// one and it can be given a name later (through `/proc/self/fd`, which
+/// needs no privilege, unlike `AT_EMPTY_PATH`).
+#[cfg(target_os = "linux")]
+fn unnamed_in(dir: &Path) -> Option<fs::File> {
+    use rustix::fs::{Mode, OFlags};
+    if !Path::new("/proc/self/fd").is_dir() {
+        return None;
+    }
+    let flags = OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(rustix::fs::CWD, dir, flags, Mode::from_bits_truncate(0o666)).ok()?;
+    Some(fd.into())
+}
+
+impl Write for Temp {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.as_file().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
 #[cfg(unix)]
-fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+fn read_exact_at(temp: &Temp, buf: &mut [u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(temp.as_file(), buf, at)
 }
 
 /// Elsewhere a positioned read may move the shared cursor the writes go
 /// through, so read through a handle of its own.
 #[cfg(not(unix))]
-fn read_exact_at(temp: &tempfile::NamedTempFile, buf: &mut [u8], at: u64) -> io::Result<()> {
+fn read_exact_at(temp: &Temp, buf: &mut [u8], at: u64) -> io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
+    let Temp::Named(temp) = temp;
     let mut reader = temp.reopen()?;
     reader.seek(SeekFrom::Start(at))?;
     reader.read_exact(buf)
 }
 
 #[cfg(unix)]
-fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+fn write_all_at(temp: &Temp, buf: &[u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(temp.as_file(), buf, at)
 }
 
 /// Elsewhere through a handle of its own, as [`read_exact_at`].
 #[cfg(not(unix))]
-fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Result<()> {
+fn write_all_at(temp: &Temp, buf: &[u8], at: u64) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
+    let Temp::Named(temp) = temp;
     let mut writer = temp.reopen()?;
     writer.seek(SeekFrom::Start(at))?;
     writer.write_all(buf)
@@ -144,8 +254,9 @@ fn write_all_at(temp: &tempfile::NamedTempFile, buf: &[u8], at: u64) -> io::Resu
 /// An [`AtomicFile`] written out in full, waiting to be renamed into place;
 /// dropped, it is removed like an uncommitted one.
 pub struct FinishedFile {
-    temp: tempfile::NamedTempFile,
+    temp: Temp,
     path: PathBuf,
+    target: PathBuf,
 }
 
 impl FinishedFile {
@@ -155,8 +266,7 @@ impl FinishedFile {
 
     /// Renames the file into place.
     pub fn commit(self) -> io::Result<()> {
-        self.temp.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        self.temp.persist(&self.target)
     }
 }
 
@@ -173,6 +283,51 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// An output that exists and is not a regular file: never replaced.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}, not a regular file: an output is never written over one; name a file")]
+pub struct NotAFile(&'static str);
+
+/// Whether an error is the refusal of an output that is not a regular file
+/// (bad arguments, not a failure to write).
+pub fn is_not_a_file(error: &io::Error) -> bool {
+    error.get_ref().is_some_and(|inner| inner.is::<NotAFile>())
+}
+
+/// Fails at once when something other than a regular file holds the final
+/// name: a directory (the rename at commit could never succeed, and finding
+/// that out only after a long walk, perhaps with other outputs already
+/// renamed, is worse), or a device, FIFO or socket ([`NotAFile`]).
+fn refuse_unless_replaceable(target: &Path) -> io::Result<()> {
+    let kind = match fs::symlink_metadata(target) {
+        Ok(metadata) => metadata.file_type(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if kind.is_dir() {
+        return Err(io::Error::other("a directory is in the way of this output file"));
+    }
+    if !kind.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, NotAFile(crate::input::describe(kind))));
+    }
+    Ok(())
+}
+
+/// `path` with every symbolic link in its last component followed (the
+/// folders on the way are left to the system): the file an output named
+/// `path` replaces. A link to a missing file leads to where it points.
+fn through_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    // As many links as the system itself follows before giving up (ELOOP).
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => path = folder_of(&path).join(fs::read_link(&path)?),
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// The folder a file named `path` is in: its parent, or `.` for a bare name.
@@ -219,5 +374,35 @@ mod tests {
         assert!(file.written - file.writer.buffer().len() as u64 > 10, "both lines written out");
         assert_eq!(answers(&mut file), expected);
         assert!(file.holds_line(10, b"C40").unwrap());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_output_has_no_name_until_it_is_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = AtomicFile::create(&dir.path().join("book.dat")).unwrap();
+        file.write_all(b"bytes").unwrap();
+        let finished = file.finish().unwrap();
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing to leave behind if killed now");
+        finished.commit().unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["book.dat"]);
+        assert_eq!(fs::read(dir.path().join("book.dat")).unwrap(), b"bytes");
+    }
+
+    #[test]
+    fn an_output_name_of_any_allowed_length_gets_a_temporary_name_that_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let ascii = [5, 243, 244, 250, 255].map(|len| format!("{}.dat", "x".repeat(len - 4)));
+        // 254 bytes of two-byte letters: cut at a letter's boundary.
+        for name in ascii.into_iter().chain([format!("{}.dat", "é".repeat(125))]) {
+            let len = name.len();
+            assert!(temp_prefix(Path::new(&name)).len() + RANDOM_LEN + ".tmp".len() <= NAME_MAX, "{len} bytes");
+            let path = dir.path().join(&name);
+            let mut file = AtomicFile::create(&path).unwrap();
+            file.write_all(b"x").unwrap();
+            file.commit().unwrap_or_else(|e| panic!("{len} bytes: {e}"));
+            assert_eq!(fs::read(&path).unwrap(), b"x");
+        }
     }
 }

@@ -40,6 +40,8 @@ impl BookOut {
         if crate::input::same_file(input, out).map_err(io)? {
             return Err(WriteError::OverInput { out: out.to_path_buf(), input: input.to_path_buf() });
         }
+        // OUT's folder is made if missing, by every command that writes a book.
+        crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
         let mut file = AtomicFile::create(out).map_err(io)?;
         file.write_all(&vec![0; header_len]).map_err(io)?;
         Ok(BookOut { file, records: 0 })

@@ -359,6 +359,11 @@ fn extend_refuses_what_it_cannot_do_before_loading() {
     assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
     assert!(stderr(&wrong).contains("convert"), "{}", stderr(&wrong));
     assert!(!dir.path().join("out.egbk3").exists());
+    let copy = dir.path().join("copy.dat");
+    std::fs::copy(book(), &copy).unwrap();
+    let log = run(extend(dir.path(), &copy, "out.dat", &["--out-dir", "o", "--log-file", "copy.dat"]));
+    assert_eq!(log.status.code(), Some(2), "{}", stderr(&log));
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(book()).unwrap(), "the book read is intact");
     let journal = run(extend(dir.path(), &book(), "o/extend.jsonl", &[]));
     assert_eq!(journal.status.code(), Some(2), "{}", stderr(&journal));
     assert!(stderr(&journal).contains("journal"), "{}", stderr(&journal));

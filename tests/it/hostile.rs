@@ -690,6 +690,29 @@ fn mining_tells_its_stages_in_order_around_the_walk_s_reports() {
 /// Whatever the scheduling, the signal is seen while the walk still runs.
 #[test]
 fn sigint_stops_the_binary_with_status_130_and_changes_no_output() {
+    signal_stops_the_binary_with_status_130_and_changes_no_output("INT");
+}
+
+/// SIGTERM (`timeout`, `kill`, job schedulers) and SIGHUP (a closed
+/// terminal) stop a run as Ctrl-C does.
+#[test]
+fn sigterm_and_sighup_stop_the_binary_as_sigint_does() {
+    for signal in ["TERM", "HUP"] {
+        signal_stops_the_binary_with_status_130_and_changes_no_output(signal);
+    }
+}
+
+/// SIGKILL cannot be caught: the outputs being written have no name yet
+/// (Linux), so nothing is left behind all the same.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigkill_mid_walk_leaves_no_temporary_file() {
+    signal_stops_the_binary_with_status_130_and_changes_no_output("KILL");
+}
+
+/// Runs `mine --mode all` over previous outputs and sends `signal` while
+/// the walk runs (see above), then checks the outputs and the status.
+fn signal_stops_the_binary_with_status_130_and_changes_no_output(signal: &str) {
     use std::io::{BufRead, BufReader, Read};
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("big.dat"), synth_bytes(100_000)).unwrap();
@@ -717,10 +740,10 @@ fn sigint_stops_the_binary_with_status_130_and_changes_no_output() {
         assert!(log.read_line(&mut line).unwrap() > 0, "the log ended before the book was loaded");
     }
 
-    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let kill = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let began = Instant::now();
-    while !fs::read_to_string(&stderr_path).unwrap().contains("warn: interrupted") {
+    while signal != "KILL" && !fs::read_to_string(&stderr_path).unwrap().contains("warn: interrupted") {
         assert!(began.elapsed() < Duration::from_secs(60), "the signal was never acknowledged");
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -730,8 +753,10 @@ fn sigint_stops_the_binary_with_status_130_and_changes_no_output() {
 
     let err = fs::read_to_string(&stderr_path).unwrap();
     let tail: Vec<&str> = err.lines().rev().take(3).collect();
-    assert_eq!(status.code(), Some(130), "status {status:?}: {tail:?}");
-    assert!(err.contains("error: interrupted; no output file was changed"), "{tail:?}");
+    if signal != "KILL" {
+        assert_eq!(status.code(), Some(130), "SIG{signal}: status {status:?}: {tail:?}");
+        assert!(err.contains("error: interrupted; no output file was changed"), "SIG{signal}: {tail:?}");
+    }
     for n in 1..=4 {
         assert_eq!(fs::read(out_dir.join(format!("mode{n}.txt"))).unwrap(), PREVIOUS, "mode{n}.txt is untouched");
     }

@@ -14,6 +14,7 @@ mod fix;
 mod formats;
 mod help;
 mod hostile;
+mod hostile_outputs;
 mod layout;
 mod older;
 mod props;

@@ -132,3 +132,94 @@ fn a_book_that_shrank_before_loading_is_refused_as_truncated_not_as_changed() {
         other => panic!("expected a truncated record, got {:?}", other.err()),
     }
 }
+
+/// `cut` of a book rewritten in place between its walk and its writing
+/// (the records it reached now read otherwise): "the book changed", no
+/// panic, OUT not written. Each rewrite is tried on an Edax and an .egbk3
+/// book, 20 runs each.
+#[test]
+fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
+    use bookminer::convert::ConvertError;
+    use bookminer::mine::Phase;
+    use bookminer::synth::synthesize_as;
+    let dir = tempfile::tempdir().unwrap();
+    let options = SynthOptions { positions: 20_000, seed: 3, perturb: 0.02 };
+    let rewrites: [(&str, Rewrite); 3] = [
+        ("filled with 3", |path| fill(path, 3)),
+        ("filled with 0xFF", |path| fill(path, 0xFF)),
+        ("truncated", |path| OpenOptions::new().write(true).open(path).unwrap().set_len(100).unwrap()),
+    ];
+    for format in [bookminer::book::Format::Edax, bookminer::book::Format::Egbk3] {
+        let mut bytes = Vec::new();
+        synthesize_as(format, &options, &mut bytes).unwrap();
+        for (what, rewrite) in rewrites {
+            for run in 0..20 {
+                let book = dir.path().join("book");
+                fs::write(&book, &bytes).unwrap();
+                let out = dir.path().join("out");
+                let opened = Book::open(&book, &Default::default()).unwrap();
+                let cancel = AtomicBool::new(false);
+                let mut phase = |phase: Phase| {
+                    if phase == Phase::Writing {
+                        rewrite(&book);
+                    }
+                };
+                let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut |_| {} };
+                let result = bookminer::cut::cut(opened, &Start::initial(), Default::default(), &out, control);
+                assert!(
+                    matches!(result, Err(ConvertError::BookChanged { .. })),
+                    "{format:?}, {what}, run {run}: {result:?}"
+                );
+                assert!(!out.exists(), "{format:?}, {what}: nothing is written");
+            }
+        }
+    }
+}
+
+/// A change made to a book file while it is read.
+type Rewrite = fn(&Path);
+
+/// Every byte of the book after its header set to `byte`, size kept.
+fn fill(path: &Path, byte: u8) {
+    let len = fs::metadata(path).unwrap().len();
+    let mut file = OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(SeekFrom::Start(42)).unwrap();
+    file.write_all(&vec![byte; len as usize - 42]).unwrap();
+}
+
+/// Rewritten in place with its modification time put back (as `touch -r`
+/// or a careful program does), 20 runs: the status-change time still tells.
+#[test]
+fn a_book_rewritten_with_its_modification_time_restored_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for run in 0..20 {
+        let book = book_file(dir.path());
+        let (result, out) = mine_while(&book, |path| {
+            let modified = fs::metadata(path).unwrap().modified().unwrap();
+            let mut file = OpenOptions::new().write(true).open(path).unwrap();
+            file.seek(SeekFrom::Start(1000 + run * 64)).unwrap();
+            file.write_all(&[0x55; 64]).unwrap();
+            file.set_modified(modified).unwrap();
+        });
+        assert!(matches!(result, Err(MineError::BookChanged { .. })), "run {run}: {result:?}");
+        assert_untouched(out.path());
+    }
+}
+
+/// Replaced by another file of the same size and times (renamed over it):
+/// another inode.
+#[cfg(unix)]
+#[test]
+fn a_book_replaced_by_a_file_of_the_same_size_and_time_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book_file(dir.path());
+    let (result, out) = mine_while(&book, |path| {
+        let modified = fs::metadata(path).unwrap().modified().unwrap();
+        let copy = path.with_extension("copy");
+        fs::copy(path, &copy).unwrap();
+        fs::File::options().write(true).open(&copy).unwrap().set_modified(modified).unwrap();
+        fs::rename(&copy, path).unwrap();
+    });
+    assert!(matches!(result, Err(MineError::BookChanged { .. })), "{result:?}");
+    assert_untouched(out.path());
+}

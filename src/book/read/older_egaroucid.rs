@@ -167,10 +167,22 @@ pub fn egbk2_header(file: &[u8]) -> Result<Egbk2Header, FormatError> {
     Ok(header)
 }
 
+/// The version problem of a file that announces an `.egbk2` but does not
+/// read as one, when its size is exactly that of an `.egbk3` of its count:
+/// most likely an `.egbk3` whose version byte is wrong, and then its version
+/// is what to report, not the boards misread as an `.egbk2`'s.
+pub fn misversioned_egbk3(file: &[u8]) -> Option<FormatError> {
+    let header = egbk2_header(file).ok()?;
+    let records = u64::try_from(header.n_boards).ok()?;
+    let egbk3_len = egaroucid::HEADER_LEN as u64 + egaroucid::RECORD_LEN as u64 * records;
+    (file.len() as u64 == egbk3_len).then(|| header_error(9, Problem::Egbk3Version { found: header.version }))
+}
+
 /// The records of an `.egbk2`: as many as its header counts, ending with
 /// an error where one is cut short or where bytes follow the last.
 pub fn egbk2_records<'a>(file: &'a [u8], header: &Egbk2Header) -> impl Iterator<Item = Item<'a>> {
-    let count = u32::try_from(header.n_boards).unwrap_or(0);
+    let counted = header.n_boards;
+    let count = u32::try_from(counted).unwrap_or(0);
     let mut offset = EGBK2_HEADER_LEN.min(file.len());
     let mut next = 0u32;
     let mut done = false;
@@ -182,7 +194,7 @@ pub fn egbk2_records<'a>(file: &'a [u8], header: &Egbk2Header) -> impl Iterator<
         if next == count {
             done = true;
             let left = file.len() - offset;
-            let problem = Problem::TrailingBytes { records: u64::from(count), left: left as u64 };
+            let problem = Problem::TrailingBytes { counted, left: left as u64 };
             return (left > 0).then(|| Err(record_error(number, offset, problem)));
         }
         match egbk2_record(file, offset) {
@@ -289,7 +301,7 @@ pub fn translate_egbk2(file: &[u8]) -> Result<Translated, FormatError> {
     let room = (file.len() - EGBK2_HEADER_LEN) / EGBK2_RECORD_MIN_LEN;
     let capacity = usize::try_from(header.n_boards).unwrap_or(0).min(room);
     let records = egbk2_records(file, &header);
-    translate(OlderHeader::Egbk2(header), capacity, records, 0)
+    translate(OlderHeader::Egbk2(header), capacity, records, 0).map_err(|e| misversioned_egbk3(file).unwrap_or(e))
 }
 
 /// Checks an `.egbk` as `mine` does at load and translates it, every record
@@ -601,7 +613,7 @@ mod tests {
         long[10..14].copy_from_slice(&1i32.to_le_bytes());
         let e = error(translate_egbk2(&long));
         assert_eq!((e.record, e.offset), (Some(2), 33));
-        assert_eq!(e.problem, Problem::TrailingBytes { records: 1, left: 19 });
+        assert_eq!(e.problem, Problem::TrailingBytes { counted: 1, left: 19 });
     }
 
     #[test]
@@ -612,7 +624,10 @@ mod tests {
         assert_eq!((e.record, e.problem), (Some(2), Problem::Truncated { needed: 19, left: 0 }));
         // Below 0 counts no record, as Egaroucid reads it: the file must end there.
         bytes[10..14].copy_from_slice(&(-1i32).to_le_bytes());
-        assert_eq!(error(translate_egbk2(&bytes)).problem, Problem::TrailingBytes { records: 0, left: 19 });
+        bytes[10..14].copy_from_slice(&(-7i32).to_le_bytes());
+        let e = error(translate_egbk2(&bytes));
+        assert_eq!(e.problem, Problem::TrailingBytes { counted: -7, left: 19 });
+        assert!(e.to_string().contains("the header counts -7 records (none"), "{e}");
         let translated = translate_egbk2(&bytes[..14]).unwrap();
         assert!(read(&translated).is_empty());
     }
