@@ -12,7 +12,7 @@
 //! expected boards and values, from the real engine.
 
 use crate::common::{bin, data, repo};
-use bookminer::board::Board;
+use bookminer::board::{Board, Move, Square};
 use bookminer::book::{edax, Book};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -100,6 +100,63 @@ fn assert_no_engine_left() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(solvers_running(), 0, "an engine outlived its run");
+}
+
+/// Plain negamax to the end of the game: the slow reference.
+fn minimax(board: &Board) -> i32 {
+    let moves = board.legal_moves();
+    if moves == 0 {
+        let passed = board.swapped();
+        return if passed.has_moves() { -minimax(&passed) } else { board.final_score() };
+    }
+    Square::iter(moves).map(|s| -minimax(&board.after(Move::Play(s)).unwrap())).max().unwrap()
+}
+
+#[test]
+fn the_solver_answers_what_plain_negamax_says() {
+    // Positions with 8 to 10 empty squares, reached by seeded random play.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut boards = Vec::new();
+    while boards.len() < 30 {
+        let mut board = Board::INITIAL;
+        while board.empties() > 8 + (state % 3) as u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let moves: Vec<Square> = Square::iter(board.legal_moves()).collect();
+            board = match moves.len() {
+                0 if board.swapped().has_moves() => board.swapped(),
+                0 => break,
+                n => board.after(Move::Play(moves[(state % n as u64) as usize])).unwrap(),
+            };
+        }
+        if board.has_moves() {
+            boards.push(board);
+        }
+    }
+    let mut input = String::from("echo on\n");
+    for board in &boards {
+        let query = bookminer::extend::search::Query { board: *board, excluded: 0, level: 60 };
+        input.push_str(&format!("setboard {} {}\nhint 1\n", query.board_text(), query.side()));
+    }
+    input.push_str("q\n");
+    let mut child = Command::new(solver()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The search lines: depth, score, time, nodes, speed, move.
+    let answers: Vec<(i32, Square)> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 6 && w[2].contains(':'))
+        .map(|w| (w[1].parse().unwrap(), Square::parse(w[5]).unwrap()))
+        .collect();
+    assert_eq!(answers.len(), boards.len(), "{text}");
+    for (board, (score, square)) in boards.iter().zip(answers) {
+        assert_eq!(score, minimax(board), "{board:?}");
+        assert_eq!(-minimax(&board.after(Move::Play(square)).unwrap()), score, "the move named scores so");
+    }
 }
 
 #[test]
