@@ -38,7 +38,7 @@ fn book() -> PathBuf {
 fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).arg("--config").arg("/dev/null").arg("extend").arg(input).arg(out);
-    command.args(["--workers", "2"]);
+    command.args(["--workers", "2"]).env(RUN_TAG, dir);
     if !extra.contains(&"--start") {
         command.args(["--start", START]);
     }
@@ -79,13 +79,22 @@ fn summary(out: &Output, key: &str) -> String {
     text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key} in: {text}")).to_string()
 }
 
-/// Processes still running from the solver's file: an engine left behind.
-fn solvers_running() -> usize {
+/// Set to the test's folder on each run it starts, and inherited by the
+/// engines: tells a test's engines from those of tests running beside it.
+const RUN_TAG: &str = "EXTEND_TEST_FOLDER";
+
+/// Processes still running from the solver's file, started for the test
+/// whose folder is `dir`: engines left behind.
+fn solvers_running(dir: &Path) -> usize {
     let exe = std::fs::canonicalize(solver()).unwrap();
+    let tag = format!("{RUN_TAG}={}\0", dir.display());
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
         .filter_map(Result::ok)
         .filter(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe))
+        .filter(|e| {
+            std::fs::read(e.path().join("environ")).is_ok_and(|env| env.windows(tag.len()).any(|w| w == tag.as_bytes()))
+        })
         .filter(|e| {
             // A zombie has no exe link; a process exiting may still show one.
             std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| !s.contains(") Z "))
@@ -93,13 +102,13 @@ fn solvers_running() -> usize {
         .count()
 }
 
-/// Waits (a minute at most) until no engine runs any more.
-fn assert_no_engine_left() {
+/// Waits (a minute at most) until no engine of the test in `dir` runs.
+fn assert_no_engine_left(dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while solvers_running() > 0 && Instant::now() < deadline {
+    while solvers_running(dir) > 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_eq!(solvers_running(), 0, "an engine outlived its run");
+    assert_eq!(solvers_running(dir), 0, "an engine outlived its run");
 }
 
 /// Plain negamax to the end of the game: the slow reference.
@@ -187,7 +196,7 @@ fn the_book_grown_holds_what_edax_grew_with_the_same_values() {
     assert!(fixed.status.success(), "{}", stderr(&fixed));
     assert_eq!(std::fs::read(dir.path().join("f/fix.jsonl")).unwrap(), b"", "fix finds nothing to change");
     assert_diff_lists_what_grew(dir.path(), &values(&book()), &grown);
-    assert_no_engine_left();
+    assert_no_engine_left(dir.path());
 }
 
 /// `diff IN OUT` lists exactly the boards added and the values changed.
@@ -246,9 +255,10 @@ fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
     for n in [1, 30, 60] {
         let dir = tempfile::tempdir().unwrap();
         let mut child = start_until_journaled(dir.path(), n);
+        assert!(solvers_running(dir.path()) > 0, "the engines of a run under way are seen");
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        assert_no_engine_left();
+        assert_no_engine_left(dir.path());
         assert!(!dir.path().join("out.dat").exists(), "no OUT from a killed run");
         let before = journal(dir.path()).len();
         let again = run(extend(dir.path(), &book(), "out.dat", &[]));
@@ -276,7 +286,7 @@ fn ctrl_c_keeps_the_journal_and_writes_no_book() {
     assert_each_search_once(&lines);
     let left: Vec<_> = std::fs::read_dir(dir.path().join("o")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 2, "the journal and the log only: {left:?}");
-    assert_no_engine_left();
+    assert_no_engine_left(dir.path());
 }
 
 /// A run whose engine misbehaves (`SOLVER_FAULT`) after a first run left
@@ -289,7 +299,7 @@ fn faulty_run(fault: &str, extra: &[&str]) -> (tempfile::TempDir, Output, Vec<St
     let mut command = extend(dir.path(), &book(), "out.dat", extra);
     command.env("SOLVER_FAULT", fault);
     let out = run(command);
-    assert_no_engine_left();
+    assert_no_engine_left(dir.path());
     (dir, out, kept.lines().map(String::from).collect())
 }
 
