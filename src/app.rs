@@ -405,23 +405,10 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
         out_dir: config.out_dir.clone(),
         window: config.window,
     };
-    let counts = book.counts();
-    // Egaroucid books store no links: about one per position is found walking.
-    let links = match book.format() {
-        Format::Edax => counts.links,
-        Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
-    };
-    let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown
-            .borrow_mut()
-            .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
-        Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
-        Phase::Writing => shown.borrow_mut().stage("writing the files out".to_string()),
-    };
-    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
-    let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
-    let report = mine(book, &config.start, &options, control);
-    shown.borrow_mut().clear();
+    let (counts, format) = (book.counts(), book.format());
+    let report = with_control_of(counts, format, "the files out", &shown, |control| {
+        Ok(mine(book, &config.start, &options, control)?)
+    });
     let report = report?;
     end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
     Ok(0)
@@ -447,9 +434,10 @@ fn with_control_of<T>(
     shown: &RefCell<Progress>,
     run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
+    // Egaroucid books store no links: about one per position is found walking.
     let links = match format {
         Format::Edax => counts.links,
-        _ => counts.positions,
+        Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
     };
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown

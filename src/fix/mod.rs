@@ -212,7 +212,7 @@ pub struct FixedInto<'c> {
     pub walk: WalkStats,
     /// Records reachable from the initial position over links.
     pub reachable: u64,
-    book: Result<Walkable, ResolvedBook>,
+    book: Solved,
     control: Control<'c>,
 }
 
@@ -224,11 +224,7 @@ impl FixedInto<'_> {
 
     /// Whether the book read changed under the run: nothing written is right.
     pub fn book_changed(&self) -> bool {
-        let book = match &self.book {
-            Ok(walkable) => walkable.book(),
-            Err(book) => book,
-        };
-        book.file().changed()
+        self.book.resolved().file().changed()
     }
 }
 
@@ -249,10 +245,7 @@ pub fn fix_into<'c>(
     };
     (control.phase)(Phase::Resolving);
     let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
-    let resolved = match &book {
-        Ok(walkable) => walkable.book(),
-        Err(book) => book,
-    };
+    let resolved = book.resolved();
     if resolved.file().changed() {
         return Err(FixError::BookChanged { book: book_path });
     }
@@ -269,11 +262,25 @@ pub fn fix_into<'c>(
     Ok(FixedInto { changes, walk: stats, reachable: fixed.linked.count(), book, control })
 }
 
+/// The book as solving left it: walked from the initial position, or, when
+/// the initial position is not in it, resolved without a walk.
+enum Solved {
+    Walked(Walkable),
+    Unwalked(ResolvedBook),
+}
+
+impl Solved {
+    fn resolved(&self) -> &ResolvedBook {
+        match self {
+            Solved::Walked(walkable) => walkable.book(),
+            Solved::Unwalked(book) => book,
+        }
+    }
+}
+
 /// The book walked and solved.
 struct Walked<'c> {
-    /// The walk's book, or the book resolved without a walk when the
-    /// initial position is not in it.
-    book: Result<Walkable, ResolvedBook>,
+    book: Solved,
     fixed: Fixed,
     stats: WalkStats,
     control: Control<'c>,
@@ -290,7 +297,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
         let book = book.resolve();
         let fixed = Fixed::new(&book, Solutions::for_book(&book, errors));
-        return Ok(Walked { book: Err(book), fixed, stats: WalkStats::default(), control });
+        return Ok(Walked { book: Solved::Unwalked(book), fixed, stats: WalkStats::default(), control });
     };
     let resolving = Instant::now();
     let walkable =
@@ -339,5 +346,5 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
             _ => String::new(),
         }
     );
-    Ok(Walked { book: Ok(walkable), fixed, stats, control })
+    Ok(Walked { book: Solved::Walked(walkable), fixed, stats, control })
 }
