@@ -185,7 +185,9 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     // A book without the initial position (an empty one) has no walk:
     // every record is written in file order.
     let (resolved, order, mut sink, mut tally) = if book.locate(&initial).is_some() {
-        let walkable = Walkable::new(book, &Start::initial()).expect("the initial position was found");
+        // Found a moment ago: only a book rewritten meanwhile loses it.
+        let walkable = Walkable::new(book, &Start::initial())
+            .map_err(|_| ConvertError::BookChanged { book: book_path.clone() })?;
         (control.phase)(Phase::Walking);
         let (order, sink, tally) = walk_and_write(&walkable, pair, sink, &mut control)?;
         (walkable.into_book(), order, sink, tally)
@@ -223,7 +225,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     };
     let finished = sink.finish(&header)?;
     tracing::debug!("{}: written and synced in {:.3} s", out.display(), writing.elapsed().as_secs_f64());
-    if resolved.file().changed() {
+    if resolved.file().changed() || tally.unreadable {
         return Err(ConvertError::BookChanged { book: book_path });
     }
     finished.commit().map_err(|source| WriteError::Io { path: out.to_path_buf(), source })?;
@@ -239,21 +241,11 @@ pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
     }
 }
 
-/// An Edax record, read in place.
-pub(crate) fn edax_record(book: &ResolvedBook, at: Located) -> edax_format::RawRecord<'_> {
-    read_edax_record(book, at).expect("records were checked at load")
-}
-
 /// An Edax record, read in place; `None` if it no longer reads, which
 /// only a book changed since it was loaded can make happen.
 pub(crate) fn read_edax_record(book: &ResolvedBook, at: Located) -> Option<edax_format::RawRecord<'_>> {
     let file = book.file();
     edax_format::record_at(file.bytes(), file.offset(at) as usize)
-}
-
-/// An Egaroucid record, read in place.
-pub(crate) fn egaroucid_record(book: &ResolvedBook, at: Located) -> egaroucid::RawRecord<'_> {
-    read_egaroucid_record(book, at).expect("records were checked at load")
 }
 
 /// An Egaroucid record, read in place; `None` as [`read_edax_record`].
@@ -311,6 +303,8 @@ struct Tally {
     /// Positions before a pass met on the links of records the walk did
     /// not reach, in order (duplicates included).
     passes: Vec<PassThrough>,
+    /// A record no longer read: the book changed since it was loaded.
+    unreadable: bool,
 }
 
 impl Default for Tally {
@@ -324,6 +318,7 @@ impl Default for Tally {
             level: 1,
             empties: 60,
             passes: Vec::new(),
+            unreadable: false,
         }
     }
 }
@@ -344,6 +339,7 @@ impl Tally {
         self.level = self.level.max(other.level);
         self.empties = self.empties.min(other.empties);
         self.passes.extend_from_slice(&other.passes);
+        self.unreadable |= other.unreadable;
     }
 }
 
@@ -480,22 +476,32 @@ fn convert_part(book: &ResolvedBook, reached: bool, pair: Pair, part: &mut Part)
             book.file().prefetch(ahead);
         }
         let written = match pair {
-            Pair::EdaxToEdax => {
-                bytes.extend_from_slice(edax_record(book, here).bytes());
-                true
-            }
-            Pair::EgaroucidToEgbk3 => {
-                bytes.extend_from_slice(egaroucid_record(book, here).bytes());
-                true
-            }
-            Pair::EgaroucidToEdax => {
-                to_edax(book, here, !reached, targets, bytes, tally);
-                true
-            }
+            Pair::EdaxToEdax => match read_edax_record(book, here) {
+                Some(raw) => {
+                    bytes.extend_from_slice(raw.bytes());
+                    true
+                }
+                None => unreadable(tally),
+            },
+            Pair::EgaroucidToEgbk3 => match read_egaroucid_record(book, here) {
+                Some(raw) => {
+                    bytes.extend_from_slice(raw.bytes());
+                    true
+                }
+                None => unreadable(tally),
+            },
+            Pair::EgaroucidToEdax => to_edax(book, here, !reached, targets, bytes, tally),
             Pair::EdaxToEgbk3 => to_egbk3(book, here, !reached, targets, bytes, tally),
         };
         *records += u64::from(written);
     }
+}
+
+/// Notes a record that no longer reads (the book changed since it was
+/// loaded, which the writer then reports); nothing is written for it.
+fn unreadable(tally: &mut Tally) -> bool {
+    tally.unreadable = true;
+    false
 }
 
 /// An Egaroucid record made an Edax one (docs/formats.md, writing an Edax book), noting the passes on
@@ -507,7 +513,8 @@ fn to_edax(
     targets: &mut Vec<Target>,
     bytes: &mut Vec<u8>,
     tally: &mut Tally,
-) {
+) -> bool {
+    let Some(stored) = read_egaroucid_record(book, at) else { return unreadable(tally) };
     targets.clear();
     let record = book.read(at, targets);
     if unreached {
@@ -519,9 +526,10 @@ fn to_edax(
             }
         }
     }
-    let converted = edax::from_egaroucid(&record, egaroucid_record(book, at).leaf());
+    let converted = edax::from_egaroucid(&record, stored.leaf());
     tally.note_edax(converted.level, &record.board());
     converted.encode(bytes);
+    true
 }
 
 /// What an .egbk3 record can hold of an Edax record (docs/formats.md, writing an .egbk3 book); false if
@@ -535,7 +543,7 @@ fn to_egbk3(
     bytes: &mut Vec<u8>,
     tally: &mut Tally,
 ) -> bool {
-    let raw = edax_record(book, at);
+    let Some(raw) = read_edax_record(book, at) else { return unreadable(tally) };
     match egbk3::from_edax(&raw) {
         Ok(record) => {
             bytes.extend_from_slice(&record);
