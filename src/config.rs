@@ -269,10 +269,7 @@ fn parse_run_mode(text: &str) -> Result<RunMode, BadValue> {
 }
 
 fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
-    match text.trim().parse::<i32>() {
-        Ok(gap) if (1..=128).contains(&gap) => Ok(gap),
-        _ => Err(BadValue(format!("expected a whole number from 1 to 128, got {text:?}"))),
-    }
+    parse_count(text, 1..=128)
 }
 
 /// A window limit as given: `None` for -1, no limit.
@@ -294,10 +291,7 @@ fn parse_limit(text: &str) -> Result<Limit, BadValue> {
 const LIMIT_MAX: u32 = 1000;
 
 fn parse_egbk_level(text: &str) -> Result<i32, BadValue> {
-    match text.trim().parse::<i32>() {
-        Ok(level) if (0..=60).contains(&level) => Ok(level),
-        _ => Err(BadValue(format!("expected a whole number from 0 to 60, got {text:?}"))),
-    }
+    parse_count(text, 0..=60)
 }
 
 fn parse_engine(text: &str) -> Result<String, BadValue> {

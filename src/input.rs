@@ -102,6 +102,17 @@ pub(crate) fn describe(kind: FileType) -> &'static str {
     }
 }
 
+/// The first of `outputs` that is the file `input` by some path (a hard or
+/// symbolic link, `./x`): writing it would destroy what is being read.
+pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<Option<&'a Path>> {
+    for &output in outputs {
+        if same_file(input, output)? {
+            return Ok(Some(output));
+        }
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

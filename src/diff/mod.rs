@@ -64,9 +64,9 @@ pub enum DiffError {
 pub fn diff_path(old: &Path, new: &Path, out_dir: &Path) -> Result<PathBuf, DiffError> {
     let output = out_dir.join(DIFF_FILE);
     for book in [old, new] {
-        let same = crate::input::same_file(book, &output)
+        let over = crate::input::output_over_input(book, &[&output])
             .map_err(|source| DiffError::Io { path: book.to_path_buf(), source })?;
-        if same {
+        if over.is_some() {
             return Err(DiffError::OverABook { output });
         }
     }

@@ -14,8 +14,9 @@
 use super::search::{Answer, Query};
 use crate::board::Square;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -83,6 +84,8 @@ pub struct Engine {
     level: Option<u8>,
     book: Option<PathBuf>,
     book_on: Option<bool>,
+    /// How the engine ended, once it is reaped.
+    status: Option<ExitStatus>,
 }
 
 impl Engine {
@@ -97,8 +100,16 @@ impl Engine {
             unreachable!("all three streams were asked to be piped");
         };
         let (sender, lines) = mpsc::channel();
-        spawn_reader(id, stdout, sender)?;
-        spawn_stderr_logger(id, stderr)?;
+        // The output, into lines a wait can time out on; standard error,
+        // into the log.
+        spawn_lines(format!("engine {id} output"), stdout, move |line| sender.send(line).is_ok())?;
+        spawn_lines(format!("engine {id} stderr"), stderr, move |line| {
+            let text = line.trim();
+            if !text.is_empty() {
+                tracing::info!("engine {id} says: {text}");
+            }
+            true
+        })?;
         let mut engine = Engine {
             id,
             child,
@@ -109,6 +120,7 @@ impl Engine {
             level: None,
             book: Some(book.to_path_buf()),
             book_on: None,
+            status: None,
         };
         engine.send("echo on")?;
         engine.send("verbose 0")?;
@@ -145,14 +157,11 @@ impl Engine {
     /// Asks the engine to quit, then ends it whatever it does.
     pub fn quit(mut self) {
         let _ = self.stdin.write_all(b"q\n").and_then(|()| self.stdin.flush());
+        // Its output closes as it leaves; what is left is ended by Drop.
         let deadline = Instant::now() + QUIT_GRACE;
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(POLL);
+        while Instant::now() < deadline && !matches!(self.lines.recv_timeout(POLL), Err(RecvTimeoutError::Disconnected))
+        {
         }
-        // Drop kills and reaps it.
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
@@ -195,30 +204,41 @@ impl Engine {
 
     /// The fault of an engine whose output ended: how it ended, once it has.
     fn ended(&mut self) -> Fault {
-        let deadline = Instant::now() + QUIT_GRACE;
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break status.to_string(),
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
-                _ => break "closed its output".to_string(),
-            }
+        let status = match self.end() {
+            // Killed by us: it had closed its output but not left.
+            Some(status) if status.signal() == Some(libc::SIGKILL) => "closed its output".to_string(),
+            Some(status) => status.to_string(),
+            None => "closed its output".to_string(),
         };
         Fault::Ended { status }
+    }
+
+    /// Kills the engine's process group (whatever is left of it) and reaps
+    /// the engine, once: its exit status, if it came within [`QUIT_GRACE`].
+    /// The group is killed before the engine is reaped, so that its number
+    /// cannot have gone to another process meanwhile.
+    fn end(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            crate::os::kill_group(self.child.id());
+            let deadline = Instant::now() + QUIT_GRACE;
+            self.status = loop {
+                match self.child.try_wait() {
+                    Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
+                    Ok(status) => break status,
+                    Err(_) => break None,
+                }
+            };
+            if self.status.is_none() {
+                tracing::warn!("engine {}: still running after SIGKILL; left to the system", self.id);
+            }
+        }
+        self.status
     }
 }
 
 impl Drop for Engine {
-    /// Kills the engine's process group and reaps the engine.
     fn drop(&mut self) {
-        crate::os::kill_group(self.child.id());
-        let deadline = Instant::now() + QUIT_GRACE;
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(POLL);
-        }
-        tracing::warn!("engine {}: still running after SIGKILL; left to the system", self.id);
+        self.end();
     }
 }
 
@@ -227,42 +247,25 @@ fn unprompted(line: &str) -> &str {
     line.trim().trim_start_matches('>').trim()
 }
 
-/// Reads the engine's output into lines, on a thread of its own, so that
-/// a wait can time out. Ends at the end of the output.
-fn spawn_reader(id: usize, stdout: impl Read + Send + 'static, sender: mpsc::Sender<String>) -> Result<(), Fault> {
+/// Reads one of the engine's streams a line at a time (at most
+/// [`LINE_LIMIT`] bytes each), on a thread of its own, handing each line to
+/// `take` until the stream ends or `take` says to stop.
+fn spawn_lines(
+    name: String,
+    stream: impl Read + Send + 'static,
+    mut take: impl FnMut(String) -> bool + Send + 'static,
+) -> Result<(), Fault> {
     let read = move || {
-        let mut reader = BufReader::new(stdout);
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            match reader.by_ref().take(LINE_LIMIT as u64).read_until(b'\n', &mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    if sender.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    };
-    std::thread::Builder::new().name(format!("engine {id} output")).spawn(read).map(drop).map_err(Fault::Spawn)
-}
-
-/// Copies the engine's standard error into the log, a line at a time.
-fn spawn_stderr_logger(id: usize, stderr: impl Read + Send + 'static) -> Result<(), Fault> {
-    let log = move || {
-        let mut reader = BufReader::new(stderr);
+        let mut reader = BufReader::new(stream);
         let mut line = Vec::new();
         while matches!(reader.by_ref().take(LINE_LIMIT as u64).read_until(b'\n', &mut line), Ok(n) if n > 0) {
-            let text = String::from_utf8_lossy(&line);
-            let text = text.trim();
-            if !text.is_empty() {
-                tracing::info!("engine {id} says: {text}");
+            if !take(String::from_utf8_lossy(&line).into_owned()) {
+                return;
             }
             line.clear();
         }
     };
-    std::thread::Builder::new().name(format!("engine {id} stderr")).spawn(log).map(drop).map_err(Fault::Spawn)
+    std::thread::Builder::new().name(name).spawn(read).map(drop).map_err(Fault::Spawn)
 }
 
 /// Reads what `hint` printed: one `book` line per excluded move (Edax lists

@@ -102,12 +102,10 @@ impl ExtendPaths {
     /// Refuses an OUT or a journal that is IN by any path.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        for written in [output, &journal] {
-            let same = crate::input::same_file(input, written)
-                .map_err(|source| ExtendError::Io { path: input.to_path_buf(), source })?;
-            if same {
-                return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
-            }
+        let over = crate::input::output_over_input(input, &[output, &journal])
+            .map_err(|source| ExtendError::Io { path: input.to_path_buf(), source })?;
+        if let Some(written) = over {
+            return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
         }
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });

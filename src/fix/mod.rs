@@ -93,10 +93,8 @@ impl FixPaths {
     /// the input (a hard link, a symbolic link) is refused as an output.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
-        for written in [output, &receipt] {
-            if crate::input::same_file(input, written).map_err(io_error(input))? {
-                return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
-            }
+        if let Some(written) = crate::input::output_over_input(input, &[output, &receipt]).map_err(io_error(input))? {
+            return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
         }
         if crate::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { path: output.to_path_buf() });

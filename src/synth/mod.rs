@@ -355,8 +355,8 @@ mod tests {
             let board = record.board();
             let leaf_score = bytes[record.offset as usize + 40 + 2 * record.n_links()] as i8;
             if board.is_game_over() {
-                assert_eq!(i32::from(leaf_score), play::final_score(&board));
-                assert_eq!(record.value().0, play::final_score(&board));
+                assert_eq!(i32::from(leaf_score), board.final_score());
+                assert_eq!(record.value().0, board.final_score());
                 finished += 1;
             } else {
                 assert_eq!(leaf_score, -127, "every legal move is linked");

@@ -37,11 +37,6 @@ fn spread_corners(occupied: Bitboard) -> Bitboard {
     ((corners & 0x01) << 9) | ((corners & 0x80) << 7) | ((corners >> 7) & (1 << 49)) | ((corners >> 9) & (1 << 54))
 }
 
-/// The final score of a finished game: disc difference, empties to the winner.
-pub(super) fn final_score(board: &Board) -> i32 {
-    board.final_score()
-}
-
 /// Beyond every score.
 const INF: i32 = 1000;
 
@@ -54,7 +49,7 @@ fn search(board: &Board, depth: Option<u32>, alpha: i32, beta: i32) -> i32 {
     let deeper = depth.map(|d| d.saturating_sub(1));
     if moves == 0 {
         if legal_moves(board.opponent, board.player) == 0 {
-            return final_score(board);
+            return board.final_score();
         }
         return if depth == Some(0) { evaluate(board) } else { -search(&board.swapped(), deeper, -beta, -alpha) };
     }
@@ -114,7 +109,7 @@ mod tests {
         let moves = board.legal_moves();
         if moves == 0 {
             if legal_moves(board.opponent, board.player) == 0 {
-                return final_score(board);
+                return board.final_score();
             }
             return if depth == Some(0) { evaluate(board) } else { -negamax(&board.swapped(), depth.map(|d| d - 1)) };
         }
@@ -129,7 +124,7 @@ mod tests {
         // A1 against B1: playing C1 takes the last white disc, a 64-0 win.
         let board = Board::new(0b001, 0b010);
         assert_eq!(search(&board, Some(1), -INF, INF), 64);
-        assert_eq!(final_score(&Board::new(0b111, 0b1000)), 2 + 60);
+        assert_eq!(Board::new(0b111, 0b1000).final_score(), 2 + 60);
     }
 
     /// Positions along random games, some near the end.

@@ -8,7 +8,7 @@
 //! the book's format and kept in its bucket until the book is written.
 
 use super::level::Level;
-use super::play::{after, final_score, score_move_above, LEVEL, SCORE_LIMIT};
+use super::play::{after, score_move_above, LEVEL, SCORE_LIMIT};
 use super::spill::{Buckets, LevelFile};
 use super::{Rng, Salt, SynthError, SynthOptions, SynthReport};
 use crate::board::{Board, Move, Square};
@@ -154,7 +154,7 @@ fn moves_of(board: &Board, below: Option<&Scored>, here: &Scored) -> Moves {
 fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
     match moves.leaf {
         Some((mv, score)) => (Some(Link::new(Score(score), mv)), score as i8),
-        None if board.is_game_over() => (None, final_score(board) as i8),
+        None if board.is_game_over() => (None, board.final_score() as i8),
         None => (None, -(negamax::SCORE_INF as i8)),
     }
 }
