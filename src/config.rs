@@ -123,7 +123,7 @@ pub struct ReadKeys {
     /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
     #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
-    pub egbk_level: Option<i32>,
+    pub egbk_level: Option<i8>,
 }
 
 /// Logging: every command.
@@ -307,7 +307,7 @@ fn parse_limit(text: &str) -> Result<Limit, BadValue> {
 /// with a number.
 const LIMIT_MAX: u32 = 1000;
 
-fn parse_egbk_level(text: &str) -> Result<i32, BadValue> {
+fn parse_egbk_level(text: &str) -> Result<i8, BadValue> {
     parse_count(text, 0..=60)
 }
 
@@ -426,7 +426,7 @@ mod de {
         parse_limit(&text).map(Some).map_err(D::Error::custom)
     }
 
-    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i8>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "a whole number from 0 to 60")?;
         parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
@@ -511,7 +511,7 @@ pub struct Config {
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
     /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
-    pub egbk_level: i32,
+    pub egbk_level: i8,
     /// `extend`'s engine command line; none given: `extend` cannot run.
     pub engine: Option<String>,
     /// Engines `extend` runs at once.
