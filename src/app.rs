@@ -19,7 +19,7 @@ use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
 use bookminer::modes::Rules;
 use bookminer::output::atomic::is_not_a_file;
-use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
+use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
@@ -398,7 +398,7 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let options = MineOptions {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        format: kifu_format(config),
+        style: line_style(config),
         formats: config.format,
         bom: config.bom,
         unique_lines: config.unique_lines,
@@ -525,7 +525,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
         return Err(AppError::Fix(FixError::Interrupted));
     }
     check_out_name(output, kept_format(book.format()), "fix")?;
-    let options = FixOptions { format: kifu_format(config) };
+    let options = FixOptions { style: line_style(config) };
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(fix(book, &paths, &options, control)?)
     })?;
@@ -584,7 +584,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Diff(DiffError::Interrupted));
     }
-    let format = kifu_format(config);
+    let format = line_style(config);
     let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
         Ok(diff(old_book, new_book, &output, &format, control)?)
     })?;
@@ -593,8 +593,8 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
 }
 
 /// How lines are written (mining's files, fix's receipt, diff's lines).
-fn kifu_format(config: &Config) -> KifuFormat {
-    KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() }
+fn line_style(config: &Config) -> LineStyle {
+    LineStyle { orientation: config.orientation, pass_token: config.pass_token.clone() }
 }
 
 /// Ends a run once its outputs (`written`) are in place: its summary into

@@ -9,7 +9,7 @@
 use bookminer::choice::Choice;
 use bookminer::kifu;
 use bookminer::modes::{Linkless, Mode};
-use bookminer::output::{Formats, Orientation};
+use bookminer::output::{Orientation, RecordFormats};
 use bookminer::walk::Start;
 use bookminer::window::Window;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -161,7 +161,7 @@ pub struct MineKeys {
     /// kifu,jsonl,obf [config: format]
     #[arg(long, display_order = 12, value_name = "LIST", value_parser = parse_formats)]
     #[serde(default, deserialize_with = "de::formats")]
-    pub format: Option<Formats>,
+    pub format: Option<RecordFormats>,
     /// false: kifu files without the byte-order mark (for Edax's `book add`) [config: bom]
     #[arg(long, display_order = 13, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
@@ -349,8 +349,8 @@ fn parse_bool(text: &str) -> Result<bool, BadValue> {
     }
 }
 
-fn parse_formats(text: &str) -> Result<Formats, BadValue> {
-    text.parse().map_err(|e: bookminer::output::print::FormatsError| BadValue(e.to_string()))
+fn parse_formats(text: &str) -> Result<RecordFormats, BadValue> {
+    text.parse().map_err(|e: bookminer::output::print::RecordFormatsError| BadValue(e.to_string()))
 }
 
 /// The values of an enumerated key, quoted, for messages.
@@ -475,7 +475,7 @@ mod de {
             .ok_or_else(|| D::Error::custom(format!("{v} is not allowed; allowed values: {}", allowed::<T>())))
     }
 
-    pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Formats>, D::Error> {
+    pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RecordFormats>, D::Error> {
         let text = string(value(d)?, "\"kifu\", \"jsonl\", \"obf\" or a comma-separated list of them")?;
         parse_formats(&text).map(Some).map_err(D::Error::custom)
     }
@@ -506,7 +506,7 @@ pub struct Config {
     /// The log file, only when one was asked for (flag or config key): a
     /// run writes no file the user did not name or expect.
     pub log_file: Option<PathBuf>,
-    pub format: Formats,
+    pub format: RecordFormats,
     pub bom: bool,
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
@@ -544,7 +544,7 @@ impl Default for Config {
             positions_file: None,
             log_level: LogLevel::Info,
             log_file: None,
-            format: Formats::KIFU,
+            format: RecordFormats::KIFU,
             bom: true,
             window: Window::NONE,
             egbk_level: 1,
@@ -782,7 +782,7 @@ fn start_of(text: &str) -> Result<Start, BadValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bookminer::output::Format;
+    use bookminer::output::RecordFormat;
 
     #[test]
     fn a_long_offending_line_is_clipped_in_the_message() {
@@ -810,7 +810,7 @@ mod tests {
         assert_eq!(c.book, None, "no book unless one is given");
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
         assert_eq!(c.log_file, None);
-        assert_eq!((c.format, c.bom), (Formats::KIFU, true));
+        assert_eq!((c.format, c.bom), (RecordFormats::KIFU, true));
         assert_eq!(parse("log_file = \"l.log\"").unwrap().log_file, Some(PathBuf::from("/base/l.log")));
     }
 
@@ -831,10 +831,13 @@ mod tests {
 
     #[test]
     fn format_takes_one_name_or_a_list_in_any_case() {
-        let all = Formats::of(&[Format::Kifu, Format::Jsonl, Format::Obf]);
-        assert_eq!(parse("format = \"JSONL\"").unwrap().format, Formats::of(&[Format::Jsonl]));
+        let all = RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl, RecordFormat::Obf]);
+        assert_eq!(parse("format = \"JSONL\"").unwrap().format, RecordFormats::of(&[RecordFormat::Jsonl]));
         assert_eq!(parse("Format = \"jsonl,obf,kifu\"").unwrap().format, all);
-        assert_eq!(parse("format = \" Obf , KIFU,obf \"").unwrap().format, Formats::of(&[Format::Kifu, Format::Obf]));
+        assert_eq!(
+            parse("format = \" Obf , KIFU,obf \"").unwrap().format,
+            RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Obf])
+        );
         for bad in ["\"\"", "\"kifu,\"", "\"csv\"", "\"kifu;jsonl\"", "1", "[\"kifu\"]"] {
             let e = parse(&format!("format = {bad}")).unwrap_err();
             assert_eq!(e.key(), Some("format"), "{bad}");
@@ -842,7 +845,7 @@ mod tests {
         }
         let mut c = parse("").unwrap();
         c.set_from_command_line("format", "Kifu,JSONL").unwrap();
-        assert_eq!(c.format, Formats::of(&[Format::Kifu, Format::Jsonl]));
+        assert_eq!(c.format, RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl]));
         let e = c.set_from_command_line("format", "").unwrap_err();
         assert_eq!(e.key(), Some("--format"));
     }

@@ -4,7 +4,7 @@
 
 use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
-use super::index::{hash_board, BuildError, Located, Place, PositionIndex, Refused};
+use super::index::{hash_board, BuildError, Located, PositionIndex, Refused, Slot};
 use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, FilePlace, Record, RecordId, Score};
@@ -309,13 +309,13 @@ impl BookFile {
 
     /// Where a stored (normalized) board's entry is.
     #[inline]
-    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Place> {
+    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Slot> {
         self.find_hashed(index, board, hash_board(board))
     }
 
     /// [`BookFile::find`] with the board's hash already known.
     #[inline]
-    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Place> {
+    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Slot> {
         index.find(hash, board, |at| self.board_of(at))
     }
 

@@ -20,7 +20,7 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::mine::{Control, Phase, Stop};
-use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::walk::WalkError;
 use lines::{Both, Failure, NewBook};
 use std::fmt;
@@ -114,7 +114,7 @@ pub fn diff(
     old: Book,
     new: Book,
     output: &Path,
-    format: &KifuFormat,
+    format: &LineStyle,
     control: Control<'_>,
 ) -> Result<DiffReport, DiffError> {
     let began = Instant::now();
