@@ -12,7 +12,7 @@ use bookminer::book::{Book, Format as BookFormat, Problem, ReadOptions};
 use bookminer::mismatch::{Found, Recorder};
 use bookminer::modes::{Linkless, Mode, Rules};
 use bookminer::output::print::LineText;
-use bookminer::output::{Format, LineStyle, Orientation};
+use bookminer::output::{LineStyle, Orientation, RecordFormat};
 use bookminer::stats::book_stats;
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable, WalkError};
@@ -47,7 +47,7 @@ impl Visitor for Judge {
                 text.clear();
                 let symmetry = format.render(record.line, text);
                 let line = LineText { kifu: text, symmetry };
-                for f in Format::ALL {
+                for f in RecordFormat::ALL {
                     printed.clear();
                     f.printer().print(record, &line, printed);
                     assert!(printed.ends_with('\n') && printed.matches('\n').count() == 1 + text.matches('\n').count());
