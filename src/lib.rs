@@ -10,8 +10,8 @@
 //! compiler refuses one anywhere else.
 #![deny(unsafe_code)]
 
-pub mod arrivals;
-pub mod bits;
+mod arrivals;
+mod bits;
 pub mod board;
 pub mod book;
 pub mod choice;
@@ -19,7 +19,7 @@ pub mod convert;
 pub mod cut;
 pub mod diff;
 pub mod extend;
-pub mod first_arrivals;
+mod first_arrivals;
 pub mod fix;
 pub mod input;
 pub mod inspect;
@@ -29,11 +29,11 @@ pub mod mine;
 pub mod mismatch;
 pub mod modes;
 pub mod negamax;
-pub mod order;
+mod order;
 #[allow(unsafe_code)]
 pub mod os;
 pub mod output;
-pub mod parallel;
+mod parallel;
 pub mod position;
 pub mod stats;
 pub mod symmetry;
