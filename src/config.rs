@@ -6,6 +6,7 @@
 //! every value is checked here, so the rest of the program works with a typed
 //! [`Config`].
 
+use crate::failure::{io_kind, ErrorKind};
 use crate::kifu;
 use crate::modes::{Linkless, Mode};
 use crate::output::{Formats, Orientation};
@@ -568,6 +569,13 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ConfigError::Unreadable { source, .. } => io_kind(source),
+            ConfigError::NotUtf8 { .. } | ConfigError::Syntax { .. } | ConfigError::Key { .. } => ErrorKind::BadInput,
+        }
+    }
+
     /// The key (or flag) the problem is about, if it is one key's.
     pub fn key(&self) -> Option<&str> {
         match self {

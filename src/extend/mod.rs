@@ -22,10 +22,11 @@ pub use journal::{JournalError, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, Header, ReadOptions, RecordId};
+use crate::failure::{io_kind, ErrorKind};
 use crate::fix::{fix_into, FixError, FixOptions};
-use crate::mine::{Control, Phase};
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile};
+use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
@@ -73,6 +74,24 @@ pub enum ExtendError {
     Grown(String),
     #[error("interrupted; the journal {} keeps every answer so far, OUT was not written", journal.display())]
     Interrupted { journal: PathBuf },
+}
+
+impl ExtendError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ExtendError::SameFile { .. }
+            | ExtendError::BookIsJournal { .. }
+            | ExtendError::StartMissing { .. }
+            | ExtendError::IllegalMove { .. } => ErrorKind::BadInput,
+            ExtendError::Io { source, .. } => io_kind(source),
+            ExtendError::Journal(e) => e.kind(),
+            ExtendError::Engine { .. } => ErrorKind::Engine,
+            ExtendError::BookChanged { .. } => ErrorKind::BookChanged,
+            ExtendError::Fix(e) => e.kind(),
+            ExtendError::Grown(_) => ErrorKind::Internal,
+            ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
+        }
+    }
 }
 
 /// What `extend` is asked to do.
@@ -470,7 +489,7 @@ fn write_out(store: &Store<'_>, out: &mut AtomicFile, path: &Path, cancel: &Atom
     let sink = Path::new("(no receipt)");
     let done = fix_into(grown, &FixOptions::default(), (out, path), (&mut io::sink(), sink), control)?;
     if done.interrupted() {
-        return Err(FixError::Interrupted.into());
+        return Err(FixError::interrupted().into());
     }
     Ok(records)
 }

@@ -5,9 +5,10 @@
 
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
-use bookminer::mine::{mine, Control, MineOptions, MineReport};
+use bookminer::mine::{mine, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{Formats, KifuFormat};
+use bookminer::run::Control;
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
