@@ -36,3 +36,34 @@ pub fn io_kind(error: &io::Error) -> ErrorKind {
     }
     ErrorKind::Io
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::AtomicFile;
+
+    /// The error of an output named over a device.
+    fn refusal() -> io::Error {
+        AtomicFile::create(std::path::Path::new("/dev/null")).err().expect("/dev/null is no regular file")
+    }
+
+    /// An error that holds another as its cause, as a library may wrap one.
+    #[derive(Debug, thiserror::Error)]
+    #[error("wrapped")]
+    struct Wrapped(#[source] io::Error);
+
+    #[test]
+    fn an_output_refused_for_not_being_a_file_is_bad_input_wherever_it_is_among_the_causes() {
+        assert_eq!(io_kind(&refusal()), ErrorKind::BadInput);
+        let wrapped = io::Error::other(Wrapped(refusal()));
+        assert_eq!(io_kind(&wrapped), ErrorKind::BadInput);
+        let run = crate::run::RunError::Io { path: "/dev/null".into(), source: wrapped };
+        assert_eq!(run.kind(), ErrorKind::BadInput);
+    }
+
+    #[test]
+    fn any_other_io_failure_is_io() {
+        assert_eq!(io_kind(&io::Error::from(io::ErrorKind::NotFound)), ErrorKind::Io);
+        assert_eq!(io_kind(&io::Error::other(Wrapped(io::Error::other("full")))), ErrorKind::Io);
+    }
+}
