@@ -2,13 +2,13 @@
 //! failure maps to.
 
 use crate::cli::{Cli, Command, SummaryFormat};
+use crate::config::{Config, ConfigError, RunMode};
 use crate::logging::REPORT;
 use crate::progress::Progress;
 use crate::summary;
 use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
-use bookminer::config::{Config, ConfigError, RunMode};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError};

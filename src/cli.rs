@@ -1,7 +1,10 @@
 //! Command-line syntax. The flags that override config keys are declared with
-//! the keys themselves, in `bookminer::config::Settings`.
+//! the keys themselves, in `crate::config::Settings`.
 
-use bookminer::config::{BookKeys, ExtendKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys};
+use crate::config::{
+    choice, BookKeys, ExtendKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys,
+};
+use bookminer::convert::OutFormat;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -227,8 +230,8 @@ pub enum Command {
         #[arg(value_name = "OUT")]
         output: PathBuf,
         /// The format to write; default: from OUT's extension (.dat Edax, .egbk3 Egaroucid).
-        #[arg(long, value_enum, value_name = "FORMAT", ignore_case = true)]
-        to: Option<bookminer::convert::OutFormat>,
+        #[arg(long, value_parser = choice::<OutFormat>(), value_name = "FORMAT", ignore_case = true)]
+        to: Option<OutFormat>,
         #[command(flatten)]
         read: ReadKeys,
         #[command(flatten)]

@@ -6,13 +6,15 @@
 //! every value is checked here, so the rest of the program works with a typed
 //! [`Config`].
 
-use crate::failure::{io_kind, ErrorKind};
-use crate::kifu;
-use crate::modes::{Linkless, Mode};
-use crate::output::{Formats, Orientation};
-use crate::walk::Start;
-use crate::window::Window;
-use clap::{Args, CommandFactory, Parser, ValueEnum};
+use bookminer::choice::Choice;
+use bookminer::failure::{io_kind, ErrorKind};
+use bookminer::kifu;
+use bookminer::modes::{Linkless, Mode};
+use bookminer::output::{Formats, Orientation};
+use bookminer::walk::Start;
+use bookminer::window::Window;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, CommandFactory, Parser};
 use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
 use std::io;
@@ -38,13 +40,28 @@ impl RunMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LogLevel {
     Error,
     Warn,
     Info,
     Debug,
     Trace,
+}
+
+impl Choice for LogLevel {
+    const ALL: &'static [LogLevel] =
+        &[LogLevel::Error, LogLevel::Warn, LogLevel::Info, LogLevel::Debug, LogLevel::Trace];
+
+    fn name(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
 }
 
 impl LogLevel {
@@ -114,7 +131,7 @@ pub struct ReadKeys {
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct LogKeys {
     /// How much to log [config: log_level]
-    #[arg(long, display_order = 10, value_name = "LEVEL", value_enum, ignore_case = true)]
+    #[arg(long, display_order = 10, value_name = "LEVEL", value_parser = choice::<LogLevel>(), ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub log_level: Option<LogLevel>,
     /// Log file, UTF-8 with BOM, time-stamped lines; none unless given.
@@ -138,7 +155,7 @@ pub struct MineKeys {
     #[serde(default, deserialize_with = "de::min_gap")]
     pub min_gap: Option<i32>,
     /// Mode 1, child with a leaf but no links [config: mode1_linkless]
-    #[arg(long, display_order = 8, value_name = "HOW", value_enum, ignore_case = true)]
+    #[arg(long, display_order = 8, value_name = "HOW", value_parser = choice::<Linkless>(), ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub mode1_linkless: Option<Linkless>,
     /// Files to write per mode: kifu (.txt), jsonl, obf, or a list such as
@@ -164,7 +181,7 @@ pub struct LineKeys {
     #[serde(default, deserialize_with = "de::path")]
     pub out_dir: Option<PathBuf>,
     /// Turn every line to start with F5, or keep the walk's coordinates [config: orientation]
-    #[arg(long, display_order = 5, value_name = "HOW", value_enum, ignore_case = true)]
+    #[arg(long, display_order = 5, value_name = "HOW", value_parser = choice::<Orientation>(), ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub orientation: Option<Orientation>,
     /// Text written for a pass, e.g. PS; empty leaves passes out [config: pass_token]
@@ -334,14 +351,23 @@ fn parse_bool(text: &str) -> Result<bool, BadValue> {
 }
 
 fn parse_formats(text: &str) -> Result<Formats, BadValue> {
-    text.parse().map_err(|e: crate::output::print::FormatsError| BadValue(e.to_string()))
+    text.parse().map_err(|e: bookminer::output::print::FormatsError| BadValue(e.to_string()))
 }
 
 /// The values of an enumerated key, quoted, for messages.
-fn allowed<T: ValueEnum>() -> String {
-    let names =
-        T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|p| format!("\"{}\"", p.get_name()));
+fn allowed<T: Choice>() -> String {
+    let names = T::ALL.iter().map(|v| format!("\"{}\"", v.name()));
     names.collect::<Vec<_>>().join(", ")
+}
+
+/// The parser of an enumerated flag: its values, each with its help, as
+/// `--help` lists them.
+pub fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
+    let values = T::ALL.iter().map(|&v| match v.help() {
+        Some(help) => PossibleValue::new(v.name()).help(help),
+        None => PossibleValue::new(v.name()),
+    });
+    PossibleValuesParser::new(values).try_map(|name| T::named(&name).ok_or(BadValue(format!("no value {name:?}"))))
 }
 
 /// Reading the file's values with the flags' parsers: a TOML value is taken
@@ -442,12 +468,12 @@ mod de {
         parse_bool(&text).map(Some).map_err(|_| D::Error::custom(format!("expected true or false, got {v}")))
     }
 
-    pub fn choice<'de, D: Deserializer<'de>, T: ValueEnum>(d: D) -> Result<Option<T>, D::Error> {
+    pub fn choice<'de, D: Deserializer<'de>, T: Choice>(d: D) -> Result<Option<T>, D::Error> {
         let v = value(d)?;
         let text = string(v.clone(), &format!("one of {}", allowed::<T>()))?;
-        T::from_str(text.trim(), true)
+        T::named(text.trim())
             .map(Some)
-            .map_err(|_| D::Error::custom(format!("{v} is not allowed; allowed values: {}", allowed::<T>())))
+            .ok_or_else(|| D::Error::custom(format!("{v} is not allowed; allowed values: {}", allowed::<T>())))
     }
 
     pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Formats>, D::Error> {
@@ -577,6 +603,7 @@ impl ConfigError {
     }
 
     /// The key (or flag) the problem is about, if it is one key's.
+    #[cfg_attr(not(test), allow(dead_code))] // its tests' and the config fuzz target's
     pub fn key(&self) -> Option<&str> {
         match self {
             ConfigError::Key { key, .. } => Some(key),
@@ -641,7 +668,7 @@ const CONFIG_LIMIT: u64 = 1 << 20;
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = crate::input::read_bounded(path, CONFIG_LIMIT)
+        let bytes = bookminer::input::read_bounded(path, CONFIG_LIMIT)
             .map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
         // Text that is not UTF-8 is a bad config (status 2), not a read failure
@@ -698,6 +725,7 @@ impl Config {
 
     /// Applies one flag given as text (`key` as in the file), checked by the
     /// same parser as the command line.
+    #[cfg_attr(not(test), allow(dead_code))] // its tests' and the config fuzz target's
     pub fn set_from_command_line(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
         let flag = format!("--{}", key.replace('_', "-"));
         let bad = |message: String| ConfigError::Key { origin: "command line".into(), key: flag.clone(), message };
@@ -762,7 +790,7 @@ fn start_of(text: &str) -> Result<Start, BadValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::Format;
+    use bookminer::output::Format;
 
     #[test]
     fn a_long_offending_line_is_clipped_in_the_message() {

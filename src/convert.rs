@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{edax as edax_format, egaroucid, Book, BookError, Format, Header, ResolvedBook, Target};
+use crate::choice::Choice;
 use crate::failure::ErrorKind;
 use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::parallel;
@@ -20,12 +21,28 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The formats bookminer writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutFormat {
-    /// Edax's book.dat
     Edax,
-    /// Egaroucid's .egbk3
     Egbk3,
+}
+
+impl Choice for OutFormat {
+    const ALL: &'static [OutFormat] = &[OutFormat::Edax, OutFormat::Egbk3];
+
+    fn name(self) -> &'static str {
+        match self {
+            OutFormat::Edax => "edax",
+            OutFormat::Egbk3 => "egbk3",
+        }
+    }
+
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            OutFormat::Edax => "Edax's book.dat",
+            OutFormat::Egbk3 => "Egaroucid's .egbk3",
+        })
+    }
 }
 
 impl OutFormat {

@@ -1,13 +1,14 @@
 //! A run's second thread: the walk's arrivals, handed over in batches (see
 //! [`crate::arrivals`]), are judged under every chosen mode and their
-//! records written to each mode's files. The walk's own thread, whose speed
-//! is bounded by memory, is left to walk; judging, rendering, dropping
-//! repeated lines and writing overlap with it on the second core.
+//! records handed to a [`Findings`]: each mode's files, or memory. The walk's
+//! own thread, whose speed is bounded by memory, is left to walk; judging,
+//! rendering, dropping repeated lines and writing overlap with it on the
+//! second core.
 
 use crate::arrivals::{ArrivalBatch, Replay};
-use crate::mismatch::{Found, Recorder};
+use crate::board::Move;
+use crate::mismatch::{Found, Mismatch, Recorder};
 use crate::modes::{Branch, Mode, Rules};
-use crate::output::ModeFiles;
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -23,39 +24,79 @@ const BATCHES_IN_FLIGHT: usize = 32;
 /// Why the judge stopped: the file it was writing and the error.
 pub type WriteFailure = (PathBuf, io::Error);
 
+/// Where the judge puts the records it makes, in the walk's order: each
+/// mode's files (mining), or memory ([`Collected`]).
+pub trait Findings: Send + 'static {
+    /// Takes one record of `modes[index]`. An error stops the judge, and
+    /// with it the walk.
+    fn take(&mut self, index: usize, record: &Mismatch<'_>) -> Result<(), WriteFailure>;
+}
+
+/// A record kept in memory: the record, and the line it borrowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The record, its `line` left empty (see [`Finding::record`]).
+    mismatch: Mismatch<'static>,
+    line: Vec<Move>,
+}
+
+impl Finding {
+    /// The record as the judge made it.
+    pub fn record(&self) -> Mismatch<'_> {
+        Mismatch { line: &self.line, ..self.mismatch }
+    }
+}
+
+/// Every record, kept in memory, per mode in the order of the modes judged.
+#[derive(Clone, Debug, Default)]
+pub struct Collected {
+    pub per_mode: Vec<Vec<Finding>>,
+}
+
+impl Findings for Collected {
+    fn take(&mut self, index: usize, record: &Mismatch<'_>) -> Result<(), WriteFailure> {
+        if self.per_mode.len() <= index {
+            self.per_mode.resize_with(index + 1, Vec::new);
+        }
+        let finding = Finding { mismatch: Mismatch { line: &[], ..*record }, line: record.line.to_vec() };
+        self.per_mode[index].push(finding);
+        Ok(())
+    }
+}
+
 /// What the judge did with every arrival.
-pub struct Judged {
-    /// Each mode's files, every record written (not yet finished).
-    pub files: Vec<ModeFiles>,
+pub struct Judged<F> {
+    /// Where every record went (files not yet finished).
+    pub findings: F,
     /// Per mode, in the order of `files`: arrivals where the rule fired
     /// above and below.
     pub fired: Vec<(u64, u64)>,
 }
 
 /// The judging thread, fed until [`Judge::finish`].
-pub struct Judge {
+pub struct Judge<F> {
     sender: Option<SyncSender<ArrivalBatch>>,
     /// Batches judged and emptied, sent back to be filled again: a batch
     /// is a few hundred kilobytes, which a fresh allocation would have the
     /// kernel map, zero and unmap every time.
     emptied: Receiver<ArrivalBatch>,
-    thread: Option<JoinHandle<Result<Judged, WriteFailure>>>,
+    thread: Option<JoinHandle<Result<Judged<F>, WriteFailure>>>,
 }
 
 /// The judge has stopped (after an error) and takes no more arrivals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JudgeStopped;
 
-impl Judge {
-    /// Starts the thread that judges arrivals under `modes` and writes each
-    /// mode's records to its files (`files[i]` for `modes[i]`).
-    pub fn spawn(modes: &[Mode], rules: Rules, files: Vec<ModeFiles>) -> io::Result<Judge> {
+impl<F: Findings> Judge<F> {
+    /// Starts the thread that judges arrivals under `modes` and hands each
+    /// record to `findings` (numbered `i` for `modes[i]`).
+    pub fn spawn(modes: &[Mode], rules: Rules, findings: F) -> io::Result<Judge<F>> {
         let (sender, batches) = sync_channel::<ArrivalBatch>(BATCHES_IN_FLIGHT);
         let (give_back, emptied) = sync_channel::<ArrivalBatch>(BATCHES_IN_FLIGHT + 1);
         let mut recorder = Recorder::new(modes, rules);
         let thread = std::thread::Builder::new().name("judge and write".into()).spawn(move || {
-            let mut files = files;
-            let mut fired = vec![(0, 0); files.len()];
+            let mut findings = findings;
+            let mut fired = vec![(0, 0); recorder.modes().len()];
             let mut replay = Replay::default();
             for mut batch in batches {
                 replay.replay(&batch, |facts| {
@@ -65,14 +106,14 @@ impl Judge {
                             *if branch == Branch::Above { above } else { below } += 1;
                             Ok(())
                         }
-                        Found::Record { index, record } => files[index].write(record),
+                        Found::Record { index, record } => findings.take(index, record),
                     })
                 })?;
                 batch.clear();
                 // The walk may have stopped taking them back; then it is dropped.
                 let _ = give_back.try_send(batch);
             }
-            Ok(Judged { files, fired })
+            Ok(Judged { findings, fired })
         })?;
         Ok(Judge { sender: Some(sender), emptied, thread: Some(thread) })
     }
@@ -91,14 +132,14 @@ impl Judge {
 
     /// Waits for the judge to finish what it was handed, and returns what it
     /// did (or the error that stopped it).
-    pub fn finish(mut self) -> Result<Judged, WriteFailure> {
+    pub fn finish(mut self) -> Result<Judged<F>, WriteFailure> {
         self.sender = None;
         let thread = self.thread.take().expect("finish runs once");
         thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 }
 
-impl Drop for Judge {
+impl<F> Drop for Judge<F> {
     /// Stops the judge and waits for it, so that when a walk is abandoned
     /// its temporary files are gone by the time the caller looks.
     fn drop(&mut self) {

@@ -14,7 +14,7 @@ pub mod arrivals;
 pub mod bits;
 pub mod board;
 pub mod book;
-pub mod config;
+pub mod choice;
 pub mod convert;
 pub mod cut;
 pub mod diff;
@@ -47,6 +47,5 @@ pub mod write;
 
 pub use board::{Board, Move, Square};
 pub use book::{Book, BookError};
-pub use config::Config;
 pub use mine::{mine, MineOptions, MineReport};
 pub use walk::{walk, Start, Walkable};

@@ -8,7 +8,7 @@
 //! writing (the command refuses it before that). Lines logged until then are
 //! kept and written first.
 
-use bookminer::config::LogLevel;
+use crate::config::LogLevel;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};

@@ -4,6 +4,7 @@
 
 mod app;
 mod cli;
+mod config;
 mod logging;
 mod progress;
 mod summary;

@@ -1,11 +1,12 @@
 //! Mining: one walk, the chosen modes' rules at every arrival, and each
-//! mode's records written in every format asked for. Files are committed only
+//! record handed to a [`Findings`] as it is made ([`mine_into`]); [`mine`]
+//! hands them to each mode's files, in every format asked for, committed only
 //! when the whole walk succeeds.
 
 use crate::arrivals::Packer;
-use crate::book::Book;
-use crate::judging::Judge;
-use crate::mismatch::Recorder;
+use crate::book::{Book, ResolvedBook};
+use crate::judging::{Findings, Judge, WriteFailure};
+use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
 use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
 use crate::run::{Control, Left, Phase, RunError};
@@ -35,6 +36,11 @@ pub struct MineOptions {
 }
 
 impl MineOptions {
+    /// What the walk looks for.
+    pub fn sought(&self) -> Sought<'_> {
+        Sought { modes: &self.modes, rules: self.rules, window: self.window }
+    }
+
     /// Where a mode's kifu go: `out_dir/mode{N}.txt`.
     pub fn output_path(&self, mode: Mode) -> PathBuf {
         output_path(&self.out_dir, mode, Format::Kifu)
@@ -48,6 +54,27 @@ impl MineOptions {
             unique_lines: self.unique_lines,
         }
     }
+}
+
+/// What a walk looks for: the modes, their rules, and which moves it follows.
+#[derive(Clone, Copy, Debug)]
+pub struct Sought<'a> {
+    pub modes: &'a [Mode],
+    pub rules: Rules,
+    /// Which moves the walk follows (docs/walk.md, windows).
+    pub window: Window,
+}
+
+/// What [`mine_into`] found, before any file is finished.
+pub struct Mined<F> {
+    pub positions_loaded: u64,
+    pub walk: WalkStats,
+    /// Where every record went.
+    pub findings: F,
+    /// Per mode: arrivals where the rule fired above and below.
+    pub fired: Vec<(u64, u64)>,
+    /// The walk alone, judging included.
+    pub walk_time: Duration,
 }
 
 /// Mining fails only as every walking command can.
@@ -123,16 +150,16 @@ const BATCH_ARRIVALS: usize = 4096;
 /// The walk's visitor: copies each arrival where a chosen mode's rule
 /// fires into a batch for the judging thread, which judges it under every
 /// chosen mode and writes the records.
-struct Miner<'c> {
+struct Miner<'c, F> {
     /// Tells the arrivals where a chosen mode fires: only those are copied.
     sieve: Recorder,
     packer: Packer,
     /// Taken out when the judge fails, to learn why.
-    judge: Option<Judge>,
+    judge: Option<Judge<F>>,
     control: Control<'c>,
 }
 
-impl Visitor for Miner<'_> {
+impl<F: Findings> Visitor for Miner<'_, F> {
     type Error = RunError;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), RunError> {
@@ -154,7 +181,7 @@ impl Visitor for Miner<'_> {
     }
 }
 
-impl Miner<'_> {
+impl<F: Findings> Miner<'_, F> {
     /// Hands the arrivals copied so far to the judge.
     fn hand_over(&mut self) -> Result<(), RunError> {
         let judge = self.judge.as_mut().expect("the judge is taken out only when the walk stops");
@@ -174,6 +201,13 @@ impl Miner<'_> {
     }
 }
 
+/// Each mode's files, fed records in the walk's order.
+impl Findings for Vec<ModeFiles> {
+    fn take(&mut self, index: usize, record: &Mismatch<'_>) -> Result<(), WriteFailure> {
+        self[index].write(record)
+    }
+}
+
 /// Walks the book from `start` and writes one kifu file per mode. Nothing
 /// under the final names changes unless the whole walk succeeds. The book
 /// is resolved for the walk (see [`Book::resolve`]), which drops its index.
@@ -188,8 +222,65 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
                 .map_err(|(path, source)| RunError::Io { path, source })?,
         );
     }
-    let judge = Judge::spawn(&options.modes, options.rules, files).map_err(RunError::io(&options.out_dir))?;
-    let sieve = Recorder::new(&options.modes, options.rules);
+    let book_path = book.path().to_path_buf();
+    let (mined, book) = mine_walked(book, start, options.sought(), files, control)?;
+    // Write every file out before renaming any, so a failure (a full disk)
+    // leaves all previous outputs as they were, not some of them.
+    let mut modes = Vec::new();
+    let mut finished = Vec::new();
+    for ((mode_files, &(above, below)), &mode) in mined.findings.into_iter().zip(&mined.fired).zip(&options.modes) {
+        let written = mode_files.finish().map_err(|(path, source)| RunError::Io { path, source })?;
+        finished.extend(written.files);
+        modes.push(ModeReport {
+            mode,
+            above,
+            below,
+            lines_written: written.lines_written,
+            duplicates_dropped: written.duplicates_dropped,
+            files: written.reports,
+        });
+    }
+    // Last look before any output replaces its previous version.
+    if book.file().changed() {
+        return Err(RunError::BookChanged { book: book_path, left: LEFT });
+    }
+    for file in finished {
+        let path = file.path().to_path_buf();
+        file.commit().map_err(RunError::io(&path))?;
+    }
+    Ok(MineReport {
+        positions_loaded: mined.positions_loaded,
+        walk: mined.walk,
+        modes,
+        walk_time: mined.walk_time,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// Walks the book from `start` and hands every record the sought modes make
+/// to `findings`, in the walk's order, on a second thread. The book is
+/// resolved for the walk (see [`Book::resolve`]), which drops its index.
+pub fn mine_into<F: Findings>(
+    book: Book,
+    start: &Start,
+    sought: Sought<'_>,
+    findings: F,
+    control: Control<'_>,
+) -> Result<Mined<F>, MineError> {
+    mine_walked(book, start, sought, findings, control).map(|(mined, _)| mined)
+}
+
+/// [`mine_into`], and the book walked, for a last look at its file.
+fn mine_walked<F: Findings>(
+    book: Book,
+    start: &Start,
+    sought: Sought<'_>,
+    findings: F,
+    control: Control<'_>,
+) -> Result<(Mined<F>, ResolvedBook), MineError> {
+    let judge = Judge::spawn(sought.modes, sought.rules, findings)
+        .map_err(|source| RunError::Io { path: PathBuf::from("<judging thread>"), source })?;
+    let sieve = Recorder::new(sought.modes, sought.rules);
     let miner = Miner { sieve, packer: Packer::default(), judge: Some(judge), control };
     let book_path = book.path().to_path_buf();
     let positions_loaded = book.counts().positions;
@@ -197,7 +288,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     (miner.control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
         .map_err(|missing| RunError::Walk { book: book_path.clone(), error: missing.into() })?
-        .within(options.window);
+        .within(sought.window);
     (miner.control.phase)(Phase::Walking);
     let book = walkable.book();
     tracing::info!(
@@ -226,29 +317,6 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
         .expect("the judge is taken out only when the walk fails")
         .finish()
         .map_err(|(path, source)| RunError::Io { path, source })?;
-    // Write every file out before renaming any, so a failure (a full disk)
-    // leaves all previous outputs as they were, not some of them.
-    let mut modes = Vec::new();
-    let mut finished = Vec::new();
-    for ((mode_files, &(above, below)), &mode) in judged.files.into_iter().zip(&judged.fired).zip(&options.modes) {
-        let written = mode_files.finish().map_err(|(path, source)| RunError::Io { path, source })?;
-        finished.extend(written.files);
-        modes.push(ModeReport {
-            mode,
-            above,
-            below,
-            lines_written: written.lines_written,
-            duplicates_dropped: written.duplicates_dropped,
-            files: written.reports,
-        });
-    }
-    // Last look before any output replaces its previous version.
-    if book.file().changed() {
-        return Err(RunError::BookChanged { book: book_path, left: LEFT });
-    }
-    for file in finished {
-        let path = file.path().to_path_buf();
-        file.commit().map_err(RunError::io(&path))?;
-    }
-    Ok(MineReport { positions_loaded, walk: stats, modes, walk_time, elapsed: began.elapsed() })
+    let mined = Mined { positions_loaded, walk: stats, findings: judged.findings, fired: judged.fired, walk_time };
+    Ok((mined, walkable.into_book()))
 }

@@ -1,6 +1,7 @@
 //! The mismatch rules of docs/modes.md, as pure functions of one arrival.
 
 use crate::book::Score;
+use crate::choice::Choice;
 use smallvec::SmallVec;
 use std::fmt;
 
@@ -52,11 +53,22 @@ impl fmt::Display for Mode {
 }
 
 /// What mode 1 does with a child that has a leaf but no links.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Linkless {
     #[default]
     Skip,
     Report,
+}
+
+impl Choice for Linkless {
+    const ALL: &'static [Linkless] = &[Linkless::Skip, Linkless::Report];
+
+    fn name(self) -> &'static str {
+        match self {
+            Linkless::Skip => "skip",
+            Linkless::Report => "report",
+        }
+    }
 }
 
 /// Settings shared by the rules.

@@ -486,18 +486,30 @@ impl<V: Visitor> Walker<'_, V> {
             return first;
         }
         let mut children = 0;
-        for (link, &target) in record.moves().zip(&self.targets) {
-            if let Target::Child(at, _) = target {
-                self.book.prefetch(at);
-                self.visited.prefetch(at.id);
-                if children > 0 {
-                    self.scouts.start(at);
-                }
-                children += 1;
-            }
-            self.moves.push(Child { link, target });
+        // Taken out while the moves are pushed, which needs the walker whole.
+        let targets = std::mem::take(&mut self.targets);
+        for (link, &target) in record.moves().zip(&targets) {
+            self.push_move(link, target, &mut children);
         }
+        self.targets = targets;
         first
+    }
+
+    /// Appends one move to [`Walker::moves`]. A move to a stored child asks
+    /// for the child's record and visited bit now, to be read when the walk
+    /// gets there; every child after the first also sends a scout ahead.
+    /// `children` counts the children pushed so far at this position.
+    #[inline(always)]
+    fn push_move(&mut self, link: Link, target: Target, children: &mut usize) {
+        if let Target::Child(at, _) = target {
+            self.book.prefetch(at);
+            self.visited.prefetch(at.id);
+            if *children > 0 {
+                self.scouts.start(at);
+            }
+            *children += 1;
+        }
+        self.moves.push(Child { link, target });
     }
 
     /// [`Walker::add_moves`] under a window; notes in
@@ -506,23 +518,17 @@ impl<V: Visitor> Walker<'_, V> {
         let best = record.moves().map(|link| link.score).max();
         let mut children = 0;
         self.links_kept = 0;
-        for (i, (link, &target)) in record.moves().zip(&self.targets).enumerate() {
+        let targets = std::mem::take(&mut self.targets);
+        for (i, (link, &target)) in record.moves().zip(&targets).enumerate() {
             if !self.follows(link.score, record.id, line_len, best) {
                 continue;
             }
             if i < record.n_links() {
                 self.links_kept += 1;
             }
-            if let Target::Child(at, _) = target {
-                self.book.prefetch(at);
-                self.visited.prefetch(at.id);
-                if children > 0 {
-                    self.scouts.start(at);
-                }
-                children += 1;
-            }
-            self.moves.push(Child { link, target });
+            self.push_move(link, target, &mut children);
         }
+        self.targets = targets;
     }
 
     /// Pushes the frame of the position on the board: `record`, whose

@@ -3,7 +3,13 @@
 
 #![no_main]
 
-use bookminer::config::{keys, Config};
+// The settings are the command's, not the library's: the target compiles
+// the command's own module.
+#[path = "../../src/config.rs"]
+#[allow(dead_code)]
+mod config;
+
+use config::{keys, Config};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

@@ -2,17 +2,34 @@
 //! turned to, passes, and the 64-character board of JSONL and OBF.
 
 use crate::board::{Board, Move, Square};
+use crate::choice::Choice;
 use crate::symmetry::Symmetry;
 
-/// How lines are turned before they are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// How lines are turned before they are written (each value's
+/// [`Choice::help`] says what it does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Orientation {
-    /// Map the line by the symmetry of the initial position that sends its
-    /// first move to F5.
     #[default]
     F5,
-    /// Keep the walk's own coordinates.
     AsWalked,
+}
+
+impl Choice for Orientation {
+    const ALL: &'static [Orientation] = &[Orientation::F5, Orientation::AsWalked];
+
+    fn name(self) -> &'static str {
+        match self {
+            Orientation::F5 => "f5",
+            Orientation::AsWalked => "as-walked",
+        }
+    }
+
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            Orientation::F5 => "Map the line by the symmetry of the initial position that sends its first move to F5",
+            Orientation::AsWalked => "Keep the walk's own coordinates",
+        })
+    }
 }
 
 /// The symmetry of the initial position that sends an opening move to F5:

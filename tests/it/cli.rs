@@ -193,3 +193,27 @@ fn synth_writes_either_book_format_and_both_verify_and_mine() {
     };
     assert!(lines("b.dat") > 10 && lines("b.egbk3") > 10, "mode 1 finds leaves above links in both");
 }
+
+/// Every enumerated setting's values are found by their names, in any case,
+/// and no two values share a name.
+#[test]
+fn every_choice_is_found_by_its_name() {
+    use bookminer::choice::Choice;
+    use bookminer::convert::OutFormat;
+    use bookminer::modes::Linkless;
+    use bookminer::output::Orientation;
+
+    fn names_are_distinct_and_found<T: Choice + PartialEq + std::fmt::Debug>() {
+        for &value in T::ALL {
+            assert_eq!(T::named(value.name()), Some(value));
+            assert_eq!(T::named(&value.name().to_ascii_uppercase()), Some(value));
+            assert_eq!(T::ALL.iter().filter(|v| v.name() == value.name()).count(), 1);
+            assert_eq!(value.name(), value.name().to_ascii_lowercase());
+        }
+        assert_eq!(T::named("no such value"), None);
+    }
+
+    names_are_distinct_and_found::<Orientation>();
+    names_are_distinct_and_found::<Linkless>();
+    names_are_distinct_and_found::<OutFormat>();
+}

@@ -5,7 +5,8 @@
 
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
-use bookminer::mine::{mine, MineOptions, MineReport};
+use bookminer::judging::Collected;
+use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{Formats, KifuFormat};
 use bookminer::run::Control;
@@ -97,5 +98,44 @@ fn the_sample_gives_the_counts_the_readme_quotes() {
         let file = std::fs::read(out.path().join(format!("mode{n}.txt"))).unwrap();
         let lines = file.iter().filter(|&&b| b == b'\n').count() as u64;
         assert_eq!(lines, quoted, "mode{n}.txt holds {lines} lines, the README says {quoted}");
+    }
+}
+
+/// Mining into memory finds what mining into files writes: the records of
+/// each mode, in the same order, and the same counts. Each record kept in
+/// memory, rendered as a kifu line, is the file's line.
+#[test]
+fn mining_into_memory_finds_what_the_files_hold() {
+    let out = tempfile::tempdir().unwrap();
+    let options = MineOptions {
+        modes: Mode::ALL.to_vec(),
+        rules: Rules::default(),
+        format: KifuFormat::default(),
+        formats: Formats::KIFU,
+        bom: false,
+        unique_lines: false,
+        out_dir: out.path().to_path_buf(),
+        window: bookminer::window::Window::NONE,
+    };
+    let cancel = AtomicBool::new(false);
+    let book = || Book::from_bytes("sample.dat", SAMPLE.to_vec()).unwrap();
+    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
+    let report = mine(book(), &Start::initial(), &options, control).unwrap();
+    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
+    let mined = mine_into(book(), &Start::initial(), options.sought(), Collected::default(), control).unwrap();
+    assert_eq!(mined.walk, report.walk);
+    assert_eq!(mined.findings.per_mode.len(), 4);
+    for ((m, found), &(above, below)) in report.modes.iter().zip(&mined.findings.per_mode).zip(&mined.fired) {
+        assert_eq!((m.above, m.below), (above, below), "{}", m.mode);
+        assert!(!found.is_empty(), "{}: nothing found", m.mode);
+        let file = std::fs::read_to_string(out.path().join(format!("mode{}.txt", m.mode.number()))).unwrap();
+        let mut rendered = String::new();
+        for finding in found {
+            let record = finding.record();
+            assert_eq!(record.mode, m.mode);
+            options.format.render(record.line, &mut rendered);
+            rendered.push('\n');
+        }
+        assert_eq!(rendered, file, "{}: the records kept in memory are not the file's lines", m.mode);
     }
 }
