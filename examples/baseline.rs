@@ -12,7 +12,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::Score;
 use bookminer::mismatch::{ArrivalFacts, Found, Recorder};
 use bookminer::modes::{ArrivalScores, Mode, Rules};
-use bookminer::output::{KifuFormat, BOM};
+use bookminer::output::{LineStyle, BOM};
 use bookminer::symmetry::{normalize, Symmetry};
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
@@ -60,7 +60,7 @@ struct Walk {
     recorder: Recorder,
     /// One per mode, in the recorder's order.
     outputs: Vec<Output>,
-    format: KifuFormat,
+    format: LineStyle,
     edges: u64,
 }
 
@@ -134,7 +134,7 @@ fn main() {
         })
         .collect();
     let recorder = Recorder::new(&Mode::ALL, Rules::default());
-    let mut walk = Walk { book, recorder, outputs, format: KifuFormat::default(), edges: 0 };
+    let mut walk = Walk { book, recorder, outputs, format: LineStyle::default(), edges: 0 };
     let root = normalize(&Board::INITIAL).board;
     walk.book.get_mut(&(root.player, root.opponent)).expect("the initial position").entered = true;
     let walk_began = Instant::now();

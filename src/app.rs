@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::summary;
 use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::Bytes;
-use bookminer::book::{Book, BookError, Format, Header, ReadOptions};
+use bookminer::book::{Book, BookError, Format, ReadOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError};
@@ -19,9 +19,9 @@ use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::Rules;
-use bookminer::output::{ensure_dir, folder_of, AtomicFile, KifuFormat};
+use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
 use bookminer::run::{Control, Left, Phase, RunError};
-use bookminer::stats::book_stats;
+use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
 use bookminer::wording::count;
@@ -231,7 +231,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
-            run_synth(config, format.into(), &SynthOptions { positions: positions as usize, seed, perturb }, &path)
+            run_synth(config, format, &SynthOptions { positions: positions as usize, seed, perturb }, &path)
         }
     }
 }
@@ -307,7 +307,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// How the config says books are read.
 fn read_options(config: &Config) -> ReadOptions {
     // The config holds the level to 0..=60.
-    ReadOptions { egbk_level: config.egbk_level.clamp(0, 60) as i8 }
+    ReadOptions { egbk_level: config.egbk_level }
 }
 
 /// Loads a book, a spinner turning meanwhile on a terminal.
@@ -356,7 +356,7 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let options = MineOptions {
         modes,
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        format: kifu_format(config),
+        style: line_style(config),
         formats: config.format,
         bom: config.bom,
         unique_lines: config.unique_lines,
@@ -483,7 +483,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
         return Err(AppError::Fix(FixError::interrupted()));
     }
     check_out_name(output, kept_format(book.format()), "fix")?;
-    let options = FixOptions { format: kifu_format(config) };
+    let options = FixOptions { style: line_style(config) };
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(fix(book, &paths, &options, control)?)
     })?;
@@ -542,7 +542,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Diff(DiffError::interrupted()));
     }
-    let format = kifu_format(config);
+    let format = line_style(config);
     let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
         Ok(diff(old_book, new_book, &output, &format, control)?)
     })?;
@@ -551,8 +551,8 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
 }
 
 /// How lines are written (mining's files, fix's receipt, diff's lines).
-fn kifu_format(config: &Config) -> KifuFormat {
-    KifuFormat { orientation: config.orientation, pass_token: config.pass_token.clone() }
+fn line_style(config: &Config) -> LineStyle {
+    LineStyle { orientation: config.orientation, pass_token: config.pass_token.clone() }
 }
 
 /// Ends a run once its outputs (`written`) are in place: its summary into
@@ -639,28 +639,20 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     }
     inputs_are_good(config);
     let json = summary::ending().summary == SummaryFormat::Json;
-    for problem in report.problems.iter().filter(|_| !json) {
-        say!("{}: {problem}", path.display())?;
-    }
-    for pair in report.merged.iter().filter(|_| !json) {
-        say!("{}: {pair}", path.display())?;
+    let listed = report.problems.len() + report.merged.len();
+    if !json && listed > 0 {
+        say!("{}", report.listing(path))?;
     }
     if json && !summary::ending().quiet {
         say!("{}", summary::verify(path, &report))?;
     }
     if report.is_clean() {
-        let merged = match report.merged.len() {
-            0 => String::new(),
-            1 => " (1 pair of records merged)".to_string(),
-            n => format!(" ({n} pairs of records merged)"),
-        };
         if summary::shows_human() {
-            say!("{}: {}, no problems{merged}", path.display(), count(report.records, "position", "positions"))?;
+            say!("{}", report.verdict(path))?;
         }
         Ok(0)
     } else {
-        let problems = count(report.problems.len(), "problem", "problems");
-        tracing::error!("{}: {problems} in {}", path.display(), count(report.records, "position", "positions"));
+        tracing::error!("{}", report.verdict(path));
         Ok(EXIT_PROBLEMS)
     }
 }
@@ -669,7 +661,7 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
     let book = open_book(path, config, &mut Progress::default())?;
     let ending = summary::ending();
     if !ending.quiet && ending.summary == SummaryFormat::Human {
-        say_header(path, &book, config)?;
+        say!("{}", Heading { path, book: &book, egbk_level: config.egbk_level })?;
     }
     let mut shown = Progress::default();
     shown.stage("counting what the records hold".to_string());
@@ -683,56 +675,6 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
         return Ok(EXIT_PROBLEMS);
     }
     Ok(0)
-}
-
-/// The lines of `stats` before the counts: the file and its header.
-fn say_header(path: &Path, book: &Book, config: &Config) -> Result<(), AppError> {
-    say!("{}", path.display())?;
-    match book.header() {
-        Header::Edax(h) => {
-            let (y, mo, d, hh, mi, s) = h.date;
-            say!(
-                "Edax book, version {}.{}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}",
-                h.version,
-                h.release
-            )?;
-            say!(
-                "level {}, n_empties {}, midgame error {}, endcut error {}",
-                h.level,
-                h.n_empties,
-                h.midgame_error,
-                h.endcut_error
-            )?;
-            say!("header count {}", h.n_nodes)?;
-        }
-        Header::Egbk3(h) => {
-            say!("Egaroucid book (.egbk3), version {}", h.version)?;
-            say!("header count {}", h.n_boards)?;
-            let out_of_book = book.counts().records - book.counts().positions;
-            say!("records {} ({out_of_book} without a value, not part of the book)", book.counts().records)?;
-        }
-        Header::Egbk2(h) => {
-            say!("Egaroucid book (.egbk2, up to Egaroucid 6.5), version {}", h.version)?;
-            say!("header count {}", h.n_boards)?;
-            say_merged(book)?;
-        }
-        Header::Egbk(h) => {
-            say!("Egaroucid book (.egbk, up to Egaroucid 6.2), every record at level {}", config.egbk_level)?;
-            say!("header count {}", h.n_boards)?;
-            say_merged(book)?;
-        }
-    }
-    Ok(())
-}
-
-/// How many records of an older Egaroucid book were merged into others.
-fn say_merged(book: &Book) -> Result<(), AppError> {
-    let counts = book.counts();
-    say!(
-        "records {} ({} merged into an earlier record of the same position)",
-        counts.records + counts.merged,
-        counts.merged
-    )
 }
 
 /// [`verify`] of the file a book was read from. An older Egaroucid book is

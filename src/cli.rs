@@ -4,6 +4,7 @@
 use crate::config::{
     choice, BookKeys, ExtendKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys,
 };
+use bookminer::book::Format;
 use bookminer::convert::OutFormat;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -204,8 +205,8 @@ pub enum Command {
         /// Book format: Edax's book.dat, or Egaroucid's .egbk3 (values and
         /// leaves only: its links are the moves whose child is in the book),
         /// .egbk2 or .egbk (values only, boards in any symmetric image).
-        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = BookFormat::Edax, ignore_case = true)]
-        book_format: BookFormat,
+        #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", default_value = "edax", ignore_case = true)]
+        book_format: Format,
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,
@@ -412,30 +413,6 @@ pub enum SummaryFormat {
     Human,
     /// One JSON object on one line
     Json,
-}
-
-/// The book formats `synth` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BookFormat {
-    /// Edax's book.dat
-    Edax,
-    /// Egaroucid's .egbk3
-    Egbk3,
-    /// Egaroucid's .egbk2 (up to Egaroucid 6.5)
-    Egbk2,
-    /// Egaroucid's .egbk (up to Egaroucid 6.2)
-    Egbk,
-}
-
-impl From<BookFormat> for bookminer::book::Format {
-    fn from(format: BookFormat) -> bookminer::book::Format {
-        match format {
-            BookFormat::Edax => bookminer::book::Format::Edax,
-            BookFormat::Egbk3 => bookminer::book::Format::Egbk3,
-            BookFormat::Egbk2 => bookminer::book::Format::Egbk2,
-            BookFormat::Egbk => bookminer::book::Format::Egbk,
-        }
-    }
 }
 
 /// A number from 0 to 1.

@@ -10,7 +10,7 @@ use bookminer::choice::Choice;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
 use bookminer::modes::{Linkless, Mode};
-use bookminer::output::{Formats, Orientation};
+use bookminer::output::{Orientation, RecordFormats};
 use bookminer::walk::Start;
 use bookminer::window::Window;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -124,7 +124,7 @@ pub struct ReadKeys {
     /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
     #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
-    pub egbk_level: Option<i32>,
+    pub egbk_level: Option<i8>,
 }
 
 /// Logging: every command.
@@ -162,7 +162,7 @@ pub struct MineKeys {
     /// kifu,jsonl,obf [config: format]
     #[arg(long, display_order = 12, value_name = "LIST", value_parser = parse_formats)]
     #[serde(default, deserialize_with = "de::formats")]
-    pub format: Option<Formats>,
+    pub format: Option<RecordFormats>,
     /// false: kifu files without the byte-order mark (for Edax's `book add`) [config: bom]
     #[arg(long, display_order = 13, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
@@ -308,7 +308,7 @@ fn parse_limit(text: &str) -> Result<Limit, BadValue> {
 /// with a number.
 const LIMIT_MAX: u32 = 1000;
 
-fn parse_egbk_level(text: &str) -> Result<i32, BadValue> {
+fn parse_egbk_level(text: &str) -> Result<i8, BadValue> {
     parse_count(text, 0..=60)
 }
 
@@ -350,8 +350,8 @@ fn parse_bool(text: &str) -> Result<bool, BadValue> {
     }
 }
 
-fn parse_formats(text: &str) -> Result<Formats, BadValue> {
-    text.parse().map_err(|e: bookminer::output::print::FormatsError| BadValue(e.to_string()))
+fn parse_formats(text: &str) -> Result<RecordFormats, BadValue> {
+    text.parse().map_err(|e: bookminer::output::print::RecordFormatsError| BadValue(e.to_string()))
 }
 
 /// The values of an enumerated key, quoted, for messages.
@@ -427,7 +427,7 @@ mod de {
         parse_limit(&text).map(Some).map_err(D::Error::custom)
     }
 
-    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i8>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "a whole number from 0 to 60")?;
         parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
@@ -476,7 +476,7 @@ mod de {
             .ok_or_else(|| D::Error::custom(format!("{v} is not allowed; allowed values: {}", allowed::<T>())))
     }
 
-    pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Formats>, D::Error> {
+    pub fn formats<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RecordFormats>, D::Error> {
         let text = string(value(d)?, "\"kifu\", \"jsonl\", \"obf\" or a comma-separated list of them")?;
         parse_formats(&text).map(Some).map_err(D::Error::custom)
     }
@@ -507,12 +507,12 @@ pub struct Config {
     /// The log file, only when one was asked for (flag or config key): a
     /// run writes no file the user did not name or expect.
     pub log_file: Option<PathBuf>,
-    pub format: Formats,
+    pub format: RecordFormats,
     pub bom: bool,
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
     /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
-    pub egbk_level: i32,
+    pub egbk_level: i8,
     /// `extend`'s engine command line; none given: `extend` cannot run.
     pub engine: Option<String>,
     /// Engines `extend` runs at once.
@@ -545,7 +545,7 @@ impl Default for Config {
             positions_file: None,
             log_level: LogLevel::Info,
             log_file: None,
-            format: Formats::KIFU,
+            format: RecordFormats::KIFU,
             bom: true,
             window: Window::NONE,
             egbk_level: 1,
@@ -790,7 +790,7 @@ fn start_of(text: &str) -> Result<Start, BadValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bookminer::output::Format;
+    use bookminer::output::RecordFormat;
 
     #[test]
     fn a_long_offending_line_is_clipped_in_the_message() {
@@ -818,7 +818,7 @@ mod tests {
         assert_eq!(c.book, None, "no book unless one is given");
         assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
         assert_eq!(c.log_file, None);
-        assert_eq!((c.format, c.bom), (Formats::KIFU, true));
+        assert_eq!((c.format, c.bom), (RecordFormats::KIFU, true));
         assert_eq!(parse("log_file = \"l.log\"").unwrap().log_file, Some(PathBuf::from("/base/l.log")));
     }
 
@@ -839,10 +839,13 @@ mod tests {
 
     #[test]
     fn format_takes_one_name_or_a_list_in_any_case() {
-        let all = Formats::of(&[Format::Kifu, Format::Jsonl, Format::Obf]);
-        assert_eq!(parse("format = \"JSONL\"").unwrap().format, Formats::of(&[Format::Jsonl]));
+        let all = RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl, RecordFormat::Obf]);
+        assert_eq!(parse("format = \"JSONL\"").unwrap().format, RecordFormats::of(&[RecordFormat::Jsonl]));
         assert_eq!(parse("Format = \"jsonl,obf,kifu\"").unwrap().format, all);
-        assert_eq!(parse("format = \" Obf , KIFU,obf \"").unwrap().format, Formats::of(&[Format::Kifu, Format::Obf]));
+        assert_eq!(
+            parse("format = \" Obf , KIFU,obf \"").unwrap().format,
+            RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Obf])
+        );
         for bad in ["\"\"", "\"kifu,\"", "\"csv\"", "\"kifu;jsonl\"", "1", "[\"kifu\"]"] {
             let e = parse(&format!("format = {bad}")).unwrap_err();
             assert_eq!(e.key(), Some("format"), "{bad}");
@@ -850,7 +853,7 @@ mod tests {
         }
         let mut c = parse("").unwrap();
         c.set_from_command_line("format", "Kifu,JSONL").unwrap();
-        assert_eq!(c.format, Formats::of(&[Format::Kifu, Format::Jsonl]));
+        assert_eq!(c.format, RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl]));
         let e = c.set_from_command_line("format", "").unwrap_err();
         assert_eq!(e.key(), Some("--format"));
     }

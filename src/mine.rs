@@ -8,7 +8,9 @@ use crate::book::{Book, ResolvedBook};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
-use crate::output::{ensure_dir, output_path, FileReport, FileSettings, Format, Formats, KifuFormat, ModeFiles};
+use crate::output::{
+    ensure_dir, output_path, FileReport, FileSettings, LineStyle, ModeFiles, RecordFormat, RecordFormats,
+};
 use crate::run::{Control, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
@@ -24,9 +26,9 @@ pub struct MineOptions {
     pub modes: Vec<Mode>,
     pub rules: Rules,
     /// How lines are rendered (orientation, pass token).
-    pub format: KifuFormat,
+    pub style: LineStyle,
     /// The files written for each mode.
-    pub formats: Formats,
+    pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
     pub unique_lines: bool,
@@ -43,16 +45,11 @@ impl MineOptions {
 
     /// Where a mode's kifu go: `out_dir/mode{N}.txt`.
     pub fn output_path(&self, mode: Mode) -> PathBuf {
-        output_path(&self.out_dir, mode, Format::Kifu)
+        output_path(&self.out_dir, mode, RecordFormat::Kifu)
     }
 
     fn file_settings(&self) -> FileSettings {
-        FileSettings {
-            text: self.format.clone(),
-            formats: self.formats,
-            bom: self.bom,
-            unique_lines: self.unique_lines,
-        }
+        FileSettings { text: self.style.clone(), formats: self.formats, bom: self.bom, unique_lines: self.unique_lines }
     }
 }
 

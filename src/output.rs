@@ -12,8 +12,8 @@ pub mod text;
 
 pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
 pub use files::{output_path, FileReport, FileSettings, KifuFile, ModeFiles};
-pub use print::{Format, Formats, Printer};
-pub use text::{KifuFormat, Orientation};
+pub use print::{Printer, RecordFormat, RecordFormats};
+pub use text::{LineStyle, Orientation};
 
 /// The UTF-8 byte-order mark kifu files (unless `bom = false`) and the log start with.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";

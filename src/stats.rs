@@ -1,10 +1,11 @@
 //! `stats`: what a book holds, counted from its records.
 
 use crate::board::Move;
-use crate::book::{Book, Record};
+use crate::book::{Book, Header, Record};
 use crate::wording::count;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
 
 /// Counts over every record of a book.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -138,4 +139,53 @@ fn table<'a, K: fmt::Display + 'a>(
         writeln!(f, "{key:>7}  {n}")?;
     }
     Ok(())
+}
+
+/// The lines of `stats` before the counts: the file, and what its header
+/// and record counts say (no line end after the last).
+pub struct Heading<'a> {
+    pub path: &'a Path,
+    pub book: &'a Book,
+    /// The level an `.egbk` book was read with (it stores none).
+    pub egbk_level: i8,
+}
+
+impl fmt::Display for Heading<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.path.display())?;
+        let counts = self.book.counts();
+        let merged = || {
+            let records = counts.records + counts.merged;
+            format!("records {records} ({} merged into an earlier record of the same position)", counts.merged)
+        };
+        match self.book.header() {
+            Header::Edax(h) => {
+                let (y, mo, d, hh, mi, s) = h.date;
+                let (version, release) = (h.version, h.release);
+                writeln!(
+                    f,
+                    "Edax book, version {version}.{release}, written {y:04}-{mo:02}-{d:02} {hh:02}:{mi:02}:{s:02}"
+                )?;
+                let errors = format!("midgame error {}, endcut error {}", h.midgame_error, h.endcut_error);
+                writeln!(f, "level {}, n_empties {}, {errors}", h.level, h.n_empties)?;
+                write!(f, "header count {}", h.n_nodes)
+            }
+            Header::Egbk3(h) => {
+                writeln!(f, "Egaroucid book (.egbk3), version {}", h.version)?;
+                writeln!(f, "header count {}", h.n_boards)?;
+                let out_of_book = counts.records - counts.positions;
+                write!(f, "records {} ({out_of_book} without a value, not part of the book)", counts.records)
+            }
+            Header::Egbk2(h) => {
+                writeln!(f, "Egaroucid book (.egbk2, up to Egaroucid 6.5), version {}", h.version)?;
+                writeln!(f, "header count {}", h.n_boards)?;
+                f.write_str(&merged())
+            }
+            Header::Egbk(h) => {
+                writeln!(f, "Egaroucid book (.egbk, up to Egaroucid 6.2), every record at level {}", self.egbk_level)?;
+                writeln!(f, "header count {}", h.n_boards)?;
+                f.write_str(&merged())
+            }
+        }
+    }
 }

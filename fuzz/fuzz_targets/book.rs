@@ -12,7 +12,7 @@ use bookminer::book::{Book, Format as BookFormat, Problem, ReadOptions};
 use bookminer::mismatch::{Found, Recorder};
 use bookminer::modes::{Linkless, Mode, Rules};
 use bookminer::output::print::LineText;
-use bookminer::output::{Format, KifuFormat, Orientation};
+use bookminer::output::{Format, LineStyle, Orientation};
 use bookminer::stats::book_stats;
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable, WalkError};
@@ -24,7 +24,7 @@ use std::convert::Infallible;
 /// line really reaches the child it reports.
 struct Judge {
     recorder: Recorder,
-    format: KifuFormat,
+    format: LineStyle,
     text: String,
     printed: String,
 }
@@ -112,7 +112,7 @@ fuzz_target!(|data: &[u8]| {
 
     let visitor = Judge {
         recorder: Recorder::new(&Mode::ALL, Rules { min_gap: 1, linkless: Linkless::Report }),
-        format: KifuFormat { orientation: Orientation::F5, pass_token: "PS".into() },
+        format: LineStyle { orientation: Orientation::F5, pass_token: "PS".into() },
         text: String::new(),
         printed: String::new(),
     };

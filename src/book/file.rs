@@ -4,11 +4,12 @@
 
 use super::edax::{self, Starts};
 use super::egaroucid::{self, Lookup};
-use super::index::{hash_board, BuildError, Located, Place, PositionIndex, Refused};
+use super::index::{hash_board, BuildError, Located, PositionIndex, Refused, Slot};
 use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, FilePlace, Record, RecordId, Score};
 use crate::board::Board;
+use crate::choice::Choice;
 use crate::os::Bytes;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,28 @@ pub enum Format {
     Egbk2,
     /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (docs/formats.md, older Egaroucid books).
     Egbk,
+}
+
+impl Choice for Format {
+    const ALL: &'static [Format] = &[Format::Edax, Format::Egbk3, Format::Egbk2, Format::Egbk];
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Edax => "edax",
+            Format::Egbk3 => "egbk3",
+            Format::Egbk2 => "egbk2",
+            Format::Egbk => "egbk",
+        }
+    }
+
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Edax => "Edax's book.dat",
+            Format::Egbk3 => "Egaroucid's .egbk3",
+            Format::Egbk2 => "Egaroucid's .egbk2 (up to Egaroucid 6.5)",
+            Format::Egbk => "Egaroucid's .egbk (up to Egaroucid 6.2)",
+        })
+    }
 }
 
 impl Format {
@@ -286,13 +309,13 @@ impl BookFile {
 
     /// Where a stored (normalized) board's entry is.
     #[inline]
-    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Place> {
+    pub fn find(&self, index: &PositionIndex, board: &Board) -> Option<Slot> {
         self.find_hashed(index, board, hash_board(board))
     }
 
     /// [`BookFile::find`] with the board's hash already known.
     #[inline]
-    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Place> {
+    pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Slot> {
         index.find(hash, board, |at| self.board_of(at))
     }
 

@@ -37,7 +37,7 @@ pub struct Located {
 
 /// Where a board's entry sits in the index. Valid while the index is not rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place {
+pub struct Slot {
     half: usize,
     bucket: usize,
 }
@@ -344,14 +344,14 @@ impl PositionIndex {
 
     /// Where a stored board's entry is; `board_of` reads a record's board.
     #[inline]
-    pub fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<Place> {
+    pub fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<Slot> {
         let half = half_of(hash);
-        self.halves[half].find(hash, board, board_of).map(|bucket| Place { half, bucket })
+        self.halves[half].find(hash, board, board_of).map(|bucket| Slot { half, bucket })
     }
 
     /// The record an entry points to.
     #[inline]
-    pub fn located(&self, place: Place) -> Located {
+    pub fn located(&self, place: Slot) -> Located {
         self.halves[place.half].located(place.bucket)
     }
 

@@ -10,8 +10,10 @@ use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{FilePlace, RecordId};
 use crate::board::{Board, Move};
 use crate::symmetry::{is_normalized, normalize};
+use crate::wording::count;
 use hashbrown::HashTable;
 use std::fmt;
+use std::path::Path;
 
 /// What verify found.
 #[derive(Debug, Default)]
@@ -43,6 +45,46 @@ impl MergedPair {
     }
 }
 
+/// [`VerifyReport::listing`].
+pub struct Listing<'a> {
+    report: &'a VerifyReport,
+    path: &'a Path,
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let problems = self.report.problems.iter().map(|p| p as &dyn fmt::Display);
+        let merged = self.report.merged.iter().map(|m| m as &dyn fmt::Display);
+        for (i, line) in problems.chain(merged).enumerate() {
+            let end = if i == 0 { "" } else { "\n" };
+            write!(f, "{end}{}: {line}", self.path.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// [`VerifyReport::verdict`].
+pub struct Verdict<'a> {
+    report: &'a VerifyReport,
+    path: &'a Path,
+}
+
+impl fmt::Display for Verdict<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let VerifyReport { records, problems, merged } = self.report;
+        let positions = count(*records, "position", "positions");
+        if !problems.is_empty() {
+            let problems = count(problems.len(), "problem", "problems");
+            return write!(f, "{}: {problems} in {positions}", self.path.display());
+        }
+        write!(f, "{}: {positions}, no problems", self.path.display())?;
+        match merged.len() {
+            0 => Ok(()),
+            n => write!(f, " ({})", count(n, "pair of records merged", "pairs of records merged")),
+        }
+    }
+}
+
 impl fmt::Display for MergedPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: same position as {}, merged: ", self.later, self.earlier)?;
@@ -61,6 +103,17 @@ impl fmt::Display for MergedPair {
 impl VerifyReport {
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
+    }
+
+    /// Every problem, then every merged pair, a line each, named by the
+    /// file (`path`) they were found in; nothing after the last line.
+    pub fn listing<'a>(&'a self, path: &'a Path) -> Listing<'a> {
+        Listing { report: self, path }
+    }
+
+    /// One line: the file, its positions, and its problems or none.
+    pub fn verdict<'a>(&'a self, path: &'a Path) -> Verdict<'a> {
+        Verdict { report: self, path }
     }
 
     /// The header problem showing the file is no book at all (shorter than

@@ -16,7 +16,7 @@ use crate::book::{Book, BookFile, Record, RecordId, Target};
 use crate::first_arrivals::Lines;
 use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
-use crate::output::KifuFormat;
+use crate::output::LineStyle;
 use crate::parallel;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -147,7 +147,7 @@ struct Chunk<'f> {
 }
 
 impl<'f> Chunk<'f> {
-    fn new(format: &'f KifuFormat) -> Self {
+    fn new(format: &'f LineStyle) -> Self {
         Chunk {
             out: String::new(),
             counts: DiffCounts::default(),
@@ -312,7 +312,7 @@ fn push_optional(n: Option<i64>, text: &mut String) {
 /// Writes the lines of the two books' differences to `out`, and counts them.
 pub fn write_lines(
     both: &Both<'_>,
-    format: &KifuFormat,
+    format: &LineStyle,
     out: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<DiffCounts, Failure> {

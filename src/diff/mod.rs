@@ -20,7 +20,7 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
-use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::WalkError;
 use lines::{Both, Failure, NewBook};
@@ -109,7 +109,7 @@ pub fn diff(
     old: Book,
     new: Book,
     output: &Path,
-    format: &KifuFormat,
+    format: &LineStyle,
     control: Control<'_>,
 ) -> Result<DiffReport, DiffError> {
     let began = Instant::now();

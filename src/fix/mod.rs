@@ -23,7 +23,7 @@ pub use write::Changes;
 use crate::book::{Book, Format, Header, ResolvedBook};
 use crate::failure::ErrorKind;
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, AtomicFile, KifuFormat};
+use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Start, WalkStats, Walkable};
@@ -120,7 +120,7 @@ impl FixPaths {
 /// How the receipt writes lines (orientation, pass token).
 #[derive(Clone, Debug, Default)]
 pub struct FixOptions {
-    pub format: KifuFormat,
+    pub style: LineStyle,
 }
 
 /// What a run did, for the summary.
@@ -251,7 +251,7 @@ pub fn fix_into<'c>(
     }
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
-    let written = write::write_fixed(resolved, &fixed, &options.format, out, receipt, control.cancel);
+    let written = write::write_fixed(resolved, &fixed, &options.style, out, receipt, control.cancel);
     let changes = written.map_err(|failure| match failure {
         Failure::Book(source) => io_error(out_path)(source),
         Failure::Receipt(source) => io_error(receipt_path)(source),

@@ -6,7 +6,7 @@ use crate::board::{Board, Move};
 use crate::book::RecordId;
 use crate::output::placed::Placer;
 use crate::output::print::{push_int, push_pair};
-use crate::output::KifuFormat;
+use crate::output::LineStyle;
 use crate::symmetry::Symmetry;
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -41,7 +41,7 @@ pub(super) struct Receipt<'a> {
 }
 
 impl<'a> Receipt<'a> {
-    pub fn new(format: &'a KifuFormat) -> Receipt<'a> {
+    pub fn new(format: &'a LineStyle) -> Receipt<'a> {
         Receipt { out: Vec::new(), placer: Placer::new(format), text: String::new() }
     }
 

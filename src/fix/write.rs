@@ -11,7 +11,7 @@ use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
 use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
 use crate::first_arrivals::{FirstArrivals, Lines};
 use crate::negamax::{self, Negamaxed};
-use crate::output::KifuFormat;
+use crate::output::LineStyle;
 use crate::parallel;
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -149,7 +149,7 @@ struct Written<'a, 'f> {
 }
 
 impl<'a, 'f> Written<'a, 'f> {
-    fn new(format: &'f KifuFormat) -> Self {
+    fn new(format: &'f LineStyle) -> Self {
         Written {
             book: Vec::new(),
             receipt: Receipt::new(format),
@@ -172,7 +172,7 @@ impl<'a, 'f> Written<'a, 'f> {
 fn write_chunks<'a, 'f>(
     header: &[u8],
     chunks: usize,
-    format: &'f KifuFormat,
+    format: &'f LineStyle,
     fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) + Sync,
     out: &mut impl Write,
     receipt: &mut impl Write,
@@ -206,7 +206,7 @@ fn write_chunks<'a, 'f>(
 pub(super) fn write_fixed<'a>(
     book: &'a ResolvedBook,
     fixed: &Fixed,
-    format: &KifuFormat,
+    format: &LineStyle,
     out: &mut impl Write,
     receipt: &mut impl Write,
     cancel: &AtomicBool,

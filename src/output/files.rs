@@ -3,9 +3,9 @@
 //! for writes those records and no others, in the same order.
 
 use super::atomic::{AtomicFile, FinishedFile};
-use super::print::{Format, Formats, LineText};
+use super::print::{LineText, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
-use super::text::KifuFormat;
+use super::text::LineStyle;
 use super::BOM;
 use crate::mismatch::Mismatch;
 use crate::modes::Mode;
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 /// How a run writes its files.
 #[derive(Clone, Debug)]
 pub struct FileSettings {
-    pub text: KifuFormat,
-    pub formats: Formats,
+    pub text: LineStyle,
+    pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
     /// A line already written to the mode's kifu is not written again.
@@ -25,7 +25,7 @@ pub struct FileSettings {
 }
 
 /// Where a mode's file of one format goes: `out_dir/mode{N}.{txt,jsonl,obf}`.
-pub fn output_path(out_dir: &Path, mode: Mode, format: Format) -> PathBuf {
+pub fn output_path(out_dir: &Path, mode: Mode, format: RecordFormat) -> PathBuf {
     out_dir.join(format!("mode{}.{}", mode.number(), format.extension()))
 }
 
@@ -102,14 +102,14 @@ impl KifuFile {
 
 /// A JSONL or OBF file: one line per record the kifu file wrote.
 struct RecordFile {
-    format: Format,
+    format: RecordFormat,
     file: AtomicFile,
 }
 
 /// What one file of a mode holds once written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileReport {
-    pub format: Format,
+    pub format: RecordFormat,
     pub path: PathBuf,
     pub lines: u64,
 }
@@ -117,7 +117,7 @@ pub struct FileReport {
 /// A mode's files, fed mismatch records.
 pub struct ModeFiles {
     mode: Mode,
-    text: KifuFormat,
+    text: LineStyle,
     /// Decides which records are written. When kifu is not asked for but
     /// repeats are dropped, it is still written, to a temporary file that is
     /// never renamed into place, so that all formats drop the same lines.
@@ -160,19 +160,19 @@ pub struct Written {
 
 impl ModeFiles {
     pub fn create(out_dir: &Path, mode: Mode, settings: &FileSettings) -> Result<ModeFiles, (PathBuf, io::Error)> {
-        let open = |format: Format| {
+        let open = |format: RecordFormat| {
             let path = output_path(out_dir, mode, format);
             AtomicFile::create(&path).map_err(|e| (path, e))
         };
-        let kifu_wanted = settings.formats.contains(Format::Kifu);
+        let kifu_wanted = settings.formats.contains(RecordFormat::Kifu);
         let kifu = if kifu_wanted || settings.unique_lines {
-            let path = output_path(out_dir, mode, Format::Kifu);
+            let path = output_path(out_dir, mode, RecordFormat::Kifu);
             Some(KifuFile::create(&path, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
         } else {
             None
         };
         let mut others = Vec::new();
-        for format in settings.formats.iter().filter(|&f| f != Format::Kifu) {
+        for format in settings.formats.iter().filter(|&f| f != RecordFormat::Kifu) {
             others.push(RecordFile { format, file: open(format)? });
         }
         Ok(ModeFiles {
@@ -254,7 +254,7 @@ impl ModeFiles {
         if let Some(kifu) = self.kifu.filter(|_| self.kifu_wanted) {
             let path = kifu.path().to_path_buf();
             files.push(kifu.finish().map_err(|e| (path.clone(), e))?);
-            reports.push(FileReport { format: Format::Kifu, path, lines });
+            reports.push(FileReport { format: RecordFormat::Kifu, path, lines });
         }
         for other in self.others {
             let path = other.file.path().to_path_buf();
@@ -271,7 +271,7 @@ mod tests {
     use crate::board::{Board, Move, Square};
     use crate::book::Score;
     use crate::modes::{Branch, Mode, Target};
-    use crate::output::{Format, Formats, KifuFormat, Orientation};
+    use crate::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
     use std::fs;
 
     fn record(line: &[Move]) -> Mismatch<'_> {
@@ -296,8 +296,8 @@ mod tests {
     fn records_are_written_in_order_per_mode_and_repeats_are_dropped_from_every_format() {
         let dir = tempfile::tempdir().unwrap();
         let settings = FileSettings {
-            text: KifuFormat { orientation: Orientation::AsWalked, pass_token: "PS".into() },
-            formats: Formats::of(&[Format::Kifu, Format::Obf]),
+            text: LineStyle { orientation: Orientation::AsWalked, pass_token: "PS".into() },
+            formats: RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Obf]),
             bom: true,
             unique_lines: true,
         };
@@ -343,8 +343,8 @@ mod tests {
     fn repeats_closer_than_the_lookahead_are_dropped_and_the_order_kept() {
         let dir = tempfile::tempdir().unwrap();
         let settings = FileSettings {
-            text: KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() },
-            formats: Formats::of(&[Format::Jsonl]),
+            text: LineStyle { orientation: Orientation::AsWalked, pass_token: String::new() },
+            formats: RecordFormats::of(&[RecordFormat::Jsonl]),
             bom: false,
             unique_lines: true,
         };

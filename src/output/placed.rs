@@ -6,20 +6,20 @@
 
 use super::print::{push_int, push_json_string};
 use super::text::{push_board, push_move, side_char};
-use super::KifuFormat;
+use super::LineStyle;
 use crate::board::{Board, Move};
 use crate::symmetry::Symmetry;
 
 /// Writes records' lines and positions, reusing its buffer.
 pub struct Placer<'a> {
-    format: &'a KifuFormat,
+    format: &'a LineStyle,
     kifu: String,
 }
 
 /// How a record's stored moves are written once its line is.
 #[derive(Clone, Copy)]
 pub struct MoveFrame<'a> {
-    format: &'a KifuFormat,
+    format: &'a LineStyle,
     /// Maps the stored board onto the position the line reaches.
     symmetry: Symmetry,
     /// The symmetry the line was written under.
@@ -28,7 +28,7 @@ pub struct MoveFrame<'a> {
 }
 
 impl<'a> Placer<'a> {
-    pub fn new(format: &'a KifuFormat) -> Placer<'a> {
+    pub fn new(format: &'a LineStyle) -> Placer<'a> {
         Placer { format, kifu: String::new() }
     }
 

@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 /// An output format: one file per mode in each format asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Format {
+pub enum RecordFormat {
     /// `mode{N}.txt`: the kifu, one line each.
     Kifu,
     /// `mode{N}.jsonl`: one JSON object per line (docs/modes.md, JSONL record).
@@ -21,36 +21,36 @@ pub enum Format {
     Obf,
 }
 
-impl Format {
-    pub const ALL: [Format; 3] = [Format::Kifu, Format::Jsonl, Format::Obf];
+impl RecordFormat {
+    pub const ALL: [RecordFormat; 3] = [RecordFormat::Kifu, RecordFormat::Jsonl, RecordFormat::Obf];
 
     pub fn name(self) -> &'static str {
         match self {
-            Format::Kifu => "kifu",
-            Format::Jsonl => "jsonl",
-            Format::Obf => "obf",
+            RecordFormat::Kifu => "kifu",
+            RecordFormat::Jsonl => "jsonl",
+            RecordFormat::Obf => "obf",
         }
     }
 
     /// The file name extension.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::Kifu => "txt",
-            Format::Jsonl => "jsonl",
-            Format::Obf => "obf",
+            RecordFormat::Kifu => "txt",
+            RecordFormat::Jsonl => "jsonl",
+            RecordFormat::Obf => "obf",
         }
     }
 
     pub fn printer(self) -> &'static dyn Printer {
         match self {
-            Format::Kifu => &KifuPrinter,
-            Format::Jsonl => &JsonlPrinter,
-            Format::Obf => &ObfPrinter,
+            RecordFormat::Kifu => &KifuPrinter,
+            RecordFormat::Jsonl => &JsonlPrinter,
+            RecordFormat::Obf => &ObfPrinter,
         }
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for RecordFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -58,38 +58,38 @@ impl fmt::Display for Format {
 
 /// A set of formats, never empty once parsed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Formats(u8);
+pub struct RecordFormats(u8);
 
-impl Formats {
-    pub const KIFU: Formats = Formats(1);
+impl RecordFormats {
+    pub const KIFU: RecordFormats = RecordFormats(1);
 
-    pub fn of(formats: &[Format]) -> Formats {
-        Formats(formats.iter().fold(0, |bits, &f| bits | 1 << f as u8))
+    pub fn of(formats: &[RecordFormat]) -> RecordFormats {
+        RecordFormats(formats.iter().fold(0, |bits, &f| bits | 1 << f as u8))
     }
 
-    pub fn contains(self, format: Format) -> bool {
+    pub fn contains(self, format: RecordFormat) -> bool {
         self.0 & 1 << format as u8 != 0
     }
 
-    /// The formats in the set, in [`Format::ALL`] order.
-    pub fn iter(self) -> impl Iterator<Item = Format> {
-        Format::ALL.into_iter().filter(move |&f| self.contains(f))
+    /// The formats in the set, in [`RecordFormat::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = RecordFormat> {
+        RecordFormat::ALL.into_iter().filter(move |&f| self.contains(f))
     }
 }
 
-impl Default for Formats {
-    fn default() -> Formats {
-        Formats::KIFU
+impl Default for RecordFormats {
+    fn default() -> RecordFormats {
+        RecordFormats::KIFU
     }
 }
 
-impl fmt::Debug for Formats {
+impl fmt::Debug for RecordFormats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
     }
 }
 
-impl fmt::Display for Formats {
+impl fmt::Display for RecordFormats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, format) in self.iter().enumerate() {
             if i > 0 {
@@ -104,23 +104,23 @@ impl fmt::Display for Formats {
 /// A `format` value that names no format, or an unknown one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{text:?} is not a format; allowed values: \"kifu\", \"jsonl\", \"obf\", or a comma-separated list of them")]
-pub struct FormatsError {
+pub struct RecordFormatsError {
     pub text: String,
 }
 
-impl FromStr for Formats {
-    type Err = FormatsError;
+impl FromStr for RecordFormats {
+    type Err = RecordFormatsError;
 
     /// One name or a comma-separated list, in any case; repeats are harmless.
-    fn from_str(text: &str) -> Result<Formats, FormatsError> {
-        let bad = || FormatsError { text: text.to_string() };
+    fn from_str(text: &str) -> Result<RecordFormats, RecordFormatsError> {
+        let bad = || RecordFormatsError { text: text.to_string() };
         let mut bits = 0;
         for name in text.split(',') {
             let format =
-                Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name.trim())).ok_or_else(bad)?;
+                RecordFormat::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name.trim())).ok_or_else(bad)?;
             bits |= 1 << format as u8;
         }
-        Ok(Formats(bits))
+        Ok(RecordFormats(bits))
     }
 }
 
@@ -276,10 +276,10 @@ mod tests {
     use crate::board::{Board, Move, Square};
     use crate::kifu::parse_and_play;
     use crate::modes::Mode;
-    use crate::output::{KifuFormat, Orientation};
+    use crate::output::{LineStyle, Orientation};
 
     /// Prints `record` in `format` with its line rendered by `text`.
-    fn print(format: Format, record: &Mismatch<'_>, text: &KifuFormat) -> String {
+    fn print(format: RecordFormat, record: &Mismatch<'_>, text: &LineStyle) -> String {
         let mut kifu = String::new();
         let symmetry = text.render(record.line, &mut kifu);
         let mut out = String::new();
@@ -310,7 +310,7 @@ mod tests {
         // Walked as C4 E3 F6; turned to F5 by the half-turn: F5 D6 C3.
         let (board, line) = parse_and_play("C4E3F6").unwrap();
         let r = record(&line, board);
-        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        let json = print(RecordFormat::Jsonl, &r, &LineStyle::default());
         let (f5_board, _) = parse_and_play("F5D6C3").unwrap();
         let mut board_text = String::new();
         push_board(&f5_board, false, Symmetry::IDENTITY, &mut board_text);
@@ -336,7 +336,7 @@ mod tests {
             m: None,
             ..record(&line, board)
         };
-        let json = print(Format::Jsonl, &r, &KifuFormat::default());
+        let json = print(RecordFormat::Jsonl, &r, &LineStyle::default());
         assert!(
             json.starts_with(
                 "{\"kifu\":\"F5\",\"mode\":2,\"branch\":\"below\",\"target\":\"child\",\"move\":null,\"score\":null,\
@@ -354,8 +354,8 @@ mod tests {
         line.push(Move::Pass);
         let r = record(&line, board.swapped());
         for token in ["", "pa", "\"\\"] {
-            let text = KifuFormat { orientation: Orientation::F5, pass_token: token.into() };
-            let json = print(Format::Jsonl, &r, &text);
+            let text = LineStyle { orientation: Orientation::F5, pass_token: token.into() };
+            let json = print(RecordFormat::Jsonl, &r, &text);
             let escaped = token.replace('\\', "\\\\").replace('"', "\\\"");
             assert!(json.starts_with(&format!("{{\"kifu\":\"F5D6{escaped}\",")), "{json}");
             assert!(json.contains(",\"move\":\"PS\","), "{json}");
@@ -367,13 +367,13 @@ mod tests {
     fn obf_is_the_board_the_side_and_the_kifu_as_a_comment() {
         let (board, line) = parse_and_play("D3").unwrap();
         let r = Mismatch { mode: Mode::LeafVsLinks, ..record(&line, board) };
-        let walked = KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() };
-        let obf = print(Format::Obf, &r, &walked);
+        let walked = LineStyle { orientation: Orientation::AsWalked, pass_token: String::new() };
+        let obf = print(RecordFormat::Obf, &r, &walked);
         let expected_board = "-------------------X-------XX------XO-----------------------------";
         assert_eq!(obf, format!("{} O; % D3\n", &expected_board[..64]));
-        let turned = print(Format::Obf, &r, &KifuFormat::default());
+        let turned = print(RecordFormat::Obf, &r, &LineStyle::default());
         assert_eq!(turned, "---------------------------OX------XXX-------------------------- O; % F5\n");
-        assert_eq!(print(Format::Kifu, &r, &walked), "D3\n");
+        assert_eq!(print(RecordFormat::Kifu, &r, &walked), "D3\n");
     }
 
     #[test]
@@ -381,7 +381,7 @@ mod tests {
         let line = [Move::Play(Square::parse("F5").unwrap()), Move::Play(Square::parse("D6").unwrap())];
         let (board, _) = parse_and_play("F5D6").unwrap();
         let r = record(&line, board);
-        let obf = print(Format::Obf, &r, &KifuFormat::default());
+        let obf = print(RecordFormat::Obf, &r, &LineStyle::default());
         assert!(obf.ends_with(" X; % F5D6\n"), "{obf}");
         assert_eq!(obf[..64].matches('X').count(), 3, "{obf}");
         assert_eq!(obf[..64].matches('O').count(), 3, "{obf}");
@@ -389,10 +389,10 @@ mod tests {
 
     #[test]
     fn formats_parse_in_any_case_and_refuse_unknown_names() {
-        assert_eq!("JSONL".parse::<Formats>().unwrap(), Formats::of(&[Format::Jsonl]));
-        assert_eq!("obf,Kifu,obf".parse::<Formats>().unwrap().to_string(), "kifu,obf");
+        assert_eq!("JSONL".parse::<RecordFormats>().unwrap(), RecordFormats::of(&[RecordFormat::Jsonl]));
+        assert_eq!("obf,Kifu,obf".parse::<RecordFormats>().unwrap().to_string(), "kifu,obf");
         for bad in ["", ",", "kifu,,obf", "txt"] {
-            assert!(bad.parse::<Formats>().is_err(), "{bad:?}");
+            assert!(bad.parse::<RecordFormats>().is_err(), "{bad:?}");
         }
     }
 }

@@ -48,13 +48,13 @@ fn to_f5(first: Option<&Move>) -> Symmetry {
 
 /// Renders move lines as kifu text.
 #[derive(Clone, Debug, Default)]
-pub struct KifuFormat {
+pub struct LineStyle {
     pub orientation: Orientation,
     /// Written for a pass; empty leaves passes out.
     pub pass_token: String,
 }
 
-impl KifuFormat {
+impl LineStyle {
     /// The symmetry a line is written under: the same for its moves and for
     /// the board at its end.
     pub fn symmetry(&self, line: &[Move]) -> Symmetry {
@@ -182,7 +182,7 @@ mod tests {
         crate::kifu::parse_moves(text).unwrap()
     }
 
-    fn render(format: &KifuFormat, text: &str) -> String {
+    fn render(format: &LineStyle, text: &str) -> String {
         let mut out = String::new();
         format.render(&line(text), &mut out);
         out
@@ -203,7 +203,7 @@ mod tests {
     fn long_lines_and_long_pass_tokens_are_rendered_whole() {
         let moves: Vec<Move> = (0..200).map(|i| Move::Play(Square::new((i * 7 % 64) as u8).unwrap())).collect();
         let mut text = String::new();
-        let f = KifuFormat { orientation: Orientation::AsWalked, pass_token: "pass-".repeat(40) };
+        let f = LineStyle { orientation: Orientation::AsWalked, pass_token: "pass-".repeat(40) };
         f.render(&moves, &mut text);
         let slow: String = moves.iter().map(|m| m.to_string()).collect();
         assert_eq!(text, slow);
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn every_opening_is_turned_to_f5() {
-        let f = KifuFormat::default();
+        let f = LineStyle::default();
         assert_eq!(render(&f, "F5D6"), "F5D6");
         assert_eq!(render(&f, "E6F4"), "F5D6");
         assert_eq!(render(&f, "D3C5"), "F5D6");
@@ -225,9 +225,9 @@ mod tests {
 
     #[test]
     fn as_walked_keeps_coordinates_and_passes_use_the_token() {
-        let f = KifuFormat { orientation: Orientation::AsWalked, pass_token: String::new() };
+        let f = LineStyle { orientation: Orientation::AsWalked, pass_token: String::new() };
         assert_eq!(render(&f, "C4E3PSA1"), "C4E3A1");
-        let f = KifuFormat { orientation: Orientation::F5, pass_token: "PS".into() };
+        let f = LineStyle { orientation: Orientation::F5, pass_token: "PS".into() };
         assert_eq!(render(&f, "C4E3PSA1"), "F5D6PSH8");
     }
 
@@ -238,7 +238,7 @@ mod tests {
         push_board(&board, moves.len() % 2 == 0, Symmetry::IDENTITY, &mut walked);
         assert_eq!(&walked[24..40], "--XXX------XO---", "C4 D4 E4 and D5 black, E5 white");
         let mut turned = String::new();
-        let symmetry = KifuFormat::default().symmetry(&moves);
+        let symmetry = LineStyle::default().symmetry(&moves);
         push_board(&board, false, symmetry, &mut turned);
         let (f5, _) = crate::kifu::parse_and_play("F5").unwrap();
         let mut expected = String::new();

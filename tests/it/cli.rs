@@ -216,4 +216,5 @@ fn every_choice_is_found_by_its_name() {
     names_are_distinct_and_found::<Orientation>();
     names_are_distinct_and_found::<Linkless>();
     names_are_distinct_and_found::<OutFormat>();
+    names_are_distinct_and_found::<bookminer::book::Format>();
 }

@@ -14,7 +14,7 @@ use bookminer::book::egaroucid::{self, Lookup};
 use bookminer::book::{Book, Score};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths, FixReport};
 use bookminer::negamax::search_level;
-use bookminer::output::{KifuFormat, Orientation};
+use bookminer::output::{LineStyle, Orientation};
 use bookminer::run::{Control, Phase, RunError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{book_bytes, synthesize_as, SynthOptions};
@@ -237,12 +237,12 @@ struct Fixed {
     report: FixReport,
 }
 
-fn format(orientation: Orientation, pass_token: &str) -> KifuFormat {
-    KifuFormat { orientation, pass_token: pass_token.to_string() }
+fn format(orientation: Orientation, pass_token: &str) -> LineStyle {
+    LineStyle { orientation, pass_token: pass_token.to_string() }
 }
 
 /// Fixes `bytes` through the library, the receipt's lines as walked with PS for passes.
-fn fix_bytes(bytes: &[u8], text: &KifuFormat) -> Result<Fixed, FixError> {
+fn fix_bytes(bytes: &[u8], text: &LineStyle) -> Result<Fixed, FixError> {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.dat");
     fs::write(&input, bytes).unwrap();
@@ -251,11 +251,11 @@ fn fix_bytes(bytes: &[u8], text: &KifuFormat) -> Result<Fixed, FixError> {
     let book = Book::open(&input, &Default::default()).unwrap();
     let cancel = AtomicBool::new(false);
     let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
-    let report = fix(book, &paths, &FixOptions { format: text.clone() }, control)?;
+    let report = fix(book, &paths, &FixOptions { style: text.clone() }, control)?;
     Ok(Fixed { book: fs::read(&output).unwrap(), receipt: fs::read_to_string(paths.receipt()).unwrap(), report })
 }
 
-fn as_walked() -> KifuFormat {
+fn as_walked() -> LineStyle {
     format(Orientation::AsWalked, "PS")
 }
 
@@ -459,7 +459,7 @@ fn after_fix_mode_2_finds_nothing_and_only_leaves_disagree_with_their_child() {
     ];
     for (n, bytes) in books.into_iter().enumerate() {
         let before = walk_arrivals(bytes.clone());
-        let fixed = fix_bytes(&bytes, &KifuFormat::default()).unwrap().book;
+        let fixed = fix_bytes(&bytes, &LineStyle::default()).unwrap().book;
         let after = walk_arrivals(fixed);
         assert_eq!(before.len(), after.len(), "book {n}: the same arrivals");
         for &(by_leaf, p, v, m) in &after {

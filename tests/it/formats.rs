@@ -5,7 +5,7 @@
 use bookminer::book::Book;
 use bookminer::mine::{mine, MineOptions};
 use bookminer::modes::{Linkless, Mode, Rules};
-use bookminer::output::{Format, Formats, KifuFormat, Orientation};
+use bookminer::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
 use bookminer::run::Control;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
@@ -20,7 +20,7 @@ fn run(bytes: &[u8], options: &MineOptions) {
         .unwrap();
 }
 
-fn read(dir: &Path, mode: Mode, format: Format) -> String {
+fn read(dir: &Path, mode: Mode, format: RecordFormat) -> String {
     let path = dir.join(format!("mode{}.{}", mode.number(), format.extension()));
     String::from_utf8(std::fs::read(path).unwrap()).unwrap()
 }
@@ -46,28 +46,28 @@ proptest! {
         let mut options = MineOptions {
             modes: Mode::ALL.to_vec(),
             rules: Rules { min_gap, linkless: if report_linkless { Linkless::Report } else { Linkless::Skip } },
-            format: KifuFormat {
+            style: LineStyle {
                 orientation: if as_walked { Orientation::AsWalked } else { Orientation::F5 },
                 pass_token: if pass_ps { "PS".into() } else { String::new() },
             },
-            formats: Formats::of(&Format::ALL),
+            formats: RecordFormats::of(&RecordFormat::ALL),
             bom,
             unique_lines,
             out_dir: with_kifu.path().to_path_buf(),
             window: bookminer::window::Window::NONE,
         };
         run(&bytes, &options);
-        options.formats = Formats::of(&[Format::Jsonl, Format::Obf]);
+        options.formats = RecordFormats::of(&[RecordFormat::Jsonl, RecordFormat::Obf]);
         options.out_dir = without_kifu.path().to_path_buf();
         run(&bytes, &options);
         let left = std::fs::read_dir(without_kifu.path()).unwrap().count();
         prop_assert_eq!(left, 8, "JSONL and OBF per mode, and no kifu file kept only to find repeats");
 
         for mode in Mode::ALL {
-            let kifu = read(with_kifu.path(), mode, Format::Kifu);
+            let kifu = read(with_kifu.path(), mode, RecordFormat::Kifu);
             let kifu = if bom { kifu.strip_prefix('\u{feff}').expect("a BOM") } else { kifu.as_str() };
             let lines: Vec<&str> = kifu.lines().collect();
-            let jsonl = read(with_kifu.path(), mode, Format::Jsonl);
+            let jsonl = read(with_kifu.path(), mode, RecordFormat::Jsonl);
             let mut from_json = Vec::new();
             for line in jsonl.lines() {
                 let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
@@ -76,11 +76,11 @@ proptest! {
                 from_json.push(value["kifu"].as_str().expect("a kifu string").to_string());
             }
             prop_assert_eq!(&from_json, &lines);
-            let obf = read(with_kifu.path(), mode, Format::Obf);
+            let obf = read(with_kifu.path(), mode, RecordFormat::Obf);
             let from_obf: Vec<&str> = obf.lines().map(|l| l.split_once(" % ").expect("a kifu comment").1).collect();
             prop_assert_eq!(&from_obf, &lines);
-            prop_assert_eq!(read(without_kifu.path(), mode, Format::Jsonl), jsonl, "the same records without kifu");
-            prop_assert_eq!(read(without_kifu.path(), mode, Format::Obf), obf);
+            prop_assert_eq!(read(without_kifu.path(), mode, RecordFormat::Jsonl), jsonl, "the same records without kifu");
+            prop_assert_eq!(read(without_kifu.path(), mode, RecordFormat::Obf), obf);
         }
     }
 }

@@ -6,7 +6,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::Book;
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::{Formats, KifuFormat};
+use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::{Control, Phase};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{book_bytes, SynthOptions};
@@ -617,8 +617,8 @@ fn mode1_into(out_dir: &Path) -> MineOptions {
     MineOptions {
         modes: vec![Mode::LeafVsLinks],
         rules: Rules::default(),
-        format: KifuFormat::default(),
-        formats: Formats::KIFU,
+        style: LineStyle::default(),
+        formats: RecordFormats::KIFU,
         bom: true,
         unique_lines: true,
         out_dir: out_dir.to_path_buf(),

@@ -7,7 +7,7 @@
 use bookminer::book::{Book, BookError};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::{Formats, KifuFormat};
+use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::{Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, WalkStats, PROGRESS_INTERVAL};
@@ -31,9 +31,9 @@ fn options(out_dir: &Path) -> MineOptions {
     MineOptions {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
-        format: KifuFormat::default(),
+        style: LineStyle::default(),
         unique_lines: true,
-        formats: Formats::KIFU,
+        formats: RecordFormats::KIFU,
         bom: true,
         out_dir: out_dir.to_path_buf(),
         window: bookminer::window::Window::NONE,

@@ -8,7 +8,7 @@ use bookminer::book::Book;
 use bookminer::judging::Collected;
 use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
-use bookminer::output::{Formats, KifuFormat};
+use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::Control;
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
@@ -52,8 +52,8 @@ fn mine_sample(out: &Path) -> MineReport {
     let options = MineOptions {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
-        format: KifuFormat::default(),
-        formats: Formats::KIFU,
+        style: LineStyle::default(),
+        formats: RecordFormats::KIFU,
         bom: true,
         unique_lines: true,
         out_dir: out.to_path_buf(),
@@ -110,8 +110,8 @@ fn mining_into_memory_finds_what_the_files_hold() {
     let options = MineOptions {
         modes: Mode::ALL.to_vec(),
         rules: Rules::default(),
-        format: KifuFormat::default(),
-        formats: Formats::KIFU,
+        style: LineStyle::default(),
+        formats: RecordFormats::KIFU,
         bom: false,
         unique_lines: false,
         out_dir: out.path().to_path_buf(),
@@ -133,7 +133,7 @@ fn mining_into_memory_finds_what_the_files_hold() {
         for finding in found {
             let record = finding.record();
             assert_eq!(record.mode, m.mode);
-            options.format.render(record.line, &mut rendered);
+            options.style.render(record.line, &mut rendered);
             rendered.push('\n');
         }
         assert_eq!(rendered, file, "{}: the records kept in memory are not the file's lines", m.mode);
