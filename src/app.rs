@@ -14,17 +14,17 @@ use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError};
 use bookminer::extend::engine::EngineSpec;
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
+use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
-use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
+use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::Rules;
-use bookminer::output::atomic::is_not_a_file;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
+use bookminer::run::{Control, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
 use bookminer::wording::count;
-use bookminer::write::WriteError;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,76 +93,34 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// The kind of failure; none when nothing failed (standard output closed).
+    pub fn kind(&self) -> Option<ErrorKind> {
+        Some(match self {
+            AppError::Config(e) => e.kind(),
+            AppError::Book(e) => e.kind(),
+            AppError::Mine(e) => e.kind(),
+            AppError::Convert(e) => e.kind(),
+            AppError::Fix(e) => e.kind(),
+            AppError::Extend(e) => e.kind(),
+            AppError::Diff(e) => e.kind(),
+            AppError::Synth(e) => e.kind(),
+            AppError::Io { source, .. } | AppError::SummaryLost { source, .. } => io_kind(source),
+            AppError::Usage(_)
+            | AppError::NoBook
+            | AppError::NoPositions
+            | AppError::OutName { .. }
+            | AppError::LogFile { .. } => ErrorKind::BadInput,
+            AppError::StdoutClosed => return None,
+        })
+    }
+
     pub fn exit_code(&self) -> u8 {
-        if self.refused_output() {
-            return EXIT_BAD_INPUT;
+        match self.kind() {
+            None => 0,
+            Some(ErrorKind::BadInput) => EXIT_BAD_INPUT,
+            Some(ErrorKind::Io | ErrorKind::BookChanged | ErrorKind::Engine | ErrorKind::Internal) => EXIT_IO,
+            Some(ErrorKind::Interrupted) => EXIT_INTERRUPTED,
         }
-        match self {
-            AppError::Book(BookError::Io { .. } | BookError::Changed { .. })
-            | AppError::Io { .. }
-            | AppError::SummaryLost { .. }
-            | AppError::Mine(MineError::Io { .. } | MineError::BookChanged { .. }) => EXIT_IO,
-            AppError::Mine(MineError::Interrupted) => EXIT_INTERRUPTED,
-            AppError::Convert(e) => match e {
-                ConvertError::Book(BookError::Io { .. } | BookError::Changed { .. })
-                | ConvertError::Write(WriteError::Io { .. })
-                | ConvertError::BookChanged { .. } => EXIT_IO,
-                ConvertError::Interrupted => EXIT_INTERRUPTED,
-                _ => EXIT_BAD_INPUT,
-            },
-            AppError::Fix(e) => match e {
-                FixError::Io { .. } | FixError::BookChanged { .. } => EXIT_IO,
-                FixError::Interrupted => EXIT_INTERRUPTED,
-                FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. } => EXIT_BAD_INPUT,
-            },
-            AppError::Extend(e) => extend_exit_code(e),
-            AppError::Diff(e) => match e {
-                DiffError::Io { .. } | DiffError::BookChanged { .. } => EXIT_IO,
-                DiffError::Interrupted => EXIT_INTERRUPTED,
-                DiffError::OverABook { .. } | DiffError::Walk { .. } => EXIT_BAD_INPUT,
-            },
-            AppError::Synth(SynthError::Interrupted) => EXIT_INTERRUPTED,
-            AppError::Synth(SynthError::Spill(_) | SynthError::Write(_)) => EXIT_IO,
-            AppError::StdoutClosed => 0,
-            AppError::Config(ConfigError::Unreadable { .. }) => EXIT_IO,
-            _ => EXIT_BAD_INPUT,
-        }
-    }
-}
-
-/// The exit status of each way `extend` fails.
-fn extend_exit_code(e: &ExtendError) -> u8 {
-    match e {
-        ExtendError::SameFile { .. }
-        | ExtendError::BookIsJournal { .. }
-        | ExtendError::StartMissing { .. }
-        | ExtendError::IllegalMove { .. }
-        | ExtendError::Journal(bookminer::extend::JournalError::BadLine { .. })
-        | ExtendError::Fix(FixError::SameFile { .. } | FixError::BookIsReceipt { .. } | FixError::Walk { .. }) => {
-            EXIT_BAD_INPUT
-        }
-        ExtendError::Io { .. }
-        | ExtendError::Journal(bookminer::extend::JournalError::Io { .. })
-        | ExtendError::Engine { .. }
-        | ExtendError::BookChanged { .. }
-        | ExtendError::Grown(_)
-        | ExtendError::Fix(FixError::Io { .. } | FixError::BookChanged { .. }) => EXIT_IO,
-        ExtendError::Interrupted { .. } | ExtendError::Fix(FixError::Interrupted) => EXIT_INTERRUPTED,
-    }
-}
-
-impl AppError {
-    /// Whether an output was refused for not being a regular file (bad
-    /// arguments), wherever in the chain of causes the refusal is.
-    fn refused_output(&self) -> bool {
-        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
-        while let Some(error) = cause {
-            if error.downcast_ref::<std::io::Error>().is_some_and(is_not_a_file) {
-                return true;
-            }
-            cause = error.source();
-        }
-        false
     }
 }
 
@@ -393,7 +351,7 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Mine(MineError::Interrupted));
+        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }));
     }
     let options = MineOptions {
         modes,
@@ -522,7 +480,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Fix(FixError::Interrupted));
+        return Err(AppError::Fix(FixError::interrupted()));
     }
     check_out_name(output, kept_format(book.format()), "fix")?;
     let options = FixOptions { style: line_style(config) };
@@ -582,7 +540,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
     let old_book = open_book(old, config, &mut shown.borrow_mut())?;
     let new_book = open_book(new, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Diff(DiffError::Interrupted));
+        return Err(AppError::Diff(DiffError::interrupted()));
     }
     let format = line_style(config);
     let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
@@ -670,7 +628,7 @@ fn run_inspect(
 }
 
 fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
-    let bytes = Bytes::open(path)?;
+    let bytes = Bytes::open(path).map_err(BookError::from)?;
     let mut shown = Progress::default();
     shown.stage(format!("verifying {}", path.display()));
     let report = verify(bytes.as_slice());
@@ -724,7 +682,7 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
 fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
     match book.format() {
         Format::Edax | Format::Egbk3 => Ok(verify(book.file().bytes())),
-        Format::Egbk2 | Format::Egbk => Ok(verify(Bytes::open(book.path())?.as_slice())),
+        Format::Egbk2 | Format::Egbk => Ok(verify(Bytes::open(book.path()).map_err(BookError::from)?.as_slice())),
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`Config`].
 
 use bookminer::choice::Choice;
+use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
 use bookminer::modes::{Linkless, Mode};
 use bookminer::output::{Orientation, RecordFormats};
@@ -594,6 +595,13 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ConfigError::Unreadable { source, .. } => io_kind(source),
+            ConfigError::NotUtf8 { .. } | ConfigError::Syntax { .. } | ConfigError::Key { .. } => ErrorKind::BadInput,
+        }
+    }
+
     /// The key (or flag) the problem is about, if it is one key's.
     #[cfg_attr(not(test), allow(dead_code))] // its tests' and the config fuzz target's
     pub fn key(&self) -> Option<&str> {

@@ -6,9 +6,10 @@ use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{edax as edax_format, egaroucid, Book, BookError, Format, Header, ResolvedBook, Target};
 use crate::choice::Choice;
-use crate::mine::{Control, Phase};
-use crate::order::{walk_order, Interrupted, PassThrough, WalkOrder};
+use crate::failure::ErrorKind;
+use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::parallel;
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::wording::count;
@@ -16,7 +17,6 @@ use crate::write::{edax, egbk3, BookOut, WriteError};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -73,20 +73,22 @@ pub enum ConvertError {
     Book(#[from] BookError),
     #[error(transparent)]
     Write(#[from] WriteError),
-    #[error("{}: {error}", book.display())]
-    Walk {
-        book: PathBuf,
-        #[source]
-        error: WalkError<Interrupted>,
-    },
-    #[error("interrupted; nothing was written")]
-    Interrupted,
-    #[error(
-        "{}: the book changed while it was being read (rewritten by another program?); nothing was written",
-        book.display()
-    )]
-    BookChanged { book: PathBuf },
+    #[error(transparent)]
+    Run(#[from] RunError),
 }
+
+impl ConvertError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ConvertError::Book(e) => e.kind(),
+            ConvertError::Write(e) => e.kind(),
+            ConvertError::Run(e) => e.kind(),
+        }
+    }
+}
+
+/// What a failed conversion (or cut) leaves: no book.
+pub(crate) const LEFT: Left = Left::Nothing;
 
 /// What a conversion did, for the summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -204,7 +206,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     let (resolved, order, mut sink, mut tally) = if book.locate(&initial).is_some() {
         // Found a moment ago: only a book rewritten meanwhile loses it.
         let walkable = Walkable::new(book, &Start::initial())
-            .map_err(|_| ConvertError::BookChanged { book: book_path.clone() })?;
+            .map_err(|_| RunError::BookChanged { book: book_path.clone(), left: LEFT })?;
         (control.phase)(Phase::Walking);
         let (order, sink, tally) = walk_and_write(&walkable, pair, sink, &mut control)?;
         (walkable.into_book(), order, sink, tally)
@@ -243,7 +245,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     let finished = sink.finish(&header)?;
     tracing::debug!("{}: written and synced in {:.3} s", out.display(), writing.elapsed().as_secs_f64());
     if resolved.file().changed() || tally.unreadable {
-        return Err(ConvertError::BookChanged { book: book_path });
+        return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
     }
     finished.commit().map_err(|source| WriteError::Io { path: out.to_path_buf(), source })?;
     report.elapsed = began.elapsed();
@@ -252,10 +254,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
 
 /// Stops when Ctrl-C was pressed.
 pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
-    match control.cancel.load(Ordering::Relaxed) {
-        true => Err(ConvertError::Interrupted),
-        false => Ok(()),
-    }
+    control.check().map_err(|Interrupted| RunError::Interrupted { left: LEFT }.into())
 }
 
 /// An Edax record, read in place; `None` if it no longer reads, which
@@ -270,11 +269,9 @@ pub(crate) fn read_egaroucid_record(book: &ResolvedBook, at: Located) -> Option<
     egaroucid::record_at(book.file().bytes(), at.id)
 }
 
-fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
-    match error {
-        WalkError::Visitor(Interrupted) => ConvertError::Interrupted,
-        error => ConvertError::Walk { book: book.to_path_buf(), error },
-    }
+/// Why the walk of `book` stopped early.
+pub(crate) fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
+    RunError::of_walk(book, error, |Interrupted| RunError::Interrupted { left: LEFT }).into()
 }
 
 /// The stored boards whose side to move must pass while the opponent can

@@ -5,9 +5,9 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Format, Header, Target};
-use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, ConvertError};
-use crate::mine::{Control, Phase};
+use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
 use crate::order::walk_order;
+use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, WalkError, Walkable};
 use crate::window::Window;
 use crate::write::{edax, egbk3, BookOut};
@@ -61,7 +61,7 @@ pub fn cut(
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
     (control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
-        .map_err(|missing| ConvertError::Walk { book: book_path.clone(), error: WalkError::StartMissing(missing) })?
+        .map_err(|missing| RunError::Walk { book: book_path.clone(), error: WalkError::StartMissing(missing) })?
         .within(window);
     (control.phase)(Phase::Walking);
     let mut reached = Vec::new();
@@ -69,16 +69,13 @@ pub fn cut(
         reached.extend_from_slice(batch);
         Ok(())
     };
-    let (order, _) =
-        walk_order(&walkable, control.cancel, control.progress, &mut note).map_err(|error| match error {
-            WalkError::Visitor(_) => ConvertError::Interrupted,
-            error => ConvertError::Walk { book: book_path.clone(), error },
-        })?;
+    let (order, _) = walk_order(&walkable, control.cancel, control.progress, &mut note)
+        .map_err(|error| walk_error(&book_path, error))?;
     (control.phase)(Phase::Writing);
     let resolved = walkable.book();
     // A record that no longer reads as it did at load (its moves, its
     // targets) means the book was rewritten under us.
-    let changed = || ConvertError::BookChanged { book: book_path.clone() };
+    let changed = || ConvertError::from(RunError::BookChanged { book: book_path.clone(), left: LEFT });
     let mut targets = Vec::new();
     for &at in &reached {
         check_cancel(&control)?;
@@ -105,7 +102,7 @@ pub fn cut(
         _ => sink.finish(&egbk3::header(report.kept))?,
     };
     if resolved.file().changed() {
-        return Err(ConvertError::BookChanged { book: book_path });
+        return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
     }
     finished.commit().map_err(|source| crate::write::WriteError::Io { path: out.to_path_buf(), source })?;
     report.elapsed = began.elapsed();

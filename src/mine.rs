@@ -11,13 +11,13 @@ use crate::modes::{Mode, Rules};
 use crate::output::{
     ensure_dir, output_path, FileReport, FileSettings, LineStyle, ModeFiles, RecordFormat, RecordFormats,
 };
-use crate::walk::{walk, Arrival, Start, Visitor, WalkError, WalkStats, Walkable};
+use crate::run::{Control, Left, Phase, RunError};
+use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
 use std::fmt;
 use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// What to mine and how to write it.
@@ -74,65 +74,11 @@ pub struct Mined<F> {
     pub walk_time: Duration,
 }
 
-/// A stage of mining long enough to be shown while it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Every stored move is resolved to the record it leads to
-    /// ([`Book::resolve`]): seconds on a large book, with nothing to count.
-    Resolving,
-    /// The walk, which [`Control::progress`] then reports on.
-    Walking,
-    /// The walk is done; the judge finishes what it was handed and every
-    /// file is written out to disk before any is renamed into place.
-    Writing,
-}
+/// Mining fails only as every walking command can.
+pub type MineError = RunError;
 
-/// Hooks for a long run: a flag that stops it (Ctrl-C), the stage it is
-/// in, and a progress report from the walk.
-pub struct Control<'a> {
-    pub cancel: &'a AtomicBool,
-    /// Told as each stage starts, before anything is logged about it.
-    pub phase: &'a mut dyn FnMut(Phase),
-    pub progress: &'a mut dyn FnMut(&WalkStats),
-}
-
-/// Why mining failed.
-#[derive(Debug, thiserror::Error)]
-pub enum MineError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}: {error}", book.display())]
-    Walk {
-        book: PathBuf,
-        #[source]
-        error: WalkError<Stop>,
-    },
-    #[error("interrupted; no output file was changed")]
-    Interrupted,
-    /// The book file changed while it was being read: nothing read can be trusted.
-    #[error(
-        "{}: the book changed while it was being read (rewritten by another program?); no output file was changed",
-        book.display()
-    )]
-    BookChanged { book: PathBuf },
-}
-
-/// Why the miner stopped the walk.
-#[derive(Debug, thiserror::Error)]
-pub enum Stop {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("interrupted")]
-    Interrupted,
-}
+/// What a failed run leaves: the files of an earlier run, as they were.
+const LEFT: Left = Left::Outputs;
 
 /// One mode's results.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,9 +157,9 @@ struct Miner<'c, F> {
 }
 
 impl<F: Findings> Visitor for Miner<'_, F> {
-    type Error = Stop;
+    type Error = RunError;
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), RunError> {
         // Most arrivals fire no rule (three in four on a 10M-position
         // book): the judge need not see them.
         if !self.sieve.fires(arrival) {
@@ -227,37 +173,29 @@ impl<F: Findings> Visitor for Miner<'_, F> {
         Ok(())
     }
 
-    fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
-        if self.control.cancel.load(Ordering::Relaxed) {
-            return Err(Stop::Interrupted);
-        }
-        (self.control.progress)(stats);
-        Ok(())
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), RunError> {
+        self.control.walked(stats).map_err(|_| RunError::Interrupted { left: LEFT })
     }
 }
 
 impl<F: Findings> Miner<'_, F> {
     /// Hands the arrivals copied so far to the judge.
-    fn hand_over(&mut self) -> Result<(), Stop> {
+    fn hand_over(&mut self) -> Result<(), RunError> {
         let judge = self.judge.as_mut().expect("the judge is taken out only when the walk stops");
         let batch = self.packer.take(judge.empty_batch());
         judge.send(batch).map_err(|_| self.judge_failure())
     }
 
     /// Why the judging thread stopped, waiting for it to say.
-    fn judge_failure(&mut self) -> Stop {
+    fn judge_failure(&mut self) -> RunError {
         match self.judge.take().map(Judge::finish) {
-            Some(Err((path, source))) => Stop::Io { path, source },
-            _ => Stop::Io {
+            Some(Err((path, source))) => RunError::Io { path, source },
+            _ => RunError::Io {
                 path: PathBuf::from("<output writer>"),
                 source: io::Error::other("the judging thread stopped"),
             },
         }
     }
-}
-
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> MineError + '_ {
-    move |source| MineError::Io { path: path.to_path_buf(), source }
 }
 
 /// Each mode's files, fed records in the walk's order.
@@ -272,13 +210,13 @@ impl Findings for Vec<ModeFiles> {
 /// is resolved for the walk (see [`Book::resolve`]), which drops its index.
 pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
-    ensure_dir(&options.out_dir).map_err(io_error(&options.out_dir))?;
+    ensure_dir(&options.out_dir).map_err(RunError::io(&options.out_dir))?;
     let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
         files.push(
             ModeFiles::create(&options.out_dir, mode, &settings)
-                .map_err(|(path, source)| MineError::Io { path, source })?,
+                .map_err(|(path, source)| RunError::Io { path, source })?,
         );
     }
     let book_path = book.path().to_path_buf();
@@ -288,7 +226,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let mut modes = Vec::new();
     let mut finished = Vec::new();
     for ((mode_files, &(above, below)), &mode) in mined.findings.into_iter().zip(&mined.fired).zip(&options.modes) {
-        let written = mode_files.finish().map_err(|(path, source)| MineError::Io { path, source })?;
+        let written = mode_files.finish().map_err(|(path, source)| RunError::Io { path, source })?;
         finished.extend(written.files);
         modes.push(ModeReport {
             mode,
@@ -301,11 +239,11 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     }
     // Last look before any output replaces its previous version.
     if book.file().changed() {
-        return Err(MineError::BookChanged { book: book_path });
+        return Err(RunError::BookChanged { book: book_path, left: LEFT });
     }
     for file in finished {
         let path = file.path().to_path_buf();
-        file.commit().map_err(io_error(&path))?;
+        file.commit().map_err(RunError::io(&path))?;
     }
     Ok(MineReport {
         positions_loaded: mined.positions_loaded,
@@ -338,7 +276,7 @@ fn mine_walked<F: Findings>(
     control: Control<'_>,
 ) -> Result<(Mined<F>, ResolvedBook), MineError> {
     let judge = Judge::spawn(sought.modes, sought.rules, findings)
-        .map_err(|source| MineError::Io { path: PathBuf::from("<judging thread>"), source })?;
+        .map_err(|source| RunError::Io { path: PathBuf::from("<judging thread>"), source })?;
     let sieve = Recorder::new(sought.modes, sought.rules);
     let miner = Miner { sieve, packer: Packer::default(), judge: Some(judge), control };
     let book_path = book.path().to_path_buf();
@@ -346,7 +284,7 @@ fn mine_walked<F: Findings>(
     let resolving = Instant::now();
     (miner.control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
-        .map_err(|missing| MineError::Walk { book: book_path.clone(), error: missing.into() })?
+        .map_err(|missing| RunError::Walk { book: book_path.clone(), error: missing.into() })?
         .within(sought.window);
     (miner.control.phase)(Phase::Walking);
     let book = walkable.book();
@@ -360,31 +298,22 @@ fn mine_walked<F: Findings>(
     let walked = walk(&walkable, miner);
     // Whatever the walk read from a book that changed under it means nothing.
     if book.file().changed() {
-        return Err(MineError::BookChanged { book: book_path });
+        return Err(RunError::BookChanged { book: book_path, left: LEFT });
     }
-    let (stats, mut miner) = match walked {
-        Ok(done) => done,
-        Err(WalkError::Visitor(Stop::Interrupted)) => return Err(MineError::Interrupted),
-        Err(WalkError::Visitor(Stop::Io { path, source })) => return Err(MineError::Io { path, source }),
-        Err(error) => return Err(MineError::Walk { book: book_path, error }),
-    };
+    let (stats, mut miner) = walked.map_err(|error| RunError::of_walk(&book_path, error, |stop| stop))?;
     let walk_time = walk_began.elapsed();
-    if miner.control.cancel.load(Ordering::Relaxed) {
-        return Err(MineError::Interrupted);
+    if miner.control.interrupted() {
+        return Err(RunError::Interrupted { left: LEFT });
     }
     if !miner.packer.is_empty() {
-        match miner.hand_over() {
-            Err(Stop::Io { path, source }) => return Err(MineError::Io { path, source }),
-            Err(Stop::Interrupted) => return Err(MineError::Interrupted),
-            Ok(()) => {}
-        }
+        miner.hand_over()?;
     }
     (miner.control.phase)(Phase::Writing);
     let judged = miner
         .judge
         .expect("the judge is taken out only when the walk fails")
         .finish()
-        .map_err(|(path, source)| MineError::Io { path, source })?;
+        .map_err(|(path, source)| RunError::Io { path, source })?;
     let mined = Mined { positions_loaded, walk: stats, findings: judged.findings, fired: judged.fired, walk_time };
     Ok((mined, walkable.into_book()))
 }

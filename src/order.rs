@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{RecordId, ResolvedBook, Score};
+use crate::run::Interrupted;
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
 use std::collections::HashSet;
@@ -58,11 +59,6 @@ impl WalkOrder {
         first
     }
 }
-
-/// Why finding the walk order stopped early.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted")]
-pub struct Interrupted;
 
 /// Records reached handed out at a time.
 const BATCH: usize = 4096;

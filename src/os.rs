@@ -15,10 +15,25 @@
 //! anywhere else is not ours: the handler steps aside and the signal kills
 //! the process as it would have.
 
-use crate::book::problem::BookError;
-use std::io::Read;
+use crate::failure::{io_kind, ErrorKind};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+/// A file that could not be opened, read or mapped.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct OsError {
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+impl OsError {
+    pub fn kind(&self) -> ErrorKind {
+        io_kind(&self.source)
+    }
+}
 
 /// The bytes of a book: mapped from a file, or owned (books built in memory).
 pub struct Bytes {
@@ -73,8 +88,8 @@ impl Bytes {
     }
 
     /// Maps a book file (reads it, when very short), naming the file in errors.
-    pub fn open(path: &Path) -> Result<Bytes, BookError> {
-        let io = |source| BookError::Io { path: path.to_path_buf(), source };
+    pub fn open(path: &Path) -> Result<Bytes, OsError> {
+        let io = |source| OsError { path: path.to_path_buf(), source };
         let (file, metadata) = crate::input::open_regular(path).map_err(io)?;
         let source = Some((path.to_path_buf(), Stamp::of(&metadata)));
         if metadata.len() < MAP_FROM {

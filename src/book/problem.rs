@@ -2,6 +2,8 @@
 //! `verify` give.
 
 use crate::board::{Move, Square};
+use crate::failure::{io_kind, ErrorKind};
+use crate::os::OsError;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -19,6 +21,23 @@ pub enum BookError {
     /// The file shrank or was rewritten while it was mapped.
     #[error("{}: the book changed while it was being read (another program rewrote it?); nothing was written", path.display())]
     Changed { path: PathBuf },
+}
+
+impl BookError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            BookError::Io { source, .. } => io_kind(source),
+            BookError::Format { .. } => ErrorKind::BadInput,
+            BookError::Changed { .. } => ErrorKind::BookChanged,
+        }
+    }
+}
+
+/// The OS layer's failure to open or map a book, named by its path.
+impl From<OsError> for BookError {
+    fn from(OsError { path, source }: OsError) -> BookError {
+        BookError::Io { path, source }
+    }
 }
 
 /// What is wrong in a book file, and where.

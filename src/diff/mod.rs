@@ -19,14 +19,13 @@ mod walked;
 pub use lines::DiffCounts;
 
 use crate::book::Book;
-use crate::mine::{Control, Phase, Stop};
+use crate::failure::ErrorKind;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::WalkError;
 use lines::{Both, Failure, NewBook};
 use std::fmt;
-use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The file's name in the output folder.
@@ -38,25 +37,22 @@ pub enum DiffError {
     /// The lines would be written over a book being read.
     #[error("{}: is a book being read; name another out_dir", output.display())]
     OverABook { output: PathBuf },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}: {error}", book.display())]
-    Walk {
-        book: PathBuf,
-        #[source]
-        error: WalkError<Stop>,
-    },
-    #[error("interrupted; nothing was written")]
-    Interrupted,
-    #[error(
-        "{}: the book changed while it was being read (rewritten by another program?); nothing was written",
-        book.display()
-    )]
-    BookChanged { book: PathBuf },
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl DiffError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            DiffError::OverABook { .. } => ErrorKind::BadInput,
+            DiffError::Run(e) => e.kind(),
+        }
+    }
+
+    /// The run was stopped (Ctrl-C): nothing was written.
+    pub fn interrupted() -> DiffError {
+        DiffError::Run(RunError::Interrupted { left: Left::Nothing })
+    }
 }
 
 /// The file `diff` writes, checked before anything is read: never one of
@@ -64,8 +60,7 @@ pub enum DiffError {
 pub fn diff_path(old: &Path, new: &Path, out_dir: &Path) -> Result<PathBuf, DiffError> {
     let output = out_dir.join(DIFF_FILE);
     for book in [old, new] {
-        let over = crate::input::output_over_input(book, &[&output])
-            .map_err(|source| DiffError::Io { path: book.to_path_buf(), source })?;
+        let over = crate::input::output_over_input(book, &[&output]).map_err(RunError::io(book))?;
         if over.is_some() {
             return Err(DiffError::OverABook { output });
         }
@@ -118,7 +113,7 @@ pub fn diff(
     control: Control<'_>,
 ) -> Result<DiffReport, DiffError> {
     let began = Instant::now();
-    let io_error = |source| DiffError::Io { path: output.to_path_buf(), source };
+    let io_error = |source| DiffError::from(RunError::io(output)(source));
     if let Some(dir) = output.parent() {
         ensure_dir(dir).map_err(io_error)?;
     }
@@ -127,14 +122,14 @@ pub fn diff(
     let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
     (control.phase)(Phase::Resolving);
     let stage = Instant::now();
-    let matches = matching::match_boards(&old, &new, control.cancel).ok_or(DiffError::Interrupted)?;
+    let matches = matching::match_boards(&old, &new, control.cancel).ok_or_else(DiffError::interrupted)?;
     tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
     // The new book is walked only for the lines of boards the old one lacks.
     let walk_new = matches.matched() < new.counts().positions;
     let stage = Instant::now();
     let missing = |book: &Path| {
         let book = book.to_path_buf();
-        move |missing| DiffError::Walk { book, error: WalkError::StartMissing(missing) }
+        move |missing| RunError::Walk { book, error: WalkError::StartMissing(missing) }
     };
     let old = walked::ready(old).map_err(missing(&old_path))?;
     let new = match walk_new {
@@ -155,10 +150,7 @@ pub fn diff(
     });
     let walk_error = |book: &Path| {
         let book = book.to_path_buf();
-        move |error| match error {
-            WalkError::Visitor(Stop::Interrupted) => DiffError::Interrupted,
-            error => DiffError::Walk { book, error },
-        }
+        move |error| RunError::of_walk(&book, error, |Interrupted| RunError::Interrupted { left: Left::Nothing })
     };
     let (old, new) = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
     tracing::info!("walked in {:.3} s", secs(stage));
@@ -167,16 +159,16 @@ pub fn diff(
     let both = Both { old: &old, new: &new, matches: &matches };
     let counts = lines::write_lines(&both, format, &mut file, control.cancel).map_err(|failure| match failure {
         Failure::Io(source) => io_error(source),
-        Failure::Interrupted => DiffError::Interrupted,
+        Failure::Interrupted => DiffError::interrupted(),
     })?;
     tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
     for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {
         if file.changed() {
-            return Err(DiffError::BookChanged { book: path.clone() });
+            return Err(RunError::BookChanged { book: path.clone(), left: Left::Nothing }.into());
         }
     }
-    if control.cancel.load(Ordering::Relaxed) {
-        return Err(DiffError::Interrupted);
+    if control.interrupted() {
+        return Err(DiffError::interrupted());
     }
     file.commit().map_err(io_error)?;
     Ok(DiffReport {

@@ -5,7 +5,7 @@
 use crate::bits::Bits;
 use crate::book::{Book, ResolvedBook};
 use crate::first_arrivals::FirstArrivals;
-use crate::mine::Stop;
+use crate::run::Interrupted;
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, WalkStats, Walkable};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,7 +61,11 @@ impl Ready {
 
     /// Walks the book, noting first arrivals; `progress` is told how the
     /// walk goes, and `cancel` stops it.
-    pub fn walk(self, cancel: &AtomicBool, progress: &mut dyn FnMut(&WalkStats)) -> Result<Walked, WalkError<Stop>> {
+    pub fn walk(
+        self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&WalkStats),
+    ) -> Result<Walked, WalkError<Interrupted>> {
         let records = self.book().counts().records as usize;
         let mut noter = Noter { first: FirstArrivals::new(records), reached: Bits::new(records), cancel, progress };
         if let Ok(walkable) = &self.book {
@@ -83,9 +87,9 @@ struct Noter<'a> {
 }
 
 impl Visitor for Noter<'_> {
-    type Error = Stop;
+    type Error = Interrupted;
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
         if arrival.first_time {
             let child = arrival.child.id;
             // The line ends with the move played, and its pass if one follows.
@@ -96,9 +100,9 @@ impl Visitor for Noter<'_> {
         Ok(())
     }
 
-    fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
         if self.cancel.load(Ordering::Relaxed) {
-            return Err(Stop::Interrupted);
+            return Err(Interrupted);
         }
         (self.progress)(stats);
         Ok(())

@@ -10,6 +10,7 @@
 
 use super::search::{Answer, Query};
 use crate::board::Square;
+use crate::failure::{io_kind, ErrorKind};
 use crate::output::text::push_square;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -32,6 +33,15 @@ pub enum JournalError {
     },
     #[error("{}: line {line}: {why}; move the file away to start a new journal", path.display())]
     BadLine { path: PathBuf, line: usize, why: String },
+}
+
+impl JournalError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            JournalError::Io { source, .. } => io_kind(source),
+            JournalError::BadLine { .. } => ErrorKind::BadInput,
+        }
+    }
 }
 
 /// The journal file, open for appending, and the answers it held.

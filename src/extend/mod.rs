@@ -22,10 +22,11 @@ pub use journal::{JournalError, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, Header, ReadOptions, RecordId};
+use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
-use crate::mine::{Control, Phase};
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile};
+use crate::run::{Control, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
@@ -47,12 +48,9 @@ use store::{Flavor, LeafPlan, NodeId, Store};
 pub enum ExtendError {
     #[error("{}: is the book being read ({}); extend never writes over its input", output.display(), input.display())]
     SameFile { input: PathBuf, output: PathBuf },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    /// A file could not be read or written, or the book changed under the run.
+    #[error(transparent)]
+    Run(#[from] RunError),
     #[error("{}: the book written cannot also be the journal; name another file or out_dir", path.display())]
     BookIsJournal { path: PathBuf },
     #[error(transparent)]
@@ -64,8 +62,6 @@ pub enum ExtendError {
     /// An engine failed for good: restarted and asked again, it still gave no answer.
     #[error("engine `{engine}` on {query}: {fault} (asked {} times); the journal {} keeps every answer so far", pool::RETRIES + 1, journal.display())]
     Engine { engine: String, query: Query, fault: engine::Fault, journal: PathBuf },
-    #[error("{}: the book changed while it was being read (rewritten by another program?); nothing was written", book.display())]
-    BookChanged { book: PathBuf },
     #[error(transparent)]
     Fix(#[from] FixError),
     /// The book grown does not read back: a fault of bookminer's, not of the book.
@@ -73,6 +69,28 @@ pub enum ExtendError {
     Grown(String),
     #[error("interrupted; the journal {} keeps every answer so far, OUT was not written", journal.display())]
     Interrupted { journal: PathBuf },
+}
+
+impl ExtendError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ExtendError::SameFile { .. }
+            | ExtendError::BookIsJournal { .. }
+            | ExtendError::StartMissing { .. }
+            | ExtendError::IllegalMove { .. } => ErrorKind::BadInput,
+            ExtendError::Run(e) => e.kind(),
+            ExtendError::Journal(e) => e.kind(),
+            ExtendError::Engine { .. } => ErrorKind::Engine,
+            ExtendError::Fix(e) => e.kind(),
+            ExtendError::Grown(_) => ErrorKind::Internal,
+            ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
+        }
+    }
+
+    /// The book changed while it was being read: nothing was written.
+    pub fn book_changed(book: &Path) -> ExtendError {
+        ExtendError::Run(RunError::BookChanged { book: book.to_path_buf(), left: Left::Nothing })
+    }
 }
 
 /// What `extend` is asked to do.
@@ -102,8 +120,7 @@ impl ExtendPaths {
     /// Refuses an OUT or a journal that is IN by any path.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        let over = crate::input::output_over_input(input, &[output, &journal])
-            .map_err(|source| ExtendError::Io { path: input.to_path_buf(), source })?;
+        let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
         if let Some(written) = over {
             return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
         }
@@ -183,10 +200,7 @@ pub fn extend(
     cancel: &AtomicBool,
 ) -> Result<ExtendReport, ExtendError> {
     let began = Instant::now();
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ExtendError::Io { path, source }
-    };
+    let io = RunError::io;
     let (flavor, header_empties) = match book.header() {
         Header::Edax(h) => {
             (Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }), h.n_empties)
@@ -228,7 +242,7 @@ pub fn extend(
     })?;
     store.negamax(root)?;
     if book.file().changed() {
-        return Err(ExtendError::BookChanged { book: paths.input.clone() });
+        return Err(ExtendError::book_changed(&paths.input));
     }
     report.records_written = write_out(&store, &mut out, &paths.output, cancel)?;
     let out = out.finish().map_err(io(&paths.output))?;
@@ -236,7 +250,7 @@ pub fn extend(
         return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
     }
     if book.file().changed() {
-        return Err(ExtendError::BookChanged { book: paths.input.clone() });
+        return Err(ExtendError::book_changed(&paths.input));
     }
     out.commit().map_err(io(&paths.output))?;
     report.elapsed = began.elapsed();
@@ -253,7 +267,7 @@ fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
     let blank = beside.to_string_lossy().chars().any(char::is_whitespace);
     let dir = if blank { std::env::temp_dir() } else { beside };
     let made = tempfile::Builder::new().prefix(".bookminer-extend-").tempdir_in(&dir);
-    made.map_err(|source| ExtendError::Io { path: dir, source })
+    made.map_err(|source| RunError::Io { path: dir, source }.into())
 }
 
 /// The start position's node.
@@ -439,7 +453,7 @@ impl Run<'_, '_, '_> {
         for (k, (_, tasks)) in books.into_iter().enumerate() {
             let path = self.scratch.join(format!("round-{round}-{k}.dat"));
             let bytes = exclusions::book_of(tasks.iter().map(|(_, q)| q));
-            std::fs::write(&path, bytes).map_err(|source| ExtendError::Io { path: path.clone(), source })?;
+            std::fs::write(&path, bytes).map_err(RunError::io(&path))?;
             written.push((Arc::new(path), tasks));
         }
         Ok(written)
@@ -470,7 +484,7 @@ fn write_out(store: &Store<'_>, out: &mut AtomicFile, path: &Path, cancel: &Atom
     let sink = Path::new("(no receipt)");
     let done = fix_into(grown, &FixOptions::default(), (out, path), (&mut io::sink(), sink), control)?;
     if done.interrupted() {
-        return Err(FixError::Interrupted.into());
+        return Err(FixError::interrupted().into());
     }
     Ok(records)
 }

@@ -139,7 +139,7 @@ impl<'b> Store<'b> {
     /// A record of the book as a node.
     fn read(&self, at: crate::book::index::Located) -> Result<Node, ExtendError> {
         let file = self.book.file();
-        let changed = || ExtendError::BookChanged { book: self.book.path().to_path_buf() };
+        let changed = || ExtendError::book_changed(self.book.path());
         let mut node = Node::new(file.board_of(at), 0, Some(at.id));
         match self.flavor {
             Flavor::Edax(_) => {

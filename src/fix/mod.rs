@@ -21,18 +21,18 @@ mod write;
 pub use write::Changes;
 
 use crate::book::{Book, Format, Header, ResolvedBook};
-use crate::mine::{Control, Phase, Stop};
+use crate::failure::ErrorKind;
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
+use crate::walk::{walk, Start, WalkStats, Walkable};
 use crate::wording::count;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use visitor::Fixer;
@@ -54,29 +54,31 @@ pub enum FixError {
     /// The fixed book and the receipt would be one file.
     #[error("{}: the fixed book cannot also be the receipt; name another file or out_dir", path.display())]
     BookIsReceipt { path: PathBuf },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}: {error}", book.display())]
-    Walk {
-        book: PathBuf,
-        #[source]
-        error: WalkError<Stop>,
-    },
-    #[error("interrupted; nothing was written")]
-    Interrupted,
-    #[error(
-        "{}: the book changed while it was being read (rewritten by another program?); nothing was written",
-        book.display()
-    )]
-    BookChanged { book: PathBuf },
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl FixError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            FixError::SameFile { .. } | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
+            FixError::Run(e) => e.kind(),
+        }
+    }
+
+    /// The run was stopped (Ctrl-C): nothing was written.
+    pub fn interrupted() -> FixError {
+        FixError::Run(RunError::Interrupted { left: Left::Nothing })
+    }
+
+    /// The book changed while it was being read: nothing was written.
+    pub fn book_changed(book: PathBuf) -> FixError {
+        FixError::Run(RunError::BookChanged { book, left: Left::Nothing })
+    }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> FixError + '_ {
-    move |source| FixError::Io { path: path.to_path_buf(), source }
+    move |source| FixError::Run(RunError::Io { path: path.to_path_buf(), source })
 }
 
 /// Where `fix` reads and writes, checked: the book written is neither the
@@ -183,10 +185,10 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     let book_file = book_file.finish().map_err(io_error(output))?;
     let receipt_file = receipt_file.finish().map_err(io_error(receipt))?;
     if done.interrupted() {
-        return Err(FixError::Interrupted);
+        return Err(FixError::interrupted());
     }
     if done.book_changed() {
-        return Err(FixError::BookChanged { book: book_path });
+        return Err(FixError::book_changed(book_path));
     }
     book_file.commit().map_err(io_error(output))?;
     receipt_file.commit().map_err(io_error(receipt))?;
@@ -217,7 +219,7 @@ pub struct FixedInto<'c> {
 impl FixedInto<'_> {
     /// Whether the run was stopped while writing: the output is not whole.
     pub fn interrupted(&self) -> bool {
-        self.control.cancel.load(Ordering::Relaxed)
+        self.control.interrupted()
     }
 
     /// Whether the book read changed under the run: nothing written is right.
@@ -245,16 +247,16 @@ pub fn fix_into<'c>(
     let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
     let resolved = book.resolved();
     if resolved.file().changed() {
-        return Err(FixError::BookChanged { book: book_path });
+        return Err(FixError::book_changed(book_path));
     }
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
     let written = write::write_fixed(resolved, &fixed, &options.style, out, receipt, control.cancel);
     let changes = written.map_err(|failure| match failure {
-        Failure::Book(source) => FixError::Io { path: out_path.to_path_buf(), source },
-        Failure::Receipt(source) => FixError::Io { path: receipt_path.to_path_buf(), source },
-        Failure::Interrupted => FixError::Interrupted,
-        Failure::BookChanged => FixError::BookChanged { book: book_path.clone() },
+        Failure::Book(source) => io_error(out_path)(source),
+        Failure::Receipt(source) => io_error(receipt_path)(source),
+        Failure::Interrupted => FixError::interrupted(),
+        Failure::BookChanged => FixError::book_changed(book_path.clone()),
     })?;
     tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
     Ok(FixedInto { changes, walk: stats, reachable: fixed.linked.count(), book, control })
@@ -299,7 +301,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
     };
     let resolving = Instant::now();
     let walkable =
-        Walkable::new(book, &start).map_err(|e| FixError::Walk { book: book_path.clone(), error: e.into() })?;
+        Walkable::new(book, &start).map_err(|e| RunError::Walk { book: book_path.clone(), error: e.into() })?;
     let resolved = walkable.book();
     tracing::info!(
         "{}: moves resolved in {:.3} s ({} MB)",
@@ -328,9 +330,11 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
     })?;
     let (stats, control) = match walked {
         Ok(done) => done,
-        Err(_) if resolved.file().changed() => return Err(FixError::BookChanged { book: book_path }),
-        Err(WalkError::Visitor(Stop::Interrupted)) => return Err(FixError::Interrupted),
-        Err(error) => return Err(FixError::Walk { book: book_path, error }),
+        Err(_) if resolved.file().changed() => return Err(FixError::book_changed(book_path)),
+        Err(error) => {
+            let interrupted = |Interrupted| RunError::Interrupted { left: Left::Nothing };
+            return Err(RunError::of_walk(&book_path, error, interrupted).into());
+        }
     };
     tracing::info!(
         "{}: walked {} in {:.3} s, {} negamaxed{}",

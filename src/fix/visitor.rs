@@ -5,10 +5,9 @@
 
 use crate::board::Move;
 use crate::book::{edax, egaroucid, Format, RecordId, ResolvedBook, Target};
-use crate::mine::{Control, Stop};
+use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Events handed over at a time: enough to make the hand-over rare, few
@@ -121,9 +120,9 @@ impl<'b, 'c> Fixer<'b, 'c> {
 }
 
 impl Visitor for Fixer<'_, '_> {
-    type Error = Stop;
+    type Error = Interrupted;
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Stop> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
         let child = arrival.child;
         let own = match arrival.first_time {
             true => Own::read(self.book, child.id, child.offset),
@@ -145,7 +144,7 @@ impl Visitor for Fixer<'_, '_> {
         Ok(())
     }
 
-    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Stop> {
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Interrupted> {
         for link in departure.links {
             let child = match link.target {
                 Target::Child(at, _) => Some(at.id),
@@ -157,11 +156,7 @@ impl Visitor for Fixer<'_, '_> {
         Ok(())
     }
 
-    fn progress(&mut self, stats: &WalkStats) -> Result<(), Stop> {
-        if self.control.cancel.load(Ordering::Relaxed) {
-            return Err(Stop::Interrupted);
-        }
-        (self.control.progress)(stats);
-        Ok(())
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
+        self.control.walked(stats)
     }
 }

@@ -31,6 +31,7 @@ mod records;
 mod spill;
 
 use crate::book::{edax, egaroucid, older_egaroucid as older, Format};
+use crate::failure::{io_kind, ErrorKind};
 use crate::negamax::SearchErrors;
 use crate::write::entries as writer;
 use std::io::{self, Write};
@@ -73,6 +74,16 @@ pub enum SynthError {
     /// Every move of every position was tried and the book is still smaller.
     #[error("only {grown} positions could be grown of the {asked} asked for")]
     TooLarge { asked: u64, grown: u64 },
+}
+
+impl SynthError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            SynthError::Spill(source) | SynthError::Write(source) => io_kind(source),
+            SynthError::Interrupted => ErrorKind::Interrupted,
+            SynthError::TooLarge { .. } => ErrorKind::BadInput,
+        }
+    }
 }
 
 /// The stage a synthesis is in, and how far along it is.

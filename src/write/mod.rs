@@ -6,6 +6,7 @@ pub mod edax;
 pub mod egbk3;
 pub mod entries;
 
+use crate::failure::{io_kind, ErrorKind};
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -23,6 +24,15 @@ pub enum WriteError {
         #[source]
         source: io::Error,
     },
+}
+
+impl WriteError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            WriteError::OverInput { .. } => ErrorKind::BadInput,
+            WriteError::Io { source, .. } => io_kind(source),
+        }
+    }
 }
 
 /// A book being written: a header whose counts are filled in last, then

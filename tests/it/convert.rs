@@ -7,7 +7,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::{Book, Details, Format, Target};
 use bookminer::convert::{convert, OutFormat};
 use bookminer::cut::cut;
-use bookminer::mine::{Control, Phase};
+use bookminer::run::{Control, Phase};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
 use bookminer::window::Window;
 use proptest::prelude::*;

@@ -13,9 +13,9 @@ use bookminer::board::{Board, Move};
 use bookminer::book::egaroucid::{self, Lookup};
 use bookminer::book::{Book, Score};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths, FixReport};
-use bookminer::mine::{Control, Phase};
 use bookminer::negamax::search_level;
 use bookminer::output::{LineStyle, Orientation};
+use bookminer::run::{Control, Phase, RunError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{book_bytes, synthesize_as, SynthOptions};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
@@ -737,7 +737,11 @@ fn a_cancelled_fix_leaves_nothing_behind_whenever_it_is_stopped() {
         };
         let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
         let result = fix(Book::open(&input, &Default::default()).unwrap(), &paths, &FixOptions::default(), control);
-        assert!(matches!(result, Err(FixError::Interrupted)), "{stop_at}: {:?}", result.map(|r| r.to_string()));
+        assert!(
+            matches!(result, Err(FixError::Run(RunError::Interrupted { .. }))),
+            "{stop_at}: {:?}",
+            result.map(|r| r.to_string())
+        );
         assert_eq!(files_in(dir.path()), [dir.path().join("in.dat"), dir.path().join("out")], "{stop_at}");
         assert!(files_in(&dir.path().join("out")).is_empty(), "{stop_at}: no receipt, no temporary file");
     }

@@ -4,9 +4,10 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Book;
-use bookminer::mine::{mine, Control, MineError, MineOptions, Phase};
+use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::run::{Control, Phase};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{book_bytes, SynthOptions};
 use bookminer::walk::Start;
@@ -649,7 +650,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         &options,
         Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
     );
-    assert!(matches!(result, Err(MineError::Interrupted)), "{:?}", result.map(|r| r.to_string()));
+    assert!(matches!(result, Err(MineError::Interrupted { .. })), "{:?}", result.map(|r| r.to_string()));
     assert_eq!(calls, 1, "the walk stopped at the next check after the flag was set");
     assert_eq!(fs::read(&previous).unwrap(), PREVIOUS);
     assert_eq!(files_under(dir.path()), vec![previous], "nothing else is left in out_dir");

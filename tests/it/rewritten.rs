@@ -5,9 +5,10 @@
 //! the change lands mid-walk at the same edge on every run.
 
 use bookminer::book::{Book, BookError};
-use bookminer::mine::{mine, Control, MineError, MineOptions};
+use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::run::{Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, WalkStats, PROGRESS_INTERVAL};
 use std::fs::{self, OpenOptions};
@@ -140,7 +141,7 @@ fn a_book_that_shrank_before_loading_is_refused_as_truncated_not_as_changed() {
 #[test]
 fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
     use bookminer::convert::ConvertError;
-    use bookminer::mine::Phase;
+    use bookminer::run::Phase;
     use bookminer::synth::synthesize_as;
     let dir = tempfile::tempdir().unwrap();
     let options = SynthOptions { positions: 20_000, seed: 3, perturb: 0.02 };
@@ -167,7 +168,7 @@ fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
                 let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut |_| {} };
                 let result = bookminer::cut::cut(opened, &Start::initial(), Default::default(), &out, control);
                 assert!(
-                    matches!(result, Err(ConvertError::BookChanged { .. })),
+                    matches!(result, Err(ConvertError::Run(RunError::BookChanged { .. }))),
                     "{format:?}, {what}, run {run}: {result:?}"
                 );
                 assert!(!out.exists(), "{format:?}, {what}: nothing is written");

@@ -6,9 +6,10 @@
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
 use bookminer::judging::Collected;
-use bookminer::mine::{mine, mine_into, Control, MineOptions, MineReport};
+use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
 use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::run::Control;
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;

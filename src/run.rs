@@ -1,0 +1,133 @@
+//! Running a command: the hooks a long run is given (a flag that stops it,
+//! its stages, the walk's progress), the one way a run is stopped
+//! ([`Interrupted`]), and the failures every walking command shares
+//! ([`RunError`]).
+
+use crate::failure::{io_kind, ErrorKind};
+use crate::walk::{WalkError, WalkStats};
+use std::convert::Infallible;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The run was stopped (Ctrl-C) before it was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+/// A stage of a run long enough to be shown while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Every stored move is resolved to the record it leads to
+    /// ([`crate::Book::resolve`]): seconds on a large book, with nothing to count.
+    Resolving,
+    /// The walk, which [`Control::progress`] then reports on.
+    Walking,
+    /// The walk is done; what it found is finished and every file is
+    /// written out to disk before any is renamed into place.
+    Writing,
+}
+
+/// Hooks for a long run: a flag that stops it (Ctrl-C), the stage it is
+/// in, and a progress report from the walk.
+pub struct Control<'a> {
+    pub cancel: &'a AtomicBool,
+    /// Told as each stage starts, before anything is logged about it.
+    pub phase: &'a mut dyn FnMut(Phase),
+    pub progress: &'a mut dyn FnMut(&WalkStats),
+}
+
+impl Control<'_> {
+    /// Whether the run was asked to stop.
+    pub fn interrupted(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Stops when the run was asked to.
+    pub fn check(&self) -> Result<(), Interrupted> {
+        match self.interrupted() {
+            true => Err(Interrupted),
+            false => Ok(()),
+        }
+    }
+
+    /// A walk's progress report: stops the walk when the run was asked to,
+    /// else passes the counts on.
+    pub fn walked(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
+        self.check()?;
+        (self.progress)(stats);
+        Ok(())
+    }
+}
+
+/// What a failed run says it left as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Left {
+    /// Mining: the files of an earlier run stay as they were.
+    Outputs,
+    /// A command that writes new files: none appeared.
+    Nothing,
+}
+
+impl fmt::Display for Left {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Left::Outputs => "no output file was changed",
+            Left::Nothing => "nothing was written",
+        })
+    }
+}
+
+/// How a walking command (mine, convert, cut, fix, diff) fails beside the
+/// failures of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The book cannot be walked: its start is missing, or a stored move is illegal.
+    #[error("{}: {error}", book.display())]
+    Walk {
+        book: PathBuf,
+        #[source]
+        error: WalkError<Infallible>,
+    },
+    #[error("interrupted; {left}")]
+    Interrupted { left: Left },
+    /// The book file changed while it was being read: nothing read can be trusted.
+    #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
+    BookChanged { book: PathBuf, left: Left },
+}
+
+impl RunError {
+    /// An I/O failure on `path`.
+    pub fn io(path: &Path) -> impl FnOnce(io::Error) -> RunError + '_ {
+        move |source| RunError::Io { path: path.to_path_buf(), source }
+    }
+
+    /// Why a walk of `book` stopped early: the visitor's reason, made a
+    /// run error by `visitor`, or the book's.
+    pub fn of_walk<E>(book: &Path, error: WalkError<E>, visitor: impl FnOnce(E) -> RunError) -> RunError {
+        let error = match error {
+            WalkError::Visitor(reason) => return visitor(reason),
+            WalkError::StartMissing(missing) => WalkError::StartMissing(missing),
+            WalkError::IllegalMove { place, stored, actual, board, line } => {
+                WalkError::IllegalMove { place, stored, actual, board, line }
+            }
+        };
+        RunError::Walk { book: book.to_path_buf(), error }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            RunError::Io { source, .. } => io_kind(source),
+            RunError::Walk { .. } => ErrorKind::BadInput,
+            RunError::Interrupted { .. } => ErrorKind::Interrupted,
+            RunError::BookChanged { .. } => ErrorKind::BookChanged,
+        }
+    }
+}
