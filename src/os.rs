@@ -257,9 +257,12 @@ mod guard {
             }
         }
         // Not one of ours: restore the default action; returning re-raises it.
-        // SAFETY: resetting a signal to its default is async-signal-safe.
+        // SAFETY: `sigaction` is async-signal-safe (`signal` is not on POSIX's
+        // list); the struct is zeroed, then given the default action.
         unsafe {
-            libc::signal(signal, libc::SIG_DFL);
+            let mut default: libc::sigaction = std::mem::zeroed();
+            default.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(signal, &default, std::ptr::null_mut());
         }
     }
 
