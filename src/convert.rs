@@ -4,50 +4,23 @@
 
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{edax as edax_format, egaroucid, Book, BookError, Format, Header, ResolvedBook, Target};
+use crate::book::{Book, BookError, Header, ResolvedBook, Target};
+use crate::format::edax::{self, read as edax_format};
+use crate::format::egaroucid::{self, encode as egbk3};
+pub use crate::format::{Format, OutFormat};
 use crate::mine::{Control, Phase};
 use crate::order::{walk_order, Interrupted, PassThrough, WalkOrder};
 use crate::parallel;
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::wording::count;
-use crate::write::{edax, egbk3, BookOut, WriteError};
+use crate::write::{BookOut, WriteError};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// The formats bookminer writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutFormat {
-    /// Edax's book.dat
-    Edax,
-    /// Egaroucid's .egbk3
-    Egbk3,
-}
-
-impl OutFormat {
-    /// The format a file name asks for: `.dat` Edax's, `.egbk3` Egaroucid's.
-    pub fn of_path(path: &Path) -> Option<OutFormat> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "dat" => Some(OutFormat::Edax),
-            "egbk3" => Some(OutFormat::Egbk3),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for OutFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OutFormat::Edax => "Edax book.dat",
-            OutFormat::Egbk3 => "Egaroucid .egbk3",
-        })
-    }
-}
 
 /// Why a book could not be converted (or cut).
 #[derive(Debug, thiserror::Error)]
@@ -158,10 +131,7 @@ pub fn header_date() -> time::OffsetDateTime {
 /// its name only when complete; it is never the book read.
 pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) -> Result<ConvertReport, ConvertError> {
     let began = Instant::now();
-    let header_len = match to {
-        OutFormat::Edax => edax_format::HEADER_LEN,
-        OutFormat::Egbk3 => egaroucid::HEADER_LEN,
-    };
+    let header_len = to.header_len();
     let book_path = book.path().to_path_buf();
     let sink = BookOut::create(out, &book_path, header_len)?;
     let mut report = ConvertReport {
@@ -175,8 +145,8 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     let header = book.header();
     // Edax needs a record for each position before a pass unless the book
     // stores it; Egaroucid books store such positions only by accident.
-    let stored_passes = match (book.format(), to) {
-        (Format::Egbk3 | Format::Egbk2 | Format::Egbk, OutFormat::Edax) => boards_that_must_pass(&book),
+    let stored_passes = match to {
+        OutFormat::Edax if book.format() != Format::Edax => boards_that_must_pass(&book),
         _ => HashSet::new(),
     };
     (control.phase)(Phase::Resolving);

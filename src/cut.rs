@@ -4,13 +4,15 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Format, Header, Target};
+use crate::book::{Book, Header, Target};
 use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, ConvertError};
+use crate::format::egaroucid::encode as egbk3;
+use crate::format::{edax, OutFormat};
 use crate::mine::{Control, Phase};
 use crate::order::walk_order;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::window::Window;
-use crate::write::{edax, egbk3, BookOut};
+use crate::write::BookOut;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -51,13 +53,9 @@ pub fn cut(
 ) -> Result<CutReport, ConvertError> {
     let began = Instant::now();
     let book_path = book.path().to_path_buf();
-    let format = book.format();
+    let format = book.format().kept_as();
     let header = book.header();
-    let header_len = match format {
-        Format::Edax => crate::book::edax::HEADER_LEN,
-        _ => crate::book::egaroucid::HEADER_LEN,
-    };
-    let mut sink = BookOut::create(out, &book_path, header_len)?;
+    let mut sink = BookOut::create(out, &book_path, format.header_len())?;
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
     (control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
@@ -83,7 +81,7 @@ pub fn cut(
     for &at in &reached {
         check_cancel(&control)?;
         match format {
-            Format::Edax => {
+            OutFormat::Edax => {
                 targets.clear();
                 let record = resolved.read(at, &mut targets);
                 let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
@@ -96,7 +94,7 @@ pub fn cut(
                 report.leaves_replaced += u64::from(replaced);
                 sink.record(&bytes)?;
             }
-            _ => sink.record(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())?,
+            OutFormat::Egbk3 => sink.record(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())?,
         }
     }
     report.kept = sink.records();

@@ -21,6 +21,7 @@ pub mod diff;
 pub mod extend;
 pub mod first_arrivals;
 pub mod fix;
+pub mod format;
 pub mod input;
 pub mod inspect;
 pub mod judging;

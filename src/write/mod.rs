@@ -1,10 +1,7 @@
-//! Writing books: one writer per format ([`edax`], [`egbk3`]), and the file
-//! they write into, which appears complete or not at all and is never the
-//! book being read (docs/formats.md, writing books).
-
-pub mod edax;
-pub mod egbk3;
-pub mod entries;
+//! Writing books: the file a book is written into, which appears complete
+//! or not at all and is never the book being read (docs/formats.md,
+//! writing books). The records and headers are encoded by each format
+//! ([`crate::format`]).
 
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
