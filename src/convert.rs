@@ -10,15 +10,14 @@ use crate::format::egaroucid::{self, encode as egbk3};
 pub use crate::format::{Format, OutFormat};
 use crate::mine::{Control, Phase};
 use crate::order::{walk_order, Interrupted, PassThrough, WalkOrder};
-use crate::parallel;
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::wording::count;
+use crate::write::pipeline::{self, Chunk, Sink};
 use crate::write::{BookOut, WriteError};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -203,14 +202,6 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     Ok(report)
 }
 
-/// Stops when Ctrl-C was pressed.
-pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
-    match control.cancel.load(Ordering::Relaxed) {
-        true => Err(ConvertError::Interrupted),
-        false => Ok(()),
-    }
-}
-
 /// An Edax record, read in place; `None` if it no longer reads, which
 /// only a book changed since it was loaded can make happen.
 pub(crate) fn read_edax_record(book: &ResolvedBook, at: Located) -> Option<edax_format::RawRecord<'_>> {
@@ -330,7 +321,7 @@ struct Part {
     targets: Vec<Target>,
 }
 
-impl Part {
+impl Chunk for Part {
     fn clear(&mut self) {
         self.bytes.clear();
         self.records = 0;
@@ -338,9 +329,19 @@ impl Part {
         self.at.clear();
     }
 
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+impl Part {
     /// Appends the part's records to `sink` and adds what they counted to `tally`.
     fn write_to(&self, sink: &mut BookOut, tally: &mut Tally) -> Result<(), ConvertError> {
-        sink.records_bytes(&self.bytes, self.records)?;
+        sink.append(&self.bytes, self.records)?;
         tally.add(&self.tally);
         Ok(())
     }
@@ -354,16 +355,16 @@ fn write_parts(
     sink: &mut BookOut,
     control: &Control<'_>,
 ) -> Result<Tally, ConvertError> {
-    let work = |k: usize, part: &mut Part| {
-        part.clear();
+    let convert = |k: usize, part: &mut Part| {
         make(k, part);
+        Ok(())
     };
     let mut tally = Tally::default();
-    let consume = |part: &mut Part| {
-        check_cancel(control)?;
-        part.write_to(sink, &mut tally)
+    let then = |part: &mut Part| {
+        tally.add(&part.tally);
+        Ok(())
     };
-    parallel::in_order(parts, parallel::workers(), Part::default, work, consume)?;
+    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, || ConvertError::Interrupted, then)?;
     Ok(tally)
 }
 

@@ -5,13 +5,14 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Header, Target};
-use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, ConvertError};
+use crate::convert::{read_edax_record, read_egaroucid_record, ConvertError};
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};
 use crate::mine::{Control, Phase};
 use crate::order::walk_order;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::window::Window;
+use crate::write::pipeline::{self, Chunk};
 use crate::write::BookOut;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,41 @@ impl fmt::Display for CutReport {
         writeln!(f, "leaves replaced    {}", self.leaves_replaced)?;
         write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
     }
+}
+
+/// Records cut at a time on one core.
+const CHUNK: usize = edax::STARTS_EVERY;
+
+/// Some records cut: their bytes, how many, what pruning them removed,
+/// and room reused from part to part.
+#[derive(Default)]
+struct Part {
+    bytes: Vec<u8>,
+    records: u64,
+    links_pruned: u64,
+    leaves_replaced: u64,
+    targets: Vec<Target>,
+}
+
+impl Chunk for Part {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.records = 0;
+        self.links_pruned = 0;
+        self.leaves_replaced = 0;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+fn interrupted() -> ConvertError {
+    ConvertError::Interrupted
 }
 
 /// Writes to `out` the part of `book` that the walk from `start` under
@@ -77,26 +113,39 @@ pub fn cut(
     // A record that no longer reads as it did at load (its moves, its
     // targets) means the book was rewritten under us.
     let changed = || ConvertError::BookChanged { book: book_path.clone() };
-    let mut targets = Vec::new();
-    for &at in &reached {
-        check_cancel(&control)?;
-        match format {
-            OutFormat::Edax => {
-                targets.clear();
-                let record = resolved.read(at, &mut targets);
-                let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
-                if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
-                    return Err(changed());
+    let cut_chunk = |k: usize, part: &mut Part| {
+        for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
+            match format {
+                OutFormat::Edax => {
+                    part.targets.clear();
+                    let record = resolved.read(at, &mut part.targets);
+                    let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
+                    let targets = &part.targets;
+                    if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
+                        return Err(changed());
+                    }
+                    let written =
+                        |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
+                    let (bytes, pruned, replaced) = edax::pruned(&raw, written);
+                    part.links_pruned += pruned as u64;
+                    part.leaves_replaced += u64::from(replaced);
+                    part.bytes.extend_from_slice(&bytes);
                 }
-                let written = |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
-                let (bytes, pruned, replaced) = edax::pruned(&raw, written);
-                report.links_pruned += pruned as u64;
-                report.leaves_replaced += u64::from(replaced);
-                sink.record(&bytes)?;
+                OutFormat::Egbk3 => {
+                    part.bytes.extend_from_slice(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())
+                }
             }
-            OutFormat::Egbk3 => sink.record(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())?,
+            part.records += 1;
         }
-    }
+        Ok(())
+    };
+    let then = |part: &mut Part| {
+        report.links_pruned += part.links_pruned;
+        report.leaves_replaced += part.leaves_replaced;
+        Ok(())
+    };
+    let chunks = reached.len().div_ceil(CHUNK);
+    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
     report.kept = sink.records();
     let finished = match &header {
         Header::Edax(header) => sink.finish(&edax::header_from(header, report.kept))?,

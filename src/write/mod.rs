@@ -3,6 +3,8 @@
 //! writing books). The records and headers are encoded by each format
 //! ([`crate::format`]).
 
+pub mod pipeline;
+
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
