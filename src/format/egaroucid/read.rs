@@ -67,40 +67,48 @@ pub struct RawRecord<'a> {
 
 impl<'a> RawRecord<'a> {
     /// The record's bytes, as stored.
+    #[inline]
     pub fn bytes(&self) -> &'a [u8; RECORD_LEN] {
         self.bytes
     }
 
+    #[inline]
     pub fn board(&self) -> Board {
         let word = |at: usize| u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
         Board::new(word(0), word(8))
     }
 
     /// The stored value, which may be out of range (see [`RawRecord::is_in_book`]).
+    #[inline]
     pub fn raw_value(&self) -> i32 {
         (self.bytes[VALUE_AT] as i8).into()
     }
 
     /// Whether the record counts: its value is within −64..64.
+    #[inline]
     pub fn is_in_book(&self) -> bool {
         VALUE_RANGE.contains(&self.raw_value())
     }
 
+    #[inline]
     pub fn level(&self) -> i8 {
         self.bytes[17] as i8
     }
 
+    #[inline]
     pub fn n_lines(&self) -> u32 {
         u32::from_le_bytes(self.bytes[18..22].try_into().expect("4 bytes"))
     }
 
     /// The leaf as stored: its move and value, if it exists.
+    #[inline]
     pub fn leaf(&self) -> Option<Link> {
         let value: i32 = (self.bytes[22] as i8).into();
         let mv = Move::from_code(self.bytes[23])?;
         VALUE_RANGE.contains(&value).then_some(Link::new(Score(value), mv))
     }
 
+    #[inline]
     fn leaf_level(&self) -> i8 {
         self.bytes[24] as i8
     }
@@ -145,11 +153,13 @@ impl<'a> RawRecord<'a> {
 }
 
 /// Where a record starts.
+#[inline]
 pub fn offset_of(id: RecordId) -> u64 {
     HEADER_LEN as u64 + RECORD_LEN as u64 * u64::from(id.0)
 }
 
 /// The record with this id, if the file holds it whole.
+#[inline]
 pub fn record_at(file: &[u8], id: RecordId) -> Option<RawRecord<'_>> {
     let at = usize::try_from(offset_of(id)).ok()?;
     let bytes = file.get(at..at.checked_add(RECORD_LEN)?)?;
@@ -233,23 +243,27 @@ impl Candidate {
     /// The child to look up when [`Candidate::child`] is not in the book:
     /// when the game is over after the move, the final position as stored
     /// from the other side.
+    #[inline]
     pub fn other_child(&self) -> Option<Normalized> {
         self.game_over.then(|| normalize(&self.after.swapped()))
     }
 
     /// The link to [`Candidate::child`], found in the book with `value`.
+    #[inline]
     pub fn link<F>(&self, child: F, value: Score) -> FoundLink<F> {
         self.scored(child, value, self.then_pass, self.child.placement())
     }
 
     /// The link to [`Candidate::other_child`] (`other`), found in the book
     /// with `value`: the line gets a pass after the move.
+    #[inline]
     pub fn link_to_other<F>(&self, child: F, value: Score, other: &Normalized) -> FoundLink<F> {
         self.scored(child, value, true, other.placement())
     }
 
     /// A link scored by its child's value: negated, unless a pass follows
     /// the move and the child's side to move is this record's.
+    #[inline]
     fn scored<F>(&self, child: F, value: Score, then_pass: bool, placement: Placement) -> FoundLink<F> {
         let score = if then_pass { value } else { Score(-value.0) };
         FoundLink { link: Link { score, mv: self.mv, then_pass }, child, placement }
@@ -258,20 +272,57 @@ impl Candidate {
 
 /// The children a board's legal moves lead to (a pass, if it must pass), in
 /// increasing square number, each normalized for its lookup.
+#[inline]
 pub fn candidates(board: &Board) -> impl Iterator<Item = Candidate> + '_ {
     let legal = board.legal_moves();
-    let pass = (legal == 0 && board.must_pass()).then_some(Move::Pass);
-    Square::iter(legal).map(Move::Play).chain(pass).filter_map(move |mv| {
-        let after = board.after(mv)?;
-        let (then_pass, game_over) = if after.has_moves() {
-            (false, false)
-        } else {
-            let replies = after.swapped().has_moves();
-            (replies, !replies)
-        };
-        let child = normalize(&if then_pass { after.swapped() } else { after });
-        Some(Candidate { mv, after, child, then_pass, game_over })
-    })
+    Candidates { board, legal, pass: legal == 0 && board.must_pass() }
+}
+
+/// [`candidates`]: a loop of its own rather than iterator adaptors, so
+/// that the walk's resolving, which runs it for every record, has it
+/// inlined.
+struct Candidates<'a> {
+    board: &'a Board,
+    /// The legal moves not yet tried.
+    legal: u64,
+    /// The pass is still to try.
+    pass: bool,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = Candidate;
+
+    #[inline]
+    fn next(&mut self) -> Option<Candidate> {
+        loop {
+            let mv = if self.legal != 0 {
+                let square = Square::new(self.legal.trailing_zeros() as u8)?;
+                self.legal &= self.legal - 1;
+                Move::Play(square)
+            } else if std::mem::take(&mut self.pass) {
+                Move::Pass
+            } else {
+                return None;
+            };
+            if let Some(candidate) = candidate(self.board, mv) {
+                return Some(candidate);
+            }
+        }
+    }
+}
+
+/// The child a move leads to, if the move is legal.
+#[inline]
+fn candidate(board: &Board, mv: Move) -> Option<Candidate> {
+    let after = board.after(mv)?;
+    let (then_pass, game_over) = if after.has_moves() {
+        (false, false)
+    } else {
+        let replies = after.swapped().has_moves();
+        (replies, !replies)
+    };
+    let child = normalize(&if then_pass { after.swapped() } else { after });
+    Some(Candidate { mv, after, child, then_pass, game_over })
 }
 
 /// The links of a stored board (docs/formats.md, Egaroucid books): its legal moves, in increasing
