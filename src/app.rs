@@ -276,8 +276,8 @@ fn book_argument(arguments: &[String]) -> Option<&Path> {
     let mut start = Vec::new();
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
-    let magic =
-        read.is_ok() && (bookminer::book::edax::is_edax(&start) || bookminer::book::egaroucid::is_egaroucid(&start));
+    let magic = read.is_ok()
+        && (bookminer::format::edax::is_edax(&start) || bookminer::format::egaroucid::is_egaroucid(&start));
     let egbk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("egbk"));
     (magic || egbk).then_some(path)
 }
@@ -393,10 +393,7 @@ fn with_control_of<T>(
     run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
     // Egaroucid books store no links: about one per position is found walking.
-    let links = match format {
-        Format::Edax => counts.links,
-        Format::Egbk3 | Format::Egbk2 | Format::Egbk => counts.positions,
-    };
+    let links = if format.stores_links() { counts.links } else { counts.positions };
     let mut phase = |phase: Phase| match phase {
         Phase::Resolving => shown
             .borrow_mut()
@@ -434,14 +431,6 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     Ok(0)
 }
 
-/// The format cut and fix write: IN's own, an .egbk2 or .egbk as .egbk3.
-fn kept_format(input: Format) -> OutFormat {
-    match input {
-        Format::Edax => OutFormat::Edax,
-        Format::Egbk3 | Format::Egbk2 | Format::Egbk => OutFormat::Egbk3,
-    }
-}
-
 /// Refuses an OUT whose extension names a format other than the one
 /// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
 /// read for what its name says. A name without one of the books'
@@ -465,7 +454,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, kept_format(book.format()), "cut")?;
+    check_out_name(output, book.format().kept_as(), "cut")?;
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(cut(book, &config.start, config.window, output, control)?)
     })?;
@@ -482,7 +471,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Fix(FixError::interrupted()));
     }
-    check_out_name(output, kept_format(book.format()), "fix")?;
+    check_out_name(output, book.format().kept_as(), "fix")?;
     let options = FixOptions { style: line_style(config) };
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
         Ok(fix(book, &paths, &options, control)?)
@@ -502,7 +491,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, kept_format(book.format()), "extend")?;
+    check_out_name(output, book.format().kept_as(), "extend")?;
     let options = ExtendOptions {
         engine: EngineSpec { command, timeout: std::time::Duration::from_secs(config.engine_timeout) },
         workers: config.workers,
@@ -680,9 +669,9 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
 /// [`verify`] of the file a book was read from. An older Egaroucid book is
 /// read into another layout, so its file is read again.
 fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
-    match book.format() {
-        Format::Edax | Format::Egbk3 => Ok(verify(book.file().bytes())),
-        Format::Egbk2 | Format::Egbk => Ok(verify(Bytes::open(book.path()).map_err(BookError::from)?.as_slice())),
+    match book.format().is_translated() {
+        false => Ok(verify(book.file().bytes())),
+        true => Ok(verify(Bytes::open(book.path()).map_err(BookError::from)?.as_slice())),
     }
 }
 

@@ -4,67 +4,23 @@
 
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{edax as edax_format, egaroucid, Book, BookError, Format, Header, ResolvedBook, Target};
-use crate::choice::Choice;
+use crate::book::{Book, BookError, Header, ResolvedBook, Target};
 use crate::failure::ErrorKind;
+use crate::format::edax::{self, read as edax_format};
+use crate::format::egaroucid::{self, encode as egbk3};
+pub use crate::format::{Format, OutFormat};
 use crate::order::{walk_order, PassThrough, WalkOrder};
-use crate::parallel;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkError, Walkable};
 use crate::wording::count;
-use crate::write::{edax, egbk3, BookOut, WriteError};
+use crate::write::pipeline::{self, Chunk, Sink};
+use crate::write::{BookOut, WriteError};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// The formats bookminer writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutFormat {
-    Edax,
-    Egbk3,
-}
-
-impl Choice for OutFormat {
-    const ALL: &'static [OutFormat] = &[OutFormat::Edax, OutFormat::Egbk3];
-
-    fn name(self) -> &'static str {
-        match self {
-            OutFormat::Edax => "edax",
-            OutFormat::Egbk3 => "egbk3",
-        }
-    }
-
-    fn help(self) -> Option<&'static str> {
-        Some(match self {
-            OutFormat::Edax => "Edax's book.dat",
-            OutFormat::Egbk3 => "Egaroucid's .egbk3",
-        })
-    }
-}
-
-impl OutFormat {
-    /// The format a file name asks for: `.dat` Edax's, `.egbk3` Egaroucid's.
-    pub fn of_path(path: &Path) -> Option<OutFormat> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "dat" => Some(OutFormat::Edax),
-            "egbk3" => Some(OutFormat::Egbk3),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for OutFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OutFormat::Edax => "Edax book.dat",
-            OutFormat::Egbk3 => "Egaroucid .egbk3",
-        })
-    }
-}
 
 /// Why a book could not be converted (or cut).
 #[derive(Debug, thiserror::Error)]
@@ -177,10 +133,7 @@ pub fn header_date() -> time::OffsetDateTime {
 /// its name only when complete; it is never the book read.
 pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) -> Result<ConvertReport, ConvertError> {
     let began = Instant::now();
-    let header_len = match to {
-        OutFormat::Edax => edax_format::HEADER_LEN,
-        OutFormat::Egbk3 => egaroucid::HEADER_LEN,
-    };
+    let header_len = to.header_len();
     let book_path = book.path().to_path_buf();
     let sink = BookOut::create(out, &book_path, header_len)?;
     let mut report = ConvertReport {
@@ -194,8 +147,8 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     let header = book.header();
     // Edax needs a record for each position before a pass unless the book
     // stores it; Egaroucid books store such positions only by accident.
-    let stored_passes = match (book.format(), to) {
-        (Format::Egbk3 | Format::Egbk2 | Format::Egbk, OutFormat::Edax) => boards_that_must_pass(&book),
+    let stored_passes = match to {
+        OutFormat::Edax if book.format() != Format::Edax => boards_that_must_pass(&book),
         _ => HashSet::new(),
     };
     (control.phase)(Phase::Resolving);
@@ -252,9 +205,9 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     Ok(report)
 }
 
-/// Stops when Ctrl-C was pressed.
-pub(crate) fn check_cancel(control: &Control<'_>) -> Result<(), ConvertError> {
-    control.check().map_err(|Interrupted| RunError::Interrupted { left: LEFT }.into())
+/// What a stop by Ctrl-C is for a command that writes a book.
+pub(crate) fn interrupted() -> ConvertError {
+    RunError::Interrupted { left: LEFT }.into()
 }
 
 /// An Edax record, read in place; `None` if it no longer reads, which
@@ -374,7 +327,7 @@ struct Part {
     targets: Vec<Target>,
 }
 
-impl Part {
+impl Chunk for Part {
     fn clear(&mut self) {
         self.bytes.clear();
         self.records = 0;
@@ -382,9 +335,19 @@ impl Part {
         self.at.clear();
     }
 
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+impl Part {
     /// Appends the part's records to `sink` and adds what they counted to `tally`.
     fn write_to(&self, sink: &mut BookOut, tally: &mut Tally) -> Result<(), ConvertError> {
-        sink.records_bytes(&self.bytes, self.records)?;
+        sink.append(&self.bytes, self.records)?;
         tally.add(&self.tally);
         Ok(())
     }
@@ -398,16 +361,16 @@ fn write_parts(
     sink: &mut BookOut,
     control: &Control<'_>,
 ) -> Result<Tally, ConvertError> {
-    let work = |k: usize, part: &mut Part| {
-        part.clear();
+    let convert = |k: usize, part: &mut Part| {
         make(k, part);
+        Ok(())
     };
     let mut tally = Tally::default();
-    let consume = |part: &mut Part| {
-        check_cancel(control)?;
-        part.write_to(sink, &mut tally)
+    let then = |part: &mut Part| {
+        tally.add(&part.tally);
+        Ok(())
     };
-    parallel::in_order(parts, parallel::workers(), Part::default, work, consume)?;
+    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, interrupted, then)?;
     Ok(tally)
 }
 

@@ -4,13 +4,16 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Format, Header, Target};
-use crate::convert::{check_cancel, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
+use crate::book::{Book, Header, Target};
+use crate::convert::{interrupted, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
+use crate::format::egaroucid::encode as egbk3;
+use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, WalkError, Walkable};
 use crate::window::Window;
-use crate::write::{edax, egbk3, BookOut};
+use crate::write::pipeline::{self, Chunk};
+use crate::write::BookOut;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -40,6 +43,37 @@ impl fmt::Display for CutReport {
     }
 }
 
+/// Records cut at a time on one core.
+const CHUNK: usize = edax::STARTS_EVERY;
+
+/// Some records cut: their bytes, how many, what pruning them removed,
+/// and room reused from part to part.
+#[derive(Default)]
+struct Part {
+    bytes: Vec<u8>,
+    records: u64,
+    links_pruned: u64,
+    leaves_replaced: u64,
+    targets: Vec<Target>,
+}
+
+impl Chunk for Part {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.records = 0;
+        self.links_pruned = 0;
+        self.leaves_replaced = 0;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
 /// Writes to `out` the part of `book` that the walk from `start` under
 /// `window` reaches.
 pub fn cut(
@@ -51,13 +85,9 @@ pub fn cut(
 ) -> Result<CutReport, ConvertError> {
     let began = Instant::now();
     let book_path = book.path().to_path_buf();
-    let format = book.format();
+    let format = book.format().kept_as();
     let header = book.header();
-    let header_len = match format {
-        Format::Edax => crate::book::edax::HEADER_LEN,
-        _ => crate::book::egaroucid::HEADER_LEN,
-    };
-    let mut sink = BookOut::create(out, &book_path, header_len)?;
+    let mut sink = BookOut::create(out, &book_path, format.header_len())?;
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
     (control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start)
@@ -76,26 +106,39 @@ pub fn cut(
     // A record that no longer reads as it did at load (its moves, its
     // targets) means the book was rewritten under us.
     let changed = || ConvertError::from(RunError::BookChanged { book: book_path.clone(), left: LEFT });
-    let mut targets = Vec::new();
-    for &at in &reached {
-        check_cancel(&control)?;
-        match format {
-            Format::Edax => {
-                targets.clear();
-                let record = resolved.read(at, &mut targets);
-                let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
-                if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
-                    return Err(changed());
+    let cut_chunk = |k: usize, part: &mut Part| {
+        for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
+            match format {
+                OutFormat::Edax => {
+                    part.targets.clear();
+                    let record = resolved.read(at, &mut part.targets);
+                    let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
+                    let targets = &part.targets;
+                    if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
+                        return Err(changed());
+                    }
+                    let written =
+                        |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
+                    let (bytes, pruned, replaced) = edax::pruned(&raw, written);
+                    part.links_pruned += pruned as u64;
+                    part.leaves_replaced += u64::from(replaced);
+                    part.bytes.extend_from_slice(&bytes);
                 }
-                let written = |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
-                let (bytes, pruned, replaced) = edax::pruned(&raw, written);
-                report.links_pruned += pruned as u64;
-                report.leaves_replaced += u64::from(replaced);
-                sink.record(&bytes)?;
+                OutFormat::Egbk3 => {
+                    part.bytes.extend_from_slice(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())
+                }
             }
-            _ => sink.record(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())?,
+            part.records += 1;
         }
-    }
+        Ok(())
+    };
+    let then = |part: &mut Part| {
+        report.links_pruned += part.links_pruned;
+        report.leaves_replaced += part.leaves_replaced;
+        Ok(())
+    };
+    let chunks = reached.len().div_ceil(CHUNK);
+    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
     report.kept = sink.records();
     let finished = match &header {
         Header::Edax(header) => sink.finish(&edax::header_from(header, report.kept))?,

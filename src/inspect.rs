@@ -1,7 +1,7 @@
 //! Mode 5: everything the book knows about chosen positions, as text.
 
 use crate::board::{Board, Square};
-use crate::book::{Book, Details, Format};
+use crate::book::{Book, Details};
 use crate::position::{self, Colour, Position, PositionError};
 use crate::symmetry::normalize;
 use std::fmt::Write;
@@ -99,7 +99,7 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
             let _ = writeln!(out, "value {} (lower {lower}, upper {upper}), level {}", record.value(), record.level);
             let _ = writeln!(out, "wins {wins}, draws {draws}, losses {losses}, lines {lines}");
         }
-        Details::Egaroucid { .. } if matches!(book.format(), Format::Egbk2 | Format::Egbk) => {
+        Details::Egaroucid { .. } if book.format().is_translated() => {
             let _ = writeln!(out, "value {}, level {}", record.value(), record.level);
             let _ = writeln!(out, "({} stores no leaf and no line count)", book.format().name());
         }

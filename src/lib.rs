@@ -22,6 +22,7 @@ pub mod extend;
 pub mod failure;
 mod first_arrivals;
 pub mod fix;
+pub mod format;
 pub mod input;
 pub mod inspect;
 pub mod judging;

@@ -2,82 +2,16 @@
 //! format and layout its first bytes announce, and each record read by
 //! number through the reader for that format.
 
-use super::edax::{self, Starts};
-use super::egaroucid::{self, Lookup};
 use super::index::{hash_board, BuildError, Located, PositionIndex, Refused, Slot};
-use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, FilePlace, Record, RecordId, Score};
 use crate::board::Board;
-use crate::choice::Choice;
+use crate::format::edax::{self, Starts};
+use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
+use crate::format::egaroucid::{self, Lookup};
+use crate::format::Format;
 use crate::os::Bytes;
 use std::path::{Path, PathBuf};
-
-/// The file formats bookminer reads, told apart by their first bytes (and,
-/// for `.egbk`, which has no magic, by the file's size).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Edax's `book.dat` (docs/formats.md, Edax books).
-    Edax,
-    /// Egaroucid's `.egbk3` (docs/formats.md, Egaroucid books).
-    Egbk3,
-    /// Egaroucid's `.egbk2`, up to Egaroucid 6.5 (docs/formats.md, older Egaroucid books).
-    Egbk2,
-    /// Egaroucid's `.egbk`, up to Egaroucid 6.2 (docs/formats.md, older Egaroucid books).
-    Egbk,
-}
-
-impl Choice for Format {
-    const ALL: &'static [Format] = &[Format::Edax, Format::Egbk3, Format::Egbk2, Format::Egbk];
-
-    fn name(self) -> &'static str {
-        match self {
-            Format::Edax => "edax",
-            Format::Egbk3 => "egbk3",
-            Format::Egbk2 => "egbk2",
-            Format::Egbk => "egbk",
-        }
-    }
-
-    fn help(self) -> Option<&'static str> {
-        Some(match self {
-            Format::Edax => "Edax's book.dat",
-            Format::Egbk3 => "Egaroucid's .egbk3",
-            Format::Egbk2 => "Egaroucid's .egbk2 (up to Egaroucid 6.5)",
-            Format::Egbk => "Egaroucid's .egbk (up to Egaroucid 6.2)",
-        })
-    }
-}
-
-impl Format {
-    /// The format a file's first bytes announce (docs/formats.md, older Egaroucid books): `DICUORAGE`
-    /// then version 2 is an `.egbk2`, any other version (or a file too short
-    /// to have one) an `.egbk3`; Edax's magic is Edax's; a file with neither
-    /// is an `.egbk` when its size is exactly what its count says. Anything
-    /// else is read as Edax's, whose reader names what is wrong with it.
-    pub fn of(bytes: &[u8]) -> Format {
-        let shorter_than_magic = !bytes.is_empty() && egaroucid::MAGIC.starts_with(bytes);
-        if older::is_egbk2(bytes) {
-            Format::Egbk2
-        } else if egaroucid::is_egaroucid(bytes) || shorter_than_magic {
-            Format::Egbk3
-        } else if !edax::is_edax(bytes) && older::is_egbk(bytes) {
-            Format::Egbk
-        } else {
-            Format::Edax
-        }
-    }
-
-    /// The format's usual name, for messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Edax => "Edax book.dat",
-            Format::Egbk3 => "Egaroucid .egbk3",
-            Format::Egbk2 => "Egaroucid .egbk2",
-            Format::Egbk => "Egaroucid .egbk",
-        }
-    }
-}
 
 /// What reading a book needs besides its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -403,34 +337,6 @@ impl Lookup for IndexLookup<'_> {
 mod tests {
     use super::*;
     use crate::book::Book;
-
-    #[test]
-    fn the_format_is_told_by_the_first_bytes() {
-        assert_eq!(Format::of(b"DICUORAGE\x03\0\0\0\0"), Format::Egbk3);
-        assert_eq!(Format::of(b"DICUORAGE\x02\0\0\0\0"), Format::Egbk2);
-        assert_eq!(Format::of(b"DICUORAGE\x07\0\0\0\0"), Format::Egbk3);
-        assert_eq!(Format::of(b"DICUORAGE\x02"), Format::Egbk2);
-        assert_eq!(Format::of(b"DICUORAGE"), Format::Egbk3);
-        assert_eq!(Format::of(b"DICUORAG"), Format::Egbk3);
-        assert_eq!(Format::of(b"XADEKOOB"), Format::Edax);
-        assert_eq!(Format::of(b""), Format::Edax);
-        assert_eq!(Format::of(b"DICX"), Format::Edax);
-    }
-
-    #[test]
-    fn a_file_with_no_magic_is_an_egbk_when_its_size_is_what_its_count_says() {
-        let egbk = |n: i32, len: usize| {
-            let mut bytes = n.to_le_bytes().to_vec();
-            bytes.resize(len, 0);
-            Format::of(&bytes)
-        };
-        assert_eq!(egbk(0, 4), Format::Egbk);
-        assert_eq!(egbk(2, 4 + 34), Format::Egbk);
-        assert_eq!(egbk(2, 4 + 33), Format::Edax);
-        assert_eq!(egbk(2, 4 + 35), Format::Edax);
-        assert_eq!(egbk(-1, 4), Format::Edax);
-        assert_eq!(Format::of(&[0, 0, 0]), Format::Edax);
-    }
 
     #[test]
     fn an_older_book_is_read_as_its_translation_and_remembers_its_file() {

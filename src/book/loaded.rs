@@ -1,15 +1,16 @@
 //! A book ready to walk, whatever its format: the file's bytes, the reader
 //! for its layout, every record checked, and the index built.
 
-use super::edax::{self, Starts};
-use super::egaroucid;
-use super::file::{BookCounts, BookFile, Format, Header, Layout, ReadOptions};
+use super::file::{BookCounts, BookFile, Header, Layout, ReadOptions};
 use super::index::{build, half_of, hash_board, IndexKey, Located, PositionIndex, HALVES};
-use super::older_egaroucid::{self as older, OlderHeader, Origin};
 use super::problem::{BookError, FormatError};
 use super::record::{Record, RecordId};
 use super::resolved::ResolvedBook;
 use crate::board::Board;
+use crate::format::edax::{self, Starts};
+use crate::format::egaroucid;
+use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
+use crate::format::Format;
 use crate::os::Bytes;
 use std::path::{Path, PathBuf};
 

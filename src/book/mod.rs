@@ -1,7 +1,7 @@
 //! Opening books: one format-neutral view of a book (records numbered
-//! densely, each read as a [`Record`]), filled by one reader per file
-//! format (Edax's; Egaroucid's `.egbk3`, and its older `.egbk2` and `.egbk`,
-//! which are translated into the `.egbk3` layout as they are read), with
+//! densely, each read as a [`Record`]), filled by the readers of
+//! [`crate::format`] (Edax's; Egaroucid's `.egbk3`, and its older `.egbk2`
+//! and `.egbk`, which are translated into the `.egbk3` layout as they are read), with
 //! the index the walk looks positions up in and the checks `verify` makes.
 
 mod access_order;
@@ -10,16 +10,15 @@ mod filter;
 pub mod index;
 mod loaded;
 pub mod problem;
-pub mod read;
 pub mod record;
 mod resolve;
 mod resolved;
 pub mod verify;
 
+pub use crate::format::Format;
 pub use crate::os::Bytes;
-pub use file::{BookCounts, BookFile, Format, Header, ReadOptions};
+pub use file::{BookCounts, BookFile, Header, ReadOptions};
 pub use loaded::Book;
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
-pub use read::{edax, egaroucid, older_egaroucid};
 pub use record::{Details, FilePlace, Link, Record, RecordId, Score};
 pub use resolved::{ResolvedBook, Target};

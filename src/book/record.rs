@@ -109,8 +109,8 @@ pub struct Record {
     pub board: Board,
     pub value: Score,
     pub level: i32,
-    pub(super) links: SmallVec<[Link; 8]>,
-    pub(super) leaf: Option<Link>,
+    pub(crate) links: SmallVec<[Link; 8]>,
+    pub(crate) leaf: Option<Link>,
     pub details: Details,
 }
 

@@ -16,13 +16,13 @@
 //! stay within a few pages at a time, and those asked for ahead arrive.
 
 use super::access_order::{RegionOrder, AHEAD};
-use super::edax::{self, Starts, STARTS_EVERY};
-use super::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use super::file::{BookFile, Layout};
 use super::index::{hash_board, Located, PositionIndex};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
+use crate::format::edax::{self, Starts, STARTS_EVERY};
+use crate::format::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use crate::symmetry::{normalize, Normalized};
 use smallvec::SmallVec;
 use std::ops::Range;

@@ -15,12 +15,12 @@
 //!   (its first two links and the record's facts), with the rest of a record
 //!   that has more than two in a shared overflow list.
 
-use super::edax;
-use super::egaroucid::{self, FoundLink};
 use super::file::{BookCounts, BookFile};
 use super::index::Located;
 use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
+use crate::format::edax;
+use crate::format::egaroucid::{self, FoundLink};
 use crate::symmetry::{Placement, Symmetry};
 use smallvec::SmallVec;
 use std::path::Path;

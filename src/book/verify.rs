@@ -1,14 +1,14 @@
 //! `verify`: every check of docs/formats.md, what is checked (and its Egaroucid sections) on
 //! every record, listing all problems rather than stopping at the first.
 
-use super::edax::{self, board_problems, RawRecord};
-use super::egaroucid;
-use super::file::Format;
 use super::index::hash_board;
-use super::older_egaroucid::{self as older, OlderRecord};
 use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{FilePlace, RecordId};
 use crate::board::{Board, Move};
+use crate::format::edax::{self, board_problems, RawRecord};
+use crate::format::egaroucid;
+use crate::format::egaroucid::older::{self as older, OlderRecord};
+use crate::format::Format;
 use crate::symmetry::{is_normalized, normalize};
 use crate::wording::count;
 use hashbrown::HashTable;
@@ -406,7 +406,7 @@ mod tests {
     use crate::board::Square;
     use crate::book::record::{Link, Score};
     use crate::book::FilePlace as Place;
-    use crate::write::entries::{encode, Entry};
+    use crate::format::edax::entries::{encode, Entry};
 
     fn play(square: &str) -> Move {
         Move::Play(Square::parse(square).unwrap())

@@ -82,7 +82,8 @@ fn compare_links(old: &[Link], new: &[Link]) -> SmallVec<[(Move, Pair<Option<i32
 mod tests {
     use super::*;
     use crate::board::{Board, Square};
-    use crate::book::{edax, RecordId};
+    use crate::book::RecordId;
+    use crate::format::edax;
 
     fn play(name: &str) -> Move {
         Move::Play(Square::parse(name).unwrap())

@@ -6,7 +6,7 @@
 
 use super::search::Query;
 use crate::board::{Move, Square};
-use crate::write::edax::{new_header, EdaxRecord, NO_LEAF};
+use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
 
 /// An Edax book with a record for each query that excludes moves.
 pub fn book_of<'q>(queries: impl Iterator<Item = &'q Query>) -> Vec<u8> {

@@ -7,8 +7,9 @@
 use super::search::Query;
 use super::ExtendError;
 use crate::board::{Board, Move, Square};
-use crate::book::egaroucid::{self, Lookup};
-use crate::book::{edax, Book, MoveSlot, RecordId, Score};
+use crate::book::{Book, MoveSlot, RecordId, Score};
+use crate::format::edax;
+use crate::format::egaroucid::{self, Lookup};
 use crate::negamax::{self, Counts, EdaxPosition, Negamaxed, SearchErrors, SCORE_INF};
 use crate::symmetry::normalize;
 use crate::window::{Place, Window};

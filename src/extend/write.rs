@@ -5,8 +5,9 @@
 
 use super::store::{Flavor, Node, Store};
 use crate::board::Move;
-use crate::book::{edax, egaroucid, Header, Link, RecordId, Score};
-use crate::write::edax::{header_from, EdaxRecord};
+use crate::book::{Header, Link, RecordId, Score};
+use crate::format::edax::{self, header_from, EdaxRecord};
+use crate::format::egaroucid;
 use std::collections::HashMap;
 
 /// The whole book, ready for the negamax that ends `extend`.

@@ -20,8 +20,9 @@ mod write;
 
 pub use write::Changes;
 
-use crate::book::{Book, Format, Header, ResolvedBook};
+use crate::book::{Book, Header, ResolvedBook};
 use crate::failure::ErrorKind;
+use crate::format::Format;
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -151,11 +152,9 @@ impl fmt::Display for FixReport {
         writeln!(f, "counts changed       {}", c.counts)?;
         writeln!(f, "links reordered      {}", c.reordered)?;
         let (output, input) = (self.output.display(), self.input.display());
-        match self.input_format {
-            Format::Edax | Format::Egbk3 => writeln!(f, "fixed book written   {output} (the size of {input})")?,
-            Format::Egbk2 | Format::Egbk => {
-                writeln!(f, "fixed book written   {output} (the records of {input} as an .egbk3)")?
-            }
+        match self.input_format.is_translated() {
+            false => writeln!(f, "fixed book written   {output} (the size of {input})")?,
+            true => writeln!(f, "fixed book written   {output} (the records of {input} as an .egbk3)")?,
         }
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }

@@ -4,7 +4,8 @@
 //! receipt, whose reads land anywhere in memory, run on the other core.
 
 use crate::board::Move;
-use crate::book::{edax, egaroucid, Format, RecordId, ResolvedBook, Target};
+use crate::book::{Format, RecordId, ResolvedBook, Target};
+use crate::format::{edax, egaroucid};
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};

@@ -7,15 +7,16 @@ use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
-use crate::book::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
-use crate::book::{egaroucid, RecordId, ResolvedBook, Target};
+use crate::book::{RecordId, ResolvedBook, Target};
 use crate::first_arrivals::{FirstArrivals, Lines};
+use crate::format::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
+use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
-use crate::parallel;
+use crate::write::pipeline::{self, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// What `fix` changed, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,10 +141,9 @@ impl<'a> EdaxChunk<'a> {
 /// changed, with room reused from chunk to chunk.
 struct Written<'a, 'f> {
     book: Vec<u8>,
+    records: u64,
     receipt: Receipt<'f>,
     changes: Changes,
-    /// The chunk no longer reads: the book changed.
-    changed_book: bool,
     pending: Pending,
     edax: EdaxChunk<'a>,
 }
@@ -152,18 +152,39 @@ impl<'a, 'f> Written<'a, 'f> {
     fn new(format: &'f LineStyle) -> Self {
         Written {
             book: Vec::new(),
+            records: 0,
             receipt: Receipt::new(format),
             changes: Changes::default(),
-            changed_book: false,
             pending: Pending::default(),
             edax: EdaxChunk::default(),
         }
     }
+}
 
+impl Chunk for Written<'_, '_> {
     fn clear(&mut self) {
         self.book.clear();
+        self.records = 0;
         self.changes = Changes::default();
-        self.changed_book = false;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.book
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+/// The fixed book's bytes, written as they come.
+struct BookBytes<'w, W>(&'w mut W);
+
+impl<W: Write> Sink for BookBytes<'_, W> {
+    type Error = Failure;
+
+    fn append(&mut self, bytes: &[u8], _records: u64) -> Result<(), Failure> {
+        self.0.write_all(bytes).map_err(Failure::Book)
     }
 }
 
@@ -173,30 +194,21 @@ fn write_chunks<'a, 'f>(
     header: &[u8],
     chunks: usize,
     format: &'f LineStyle,
-    fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) + Sync,
+    fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) -> Result<(), Failure> + Sync,
     out: &mut impl Write,
     receipt: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<Changes, Failure> {
     out.write_all(header).map_err(Failure::Book)?;
     let mut changes = Changes::default();
-    let consume = |written: &mut Written<'a, 'f>| {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Failure::Interrupted);
-        }
-        if written.changed_book {
-            return Err(Failure::BookChanged);
-        }
-        out.write_all(&written.book).map_err(Failure::Book)?;
+    let then = |written: &mut Written<'a, 'f>| {
         written.receipt.drain_into(receipt).map_err(Failure::Receipt)?;
         changes.add(&written.changes);
         Ok(())
     };
-    let work = |k: usize, written: &mut Written<'a, 'f>| {
-        written.clear();
-        fix_chunk(k, written);
-    };
-    parallel::in_order(chunks, parallel::workers(), || Written::new(format), work, consume)?;
+    let mut sink = BookBytes(out);
+    let fresh = || Written::new(format);
+    pipeline::write_chunks(chunks, fresh, fix_chunk, &mut sink, cancel, || Failure::Interrupted, then)?;
     Ok(changes)
 }
 
@@ -223,7 +235,8 @@ pub(super) fn write_fixed<'a>(
             Solutions::Edax { solved, .. } => fix_edax_chunk(chunk_ids(k), book, fixed, solved, written),
             Solutions::Egaroucid(values) => fix_egaroucid_chunk(chunk_ids(k), book, fixed, values, written),
         };
-        written.changed_book = fixed_all.is_none();
+        written.records = chunk_ids(k).len() as u64;
+        fixed_all.ok_or(Failure::BookChanged)
     };
     write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
 }

@@ -30,10 +30,11 @@ mod play;
 mod records;
 mod spill;
 
-use crate::book::{edax, egaroucid, older_egaroucid as older, Format};
 use crate::failure::{io_kind, ErrorKind};
+use crate::format::edax::entries as writer;
+use crate::format::egaroucid::{self, older};
+use crate::format::{edax, Format};
 use crate::negamax::SearchErrors;
-use crate::write::entries as writer;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

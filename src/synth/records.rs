@@ -13,11 +13,12 @@ use super::spill::{Buckets, LevelFile};
 use super::{Rng, Salt, SynthError, SynthOptions, SynthReport};
 use crate::board::{Board, Move, Square};
 use crate::book::index::hash_board;
-use crate::book::older_egaroucid as older;
-use crate::book::{egaroucid, Format, Link, Score};
+use crate::book::{Link, Score};
+use crate::format::edax::entries::{self as writer, Entry};
+use crate::format::egaroucid::{self, older};
+use crate::format::Format;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SearchErrors};
 use crate::symmetry::{normalize, Symmetry};
-use crate::write::entries::{self as writer, Entry};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 

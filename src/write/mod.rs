@@ -1,10 +1,9 @@
-//! Writing books: one writer per format ([`edax`], [`egbk3`]), and the file
-//! they write into, which appears complete or not at all and is never the
-//! book being read (docs/formats.md, writing books).
+//! Writing books: the file a book is written into, which appears complete
+//! or not at all and is never the book being read (docs/formats.md,
+//! writing books). The records and headers are encoded by each format
+//! ([`crate::format`]).
 
-pub mod edax;
-pub mod egbk3;
-pub mod entries;
+pub mod pipeline;
 
 use crate::failure::{io_kind, ErrorKind};
 use crate::output::{AtomicFile, FinishedFile};

@@ -6,8 +6,8 @@
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Link, Score};
+use bookminer::format::edax::entries::Entry;
 use bookminer::symmetry::normalize;
-use bookminer::write::entries::Entry;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 
 use crate::common::{bin, book_from_lines, data, sample};
 use bookminer::board::{Board, Move};
-use bookminer::write::entries::encode;
+use bookminer::format::edax::entries::encode;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -208,7 +208,7 @@ fn a_board_no_walk_reaches_is_written_as_stored_with_no_line() {
     // normalized, with the side to move as player.
     let (board, _) = bookminer::kifu::parse_and_play("F5F6").unwrap();
     let stored = bookminer::symmetry::normalize(&board).board;
-    old_entries.push(bookminer::write::entries::Entry::new(stored, 2));
+    old_entries.push(bookminer::format::edax::entries::Entry::new(stored, 2));
     let mut new_entries = old_entries.clone();
     new_entries.last_mut().unwrap().level = 7;
     let (old, new) = (dir.path().join("old.dat"), dir.path().join("new.dat"));

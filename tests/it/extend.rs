@@ -13,7 +13,8 @@
 
 use crate::common::{bin, data, repo};
 use bookminer::board::{Board, Move, Square};
-use bookminer::book::{edax, Book};
+use bookminer::book::Book;
+use bookminer::format::edax;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -10,9 +10,9 @@
 use crate::common;
 
 use bookminer::board::{Board, Move};
-use bookminer::book::egaroucid::{self, Lookup};
 use bookminer::book::{Book, Score};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths, FixReport};
+use bookminer::format::egaroucid::{self, Lookup};
 use bookminer::negamax::search_level;
 use bookminer::output::{LineStyle, Orientation};
 use bookminer::run::{Control, Phase, RunError};
@@ -485,7 +485,7 @@ fn unreachable_records_and_records_reached_only_through_a_leaf_keep_what_they_ha
         e.value = Score(30 + i as i32);
         e.links.iter_mut().for_each(|l| l.score = Score(50));
     }
-    let bytes = bookminer::write::entries::encode(&entries, 1);
+    let bytes = bookminer::format::edax::entries::encode(&entries, 1);
     let (header, mut recs) = parse(&bytes);
     // F5D6's position: its link C3 becomes its leaf, so what lies below is
     // walked (through the leaf) but not reachable over links.
@@ -527,7 +527,7 @@ fn unreachable_records_and_records_reached_only_through_a_leaf_keep_what_they_ha
 fn a_book_without_the_initial_position_only_gets_its_links_sorted() {
     let line = |text: &str| bookminer::kifu::parse_moves(text).unwrap();
     let entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5D6C4")]);
-    let (header, recs) = parse(&bookminer::write::entries::encode(&entries, 1));
+    let (header, recs) = parse(&bookminer::format::edax::entries::encode(&entries, 1));
     let root = normalize(&Board::INITIAL).board;
     let recs: Vec<Rec> = recs.into_iter().filter(|r| r.board() != root).collect();
     let fixed = fix_bytes(&encode(&header, &recs), &as_walked()).unwrap();

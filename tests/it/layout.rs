@@ -20,7 +20,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A file's module path: `src/book/read/edax.rs` is `book::read::edax`,
+/// A file's module path: `src/format/edax/read.rs` is `format::edax::read`,
 /// `src/book/mod.rs` is `book`.
 fn module_of(src: &Path, file: &Path) -> String {
     let relative = file.strip_prefix(src).unwrap().with_extension("");

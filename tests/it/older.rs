@@ -7,7 +7,7 @@
 use crate::common;
 
 use bookminer::board::Board;
-use bookminer::book::older_egaroucid::{self as older, StoredValue};
+use bookminer::format::egaroucid::older::{self as older, StoredValue};
 use bookminer::symmetry::{normalize, Symmetry};
 use common::{bin, data};
 use std::collections::{BTreeMap, HashMap};
@@ -71,9 +71,9 @@ fn egbk3_fields(bytes: &[u8]) -> Vec<Fields> {
 /// §8.1 says an older book holds.
 fn egbk3_without_leaves(records: &[Fields]) -> Vec<u8> {
     let mut bytes = Vec::new();
-    bookminer::book::egaroucid::encode_header(&mut bytes, records.len());
+    bookminer::format::egaroucid::encode_header(&mut bytes, records.len());
     for r in records {
-        bookminer::book::egaroucid::encode_record(&mut bytes, &r.board, r.value, r.level, 0, None);
+        bookminer::format::egaroucid::encode_record(&mut bytes, &r.board, r.value, r.level, 0, None);
     }
     bytes
 }

@@ -6,10 +6,10 @@ use bookminer::board::{Board, Move, Square};
 use bookminer::book::verify::verify;
 use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};
+use bookminer::format::edax::entries::encode;
 use bookminer::symmetry::normalize;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
-use bookminer::write::entries::encode;
 use proptest::prelude::*;
 
 use crate::common;

@@ -4,9 +4,9 @@
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::book::{RecordId, Target};
+use bookminer::format::edax::entries::{encode, Entry};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, WalkError, Walkable};
-use bookminer::write::entries::{encode, Entry};
 use std::convert::Infallible;
 
 use crate::common;

@@ -24,7 +24,7 @@ pub const LINKS_AT: usize = 40;
 pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 /// The 8 bytes an Edax book starts with: its two magic numbers, 0x45444158
 /// and 0x424F4F4B, little-endian.
-const MAGIC: [u8; 8] = *b"XADEKOOB";
+pub const MAGIC: [u8; 8] = *b"XADEKOOB";
 pub const VERSION: u8 = 4;
 
 /// The file header.
@@ -361,74 +361,5 @@ impl Starts {
             offset += next_record(file, offset as usize).ok()?.byte_len() as u64;
         }
         Some(offset)
-    }
-}
-
-/// Writes a record in the book's layout; used by the book writer and tests.
-pub fn encode_record(
-    out: &mut Vec<u8>,
-    board: &Board,
-    counts: [u32; 4],
-    values: [i16; 3],
-    level: u8,
-    links: &[Link],
-    leaf: Option<Link>,
-) {
-    out.extend_from_slice(&board.player.to_le_bytes());
-    out.extend_from_slice(&board.opponent.to_le_bytes());
-    for c in counts {
-        out.extend_from_slice(&c.to_le_bytes());
-    }
-    for v in values {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out.push(u8::try_from(links.len()).expect("at most 255 links"));
-    out.push(level);
-    let clamp = |s: Score| s.0.clamp(i8::MIN.into(), i8::MAX.into()) as i8 as u8;
-    for link in links {
-        out.extend_from_slice(&[clamp(link.score), link.mv.code()]);
-    }
-    match leaf {
-        Some(l) => out.extend_from_slice(&[clamp(l.score), l.mv.code()]),
-        None => out.extend_from_slice(&[0, Move::NONE_CODE]),
-    }
-}
-
-/// Writes a header in the book's layout.
-pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
-    out.extend_from_slice(&MAGIC);
-    out.push(header.version);
-    out.push(header.release);
-    let (y, mo, d, h, mi, s) = header.date;
-    out.extend_from_slice(&y.to_le_bytes());
-    out.extend_from_slice(&[mo, d, h, mi, s, 0]);
-    for v in
-        [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes]
-    {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Square;
-
-    #[test]
-    fn a_record_keeps_the_links_whose_codes_are_moves_and_counts_the_same() {
-        let play = |i| Move::Play(Square::new(i).unwrap());
-        let links = [Link::new(Score(3), play(19)), Link::new(Score(-2), play(26)), Link::new(Score(0), play(37))];
-        let mut bytes = Vec::new();
-        encode_record(&mut bytes, &Board::INITIAL, [0; 4], [1, -64, 64], 5, &links, None);
-        // The second and third links' codes: moves, "no move", out of range.
-        for (second, third, kept) in [(26, 37, 3), (Move::NONE_CODE, 37, 2), (80, 200, 1)] {
-            bytes[LINKS_AT + 3] = second;
-            bytes[LINKS_AT + 5] = third;
-            let raw = next_record(&bytes, 0).unwrap();
-            assert_eq!(raw.links_that_are_moves(), kept, "codes {second}, {third}");
-            let record = raw.to_record(RecordId(0), 0);
-            assert_eq!(record.n_links(), kept, "codes {second}, {third}");
-            assert_eq!(record.links().next(), Some(links[0]));
-        }
     }
 }

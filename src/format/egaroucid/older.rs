@@ -12,11 +12,11 @@
 //! and where in it each record was read.
 
 use crate::board::{Board, Move};
-use crate::book::edax::board_problems;
-use crate::book::egaroucid;
 use crate::book::index::hash_board;
 use crate::book::problem::{FormatError, PairFault, Problem};
 use crate::book::record::{FilePlace, RecordId};
+use crate::format::edax::read::board_problems;
+use crate::format::egaroucid;
 use crate::symmetry::normalize;
 use hashbrown::HashTable;
 use std::ops::RangeInclusive;
@@ -436,7 +436,7 @@ pub fn encode_egbk_record(out: &mut Vec<u8>, stored: &Board, value: i8) {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::book::egaroucid::RawRecord;
+    use crate::format::egaroucid::RawRecord;
     use crate::symmetry::{is_normalized, Symmetry};
 
     fn play(name: &str) -> Move {

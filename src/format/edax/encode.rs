@@ -1,10 +1,10 @@
-//! Writing Edax books (docs/formats.md, writing an Edax book): the header, a record kept byte for byte
+//! Encoding Edax books (docs/formats.md, writing an Edax book): the header, a record kept byte for byte
 //! (or with links pruned, §12), a record made from an Egaroucid one, and
 //! the pass records Edax needs where Egaroucid links through a pass.
 
+use super::read::{self as edax, Header, HEADER_LEN, MAGIC};
 use crate::board::{Board, Move, Square};
-use crate::book::edax::{self, Header, HEADER_LEN};
-use crate::book::{Details, Link, Record, Score};
+use crate::book::record::{Details, Link, Record, Score};
 use smallvec::SmallVec;
 
 /// Edax's "no leaf": every legal move is linked (docs/formats.md, Edax books).
@@ -47,14 +47,14 @@ impl EdaxRecord {
 /// The header of a book written from an Edax book: its own, with the
 /// records written.
 pub fn header_from(header: &Header, n_nodes: u64) -> [u8; HEADER_LEN] {
-    encode_header(&Header { n_nodes: count(n_nodes), ..header.clone() })
+    header_bytes(&Header { n_nodes: count(n_nodes), ..header.clone() })
 }
 
 /// The header of a book written from another format: version 4, release
 /// 6, dated `date` (UTC), the highest level and fewest empties written.
 pub fn new_header(date: time::OffsetDateTime, level: i32, n_empties: i32, n_nodes: u64) -> [u8; HEADER_LEN] {
     let date = (date.year() as i16, u8::from(date.month()), date.day(), date.hour(), date.minute(), date.second());
-    encode_header(&Header {
+    header_bytes(&Header {
         version: edax::VERSION,
         release: 6,
         date,
@@ -71,9 +71,9 @@ fn count(n: u64) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
-fn encode_header(header: &Header) -> [u8; HEADER_LEN] {
+fn header_bytes(header: &Header) -> [u8; HEADER_LEN] {
     let mut bytes = Vec::with_capacity(HEADER_LEN);
-    edax::encode_header(&mut bytes, header);
+    encode_header(&mut bytes, header);
     bytes.try_into().expect("an Edax header is 42 bytes")
 }
 
@@ -213,10 +213,56 @@ pub fn pruned(raw: &edax::RawRecord<'_>, keep: impl Fn(usize) -> bool) -> (Vec<u
     (out, n - kept, replaced)
 }
 
+/// Writes a record in the book's layout; used by the book writer and tests.
+pub fn encode_record(
+    out: &mut Vec<u8>,
+    board: &Board,
+    counts: [u32; 4],
+    values: [i16; 3],
+    level: u8,
+    links: &[Link],
+    leaf: Option<Link>,
+) {
+    out.extend_from_slice(&board.player.to_le_bytes());
+    out.extend_from_slice(&board.opponent.to_le_bytes());
+    for c in counts {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.push(u8::try_from(links.len()).expect("at most 255 links"));
+    out.push(level);
+    let clamp = |s: Score| s.0.clamp(i8::MIN.into(), i8::MAX.into()) as i8 as u8;
+    for link in links {
+        out.extend_from_slice(&[clamp(link.score), link.mv.code()]);
+    }
+    match leaf {
+        Some(l) => out.extend_from_slice(&[clamp(l.score), l.mv.code()]),
+        None => out.extend_from_slice(&[0, Move::NONE_CODE]),
+    }
+}
+
+/// Writes a header in the book's layout.
+pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
+    out.extend_from_slice(&MAGIC);
+    out.push(header.version);
+    out.push(header.release);
+    let (y, mo, d, h, mi, s) = header.date;
+    out.extend_from_slice(&y.to_le_bytes());
+    out.extend_from_slice(&[mo, d, h, mi, s, 0]);
+    for v in
+        [header.level, header.n_empties, header.midgame_error, header.endcut_error, header.verbosity, header.n_nodes]
+    {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Score;
+    use crate::book::record::RecordId;
+    use crate::format::edax::read::{next_record, LINKS_AT};
 
     fn sq(name: &str) -> u8 {
         Square::parse(name).expect("a square").index()
@@ -300,5 +346,23 @@ mod tests {
         let (must_pass, finished) = passing_and_finished();
         assert_eq!(leaf_for(&must_pass, Score(3), &mut SmallVec::new(), None), (3, Move::PASS_CODE));
         assert_eq!(leaf_for(&finished, Score(-3), &mut SmallVec::new(), None), (-3, Move::NONE_CODE));
+    }
+
+    #[test]
+    fn a_record_keeps_the_links_whose_codes_are_moves_and_counts_the_same() {
+        let play = |i| Move::Play(Square::new(i).unwrap());
+        let links = [Link::new(Score(3), play(19)), Link::new(Score(-2), play(26)), Link::new(Score(0), play(37))];
+        let mut bytes = Vec::new();
+        encode_record(&mut bytes, &Board::INITIAL, [0; 4], [1, -64, 64], 5, &links, None);
+        // The second and third links' codes: moves, "no move", out of range.
+        for (second, third, kept) in [(26, 37, 3), (Move::NONE_CODE, 37, 2), (80, 200, 1)] {
+            bytes[LINKS_AT + 3] = second;
+            bytes[LINKS_AT + 5] = third;
+            let raw = next_record(&bytes, 0).unwrap();
+            assert_eq!(raw.links_that_are_moves(), kept, "codes {second}, {third}");
+            let record = raw.to_record(RecordId(0), 0);
+            assert_eq!(record.n_links(), kept, "codes {second}, {third}");
+            assert_eq!(record.links().next(), Some(links[0]));
+        }
     }
 }

@@ -1,13 +1,15 @@
-//! Writing Egaroucid `.egbk3` books (docs/formats.md, writing an .egbk3 book): the header, a record kept
+//! Encoding Egaroucid `.egbk3` books (docs/formats.md, writing an .egbk3 book): the header, a record kept
 //! as read, and a record made from an Edax one.
 
-use crate::book::edax;
-use crate::book::egaroucid::{self, HEADER_LEN, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN};
+use super::read::{HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VERSION};
+use crate::board::Board;
+use crate::book::record::Link;
+use crate::format::edax::read as edax;
 
 /// The header for `n_boards` records.
 pub fn header(n_boards: u64) -> [u8; HEADER_LEN] {
     let mut bytes = Vec::with_capacity(HEADER_LEN);
-    egaroucid::encode_header(&mut bytes, usize::try_from(n_boards).unwrap_or(usize::MAX));
+    encode_header(&mut bytes, usize::try_from(n_boards).unwrap_or(usize::MAX));
     bytes.try_into().expect("an .egbk3 header is 14 bytes")
 }
 
@@ -48,4 +50,25 @@ pub fn from_edax(raw: &edax::RawRecord<'_>) -> Result<[u8; RECORD_LEN], LeftOut>
     out[23] = leaf.1;
     out[24] = level;
     Ok(out)
+}
+
+/// Appends one record in the `.egbk3` layout; `leaf` is written as "none"
+/// when absent. Used by `synth` and tests.
+pub fn encode_record(out: &mut Vec<u8>, board: &Board, value: i8, level: i8, n_lines: u32, leaf: Option<Link>) {
+    out.extend_from_slice(&board.player.to_le_bytes());
+    out.extend_from_slice(&board.opponent.to_le_bytes());
+    out.push(value as u8);
+    out.push(level as u8);
+    out.extend_from_slice(&n_lines.to_le_bytes());
+    match leaf {
+        Some(l) => out.extend_from_slice(&[l.score.0.clamp(-64, 64) as i8 as u8, l.mv.code(), level as u8]),
+        None => out.extend_from_slice(&[NO_VALUE as u8, NO_LEAF_MOVE, level as u8]),
+    }
+}
+
+/// Appends the header for `n_boards` records.
+pub fn encode_header(out: &mut Vec<u8>, n_boards: usize) {
+    out.extend_from_slice(MAGIC);
+    out.push(VERSION);
+    out.extend_from_slice(&i32::try_from(n_boards).unwrap_or(i32::MAX).to_le_bytes());
 }

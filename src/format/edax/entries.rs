@@ -2,8 +2,8 @@
 //! that need a book made by hand.
 
 use crate::board::Board;
-use crate::book::edax::{self as format, Header};
 use crate::book::record::{Link, Score};
+use crate::format::edax::{self as format, Header};
 
 /// One position to write. `board` must already be normalized and the moves
 /// given in its coordinates.

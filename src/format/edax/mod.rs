@@ -1,0 +1,10 @@
+//! Edax's `book.dat` (docs/formats.md, Edax books): read in place
+//! ([`read`]), encoded ([`encode`]), and positions made by hand in its
+//! layout ([`entries`]).
+
+pub mod encode;
+pub mod entries;
+pub mod read;
+
+pub use encode::*;
+pub use read::*;

@@ -1,0 +1,261 @@
+//! The one way books are written from many records: chunks of records
+//! converted on every core ([`crate::parallel::in_order`]), appended to the
+//! book in chunk order on the calling thread, each chunk's records counted
+//! for the header. A cancel is seen between chunks; a chunk that could not
+//! be converted stops the writing with its error, nothing after it
+//! written. `convert`, `cut` and `fix` write through it (and `extend`,
+//! whose book is written by `fix`'s code).
+
+use crate::parallel;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Some records converted together, ready to append.
+pub trait Chunk {
+    /// Empties the chunk for the next one, keeping its room.
+    fn clear(&mut self);
+    /// The records' bytes, as the book holds them.
+    fn bytes(&self) -> &[u8];
+    /// How many records the bytes hold.
+    fn records(&self) -> u64;
+}
+
+/// Where chunks go, in order.
+pub trait Sink {
+    type Error;
+    /// Appends `bytes`, which hold `records` records.
+    fn append(&mut self, bytes: &[u8], records: u64) -> Result<(), Self::Error>;
+}
+
+impl Sink for super::BookOut {
+    type Error = super::WriteError;
+
+    fn append(&mut self, bytes: &[u8], records: u64) -> Result<(), super::WriteError> {
+        self.records_bytes(bytes, records)
+    }
+}
+
+/// A chunk with the outcome of its conversion.
+struct Slot<C, E> {
+    chunk: C,
+    converted: Result<(), E>,
+}
+
+/// Writes `chunks` chunks into `sink`: chunk `k` is made by
+/// `convert(k, chunk)` from a cleared chunk on some core, then, in the
+/// order of `k`, appended to `sink` and handed to `then` (what it
+/// counted, its other outputs). Stops with `interrupted()` once `cancel`
+/// is set, or with the first error `convert`, the sink or `then` returns;
+/// nothing after that chunk is appended. Chunks come from `fresh` and are
+/// reused.
+pub fn write_chunks<C, S, E>(
+    chunks: usize,
+    fresh: impl Fn() -> C,
+    convert: impl Fn(usize, &mut C) -> Result<(), E> + Sync,
+    sink: &mut S,
+    cancel: &AtomicBool,
+    interrupted: impl Fn() -> E,
+    mut then: impl FnMut(&mut C) -> Result<(), E>,
+) -> Result<(), E>
+where
+    C: Chunk + Send,
+    S: Sink,
+    E: From<S::Error> + Send,
+{
+    let make = || Slot { chunk: fresh(), converted: Ok(()) };
+    let work = |k: usize, slot: &mut Slot<C, E>| {
+        slot.chunk.clear();
+        slot.converted = convert(k, &mut slot.chunk);
+    };
+    let consume = |slot: &mut Slot<C, E>| {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(interrupted());
+        }
+        std::mem::replace(&mut slot.converted, Ok(()))?;
+        sink.append(slot.chunk.bytes(), slot.chunk.records())?;
+        then(&mut slot.chunk)
+    };
+    parallel::in_order(chunks, parallel::workers(), make, work, consume)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chunk of numbers written as one byte each.
+    #[derive(Default)]
+    struct Numbers {
+        bytes: Vec<u8>,
+        cleared: bool,
+    }
+
+    impl Chunk for Numbers {
+        fn clear(&mut self) {
+            self.bytes.clear();
+            self.cleared = true;
+        }
+
+        fn bytes(&self) -> &[u8] {
+            &self.bytes
+        }
+
+        fn records(&self) -> u64 {
+            self.bytes.len() as u64
+        }
+    }
+
+    /// A book in memory, refusing to grow past `room` bytes.
+    #[derive(Default)]
+    struct Memory {
+        bytes: Vec<u8>,
+        records: u64,
+        room: Option<usize>,
+    }
+
+    #[derive(Debug, PartialEq, Eq)]
+    enum Failed {
+        Full,
+        Chunk(usize),
+        Interrupted,
+    }
+
+    impl Sink for Memory {
+        type Error = Failed;
+
+        fn append(&mut self, bytes: &[u8], records: u64) -> Result<(), Failed> {
+            if self.room.is_some_and(|room| self.bytes.len() + bytes.len() > room) {
+                return Err(Failed::Full);
+            }
+            self.bytes.extend_from_slice(bytes);
+            self.records += records;
+            Ok(())
+        }
+    }
+
+    /// Records `0..n` in chunks of `per` (the last one shorter), each
+    /// record `i` written as `i % 251` unless it is a multiple of 7.
+    fn convert(n: usize, per: usize) -> impl Fn(usize, &mut Numbers) -> Result<(), Failed> + Sync {
+        move |k, chunk| {
+            assert!(chunk.cleared && chunk.bytes.is_empty(), "each chunk starts cleared");
+            for i in k * per..((k + 1) * per).min(n) {
+                if i % 7 != 0 {
+                    chunk.bytes.push((i % 251) as u8);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// The same records, written one after another.
+    fn sequential(n: usize) -> Vec<u8> {
+        (0..n).filter(|i| i % 7 != 0).map(|i| (i % 251) as u8).collect()
+    }
+
+    #[test]
+    fn records_are_written_in_order_across_chunk_boundaries_and_counted() {
+        let never = AtomicBool::new(false);
+        for (n, per) in [(0usize, 4usize), (1, 4), (4, 4), (5, 4), (1000, 3), (1000, 1024), (10_000, 17)] {
+            let mut book = Memory::default();
+            let mut seen = 0;
+            let chunks = n.div_ceil(per);
+            let then = |_: &mut Numbers| {
+                seen += 1;
+                Ok(())
+            };
+            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, || Failed::Interrupted, then)
+                .unwrap();
+            let expected = sequential(n);
+            assert_eq!(book.bytes, expected, "{n} records by {per}");
+            assert_eq!(book.records, expected.len() as u64);
+            assert_eq!(seen, chunks);
+        }
+    }
+
+    #[test]
+    fn no_chunks_write_nothing() {
+        let mut book = Memory::default();
+        let done = write_chunks(
+            0,
+            Numbers::default,
+            |_, _: &mut Numbers| panic!("no chunk to convert"),
+            &mut book,
+            &AtomicBool::new(false),
+            || Failed::Interrupted,
+            |_| panic!("no chunk to hand over"),
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!((book.bytes.len(), book.records), (0, 0));
+    }
+
+    #[test]
+    fn a_cancel_stops_the_writing_between_chunks() {
+        let cancel = AtomicBool::new(true);
+        let mut book = Memory::default();
+        let done = write_chunks(
+            50,
+            Numbers::default,
+            convert(500, 10),
+            &mut book,
+            &cancel,
+            || Failed::Interrupted,
+            |_| Ok(()),
+        );
+        assert_eq!(done, Err(Failed::Interrupted));
+        assert!(book.bytes.is_empty(), "nothing is written once cancelled");
+
+        // Cancelled after the third chunk: the three are written, no more.
+        let cancel = AtomicBool::new(false);
+        let mut book = Memory::default();
+        let mut handed = 0;
+        let then = |_: &mut Numbers| {
+            handed += 1;
+            if handed == 3 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            Ok(())
+        };
+        let done =
+            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, || Failed::Interrupted, then);
+        assert_eq!(done, Err(Failed::Interrupted));
+        assert_eq!(book.bytes, sequential(30));
+    }
+
+    #[test]
+    fn the_first_failing_chunk_s_error_is_returned_and_nothing_after_it_written() {
+        let never = AtomicBool::new(false);
+        let failing = |k: usize, chunk: &mut Numbers| {
+            convert(500, 10)(k, chunk)?;
+            match k {
+                7 | 9 => Err(Failed::Chunk(k)),
+                _ => Ok(()),
+            }
+        };
+        let mut book = Memory::default();
+        let done = write_chunks(50, Numbers::default, failing, &mut book, &never, || Failed::Interrupted, |_| Ok(()));
+        assert_eq!(done, Err(Failed::Chunk(7)));
+        assert_eq!(book.bytes, sequential(70));
+    }
+
+    #[test]
+    fn errors_of_the_sink_and_of_the_hand_over_are_returned() {
+        let never = AtomicBool::new(false);
+        let mut book = Memory { room: Some(sequential(100).len()), ..Memory::default() };
+        let done =
+            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, || Failed::Interrupted, |_| Ok(()));
+        assert_eq!(done, Err(Failed::Full));
+        assert_eq!(book.bytes, sequential(100));
+
+        let mut book = Memory::default();
+        let mut handed = 0;
+        let then = |_: &mut Numbers| {
+            handed += 1;
+            if handed == 5 {
+                return Err(Failed::Chunk(4));
+            }
+            Ok(())
+        };
+        let done =
+            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, || Failed::Interrupted, then);
+        assert_eq!(done, Err(Failed::Chunk(4)));
+        assert_eq!(book.bytes, sequential(50));
+    }
+}
