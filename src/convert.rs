@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, BookError, Header, ResolvedBook, Target};
+use crate::book::{Book, BookError, Header, ResolvedBook, Destination};
 use crate::failure::ErrorKind;
 use crate::format::edax::{self, read as edax_format};
 use crate::format::egaroucid::{self, encode as egbk3};
@@ -324,7 +324,7 @@ struct Part {
     records: u64,
     tally: Tally,
     at: Vec<Located>,
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
 }
 
 impl Chunk for Part {
@@ -487,7 +487,7 @@ fn to_edax(
     book: &ResolvedBook,
     at: Located,
     unreached: bool,
-    targets: &mut Vec<Target>,
+    targets: &mut Vec<Destination>,
     bytes: &mut Vec<u8>,
     tally: &mut Tally,
 ) -> bool {
@@ -496,7 +496,7 @@ fn to_edax(
     let record = book.read(at, targets);
     if unreached {
         for (link, target) in record.links().zip(targets.iter()) {
-            if let (true, Target::Child(child, _)) = (link.then_pass, target) {
+            if let (true, Destination::Child(child, _)) = (link.then_pass, target) {
                 if let Some(before) = record.board().after(link.mv) {
                     tally.passes.push(PassThrough { board: normalize(&before).board, child: *child });
                 }
@@ -516,7 +516,7 @@ fn to_egbk3(
     book: &ResolvedBook,
     at: Located,
     unreached: bool,
-    targets: &mut Vec<Target>,
+    targets: &mut Vec<Destination>,
     bytes: &mut Vec<u8>,
     tally: &mut Tally,
 ) -> bool {
@@ -543,11 +543,11 @@ fn to_egbk3(
 }
 
 /// How many links of a record score other than minus their child's value.
-fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Target>) -> u64 {
+fn stale_links_of(book: &ResolvedBook, at: Located, targets: &mut Vec<Destination>) -> u64 {
     targets.clear();
     let record = book.read(at, targets);
     let stale = record.links().zip(targets.iter()).filter(|(link, target)| match target {
-        Target::Child(child, _) => link.score.0 != -book.file().value_of(*child).0,
+        Destination::Child(child, _) => link.score.0 != -book.file().value_of(*child).0,
         _ => false,
     });
     stale.count() as u64

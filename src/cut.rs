@@ -4,7 +4,7 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Header, Target};
+use crate::book::{Book, Header, Destination};
 use crate::convert::{interrupted, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};
@@ -54,7 +54,7 @@ struct Part {
     records: u64,
     links_pruned: u64,
     leaves_replaced: u64,
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
 }
 
 impl Chunk for Part {
@@ -118,7 +118,7 @@ pub fn cut(
                         return Err(changed());
                     }
                     let written =
-                        |i: usize| matches!(targets[i], Target::Child(child, _) if order.is_reached(child.id));
+                        |i: usize| matches!(targets[i], Destination::Child(child, _) if order.is_reached(child.id));
                     let (bytes, pruned, replaced) = edax::pruned(&raw, written);
                     part.links_pruned += pruned as u64;
                     part.leaves_replaced += u64::from(replaced);

@@ -19,7 +19,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, FilePlace, Link, Record, RecordId, ResolvedBook, Score, Target};
+use crate::book::{Book, FilePlace, Link, Record, RecordId, ResolvedBook, Score, Destination};
 use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::window::{Place, Window};
@@ -223,7 +223,7 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 #[derive(Clone, Copy, Debug)]
 pub struct Child {
     pub link: Link,
-    pub target: Target,
+    pub target: Destination,
 }
 
 /// A position on the walk's stack. Its moves (links, then the leaf, in the
@@ -383,7 +383,7 @@ struct Walker<'b, V> {
     /// The moves of every frame on the stack, the top frame's last.
     moves: Vec<Child>,
     /// The targets of the record just read.
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
     scouts: Scouts,
     stats: WalkStats,
     /// Under a window, how many links the last [`Walker::add_moves`] kept.
@@ -500,8 +500,8 @@ impl<V: Visitor> Walker<'_, V> {
     /// gets there; every child after the first also sends a scout ahead.
     /// `children` counts the children pushed so far at this position.
     #[inline(always)]
-    fn push_move(&mut self, link: Link, target: Target, children: &mut usize) {
-        if let Target::Child(at, _) = target {
+    fn push_move(&mut self, link: Link, target: Destination, children: &mut usize) {
+        if let Destination::Child(at, _) = target {
             self.book.prefetch(at);
             self.visited.prefetch(at.id);
             if *children > 0 {
@@ -574,9 +574,9 @@ impl<V: Visitor> Walker<'_, V> {
         let actual = top.symmetry.apply_move(link.mv);
         let by_leaf = at - top.first >= top.links;
         match target {
-            Target::Absent => Ok(()),
-            Target::Illegal => Err(self.illegal(link, actual)),
-            Target::Child(child, placement) => self.arrive(link, by_leaf, actual, child, placement),
+            Destination::Absent => Ok(()),
+            Destination::Illegal => Err(self.illegal(link, actual)),
+            Destination::Child(child, placement) => self.arrive(link, by_leaf, actual, child, placement),
         }
     }
 

@@ -27,7 +27,7 @@ use std::path::Path;
 
 /// Where a stored move leads, as resolved before the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
+pub enum Destination {
     /// The child is in the book: its record, and how its stored board lies
     /// on the position the move reaches, in the record's coordinates.
     Child(Located, Placement),
@@ -37,7 +37,7 @@ pub enum Target {
     Illegal,
 }
 
-/// A [`Target`] in one word: a child's id in the low 32 bits, its hint in
+/// A [`Destination`] in one word: a child's id in the low 32 bits, its hint in
 /// the next 20 (hints stay below 2^20, see [`edax::Starts`]), then its
 /// placement (3 bits of symmetry, 1 for a symmetric board); the two other
 /// targets are the two highest words, which no child can be.
@@ -67,11 +67,11 @@ impl PackedTarget {
             .then_some(Located { id: RecordId(self.0 as u32), hint: (self.0 >> 32) as u32 & ((1 << HINT_BITS) - 1) })
     }
 
-    pub fn unpack(self) -> Target {
+    pub fn unpack(self) -> Destination {
         match (self, self.child_located()) {
-            (_, Some(at)) => Target::Child(at, unpack_placement(self.0 >> (32 + HINT_BITS))),
-            (PackedTarget::ILLEGAL, None) => Target::Illegal,
-            (_, None) => Target::Absent,
+            (_, Some(at)) => Destination::Child(at, unpack_placement(self.0 >> (32 + HINT_BITS))),
+            (PackedTarget::ILLEGAL, None) => Destination::Illegal,
+            (_, None) => Destination::Absent,
         }
     }
 }
@@ -89,7 +89,7 @@ fn unpack_placement(bits: u64) -> Placement {
 pub(super) struct EdaxTargets {
     /// One per stored link, in file order.
     pub links: Vec<PackedTarget>,
-    /// Leaves whose target is not [`Target::Absent`], by record, in record order.
+    /// Leaves whose target is not [`Destination::Absent`], by record, in record order.
     pub leaves: Vec<(RecordId, PackedTarget)>,
 }
 
@@ -101,10 +101,10 @@ impl EdaxTargets {
         self.links.get(first..first + n_links)
     }
 
-    fn leaf(&self, id: RecordId) -> Target {
+    fn leaf(&self, id: RecordId) -> Destination {
         match self.leaves.binary_search_by_key(&id, |&(record, _)| record) {
             Ok(i) => self.leaves[i].1.unpack(),
-            Err(_) => Target::Absent,
+            Err(_) => Destination::Absent,
         }
     }
 }
@@ -289,7 +289,7 @@ impl ResolvedBook {
     /// [`Record::moves`]. Should the bytes have changed since they were
     /// checked, the record reads as having no moves (or its moves as leading
     /// nowhere) rather than failing here; [`BookFile::changed`] finds the change.
-    pub fn read(&self, at: Located, targets: &mut Vec<Target>) -> Record {
+    pub fn read(&self, at: Located, targets: &mut Vec<Destination>) -> Record {
         match &self.targets {
             Targets::Edax(edax_targets) => self.read_edax(at, edax_targets, targets),
             Targets::Egaroucid(links) => self.read_egaroucid(at, links, targets),
@@ -300,7 +300,7 @@ impl ResolvedBook {
     /// leaf left out), appended to `targets`: [`ResolvedBook::read`]
     /// without making the record. A record that no longer reads (the book
     /// changed) appends nothing.
-    pub fn link_targets(&self, at: Located, targets: &mut Vec<Target>) {
+    pub fn link_targets(&self, at: Located, targets: &mut Vec<Destination>) {
         match &self.targets {
             Targets::Edax(edax_targets) => {
                 let offset = self.file.offset(at);
@@ -311,13 +311,13 @@ impl ResolvedBook {
             }
             Targets::Egaroucid(links) => {
                 if let Some(slots) = links.slots.get(at.id.index()) {
-                    targets.extend(slots.links(&links.overflow).map(|l| Target::Child(l.child, l.placement)));
+                    targets.extend(slots.links(&links.overflow).map(|l| Destination::Child(l.child, l.placement)));
                 }
             }
         }
     }
 
-    fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Target>) -> Record {
+    fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Destination>) -> Record {
         let offset = self.file.offset(at);
         let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else {
             return self.file.unreadable(at.id, offset);
@@ -328,7 +328,7 @@ impl ResolvedBook {
         let links = raw.links_that_are_moves();
         match stored.filter(|_| links == raw.n_links()) {
             Some(stored) => targets.extend(stored.iter().map(|t| t.unpack())),
-            None => targets.extend((0..links).map(|_| Target::Absent)),
+            None => targets.extend((0..links).map(|_| Destination::Absent)),
         }
         if raw.has_leaf() {
             targets.push(edax_targets.leaf(at.id));
@@ -338,7 +338,7 @@ impl ResolvedBook {
         raw.to_record(at.id, offset)
     }
 
-    fn read_egaroucid(&self, at: Located, links: &EgaroucidLinks, targets: &mut Vec<Target>) -> Record {
+    fn read_egaroucid(&self, at: Located, links: &EgaroucidLinks, targets: &mut Vec<Destination>) -> Record {
         let (Some(raw), Some(slots)) = (egaroucid::record_at(self.file.bytes(), at.id), links.slots.get(at.id.index()))
         else {
             return self.file.unreadable(at.id, self.file.offset(at));
@@ -347,12 +347,12 @@ impl ResolvedBook {
         let mut found: SmallVec<[Link; 8]> = SmallVec::new();
         for link in slots.links(&links.overflow) {
             found.push(link.link);
-            targets.push(Target::Child(link.child, link.placement));
+            targets.push(Destination::Child(link.child, link.placement));
         }
         let record = raw.with_links(at.id, found, facts.leaf_then_pass);
         if record.leaf().is_some() {
             // A leaf's child would be a link (docs/formats.md, Egaroucid books): it never leads into the book.
-            targets.push(if facts.leaf_illegal { Target::Illegal } else { Target::Absent });
+            targets.push(if facts.leaf_illegal { Destination::Illegal } else { Destination::Absent });
         }
         record
     }
@@ -373,13 +373,13 @@ mod tests {
             for (s, symmetric) in Symmetry::ALL.into_iter().zip([false, true].into_iter().cycle()) {
                 let placement = Placement { symmetry: s, symmetric };
                 let packed = PackedTarget::child(at, placement);
-                assert_eq!(packed.unpack(), Target::Child(at, placement));
+                assert_eq!(packed.unpack(), Destination::Child(at, placement));
                 assert_eq!(packed.child_located(), Some(at));
                 assert!(packed != PackedTarget::ABSENT && packed != PackedTarget::ILLEGAL);
             }
         }
-        assert_eq!(PackedTarget::ABSENT.unpack(), Target::Absent);
-        assert_eq!(PackedTarget::ILLEGAL.unpack(), Target::Illegal);
+        assert_eq!(PackedTarget::ABSENT.unpack(), Destination::Absent);
+        assert_eq!(PackedTarget::ILLEGAL.unpack(), Destination::Illegal);
         assert_eq!(PackedTarget::ABSENT.child_located(), None);
         assert_eq!(PackedTarget::ILLEGAL.child_located(), None);
     }

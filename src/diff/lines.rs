@@ -11,7 +11,7 @@ use super::matching::Matches;
 use super::walked::Walked;
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, BookFile, Record, RecordId, Target};
+use crate::book::{Book, BookFile, Record, RecordId, Destination};
 use crate::first_arrivals::Lines;
 use crate::format::edax::STARTS_EVERY;
 use crate::output::placed::{MoveFrame, Placer};
@@ -95,7 +95,7 @@ impl NewBook {
         }
     }
 
-    fn read(&self, at: Located, targets: &mut Vec<Target>) -> Record {
+    fn read(&self, at: Located, targets: &mut Vec<Destination>) -> Record {
         match self {
             NewBook::Walked(walked) => walked.book().read(at, targets),
             NewBook::Loaded(book) => book.file().record(book.index(), at),
@@ -143,7 +143,7 @@ struct Chunk<'f> {
     asked: [Vec<RecordId>; 2],
     lines: [Lines; 2],
     placer: Placer<'f>,
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
 }
 
 impl<'f> Chunk<'f> {

@@ -15,7 +15,7 @@
 use super::fixed::{Fixed, Solutions};
 use super::visitor::{Event, Own};
 use crate::book::index::Located;
-use crate::book::{RecordId, ResolvedBook, Target};
+use crate::book::{RecordId, ResolvedBook, Destination};
 use crate::negamax::{self, EdaxPosition};
 use crate::symmetry::Symmetry;
 use std::sync::mpsc::{Receiver, Sender};
@@ -34,7 +34,7 @@ pub(super) struct Solver<'b> {
     links: Vec<(Option<RecordId>, bool)>,
     /// Room reused by [`Solver::link_closure`].
     pending: Vec<Located>,
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
 }
 
 impl<'b> Solver<'b> {
@@ -116,7 +116,7 @@ impl<'b> Solver<'b> {
             self.targets.clear();
             self.book.link_targets(at, &mut self.targets);
             for target in &self.targets {
-                if let Target::Child(child, _) = *target {
+                if let Destination::Child(child, _) = *target {
                     if self.fixed.linked.insert(child.id) {
                         self.pending.push(child);
                     }

@@ -4,7 +4,7 @@
 //! receipt, whose reads land anywhere in memory, run on the other core.
 
 use crate::board::Move;
-use crate::book::{Format, RecordId, ResolvedBook, Target};
+use crate::book::{Format, RecordId, ResolvedBook, Destination};
 use crate::format::{edax, egaroucid};
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
@@ -148,8 +148,8 @@ impl Visitor for Fixer<'_, '_> {
     fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Interrupted> {
         for link in departure.links {
             let child = match link.target {
-                Target::Child(at, _) => Some(at.id),
-                Target::Absent | Target::Illegal => None,
+                Destination::Child(at, _) => Some(at.id),
+                Destination::Absent | Destination::Illegal => None,
             };
             self.push(Event::Link { child, then_pass: link.link.then_pass });
         }

@@ -7,7 +7,7 @@ use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
-use crate::book::{RecordId, ResolvedBook, Target};
+use crate::book::{RecordId, ResolvedBook, Destination};
 use crate::first_arrivals::{FirstArrivals, Lines};
 use crate::format::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
 use crate::format::egaroucid;
@@ -95,7 +95,7 @@ struct EdaxChunk<'a> {
     /// (empty for a record not linked, whose links keep their scores).
     ranges: Vec<std::ops::Range<usize>>,
     children: Vec<Option<RecordId>>,
-    targets: Vec<Target>,
+    targets: Vec<Destination>,
 }
 
 impl<'a> EdaxChunk<'a> {
@@ -121,8 +121,8 @@ impl<'a> EdaxChunk<'a> {
                 book.link_targets(at, &mut self.targets);
                 for target in &self.targets {
                     let child = match *target {
-                        Target::Child(at, _) => Some(at.id),
-                        Target::Absent | Target::Illegal => None,
+                        Destination::Child(at, _) => Some(at.id),
+                        Destination::Absent | Destination::Illegal => None,
                     };
                     if let Some(child) = child {
                         solved.prefetch(child);

@@ -4,7 +4,7 @@
 //! must (its own input as output, a format it cannot tell).
 
 use bookminer::board::{Board, Move};
-use bookminer::book::{Book, Details, Format, Target};
+use bookminer::book::{Book, Details, Format, Destination};
 use bookminer::convert::{convert, OutFormat};
 use bookminer::cut::cut;
 use bookminer::run::{Control, Phase};
@@ -193,7 +193,7 @@ proptest! {
                 let mut targets = Vec::new();
                 let record = book.read(at, &mut targets);
                 for (i, target) in targets.iter().take(record.n_links()).enumerate() {
-                    prop_assert!(matches!(target, Target::Child(..)), "{:?}: link {} leads nowhere", record.board(), i);
+                    prop_assert!(matches!(target, Destination::Child(..)), "{:?}: link {} leads nowhere", record.board(), i);
                 }
             }
         }

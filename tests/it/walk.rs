@@ -3,7 +3,7 @@
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
-use bookminer::book::{RecordId, Target};
+use bookminer::book::{RecordId, Destination};
 use bookminer::format::edax::entries::{encode, Entry};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, WalkError, Walkable};
@@ -212,9 +212,9 @@ enum Event {
     },
 }
 
-fn child_of(target: Target) -> Option<RecordId> {
+fn child_of(target: Destination) -> Option<RecordId> {
     match target {
-        Target::Child(at, _) => Some(at.id),
+        Destination::Child(at, _) => Some(at.id),
         _ => None,
     }
 }
