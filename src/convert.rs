@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, BookError, Header, ResolvedBook, Destination};
+use crate::book::{Book, BookError, Destination, Header, ResolvedBook};
 use crate::failure::ErrorKind;
 use crate::format::edax::{self, read as edax_format};
 use crate::format::egaroucid::{self, encode as egbk3};

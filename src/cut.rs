@@ -4,7 +4,7 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Header, Destination};
+use crate::book::{Book, Destination, Header};
 use crate::convert::{interrupted, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};

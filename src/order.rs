@@ -5,11 +5,11 @@
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{RecordId, ResolvedBook, Score};
-use crate::run::Interrupted;
+use crate::run::{walked, Interrupted};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// A position the walk passed through on an Egaroucid link whose child is
 /// the position after a pass (docs/formats.md, Egaroucid books): Edax needs a record of its own
@@ -113,11 +113,7 @@ impl Visitor for Orderer<'_> {
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(Interrupted);
-        }
-        (self.progress)(stats);
-        Ok(())
+        walked(self.cancel, self.progress, stats)
     }
 }
 

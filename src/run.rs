@@ -55,10 +55,19 @@ impl Control<'_> {
     /// A walk's progress report: stops the walk when the run was asked to,
     /// else passes the counts on.
     pub fn walked(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
-        self.check()?;
-        (self.progress)(stats);
-        Ok(())
+        walked(self.cancel, self.progress, stats)
     }
+}
+
+/// A walk's progress report to a cancel flag and a progress hook held apart
+/// (a walk on another thread than its run's [`Control`]): stops the walk
+/// when the run was asked to, else passes the counts on.
+pub fn walked(cancel: &AtomicBool, progress: &mut dyn FnMut(&WalkStats), stats: &WalkStats) -> Result<(), Interrupted> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Interrupted);
+    }
+    progress(stats);
+    Ok(())
 }
 
 /// What a failed run says it left as it was.

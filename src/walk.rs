@@ -19,7 +19,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, FilePlace, Link, Record, RecordId, ResolvedBook, Score, Destination};
+use crate::book::{Book, Destination, FilePlace, Link, Record, RecordId, ResolvedBook, Score};
 use crate::symmetry::Placement;
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::window::{Place, Window};

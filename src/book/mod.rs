@@ -21,4 +21,4 @@ pub use file::{BookCounts, BookFile, Header, ReadOptions};
 pub use loaded::Book;
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
 pub use record::{Details, FilePlace, Link, Record, RecordId, Score};
-pub use resolved::{ResolvedBook, Destination};
+pub use resolved::{Destination, ResolvedBook};

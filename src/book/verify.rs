@@ -203,6 +203,16 @@ fn read_header(report: &mut VerifyReport, header: Result<(i64, u64), FormatError
     }
 }
 
+/// The records an iterator yields, up to the first that cannot be read (a
+/// record cut off by the end of the file): that one is kept in `cut_off`,
+/// to be listed after the problems of the records before it.
+fn until_unreadable<'c, R: 'c>(
+    records: impl Iterator<Item = Result<R, FormatError>> + 'c,
+    cut_off: &'c mut Option<FormatError>,
+) -> impl Iterator<Item = R> + 'c {
+    records.map_while(move |item| item.map_err(|e| *cut_off = Some(e)).ok())
+}
+
 /// Checks every record the iterator yields (stopping at a cut-off one):
 /// `check` lists a record's own problems, and the boards `in_book` gives are
 /// checked for positions stored twice.
@@ -215,14 +225,8 @@ fn verify_records<'a, R>(
 ) -> VerifyReport {
     let mut seen = Seen::new();
     let mut problems = Vec::new();
-    for item in records {
-        let (id, offset, record) = match item {
-            Ok(found) => found,
-            Err(e) => {
-                report.problems.push(e);
-                break;
-            }
-        };
+    let mut cut_off = None;
+    for (id, offset, record) in until_unreadable(records, &mut cut_off) {
         report.records += 1;
         check(&record, &mut problems);
         if let Some(board) = in_book(&record) {
@@ -230,6 +234,7 @@ fn verify_records<'a, R>(
         }
         report.at_record(id.number(), offset, &mut problems);
     }
+    report.problems.extend(cut_off);
     check_whole(&mut report, claimed, seen.holds(&normalize(&Board::INITIAL).board));
     report
 }
@@ -334,14 +339,8 @@ fn verify_egbk(bytes: &[u8]) -> VerifyReport {
 fn verify_older<'a>(mut report: VerifyReport, records: impl Iterator<Item = older::Item<'a>>) -> VerifyReport {
     let mut holders = Holders::default();
     let mut problems = Vec::new();
-    for item in records {
-        let (id, offset, record) = match item {
-            Ok(found) => found,
-            Err(e) => {
-                report.problems.push(e);
-                break;
-            }
-        };
+    let mut cut_off = None;
+    for (id, offset, record) in until_unreadable(records, &mut cut_off) {
         report.records += 1;
         let place = FilePlace::of(id, offset as u64);
         if let Some(pair) = check_older_record(&record, &mut problems).then(|| holders.add(&record, place)) {
@@ -349,6 +348,7 @@ fn verify_older<'a>(mut report: VerifyReport, records: impl Iterator<Item = olde
         }
         report.at_record(id.number(), offset, &mut problems);
     }
+    report.problems.extend(cut_off);
     let has_initial = holders.holds(&normalize(&Board::INITIAL).board);
     check_whole(&mut report, None, has_initial);
     report

@@ -11,7 +11,7 @@ use super::matching::Matches;
 use super::walked::Walked;
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, BookFile, Record, RecordId, Destination};
+use crate::book::{Book, BookFile, Destination, Record, RecordId};
 use crate::first_arrivals::Lines;
 use crate::format::edax::STARTS_EVERY;
 use crate::output::placed::{MoveFrame, Placer};

@@ -5,10 +5,10 @@
 use crate::bits::Bits;
 use crate::book::{Book, ResolvedBook};
 use crate::first_arrivals::FirstArrivals;
-use crate::run::Interrupted;
+use crate::run::{walked, Interrupted};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, WalkStats, Walkable};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// A book resolved, and where its walk first arrived at each record.
 pub struct Walked {
@@ -101,10 +101,6 @@ impl Visitor for Noter<'_> {
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(Interrupted);
-        }
-        (self.progress)(stats);
-        Ok(())
+        walked(self.cancel, self.progress, stats)
     }
 }

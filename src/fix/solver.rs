@@ -15,7 +15,7 @@
 use super::fixed::{Fixed, Solutions};
 use super::visitor::{Event, Own};
 use crate::book::index::Located;
-use crate::book::{RecordId, ResolvedBook, Destination};
+use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::negamax::{self, EdaxPosition};
 use crate::symmetry::Symmetry;
 use std::sync::mpsc::{Receiver, Sender};

@@ -4,7 +4,7 @@
 //! receipt, whose reads land anywhere in memory, run on the other core.
 
 use crate::board::Move;
-use crate::book::{Format, RecordId, ResolvedBook, Destination};
+use crate::book::{Destination, Format, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid};
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;

@@ -7,7 +7,7 @@ use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
-use crate::book::{RecordId, ResolvedBook, Destination};
+use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::first_arrivals::{FirstArrivals, Lines};
 use crate::format::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
 use crate::format::egaroucid;

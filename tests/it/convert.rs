@@ -4,7 +4,7 @@
 //! must (its own input as output, a format it cannot tell).
 
 use bookminer::board::{Board, Move};
-use bookminer::book::{Book, Details, Format, Destination};
+use bookminer::book::{Book, Destination, Details, Format};
 use bookminer::convert::{convert, OutFormat};
 use bookminer::cut::cut;
 use bookminer::run::{Control, Phase};

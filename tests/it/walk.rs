@@ -3,7 +3,7 @@
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
-use bookminer::book::{RecordId, Destination};
+use bookminer::book::{Destination, RecordId};
 use bookminer::format::edax::entries::{encode, Entry};
 use bookminer::symmetry::normalize;
 use bookminer::walk::{walk, Arrival, Departure, Start, StartMissing, Visitor, WalkError, Walkable};
