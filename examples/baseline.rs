@@ -36,12 +36,12 @@ fn read_book(path: &Path) -> HashMap<(u64, u64), Record> {
     while at + 42 <= bytes.len() {
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
         let n_links = bytes[at + 38] as usize;
-        let value = Score(i16::from_le_bytes([bytes[at + 32], bytes[at + 33]]).into());
+        let value = Score::new(i16::from_le_bytes([bytes[at + 32], bytes[at + 33]]).into());
         let mut moves = Vec::new();
         for i in 0..=n_links {
             let (score, code) = (bytes[at + 40 + 2 * i] as i8, bytes[at + 41 + 2 * i]);
             if let Some(mv) = Move::from_code(code) {
-                moves.push((Score(score.into()), mv));
+                moves.push((Score::new(score.into()), mv));
             }
         }
         book.insert((u64_at(at), u64_at(at + 8)), Record { value, moves, n_links, entered: false });

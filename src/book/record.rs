@@ -8,11 +8,16 @@ use std::fmt;
 /// A record's number: records are numbered densely, 0, 1, 2, … in the order
 /// the file stores them. Messages show it counted from 1 ("record 1").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RecordId(pub u32);
+pub struct RecordId(pub(crate) u32);
 
 impl RecordId {
     /// The largest number of records a book may hold: ids are 32-bit.
     pub const MAX_RECORDS: u64 = u32::MAX as u64;
+
+    /// The record numbered `index` from 0.
+    pub fn new(index: u32) -> RecordId {
+        RecordId(index)
+    }
 
     pub fn index(self) -> usize {
         self.0 as usize
@@ -56,7 +61,18 @@ impl fmt::Display for FilePlace {
 
 /// A score in discs, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Score(pub i32);
+pub struct Score(pub(crate) i32);
+
+impl Score {
+    pub fn new(discs: i32) -> Score {
+        Score(discs)
+    }
+
+    /// The score in discs.
+    pub fn discs(self) -> i32 {
+        self.0
+    }
+}
 
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -83,7 +83,7 @@ pub fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
             let stored = normalize(board).to_original.inverse().apply_move(mv);
             let links = &mut entries[i].links;
             if !links.iter().any(|l| l.mv == stored) {
-                links.push(Link::new(Score(links.len() as i32), stored));
+                links.push(Link::new(Score::new(links.len() as i32), stored));
             }
         }
         entry_of(boards.last().unwrap(), &mut entries);
@@ -91,7 +91,7 @@ pub fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
     for e in &mut entries {
         if e.links.is_empty() {
             let first = Square::iter(e.board.legal_moves()).next().map(Move::Play);
-            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link::new(Score(3), mv));
+            e.leaf = first.or(e.board.must_pass().then_some(Move::Pass)).map(|mv| Link::new(Score::new(3), mv));
         }
     }
     entries

@@ -43,7 +43,7 @@ fn facts(path: &Path) -> HashMap<Board, (i32, i32, u32)> {
                 Details::Edax { counts, .. } => counts[3],
                 Details::Egaroucid { n_lines, .. } => n_lines,
             };
-            (r.board(), (r.value().0, r.level, lines))
+            (r.board(), (r.value().discs(), r.level, lines))
         })
         .collect()
 }
@@ -123,8 +123,8 @@ fn first_arrivals(path: &Path, start: &Start, window: Window) -> Vec<u32> {
     impl Visitor for Firsts {
         type Error = Infallible;
         fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
-            if self.1.insert(a.child.id.0) {
-                self.0.push(a.child.id.0);
+            if self.1.insert(a.child.id.index() as u32) {
+                self.0.push(a.child.id.index() as u32);
             }
             Ok(())
         }

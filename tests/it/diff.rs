@@ -158,7 +158,7 @@ fn two_small_books_differ_where_they_were_made_to() {
     // The position after F5D6C3 gets another value.
     let (after, _) = bookminer::kifu::parse_and_play("F5D6C3").unwrap();
     let after = bookminer::symmetry::normalize(&after).board;
-    new_entries.iter_mut().find(|e| e.board == after).unwrap().value = bookminer::book::Score(5);
+    new_entries.iter_mut().find(|e| e.board == after).unwrap().value = bookminer::book::Score::new(5);
     let (old, new) = (dir.path().join("old.dat"), dir.path().join("new.dat"));
     fs::write(&old, encode(&old_entries, 1)).unwrap();
     fs::write(&new, encode(&new_entries, 1)).unwrap();

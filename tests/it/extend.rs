@@ -69,7 +69,7 @@ fn values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
         .map(Result::unwrap)
         .map(|(_, _, raw)| {
             let (lower, upper) = raw.bounds();
-            (raw.board(), (raw.value().0, lower.0, upper.0, raw.level()))
+            (raw.board(), (raw.value().discs(), lower.discs(), upper.discs(), raw.level()))
         })
         .collect()
 }
@@ -404,7 +404,7 @@ fn an_egaroucid_book_grows_to_the_same_boards_and_values() {
     for (board, &(value, ..)) in &expected {
         match grown.find(board) {
             Some(record) => {
-                assert_eq!(record.value().0, value, "{board:?}");
+                assert_eq!(record.value().discs(), value, "{board:?}");
                 held += 1;
             }
             None => assert!(board.must_pass(), "{board:?} is missing"),

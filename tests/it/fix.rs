@@ -425,8 +425,8 @@ struct Judged {
 impl Visitor for Judged {
     type Error = Infallible;
     fn arrive(&mut self, a: &Arrival<'_>) -> Result<(), Infallible> {
-        let best = a.child.moves().map(|l| l.score.0).max();
-        self.arrivals.push((a.by_leaf, a.parent_score.0, a.child.value().0, best));
+        let best = a.child.moves().map(|l| l.score.discs()).max();
+        self.arrivals.push((a.by_leaf, a.parent_score.discs(), a.child.value().discs(), best));
         Ok(())
     }
 }
@@ -482,8 +482,8 @@ fn unreachable_records_and_records_reached_only_through_a_leaf_keep_what_they_ha
     let mut entries = book_from_lines(&[line("F5D6C3D3C4"), line("F5F6E6F4E3"), line("E6F6F5F4")]);
     // Scores all wrong, so that a record the negamax reaches must change.
     for (i, e) in entries.iter_mut().enumerate() {
-        e.value = Score(30 + i as i32);
-        e.links.iter_mut().for_each(|l| l.score = Score(50));
+        e.value = Score::new(30 + i as i32);
+        e.links.iter_mut().for_each(|l| l.score = Score::new(50));
     }
     let bytes = bookminer::format::edax::entries::encode(&entries, 1);
     let (header, mut recs) = parse(&bytes);
@@ -552,7 +552,7 @@ impl Lookup for Values {
         *stored
     }
     fn find(&self, stored: &Board) -> Option<(Board, Score)> {
-        self.0.get(stored).map(|&v| (*stored, Score(v.into())))
+        self.0.get(stored).map(|&v| (*stored, Score::new(v.into())))
     }
 }
 
@@ -599,7 +599,7 @@ fn slow_egaroucid(bytes: &[u8]) -> Vec<u8> {
         let leaf =
             (leaf_move <= 64 && (-64..=64).contains(&leaf_value) && links.iter().all(|l| l.mv.code() != leaf_move))
                 .then_some(leaf_value);
-        let best = links.iter().map(|l| l.score.0 as i8).chain(leaf).max();
+        let best = links.iter().map(|l| l.score.discs() as i8).chain(leaf).max();
         if let Some(best) = best {
             new.0.insert(board(i), best);
         }

@@ -128,7 +128,7 @@ fn a_walk_below_a_start_line_and_a_missing_start() {
 #[test]
 fn an_illegal_stored_move_stops_the_walk_with_its_record() {
     let mut entries = book_from_lines(&[line("F5D6")]);
-    entries[0].links.push(Link::new(Score(0), Move::Play(Square::parse("A1").unwrap())));
+    entries[0].links.push(Link::new(Score::new(0), Move::Play(Square::parse("A1").unwrap())));
     let book = Book::from_bytes("illegal", encode(&entries, 1)).unwrap();
     match walk(&Walkable::new(book, &Start::initial()).unwrap(), Recorder::default()) {
         Err(e @ WalkError::IllegalMove { .. }) => {
@@ -243,7 +243,7 @@ fn every_position_is_left_once_after_everything_below_it() {
     let c3 = after_f5d6.to_original.inverse().apply_move(line("C3")[0]);
     let at = entries.iter().position(|e| e.board == after_f5d6.board).unwrap();
     entries[at].links.retain(|l| l.mv != c3);
-    entries[at].leaf = Some(Link::new(Score(1), c3));
+    entries[at].leaf = Some(Link::new(Score::new(1), c3));
     let book = Book::from_bytes("order", encode(&entries, 1)).unwrap();
     let (stats, order) = walk(&Walkable::new(book, &Start::initial()).unwrap(), Order::default()).unwrap();
 
@@ -256,7 +256,7 @@ fn every_position_is_left_once_after_everything_below_it() {
         })
         .collect();
     assert_eq!(left.len() as u64, stats.positions, "every position walked is left once");
-    assert_eq!(left.last(), Some(&RecordId(0)), "the start is left last");
+    assert_eq!(left.last(), Some(&RecordId::new(0)), "the start is left last");
     let when_left = |id: RecordId| left.iter().position(|&r| r == id).unwrap();
     let mut by_leaf = 0;
     for (i, event) in order.events.iter().enumerate() {
@@ -266,14 +266,14 @@ fn every_position_is_left_once_after_everything_below_it() {
                     assert!(when_left(*child) < when_left(*record), "{child:?} is left before its parent {record:?}");
                 }
                 // Its moves are its record's: the links stored, then the leaf.
-                let e = &entries[record.0 as usize];
+                let e = &entries[record.index()];
                 assert_eq!(links.len(), e.links.len());
                 assert_eq!(leaf.is_some(), e.leaf.is_some());
             }
             Event::Arrive { parent, child, by_leaf: leaf, first_time } => {
                 let arrived_before =
                     order.events[..i].iter().any(|e| matches!(e, Event::Arrive { child: c, .. } if c == child));
-                assert_eq!(*first_time, !arrived_before && *child != RecordId(0), "first arrival at {child:?}");
+                assert_eq!(*first_time, !arrived_before && *child != RecordId::new(0), "first arrival at {child:?}");
                 // The parent is still being walked: it has not been left yet.
                 let parent_left =
                     order.events[..i].iter().any(|e| matches!(e, Event::Leave { record, .. } if record == parent));
