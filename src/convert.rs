@@ -467,8 +467,8 @@ fn convert_part(book: &ResolvedBook, reached: bool, pair: Pair, part: &mut Part)
                 }
                 None => unreadable(tally),
             },
-            Pair::EgaroucidToEdax => to_edax(book, here, !reached, targets, bytes, tally),
-            Pair::EdaxToEgbk3 => to_egbk3(book, here, !reached, targets, bytes, tally),
+            Pair::EgaroucidToEdax => to_edax(book, here, !reached, Written { targets, bytes, tally }),
+            Pair::EdaxToEgbk3 => to_egbk3(book, here, !reached, Written { targets, bytes, tally }),
         };
         *records += u64::from(written);
     }
@@ -481,16 +481,17 @@ fn unreadable(tally: &mut Tally) -> bool {
     false
 }
 
+/// Where a record converted goes, and the room its conversion reuses.
+struct Written<'p> {
+    targets: &'p mut Vec<Destination>,
+    bytes: &'p mut Vec<u8>,
+    tally: &'p mut Tally,
+}
+
 /// An Egaroucid record made an Edax one (docs/formats.md, writing an Edax book), noting the passes on
 /// its links if the walk did not reach it.
-fn to_edax(
-    book: &ResolvedBook,
-    at: Located,
-    unreached: bool,
-    targets: &mut Vec<Destination>,
-    bytes: &mut Vec<u8>,
-    tally: &mut Tally,
-) -> bool {
+fn to_edax(book: &ResolvedBook, at: Located, unreached: bool, out: Written<'_>) -> bool {
+    let Written { targets, bytes, tally } = out;
     let Some(stored) = read_egaroucid_record(book, at) else { return unreadable(tally) };
     targets.clear();
     let record = book.read(at, targets);
@@ -512,14 +513,8 @@ fn to_edax(
 /// What an .egbk3 record can hold of an Edax record (docs/formats.md, writing an .egbk3 book); false if
 /// it is left out. Counts what is lost, and for a record the walk did not
 /// reach, its links whose score is not minus their child's value.
-fn to_egbk3(
-    book: &ResolvedBook,
-    at: Located,
-    unreached: bool,
-    targets: &mut Vec<Destination>,
-    bytes: &mut Vec<u8>,
-    tally: &mut Tally,
-) -> bool {
+fn to_egbk3(book: &ResolvedBook, at: Located, unreached: bool, out: Written<'_>) -> bool {
+    let Written { targets, bytes, tally } = out;
     let Some(raw) = read_edax_record(book, at) else { return unreadable(tally) };
     match egbk3::from_edax(&raw) {
         Ok(record) => {
