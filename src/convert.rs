@@ -7,7 +7,7 @@ use crate::book::index::Located;
 use crate::book::{Book, BookError, Destination, Header, ResolvedBook};
 use crate::failure::ErrorKind;
 use crate::format::edax::{self, read as edax_format};
-use crate::format::egaroucid::{self, encode as egbk3};
+use crate::format::egaroucid::encode as egbk3;
 pub use crate::format::{Format, OutFormat};
 use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -208,18 +208,6 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
 /// What a stop by Ctrl-C is for a command that writes a book.
 pub(crate) fn interrupted() -> ConvertError {
     RunError::Interrupted { left: LEFT }.into()
-}
-
-/// An Edax record, read in place; `None` if it no longer reads, which
-/// only a book changed since it was loaded can make happen.
-pub(crate) fn read_edax_record(book: &ResolvedBook, at: Located) -> Option<edax_format::RawRecord<'_>> {
-    let file = book.file();
-    edax_format::record_at(file.bytes(), file.offset(at) as usize)
-}
-
-/// An Egaroucid record, read in place; `None` as [`read_edax_record`].
-pub(crate) fn read_egaroucid_record(book: &ResolvedBook, at: Located) -> Option<egaroucid::RawRecord<'_>> {
-    egaroucid::record_at(book.file().bytes(), at.id)
 }
 
 /// Why the walk of `book` stopped early.
@@ -453,14 +441,14 @@ fn convert_part(book: &ResolvedBook, reached: bool, pair: Pair, part: &mut Part)
             book.file().prefetch(ahead);
         }
         let written = match pair {
-            Pair::EdaxToEdax => match read_edax_record(book, here) {
+            Pair::EdaxToEdax => match book.file().edax_record(here) {
                 Some(raw) => {
                     bytes.extend_from_slice(raw.bytes());
                     true
                 }
                 None => unreadable(tally),
             },
-            Pair::EgaroucidToEgbk3 => match read_egaroucid_record(book, here) {
+            Pair::EgaroucidToEgbk3 => match book.file().egaroucid_record(here) {
                 Some(raw) => {
                     bytes.extend_from_slice(raw.bytes());
                     true
@@ -492,7 +480,7 @@ struct Written<'p> {
 /// its links if the walk did not reach it.
 fn to_edax(book: &ResolvedBook, at: Located, unreached: bool, out: Written<'_>) -> bool {
     let Written { targets, bytes, tally } = out;
-    let Some(stored) = read_egaroucid_record(book, at) else { return unreadable(tally) };
+    let Some(stored) = book.file().egaroucid_record(at) else { return unreadable(tally) };
     targets.clear();
     let record = book.read(at, targets);
     if unreached {
@@ -515,7 +503,7 @@ fn to_edax(book: &ResolvedBook, at: Located, unreached: bool, out: Written<'_>) 
 /// reach, its links whose score is not minus their child's value.
 fn to_egbk3(book: &ResolvedBook, at: Located, unreached: bool, out: Written<'_>) -> bool {
     let Written { targets, bytes, tally } = out;
-    let Some(raw) = read_edax_record(book, at) else { return unreadable(tally) };
+    let Some(raw) = book.file().edax_record(at) else { return unreadable(tally) };
     match egbk3::from_edax(&raw) {
         Ok(record) => {
             bytes.extend_from_slice(&record);

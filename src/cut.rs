@@ -5,7 +5,7 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Destination, Header};
-use crate::convert::{interrupted, read_edax_record, read_egaroucid_record, walk_error, ConvertError, LEFT};
+use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
@@ -112,7 +112,7 @@ pub fn cut(
                 OutFormat::Edax => {
                     part.targets.clear();
                     let record = resolved.read(at, &mut part.targets);
-                    let raw = read_edax_record(resolved, at).ok_or_else(changed)?;
+                    let raw = resolved.file().edax_record(at).ok_or_else(changed)?;
                     let targets = &part.targets;
                     if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
                         return Err(changed());
@@ -125,7 +125,7 @@ pub fn cut(
                     part.bytes.extend_from_slice(&bytes);
                 }
                 OutFormat::Egbk3 => {
-                    part.bytes.extend_from_slice(read_egaroucid_record(resolved, at).ok_or_else(changed)?.bytes())
+                    part.bytes.extend_from_slice(resolved.file().egaroucid_record(at).ok_or_else(changed)?.bytes())
                 }
             }
             part.records += 1;

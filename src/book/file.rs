@@ -205,13 +205,25 @@ impl BookFile {
         Board::new(word(offset), word(offset + 8))
     }
 
+    /// An Edax book's record, read in place; `None` if it no longer reads,
+    /// which only a book changed since it was loaded can make happen.
+    pub fn edax_record(&self, at: Located) -> Option<edax::RawRecord<'_>> {
+        edax::record_at(self.bytes(), self.offset(at) as usize)
+    }
+
+    /// An Egaroucid book's record, read in place; `None` as for
+    /// [`BookFile::edax_record`].
+    pub fn egaroucid_record(&self, at: Located) -> Option<egaroucid::RawRecord<'_>> {
+        egaroucid::record_at(self.bytes(), at.id)
+    }
+
     /// The value of a record, read without the rest of it (an Egaroucid
     /// value out of range reads as it is).
     #[inline]
     pub fn value_of(&self, at: Located) -> Score {
         let value = match self.layout {
-            Layout::Edax { .. } => edax::record_at(self.bytes(), self.offset(at) as usize).map(|raw| raw.value()),
-            Layout::Egaroucid { .. } => egaroucid::record_at(self.bytes(), at.id).map(|raw| Score(raw.raw_value())),
+            Layout::Edax { .. } => self.edax_record(at).map(|raw| raw.value()),
+            Layout::Egaroucid { .. } => self.egaroucid_record(at).map(|raw| Score(raw.raw_value())),
         };
         // Only a book changed since it was checked has no record there.
         value.unwrap_or(Score(0))

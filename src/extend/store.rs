@@ -157,7 +157,7 @@ impl<'b> Store<'b> {
                 node.counts = Counts { wins, draws, losses, lines };
             }
             Flavor::Egaroucid => {
-                let raw = egaroucid::record_at(file.bytes(), at.id).ok_or_else(changed)?;
+                let raw = file.egaroucid_record(at).ok_or_else(changed)?;
                 node.level = raw.level().clamp(0, 60) as u8;
                 node.value = raw.raw_value() as i16;
                 node.n_lines = raw.n_lines();

@@ -114,7 +114,7 @@ impl<'a> EdaxChunk<'a> {
         let file = book.file();
         let wanted = ids.len();
         for at in file.records_in(ids) {
-            let (id, raw) = (at.id, edax::record_at(file.bytes(), file.offset(at) as usize)?);
+            let (id, raw) = (at.id, file.edax_record(at)?);
             let from = self.children.len();
             if fixed.linked.contains(id) {
                 self.targets.clear();
