@@ -80,7 +80,7 @@ pub struct ConvertReport {
 
 impl fmt::Display for ConvertReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let from = self.from.map_or("book", Format::name);
+        let from = self.from.map_or("book", Format::title);
         let to = self.to.map_or(String::new(), |t| t.to_string());
         writeln!(f, "records read       {} ({from})", self.read)?;
         writeln!(

@@ -101,7 +101,7 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
         }
         Details::Egaroucid { .. } if book.format().is_translated() => {
             let _ = writeln!(out, "value {}, level {}", record.value(), record.level);
-            let _ = writeln!(out, "({} stores no leaf and no line count)", book.format().name());
+            let _ = writeln!(out, "({} stores no leaf and no line count)", book.format().title());
         }
         Details::Egaroucid { n_lines, leaf_level } => {
             let _ = writeln!(out, "value {}, level {}, leaf level {leaf_level}", record.value(), record.level);

@@ -189,13 +189,18 @@ impl<F: Findings> Miner<'_, F> {
     /// Why the judging thread stopped, waiting for it to say.
     fn judge_failure(&mut self) -> RunError {
         match self.judge.take().map(Judge::finish) {
-            Some(Err((path, source))) => RunError::Io { path, source },
+            Some(Err(failure)) => write_failed(failure),
             _ => RunError::Io {
                 path: PathBuf::from("<output writer>"),
                 source: io::Error::other("the judging thread stopped"),
             },
         }
     }
+}
+
+/// A file that could not be written, as the run's failure.
+fn write_failed((path, source): WriteFailure) -> RunError {
+    RunError::Io { path, source }
 }
 
 /// Each mode's files, fed records in the walk's order.
@@ -214,10 +219,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
-        files.push(
-            ModeFiles::create(&options.out_dir, mode, &settings)
-                .map_err(|(path, source)| RunError::Io { path, source })?,
-        );
+        files.push(ModeFiles::create(&options.out_dir, mode, &settings).map_err(write_failed)?);
     }
     let book_path = book.path().to_path_buf();
     let (mined, book) = mine_walked(book, start, options.sought(), files, control)?;
@@ -226,7 +228,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     let mut modes = Vec::new();
     let mut finished = Vec::new();
     for ((mode_files, &(above, below)), &mode) in mined.findings.into_iter().zip(&mined.fired).zip(&options.modes) {
-        let written = mode_files.finish().map_err(|(path, source)| RunError::Io { path, source })?;
+        let written = mode_files.finish().map_err(write_failed)?;
         finished.extend(written.files);
         modes.push(ModeReport {
             mode,
@@ -309,11 +311,8 @@ fn mine_walked<F: Findings>(
         miner.hand_over()?;
     }
     (miner.control.phase)(Phase::Writing);
-    let judged = miner
-        .judge
-        .expect("the judge is taken out only when the walk fails")
-        .finish()
-        .map_err(|(path, source)| RunError::Io { path, source })?;
+    let judged =
+        miner.judge.expect("the judge is taken out only when the walk fails").finish().map_err(write_failed)?;
     let mined = Mined { positions_loaded, walk: stats, findings: judged.findings, fired: judged.fired, walk_time };
     Ok((mined, walkable.into_book()))
 }

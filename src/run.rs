@@ -44,14 +44,6 @@ impl Control<'_> {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    /// Stops when the run was asked to.
-    pub fn check(&self) -> Result<(), Interrupted> {
-        match self.interrupted() {
-            true => Err(Interrupted),
-            false => Ok(()),
-        }
-    }
-
     /// A walk's progress report: stops the walk when the run was asked to,
     /// else passes the counts on.
     pub fn walked(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {

@@ -141,7 +141,7 @@ pub fn extend(report: &ExtendReport) -> Value {
 pub fn convert(report: &ConvertReport) -> Value {
     json!({
         "command": "convert",
-        "from": report.from.map(|f| f.name()),
+        "from": report.from.map(|f| f.title()),
         "to": report.to.map(|t| t.to_string()),
         "output": text(&report.out),
         "records_read": report.read,
@@ -219,7 +219,7 @@ pub fn stats(path: &Path, book: &Book, stats: &BookStats, problems: usize) -> Va
     let mut object = json!({
         "command": "stats",
         "book": text(path),
-        "format": book.format().name(),
+        "format": book.format().title(),
         "header_count": header_count,
     });
     let counts = serde_json::to_value(stats.to_json()).expect("counts serialize");

@@ -88,8 +88,9 @@ impl Format {
         }
     }
 
-    /// The format's usual name, for messages.
-    pub fn name(self) -> &'static str {
+    /// The format's usual name, for messages ("Edax book.dat"; the name a
+    /// user types is [`Choice::name`]).
+    pub fn title(self) -> &'static str {
         match self {
             Format::Edax => "Edax book.dat",
             Format::Egbk3 => "Egaroucid .egbk3",
