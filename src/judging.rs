@@ -68,7 +68,7 @@ impl Findings for Collected {
 pub struct Judged<F> {
     /// Where every record went (files not yet finished).
     pub findings: F,
-    /// Per mode, in the order of `files`: arrivals where the rule fired
+    /// Per mode, in the order of the modes judged: arrivals where the rule fired
     /// above and below.
     pub fired: Vec<(u64, u64)>,
 }

@@ -49,7 +49,12 @@ impl MineOptions {
     }
 
     fn file_settings(&self) -> FileSettings {
-        FileSettings { text: self.style.clone(), formats: self.formats, bom: self.bom, unique_lines: self.unique_lines }
+        FileSettings {
+            style: self.style.clone(),
+            formats: self.formats,
+            bom: self.bom,
+            unique_lines: self.unique_lines,
+        }
     }
 }
 

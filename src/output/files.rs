@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// How a run writes its files.
 #[derive(Clone, Debug)]
 pub struct FileSettings {
-    pub text: LineStyle,
+    pub style: LineStyle,
     pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
@@ -117,7 +117,7 @@ pub struct FileReport {
 /// A mode's files, fed mismatch records.
 pub struct ModeFiles {
     mode: Mode,
-    text: LineStyle,
+    style: LineStyle,
     /// Decides which records are written. When kifu is not asked for but
     /// repeats are dropped, it is still written, to a temporary file that is
     /// never renamed into place, so that all formats drop the same lines.
@@ -177,7 +177,7 @@ impl ModeFiles {
         }
         Ok(ModeFiles {
             mode,
-            text: settings.text.clone(),
+            style: settings.style.clone(),
             kifu,
             kifu_wanted,
             others,
@@ -203,7 +203,7 @@ impl ModeFiles {
             printed: vec![String::new(); others],
         });
         entry.kifu.clear();
-        let symmetry = self.text.render(record.line, &mut entry.kifu);
+        let symmetry = self.style.render(record.line, &mut entry.kifu);
         let line = LineText { kifu: &entry.kifu, symmetry };
         for (other, printed) in self.others.iter().zip(&mut entry.printed) {
             printed.clear();
@@ -296,7 +296,7 @@ mod tests {
     fn records_are_written_in_order_per_mode_and_repeats_are_dropped_from_every_format() {
         let dir = tempfile::tempdir().unwrap();
         let settings = FileSettings {
-            text: LineStyle { orientation: Orientation::AsWalked, pass_token: "PS".into() },
+            style: LineStyle { orientation: Orientation::AsWalked, pass_token: "PS".into() },
             formats: RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Obf]),
             bom: true,
             unique_lines: true,
@@ -315,7 +315,7 @@ mod tests {
                 Move::Play(Square::new((n / 64 % 64) as u8).unwrap()),
             ];
             let mut text = String::new();
-            settings.text.render(&line, &mut text);
+            settings.style.render(&line, &mut text);
             text.push('\n');
             if !expected[number].contains(&text) {
                 expected[number].push_str(&text);
@@ -343,7 +343,7 @@ mod tests {
     fn repeats_closer_than_the_lookahead_are_dropped_and_the_order_kept() {
         let dir = tempfile::tempdir().unwrap();
         let settings = FileSettings {
-            text: LineStyle { orientation: Orientation::AsWalked, pass_token: String::new() },
+            style: LineStyle { orientation: Orientation::AsWalked, pass_token: String::new() },
             formats: RecordFormats::of(&[RecordFormat::Jsonl]),
             bom: false,
             unique_lines: true,
