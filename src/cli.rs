@@ -29,7 +29,9 @@ use std::path::PathBuf;
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {
     /// Config file (TOML). Default: ./config.toml if it exists, else built-in
-    /// defaults. Relative paths in it are taken from its own folder.
+    /// defaults. Relative paths in it are taken from its own folder (from
+    /// the working directory for one that is no regular file, such as
+    /// /dev/null).
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 

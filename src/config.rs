@@ -662,6 +662,18 @@ fn clip(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
     format!("{}… ({} more bytes)", &text[..end], text.len() - end).into()
 }
 
+/// The folder a config file's relative paths, and its default `out_dir`
+/// and positions file, are taken from: a regular file's own folder. Any
+/// other (`/dev/null` for "no config", a pipe from `<(...)`) has no folder
+/// of its own, so they are taken from the working directory, as without a
+/// config; else `--config /dev/null` would write into `/dev/out`.
+fn base_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(folder) if path.is_file() => folder,
+        _ => Path::new(""),
+    }
+}
+
 /// The largest config file read: a config is a few hundred bytes.
 const CONFIG_LIMIT: u64 = 1 << 20;
 
@@ -678,8 +690,7 @@ impl Config {
             let line = 1 + source.as_bytes()[..byte].iter().filter(|&&b| b == b'\n').count();
             ConfigError::NotUtf8 { origin: origin.clone(), line, byte, source }
         })?;
-        let base = path.parent().unwrap_or(Path::new(""));
-        Config::from_toml(&text, &origin, base)
+        Config::from_toml(&text, &origin, base_of(path))
     }
 
     /// Reads config text; `origin` names it in errors, `base` anchors relative paths.

@@ -59,6 +59,21 @@ fn command_line_flags_override_the_config_file_and_paths_follow_the_file() {
 }
 
 #[test]
+fn a_config_that_is_no_regular_file_leaves_the_default_paths_in_the_working_directory() {
+    // `--config /dev/null` means "no config": fix's receipt goes to ./out,
+    // not to /dev/out.
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["--config", "/dev/null", "fix", &book("edax46"), "fixed.dat"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.path().join("out/fix.jsonl").is_file(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("out/fix.jsonl") && !text(&out.stdout).contains("/dev/"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
 fn bad_config_values_name_the_key_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("config.toml"), "mode = \"seven\"\n").unwrap();
