@@ -4,7 +4,7 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Destination, Header};
+use crate::book::{Book, Destination, Header, RecordId, ResolvedBook};
 use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};
@@ -74,6 +74,40 @@ impl Chunk for Part {
     }
 }
 
+impl Part {
+    /// Appends the record at `at` in `format`: an Edax record with its
+    /// links to records not written (`kept` false) pruned, an .egbk3 one as
+    /// it is. None if the record no longer reads as it did at load (its
+    /// moves, its targets): the book was rewritten under us.
+    fn push(
+        &mut self,
+        resolved: &ResolvedBook,
+        at: Located,
+        format: OutFormat,
+        kept: impl Fn(RecordId) -> bool,
+    ) -> Option<()> {
+        match format {
+            OutFormat::Edax => {
+                self.targets.clear();
+                let record = resolved.read(at, &mut self.targets);
+                let raw = resolved.file().edax_record(at)?;
+                let targets = &self.targets;
+                if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
+                    return None;
+                }
+                let written = |i: usize| matches!(targets[i], Destination::Child(child, _) if kept(child.id));
+                let (bytes, pruned, replaced) = edax::pruned(&raw, written);
+                self.links_pruned += pruned as u64;
+                self.leaves_replaced += u64::from(replaced);
+                self.bytes.extend_from_slice(&bytes);
+            }
+            OutFormat::Egbk3 => self.bytes.extend_from_slice(resolved.file().egaroucid_record(at)?.bytes()),
+        }
+        self.records += 1;
+        Some(())
+    }
+}
+
 /// Writes to `out` the part of `book` that the walk from `start` under
 /// `window` reaches.
 pub fn cut(
@@ -103,32 +137,10 @@ pub fn cut(
         .map_err(|error| walk_error(&book_path, error))?;
     (control.phase)(Phase::Writing);
     let resolved = walkable.book();
-    // A record that no longer reads as it did at load (its moves, its
-    // targets) means the book was rewritten under us.
     let changed = || ConvertError::from(RunError::BookChanged { book: book_path.clone(), left: LEFT });
     let cut_chunk = |k: usize, part: &mut Part| {
         for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
-            match format {
-                OutFormat::Edax => {
-                    part.targets.clear();
-                    let record = resolved.read(at, &mut part.targets);
-                    let raw = resolved.file().edax_record(at).ok_or_else(changed)?;
-                    let targets = &part.targets;
-                    if targets.len() != record.moves().count() || raw.n_links() > targets.len() {
-                        return Err(changed());
-                    }
-                    let written =
-                        |i: usize| matches!(targets[i], Destination::Child(child, _) if order.is_reached(child.id));
-                    let (bytes, pruned, replaced) = edax::pruned(&raw, written);
-                    part.links_pruned += pruned as u64;
-                    part.leaves_replaced += u64::from(replaced);
-                    part.bytes.extend_from_slice(&bytes);
-                }
-                OutFormat::Egbk3 => {
-                    part.bytes.extend_from_slice(resolved.file().egaroucid_record(at).ok_or_else(changed)?.bytes())
-                }
-            }
-            part.records += 1;
+            part.push(resolved, at, format, |id| order.is_reached(id)).ok_or_else(changed)?;
         }
         Ok(())
     };
@@ -145,7 +157,7 @@ pub fn cut(
         _ => sink.finish(&egbk3::header(report.kept))?,
     };
     if resolved.file().changed() {
-        return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
+        return Err(changed());
     }
     finished.commit().map_err(|source| crate::write::WriteError::Io { path: out.to_path_buf(), source })?;
     report.elapsed = began.elapsed();
