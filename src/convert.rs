@@ -180,22 +180,8 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
         tally.add(&added);
     }
     report.written = sink.records();
-    report.left_out_value = tally.left_out_value;
-    report.left_out_pass = tally.left_out_pass;
-    report.bounds_lost = tally.bounds_lost;
-    report.links_lost = tally.links_lost;
-    if pair == Pair::EdaxToEgbk3 {
-        // The walk compared every link of the records it reached with the
-        // child's value as it arrived; the writer the others'.
-        report.links_differing = order.stale_links + tally.links_differing;
-    }
-    let n = report.written;
-    let header = match (&header, to) {
-        (Header::Edax(header), OutFormat::Edax) => edax::header_from(header, n).to_vec(),
-        (_, OutFormat::Edax) => edax::new_header(header_date(), tally.level, tally.empties, n).to_vec(),
-        (_, OutFormat::Egbk3) => egbk3::header(n).to_vec(),
-    };
-    let finished = sink.finish(&header)?;
+    report.note_losses(&tally, &order, pair);
+    let finished = sink.finish(&header_written(&header, to, &tally, report.written))?;
     tracing::debug!("{}: written and synced in {:.3} s", out.display(), writing.elapsed().as_secs_f64());
     if resolved.file().changed() || tally.unreadable {
         return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
@@ -203,6 +189,31 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     finished.commit().map_err(|source| WriteError::Io { path: out.to_path_buf(), source })?;
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+impl ConvertReport {
+    /// Notes what writing the records left out or lost, as `tally` counted.
+    fn note_losses(&mut self, tally: &Tally, order: &WalkOrder, pair: Pair) {
+        self.left_out_value = tally.left_out_value;
+        self.left_out_pass = tally.left_out_pass;
+        self.bounds_lost = tally.bounds_lost;
+        self.links_lost = tally.links_lost;
+        if pair == Pair::EdaxToEgbk3 {
+            // The walk compared every link of the records it reached with
+            // the child's value as it arrived; the writer the others'.
+            self.links_differing = order.stale_links + tally.links_differing;
+        }
+    }
+}
+
+/// The header of a book of `n` records written in `to` from a book with
+/// header `read`: an Edax header kept but for its count, or a new one.
+fn header_written(read: &Header, to: OutFormat, tally: &Tally, n: u64) -> Vec<u8> {
+    match (read, to) {
+        (Header::Edax(header), OutFormat::Edax) => edax::header_from(header, n).to_vec(),
+        (_, OutFormat::Edax) => edax::new_header(header_date(), tally.level, tally.empties, n).to_vec(),
+        (_, OutFormat::Egbk3) => egbk3::header(n).to_vec(),
+    }
 }
 
 /// What a stop by Ctrl-C is for a command that writes a book.
