@@ -27,6 +27,7 @@ use lines::{Both, Failure, NewBook};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use walked::Walked;
 
 /// The file's name in the output folder.
 pub const DIFF_FILE: &str = "diff.jsonl";
@@ -102,30 +103,10 @@ fn secs(since: Instant) -> f64 {
     since.elapsed().as_secs_f64()
 }
 
-/// Compares `old` with `new` and writes the lines to `output` (from
-/// [`diff_path`]): whole, or not at all if the run fails or is
-/// interrupted through `control.cancel`.
-pub fn diff(
-    old: Book,
-    new: Book,
-    output: &Path,
-    format: &LineStyle,
-    control: Control<'_>,
-) -> Result<DiffReport, DiffError> {
-    let began = Instant::now();
-    let io_error = |source| DiffError::from(RunError::io(output)(source));
-    if let Some(dir) = output.parent() {
-        ensure_dir(dir).map_err(io_error)?;
-    }
-    let mut file = AtomicFile::create(output).map_err(io_error)?;
+/// Both books resolved and walked at once, each on a thread of its own,
+/// noting first arrivals: the old one always, the new one if `walk_new`.
+fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) -> Result<(Walked, NewBook), DiffError> {
     let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
-    let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
-    (control.phase)(Phase::Resolving);
-    let stage = Instant::now();
-    let matches = matching::match_boards(&old, &new, control.cancel).ok_or_else(DiffError::interrupted)?;
-    tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
-    // The new book is walked only for the lines of boards the old one lacks.
-    let walk_new = matches.matched() < new.counts().positions;
     let stage = Instant::now();
     let missing = |book: &Path| {
         let book = book.to_path_buf();
@@ -152,8 +133,36 @@ pub fn diff(
         let book = book.to_path_buf();
         move |error| RunError::of_walk(&book, error, |Interrupted| RunError::Interrupted { left: Left::Nothing })
     };
-    let (old, new) = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
+    let walked = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
     tracing::info!("walked in {:.3} s", secs(stage));
+    Ok(walked)
+}
+
+/// Compares `old` with `new` and writes the lines to `output` (from
+/// [`diff_path`]): whole, or not at all if the run fails or is
+/// interrupted through `control.cancel`.
+pub fn diff(
+    old: Book,
+    new: Book,
+    output: &Path,
+    format: &LineStyle,
+    mut control: Control<'_>,
+) -> Result<DiffReport, DiffError> {
+    let began = Instant::now();
+    let io_error = |source| DiffError::from(RunError::io(output)(source));
+    if let Some(dir) = output.parent() {
+        ensure_dir(dir).map_err(io_error)?;
+    }
+    let mut file = AtomicFile::create(output).map_err(io_error)?;
+    let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
+    let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
+    (control.phase)(Phase::Resolving);
+    let stage = Instant::now();
+    let matches = matching::match_boards(&old, &new, control.cancel).ok_or_else(DiffError::interrupted)?;
+    tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
+    // The new book is walked only for the lines of boards the old one lacks.
+    let walk_new = matches.matched() < new.counts().positions;
+    let (old, new) = walk_both(old, new, walk_new, &mut control)?;
     (control.phase)(Phase::Writing);
     let stage = Instant::now();
     let both = Both { old: &old, new: &new, matches: &matches };
