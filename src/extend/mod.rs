@@ -201,13 +201,8 @@ pub fn extend(
 ) -> Result<ExtendReport, ExtendError> {
     let began = Instant::now();
     let io = RunError::io;
-    let (flavor, header_empties) = match book.header() {
-        Header::Edax(h) => {
-            (Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }), h.n_empties)
-        }
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
-    };
-    let min_empties = options.min_empties.unwrap_or(header_empties.clamp(0, 60) as u32);
+    let (flavor, header_empties) = flavor_of(&book.header());
+    let min_empties = options.min_empties.unwrap_or(header_empties);
     let mut store = Store::new(&book, flavor);
     // Refused before anything is written.
     let root = start_node(&mut store, &options.start)?;
@@ -225,14 +220,7 @@ pub fn extend(
             journal.len()
         );
     }
-    let mut report = ExtendReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        positions_loaded: book.counts().positions,
-        workers: options.workers,
-        ..ExtendReport::default()
-    };
+    let mut report = ExtendReport::new(paths, book.counts().positions, options.workers);
     let scratch = scratch_dir(paths)?;
     let mut run =
         Run { store: &mut store, journal: &mut journal, report: &mut report, scratch: scratch.path(), cancel };
@@ -255,6 +243,33 @@ pub fn extend(
     out.commit().map_err(io(&paths.output))?;
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// How a book's positions are grown, as its header says: an Edax book's
+/// searches and the fewest empty squares it expands (its `n_empties`), or
+/// Egaroucid's, which expands any.
+fn flavor_of(header: &Header) -> (Flavor, u32) {
+    match header {
+        Header::Edax(h) => (
+            Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
+            h.n_empties.clamp(0, 60) as u32,
+        ),
+        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
+    }
+}
+
+impl ExtendReport {
+    /// The report of a run just begun: its paths, the positions read, its engines.
+    fn new(paths: &ExtendPaths, positions_loaded: u64, workers: usize) -> ExtendReport {
+        ExtendReport {
+            input: paths.input.clone(),
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            positions_loaded,
+            workers,
+            ..ExtendReport::default()
+        }
+    }
 }
 
 /// A folder for the books that tell engines their exclusions: beside the
@@ -374,18 +389,7 @@ impl Run<'_, '_, '_> {
         mut shown: ExtendProgress,
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
-        let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
-        let mut asked = Vec::new();
-        for (i, plan) in plans.iter().enumerate() {
-            let LeafPlan::Search { query, .. } = plan else { continue };
-            match self.journal.answer(query) {
-                Some(answer) => {
-                    answers[i] = Some(answer);
-                    self.report.from_journal += 1;
-                }
-                None => asked.push((i, *query)),
-            }
-        }
+        let (mut answers, asked) = self.answers_in_journal(plans);
         shown.done = shown.searches - asked.len();
         progress(&shown);
         for (book, tasks) in self.exclusion_books(&asked)? {
@@ -409,15 +413,7 @@ impl Run<'_, '_, '_> {
                 }
                 Err(failure) => {
                     pool.halt();
-                    if self.cancel.load(Ordering::Relaxed) || matches!(failure.fault, engine::Fault::Stopped) {
-                        return Err(self.interrupted());
-                    }
-                    return Err(ExtendError::Engine {
-                        engine: pool.command().to_string(),
-                        query: failure.query,
-                        fault: failure.fault,
-                        journal: self.journal.path().to_path_buf(),
-                    });
+                    return Err(self.failed(pool, failure));
                 }
             }
         }
@@ -425,6 +421,38 @@ impl Run<'_, '_, '_> {
             return Err(self.interrupted());
         }
         Ok(answers)
+    }
+
+    /// The answers to the plans' searches that the journal already holds,
+    /// and the searches left to ask (their plan's index and query).
+    fn answers_in_journal(&mut self, plans: &[LeafPlan]) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
+        let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
+        let mut asked = Vec::new();
+        for (i, plan) in plans.iter().enumerate() {
+            let LeafPlan::Search { query, .. } = plan else { continue };
+            match self.journal.answer(query) {
+                Some(answer) => {
+                    answers[i] = Some(answer);
+                    self.report.from_journal += 1;
+                }
+                None => asked.push((i, *query)),
+            }
+        }
+        (answers, asked)
+    }
+
+    /// The run's error for a search the pool gave up on: a stop asked for,
+    /// or an engine that kept failing.
+    fn failed(&self, pool: &Pool, failure: pool::Failure) -> ExtendError {
+        if self.cancel.load(Ordering::Relaxed) || matches!(failure.fault, engine::Fault::Stopped) {
+            return self.interrupted();
+        }
+        ExtendError::Engine {
+            engine: pool.command().to_string(),
+            query: failure.query,
+            fault: failure.fault,
+            journal: self.journal.path().to_path_buf(),
+        }
     }
 
     fn interrupted(&self) -> ExtendError {
