@@ -335,17 +335,23 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
             return Err(RunError::of_walk(&book_path, error, interrupted).into());
         }
     };
+    log_walked(&book_path, &stats, walk_began, &fixed);
+    Ok(Walked { book: Solved::Walked(walkable), fixed, stats, control })
+}
+
+/// Logs what the walk begun at `began` solved.
+fn log_walked(book_path: &Path, stats: &WalkStats, began: Instant, fixed: &Fixed) {
+    let set_aside = match &fixed.solutions {
+        Solutions::Edax { solved, .. } if solved.set_aside() > 0 => {
+            format!(" ({} with large counts or bounds kept aside)", solved.set_aside())
+        }
+        _ => String::new(),
+    };
     tracing::info!(
-        "{}: walked {} in {:.3} s, {} negamaxed{}",
+        "{}: walked {} in {:.3} s, {} negamaxed{set_aside}",
         book_path.display(),
         count(stats.edges, "edge", "edges"),
-        walk_began.elapsed().as_secs_f64(),
+        began.elapsed().as_secs_f64(),
         count(fixed.linked.count(), "position", "positions"),
-        match &fixed.solutions {
-            Solutions::Edax { solved, .. } if solved.set_aside() > 0 =>
-                format!(" ({} with large counts or bounds kept aside)", solved.set_aside()),
-            _ => String::new(),
-        }
     );
-    Ok(Walked { book: Solved::Walked(walkable), fixed, stats, control })
 }
