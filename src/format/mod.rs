@@ -6,6 +6,7 @@
 
 pub mod edax;
 pub mod egaroucid;
+mod entry;
 
 use crate::choice::Choice;
 use egaroucid::older;

@@ -32,8 +32,7 @@ mod spill;
 
 use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
-use crate::format::egaroucid::{self, older};
-use crate::format::{edax, Format};
+use crate::format::Format;
 use crate::negamax::SearchErrors;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -232,12 +231,7 @@ fn synthesize_with(
     drop(levels);
     tracing::info!("linked, searched and negamaxed in {:.1} s", began.elapsed().as_secs_f64());
     let mut head = Vec::new();
-    match format {
-        Format::Edax => edax::encode_header(&mut head, &header),
-        Format::Egbk3 => egaroucid::encode_header(&mut head, total as usize),
-        Format::Egbk2 => older::encode_egbk2_header(&mut head, total as usize),
-        Format::Egbk => older::encode_egbk_header(&mut head, total as usize),
-    }
+    format.encode_entries_header(&mut head, total as usize, &header);
     out.write_all(&head).map_err(SynthError::Write)?;
     buckets.write_sorted(out, |done| {
         progress(SynthStage::Writing { done, total });
@@ -253,6 +247,7 @@ mod tests {
     use crate::board::Board;
     use crate::book::verify::verify;
     use crate::book::Details;
+    use crate::format::edax;
     use crate::negamax::{self, EdaxPosition, Negamaxed};
     use crate::symmetry::normalize;
     use std::collections::HashMap;

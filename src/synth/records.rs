@@ -14,8 +14,7 @@ use super::{Rng, Salt, SynthError, SynthOptions, SynthReport};
 use crate::board::{Board, Move, Square};
 use crate::book::index::hash_board;
 use crate::book::{Link, Score};
-use crate::format::edax::entries::{self as writer, Entry};
-use crate::format::egaroucid::{self, older};
+use crate::format::edax::entries::Entry;
 use crate::format::Format;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SearchErrors};
 use crate::symmetry::{normalize, Symmetry};
@@ -216,26 +215,10 @@ fn perturb(entry: &mut Entry, rng: &mut Rng) {
     }
 }
 
-/// Encodes one position in a format's layout. An Egaroucid record keeps the
-/// value and, in an `.egbk3`, the leaf; its links are the moves whose child
-/// is in the book. The older Egaroucid formats store the board in one of its
-/// symmetric images, as Egaroucid did (picked by the board's hash), and an
-/// `.egbk2` the links and leaf as its pairs, which are no links to a reader.
+/// Encodes one position in the format asked for. The older Egaroucid
+/// formats store the board in one of its symmetric images, as Egaroucid
+/// did: the one the board's hash picks.
 fn encode_entry(format: Format, bytes: &mut Vec<u8>, entry: &Entry) {
-    let value = entry.value.0.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i8;
-    // The older formats' image, and the pairs' moves turned with it.
-    let turn = Symmetry::ALL[(hash_board(&entry.board) >> 61) as usize];
-    let image = turn.board(&entry.board);
-    match format {
-        Format::Edax => writer::encode_entry(bytes, entry),
-        Format::Egbk3 => {
-            egaroucid::encode_record(bytes, &entry.board, value, entry.level as i8, entry.counts[3], entry.leaf)
-        }
-        Format::Egbk2 => {
-            let pair = |l: &Link| (l.score.0 as i8, turn.apply_move(l.mv).code());
-            let pairs: Vec<(i8, u8)> = entry.links.iter().chain(&entry.leaf).map(pair).collect();
-            older::encode_egbk2_record(bytes, &image, value, entry.level as i8, &pairs)
-        }
-        Format::Egbk => older::encode_egbk_record(bytes, &image, value),
-    }
+    let image = Symmetry::ALL[(hash_board(&entry.board) >> 61) as usize];
+    format.encode_entry(bytes, entry, image);
 }
