@@ -145,8 +145,12 @@ impl<'a> RawRecord<'a> {
         self.bytes
     }
 
+    /// The number of links, as the record's length says: the count byte
+    /// was read once, when [`next_record`] measured the record, and is not
+    /// read again, so a book rewritten under its map cannot make a record
+    /// claim more links than its bytes hold.
     pub fn n_links(&self) -> usize {
-        self.bytes[N_LINK_AT] as usize
+        (self.bytes.len() - RECORD_MIN_LEN) / 2
     }
 
     /// The leaf's (score, move code) pair as stored, move 65 included.
