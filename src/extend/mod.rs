@@ -59,6 +59,10 @@ pub enum ExtendError {
     StartMissing { book: PathBuf, start: String },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin.map_or("a position added".to_string(), |id| id.to_string()))]
     IllegalMove { book: PathBuf, origin: Option<RecordId>, mv: Move },
+    /// A record to expand already holds the most links a record can (255,
+    /// of repeated moves: a position has at most 33).
+    #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin.map_or("a position added".to_string(), |id| id.to_string()))]
+    NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
     /// An engine failed for good: restarted and asked again, it still gave no answer.
     #[error("engine `{engine}` on {query}: {fault} (asked {} times); the journal {} keeps every answer so far", pool::RETRIES + 1, journal.display())]
     Engine { engine: String, query: Query, fault: engine::Fault, journal: PathBuf },
@@ -77,7 +81,8 @@ impl ExtendError {
             ExtendError::SameFile { .. }
             | ExtendError::BookIsJournal { .. }
             | ExtendError::StartMissing { .. }
-            | ExtendError::IllegalMove { .. } => ErrorKind::BadInput,
+            | ExtendError::IllegalMove { .. }
+            | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),
             ExtendError::Engine { .. } => ErrorKind::Engine,

@@ -311,6 +311,12 @@ impl<'b> Store<'b> {
     /// position was added; `None` for a candidate without a leaf move.
     pub fn expand(&mut self, id: NodeId) -> Result<Option<bool>, ExtendError> {
         let Some(mv) = self.nodes[id].leaf_move else { return Ok(None) };
+        if self.nodes[id].links.len() >= usize::from(u8::MAX) {
+            return Err(ExtendError::NoRoomForLink {
+                book: self.book.path().to_path_buf(),
+                origin: self.nodes[id].origin,
+            });
+        }
         let board = self.nodes[id].board;
         let child = match self.flavor {
             Flavor::Edax(_) => board.after(mv).map(|after| normalize(&after).board),

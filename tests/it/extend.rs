@@ -447,3 +447,32 @@ fn extend_refuses_what_it_cannot_do_before_loading() {
     assert!(!dir.path().join("out.dat").exists() && !dir.path().join("o/extend.jsonl").exists());
     let _ = repo();
 }
+
+/// A record of 255 links (the most a record holds; here one move repeated,
+/// which the loader lets through and `verify` lists) has no room for the
+/// link its leaf would become: extend refuses the book, naming the record,
+/// instead of failing to encode it.
+#[test]
+fn a_record_with_no_room_for_another_link_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (start, line) = bookminer::kifu::parse_and_play(START).unwrap();
+    let legal: Vec<Square> = Square::iter(start.legal_moves()).collect();
+    assert!(legal.len() >= 2, "the start has a move to link and one to leave");
+    let mut through = line.clone();
+    through.push(Move::Play(legal[0]));
+    let mut entries = crate::common::book_from_lines(&[through]);
+    let stored = bookminer::symmetry::normalize(&start);
+    let at_start = entries.iter_mut().find(|e| e.board == stored.board).unwrap();
+    let turn = stored.to_original.inverse();
+    let linked = at_start.links[0];
+    at_start.links = vec![linked; 255];
+    let leaf = turn.apply_move(Move::Play(legal[1]));
+    at_start.leaf = Some(bookminer::book::Link::new(bookminer::book::Score::new(64), leaf));
+    let input = dir.path().join("full.dat");
+    std::fs::write(&input, bookminer::format::edax::entries::encode(&entries, 60)).unwrap();
+    let out = run(extend(dir.path(), &input, "out.dat", &["--min-empties", "0"]));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("full.dat") && message.contains("255 links"), "{message}");
+    assert!(!dir.path().join("out.dat").exists());
+}
