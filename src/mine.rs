@@ -16,7 +16,6 @@ use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
 use std::fmt;
-use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -191,14 +190,15 @@ impl<F: Findings> Miner<'_, F> {
         judge.send(batch).map_err(|_| self.judge_failure())
     }
 
-    /// Why the judging thread stopped, waiting for it to say.
+    /// Why the judging thread stopped, waiting for it to say: a file it
+    /// could not write. It stops early for no other reason (a panic there
+    /// is resumed here), so any other answer is bookminer's own fault.
     fn judge_failure(&mut self) -> RunError {
         match self.judge.take().map(Judge::finish) {
             Some(Err(failure)) => write_failed(failure),
-            _ => RunError::Io {
-                path: PathBuf::from("<output writer>"),
-                source: io::Error::other("the judging thread stopped"),
-            },
+            Some(Ok(_)) | None => {
+                RunError::Internal { what: "the judging thread stopped before the walk ended", left: LEFT }
+            }
         }
     }
 }

@@ -102,6 +102,9 @@ pub enum RunError {
     /// The book file changed while it was being read: nothing read can be trusted.
     #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
     BookChanged { book: PathBuf, left: Left },
+    /// A part of the run stopped without saying why: bookminer's own fault.
+    #[error("{what}; {left}; please report this")]
+    Internal { what: &'static str, left: Left },
 }
 
 impl RunError {
@@ -129,6 +132,7 @@ impl RunError {
             RunError::Walk { .. } => ErrorKind::BadInput,
             RunError::Interrupted { .. } => ErrorKind::Interrupted,
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
+            RunError::Internal { .. } => ErrorKind::Internal,
         }
     }
 }
