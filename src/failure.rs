@@ -2,7 +2,7 @@
 //! sorts itself into, each by an exhaustive match: a command's exit status
 //! follows from the kind alone.
 
-use crate::output::atomic::is_not_a_file;
+use crate::input::is_not_a_file;
 use std::io;
 
 /// The kinds of failure, each with its exit status (docs/README.md).

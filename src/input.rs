@@ -113,6 +113,24 @@ pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<O
     Ok(None)
 }
 
+/// An output that exists and is not a regular file: never replaced.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}, not a regular file: an output is never written over one; name a file")]
+pub struct NotAFile(&'static str);
+
+impl NotAFile {
+    /// The refusal of an output whose file is of `kind`.
+    pub fn new(kind: FileType) -> NotAFile {
+        NotAFile(describe(kind))
+    }
+}
+
+/// Whether an error is the refusal of an output that is not a regular file
+/// (bad arguments, not a failure to write).
+pub fn is_not_a_file(error: &io::Error) -> bool {
+    error.get_ref().is_some_and(|inner| inner.is::<NotAFile>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@
 //! a regular file (a device such as `/dev/null`, a FIFO, a socket) is
 //! refused ([`NotAFile`]): renaming over it would replace the device itself.
 
+use crate::input::NotAFile;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -285,17 +286,6 @@ impl Write for AtomicFile {
     }
 }
 
-/// An output that exists and is not a regular file: never replaced.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}, not a regular file: an output is never written over one; name a file")]
-pub struct NotAFile(&'static str);
-
-/// Whether an error is the refusal of an output that is not a regular file
-/// (bad arguments, not a failure to write).
-pub fn is_not_a_file(error: &io::Error) -> bool {
-    error.get_ref().is_some_and(|inner| inner.is::<NotAFile>())
-}
-
 /// Fails at once when something other than a regular file holds the final
 /// name: a directory (the rename at commit could never succeed, and finding
 /// that out only after a long walk, perhaps with other outputs already
@@ -310,7 +300,7 @@ fn refuse_unless_replaceable(target: &Path) -> io::Result<()> {
         return Err(io::Error::other("a directory is in the way of this output file"));
     }
     if !kind.is_file() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, NotAFile(crate::input::describe(kind))));
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, NotAFile::new(kind)));
     }
     Ok(())
 }
