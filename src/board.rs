@@ -342,6 +342,16 @@ fn flips_west(player: Bitboard, opponent: Bitboard, bit: Bitboard) -> Bitboard {
     }
 }
 
+/// Mixes both halves of a board into a hash whose high bits and low bits
+/// both depend on every disc: the book's index takes its tag from the high
+/// bits and its bucket from the low ones.
+#[inline]
+pub fn hash_board(board: &Board) -> u64 {
+    let mut h = board.player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ board.opponent.rotate_left(31);
+    h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 29)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,14 +47,8 @@ pub(super) const HALVES: usize = 2;
 
 const EMPTY: u8 = 0;
 
-/// Mixes both halves of a board into a hash whose high bits (the tag) and
-/// low bits (the bucket) both depend on every disc.
-#[inline]
-pub fn hash_board(board: &Board) -> u64 {
-    let mut h = board.player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ board.opponent.rotate_left(31);
-    h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
-    h ^ (h >> 29)
-}
+/// The index's hash (the tag is its high bits, the bucket its low ones).
+pub use crate::board::hash_board;
 
 /// Which half of the index a hash belongs to: bit 56, used neither by the
 /// tag (bits 48–55) nor by the bucket (bits 0–31).
