@@ -12,7 +12,7 @@ pub use crate::format::{Format, OutFormat};
 use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{Start, WalkError, Walkable};
+use crate::walk::{FromInitial, WalkError, Walkable};
 use crate::wording::count;
 use crate::write::pipeline::{self, Chunk, Sink};
 use crate::write::{BookOut, WriteError};
@@ -152,21 +152,20 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
         _ => HashSet::new(),
     };
     (control.phase)(Phase::Resolving);
-    let initial = normalize(&Board::INITIAL).board;
     let pair = Pair::of(report.from, to);
     // A book without the initial position (an empty one) has no walk:
     // every record is written in file order.
-    let (resolved, order, mut sink, mut tally) = if book.locate(&initial).is_some() {
-        // Found a moment ago: only a book rewritten meanwhile loses it.
-        let walkable = Walkable::new(book, &Start::initial())
-            .map_err(|_| RunError::BookChanged { book: book_path.clone(), left: LEFT })?;
-        (control.phase)(Phase::Walking);
-        let (order, sink, tally) = walk_and_write(&walkable, pair, sink, &mut control)?;
-        (walkable.into_book(), order, sink, tally)
-    } else {
-        let resolved = book.resolve();
-        let order = WalkOrder::new(resolved.counts().records);
-        (resolved, order, sink, Tally::default())
+    let ready = FromInitial::new(book).map_err(|_| RunError::BookChanged { book: book_path.clone(), left: LEFT })?;
+    let (resolved, order, mut sink, mut tally) = match ready {
+        FromInitial::Walkable(walkable) => {
+            (control.phase)(Phase::Walking);
+            let (order, sink, tally) = walk_and_write(&walkable, pair, sink, &mut control)?;
+            (walkable.into_book(), order, sink, tally)
+        }
+        FromInitial::Unwalkable(resolved) => {
+            let order = WalkOrder::new(resolved.counts().records);
+            (resolved, order, sink, Tally::default())
+        }
     };
     report.reached = order.reached;
     tracing::debug!("{}: resolved and walked in {:.3} s", book_path.display(), began.elapsed().as_secs_f64());

@@ -97,6 +97,33 @@ impl Walkable {
     }
 }
 
+/// A book made ready to walk from the initial position, or, when it lacks
+/// that position (an empty book), resolved with nothing to walk: every
+/// record is then unreached.
+pub enum FromInitial {
+    Walkable(Walkable),
+    Unwalkable(ResolvedBook),
+}
+
+impl FromInitial {
+    /// Resolves `book` for a walk from the initial position. Fails only if
+    /// the book changed between the two lookups of that position.
+    pub fn new(book: Book) -> Result<FromInitial, StartMissing> {
+        let start = Start::initial();
+        match book.locate(&normalize(&start.board).board) {
+            Some(_) => Ok(FromInitial::Walkable(Walkable::new(book, &start)?)),
+            None => Ok(FromInitial::Unwalkable(book.resolve())),
+        }
+    }
+
+    pub fn book(&self) -> &ResolvedBook {
+        match self {
+            FromInitial::Walkable(walkable) => walkable.book(),
+            FromInitial::Unwalkable(book) => book,
+        }
+    }
+}
+
 /// One arrival: a move followed from a book position to a child that is in
 /// the book too.
 pub struct Arrival<'a> {

@@ -7,12 +7,12 @@ use crate::book::{Book, ResolvedBook};
 use crate::first_arrivals::FirstArrivals;
 use crate::run::{walked, Interrupted};
 use crate::symmetry::normalize;
-use crate::walk::{walk, Arrival, Start, StartMissing, Visitor, WalkError, WalkStats, Walkable};
+use crate::walk::{walk, Arrival, FromInitial, Start, StartMissing, Visitor, WalkError, WalkStats};
 use std::sync::atomic::AtomicBool;
 
 /// A book resolved, and where its walk first arrived at each record.
 pub struct Walked {
-    book: Result<Walkable, ResolvedBook>,
+    book: FromInitial,
     pub first: FirstArrivals,
     /// Records the walk stood on, the start included.
     pub reached: Bits,
@@ -20,43 +20,31 @@ pub struct Walked {
 
 impl Walked {
     pub fn book(&self) -> &ResolvedBook {
-        match &self.book {
-            Ok(walkable) => walkable.book(),
-            Err(book) => book,
-        }
+        self.book.book()
     }
 }
 
 /// A book resolved, ready to walk from the initial position (or, without
 /// it, with nothing to walk).
 pub struct Ready {
-    book: Result<Walkable, ResolvedBook>,
+    book: FromInitial,
     symmetry: crate::symmetry::Symmetry,
 }
 
 /// Resolves a book for its walk. A book without the initial position is
 /// resolved all the same: none of its records is reached.
 pub fn ready(book: Book) -> Result<Ready, StartMissing> {
-    let start = Start::initial();
-    let root = normalize(&start.board);
-    let book = match book.locate(&root.board) {
-        // Found again by Walkable::new, which fails only if the book
-        // changed in between.
-        Some(_) => Ok(Walkable::new(book, &start)?),
-        None => {
-            tracing::warn!("{}: the initial position is not in the book: no record has a line", book.path().display());
-            Err(book.resolve())
-        }
-    };
-    Ok(Ready { book, symmetry: root.to_original })
+    let path = book.path().to_path_buf();
+    let book = FromInitial::new(book)?;
+    if let FromInitial::Unwalkable(_) = book {
+        tracing::warn!("{}: the initial position is not in the book: no record has a line", path.display());
+    }
+    Ok(Ready { book, symmetry: normalize(&Start::initial().board).to_original })
 }
 
 impl Ready {
     pub fn book(&self) -> &ResolvedBook {
-        match &self.book {
-            Ok(walkable) => walkable.book(),
-            Err(book) => book,
-        }
+        self.book.book()
     }
 
     /// Walks the book, noting first arrivals; `progress` is told how the
@@ -68,7 +56,7 @@ impl Ready {
     ) -> Result<Walked, WalkError<Interrupted>> {
         let records = self.book().counts().records as usize;
         let mut noter = Noter { first: FirstArrivals::new(records), reached: Bits::new(records), cancel, progress };
-        if let Ok(walkable) = &self.book {
+        if let FromInitial::Walkable(walkable) = &self.book {
             let root = walkable.root().id;
             noter.first.start(root, self.symmetry);
             noter.reached.insert(root);

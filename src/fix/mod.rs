@@ -20,14 +20,14 @@ mod write;
 
 pub use write::Changes;
 
-use crate::book::{Book, Header, ResolvedBook};
+use crate::book::{Book, Header};
 use crate::failure::ErrorKind;
 use crate::format::Format;
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{walk, Start, WalkStats, Walkable};
+use crate::walk::{walk, FromInitial, Start, WalkStats, Walkable};
 use crate::wording::count;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
@@ -211,7 +211,7 @@ pub struct FixedInto<'c> {
     pub walk: WalkStats,
     /// Records reachable from the initial position over links.
     pub reachable: u64,
-    book: Solved,
+    book: FromInitial,
     control: Control<'c>,
 }
 
@@ -223,7 +223,7 @@ impl FixedInto<'_> {
 
     /// Whether the book read changed under the run: nothing written is right.
     pub fn book_changed(&self) -> bool {
-        self.book.resolved().file().changed()
+        self.book.book().file().changed()
     }
 }
 
@@ -244,7 +244,7 @@ pub fn fix_into<'c>(
     };
     (control.phase)(Phase::Resolving);
     let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
-    let resolved = book.resolved();
+    let resolved = book.book();
     if resolved.file().changed() {
         return Err(FixError::book_changed(book_path));
     }
@@ -261,25 +261,10 @@ pub fn fix_into<'c>(
     Ok(FixedInto { changes, walk: stats, reachable: fixed.linked.count(), book, control })
 }
 
-/// The book as solving left it: walked from the initial position, or, when
+/// The book walked and solved: walked from the initial position, or, when
 /// the initial position is not in it, resolved without a walk.
-enum Solved {
-    Walked(Walkable),
-    Unwalked(ResolvedBook),
-}
-
-impl Solved {
-    fn resolved(&self) -> &ResolvedBook {
-        match self {
-            Solved::Walked(walkable) => walkable.book(),
-            Solved::Unwalked(book) => book,
-        }
-    }
-}
-
-/// The book walked and solved.
 struct Walked<'c> {
-    book: Solved,
+    book: FromInitial,
     fixed: Fixed,
     stats: WalkStats,
     control: Control<'c>,
@@ -296,7 +281,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
         let book = book.resolve();
         let fixed = Fixed::new(&book, Solutions::for_book(&book, errors));
-        return Ok(Walked { book: Solved::Unwalked(book), fixed, stats: WalkStats::default(), control });
+        return Ok(Walked { book: FromInitial::Unwalkable(book), fixed, stats: WalkStats::default(), control });
     };
     let resolving = Instant::now();
     let walkable =
@@ -336,7 +321,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         }
     };
     log_walked(&book_path, &stats, walk_began, &fixed);
-    Ok(Walked { book: Solved::Walked(walkable), fixed, stats, control })
+    Ok(Walked { book: FromInitial::Walkable(walkable), fixed, stats, control })
 }
 
 /// Logs what the walk begun at `began` solved.
