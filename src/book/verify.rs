@@ -64,12 +64,12 @@ impl fmt::Display for Listing<'_> {
 }
 
 /// [`VerifyReport::verdict`].
-pub struct Verdict<'a> {
+pub struct VerdictLine<'a> {
     report: &'a VerifyReport,
     path: &'a Path,
 }
 
-impl fmt::Display for Verdict<'_> {
+impl fmt::Display for VerdictLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let VerifyReport { records, problems, merged } = self.report;
         let positions = count(*records, "position", "positions");
@@ -112,8 +112,8 @@ impl VerifyReport {
     }
 
     /// One line: the file, its positions, and its problems or none.
-    pub fn verdict<'a>(&'a self, path: &'a Path) -> Verdict<'a> {
-        Verdict { report: self, path }
+    pub fn verdict<'a>(&'a self, path: &'a Path) -> VerdictLine<'a> {
+        VerdictLine { report: self, path }
     }
 
     /// The header problem showing the file is no book at all (shorter than

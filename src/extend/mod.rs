@@ -448,7 +448,7 @@ impl Run<'_, '_, '_> {
 
     /// The run's error for a search the pool gave up on: a stop asked for,
     /// or an engine that kept failing.
-    fn failed(&self, pool: &Pool, failure: pool::Failure) -> ExtendError {
+    fn failed(&self, pool: &Pool, failure: pool::GaveUp) -> ExtendError {
         if self.cancel.load(Ordering::Relaxed) || matches!(failure.fault, engine::Fault::Stopped) {
             return self.interrupted();
         }

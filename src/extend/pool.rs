@@ -27,7 +27,7 @@ pub struct Task {
 
 /// A search that failed for good.
 #[derive(Debug)]
-pub struct Failure {
+pub struct GaveUp {
     pub query: Query,
     pub fault: Fault,
 }
@@ -35,7 +35,7 @@ pub struct Failure {
 /// What became of a task.
 pub struct Done {
     pub index: usize,
-    pub outcome: Result<(Answer, Duration), Failure>,
+    pub outcome: Result<(Answer, Duration), GaveUp>,
 }
 
 /// The engines, seen from the thread that hands out the work.
@@ -141,7 +141,7 @@ impl Worker<'_> {
     }
 
     /// Asks the task's search, restarting the engine after a fault.
-    fn search(&self, engine: &mut Option<Engine>, task: &Task) -> Result<(Answer, Duration), Failure> {
+    fn search(&self, engine: &mut Option<Engine>, task: &Task) -> Result<(Answer, Duration), GaveUp> {
         let stop = || self.stopping();
         let mut attempt = 0;
         loop {
@@ -159,7 +159,7 @@ impl Worker<'_> {
             // (if any) starts another.
             *engine = None;
             if matches!(fault, Fault::Stopped) || attempt == RETRIES {
-                return Err(Failure { query: task.query, fault });
+                return Err(GaveUp { query: task.query, fault });
             }
             attempt += 1;
             tracing::warn!(
