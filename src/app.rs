@@ -702,16 +702,7 @@ fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Pat
     shown.borrow_mut().clear();
     file.commit().map_err(io)?;
     let elapsed = began.elapsed();
-    let human = format!(
-        "{}: {}, {}, {}, {}, {} perturbed, in {:.1} s",
-        path.display(),
-        count(report.positions, "position", "positions"),
-        count(report.links, "link", "links"),
-        count(report.leaves, "leaf", "leaves"),
-        count(report.passes, "pass", "passes"),
-        report.perturbed,
-        elapsed.as_secs_f64()
-    );
+    let human = report.written(path, elapsed).to_string();
     end(human, || summary::synth(path, &report, elapsed), Some(path))?;
     Ok(0)
 }

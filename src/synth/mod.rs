@@ -34,9 +34,12 @@ use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
 use crate::format::Format;
 use crate::negamax::SearchErrors;
+use crate::wording::count;
+use std::fmt;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// The most positions a book may hold: the header counts them in an i32.
 pub const MAX_POSITIONS: usize = i32::MAX as usize;
@@ -58,6 +61,37 @@ pub struct SynthReport {
     pub leaves: u64,
     pub passes: u64,
     pub perturbed: u64,
+}
+
+impl SynthReport {
+    /// The summary of the book written to `path` in `elapsed`.
+    pub fn written<'a>(&'a self, path: &'a Path, elapsed: Duration) -> Written<'a> {
+        Written { report: self, path, elapsed }
+    }
+}
+
+/// A synthesized book's summary line ([`SynthReport::written`]).
+pub struct Written<'a> {
+    report: &'a SynthReport,
+    path: &'a Path,
+    elapsed: Duration,
+}
+
+impl fmt::Display for Written<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.report;
+        write!(
+            f,
+            "{}: {}, {}, {}, {}, {} perturbed, in {:.1} s",
+            self.path.display(),
+            count(r.positions, "position", "positions"),
+            count(r.links, "link", "links"),
+            count(r.leaves, "leaf", "leaves"),
+            count(r.passes, "pass", "passes"),
+            r.perturbed,
+            self.elapsed.as_secs_f64()
+        )
+    }
 }
 
 /// Why a book could not be synthesized.

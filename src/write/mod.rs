@@ -65,12 +65,6 @@ impl BookOut {
         self.records
     }
 
-    /// Appends one record's bytes.
-    pub fn record(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
-        self.records += 1;
-        self.file.write_all(bytes).map_err(|source| WriteError::Io { path: self.file.path().to_path_buf(), source })
-    }
-
     /// Appends the bytes of `records` records.
     pub fn records_bytes(&mut self, bytes: &[u8], records: u64) -> Result<(), WriteError> {
         self.records += records;
