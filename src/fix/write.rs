@@ -9,7 +9,7 @@ use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
 use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::first_arrivals::{FirstArrivals, Lines};
-use crate::format::edax::{self, COUNTS_AT, LINKS_AT, VALUE_AT};
+use crate::format::edax::{self, patch};
 use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
@@ -225,10 +225,7 @@ pub(super) fn write_fixed<'a>(
 ) -> Result<Changes, Failure> {
     let records = book.counts().records as usize;
     let chunk_ids = |k: usize| k * CHUNK..((k + 1) * CHUNK).min(records);
-    let header_len = match fixed.solutions {
-        Solutions::Edax { .. } => edax::HEADER_LEN,
-        Solutions::Egaroucid(_) => egaroucid::HEADER_LEN,
-    };
+    let header_len = book.file().format().kept_as().header_len();
     let header = book.file().bytes().get(..header_len).ok_or(Failure::BookChanged)?;
     let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
         let fixed_all = match &fixed.solutions {
@@ -290,9 +287,7 @@ fn put_solution(
     if raw.counts() != counts {
         changes.counts += 1;
     }
-    for (i, n) in counts.into_iter().enumerate() {
-        record[COUNTS_AT + 4 * i..COUNTS_AT + 4 * i + 4].copy_from_slice(&n.to_le_bytes());
-    }
+    patch::put_counts(record, counts);
     let (lower, upper) = raw.bounds();
     // Stored as i16: the old scores fit.
     let old = [raw.value(), lower, upper].map(|s| s.0 as i16);
@@ -301,8 +296,8 @@ fn put_solution(
         if old[i] != new[i] {
             *slot = Some([old[i], new[i]]);
         }
-        record[VALUE_AT + 2 * i..VALUE_AT + 2 * i + 2].copy_from_slice(&new[i].to_le_bytes());
     }
+    patch::put_scores(record, new);
     if change.value.is_some() {
         changes.values += 1;
     }
@@ -312,11 +307,9 @@ fn put_solution(
 /// score stays) into a record's bytes, noting those that changed.
 fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<i8>>, change: &mut Change) {
     for (i, score) in scores.enumerate() {
-        let at = LINKS_AT + 2 * i;
-        let (Some(new), Some(&[old, code])) = (score, record.get(at..at + 2)) else { continue };
-        let (old, mv) = (old as i8, Move::from_code(code));
-        if let (true, Some(mv)) = (new != old, mv) {
-            record[at] = new as u8;
+        let (Some(new), Some((old, code))) = (score, patch::link_pair(record, i)) else { continue };
+        if let (true, Some(mv)) = (new != old, Move::from_code(code)) {
+            patch::put_link_score(record, i, new);
             change.links.push((mv, [old, new]));
         }
     }
@@ -325,7 +318,7 @@ fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<i8>>, 
 /// Sorts a record's `n_links` links as Edax's `book sort` does; true if
 /// their order changed.
 fn sort_links(record: &mut [u8], n_links: usize) -> bool {
-    let Some(bytes) = record.get_mut(LINKS_AT..LINKS_AT + 2 * n_links) else { return false };
+    let Some(bytes) = patch::links_mut(record, n_links) else { return false };
     let mut pairs: SmallVec<[[u8; 2]; 16]> = bytes.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
     negamax::sort_links(&mut pairs, |pair| pair[0] as i8);
     let reordered = pairs.iter().zip(bytes.chunks_exact(2)).any(|(new, old)| new[1] != old[1]);
@@ -352,7 +345,7 @@ fn fix_egaroucid_chunk(
         let old = raw.raw_value() as i8;
         let new = values.get(n).copied().filter(|_| fixed.linked.contains(id)).unwrap_or(old);
         if new != old {
-            record[egaroucid::VALUE_AT] = new as u8;
+            egaroucid::put_value(&mut record, new);
             written.changes.values += 1;
             written.changes.records += 1;
             let change = Change { value: Some([old.into(), new.into()]), ..Change::default() };
@@ -370,7 +363,7 @@ mod tests {
     use crate::board::Square;
 
     fn record_with_links(links: &[(i8, u8)]) -> Vec<u8> {
-        let mut record = vec![0; LINKS_AT];
+        let mut record = vec![0; edax::LINKS_AT];
         for &(score, code) in links {
             record.extend_from_slice(&[score as u8, code]);
         }

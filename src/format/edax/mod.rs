@@ -1,9 +1,10 @@
 //! Edax's `book.dat` (docs/formats.md, Edax books): read in place
-//! ([`read`]), encoded ([`encode`]), and positions made by hand in its
-//! layout ([`entries`]).
+//! ([`read`]), encoded ([`encode`]), rewritten in place ([`patch`]), and
+//! positions made by hand in its layout ([`entries`]).
 
 pub mod encode;
 pub mod entries;
+pub mod patch;
 pub mod read;
 
 pub use encode::*;

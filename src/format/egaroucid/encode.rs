@@ -1,7 +1,7 @@
 //! Encoding Egaroucid `.egbk3` books (docs/formats.md, writing an .egbk3 book): the header, a record kept
 //! as read, and a record made from an Edax one.
 
-use super::read::{HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VERSION};
+use super::read::{HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VALUE_AT, VERSION};
 use crate::board::Board;
 use crate::book::record::Link;
 use crate::format::edax::read as edax;
@@ -64,6 +64,11 @@ pub fn encode_record(out: &mut Vec<u8>, board: &Board, value: i8, level: i8, n_l
         Some(l) => out.extend_from_slice(&[l.score.0.clamp(-64, 64) as i8 as u8, l.mv.code(), level as u8]),
         None => out.extend_from_slice(&[NO_VALUE as u8, NO_LEAF_MOVE, level as u8]),
     }
+}
+
+/// Puts a new value into a record's bytes (fix), leaving the rest as it is.
+pub fn put_value(record: &mut [u8; RECORD_LEN], value: i8) {
+    record[VALUE_AT] = value as u8;
 }
 
 /// Appends the header for `n_boards` records.
