@@ -4,16 +4,15 @@
 //! written are pruned as Edax's `book prune` does.
 
 use crate::book::index::Located;
-use crate::book::{Book, Destination, Header, RecordId, ResolvedBook};
+use crate::book::{Book, Destination, RecordId, ResolvedBook};
 use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
-use crate::format::egaroucid::encode as egbk3;
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, WalkError, Walkable};
 use crate::window::Window;
 use crate::write::pipeline::{self, Chunk};
-use crate::write::BookOut;
+use crate::write::{header_kept, BookOut};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -152,10 +151,7 @@ pub fn cut(
     let chunks = reached.len().div_ceil(CHUNK);
     pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
     report.kept = sink.records();
-    let finished = match &header {
-        Header::Edax(header) => sink.finish(&edax::header_from(header, report.kept))?,
-        _ => sink.finish(&egbk3::header(report.kept))?,
-    };
+    let finished = sink.finish(&header_kept(&header, report.kept))?;
     if resolved.file().changed() {
         return Err(changed());
     }

@@ -5,9 +5,10 @@
 
 use super::store::{Flavor, Node, Store};
 use crate::board::Move;
-use crate::book::{Header, Link, RecordId, Score};
-use crate::format::edax::{self, header_from, EdaxRecord};
+use crate::book::{Link, RecordId, Score};
+use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
+use crate::write::header_kept;
 use std::collections::HashMap;
 
 /// The whole book, ready for the negamax that ends `extend`.
@@ -18,10 +19,10 @@ pub fn unfixed_bytes(store: &Store<'_>) -> Vec<u8> {
     let added = store.added().iter().map(|&id| store.node(id));
     let bytes = book.file().bytes();
     let mut out = Vec::with_capacity(bytes.len() + store.added().len() * edax::RECORD_MIN_LEN);
-    match (store.flavor(), book.header()) {
-        (Flavor::Edax(_), Header::Edax(header)) => {
-            let records = book.counts().records + store.added().len() as u64;
-            out.extend_from_slice(&header_from(&header, records));
+    let records = book.counts().records + store.added().len() as u64;
+    out.extend_from_slice(&header_kept(&book.header(), records));
+    match store.flavor() {
+        Flavor::Edax(_) => {
             for (id, _, raw) in edax::records(bytes).map_while(Result::ok) {
                 match changed.get(&id) {
                     Some(node) => edax_record(node).encode(&mut out),
@@ -30,12 +31,9 @@ pub fn unfixed_bytes(store: &Store<'_>) -> Vec<u8> {
             }
             added.for_each(|node| edax_record(node).encode(&mut out));
         }
-        _ => {
+        Flavor::Egaroucid => {
             // Every record of the layout read, those out of the book too.
-            let records = egaroucid::records(bytes).map_while(Result::ok);
-            let count = book.counts().records as usize + store.added().len();
-            egaroucid::encode_header(&mut out, count);
-            for (id, _, raw) in records {
+            for (id, _, raw) in egaroucid::records(bytes).map_while(Result::ok) {
                 match changed.get(&id) {
                     Some(node) => egaroucid_record(node, &mut out),
                     None => out.extend_from_slice(raw.bytes()),
