@@ -241,7 +241,7 @@ fn verify_records<'a, R>(
 
 fn verify_edax(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let header = edax::parse_header(bytes).map(|h| (i64::from(h.n_nodes), 38));
+    let header = edax::parse_header(bytes).map(|h| (i64::from(h.n_nodes), edax::N_NODES_AT as u64));
     let Some(claimed) = read_header(&mut report, header) else { return report };
     verify_records(report, claimed, edax::records(bytes), check_edax_record, |r| Some(r.board()))
 }
@@ -273,7 +273,7 @@ fn check_edax_record(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
 
 fn verify_egaroucid(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let header = egaroucid::parse_header(bytes).map(|h| (i64::from(h.n_boards), 10));
+    let header = egaroucid::parse_header(bytes).map(|h| (i64::from(h.n_boards), egaroucid::N_BOARDS_AT as u64));
     let Some(claimed) = read_header(&mut report, header) else { return report };
     // A record without a value is not part of the book: it cannot repeat one that is.
     let in_book = |r: &egaroucid::RawRecord<'_>| r.is_in_book().then(|| r.board());

@@ -25,6 +25,8 @@ pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 /// The 8 bytes an Edax book starts with: its two magic numbers, 0x45444158
 /// and 0x424F4F4B, little-endian.
 pub const MAGIC: [u8; 8] = *b"XADEKOOB";
+/// Where the header's record count (`n_nodes`) starts.
+pub const N_NODES_AT: usize = 38;
 pub const VERSION: u8 = 4;
 
 /// The file header.
@@ -86,7 +88,7 @@ pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
         midgame_error: i32_at(file, 26),
         endcut_error: i32_at(file, 30),
         verbosity: i32_at(file, 34),
-        n_nodes: i32_at(file, 38),
+        n_nodes: i32_at(file, N_NODES_AT),
     };
     if header.version != VERSION {
         return Err(FormatError {

@@ -43,6 +43,9 @@ pub fn is_egaroucid(file: &[u8]) -> bool {
     file.starts_with(MAGIC)
 }
 
+/// Where the header's record count starts.
+pub const N_BOARDS_AT: usize = 10;
+
 /// Reads the header, checking size, magic and version.
 pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
     let at = |offset, problem| FormatError { record: None, offset, problem };
@@ -52,7 +55,8 @@ pub fn parse_header(file: &[u8]) -> Result<Header, FormatError> {
     if !is_egaroucid(file) {
         return Err(at(0, Problem::BadMagic { found: file[..MAGIC.len()].to_vec(), len: file.len() as u64 }));
     }
-    let header = Header { version: file[9], n_boards: i32::from_le_bytes(file[10..14].try_into().expect("4 bytes")) };
+    let count = &file[N_BOARDS_AT..N_BOARDS_AT + 4];
+    let header = Header { version: file[9], n_boards: i32::from_le_bytes(count.try_into().expect("4 bytes")) };
     if header.version != VERSION {
         return Err(at(9, Problem::BadVersion { found: header.version, expected: VERSION }));
     }
