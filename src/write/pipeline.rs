@@ -3,8 +3,10 @@
 //! book in chunk order on the calling thread, each chunk's records counted
 //! for the header. A cancel is seen between chunks; a chunk that could not
 //! be converted stops the writing with its error, nothing after it
-//! written. `convert`, `cut` and `fix` write through it (and `extend`,
-//! whose book is written by `fix`'s code).
+//! written. `convert` (the records its walk does not reach), `cut` and
+//! `fix` write through it, and so does `extend`'s final book, which `fix`'s
+//! code writes; docs/architecture.md says which writers stream their own
+//! way, and why.
 
 use crate::parallel;
 use std::sync::atomic::{AtomicBool, Ordering};
