@@ -3,6 +3,7 @@
 use crate::book::RecordId;
 
 /// One bit per record.
+#[derive(Debug)]
 pub struct Bits(Vec<u64>);
 
 impl Bits {

@@ -2,6 +2,7 @@
 //! the one walk that mines (a visitor of [`crate::walk`]), so that a later
 //! walk of the written book reads it front to back.
 
+use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{RecordId, ResolvedBook, Score};
@@ -24,7 +25,7 @@ pub struct PassThrough {
 
 /// What the walk found. The records it reached, in order, are handed out
 /// as it goes (see [`walk_order`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WalkOrder {
     /// Records reached, the start's included.
     pub reached: u64,
@@ -35,26 +36,24 @@ pub struct WalkOrder {
     /// (minus it; through a pass, the value itself).
     pub stale_links: u64,
     /// One bit per record: reached.
-    reached_bits: Vec<u64>,
+    reached_bits: Bits,
 }
 
 impl WalkOrder {
     /// Nothing reached yet, in a book of `records` records.
     pub fn new(records: u64) -> WalkOrder {
-        let words = usize::try_from(records.div_ceil(64)).expect("record ids are 32-bit");
-        WalkOrder { reached_bits: vec![0; words], ..WalkOrder::default() }
+        let records = usize::try_from(records).expect("record ids are 32-bit");
+        WalkOrder { reached: 0, passes: Vec::new(), stale_links: 0, reached_bits: Bits::new(records) }
     }
 
     /// True if the walk reached the record (the start included).
     pub fn is_reached(&self, id: RecordId) -> bool {
-        self.reached_bits.get(id.index() / 64).is_some_and(|w| w & (1 << (id.index() % 64)) != 0)
+        self.reached_bits.contains(id)
     }
 
     /// Notes a record reached; true if it was not before.
     fn reach(&mut self, at: Located) -> bool {
-        let (word, bit) = (at.id.index() / 64, 1u64 << (at.id.index() % 64));
-        let first = self.reached_bits[word] & bit == 0;
-        self.reached_bits[word] |= bit;
+        let first = self.reached_bits.insert(at.id);
         self.reached += u64::from(first);
         first
     }
