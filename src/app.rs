@@ -71,11 +71,12 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says {named}, but {command} writes {written} bytes here; name OUT for that format, or {}",
+        "{}: the name says an {}, but {command} writes {written} bytes here; name OUT for that format, or {}",
         output.display(),
+        named.title(),
         if command.starts_with("convert") { "give --to the format the name says" } else { "change the format with `bookminer convert`" }
     )]
-    OutName { output: PathBuf, named: &'static str, written: OutFormat, command: &'static str },
+    OutName { output: PathBuf, named: Format, written: OutFormat, command: &'static str },
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
@@ -276,9 +277,8 @@ fn book_argument(arguments: &[String]) -> Option<&Path> {
     let mut start = Vec::new();
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
-    let magic = read.is_ok()
-        && (bookminer::format::edax::is_edax(&start) || bookminer::format::egaroucid::is_egaroucid(&start));
-    let egbk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("egbk"));
+    let magic = read.is_ok() && Format::has_magic(&start);
+    let egbk = Format::named_by(path) == Some(Format::Egbk);
     (magic || egbk).then_some(path)
 }
 
@@ -436,14 +436,7 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
 /// read for what its name says. A name without one of the books'
 /// extensions is taken as it is.
 fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
-    let extension = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let named = match extension.as_deref() {
-        Some("dat") => "an Edax book.dat",
-        Some("egbk3") => "an Egaroucid .egbk3",
-        Some("egbk2") => "an Egaroucid .egbk2",
-        Some("egbk") => "an Egaroucid .egbk",
-        _ => return Ok(()),
-    };
+    let Some(named) = Format::named_by(output) else { return Ok(()) };
     if OutFormat::of_path(output) == Some(written) {
         return Ok(());
     }

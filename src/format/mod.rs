@@ -89,6 +89,25 @@ impl Format {
         }
     }
 
+    /// The format a file's name says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`,
+    /// in any case); none for any other name.
+    pub fn named_by(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "dat" => Some(Format::Edax),
+            "egbk3" => Some(Format::Egbk3),
+            "egbk2" => Some(Format::Egbk2),
+            "egbk" => Some(Format::Egbk),
+            _ => None,
+        }
+    }
+
+    /// Whether bytes start with a book's magic (Edax's or Egaroucid's; an
+    /// `.egbk` has none).
+    pub fn has_magic(bytes: &[u8]) -> bool {
+        edax::is_edax(bytes) || egaroucid::is_egaroucid(bytes)
+    }
+
     /// The format's usual name, for messages ("Edax book.dat"; the name a
     /// user types is [`Choice::name`]).
     pub fn title(self) -> &'static str {
@@ -129,11 +148,10 @@ impl Choice for OutFormat {
 impl OutFormat {
     /// The format a file name asks for: `.dat` Edax's, `.egbk3` Egaroucid's.
     pub fn of_path(path: &Path) -> Option<OutFormat> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "dat" => Some(OutFormat::Edax),
-            "egbk3" => Some(OutFormat::Egbk3),
-            _ => None,
+        match Format::named_by(path)? {
+            Format::Edax => Some(OutFormat::Edax),
+            Format::Egbk3 => Some(OutFormat::Egbk3),
+            Format::Egbk2 | Format::Egbk => None,
         }
     }
 
