@@ -292,7 +292,14 @@ fn parse_min_gap(text: &str) -> Result<i32, BadValue> {
 
 /// A window limit as given: `None` for -1, no limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limit(pub Option<u32>);
+pub struct Limit(Option<u32>);
+
+impl Limit {
+    /// The bound checked, or none for no limit.
+    pub fn bound(self) -> Option<u32> {
+        self.0
+    }
+}
 
 /// A window limit (docs/walk.md, windows): a whole number from 0 up, or -1 for none.
 fn parse_limit(text: &str) -> Result<Limit, BadValue> {
@@ -775,9 +782,9 @@ impl Config {
         self.log_level = s.log.log_level.unwrap_or(self.log_level);
         self.format = s.mine.format.unwrap_or(self.format);
         self.bom = s.mine.bom.unwrap_or(self.bom);
-        self.window.deviation = s.walk.deviation.map_or(self.window.deviation, |l| l.0);
-        self.window.error = s.walk.error.map_or(self.window.error, |l| l.0);
-        self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, |l| l.0);
+        self.window.deviation = s.walk.deviation.map_or(self.window.deviation, Limit::bound);
+        self.window.error = s.walk.error.map_or(self.window.error, Limit::bound);
+        self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, Limit::bound);
         self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
         self.engine = s.extend.engine.clone().or(self.engine.take());
         self.workers = s.extend.workers.unwrap_or(self.workers);
