@@ -9,7 +9,7 @@ use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
-use crate::walk::{Start, WalkError, Walkable};
+use crate::walk::{Start, Walkable};
 use crate::window::Window;
 use crate::write::pipeline::{self, Chunk};
 use crate::write::{header_kept, BookOut};
@@ -123,9 +123,7 @@ pub fn cut(
     let mut sink = BookOut::create(out, &book_path, format.header_len())?;
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
     (control.phase)(Phase::Resolving);
-    let walkable = Walkable::new(book, start)
-        .map_err(|missing| RunError::Walk { book: book_path.clone(), error: WalkError::StartMissing(missing) })?
-        .within(window);
+    let walkable = Walkable::new(book, start).map_err(RunError::start_missing(&book_path))?.within(window);
     (control.phase)(Phase::Walking);
     let mut reached = Vec::new();
     let mut note = |batch: &[Located]| {

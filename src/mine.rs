@@ -290,17 +290,10 @@ fn mine_walked<F: Findings>(
     let positions_loaded = book.counts().positions;
     let resolving = Instant::now();
     (miner.control.phase)(Phase::Resolving);
-    let walkable = Walkable::new(book, start)
-        .map_err(|missing| RunError::Walk { book: book_path.clone(), error: missing.into() })?
-        .within(sought.window);
+    let walkable = Walkable::new(book, start).map_err(RunError::start_missing(&book_path))?.within(sought.window);
     (miner.control.phase)(Phase::Walking);
     let book = walkable.book();
-    tracing::info!(
-        "{}: moves resolved in {:.3} s ({} MB)",
-        book_path.display(),
-        resolving.elapsed().as_secs_f64(),
-        book.allocation_size() >> 20
-    );
+    book.log_resolved(&book_path, resolving);
     let walk_began = Instant::now();
     let walked = walk(&walkable, miner);
     // Whatever the walk read from a book that changed under it means nothing.

@@ -146,6 +146,13 @@ pub struct SearchErrors {
     pub endcut: i32,
 }
 
+impl SearchErrors {
+    /// The errors an Edax book's header records.
+    pub fn of(header: &crate::format::edax::Header) -> SearchErrors {
+        SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error }
+    }
+}
+
 /// C's conversion of an `int` to `short`.
 fn short(x: i32) -> i16 {
     x as i16

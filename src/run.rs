@@ -4,7 +4,7 @@
 //! ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::walk::{WalkError, WalkStats};
+use crate::walk::{StartMissing, WalkError, WalkStats};
 use std::convert::Infallible;
 use std::fmt;
 use std::io;
@@ -111,6 +111,11 @@ impl RunError {
     /// An I/O failure on `path`.
     pub fn io(path: &Path) -> impl FnOnce(io::Error) -> RunError + '_ {
         move |source| RunError::Io { path: path.to_path_buf(), source }
+    }
+
+    /// A walk of `book` whose start is not in it.
+    pub fn start_missing(book: &Path) -> impl FnOnce(StartMissing) -> RunError + '_ {
+        move |missing| RunError::Walk { book: book.to_path_buf(), error: missing.into() }
     }
 
     /// Why a walk of `book` stopped early: the visitor's reason, made a

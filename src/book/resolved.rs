@@ -240,6 +240,13 @@ impl ResolvedBook {
         self.file.counts()
     }
 
+    /// Logs that the moves of the book at `path` were resolved, in the time
+    /// since `began`, and the room their targets take.
+    pub fn log_resolved(&self, path: &Path, began: std::time::Instant) {
+        let (seconds, megabytes) = (began.elapsed().as_secs_f64(), self.allocation_size() >> 20);
+        tracing::info!("{}: moves resolved in {seconds:.3} s ({megabytes} MB)", path.display());
+    }
+
     /// Bytes the targets take, for reports.
     pub fn allocation_size(&self) -> usize {
         match &self.targets {

@@ -22,7 +22,6 @@ use crate::book::Book;
 use crate::failure::ErrorKind;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
-use crate::walk::WalkError;
 use lines::{Both, Failure, NewBook};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -108,13 +107,9 @@ fn secs(since: Instant) -> f64 {
 fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) -> Result<(Walked, NewBook), DiffError> {
     let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
     let stage = Instant::now();
-    let missing = |book: &Path| {
-        let book = book.to_path_buf();
-        move |missing| RunError::Walk { book, error: WalkError::StartMissing(missing) }
-    };
-    let old = walked::ready(old).map_err(missing(&old_path))?;
+    let old = walked::ready(old).map_err(RunError::start_missing(&old_path))?;
     let new = match walk_new {
-        true => Ok(walked::ready(new).map_err(missing(&new_path))?),
+        true => Ok(walked::ready(new).map_err(RunError::start_missing(&new_path))?),
         false => Err(new),
     };
     tracing::info!("moves resolved in {:.3} s", secs(stage));

@@ -255,10 +255,7 @@ pub fn extend(
 /// Egaroucid's, which expands any.
 fn flavor_of(header: &Header) -> (Flavor, u32) {
     match header {
-        Header::Edax(h) => (
-            Flavor::Edax(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
-            h.n_empties.clamp(0, 60) as u32,
-        ),
+        Header::Edax(h) => (Flavor::Edax(SearchErrors::of(h)), h.n_empties.clamp(0, 60) as u32),
         Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
     }
 }

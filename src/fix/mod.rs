@@ -239,7 +239,7 @@ pub fn fix_into<'c>(
 ) -> Result<FixedInto<'c>, FixError> {
     let book_path = book.path().to_path_buf();
     let errors = match book.header() {
-        Header::Edax(h) => Some(SearchErrors { midgame: h.midgame_error, endcut: h.endcut_error }),
+        Header::Edax(h) => Some(SearchErrors::of(&h)),
         Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
     };
     (control.phase)(Phase::Resolving);
@@ -284,15 +284,9 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         return Ok(Walked { book: FromInitial::Unwalkable(book), fixed, stats: WalkStats::default(), control });
     };
     let resolving = Instant::now();
-    let walkable =
-        Walkable::new(book, &start).map_err(|e| RunError::Walk { book: book_path.clone(), error: e.into() })?;
+    let walkable = Walkable::new(book, &start).map_err(RunError::start_missing(&book_path))?;
     let resolved = walkable.book();
-    tracing::info!(
-        "{}: moves resolved in {:.3} s ({} MB)",
-        book_path.display(),
-        resolving.elapsed().as_secs_f64(),
-        resolved.allocation_size() >> 20
-    );
+    resolved.log_resolved(&book_path, resolving);
     (control.phase)(Phase::Walking);
     let fixed = Fixed::new(resolved, Solutions::for_book(resolved, errors));
     let root_offset = resolved.file().offset(walkable.root());

@@ -257,7 +257,7 @@ fn synthesize_with(
     tracing::info!("grew {total} positions in {:.1} s", began.elapsed().as_secs_f64());
     let header = writer::header(total as usize, play::LEVEL.into());
     // The negamax reads the errors the header states, as Edax does.
-    let errors = SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error };
+    let errors = SearchErrors::of(&header);
     let mut buckets = spill::Buckets::create(&spill_dir, total).map_err(SynthError::Spill)?;
     let scoring = records::Scoring { format, options, errors, cancel };
     let report =
@@ -332,7 +332,7 @@ mod tests {
     /// by src/negamax.rs. Returns what it computed, by board.
     fn edax_negamax(book: &crate::book::Book, bytes: &[u8]) -> HashMap<Board, Negamaxed> {
         let header = edax::parse_header(bytes).unwrap();
-        let errors = SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error };
+        let errors = SearchErrors::of(&header);
         let mut done = HashMap::new();
         visit(book, bytes, errors, normalize(&Board::INITIAL).board, &mut done);
         done
