@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, BookError, Destination, Header, ResolvedBook};
 use crate::failure::ErrorKind;
-use crate::format::edax::{self, read as edax_format};
+use crate::format::edax;
 use crate::format::egaroucid::encode as egbk3;
 pub use crate::format::{Format, OutFormat};
 use crate::order::{walk_order, PassThrough, WalkOrder};
@@ -309,7 +309,7 @@ impl Tally {
 }
 
 /// Records converted at a time on one core.
-const CHUNK: usize = edax_format::STARTS_EVERY;
+const CHUNK: usize = crate::book::CHUNK_RECORDS;
 
 /// How many records ahead of the one converted ask for their bytes.
 const LOOKAHEAD: usize = 16;

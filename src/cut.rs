@@ -43,7 +43,7 @@ impl fmt::Display for CutReport {
 }
 
 /// Records cut at a time on one core.
-const CHUNK: usize = edax::STARTS_EVERY;
+const CHUNK: usize = crate::book::CHUNK_RECORDS;
 
 /// Some records cut: their bytes, how many, what pruning them removed,
 /// and room reused from part to part.

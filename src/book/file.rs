@@ -27,6 +27,13 @@ impl Default for ReadOptions {
     }
 }
 
+/// Records handled together when a book is read in chunks across the cores
+/// (convert, cut, fix, diff): a chunk that starts at a multiple of this id
+/// is found without a scan in any layout (an Edax book keeps where every
+/// [`edax::STARTS_EVERY`]th record starts; an Egaroucid record's place is
+/// its id times its size).
+pub const CHUNK_RECORDS: usize = edax::STARTS_EVERY;
+
 /// A book's header, as its format has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Header {

@@ -17,7 +17,7 @@ pub mod verify;
 
 pub use crate::format::Format;
 pub use crate::os::Bytes;
-pub use file::{BookCounts, BookFile, Header, ReadOptions};
+pub use file::{BookCounts, BookFile, Header, ReadOptions, CHUNK_RECORDS};
 pub use loaded::Book;
 pub use problem::{BookError, FormatError, MoveSlot, Problem};
 pub use record::{Details, FilePlace, Link, Record, RecordId, Score};

@@ -13,7 +13,6 @@ use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, BookFile, Destination, Record, RecordId};
 use crate::first_arrivals::Lines;
-use crate::format::edax::STARTS_EVERY;
 use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
@@ -22,7 +21,7 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Records compared together: a chunk's lines are rebuilt many at a time.
-const CHUNK: usize = STARTS_EVERY;
+const CHUNK: usize = crate::book::CHUNK_RECORDS;
 
 /// What the lines count, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

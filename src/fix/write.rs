@@ -58,7 +58,7 @@ pub(super) enum Failure {
 /// first arrivals are asked for before any is read, so that the reads
 /// overlap instead of waiting one after another. A chunk starts where the
 /// book file keeps a record's offset, so that any chunk can be found alone.
-const CHUNK: usize = edax::STARTS_EVERY;
+const CHUNK: usize = crate::book::CHUNK_RECORDS;
 
 /// A chunk's changed records, waiting for their lines: each one's id,
 /// stored board and change.
