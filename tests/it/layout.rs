@@ -151,10 +151,18 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
 }
 
 /// `unsafe` is refused by the compiler everywhere but in `src/os.rs`:
-/// both crate roots deny it, and only `os` is let off.
+/// the package's lints deny it for every target, both crate roots too, and
+/// only `os` is let off, in lib.rs and nowhere else.
 #[test]
 fn unsafe_code_is_denied_but_in_os() {
+    let manifest = fs::read_to_string(common::repo().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("[lints.rust]\nunsafe_code = \"deny\""), "Cargo.toml denies unsafe code");
     let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for file in files.iter().filter(|f| !f.ends_with("lib.rs")) {
+        assert!(!fs::read_to_string(file).unwrap().contains("allow(unsafe_code)"), "{} lets unsafe in", file.display());
+    }
     for root in ["lib.rs", "main.rs"] {
         let text = fs::read_to_string(src.join(root)).unwrap();
         assert!(text.contains("#![deny(unsafe_code)]"), "{root} denies unsafe code");
