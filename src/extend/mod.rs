@@ -237,7 +237,7 @@ pub fn extend(
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
-    report.records_written = write_out(&store, &mut out, &paths.output, cancel)?;
+    report.records_written = write_out(&store, &mut out, paths, cancel)?;
     let out = out.finish().map_err(io(&paths.output))?;
     if cancel.load(Ordering::Relaxed) {
         return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
@@ -502,7 +502,13 @@ fn leaf_of(plan: &LeafPlan, answer: Option<Answer>) -> (i8, Option<Move>) {
 
 /// Writes the book: everything the rounds made, negamaxed as `fix` does
 /// (no receipt: every change is the run's own). Returns the records written.
-fn write_out(store: &Store<'_>, out: &mut AtomicFile, path: &Path, cancel: &AtomicBool) -> Result<u64, ExtendError> {
+fn write_out(
+    store: &Store<'_>,
+    out: &mut AtomicFile,
+    paths: &ExtendPaths,
+    cancel: &AtomicBool,
+) -> Result<u64, ExtendError> {
+    let path = &paths.output;
     let bytes = write::unfixed_bytes(store);
     let name = store.book().path().display().to_string();
     let grown =
@@ -512,9 +518,18 @@ fn write_out(store: &Store<'_>, out: &mut AtomicFile, path: &Path, cancel: &Atom
     let mut walked = |_: &WalkStats| {};
     let control = Control { cancel, phase: &mut phase, progress: &mut walked };
     let sink = Path::new("(no receipt)");
-    let done = fix_into(grown, &FixOptions::default(), (out, path), (&mut io::sink(), sink), control)?;
+    // A stop while the book is written is the run's stop: the journal keeps
+    // every answer, as at any other moment.
+    let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+    let done =
+        fix_into(grown, &FixOptions::default(), (out, path), (&mut io::sink(), sink), control).map_err(|error| {
+            match error {
+                FixError::Run(RunError::Interrupted { .. }) => interrupted(),
+                error => error.into(),
+            }
+        })?;
     if done.interrupted() {
-        return Err(FixError::interrupted().into());
+        return Err(interrupted());
     }
     Ok(records)
 }
