@@ -210,12 +210,7 @@ pub fn synth(path: &Path, report: &SynthReport, elapsed: Duration) -> Value {
 /// [`bookminer::stats::StatsJson`] in its order, and the problems `verify`
 /// would list.
 pub fn stats(path: &Path, book: &Book, stats: &BookStats, problems: usize) -> Value {
-    let header_count = match book.header() {
-        bookminer::book::Header::Edax(h) => i64::from(h.n_nodes),
-        bookminer::book::Header::Egbk3(h) => i64::from(h.n_boards),
-        bookminer::book::Header::Egbk2(h) => i64::from(h.n_boards),
-        bookminer::book::Header::Egbk(h) => i64::from(h.n_boards),
-    };
+    let header_count = book.header().claimed_records();
     let mut object = json!({
         "command": "stats",
         "book": text(path),

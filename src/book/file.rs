@@ -43,6 +43,19 @@ pub enum Header {
     Egbk(older::EgbkHeader),
 }
 
+impl Header {
+    /// The number of records the header claims (the records in the file
+    /// are what count; `verify` and `stats` tell both).
+    pub fn claimed_records(&self) -> i64 {
+        match self {
+            Header::Edax(h) => i64::from(h.n_nodes),
+            Header::Egbk3(h) => i64::from(h.n_boards),
+            Header::Egbk2(h) => i64::from(h.n_boards),
+            Header::Egbk(h) => i64::from(h.n_boards),
+        }
+    }
+}
+
 /// How records are found in the bytes.
 pub(super) enum Layout {
     Edax {

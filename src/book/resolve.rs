@@ -23,6 +23,7 @@ use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
 use crate::format::edax::{self, Starts, STARTS_EVERY};
 use crate::format::egaroucid::{self, Candidate, FoundLink, RawRecord};
+use crate::parallel;
 use crate::symmetry::{normalize, Normalized};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -34,8 +35,6 @@ use std::ops::Range;
 const EDAX_CHUNK: usize = 1 << 13;
 /// Egaroucid records resolved together (about ten legal moves each).
 const EGAROUCID_CHUNK: usize = 1 << 11;
-/// Threads to share the records between, at most.
-const MAX_THREADS: usize = 8;
 /// A region of the book file, for ordering reads: a huge page.
 const FILE_REGION_BITS: u32 = 21;
 
@@ -47,10 +46,6 @@ pub(super) fn resolve(file: BookFile, index: PositionIndex) -> ResolvedBook {
     };
     drop(index);
     ResolvedBook::new(file, targets)
-}
-
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_THREADS)
 }
 
 /// `records` shared out into `parts` runs of about equal length, each
@@ -192,7 +187,7 @@ fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> Edax
     links.resize(counts.links as usize, PackedTarget::ABSENT);
     // Each part starts on a record whose offset `starts` keeps, and owns
     // the run of links its records store.
-    let parts: Vec<(Range<usize>, u64)> = split(records, threads(), STARTS_EVERY)
+    let parts: Vec<(Range<usize>, u64)> = split(records, parallel::workers(), STARTS_EVERY)
         .into_iter()
         .map(|range| {
             let offset = starts.offset(RecordId(range.start as u32), 0);
@@ -306,7 +301,7 @@ fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     let mut slots = Vec::with_capacity(records);
     crate::os::advise_huge_pages(&mut slots);
     slots.resize(records, Slots::default());
-    let parts = split(records, threads(), 1);
+    let parts = split(records, parallel::workers(), 1);
     let mut runs: Vec<&mut [Slots]> = Vec::with_capacity(parts.len());
     let mut rest: &mut [Slots] = &mut slots;
     for range in &parts {
