@@ -437,7 +437,7 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
 /// extensions is taken as it is.
 fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
     let Some(named) = Format::named_by(output) else { return Ok(()) };
-    if OutFormat::of_path(output) == Some(written) {
+    if OutFormat::of(named) == Some(written) {
         return Ok(());
     }
     Err(AppError::OutName { output: output.to_path_buf(), named, written, command })

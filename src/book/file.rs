@@ -2,10 +2,10 @@
 //! format and layout its first bytes announce, and each record read by
 //! number through the reader for that format.
 
-use super::index::{hash_board, BuildError, Located, PositionIndex, Refused, Slot};
+use super::index::{BuildError, Located, PositionIndex, Refused, Slot};
 use super::problem::{BookError, FormatError, Problem};
 use super::record::{Details, FilePlace, Record, RecordId, Score};
-use crate::board::Board;
+use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
 use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::egaroucid::{self, Lookup};

@@ -47,9 +47,6 @@ pub(super) const HALVES: usize = 2;
 
 const EMPTY: u8 = 0;
 
-/// The index's hash (the tag is its high bits, the bucket its low ones).
-pub use crate::board::hash_board;
-
 /// Which half of the index a hash belongs to: bit 56, used neither by the
 /// tag (bits 48–55) nor by the bucket (bits 0–31).
 pub(super) fn half_of(hash: u64) -> usize {
@@ -514,6 +511,7 @@ impl Chunk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::hash_board;
     use std::collections::HashMap;
 
     /// Boards with ids, read back by id: the "file" the index points into.

@@ -2,11 +2,11 @@
 //! for its layout, every record checked, and the index built.
 
 use super::file::{BookCounts, BookFile, Header, Layout, ReadOptions};
-use super::index::{build, half_of, hash_board, IndexKey, Located, PositionIndex, HALVES};
+use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
 use super::problem::{BookError, FormatError};
 use super::record::{Record, RecordId};
 use super::resolved::ResolvedBook;
-use crate::board::Board;
+use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};

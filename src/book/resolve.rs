@@ -17,10 +17,11 @@
 
 use super::access_order::{RegionOrder, AHEAD};
 use super::file::{BookFile, Layout};
-use super::index::{hash_board, Located, PositionIndex};
+use super::index::{Located, PositionIndex};
 use super::problem::MoveSlot;
 use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
+use crate::board::hash_board;
 use crate::format::edax::{self, Starts, STARTS_EVERY};
 use crate::format::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use crate::parallel;

@@ -1,10 +1,9 @@
 //! `verify`: every check of docs/formats.md, what is checked (and its Egaroucid sections) on
 //! every record, listing all problems rather than stopping at the first.
 
-use super::index::hash_board;
 use super::problem::{FormatError, MoveSlot, Problem};
 use super::record::{FilePlace, RecordId};
-use crate::board::{Board, Move};
+use crate::board::{hash_board, Board, Move};
 use crate::format::edax::{self, board_problems, RawRecord};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderRecord};

@@ -102,6 +102,12 @@ fn secs(since: Instant) -> f64 {
     since.elapsed().as_secs_f64()
 }
 
+/// The new book before the walks: resolved to be walked, or kept as loaded.
+enum NewSide {
+    ToWalk(walked::Ready),
+    AsLoaded(Book),
+}
+
 /// Both books resolved and walked at once, each on a thread of its own,
 /// noting first arrivals: the old one always, the new one if `walk_new`.
 fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) -> Result<(Walked, NewBook), DiffError> {
@@ -109,8 +115,8 @@ fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) ->
     let stage = Instant::now();
     let old = walked::ready(old).map_err(RunError::start_missing(&old_path))?;
     let new = match walk_new {
-        true => Ok(walked::ready(new).map_err(RunError::start_missing(&new_path))?),
-        false => Err(new),
+        true => NewSide::ToWalk(walked::ready(new).map_err(RunError::start_missing(&new_path))?),
+        false => NewSide::AsLoaded(new),
     };
     tracing::info!("moves resolved in {:.3} s", secs(stage));
     (control.phase)(Phase::Walking);
@@ -118,8 +124,8 @@ fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) ->
     let (old, new) = std::thread::scope(|scope| {
         let cancel = control.cancel;
         let new_walk = scope.spawn(move || match new {
-            Ok(ready) => ready.walk(cancel, &mut |_| {}).map(NewBook::Walked),
-            Err(book) => Ok(NewBook::Loaded(book)),
+            NewSide::ToWalk(ready) => ready.walk(cancel, &mut |_| {}).map(NewBook::Walked),
+            NewSide::AsLoaded(book) => Ok(NewBook::Loaded(book)),
         });
         let old = old.walk(cancel, control.progress);
         (old, new_walk.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))

@@ -57,11 +57,11 @@ pub enum ExtendError {
     Journal(#[from] JournalError),
     #[error("{}: the start position ({start}) is not in the book", book.display())]
     StartMissing { book: PathBuf, start: String },
-    #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin.map_or("a position added".to_string(), |id| id.to_string()))]
+    #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
     IllegalMove { book: PathBuf, origin: Option<RecordId>, mv: Move },
     /// A record to expand already holds the most links a record can (255,
     /// of repeated moves: a position has at most 33).
-    #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin.map_or("a position added".to_string(), |id| id.to_string()))]
+    #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
     NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
     /// An engine failed for good: restarted and asked again, it still gave no answer.
     #[error("engine `{engine}` on {query}: {fault} (asked {} times); the journal {} keeps every answer so far", pool::RETRIES + 1, journal.display())]
@@ -73,6 +73,12 @@ pub enum ExtendError {
     Grown(String),
     #[error("interrupted; the journal {} keeps every answer so far, OUT was not written", journal.display())]
     Interrupted { journal: PathBuf },
+}
+
+/// Where a position of the store came from, for messages: its record in
+/// the book read, or none for a position the run added.
+fn origin_text(origin: Option<RecordId>) -> String {
+    origin.map_or("a position added".to_string(), |id| id.to_string())
 }
 
 impl ExtendError {

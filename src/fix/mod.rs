@@ -27,7 +27,7 @@ use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{walk, FromInitial, Start, WalkStats, Walkable};
+use crate::walk::{walk, FromInitial, Start, WalkStats};
 use crate::wording::count;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
@@ -275,22 +275,22 @@ struct Walked<'c> {
 /// reachable: nothing is solved, and only its links are sorted.
 fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Result<Walked<'_>, FixError> {
     let book_path = book.path().to_path_buf();
-    let start = Start::initial();
-    let root = normalize(&start.board);
-    let Some(root_at) = book.locate(&root.board) else {
-        tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
-        let book = book.resolve();
-        let fixed = Fixed::new(&book, Solutions::for_book(&book, errors));
-        return Ok(Walked { book: FromInitial::Unwalkable(book), fixed, stats: WalkStats::default(), control });
-    };
     let resolving = Instant::now();
-    let walkable = Walkable::new(book, &start).map_err(RunError::start_missing(&book_path))?;
+    let walkable = match FromInitial::new(book).map_err(RunError::start_missing(&book_path))? {
+        FromInitial::Walkable(walkable) => walkable,
+        FromInitial::Unwalkable(book) => {
+            tracing::warn!("{}: the initial position is not in the book: nothing to negamax", book_path.display());
+            let fixed = Fixed::new(&book, Solutions::for_book(&book, errors));
+            return Ok(Walked { book: FromInitial::Unwalkable(book), fixed, stats: WalkStats::default(), control });
+        }
+    };
     let resolved = walkable.book();
     resolved.log_resolved(&book_path, resolving);
     (control.phase)(Phase::Walking);
     let fixed = Fixed::new(resolved, Solutions::for_book(resolved, errors));
-    let root_offset = resolved.file().offset(walkable.root());
-    let solver = Solver::new(resolved, fixed, root_at.id, root_offset, root.to_original);
+    let root = walkable.root();
+    let to_original = normalize(&Start::initial().board).to_original;
+    let solver = Solver::new(resolved, fixed, root.id, resolved.file().offset(root), to_original);
     let walk_began = Instant::now();
     let (to_solver, batches) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
     let (recycle, recycled) = mpsc::channel();

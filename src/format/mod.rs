@@ -148,7 +148,13 @@ impl Choice for OutFormat {
 impl OutFormat {
     /// The format a file name asks for: `.dat` Edax's, `.egbk3` Egaroucid's.
     pub fn of_path(path: &Path) -> Option<OutFormat> {
-        match Format::named_by(path)? {
+        Format::named_by(path).and_then(OutFormat::of)
+    }
+
+    /// The written format that is `format`: none for the older Egaroucid
+    /// formats, which bookminer reads but does not write.
+    pub fn of(format: Format) -> Option<OutFormat> {
+        match format {
             Format::Edax => Some(OutFormat::Edax),
             Format::Egbk3 => Some(OutFormat::Egbk3),
             Format::Egbk2 | Format::Egbk => None,

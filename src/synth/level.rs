@@ -2,8 +2,7 @@
 //! of discs, in the order they were added, found by hash. A book is grown and
 //! scored a level at a time, so no more than two levels are ever held.
 
-use crate::board::hash_board;
-use crate::board::Board;
+use crate::board::{hash_board, Board};
 use hashbrown::HashTable;
 
 /// A level's boards and an index of them.

@@ -65,19 +65,19 @@ pub struct SynthReport {
 
 impl SynthReport {
     /// The summary of the book written to `path` in `elapsed`.
-    pub fn written<'a>(&'a self, path: &'a Path, elapsed: Duration) -> Written<'a> {
-        Written { report: self, path, elapsed }
+    pub fn written<'a>(&'a self, path: &'a Path, elapsed: Duration) -> SummaryLine<'a> {
+        SummaryLine { report: self, path, elapsed }
     }
 }
 
 /// A synthesized book's summary line ([`SynthReport::written`]).
-pub struct Written<'a> {
+pub struct SummaryLine<'a> {
     report: &'a SynthReport,
     path: &'a Path,
     elapsed: Duration,
 }
 
-impl fmt::Display for Written<'_> {
+impl fmt::Display for SummaryLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.report;
         write!(

@@ -38,8 +38,7 @@ pub fn links_mut(record: &mut [u8], n_links: usize) -> Option<&mut [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::board::{Move, Square};
+    use crate::board::{Board, Move, Square};
     use crate::book::record::{Link, Score};
     use crate::format::edax::{encode_record, next_record};
 

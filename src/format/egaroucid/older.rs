@@ -11,8 +11,7 @@
 //! for every Egaroucid book; the [`Origin`] keeps which format the file was
 //! and where in it each record was read.
 
-use crate::board::hash_board;
-use crate::board::{Board, Move};
+use crate::board::{hash_board, Board, Move};
 use crate::book::problem::{FormatError, PairFault, Problem};
 use crate::book::record::{FilePlace, RecordId};
 use crate::format::edax::read::board_problems;
