@@ -12,8 +12,7 @@ use bookminer::book::{Book, BookError, Format, ReadOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError};
-use bookminer::extend::engine::EngineSpec;
-use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
+use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
@@ -474,11 +473,11 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
 }
 
 fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
-    let Some(command) = config.engine.clone() else {
+    if config.engines.is_empty() {
         return Err(AppError::Usage(
             "extend needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)".into(),
         ));
-    };
+    }
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
@@ -486,8 +485,12 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "extend")?;
     let options = ExtendOptions {
-        engine: EngineSpec { command, timeout: std::time::Duration::from_secs(config.engine_timeout) },
-        workers: config.workers,
+        engines: config
+            .engines
+            .iter()
+            .map(|e| EngineCommand { command: e.command.clone(), workers: e.workers.unwrap_or(config.workers) })
+            .collect(),
+        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
         min_empties: config.min_empties,
         max_positions: config.max_positions,
         start: config.start.clone(),

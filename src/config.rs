@@ -226,11 +226,14 @@ pub struct InspectKeys {
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct ExtendKeys {
     /// Engine command line, run by sh -c: Edax 4.6 or anything that speaks
-    /// its console (see docs/extend.md), e.g. "edax -eval-file /opt/edax/data/eval.dat" [config: engine]
+    /// its console (see docs/extend.md), e.g. "edax -eval-file /opt/edax/data/eval.dat";
+    /// give it again for another engine (a machine: "ssh host edax …"). In the
+    /// config file a command, or a list of them, each a command or a table
+    /// { command = "…", workers = K } [config: engine]
     #[arg(long, display_order = 18, value_name = "COMMAND", value_parser = parse_engine)]
     #[serde(default, deserialize_with = "de::engine")]
-    pub engine: Option<String>,
-    /// Engines run at once; default: the number of cores [config: workers]
+    pub engine: Vec<EngineEntry>,
+    /// Searches each engine runs at once; default: the number of cores [config: workers]
     #[arg(long, display_order = 19, value_name = "K", value_parser = parse_workers)]
     #[serde(default, deserialize_with = "de::workers")]
     pub workers: Option<usize>,
@@ -319,10 +322,18 @@ fn parse_egbk_level(text: &str) -> Result<i8, BadValue> {
     parse_count(text, 0..=60)
 }
 
-fn parse_engine(text: &str) -> Result<String, BadValue> {
+/// An engine as a flag or the config names it: its command line and, in
+/// the config file, its own number of workers (else `workers`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineEntry {
+    pub command: String,
+    pub workers: Option<usize>,
+}
+
+fn parse_engine(text: &str) -> Result<EngineEntry, BadValue> {
     match text.trim() {
         "" => Err(BadValue("expected an engine command line, got \"\"".into())),
-        command => Ok(command.to_string()),
+        command => Ok(EngineEntry { command: command.to_string(), workers: None }),
     }
 }
 
@@ -440,8 +451,33 @@ mod de {
         parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
     }
 
-    pub fn engine<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-        parse_engine(&string(value(d)?, "an engine command line")?).map(Some).map_err(D::Error::custom)
+    /// A command line, or a list of engines, each a command line or a
+    /// table with `command` and `workers`.
+    pub fn engine<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<EngineEntry>, D::Error> {
+        match value(d)? {
+            toml::Value::Array(list) if list.is_empty() => {
+                Err(D::Error::custom("expected at least one engine, got []"))
+            }
+            toml::Value::Array(list) => list.into_iter().map(engine_entry).collect(),
+            single => Ok(vec![engine_entry(single)?]),
+        }
+    }
+
+    fn engine_entry<E: serde::de::Error>(v: toml::Value) -> Result<EngineEntry, E> {
+        const WHAT: &str = "an engine command line or a table { command = \"…\", workers = K }";
+        let toml::Value::Table(mut table) = v else {
+            return parse_engine(&string(v, WHAT)?).map_err(E::custom);
+        };
+        let command = table.remove("command").ok_or_else(|| E::custom(format!("expected {WHAT}: no command")))?;
+        let mut entry = parse_engine(&string(command, "an engine command line")?).map_err(E::custom)?;
+        if let Some(workers) = table.remove("workers") {
+            let text = scalar_text(&workers, "a whole number")?;
+            entry.workers = Some(parse_workers(&text).map_err(E::custom)?);
+        }
+        match table.keys().next() {
+            Some(key) => Err(E::custom(format!("an engine has no key {key:?}; its keys are command and workers"))),
+            None => Ok(entry),
+        }
     }
 
     /// A whole number read with `parse`, given as a number or as text.
@@ -520,9 +556,9 @@ pub struct Config {
     pub window: Window,
     /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
     pub egbk_level: i8,
-    /// `extend`'s engine command line; none given: `extend` cannot run.
-    pub engine: Option<String>,
-    /// Engines `extend` runs at once.
+    /// `extend`'s engines; none given: `extend` cannot run.
+    pub engines: Vec<EngineEntry>,
+    /// Searches each engine runs at once, unless it says otherwise.
     pub workers: usize,
     /// Seconds an engine is given for one answer.
     pub engine_timeout: u64,
@@ -556,7 +592,7 @@ impl Default for Config {
             bom: true,
             window: Window::NONE,
             egbk_level: 1,
-            engine: None,
+            engines: Vec::new(),
             workers: cores(),
             engine_timeout: 600,
             min_empties: None,
@@ -786,7 +822,9 @@ impl Config {
         self.window.error = s.walk.error.map_or(self.window.error, Limit::bound);
         self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, Limit::bound);
         self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
-        self.engine = s.extend.engine.clone().or(self.engine.take());
+        if !s.extend.engine.is_empty() {
+            self.engines = s.extend.engine.clone();
+        }
         self.workers = s.extend.workers.unwrap_or(self.workers);
         self.engine_timeout = s.extend.engine_timeout.unwrap_or(self.engine_timeout);
         self.min_empties = s.extend.min_empties.or(self.min_empties);
@@ -952,12 +990,25 @@ mod tests {
         let c =
             parse("engine = \"edax -q\"\nworkers = 3\nengine_timeout = \"30\"\nmin_empties = 14\nmax_positions = 0")
                 .unwrap();
-        assert_eq!(c.engine.as_deref(), Some("edax -q"));
+        assert_eq!(c.engines, [EngineEntry { command: "edax -q".into(), workers: None }]);
         assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (3, 30, Some(14), Some(0)));
         assert!(parse("").unwrap().workers >= 1);
         for bad in ["engine = \" \"", "workers = 0", "engine_timeout = 0", "min_empties = 61", "max_positions = -1"] {
             let e = parse(bad).unwrap_err();
             assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
+        }
+        let c = parse("engine = [\"a\", { command = \"ssh b edax\", workers = 8 }]").unwrap();
+        assert_eq!(c.engines[1], EngineEntry { command: "ssh b edax".into(), workers: Some(8) });
+        assert_eq!(c.engines[0].workers, None);
+        for bad in [
+            "engine = []",
+            "engine = [{ workers = 2 }]",
+            "engine = [{ command = \"a\", workers = 0 }]",
+            "engine = [{ command = \"a\", cores = 2 }]",
+            "engine = 3",
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert_eq!(e.key(), Some("engine"), "{bad}: {e}");
         }
         let mut c = Config::default();
         c.set_from_command_line("workers", "2").unwrap();

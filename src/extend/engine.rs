@@ -11,9 +11,10 @@
 //! command's echo and the marker's is that command's output, whatever
 //! prompts and blank lines the console prints around it.
 
-use super::search::{Answer, Query};
+use super::exclusions;
+use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -36,22 +37,6 @@ const QUIT_GRACE: Duration = Duration::from_secs(2);
 /// The comment whose echo ends a command's output.
 const MARKER: &str = "# bookminer-sync";
 
-/// Why an engine gave no usable answer.
-#[derive(Debug, thiserror::Error)]
-pub enum Fault {
-    #[error("cannot be started: {0}")]
-    Spawn(#[source] io::Error),
-    #[error("ended ({status})")]
-    Ended { status: String },
-    #[error("gave no answer within {seconds} s (engine_timeout)")]
-    Hung { seconds: u64 },
-    #[error("answered what cannot be read: {text}")]
-    Garbage { text: String },
-    /// The run is stopping (Ctrl-C, or another engine failed for good).
-    #[error("stopped")]
-    Stopped,
-}
-
 /// How engines are started and waited for.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -73,26 +58,30 @@ fn startup_line(command: &str, book: &Path) -> String {
 
 /// A running engine.
 pub struct Engine {
-    /// A number for the log: `engine 1`, `engine 2`, …
-    id: usize,
+    /// A name for the log: `engine 1.2` is engine 1's worker 2.
+    id: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
     timeout: Duration,
     next_marker: u64,
+    /// The small book that tells the engine a search's exclusions: the
+    /// engine's own, written again before each search that leaves moves out.
+    exclusions: PathBuf,
     /// What the console was last told, so that it is told again only on a change.
     level: Option<u8>,
-    book: Option<PathBuf>,
     book_on: Option<bool>,
     /// How the engine ended, once it is reaped.
     status: Option<ExitStatus>,
 }
 
 impl Engine {
-    /// Starts the engine and waits until its console answers.
-    pub fn start(spec: &EngineSpec, book: &Path, id: usize, stop: &dyn Fn() -> bool) -> Result<Engine, Fault> {
+    /// Starts the engine and waits until its console answers; `exclusions`
+    /// is the file it is told each search's exclusions in (empty for now).
+    pub fn start(spec: &EngineSpec, exclusions: PathBuf, id: String, stop: &dyn Fn() -> bool) -> Result<Engine, Fault> {
+        std::fs::write(&exclusions, exclusions::book_of(std::iter::empty())).map_err(Fault::Spawn)?;
         let mut command = Command::new("sh");
-        command.arg("-c").arg(startup_line(&spec.command, book));
+        command.arg("-c").arg(startup_line(&spec.command, &exclusions));
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = crate::os::spawn_in_own_group(&mut command).map_err(Fault::Spawn)?;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -103,10 +92,11 @@ impl Engine {
         // The output, into lines a wait can time out on; standard error,
         // into the log.
         spawn_lines(format!("engine {id} output"), stdout, move |line| sender.send(line).is_ok())?;
+        let name = id.clone();
         spawn_lines(format!("engine {id} stderr"), stderr, move |line| {
             let text = line.trim();
             if !text.is_empty() {
-                tracing::info!("engine {id} says: {text}");
+                tracing::info!("engine {name} says: {text}");
             }
             true
         })?;
@@ -117,26 +107,27 @@ impl Engine {
             lines,
             timeout: spec.timeout,
             next_marker: 1,
+            exclusions,
             level: None,
-            book: Some(book.to_path_buf()),
             book_on: None,
             status: None,
         };
         engine.send("echo on")?;
         engine.send("verbose 0")?;
         engine.sync(stop)?;
-        tracing::debug!("engine {id}: started ({})", spec.command);
+        tracing::debug!("engine {}: started ({})", engine.id, spec.command);
         Ok(engine)
     }
 
-    /// Asks for the best move of `query`; `book` holds a record for the
-    /// query's board whose links are its excluded moves (Edax's `hint`
-    /// lists a position's book moves first and searches the others).
-    pub fn ask(&mut self, query: &Query, book: &Path, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+    /// Asks for the best move of `query`. Its exclusions are told through
+    /// the engine's book: a record for the query's board whose links are
+    /// the excluded moves (Edax's `hint` lists a position's book moves
+    /// first and searches the others).
+    pub fn ask(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
         let excluded = query.excluded.count_ones() as usize;
-        if self.book.as_deref() != Some(book) {
-            self.send(&format!("book load {}", book.display()))?;
-            self.book = Some(book.to_path_buf());
+        if excluded > 0 {
+            std::fs::write(&self.exclusions, exclusions::book_of(std::iter::once(query))).map_err(Fault::Spawn)?;
+            self.send(&format!("book load {}", self.exclusions.display()))?;
         }
         let book_on = excluded > 0;
         if self.book_on != Some(book_on) {
@@ -233,6 +224,33 @@ impl Engine {
             }
         }
         self.status
+    }
+}
+
+impl Searcher for Engine {
+    fn search(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+        self.ask(query, stop)
+    }
+
+    fn quit(self: Box<Self>) {
+        Engine::quit(*self);
+    }
+}
+
+/// An engine command's processes: each worker starts its own, with its own
+/// exclusions file in the run's scratch folder.
+pub struct ProcessLauncher {
+    pub spec: EngineSpec,
+    /// The engine's number in the fleet (from 1), for the log and its files.
+    pub number: usize,
+    pub scratch: PathBuf,
+}
+
+impl Launcher for ProcessLauncher {
+    fn launch(&self, worker: usize, stop: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault> {
+        let exclusions = self.scratch.join(format!("engine-{}-{worker}.dat", self.number));
+        let id = format!("{}.{worker}", self.number);
+        Ok(Box::new(Engine::start(&self.spec, exclusions, id, stop)?))
     }
 }
 

@@ -48,10 +48,7 @@ impl JournalError {
 pub struct Journal {
     path: PathBuf,
     file: File,
-    engine: String,
     answers: HashMap<Query, Answer>,
-    /// Lines read that another engine command answered: kept, not used.
-    other_engines: usize,
 }
 
 /// A line as written.
@@ -64,14 +61,13 @@ struct Line {
     #[serde(rename = "move")]
     mv: String,
     score: i8,
-    engine: String,
 }
 
 impl Journal {
     /// Opens (or starts) the journal at `path` for answers of `engine`. A
     /// last line cut short (the run was killed while writing it) is taken
     /// off; any other line that does not read is an error.
-    pub fn open(path: &Path, engine: &str) -> Result<Journal, JournalError> {
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let mut text = Vec::new();
@@ -85,22 +81,9 @@ impl Journal {
             file.set_len(whole as u64).map_err(io)?;
             file.seek(io::SeekFrom::End(0)).map_err(io)?;
         }
-        let mut journal = Journal {
-            path: path.to_path_buf(),
-            file,
-            engine: engine.to_string(),
-            answers: HashMap::new(),
-            other_engines: 0,
-        };
+        let mut journal = Journal { path: path.to_path_buf(), file, answers: HashMap::new() };
         for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
             journal.take(line).map_err(|why| JournalError::BadLine { path: path.to_path_buf(), line: i + 1, why })?;
-        }
-        if journal.other_engines > 0 {
-            tracing::info!(
-                "{}: {} answers of another engine command kept but not used",
-                path.display(),
-                journal.other_engines
-            );
         }
         Ok(journal)
     }
@@ -109,7 +92,7 @@ impl Journal {
         &self.path
     }
 
-    /// Answers held for this engine.
+    /// Answers held.
     pub fn len(&self) -> usize {
         self.answers.len()
     }
@@ -124,8 +107,8 @@ impl Journal {
     }
 
     /// Writes an answer down, through to the disk, before it is used.
-    pub fn record(&mut self, query: &Query, answer: Answer, took: Duration) -> Result<(), JournalError> {
-        let line = line_of(query, answer, &self.engine, took);
+    pub fn record(&mut self, query: &Query, answer: Answer, engine: &str, took: Duration) -> Result<(), JournalError> {
+        let line = line_of(query, answer, engine, took);
         let io = |source| JournalError::Io { path: self.path.clone(), source };
         // One write: a kill between two writes cannot leave half a line
         // followed by another line.
@@ -151,10 +134,6 @@ impl Journal {
         let answer = Answer { mv, score: line.score };
         if !query.accepts(&answer) {
             return Err(format!("{} cannot be the answer to {query}", line.mv));
-        }
-        if line.engine != self.engine {
-            self.other_engines += 1;
-            return Ok(());
         }
         self.answers.insert(query, answer);
         Ok(())
@@ -194,23 +173,21 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_written_is_read_back_by_the_next_run_and_only_for_its_engine() {
+    fn an_answer_written_is_read_back_by_the_next_run_whichever_engine_gave_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
         let answer = Answer { mv: Square::parse("e3").unwrap(), score: -2 };
         {
-            let mut journal = Journal::open(&path, "edax \"x\"").unwrap();
+            let mut journal = Journal::open(&path).unwrap();
             assert!(journal.is_empty());
             assert!(query().accepts(&answer), "the test's own answer must be legal");
-            journal.record(&query(), answer, Duration::from_millis(5)).unwrap();
+            journal.record(&query(), answer, "edax \"x\"", Duration::from_millis(5)).unwrap();
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
         assert_eq!(json["excluded"], serde_json::json!(["C4"]));
         assert_eq!(json["engine"], "edax \"x\"");
-        assert_eq!(Journal::open(&path, "edax \"x\"").unwrap().answer(&query()), Some(answer));
-        let other = Journal::open(&path, "another").unwrap();
-        assert_eq!((other.len(), other.other_engines), (0, 1));
+        assert_eq!(Journal::open(&path).unwrap().answer(&query()), Some(answer));
     }
 
     proptest::proptest! {
@@ -227,7 +204,7 @@ mod tests {
             text.push(b'\n');
             std::fs::write(&path, &text).unwrap();
             // The bad line is one of the random bytes' (they may hold newlines).
-            if let Err(e) = Journal::open(&path, "e") {
+            if let Err(e) = Journal::open(&path) {
                 let text = e.to_string();
                 let named = text.split("line ").nth(1).and_then(|t| t.split(':').next()?.parse::<usize>().ok());
                 proptest::prop_assert!(named.is_some_and(|n| n > line), "{}", text);
@@ -241,15 +218,15 @@ mod tests {
         let path = dir.path().join(JOURNAL);
         let whole = line_of(&query(), Answer { mv: Square::parse("e3").unwrap(), score: 1 }, "e", Duration::ZERO);
         std::fs::write(&path, format!("{whole}{}", &whole[..40])).unwrap();
-        let journal = Journal::open(&path, "e").unwrap();
+        let journal = Journal::open(&path).unwrap();
         assert_eq!(journal.len(), 1);
         drop(journal);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
         std::fs::write(&path, format!("{whole}{}", whole.replace("\"E3\"", "\"C4\""))).unwrap();
-        let e = Journal::open(&path, "e").err().unwrap().to_string();
+        let e = Journal::open(&path).err().unwrap().to_string();
         assert!(e.contains("line 2") && e.contains("cannot be the answer"), "{e}");
         std::fs::write(&path, "{\"board\":1}\n").unwrap();
-        assert!(Journal::open(&path, "e").err().unwrap().to_string().contains("line 1"));
+        assert!(Journal::open(&path).err().unwrap().to_string().contains("line 1"));
         let _ = Board::INITIAL;
     }
 }

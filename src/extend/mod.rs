@@ -12,8 +12,8 @@
 
 pub mod engine;
 mod exclusions;
+pub mod fleet;
 mod journal;
-mod pool;
 pub mod search;
 mod store;
 mod write;
@@ -31,15 +31,14 @@ use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
 use crate::wording::count;
-use engine::EngineSpec;
+use engine::{EngineSpec, ProcessLauncher};
+use fleet::{Answered, EngineReport, EngineSet, Fleet, GaveUp, Room};
 use journal::Journal;
-use pool::{Pool, Task};
-use search::{Answer, Query};
+use search::{Answer, Fault, Query};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{Flavor, LeafPlan, NodeId, Store};
 
@@ -63,9 +62,12 @@ pub enum ExtendError {
     /// of repeated moves: a position has at most 33).
     #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
     NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
-    /// An engine failed for good: restarted and asked again, it still gave no answer.
-    #[error("engine `{engine}` on {query}: {fault} (asked {} times); the journal {} keeps every answer so far", pool::RETRIES + 1, journal.display())]
-    Engine { engine: String, query: Query, fault: engine::Fault, journal: PathBuf },
+    /// Every engine was retired: each failed too many times in a row.
+    #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
+    NoEngineLeft { engine: String, query: Query, fault: Fault, journal: PathBuf },
+    /// One position failed on several engines: the position, not the engines, is at fault.
+    #[error("{query}: failed on {} engines ({}), last: {fault}; the journal {} keeps every answer so far", engines.len(), engines.join(", "), journal.display())]
+    Position { query: Query, engines: Vec<String>, fault: Fault, journal: PathBuf },
     #[error(transparent)]
     Fix(#[from] FixError),
     /// The book grown does not read back: a fault of bookminer's, not of the book.
@@ -91,7 +93,7 @@ impl ExtendError {
             | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),
-            ExtendError::Engine { .. } => ErrorKind::Engine,
+            ExtendError::NoEngineLeft { .. } | ExtendError::Position { .. } => ErrorKind::Engine,
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Grown(_) => ErrorKind::Internal,
             ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
@@ -104,12 +106,21 @@ impl ExtendError {
     }
 }
 
+/// An engine of the fleet as the user names it: a command line, run
+/// `workers` times at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand {
+    pub command: String,
+    pub workers: usize,
+}
+
 /// What `extend` is asked to do.
 #[derive(Clone, Debug)]
 pub struct ExtendOptions {
-    pub engine: EngineSpec,
-    /// Engines run at once.
-    pub workers: usize,
+    /// The fleet: one engine or more, each with its workers.
+    pub engines: Vec<EngineCommand>,
+    /// The longest wait for one answer.
+    pub engine_timeout: Duration,
     /// Candidates have at least this many empty squares; `None`: an Edax
     /// book's header n_empties, 0 for an Egaroucid book.
     pub min_empties: Option<u32>,
@@ -170,7 +181,8 @@ pub struct ExtendReport {
     pub from_journal: u64,
     /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
-    pub workers: usize,
+    /// Each engine: its searches, faults, and whether it was retired.
+    pub engines: Vec<EngineReport>,
     /// Stopped because `max_positions` were added.
     pub stopped_early: bool,
     pub records_written: u64,
@@ -179,7 +191,8 @@ pub struct ExtendReport {
 
 impl fmt::Display for ExtendReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let engines = if self.workers == 1 { "1 engine".to_string() } else { format!("{} engines", self.workers) };
+        let workers: usize = self.engines.iter().map(|e| e.workers).sum();
+        let engines = if workers == 1 { "1 engine".to_string() } else { format!("{workers} engines") };
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
@@ -192,6 +205,18 @@ impl fmt::Display for ExtendReport {
             self.journal.display()
         )?;
         writeln!(f, "engine time          {:.3} s ({engines})", self.engine_time.as_secs_f64())?;
+        for (i, engine) in self.engines.iter().enumerate() {
+            let retired = if engine.retired { ", retired" } else { "" };
+            writeln!(
+                f,
+                "engine {:<13} {}: {}, {}, {}{retired}",
+                i + 1,
+                engine.label,
+                count(engine.workers, "worker", "workers"),
+                count(engine.searches, "search", "searches"),
+                count(engine.faults, "fault", "faults"),
+            )?;
+        }
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
         }
@@ -200,13 +225,43 @@ impl fmt::Display for ExtendReport {
     }
 }
 
-/// Extends `book` (read from `paths.input`) into `paths.output`. OUT
-/// appears only when whole; the journal keeps every answer whatever
-/// happens.
+/// Extends `book` (read from `paths.input`) into `paths.output` with the
+/// engine processes `options` names. OUT appears only when whole; the
+/// journal keeps every answer whatever happens.
 pub fn extend(
     book: Book,
     paths: &ExtendPaths,
     options: &ExtendOptions,
+    progress: &mut dyn FnMut(&ExtendProgress),
+    cancel: &AtomicBool,
+) -> Result<ExtendReport, ExtendError> {
+    extend_with(book, paths, options, |scratch| process_engines(options, scratch), progress, cancel)
+}
+
+/// The fleet of engine processes `options` names, each with its exclusions
+/// files in `scratch`.
+fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet> {
+    let engine = |(i, e): (usize, &EngineCommand)| EngineSet {
+        label: e.command.clone(),
+        workers: e.workers,
+        launcher: Box::new(ProcessLauncher {
+            spec: EngineSpec { command: e.command.clone(), timeout: options.engine_timeout },
+            number: i + 1,
+            scratch: scratch.to_path_buf(),
+        }),
+    };
+    options.engines.iter().enumerate().map(engine).collect()
+}
+
+/// Extends `book` as [`extend`] does, with the searches answered by the
+/// fleet `engines` makes (whatever it is: processes, or logic in this
+/// process) instead of the engines `options` names. It is given a folder of
+/// the run's own, removed at its end, for the files its engines need.
+pub fn extend_with(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     progress: &mut dyn FnMut(&ExtendProgress),
     cancel: &AtomicBool,
 ) -> Result<ExtendReport, ExtendError> {
@@ -223,7 +278,7 @@ pub fn extend(
         }
     }
     let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
-    let mut journal = Journal::open(&paths.journal, &options.engine.command)?;
+    let mut journal = Journal::open(&paths.journal)?;
     if !journal.is_empty() {
         tracing::info!(
             "{}: {} answers of earlier runs, taken instead of searching again",
@@ -231,14 +286,17 @@ pub fn extend(
             journal.len()
         );
     }
-    let mut report = ExtendReport::new(paths, book.counts().positions, options.workers);
+    let mut report = ExtendReport::new(paths, book.counts().positions);
     let scratch = scratch_dir(paths)?;
-    let mut run =
-        Run { store: &mut store, journal: &mut journal, report: &mut report, scratch: scratch.path(), cancel };
-    std::thread::scope(|scope| {
-        let pool = Pool::start(scope, &options.engine, options.workers, cancel).map_err(io(&paths.output))?;
-        run.rounds(root, &pool, options, min_empties, progress)
-    })?;
+    let engines = &engines(scratch.path());
+    let room = Room::new(engines);
+    let mut run = Run { store: &mut store, journal: &mut journal, report: &mut report, engines, cancel };
+    let grown = std::thread::scope(|scope| {
+        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
+        run.rounds(root, &fleet, options, min_empties, progress)
+    });
+    report.engines = room.reports();
+    grown?;
     store.negamax(root)?;
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
@@ -267,14 +325,13 @@ fn flavor_of(header: &Header) -> (Flavor, u32) {
 }
 
 impl ExtendReport {
-    /// The report of a run just begun: its paths, the positions read, its engines.
-    fn new(paths: &ExtendPaths, positions_loaded: u64, workers: usize) -> ExtendReport {
+    /// The report of a run just begun: its paths and the positions read.
+    fn new(paths: &ExtendPaths, positions_loaded: u64) -> ExtendReport {
         ExtendReport {
             input: paths.input.clone(),
             output: paths.output.clone(),
             journal: paths.journal.clone(),
             positions_loaded,
-            workers,
             ..ExtendReport::default()
         }
     }
@@ -302,15 +359,12 @@ fn start_node(store: &mut Store<'_>, start: &Start) -> Result<NodeId, ExtendErro
     })
 }
 
-/// Searches to ask, each with the caller's number for it.
-type Asked = Vec<(usize, Query)>;
-
 /// The rounds, and what they need at hand.
 struct Run<'r, 's, 'b> {
     store: &'s mut Store<'b>,
     journal: &'r mut Journal,
     report: &'r mut ExtendReport,
-    scratch: &'r Path,
+    engines: &'r [EngineSet],
     cancel: &'r AtomicBool,
 }
 
@@ -318,7 +372,7 @@ impl Run<'_, '_, '_> {
     fn rounds(
         &mut self,
         root: NodeId,
-        pool: &Pool,
+        fleet: &Fleet,
         options: &ExtendOptions,
         min_empties: u32,
         progress: &mut dyn FnMut(&ExtendProgress),
@@ -343,7 +397,7 @@ impl Run<'_, '_, '_> {
                 count(self.report.added, "position", "positions"),
                 count(to_search.len(), "leaf", "leaves"),
             );
-            let answers = self.search(&plans, pool, shown, progress)?;
+            let answers = self.search(&plans, fleet, shown, progress)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
                 let (score, mv) = leaf_of(plan, answer);
                 self.store.set_leaf(id, score, mv);
@@ -393,37 +447,25 @@ impl Run<'_, '_, '_> {
     fn search(
         &mut self,
         plans: &[LeafPlan],
-        pool: &Pool,
+        fleet: &Fleet,
         mut shown: ExtendProgress,
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
         let (mut answers, asked) = self.answers_in_journal(plans);
         shown.done = shown.searches - asked.len();
         progress(&shown);
-        for (book, tasks) in self.exclusion_books(&asked)? {
-            for (index, query) in tasks {
-                pool.submit(Task { index, query, book: Arc::clone(&book) });
-            }
+        for &(index, query) in &asked {
+            fleet.submit(index, query);
         }
         for _ in 0..asked.len() {
-            let Some(done) = pool.next_done(self.cancel) else { break };
-            match done.outcome {
-                Ok((answer, took)) => {
-                    let LeafPlan::Search { query, .. } = plans[done.index] else {
-                        unreachable!("only searches are asked")
-                    };
-                    self.journal.record(&query, answer, took)?;
-                    self.report.searched += 1;
-                    self.report.engine_time += took;
-                    answers[done.index] = Some(answer);
-                    shown.done += 1;
-                    progress(&shown);
-                }
-                Err(failure) => {
-                    pool.halt();
-                    return Err(self.failed(pool, failure));
-                }
-            }
+            let Some(done) = fleet.next_done() else { break };
+            let Answered { id, query, answer, engine, took } = done.map_err(|gave_up| self.failed(gave_up))?;
+            self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+            self.report.searched += 1;
+            self.report.engine_time += took;
+            answers[id] = Some(answer);
+            shown.done += 1;
+            progress(&shown);
         }
         if answers.iter().zip(plans).any(|(a, p)| a.is_none() && matches!(p, LeafPlan::Search { .. })) {
             return Err(self.interrupted());
@@ -449,50 +491,21 @@ impl Run<'_, '_, '_> {
         (answers, asked)
     }
 
-    /// The run's error for a search the pool gave up on: a stop asked for,
-    /// or an engine that kept failing.
-    fn failed(&self, pool: &Pool, failure: pool::GaveUp) -> ExtendError {
-        if self.cancel.load(Ordering::Relaxed) || matches!(failure.fault, engine::Fault::Stopped) {
-            return self.interrupted();
-        }
-        ExtendError::Engine {
-            engine: pool.command().to_string(),
-            query: failure.query,
-            fault: failure.fault,
-            journal: self.journal.path().to_path_buf(),
+    /// The run's error for a fleet that gave up: a stop asked for, or
+    /// engines that kept failing.
+    fn failed(&self, gave_up: GaveUp) -> ExtendError {
+        let journal = self.journal.path().to_path_buf();
+        match gave_up {
+            _ if self.cancel.load(Ordering::Relaxed) => self.interrupted(),
+            GaveUp::NoEngineLeft { query, engine, fault } => {
+                ExtendError::NoEngineLeft { engine, query, fault, journal }
+            }
+            GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
         }
     }
 
     fn interrupted(&self) -> ExtendError {
         ExtendError::Interrupted { journal: self.journal.path().to_path_buf() }
-    }
-
-    /// Writes the books that hold the searches' exclusions (a record per
-    /// board, its links the moves to leave out), as few as can hold them:
-    /// a board searched twice with different exclusions needs a second book.
-    fn exclusion_books(&mut self, asked: &[(usize, Query)]) -> Result<Vec<(Arc<PathBuf>, Asked)>, ExtendError> {
-        type Boards = std::collections::HashSet<crate::board::Board>;
-        let mut books: Vec<(Boards, Asked)> = Vec::new();
-        for &(index, query) in asked {
-            let free = books.iter().position(|(boards, _)| query.excluded == 0 || !boards.contains(&query.board));
-            let k = free.unwrap_or_else(|| {
-                books.push(Default::default());
-                books.len() - 1
-            });
-            if query.excluded != 0 {
-                books[k].0.insert(query.board);
-            }
-            books[k].1.push((index, query));
-        }
-        let round = self.report.rounds;
-        let mut written = Vec::new();
-        for (k, (_, tasks)) in books.into_iter().enumerate() {
-            let path = self.scratch.join(format!("round-{round}-{k}.dat"));
-            let bytes = exclusions::book_of(tasks.iter().map(|(_, q)| q));
-            std::fs::write(&path, bytes).map_err(RunError::io(&path))?;
-            written.push((Arc::new(path), tasks));
-        }
-        Ok(written)
     }
 }
 

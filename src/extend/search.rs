@@ -1,10 +1,16 @@
-//! One search an engine is asked for, and its answer: the words the
-//! journal, the engines and the expansion share.
+//! One search an engine is asked for, its answer, and what answers it: the
+//! words the journal, the engines, the fleet and the expansion share.
+//!
+//! Growth talks to engines through [`Searcher`] alone (a search in, an
+//! answer or a fault out), so that the same logic runs over engine
+//! processes ([`super::engine`]) or, in tests, over answers computed in
+//! the process itself.
 
 use crate::board::{Board, Square};
 use crate::output::text::{push_board, push_square, side_char};
 use crate::symmetry::Symmetry;
 use std::fmt;
+use std::io;
 
 /// A search: the best move of a stored (normalized) board among its legal
 /// moves that are not `excluded`, at Edax's `level`. The board's side to
@@ -25,6 +31,41 @@ pub struct Query {
 pub struct Answer {
     pub mv: Square,
     pub score: i8,
+}
+
+/// Why an engine gave no usable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Fault {
+    #[error("cannot be started: {0}")]
+    Spawn(#[source] io::Error),
+    #[error("ended ({status})")]
+    Ended { status: String },
+    #[error("gave no answer within {seconds} s (engine_timeout)")]
+    Hung { seconds: u64 },
+    #[error("answered what cannot be read: {text}")]
+    Garbage { text: String },
+    /// The run is stopping (Ctrl-C, or the fleet gave up).
+    #[error("stopped")]
+    Stopped,
+}
+
+/// What answers searches, one at a time: an engine process, or logic in
+/// the process itself.
+pub trait Searcher: Send {
+    /// The best move of `query` among those it allows, with its score;
+    /// `stop` is asked while the answer is awaited.
+    fn search(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault>;
+
+    /// Ends the searcher at the end of a run (an engine is asked to quit
+    /// before it is killed).
+    fn quit(self: Box<Self>) {}
+}
+
+/// Where one engine's searchers come from: each worker of the engine
+/// starts its own, and starts another after a fault.
+pub trait Launcher: Send + Sync {
+    /// Starts the searcher of the engine's worker `worker` (from 1).
+    fn launch(&self, worker: usize, stop: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault>;
 }
 
 impl Query {

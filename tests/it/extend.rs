@@ -476,3 +476,40 @@ fn a_record_with_no_room_for_another_link_is_refused() {
     assert!(message.contains("full.dat") && message.contains("255 links"), "{message}");
     assert!(!dir.path().join("out.dat").exists());
 }
+
+#[test]
+fn a_fleet_retires_an_engine_that_keeps_dying_and_grows_the_same_book_with_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    // Killed as it starts, every time: it never answers.
+    let dying = "sh -c 'kill -KILL $$'";
+    let good = solver().display().to_string();
+    let extra = ["--engine", dying, "--engine", &good, "--summary", "json"];
+    let out = run(extend(dir.path(), &book(), "out.dat", &extra));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let grown = values(&dir.path().join("out.dat"));
+    assert_eq!(grown, values(&data("books/endgames-extend-18.edax.dat")), "the values Edax grew");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engines = json["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 2, "{json}");
+    assert_eq!((engines[0]["command"].as_str(), engines[0]["retired"].as_bool()), (Some(dying), Some(true)));
+    assert_eq!(engines[0]["searches"], 0);
+    // Its two workers may both be failing when the third fault retires it.
+    assert!(engines[0]["faults"].as_u64().is_some_and(|n| (3..=4).contains(&n)), "{json}");
+    assert_eq!((engines[1]["retired"].as_bool(), engines[1]["searches"].as_u64()), (Some(false), Some(92)));
+    assert!(stderr(&out).contains("retired"), "said on stderr: {}", stderr(&out));
+    assert_no_engine_left(dir.path());
+}
+
+#[test]
+fn answers_are_taken_from_the_journal_whichever_engine_gave_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "out.dat", &[]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    // The same solver under another command line: a machine added.
+    let other = format!("sh -c 'exec \"$0\" \"$@\"' {}", solver().display());
+    let again = run(extend(dir.path(), &book(), "again.dat", &["--engine", &other]));
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(summary(&again, "searches").starts_with("searches             0 by the engines, 92 taken"));
+    let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(bytes("out.dat"), bytes("again.dat"));
+}
