@@ -29,7 +29,7 @@ use crate::board::Board;
 /// Where a record is: its id, and a hint from the reader that finds its
 /// bytes without a second lookup (for Edax, its distance from a nearby
 /// record whose offset is kept; unused for fixed-size records).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Located {
     pub id: RecordId,
     pub hint: u32,

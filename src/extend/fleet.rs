@@ -320,10 +320,13 @@ mod tests {
     use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
 
+    /// When a scripted searcher fails: on this search, its `n`th.
+    type FailsWhen = Arc<dyn Fn(&Query, usize) -> bool + Send + Sync>;
+
     /// Answers every search with its first allowed move, scored 0, or
     /// fails as `fails` says (by engine, on the nth search it is asked).
     struct Scripted {
-        fails: Arc<dyn Fn(&Query, usize) -> bool + Send + Sync>,
+        fails: FailsWhen,
         asked: Arc<AtomicUsize>,
     }
 
@@ -339,7 +342,7 @@ mod tests {
     }
 
     struct Script {
-        fails: Arc<dyn Fn(&Query, usize) -> bool + Send + Sync>,
+        fails: FailsWhen,
         asked: Arc<AtomicUsize>,
     }
 
@@ -349,9 +352,16 @@ mod tests {
         }
     }
 
-    fn engine(label: &str, workers: usize, fails: impl Fn(&Query, usize) -> bool + Send + Sync + 'static) -> EngineSet {
-        let launcher = Script { fails: Arc::new(fails), asked: Arc::new(AtomicUsize::new(0)) };
-        EngineSet { label: label.into(), workers, launcher: Box::new(launcher) }
+    /// An engine of scripted searchers, and how many searches they were asked.
+    struct Made {
+        set: EngineSet,
+        launcher_asked: Arc<AtomicUsize>,
+    }
+
+    fn engine(label: &str, workers: usize, fails: impl Fn(&Query, usize) -> bool + Send + Sync + 'static) -> Made {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let launcher = Script { fails: Arc::new(fails), asked: Arc::clone(&asked) };
+        Made { set: EngineSet { label: label.into(), workers, launcher: Box::new(launcher) }, launcher_asked: asked }
     }
 
     /// `n` different positions, three plies from the start (there are 56).
@@ -389,7 +399,7 @@ mod tests {
 
     #[test]
     fn every_search_is_answered_once_by_the_engines_there_are() {
-        let engines = [engine("a", 2, |_, _| false), engine("b", 1, |_, _| false)];
+        let engines = [engine("a", 2, |_, _| false).set, engine("b", 1, |_, _| false).set];
         let (answers, reports) = run(&engines, &queries(20));
         let answers = answers.unwrap();
         assert_eq!(answers.iter().map(|a| a.id).collect::<Vec<_>>(), (0..20).collect::<Vec<_>>());
@@ -399,7 +409,19 @@ mod tests {
 
     #[test]
     fn an_engine_that_keeps_failing_is_retired_and_the_others_go_on() {
-        let engines = [engine("dying", 1, |_, _| true), engine("good", 1, |_, _| false)];
+        let dying = engine("dying", 1, |_, _| true);
+        let dying_asked = Arc::clone(&dying.launcher_asked);
+        // The good engine answers only once the dying one has failed three
+        // times (waiting a minute at most), so that it cannot answer
+        // everything first.
+        let good = engine("good", 1, move |_, _| {
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while dying_asked.load(Ordering::Relaxed) < RETIRE_AFTER as usize && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            false
+        });
+        let engines = [dying.set, good.set];
         let (answers, reports) = run(&engines, &queries(10));
         assert_eq!(answers.unwrap().len(), 10);
         assert!(reports[0].retired && reports[0].searches == 0 && reports[0].faults == u64::from(RETIRE_AFTER));
@@ -409,7 +431,7 @@ mod tests {
     #[test]
     fn a_fault_now_and_then_retires_nothing() {
         // Every third search fails: never three in a row.
-        let engines = [engine("flaky", 1, |_, n| n % 3 == 2)];
+        let engines = [engine("flaky", 1, |_, n| n % 3 == 2).set];
         let (answers, reports) = run(&engines, &queries(12));
         assert_eq!(answers.unwrap().len(), 12);
         assert!(!reports[0].retired && reports[0].faults > 0);
@@ -417,7 +439,7 @@ mod tests {
 
     #[test]
     fn with_no_engine_left_the_fleet_gives_up_naming_the_position() {
-        let engines = [engine("dying", 2, |_, _| true)];
+        let engines = [engine("dying", 2, |_, _| true).set];
         let (answers, reports) = run(&engines, &queries(4));
         assert!(matches!(answers, Err(GaveUp::NoEngineLeft { .. })), "{answers:?}");
         assert!(reports[0].retired);
@@ -427,7 +449,7 @@ mod tests {
     fn a_position_that_fails_on_three_engines_is_given_up() {
         let bad = queries(3)[2];
         let fails = move |q: &Query, _: usize| *q == bad;
-        let engines = [engine("a", 1, fails), engine("b", 1, fails), engine("c", 1, fails), engine("d", 1, fails)];
+        let engines = ["a", "b", "c", "d"].map(|label| engine(label, 1, fails).set);
         let (answers, _) = run(&engines, &queries(3));
         match answers {
             Err(GaveUp::Position { query, engines, .. }) => {

@@ -10,11 +10,13 @@
 //! comes. Rounds go on until no candidate is left to expand. The book is
 //! then written ([`write`]) and negamaxed as `fix` does it, into OUT.
 
+mod candidates;
 pub mod engine;
 mod exclusions;
 pub mod fleet;
 mod journal;
 pub mod search;
+mod solved;
 mod store;
 mod write;
 
@@ -31,12 +33,14 @@ use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
 use crate::wording::count;
+use candidates::Gates;
 use engine::{EngineSpec, ProcessLauncher};
 use fleet::{Answered, EngineReport, EngineSet, Fleet, GaveUp, Room};
 use journal::Journal;
 use search::{Answer, Fault, Query};
+use solved::Solved;
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -271,7 +275,7 @@ pub fn extend_with(
     let min_empties = options.min_empties.unwrap_or(header_empties);
     let mut store = Store::new(&book, flavor);
     // Refused before anything is written.
-    let root = start_node(&mut store, &options.start)?;
+    let root = start_node(&store, &options.start)?;
     for path in [&paths.output, &paths.journal] {
         if let Some(dir) = path.parent() {
             ensure_dir(dir).map_err(io(dir))?;
@@ -290,24 +294,34 @@ pub fn extend_with(
     let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
-    let mut run = Run { store: &mut store, journal: &mut journal, report: &mut report, engines, cancel };
+    let mut solved = Solved::new(book.counts().records as usize);
+    let mut run =
+        Run { store: &mut store, solved: &mut solved, journal: &mut journal, report: &mut report, engines, cancel };
+    let gates = Gates { window: options.window, min_empties };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
-        run.rounds(root, &fleet, options, min_empties, progress)
+        run.rounds(root, &fleet, options.max_positions, gates, progress)
     });
     report.engines = room.reports();
     grown?;
-    store.negamax(root)?;
+    drop(solved);
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
-    report.records_written = write_out(&store, &mut out, paths, cancel)?;
+    let unfixed = write_unfixed(&store, &paths.output)?;
+    drop(store);
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    // The book read is let go before the book grown is read: the run never
+    // holds both.
+    let name = book.path().display().to_string();
+    drop(book);
+    report.records_written = write_out(&unfixed, &name, &mut out, paths, cancel)?;
+    drop(unfixed);
     let out = out.finish().map_err(io(&paths.output))?;
     if cancel.load(Ordering::Relaxed) {
         return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
-    }
-    if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
     }
     out.commit().map_err(io(&paths.output))?;
     report.elapsed = began.elapsed();
@@ -351,9 +365,9 @@ fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
 }
 
 /// The start position's node.
-fn start_node(store: &mut Store<'_>, start: &Start) -> Result<NodeId, ExtendError> {
+fn start_node(store: &Store<'_>, start: &Start) -> Result<NodeId, ExtendError> {
     let board = normalize(&start.board).board;
-    store.find(&board)?.ok_or_else(|| ExtendError::StartMissing {
+    store.find(&board).ok_or_else(|| ExtendError::StartMissing {
         book: store.book().path().to_path_buf(),
         start: crate::walk::describe_line(&start.line),
     })
@@ -362,6 +376,7 @@ fn start_node(store: &mut Store<'_>, start: &Start) -> Result<NodeId, ExtendErro
 /// The rounds, and what they need at hand.
 struct Run<'r, 's, 'b> {
     store: &'s mut Store<'b>,
+    solved: &'r mut Solved,
     journal: &'r mut Journal,
     report: &'r mut ExtendReport,
     engines: &'r [EngineSet],
@@ -373,16 +388,24 @@ impl Run<'_, '_, '_> {
         &mut self,
         root: NodeId,
         fleet: &Fleet,
-        options: &ExtendOptions,
-        min_empties: u32,
+        max_positions: Option<u64>,
+        gates: Gates,
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<(), ExtendError> {
+        let began = Instant::now();
+        self.solved.solve_from(self.store, root)?;
+        tracing::info!(
+            "{}: negamaxed below the start in {:.3} s",
+            self.store.book().path().display(),
+            began.elapsed().as_secs_f64()
+        );
         loop {
-            self.store.negamax(root)?;
-            let candidates = self.store.candidates(root, options.window, min_empties)?;
+            let began = Instant::now();
+            let candidates = candidates::candidates(self.store, self.solved, root, gates)?;
+            tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
             self.report.candidates += candidates.len() as u64;
-            let left = options.max_positions.map(|n| n.saturating_sub(self.report.added));
+            let left = max_positions.map(|n| n.saturating_sub(self.report.added));
             let to_search = self.expand(&candidates, left)?;
             if to_search.is_empty() {
                 return Ok(());
@@ -402,6 +425,7 @@ impl Run<'_, '_, '_> {
                 let (score, mv) = leaf_of(plan, answer);
                 self.store.set_leaf(id, score, mv);
             }
+            self.negamax_again(root, &to_search)?;
             if self.report.stopped_early {
                 return Ok(());
             }
@@ -418,14 +442,20 @@ impl Run<'_, '_, '_> {
                 self.report.stopped_early = true;
                 break;
             }
-            match self.store.expand(id)? {
+            if self.store.leaf(id)?.mv.is_none() {
+                continue;
+            }
+            // Into the overlay with what the negamax computed for it.
+            self.store.touch_solved(id, self.solved.get(self.store, id)?)?;
+            let solved = &*self.solved;
+            match self.store.expand(id, |store, child| solved.value(store, child))? {
                 None => continue,
-                Some(added) => {
+                Some((child, added)) => {
                     self.report.expanded += 1;
                     if added {
                         self.report.added += 1;
                         left = left.map(|n| n - 1);
-                        to_search.push(*self.store.added().last().expect("just added"));
+                        to_search.push(child);
                     }
                     to_search.push(id);
                 }
@@ -433,13 +463,28 @@ impl Run<'_, '_, '_> {
         }
         // Linked once every position of the round is in: a new position's
         // links may lead to another.
-        for i in added_before..self.store.added().len() {
-            let id = self.store.added()[i];
-            if let Flavor::Edax(_) = self.store.flavor() {
-                self.store.link_new(id)?;
+        if let Flavor::Edax(_) = self.store.flavor() {
+            for k in added_before..self.store.added().len() {
+                let id = NodeId::Added(k as u32);
+                let solved = &*self.solved;
+                self.store.link_new(id, |store, child| solved.value(store, child));
             }
         }
         Ok(to_search)
+    }
+
+    /// The negamax made right again after `changed` (positions whose
+    /// links or leaf changed, or that were added): only their ancestors
+    /// for an Edax book; an Egaroucid book whole, since a position added
+    /// becomes a link of every position that can move to it.
+    fn negamax_again(&mut self, root: NodeId, changed: &[NodeId]) -> Result<(), ExtendError> {
+        match self.store.flavor() {
+            Flavor::Edax(_) => self.solved.update(self.store, changed),
+            Flavor::Egaroucid => {
+                self.solved.forget();
+                self.solved.solve_from(self.store, root)
+            }
+        }
     }
 
     /// The answers to every search the plans ask for: from the journal, or
@@ -519,19 +564,32 @@ fn leaf_of(plan: &LeafPlan, answer: Option<Answer>) -> (i8, Option<Move>) {
     }
 }
 
-/// Writes the book: everything the rounds made, negamaxed as `fix` does
-/// (no receipt: every change is the run's own). Returns the records written.
+/// Streams the book growth made, before its final negamax, to a hidden
+/// file beside OUT (removed when dropped).
+fn write_unfixed(store: &Store<'_>, output: &Path) -> Result<tempfile::NamedTempFile, ExtendError> {
+    let folder = crate::output::folder_of(output);
+    let io = RunError::io;
+    let mut file = tempfile::Builder::new().prefix(".bookminer-grown-").tempfile_in(folder).map_err(io(folder))?;
+    let path = file.path().to_path_buf();
+    let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file_mut());
+    write::write_unfixed(store, &mut buffered).and_then(|_| buffered.flush()).map_err(io(&path))?;
+    drop(buffered);
+    Ok(file)
+}
+
+/// Writes the book: everything the rounds made (`unfixed`, named `name` in
+/// messages), negamaxed as `fix` does (no receipt: every change is the
+/// run's own). Returns the records written.
 fn write_out(
-    store: &Store<'_>,
+    unfixed: &tempfile::NamedTempFile,
+    name: &str,
     out: &mut AtomicFile,
     paths: &ExtendPaths,
     cancel: &AtomicBool,
 ) -> Result<u64, ExtendError> {
     let path = &paths.output;
-    let bytes = write::unfixed_bytes(store);
-    let name = store.book().path().display().to_string();
-    let grown =
-        Book::from_bytes_with(&name, bytes, &ReadOptions::default()).map_err(|e| ExtendError::Grown(e.to_string()))?;
+    let grown = Book::open(unfixed.path(), &ReadOptions::default())
+        .map_err(|e| ExtendError::Grown(format!("{name} grown: {e}")))?;
     let records = grown.counts().records;
     let mut phase = |_: Phase| {};
     let mut walked = |_: &WalkStats| {};
@@ -552,3 +610,6 @@ fn write_out(
     }
     Ok(records)
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,7 +13,7 @@
 
 mod fixed;
 mod receipt;
-mod solutions;
+pub(crate) mod solutions;
 mod solver;
 mod visitor;
 mod write;

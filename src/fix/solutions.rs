@@ -16,7 +16,7 @@ const SET_ASIDE: u8 = 0x80;
 /// Every Edax record's [`Negamaxed`]: value (i8), lower and upper bounds as
 /// differences from it (i8), lines (u16), wins, draws and losses (u8 each)
 /// in one word; what does not fit is in `set_aside`, its word marked.
-pub(super) struct EdaxSolutions {
+pub(crate) struct EdaxSolutions {
     words: Vec<u64>,
     set_aside: HashMap<u32, Negamaxed>,
 }
@@ -56,6 +56,11 @@ impl EdaxSolutions {
     /// Asks for the memory [`EdaxSolutions::get`] of `id` reads.
     pub fn prefetch(&self, id: RecordId) {
         prefetch_index::prefetch_index(&self.words, id.index());
+    }
+
+    /// Records it has room for.
+    pub fn len(&self) -> usize {
+        self.words.len()
     }
 
     /// Records set aside (for the log).

@@ -1,0 +1,239 @@
+//! The negamax of a growing book (docs/fix.md's, position by position):
+//! once whole, from the start, then, after each expansion, only where it
+//! can have changed — the positions growth changed, and their ancestors,
+//! children before parents, as far up as a value changes.
+//!
+//! A record of the book read keeps what the run computed for it in one
+//! word ([`EdaxSolutions`]); a position of the overlay keeps it in its
+//! node. The parents of every position the negamax reached are kept too,
+//! so that a change can be carried up: those the first negamax found,
+//! sorted by child, and those found later, beside them.
+
+use super::store::{Edge, Flavor, NodeId, Store};
+use super::ExtendError;
+use crate::bits::Bits;
+use crate::book::index::Located;
+use crate::book::RecordId;
+use crate::fix::solutions::EdaxSolutions;
+use crate::negamax::{self, EdaxPosition, Negamaxed};
+use smallvec::SmallVec;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// What the negamax computed, and the parents it found.
+pub struct Solved {
+    /// The book read's records the negamax computed, by record.
+    words: EdaxSolutions,
+    solved: Bits,
+    /// Positions added that the negamax computed.
+    added: HashSet<u32>,
+    /// (child record, parent record), sorted by child once the first
+    /// negamax is over; then the parents found later, by child.
+    parents: Vec<(u32, Located)>,
+    sorted: bool,
+    more_parents: HashMap<NodeId, SmallVec<[NodeId; 2]>>,
+}
+
+impl Solved {
+    /// Nothing computed yet, for a book of `records` records.
+    pub fn new(records: usize) -> Solved {
+        Solved {
+            words: EdaxSolutions::new(records),
+            solved: Bits::new(records),
+            added: HashSet::new(),
+            parents: Vec::new(),
+            sorted: false,
+            more_parents: HashMap::new(),
+        }
+    }
+
+    /// Whether the negamax has computed the position.
+    fn is_solved(&self, id: NodeId) -> bool {
+        match id {
+            NodeId::Book(at) => self.solved.contains(at.id),
+            NodeId::Added(k) => self.added.contains(&k),
+        }
+    }
+
+    /// A position's negamax as the run knows it: computed, or as stored.
+    pub fn get(&self, store: &Store<'_>, id: NodeId) -> Result<Negamaxed, ExtendError> {
+        if let Some(node) = store.node(id) {
+            return Ok(node.solved);
+        }
+        match id {
+            NodeId::Book(at) if self.solved.contains(at.id) => Ok(self.words.get(at.id)),
+            NodeId::Book(at) => store.stored_negamax(at),
+            NodeId::Added(_) => unreachable!("an added position is always a node"),
+        }
+    }
+
+    /// A position's value as the run knows it (a record that cannot be read
+    /// any more counts as no value; the run notices the book changed).
+    pub fn value(&self, store: &Store<'_>, id: NodeId) -> i16 {
+        self.get(store, id).map_or(-negamax::SCORE_INF, |n| n.value)
+    }
+
+    /// Negamaxes every position reachable over links from `root`, each
+    /// after its children; a position already computed is kept as it is.
+    pub fn solve_from(&mut self, store: &mut Store<'_>, root: NodeId) -> Result<(), ExtendError> {
+        self.solve(store, root)?;
+        if !self.sorted {
+            self.parents.sort_unstable_by_key(|&(child, _)| child);
+            self.sorted = true;
+        }
+        Ok(())
+    }
+
+    /// Forgets every value computed (an Egaroucid book's links change with
+    /// every position added anywhere: it is negamaxed whole again).
+    pub fn forget(&mut self) {
+        self.solved = Bits::new(self.words.len());
+        self.added.clear();
+    }
+
+    fn solve(&mut self, store: &mut Store<'_>, id: NodeId) -> Result<(), ExtendError> {
+        if !self.mark(id) {
+            return Ok(());
+        }
+        let edges = store.edges(id)?;
+        for child in edges.iter().filter_map(|e| e.child) {
+            self.note_parent(child, id);
+            self.solve(store, child)?;
+        }
+        self.compute(store, id, &edges)
+    }
+
+    /// Marks a position computed (it is, once its children are); false
+    /// when it already was.
+    fn mark(&mut self, id: NodeId) -> bool {
+        match id {
+            NodeId::Book(at) => self.solved.insert(at.id),
+            NodeId::Added(k) => self.added.insert(k),
+        }
+    }
+
+    /// Notes that `parent` links to `child`: in the first negamax's list
+    /// while it runs, else beside it.
+    fn note_parent(&mut self, child: NodeId, parent: NodeId) {
+        match (child, parent, self.sorted) {
+            (NodeId::Book(c), NodeId::Book(p), false) => self.parents.push((c.id.0, p)),
+            _ => {
+                let list = self.more_parents.entry(child).or_default();
+                if !list.contains(&parent) {
+                    list.push(parent);
+                }
+            }
+        }
+    }
+
+    /// The positions known to link to `child`.
+    fn parents_of(&self, child: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let sorted: &[(u32, Located)] = match child {
+            NodeId::Book(at) => {
+                let from = self.parents.partition_point(|&(c, _)| c < at.id.0);
+                let to = self.parents.partition_point(|&(c, _)| c <= at.id.0);
+                &self.parents[from..to]
+            }
+            NodeId::Added(_) => &[],
+        };
+        let more = self.more_parents.get(&child).into_iter().flatten().copied();
+        sorted.iter().map(|&(_, p)| NodeId::Book(p)).chain(more)
+    }
+
+    /// Computes one position from its children, which are computed.
+    fn compute(&mut self, store: &mut Store<'_>, id: NodeId, edges: &[Edge]) -> Result<(), ExtendError> {
+        let children: SmallVec<[Option<Negamaxed>; 8]> =
+            edges.iter().map(|e| e.child.map(|c| self.get(store, c)).transpose()).collect::<Result<_, _>>()?;
+        let now = self.get(store, id)?;
+        let solved = match store.flavor() {
+            Flavor::Edax(errors) => {
+                let leaf = store.leaf(id)?;
+                let position = EdaxPosition {
+                    empties: store.board(id).empties() as u8,
+                    level: store.level(id)?,
+                    leaf_score: leaf.score,
+                };
+                store.set_link_scores(id, children.iter().map(|c| c.as_ref().map(negamax::edax_link_score)));
+                negamax::edax_position(&position, errors, children.iter().copied())
+            }
+            Flavor::Egaroucid => {
+                let scores = edges
+                    .iter()
+                    .zip(&children)
+                    .filter_map(|(e, c)| c.map(|c| negamax::egaroucid_link_score(c.value as i8, e.then_pass)));
+                let leaf = store.leaf(id)?;
+                let leaf = leaf.mv.map(|_| leaf.score);
+                let value = negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>());
+                Negamaxed { value: value.map_or(now.value, i16::from), ..now }
+            }
+        };
+        if !store.set_solved(id, solved) {
+            let NodeId::Book(at) = id else { unreachable!("an added position is always a node") };
+            self.words.set(at.id, solved);
+        }
+        Ok(())
+    }
+
+    /// Carries the changes of `changed` (positions whose links or leaf
+    /// changed, or that were added) up to every ancestor whose negamax they
+    /// change, children before parents: what a whole negamax from the start
+    /// would compute.
+    pub fn update(&mut self, store: &mut Store<'_>, changed: &[NodeId]) -> Result<(), ExtendError> {
+        let mut queue = BinaryHeap::new();
+        let mut queued = HashSet::new();
+        for &id in changed {
+            if queued.insert(id) {
+                queue.push(Reverse((order(store, id), Key::of(id))));
+            }
+        }
+        while let Some(Reverse((_, key))) = queue.pop() {
+            let id = key.id();
+            let before = self.get(store, id)?;
+            let known = self.is_solved(id);
+            self.mark(id);
+            let edges = store.edges(id)?;
+            for child in edges.iter().filter_map(|e| e.child) {
+                self.note_parent(child, id);
+                self.solve(store, child)?;
+            }
+            self.compute(store, id, &edges)?;
+            if known && self.get(store, id)? == before {
+                continue;
+            }
+            let parents: SmallVec<[NodeId; 4]> = self.parents_of(id).filter(|p| self.is_solved(*p)).collect();
+            for parent in parents {
+                if queued.insert(parent) {
+                    queue.push(Reverse((order(store, parent), Key::of(parent))));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a position comes in an update: a child always before its parents
+/// (fewer empty squares; after a pass, the side that can move first).
+fn order(store: &Store<'_>, id: NodeId) -> (u32, bool) {
+    let board = store.board(id);
+    (board.empties(), !board.has_moves())
+}
+
+/// A position as a heap orders it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u8, u32, u32);
+
+impl Key {
+    fn of(id: NodeId) -> Key {
+        match id {
+            NodeId::Book(at) => Key(0, at.id.0, at.hint),
+            NodeId::Added(k) => Key(1, k, 0),
+        }
+    }
+
+    fn id(self) -> NodeId {
+        match self.0 {
+            0 => NodeId::Book(Located { id: RecordId(self.1), hint: self.2 }),
+            _ => NodeId::Added(self.1),
+        }
+    }
+}
