@@ -14,6 +14,7 @@ pub mod engine;
 mod exclusions;
 mod journal;
 mod pool;
+pub mod priority;
 pub mod search;
 mod store;
 mod write;
