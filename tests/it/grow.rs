@@ -193,3 +193,16 @@ fn from_the_initial_position_ties_follow_the_walk() {
         any_at_most(&graph, initial, ErrorWeight::ONE, 2.0) && !any_at_most(&graph, initial, ErrorWeight::ONE, 1.5)
     );
 }
+
+#[test]
+fn from_the_initial_position_by_depth_alone_ties_follow_the_walk() {
+    let graph = negamaxed();
+    let initial = graph.at("");
+    // W = 0: D is plies. D3C3 and D3C5 tie at D 2 (D3's links: C3, then
+    // C5); D3C3F5, D3C5D6 and D3C5E6 at D 3, in the walk's order.
+    let by_depth = ["d3", "d3c3", "d3c5", "d3c3f5", "d3c5d6", "d3c5e6"];
+    let expected = [(0, 1.0, 2.0), (1, 2.0, 3.0), (2, 2.0, 3.0), (3, 3.0, 4.0), (4, 3.0, 4.0), (5, 3.0, 4.0)];
+    let first = least(&graph, initial, ErrorWeight::ZERO, |_| false, 6);
+    assert_eq!(lines(&graph, &first, &by_depth), expected);
+    assert_eq!(first, frontier(&graph, initial, ErrorWeight::ZERO)[..6]);
+}
