@@ -424,24 +424,26 @@ fn walk_ranks<G: LinkGraph>(graph: &G, start: G::Node, within: impl Fn(G::Node) 
     if !graph.entered(start) {
         return ranks;
     }
-    let links_of = |node| {
-        let mut links = Vec::new();
-        graph.links(node, &mut links);
-        (links, 0)
-    };
     ranks.insert(start, 0);
-    let mut stack = vec![links_of(start)];
-    while let Some((links, next)) = stack.last_mut() {
-        let Some(&(_, child)) = links.get(*next) else {
+    // The links of every position on the stack, end to end (the top's
+    // last); a frame is where its position's links start and how many of
+    // them were followed.
+    let mut links = Vec::new();
+    graph.links(start, &mut links);
+    let mut stack = vec![(0, 0)];
+    while let Some((from, followed)) = stack.last_mut() {
+        let Some(&(_, child)) = links.get(*from + *followed) else {
+            links.truncate(*from);
             stack.pop();
             continue;
         };
-        *next += 1;
+        *followed += 1;
         if ranks.contains_key(&child) || !within(child) || !graph.entered(child) {
             continue;
         }
         ranks.insert(child, ranks.len());
-        stack.push(links_of(child));
+        stack.push((links.len(), 0));
+        graph.links(child, &mut links);
     }
     ranks
 }
