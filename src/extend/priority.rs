@@ -53,9 +53,13 @@ use std::hash::Hash;
 /// Positions with fewer than `min_empties` empty squares and finished
 /// games are not *entered*: they are neither walked through nor frontier.
 /// Windows are the implementation's: `links` gives only the links the walk
-/// follows. The graph should be negamaxed (no link scores above its
-/// position's value, no leaf either); where one does, the error counts as
-/// zero, so that no step costs less than a ply.
+/// follows. (This module passes no ply: a window that depends on it,
+/// `error` or `max_ply`, takes the position's own, its discs more than the
+/// start's, which is every line's but for lines through passes.)
+///
+/// The graph should be negamaxed: no link and no leaf scoring above its
+/// position's value. Where one does, its error counts as zero, so that no
+/// step costs less than a ply.
 pub trait LinkGraph {
     type Node: Copy + Eq + Hash + Ord;
 
