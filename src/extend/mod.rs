@@ -15,6 +15,7 @@ pub mod engine;
 mod exclusions;
 pub mod fleet;
 mod journal;
+pub mod priority;
 pub mod search;
 mod solved;
 mod store;

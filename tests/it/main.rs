@@ -12,6 +12,7 @@ mod diff;
 mod extend;
 mod fix;
 mod formats;
+mod grow;
 mod help;
 mod hostile;
 mod hostile_outputs;

@@ -1,0 +1,208 @@
+//! `grow`'s priorities (SPEC §14, docs/grow.md) on a real book, through the
+//! library's public API: `tests/data/books/endgames-extend.dat` negamaxed
+//! by `bookminer fix`, read back with [`Book`], seen as a
+//! [`LinkGraph`] with `min_empties` 14, and its frontier compared with
+//! priorities worked out by hand from the records (the same numbers as
+//! docs/grow.md's example).
+
+use crate::common::{bin, data};
+use bookminer::board::Board;
+use bookminer::book::Book;
+use bookminer::extend::priority::{any_at_most, frontier, least, Cost, ErrorWeight, LinkGraph, ParentLinks};
+use bookminer::kifu::parse_and_play;
+use bookminer::symmetry::normalize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The start of `tests/it/extend.rs`: 18 empty squares, on the book's line.
+const START: &str = "d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1";
+
+/// The header's n_empties: what `grow` takes for `min_empties` by default.
+const MIN_EMPTIES: u32 = 14;
+
+/// One record, as §14 reads it.
+struct Position {
+    board: Board,
+    value: i32,
+    leaf: Option<i32>,
+    links: Vec<(i32, usize)>,
+    parents: Vec<usize>,
+}
+
+/// A whole book in memory, its positions numbered in file order.
+struct Graph {
+    positions: Vec<Position>,
+    ids: HashMap<Board, usize>,
+}
+
+impl Graph {
+    /// Every record of the Edax book at `path`, each link resolved to the
+    /// record of its child (links to boards not in the book dropped).
+    fn read(path: &Path) -> Graph {
+        let book = Book::open(path, &Default::default()).unwrap();
+        let mut positions: Vec<Position> = book
+            .records()
+            .map(|r| Position {
+                board: r.board(),
+                value: r.value().discs(),
+                // A leaf to expand: a move (not 65) that is not the empty leaf.
+                leaf: r.leaf().map(|l| l.score.discs()).filter(|&s| s > -127),
+                links: Vec::new(),
+                parents: Vec::new(),
+            })
+            .collect();
+        let ids: HashMap<Board, usize> = positions.iter().enumerate().map(|(i, p)| (p.board, i)).collect();
+        for (id, record) in book.records().enumerate() {
+            for link in record.links() {
+                let child = record.board().after(link.mv).expect("a legal link");
+                if let Some(&child) = ids.get(&normalize(&child).board) {
+                    positions[id].links.push((link.score.discs(), child));
+                    positions[child].parents.push(id);
+                }
+            }
+        }
+        Graph { positions, ids }
+    }
+
+    /// The position a line from the initial position reaches.
+    fn at(&self, line: &str) -> usize {
+        let (board, _) = parse_and_play(line).unwrap();
+        self.ids[&normalize(&board).board]
+    }
+}
+
+impl LinkGraph for Graph {
+    type Node = usize;
+
+    fn entered(&self, node: usize) -> bool {
+        let board = self.positions[node].board;
+        board.empties() >= MIN_EMPTIES && !board.is_game_over()
+    }
+
+    fn value(&self, node: usize) -> i32 {
+        self.positions[node].value
+    }
+
+    fn leaf(&self, node: usize) -> Option<i32> {
+        self.positions[node].leaf
+    }
+
+    fn links(&self, node: usize, out: &mut Vec<(i32, usize)>) {
+        out.extend_from_slice(&self.positions[node].links);
+    }
+}
+
+impl ParentLinks for Graph {
+    fn parents(&self, node: usize, out: &mut Vec<usize>) {
+        out.extend_from_slice(&self.positions[node].parents);
+    }
+}
+
+/// `endgames-extend.dat` negamaxed by `bookminer fix`, read.
+fn negamaxed() -> Graph {
+    let dir = tempfile::tempdir().unwrap();
+    let run = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "--log-file", "/dev/null", "--out-dir", "o", "-q", "fix"])
+        .arg(data("books/endgames-extend.dat"))
+        .arg("fixed.dat")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    Graph::read(&dir.path().join("fixed.dat"))
+}
+
+/// (line, D, priority) of each frontier position, in order.
+fn lines(
+    graph: &Graph,
+    found: &[bookminer::extend::priority::Frontier<usize>],
+    lines: &[&str],
+) -> Vec<(usize, f64, f64)> {
+    let by_line: HashMap<usize, usize> = lines.iter().enumerate().map(|(i, l)| (graph.at(l), i)).collect();
+    found
+        .iter()
+        .map(|f| (by_line.get(&f.node).copied().unwrap_or(usize::MAX), f.d.to_f64(), f.priority.to_f64()))
+        .collect()
+}
+
+#[test]
+fn from_the_extend_start_the_frontier_is_the_line_down_the_book() {
+    let graph = negamaxed();
+    let start = graph.at(START);
+    // By hand from the records, W = 1. The start: value −16, its leaf −16
+    // (no error): D 0, priority 1. Its one link scores −24: a step of
+    // 1 + (−16 − (−24)) = 9. Below, values 24 and −16 alternate, each leaf
+    // equal to its value, each link 8 short of it: 9 a step, priority D + 1.
+    // At 14 empty squares the line ends: the child has 13, not entered.
+    let down = [
+        START.to_string(),
+        format!("{START}d7"),
+        format!("{START}d7d8"),
+        format!("{START}d7d8g4"),
+        format!("{START}d7d8g4d1"),
+    ];
+    let down: Vec<&str> = down.iter().map(String::as_str).collect();
+    let all = frontier(&graph, start, ErrorWeight::ONE);
+    let expected = [(0, 0.0, 1.0), (1, 9.0, 10.0), (2, 18.0, 19.0), (3, 27.0, 28.0), (4, 36.0, 37.0)];
+    assert_eq!(lines(&graph, &all, &down), expected);
+    assert_eq!(least(&graph, start, ErrorWeight::ONE, |_| false, 2), all[..2]);
+    let skip_start = least(&graph, start, ErrorWeight::ONE, |n| n == start, 1);
+    assert_eq!(lines(&graph, &skip_start, &down), [(1, 9.0, 10.0)]);
+    // W = 0: each step a ply.
+    let by_depth = frontier(&graph, start, ErrorWeight::ZERO);
+    assert_eq!(
+        lines(&graph, &by_depth, &down),
+        [(0, 0.0, 1.0), (1, 1.0, 2.0), (2, 2.0, 3.0), (3, 3.0, 4.0), (4, 4.0, 5.0)]
+    );
+    // max_priority: the start's own priority is 1.
+    assert!(any_at_most(&graph, start, ErrorWeight::ONE, 1.0));
+    assert!(!any_at_most(&graph, start, ErrorWeight::ONE, 0.99));
+}
+
+#[test]
+fn from_the_initial_position_ties_follow_the_walk() {
+    let graph = negamaxed();
+    let initial = graph.at("");
+    let all = frontier(&graph, initial, ErrorWeight::ONE);
+    // grow-check.py: 140 frontier positions, 57 of priority 141 or less.
+    assert_eq!(all.len(), 140);
+    assert_eq!(all.iter().filter(|f| f.priority <= Cost::whole(141)).count(), 57);
+    // The first few, by hand (docs/grow.md): the start has no leaf. D3
+    // (all four first moves are one position): value −14, leaf −14, a step
+    // of 1 from the start's 14: D 1, priority 2. Its links C3 (−14, a
+    // step of 1) and C5 (−64, 1 + 50). D3C3: value 14, leaf 10: D 2,
+    // priority 2 + 1 + 4 = 7; D3C3F5: D 3, no error, priority 4.
+    let first = ["d3", "d3c3f5", "d3c3f5f6b3", "d3c3"];
+    assert_eq!(lines(&graph, &all[..4], &first), [(0, 1.0, 2.0), (1, 3.0, 4.0), (2, 5.0, 6.0), (3, 2.0, 7.0)]);
+    // Priority 41: D 36 before D 40.
+    let forty_one = [
+        "d3c3f5f6b3g5c4e3f3c5g7c2c6f2f1g1d1g3b4e7b6c1e2b5h3a3b1c7b2a1b7e1f4a4g6h6",
+        "d3c3f5f6b3g5c4e3f3c5g7c2c6f2f1g1d1g3b4e7b6c1e2b5h3a3b1c7b2a1b7e1f4a4g6h6f7g4",
+    ];
+    let at_41: Vec<_> = all.iter().copied().filter(|f| f.priority == Cost::whole(41)).collect();
+    assert_eq!(lines(&graph, &at_41, &forty_one), [(0, 36.0, 41.0), (1, 40.0, 41.0)]);
+    // Priority 142, D 141 both: the walk reaches D3C5E6E3… (E6's first
+    // link) before D3C5E6F5B6 (its second).
+    let tied = ["d3c5e6e3c3f7b5b3c2", "d3c5e6f5b6"];
+    assert_eq!(lines(&graph, &all[57..59], &tied), [(0, 141.0, 142.0), (1, 141.0, 142.0)]);
+    // least agrees, the tie included, and with the first of the tie skipped.
+    assert_eq!(least(&graph, initial, ErrorWeight::ONE, |_| false, 59), all[..59]);
+    let first_skipped = least(&graph, initial, ErrorWeight::ONE, |n| n == all[57].node, 58);
+    assert_eq!(first_skipped[57], all[58]);
+    assert!(
+        any_at_most(&graph, initial, ErrorWeight::ONE, 2.0) && !any_at_most(&graph, initial, ErrorWeight::ONE, 1.5)
+    );
+}
+
+#[test]
+fn from_the_initial_position_by_depth_alone_ties_follow_the_walk() {
+    let graph = negamaxed();
+    let initial = graph.at("");
+    // W = 0: D is plies. D3C3 and D3C5 tie at D 2 (D3's links: C3, then
+    // C5); D3C3F5, D3C5D6 and D3C5E6 at D 3, in the walk's order.
+    let by_depth = ["d3", "d3c3", "d3c5", "d3c3f5", "d3c5d6", "d3c5e6"];
+    let expected = [(0, 1.0, 2.0), (1, 2.0, 3.0), (2, 2.0, 3.0), (3, 3.0, 4.0), (4, 3.0, 4.0), (5, 3.0, 4.0)];
+    let first = least(&graph, initial, ErrorWeight::ZERO, |_| false, 6);
+    assert_eq!(lines(&graph, &first, &by_depth), expected);
+    assert_eq!(first, frontier(&graph, initial, ErrorWeight::ZERO)[..6]);
+}
