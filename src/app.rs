@@ -193,7 +193,7 @@ pub fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let (read, written) = files_of(cli, config);
     let clash =
         |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
-    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_file(input, log).unwrap_or(false);
+    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_destination(input, log);
     if let Some(input) = read.iter().find(clashes) {
         return Err(clash(input, "read"));
     }

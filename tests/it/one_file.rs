@@ -1,0 +1,136 @@
+//! Two files of a run that are one file once written: compared where they
+//! really land (a folder not made yet, a link, `..` after a missing
+//! folder), not by their text. Each is refused with status 2, naming both,
+//! before anything is made or written; the book read is left as it was.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use crate::common::{bin, edax46};
+
+/// Runs the binary in `dir` with no config file.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    bin().current_dir(dir).args(["--config", "/dev/null"]).args(args).output().expect("the binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names in `dir` (links included, not followed), sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+/// A fresh folder holding a copy of the Edax 4.6 book as `in.dat`, and the
+/// book's bytes.
+fn folder_with_book() -> (tempfile::TempDir, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = fs::read(edax46()).unwrap();
+    fs::write(dir.path().join("in.dat"), &bytes).unwrap();
+    (dir, bytes)
+}
+
+/// Asserts a refusal: status 2, every one of `named` in the message.
+fn refused(out: &Output, args: &[&str], named: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.lines().any(|l| l.starts_with("error: ")) && !err.contains("panicked"), "{args:?}: {err}");
+    for name in named {
+        assert!(err.contains(name), "{args:?}: the message names {name}: {err}");
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: &str, link: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+/// `fix in.dat $PWD/rc/fix.jsonl --out-dir rc` with no `rc` yet: the book
+/// and the receipt are one file, though the two texts differ. It was
+/// written, then the receipt over it, and the run said "fixed book written".
+#[test]
+fn fix_s_book_and_receipt_in_a_folder_not_made_yet_are_refused() {
+    let (dir, _) = folder_with_book();
+    let absolute = dir.path().join("rc/fix.jsonl").display().to_string();
+    let args = ["fix", "in.dat", &absolute, "--out-dir", "rc"];
+    let out = run(dir.path(), &args);
+    refused(&out, &args, &[&absolute, "rc/fix.jsonl"]);
+    assert_eq!(names_in(dir.path()), ["in.dat"], "no folder made, nothing written");
+    // The other way round, and through `..` after a folder not made yet.
+    let args = ["fix", "in.dat", "rc/fix.jsonl", "--out-dir", "new/../rc"];
+    refused(&run(dir.path(), &args), &args, &["rc/fix.jsonl", "new/../rc/fix.jsonl"]);
+    assert_eq!(names_in(dir.path()), ["in.dat"]);
+}
+
+/// `o/fix.jsonl` a link to `../f.dat`, not written yet: `fix BOOK f.dat
+/// --out-dir o` left f.dat holding the receipt. A link as OUT to the
+/// receipt's place is the same clash.
+#[cfg(unix)]
+#[test]
+fn fix_s_book_and_receipt_through_a_dangling_link_are_refused() {
+    let (dir, _) = folder_with_book();
+    fs::create_dir(dir.path().join("o")).unwrap();
+    symlink("../f.dat", &dir.path().join("o/fix.jsonl"));
+    let args = ["fix", "in.dat", "f.dat", "--out-dir", "o"];
+    refused(&run(dir.path(), &args), &args, &["f.dat", "o/fix.jsonl"]);
+    assert_eq!(names_in(dir.path()), ["in.dat", "o"], "f.dat was not written");
+    assert_eq!(names_in(&dir.path().join("o")), ["fix.jsonl"], "the link is kept");
+    symlink("r/fix.jsonl", &dir.path().join("link.dat"));
+    let args = ["fix", "in.dat", "link.dat", "--out-dir", "r"];
+    refused(&run(dir.path(), &args), &args, &["link.dat", "r/fix.jsonl"]);
+    assert!(!dir.path().join("r").exists(), "no folder made");
+}
+
+/// `--log-file $PWD/new/x.dat` with OUT `new/x.dat`, no `new` yet: one
+/// file, two texts.
+#[test]
+fn a_log_file_that_is_an_output_in_a_folder_not_made_yet_is_refused() {
+    let (dir, _) = folder_with_book();
+    let log = dir.path().join("new/x.dat").display().to_string();
+    for command in ["fix", "cut", "convert"] {
+        let args = ["--out-dir", "r", command, "in.dat", "new/x.dat", "--log-file", &log];
+        refused(&run(dir.path(), &args), &args, &[&log, "new/x.dat"]);
+        assert_eq!(names_in(dir.path()), ["in.dat"], "{command}: no folder made, nothing written");
+    }
+}
+
+/// An output named through a folder not made yet and `..` back out of it
+/// (`new/../in.dat`) is the book being read: the folder is made, and the
+/// book written over.
+#[test]
+fn an_output_over_the_book_through_a_folder_not_made_yet_is_refused() {
+    let (dir, bytes) = folder_with_book();
+    let runs: [&[&str]; 4] = [
+        &["fix", "in.dat", "new/../in.dat", "--out-dir", "r"],
+        &["cut", "in.dat", "new/../in.dat"],
+        &["convert", "in.dat", "new/../in.dat", "--to", "edax"],
+        &["extend", "in.dat", "new/../in.dat", "--out-dir", "r", "--engine", "/bin/false"],
+    ];
+    for args in runs {
+        refused(&run(dir.path(), args), args, &["new/../in.dat", "(in.dat)"]);
+        assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), bytes, "{args:?}: the book is intact");
+        assert_eq!(names_in(dir.path()), ["in.dat"], "{args:?}: no folder made");
+    }
+    // diff's lines over a book it reads, named so.
+    fs::rename(dir.path().join("in.dat"), dir.path().join("diff.jsonl")).unwrap();
+    let other = edax46().display().to_string();
+    let args = ["diff", "diff.jsonl", &other, "--out-dir", "new/.."];
+    refused(&run(dir.path(), &args), &args, &["new/../diff.jsonl", "(diff.jsonl)"]);
+    assert_eq!(fs::read(dir.path().join("diff.jsonl")).unwrap(), bytes, "the book is intact");
+    assert_eq!(names_in(dir.path()), ["diff.jsonl"]);
+}
+
+/// extend's OUT and journal in a folder not made yet, by two texts.
+#[test]
+fn extend_s_book_and_journal_in_a_folder_not_made_yet_are_refused() {
+    let (dir, _) = folder_with_book();
+    let absolute = dir.path().join("o/extend.jsonl").display().to_string();
+    let args = ["extend", "in.dat", &absolute, "--out-dir", "o", "--engine", "/bin/false"];
+    refused(&run(dir.path(), &args), &args, &[&absolute, "journal"]);
+    assert_eq!(names_in(dir.path()), ["in.dat"], "no folder made, nothing written");
+}
