@@ -144,8 +144,8 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
     Ok(config)
 }
 
-/// The files a command reads and the files it writes (beside mining's
-/// `mode{N}.*`), as far as the command line and config tell.
+/// The files a command reads and the files it writes, as far as the
+/// command line and config tell.
 fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut read: Vec<PathBuf> = config_file(cli).into_iter().collect();
     let mut written = Vec::new();
@@ -153,8 +153,15 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
             read.push(path.clone())
         }
-        Some(Command::Mine { path: Some(path), .. }) => read.push(path.clone()),
-        None | Some(Command::Mine { .. } | Command::Verify { .. } | Command::Stats { .. }) => {
+        Some(Command::Mine { path: Some(path), .. }) => {
+            read.push(path.clone());
+            written.extend(mine_options(config).outputs());
+        }
+        None | Some(Command::Mine { .. }) => {
+            read.extend(config.book.iter().chain(&config.positions_file).cloned());
+            written.extend(mine_options(config).outputs());
+        }
+        Some(Command::Verify { .. } | Command::Stats { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
         Some(Command::Inspect { positions, file, .. }) => {
@@ -341,28 +348,20 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
 fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
-    let modes = config.mode.mining_modes();
-    if modes.is_empty() {
+    let options = mine_options(config);
+    if options.modes.is_empty() {
         return Err(AppError::Usage(
             "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
         ));
     }
+    // Before loading: a refusal should not wait for a large book.
+    options.check_outputs(book_path)?;
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }));
     }
-    let options = MineOptions {
-        modes,
-        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        style: line_style(config),
-        formats: config.format,
-        bom: config.bom,
-        unique_lines: config.unique_lines,
-        out_dir: config.out_dir.clone(),
-        window: config.window,
-    };
     let (counts, format) = (book.counts(), book.format());
     let report = with_control_of(counts, format, "the files out", &shown, |control| {
         Ok(mine(book, &config.start, &options, control)?)
@@ -370,6 +369,20 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let report = report?;
     end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
     Ok(0)
+}
+
+/// What the config asks mining to do; no mode at all for mode 5.
+fn mine_options(config: &Config) -> MineOptions {
+    MineOptions {
+        modes: config.mode.mining_modes(),
+        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
+        style: line_style(config),
+        formats: config.format,
+        bom: config.bom,
+        unique_lines: config.unique_lines,
+        out_dir: config.out_dir.clone(),
+        window: config.window,
+    }
 }
 
 /// Installs the Ctrl-C handler that sets [`INTERRUPTED`].

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{bin, edax46};
+use crate::common::{bin, edax46, sample};
 
 /// Runs the binary in `dir` with no config file.
 fn run(dir: &Path, args: &[&str]) -> Output {
@@ -86,8 +86,41 @@ fn fix_s_book_and_receipt_through_a_dangling_link_are_refused() {
     assert!(!dir.path().join("r").exists(), "no folder made");
 }
 
+/// `m/mode2.txt` a link to `mode1.txt`: mining with every mode reported
+/// mode 1's lines and left `m/mode1.txt` holding mode 2's. A mode's file
+/// in another format is refused the same way.
+#[cfg(unix)]
+#[test]
+fn mining_s_files_that_are_one_file_through_a_link_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample().display().to_string();
+    fs::create_dir(dir.path().join("m")).unwrap();
+    symlink("mode1.txt", &dir.path().join("m/mode2.txt"));
+    let args = ["mine", &book, "--mode", "all", "--out-dir", "m"];
+    refused(&run(dir.path(), &args), &args, &["m/mode1.txt", "m/mode2.txt"]);
+    assert_eq!(names_in(&dir.path().join("m")), ["mode2.txt"], "nothing written");
+    fs::create_dir(dir.path().join("j")).unwrap();
+    symlink("mode1.txt", &dir.path().join("j/mode1.jsonl"));
+    let args = ["mine", &book, "--format", "kifu,jsonl", "--out-dir", "j"];
+    refused(&run(dir.path(), &args), &args, &["j/mode1.txt", "j/mode1.jsonl"]);
+    assert_eq!(names_in(&dir.path().join("j")), ["mode1.jsonl"], "nothing written");
+}
+
+/// A mode's file that is the book being mined, by a link: the book was
+/// replaced by the mode's lines.
+#[cfg(unix)]
+#[test]
+fn a_mining_file_that_is_the_book_is_refused_and_the_book_kept() {
+    let (dir, bytes) = folder_with_book();
+    fs::create_dir(dir.path().join("o")).unwrap();
+    symlink("../in.dat", &dir.path().join("o/mode1.txt"));
+    let args = ["mine", "in.dat", "--out-dir", "o"];
+    refused(&run(dir.path(), &args), &args, &["o/mode1.txt", "in.dat"]);
+    assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), bytes, "the book is intact");
+}
+
 /// `--log-file $PWD/new/x.dat` with OUT `new/x.dat`, no `new` yet: one
-/// file, two texts.
+/// file, two texts. So is a log file named as one of mining's files.
 #[test]
 fn a_log_file_that_is_an_output_in_a_folder_not_made_yet_is_refused() {
     let (dir, _) = folder_with_book();
@@ -97,6 +130,10 @@ fn a_log_file_that_is_an_output_in_a_folder_not_made_yet_is_refused() {
         refused(&run(dir.path(), &args), &args, &[&log, "new/x.dat"]);
         assert_eq!(names_in(dir.path()), ["in.dat"], "{command}: no folder made, nothing written");
     }
+    let book = sample().display().to_string();
+    let args = ["mine", &book, "--out-dir", "o", "--log-file", "o/../o/mode1.txt"];
+    refused(&run(dir.path(), &args), &args, &["o/../o/mode1.txt", "o/mode1.txt"]);
+    assert_eq!(names_in(dir.path()), ["in.dat"]);
 }
 
 /// An output named through a folder not made yet and `..` back out of it
