@@ -80,6 +80,9 @@ pub enum AppError {
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// An output is the config file, by some path.
+    #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
+    OverConfig { output: PathBuf, config: PathBuf },
     /// The outputs were written, then standard output failed.
     #[error("{} was written in full, but its summary could not be printed on standard output: {source}", written.display())]
     SummaryLost {
@@ -110,7 +113,8 @@ impl AppError {
             | AppError::NoBook
             | AppError::NoPositions
             | AppError::OutName { .. }
-            | AppError::LogFile { .. } => ErrorKind::BadInput,
+            | AppError::LogFile { .. }
+            | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
     }
@@ -190,12 +194,35 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
     (read, written)
 }
 
+/// Refuses, before anything is read, the clashes only the command line
+/// sees: a log file among the command's files, an output over the config
+/// file. (A book read, and the outputs among themselves, are the library's
+/// to check, each command's own way.)
+pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    check_log_file(cli, config)?;
+    check_config_file(cli, config)
+}
+
+/// Refuses an output that is the config file by any path: the config is
+/// read whole before the run, so nothing in the run would notice, and the
+/// user's settings would be replaced by a book or lines. Only a regular
+/// file can be lost so (`--config /dev/null` is no clash).
+fn check_config_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    let Some(file) = config_file(cli).filter(|file| file.is_file()) else { return Ok(()) };
+    let (_, written) = files_of(cli, config);
+    let written: Vec<&Path> = written.iter().map(PathBuf::as_path).collect();
+    match bookminer::input::output_over_input(&file, &written) {
+        Ok(Some(output)) => Err(AppError::OverConfig { output: output.to_path_buf(), config: file }),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a log file that is one of the command's inputs or outputs, by
 /// any path (a hard or symbolic link, `./x`): creating it would destroy an
 /// input, and a failed run would leave a log where an output was. Only a
 /// regular file can be lost so: reading the config from `/dev/null` and
 /// logging to it too is fine.
-pub fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let Some(log) = &config.log_file else { return Ok(()) };
     let (read, written) = files_of(cli, config);
     let clash =

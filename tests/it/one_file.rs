@@ -171,3 +171,25 @@ fn extend_s_book_and_journal_in_a_folder_not_made_yet_are_refused() {
     refused(&run(dir.path(), &args), &args, &[&absolute, "journal"]);
     assert_eq!(names_in(dir.path()), ["in.dat"], "no folder made, nothing written");
 }
+
+/// An output that is the config file, by any path: the config, read whole
+/// before the run, was replaced by the book or the lines.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_the_config_file_is_refused_and_the_config_kept() {
+    let (dir, _) = folder_with_book();
+    let settings = "mode = 1\n";
+    fs::write(dir.path().join("config.toml"), settings).unwrap();
+    let in_dir = |args: &[&str]| bin().current_dir(dir.path()).args(args).output().unwrap();
+    // ./config.toml, read when no --config is given.
+    let args = ["fix", "in.dat", "config.toml", "--out-dir", "r"];
+    refused(&in_dir(&args), &args, &["config.toml: is the config file (config.toml)"]);
+    let args = ["--config", "config.toml", "cut", "in.dat", "new/../config.toml"];
+    refused(&in_dir(&args), &args, &["new/../config.toml", "(config.toml)"]);
+    fs::create_dir(dir.path().join("o")).unwrap();
+    symlink("../config.toml", &dir.path().join("o/mode1.txt"));
+    let args = ["mine", "in.dat", "--out-dir", "o"];
+    refused(&in_dir(&args), &args, &["o/mode1.txt", "(config.toml)"]);
+    assert_eq!(fs::read_to_string(dir.path().join("config.toml")).unwrap(), settings, "the config is intact");
+    assert_eq!(names_in(dir.path()), ["config.toml", "in.dat", "o"], "nothing else made");
+}
