@@ -639,7 +639,7 @@ fn run_inspect(
             }
         }
     }
-    if json && !summary::ending().quiet {
+    if json {
         say!("{}", summary::inspect(book.path(), &gathered, failed))?;
     }
     if failed > 0 {
@@ -665,7 +665,7 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     if !json && listed > 0 {
         say!("{}", report.listing(path))?;
     }
-    if json && !summary::ending().quiet {
+    if json {
         say!("{}", summary::verify(path, &report))?;
     }
     if report.is_clean() {
