@@ -79,6 +79,9 @@ pub enum AppError {
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// An output is the config file, by some path.
+    #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
+    OverConfig { output: PathBuf, config: PathBuf },
     /// The outputs were written, then standard output failed.
     #[error("{} was written in full, but its summary could not be printed on standard output: {source}", written.display())]
     SummaryLost {
@@ -109,7 +112,8 @@ impl AppError {
             | AppError::NoBook
             | AppError::NoPositions
             | AppError::OutName { .. }
-            | AppError::LogFile { .. } => ErrorKind::BadInput,
+            | AppError::LogFile { .. }
+            | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
     }
@@ -143,8 +147,8 @@ pub fn settle_config(cli: &Cli) -> Result<Config, AppError> {
     Ok(config)
 }
 
-/// The files a command reads and the files it writes (beside mining's
-/// `mode{N}.*`), as far as the command line and config tell.
+/// The files a command reads and the files it writes, as far as the
+/// command line and config tell.
 fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut read: Vec<PathBuf> = config_file(cli).into_iter().collect();
     let mut written = Vec::new();
@@ -152,8 +156,15 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
             read.push(path.clone())
         }
-        Some(Command::Mine { path: Some(path), .. }) => read.push(path.clone()),
-        None | Some(Command::Mine { .. } | Command::Verify { .. } | Command::Stats { .. }) => {
+        Some(Command::Mine { path: Some(path), .. }) => {
+            read.push(path.clone());
+            written.extend(mine_options(config).outputs());
+        }
+        None | Some(Command::Mine { .. }) => {
+            read.extend(config.book.iter().chain(&config.positions_file).cloned());
+            written.extend(mine_options(config).outputs());
+        }
+        Some(Command::Verify { .. } | Command::Stats { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
         Some(Command::Inspect { positions, file, .. }) => {
@@ -182,17 +193,40 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
     (read, written)
 }
 
+/// Refuses, before anything is read, the clashes only the command line
+/// sees: a log file among the command's files, an output over the config
+/// file. (A book read, and the outputs among themselves, are the library's
+/// to check, each command's own way.)
+pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    check_log_file(cli, config)?;
+    check_config_file(cli, config)
+}
+
+/// Refuses an output that is the config file by any path: the config is
+/// read whole before the run, so nothing in the run would notice, and the
+/// user's settings would be replaced by a book or lines. Only a regular
+/// file can be lost so (`--config /dev/null` is no clash).
+fn check_config_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    let Some(file) = config_file(cli).filter(|file| file.is_file()) else { return Ok(()) };
+    let (_, written) = files_of(cli, config);
+    let written: Vec<&Path> = written.iter().map(PathBuf::as_path).collect();
+    match bookminer::input::output_over_input(&file, &written) {
+        Ok(Some(output)) => Err(AppError::OverConfig { output: output.to_path_buf(), config: file }),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a log file that is one of the command's inputs or outputs, by
 /// any path (a hard or symbolic link, `./x`): creating it would destroy an
 /// input, and a failed run would leave a log where an output was. Only a
 /// regular file can be lost so: reading the config from `/dev/null` and
 /// logging to it too is fine.
-pub fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
+fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let Some(log) = &config.log_file else { return Ok(()) };
     let (read, written) = files_of(cli, config);
     let clash =
         |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
-    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_file(input, log).unwrap_or(false);
+    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_destination(input, log);
     if let Some(input) = read.iter().find(clashes) {
         return Err(clash(input, "read"));
     }
@@ -340,28 +374,20 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
 fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
-    let modes = config.mode.mining_modes();
-    if modes.is_empty() {
+    let options = mine_options(config);
+    if options.modes.is_empty() {
         return Err(AppError::Usage(
             "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
         ));
     }
+    // Before loading: a refusal should not wait for a large book.
+    options.check_outputs(book_path)?;
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
         return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }));
     }
-    let options = MineOptions {
-        modes,
-        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
-        style: line_style(config),
-        formats: config.format,
-        bom: config.bom,
-        unique_lines: config.unique_lines,
-        out_dir: config.out_dir.clone(),
-        window: config.window,
-    };
     let (counts, format) = (book.counts(), book.format());
     let report = with_control_of(counts, format, "the files out", &shown, |control| {
         Ok(mine(book, &config.start, &options, control)?)
@@ -369,6 +395,20 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let report = report?;
     end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
     Ok(0)
+}
+
+/// What the config asks mining to do; no mode at all for mode 5.
+fn mine_options(config: &Config) -> MineOptions {
+    MineOptions {
+        modes: config.mode.mining_modes(),
+        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
+        style: line_style(config),
+        formats: config.format,
+        bom: config.bom,
+        unique_lines: config.unique_lines,
+        out_dir: config.out_dir.clone(),
+        window: config.window,
+    }
 }
 
 /// Installs the Ctrl-C handler that sets [`INTERRUPTED`].
@@ -602,7 +642,7 @@ fn run_inspect(
             }
         }
     }
-    if json && !summary::ending().quiet {
+    if json {
         say!("{}", summary::inspect(book.path(), &gathered, failed))?;
     }
     if failed > 0 {
@@ -628,7 +668,7 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     if !json && listed > 0 {
         say!("{}", report.listing(path))?;
     }
-    if json && !summary::ending().quiet {
+    if json {
         say!("{}", summary::verify(path, &report))?;
     }
     if report.is_clean() {

@@ -35,8 +35,9 @@ pub struct Cli {
     #[arg(short, long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// No summary and no progress; warnings and errors still go to stderr
-    /// (and everything to the log file, as log_level says).
+    /// No human summary and no progress (--summary json is printed all the
+    /// same); warnings and errors still go to stderr (and everything to the
+    /// log file, as log_level says).
     #[arg(short, long, global = true)]
     pub quiet: bool,
 

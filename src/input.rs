@@ -7,7 +7,7 @@
 
 use std::fs::{File, FileType, Metadata};
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 /// Opens a file for reading if it is a regular file. The path is asked
 /// before opening, so that a FIFO is refused instead of waited on, and the
@@ -34,43 +34,107 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Whether `a` and `b` name the same file, by whatever paths (a hard link,
-/// a symbolic link, `./x` and `x`): the same device and inode. False when
-/// `b` does not exist; an error when `a` cannot be asked about.
-pub fn same_file(a: &Path, b: &Path) -> io::Result<bool> {
-    let a_metadata = std::fs::metadata(a)?;
-    let b_metadata = match std::fs::metadata(b) {
-        Ok(metadata) => metadata,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(e),
-    };
+/// Where a file named by `path` really is, or will be once written: the
+/// path with every folder that exists resolved (links, `.`, `..`), the
+/// folders still missing appended as they will be made, and a link at any
+/// step followed, a dangling one too (an output written through it lands
+/// where it points, relative to the link's folder); and, where the file
+/// exists, its device and inode, which tell a hard link. Comparing path
+/// text alone misses two names of one file: `rc/x` and `$PWD/rc/x` before
+/// `rc` is made, a link to a file not yet written.
+#[derive(Clone, Debug)]
+pub struct Landing {
+    path: PathBuf,
+    id: Option<(u64, u64)>,
+}
+
+/// Links followed in one path before giving up, as the system does (ELOOP):
+/// a path that loops is left as it is, and writing it fails.
+const MAX_LINKS: u32 = 40;
+
+impl Landing {
+    /// Where `path` lands, resolved from the current folder. Nothing is
+    /// made: a folder that does not exist yet is taken as it will be made.
+    pub fn of(path: &Path) -> Landing {
+        let base = std::env::current_dir().unwrap_or_default();
+        let mut links = MAX_LINKS;
+        let path = resolve(&base, path, &mut links);
+        let id = file_id(&path);
+        Landing { path, id }
+    }
+
+    /// Whether two landings are one file: one path, or one inode.
+    pub fn is(&self, other: &Landing) -> bool {
+        self.path == other.path || (self.id.is_some() && self.id == other.id)
+    }
+}
+
+/// `path` resolved from `base`, a folder resolved already: each existing
+/// step replaced by its real path, each missing one kept as named (a
+/// folder made later is a plain folder, so `..` after it goes back up).
+fn resolve(base: &Path, path: &Path, links: &mut u32) -> PathBuf {
+    let mut at = base.to_path_buf();
+    for component in path.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => at.push(component),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                at.pop();
+            }
+            Component::Normal(name) => at = step(at.join(name), links),
+        }
+    }
+    at
+}
+
+/// `at`, whose folder is resolved, with its last step resolved: the real
+/// path of what exists, where a dangling link leads, or `at` itself.
+fn step(at: PathBuf, links: &mut u32) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(&at) {
+        return real;
+    }
+    match std::fs::read_link(&at) {
+        Ok(target) if *links > 0 => {
+            *links -= 1;
+            let folder = at.parent().unwrap_or(&at).to_path_buf();
+            resolve(&folder, &target, links)
+        }
+        _ => at,
+    }
+}
+
+/// The device and inode of the file at `path`, if it exists.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    let metadata = std::fs::metadata(path).ok()?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let _ = (a, b);
-        Ok((a_metadata.dev(), a_metadata.ino()) == (b_metadata.dev(), b_metadata.ino()))
+        Some((metadata.dev(), metadata.ino()))
     }
-    // Elsewhere only the paths tell, once every link in them is followed
-    // (a hard link is then missed).
+    // Elsewhere only the resolved paths tell (a hard link is then missed).
     #[cfg(not(unix))]
     {
-        let _ = (a_metadata, b_metadata);
-        Ok(std::fs::canonicalize(a)? == std::fs::canonicalize(b)?)
+        let _ = metadata;
+        None
     }
 }
 
 /// Whether two paths, which need not exist, name one file once written:
-/// the same file by any path, or the same file name in the same folder
-/// (folders compared as they are, once both exist).
+/// where each really lands ([`Landing`]) is one path or one inode.
 pub fn same_destination(a: &Path, b: &Path) -> bool {
-    if same_file(a, b).unwrap_or(false) {
-        return true;
+    Landing::of(a).is(&Landing::of(b))
+}
+
+/// The first two of `paths` that name one file once written
+/// ([`same_destination`]): one of them would be lost to the other.
+pub fn first_on_one_file<'a>(paths: &[&'a Path]) -> Option<(&'a Path, &'a Path)> {
+    let landings: Vec<Landing> = paths.iter().map(|path| Landing::of(path)).collect();
+    for (j, later) in landings.iter().enumerate() {
+        if let Some(i) = landings[..j].iter().position(|earlier| earlier.is(later)) {
+            return Some((paths[i], paths[j]));
+        }
     }
-    let folder = |p: &Path| {
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
-    };
-    a.file_name() == b.file_name() && folder(a) == folder(b)
+    None
 }
 
 fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
@@ -103,14 +167,12 @@ pub(crate) fn describe(kind: FileType) -> &'static str {
 }
 
 /// The first of `outputs` that is the file `input` by some path (a hard or
-/// symbolic link, `./x`): writing it would destroy what is being read.
+/// symbolic link, `./x`, a folder not made yet): writing it would destroy
+/// what is being read. An error when `input` cannot be asked about.
 pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<Option<&'a Path>> {
-    for &output in outputs {
-        if same_file(input, output)? {
-            return Ok(Some(output));
-        }
-    }
-    Ok(None)
+    std::fs::metadata(input)?;
+    let input = Landing::of(input);
+    Ok(outputs.iter().copied().find(|output| Landing::of(output).is(&input)))
 }
 
 /// An output that exists and is not a regular file: never replaced.
@@ -168,12 +230,48 @@ mod tests {
         let soft = dir.path().join("soft.dat");
         std::os::unix::fs::symlink(&book, &soft).unwrap();
         let dotted = dir.path().join(".").join("book.dat");
+        let over = |output: &Path| output_over_input(&book, &[output]).unwrap().is_some();
         for other in [&book, &hard, &soft, &dotted] {
-            assert!(same_file(&book, other).unwrap(), "{}", other.display());
+            assert!(over(other), "{}", other.display());
         }
-        assert!(!same_file(&book, &copy).unwrap(), "a copy is another file");
-        assert!(!same_file(&book, &dir.path().join("missing.dat")).unwrap());
-        assert!(same_file(&dir.path().join("missing.dat"), &book).is_err());
+        assert!(!over(&copy), "a copy is another file");
+        assert!(!over(&dir.path().join("missing.dat")));
+        assert!(output_over_input(&dir.path().join("missing.dat"), &[&book]).is_err());
+    }
+
+    /// Two names land on one file however they get there: through a folder
+    /// not made yet (by path text that differs), a link to a file not
+    /// written yet, `..` after a missing folder, a linked folder.
+    #[cfg(unix)]
+    #[test]
+    fn where_a_file_lands_is_known_before_its_folder_or_file_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        let relative = |name: &str| at(".").join("x/..").join(name);
+        std::fs::create_dir(at("o")).unwrap();
+        std::os::unix::fs::symlink("../f.dat", at("o/fix.jsonl")).unwrap();
+        std::os::unix::fs::symlink("o", at("linked")).unwrap();
+        std::os::unix::fs::symlink("loop", at("loop")).unwrap();
+        let one_file = [
+            (at("new/x.dat"), relative("new/x.dat")),
+            (at("new/x.dat"), at("new/sub/../x.dat")),
+            (at("o/fix.jsonl"), at("f.dat")),
+            (at("linked/fix.jsonl"), at("f.dat")),
+            (at("linked/y"), at("o/y")),
+            (at("o/../new/y"), at("new/y")),
+        ];
+        for (a, b) in &one_file {
+            assert!(same_destination(a, b), "{} and {}", a.display(), b.display());
+            assert!(same_destination(b, a), "{} and {}", b.display(), a.display());
+        }
+        for (a, b) in [(at("new/x.dat"), at("new/y.dat")), (at("o/fix.jsonl"), at("o/f.dat")), (at("loop"), at("o"))] {
+            assert!(!same_destination(&a, &b), "{} and {}", a.display(), b.display());
+        }
+        assert!(!at("new").exists(), "nothing is made");
+        let paths = [at("a"), at("o/fix.jsonl"), at("b"), at("f.dat")];
+        let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        assert_eq!(first_on_one_file(&paths), Some((paths[1], paths[3])));
+        assert_eq!(first_on_one_file(&paths[..3]), None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     if cli.quiet {
         progress::silence();
     }
-    let config = match app::settle_config(&cli).and_then(|config| app::check_log_file(&cli, &config).map(|()| config)) {
+    let config = match app::settle_config(&cli).and_then(|config| app::check_files(&cli, &config).map(|()| config)) {
         Ok(config) => config,
         Err(e) => {
             // Not eprintln!: a closed stderr must not turn a refusal into a panic.

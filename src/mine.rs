@@ -5,6 +5,7 @@
 
 use crate::arrivals::Packer;
 use crate::book::{Book, ResolvedBook};
+use crate::input::{first_on_one_file, output_over_input};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
@@ -16,7 +17,7 @@ use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What to mine and how to write it.
@@ -45,6 +46,32 @@ impl MineOptions {
     /// Where a mode's kifu go: `out_dir/mode{N}.txt`.
     pub fn output_path(&self, mode: Mode) -> PathBuf {
         output_path(&self.out_dir, mode, RecordFormat::Kifu)
+    }
+
+    /// The files a run puts in place: each mode's file in each format asked
+    /// for (a kifu file kept only to drop repeats is never put in place).
+    pub fn outputs(&self) -> Vec<PathBuf> {
+        let file = |mode| self.formats.iter().map(move |format| output_path(&self.out_dir, mode, format));
+        self.modes.iter().flat_map(|&mode| file(mode)).collect()
+    }
+
+    /// Refuses, before anything is made, an output that is the book by some
+    /// path or another output (a link in the output folder): compared where
+    /// each really lands ([`crate::input::Landing`]), so that a run never
+    /// writes over its book, nor says it wrote two files when one was lost.
+    /// A book that cannot be asked about is left to loading, which says why.
+    pub fn check_outputs(&self, book: &Path) -> Result<(), RunError> {
+        let outputs = self.outputs();
+        let outputs: Vec<&Path> = outputs.iter().map(PathBuf::as_path).collect();
+        if let Ok(Some(output)) = output_over_input(book, &outputs) {
+            return Err(RunError::OverBook { output: output.to_path_buf(), book: book.to_path_buf() });
+        }
+        match first_on_one_file(&outputs) {
+            Some((first, second)) => {
+                Err(RunError::OneFile { first: first.to_path_buf(), second: second.to_path_buf() })
+            }
+            None => Ok(()),
+        }
     }
 
     fn file_settings(&self) -> FileSettings {
@@ -220,6 +247,7 @@ impl Findings for Vec<ModeFiles> {
 /// is resolved for the walk (see [`Book::resolve`]), which drops its index.
 pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
+    options.check_outputs(book.path())?;
     ensure_dir(&options.out_dir).map_err(RunError::io(&options.out_dir))?;
     let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());

@@ -102,6 +102,14 @@ pub enum RunError {
     /// The book file changed while it was being read: nothing read can be trusted.
     #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
     BookChanged { book: PathBuf, left: Left },
+    /// An output is, by some path, the book being read (mining's files):
+    /// writing it would destroy the book.
+    #[error("{}: is the book being read ({}); name another out_dir", output.display(), book.display())]
+    OverBook { output: PathBuf, book: PathBuf },
+    /// Two outputs are one file by some path (a link in the output folder):
+    /// one would be lost to the other, and the run would say both were written.
+    #[error("{}: is also {}, another output of this run; name another out_dir", second.display(), first.display())]
+    OneFile { first: PathBuf, second: PathBuf },
     /// A part of the run stopped without saying why: bookminer's own fault.
     #[error("{what}; {left}; please report this")]
     Internal { what: &'static str, left: Left },
@@ -134,7 +142,7 @@ impl RunError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             RunError::Io { source, .. } => io_kind(source),
-            RunError::Walk { .. } => ErrorKind::BadInput,
+            RunError::Walk { .. } | RunError::OverBook { .. } | RunError::OneFile { .. } => ErrorKind::BadInput,
             RunError::Interrupted { .. } => ErrorKind::Interrupted,
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
             RunError::Internal { .. } => ErrorKind::Internal,

@@ -1,6 +1,7 @@
 //! How a run ends on standard output: the human summary (unchanged by
 //! this module), nothing (`-q/--quiet`), or one JSON object
-//! (`--summary json`) holding the summary's counts and times, for scripts.
+//! (`--summary json`, with `-q` or without) holding the summary's counts
+//! and times, for scripts.
 //!
 //! Every JSON summary has `"command"` first; times are in seconds, paths
 //! as text. The keys of each command are the ones the functions below
@@ -41,14 +42,16 @@ pub fn ending() -> Ending {
     ENDING.get().copied().unwrap_or_default()
 }
 
-/// What to print at the end: the human text, unless quiet or JSON is asked
-/// for; `json` is made only when it is printed.
+/// What to print at the end: the JSON object when it is asked for, quiet or
+/// not (a script asked for it: `-q` silences the human summary and the
+/// progress, not what a pipe reads), else the human text unless quiet;
+/// `json` is made only when it is printed.
 pub fn choose(human: String, json: impl FnOnce() -> Value) -> Option<String> {
     let ending = ending();
     match (ending.quiet, ending.summary) {
-        (true, _) => None,
+        (_, SummaryFormat::Json) => Some(json().to_string()),
+        (true, SummaryFormat::Human) => None,
         (false, SummaryFormat::Human) => Some(human),
-        (false, SummaryFormat::Json) => Some(json().to_string()),
     }
 }
 

@@ -35,8 +35,8 @@ pub const DIFF_FILE: &str = "diff.jsonl";
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
     /// The lines would be written over a book being read.
-    #[error("{}: is a book being read; name another out_dir", output.display())]
-    OverABook { output: PathBuf },
+    #[error("{}: is a book being read ({}); name another out_dir", output.display(), book.display())]
+    OverABook { output: PathBuf, book: PathBuf },
     #[error(transparent)]
     Run(#[from] RunError),
 }
@@ -62,7 +62,7 @@ pub fn diff_path(old: &Path, new: &Path, out_dir: &Path) -> Result<PathBuf, Diff
     for book in [old, new] {
         let over = crate::input::output_over_input(book, &[&output]).map_err(RunError::io(book))?;
         if over.is_some() {
-            return Err(DiffError::OverABook { output });
+            return Err(DiffError::OverABook { output, book: book.to_path_buf() });
         }
     }
     Ok(output)

@@ -52,9 +52,9 @@ pub enum FixError {
     /// The book would be written over the book being read.
     #[error("{}: is the book being read ({}); fix never writes over its input", output.display(), input.display())]
     SameFile { input: PathBuf, output: PathBuf },
-    /// The fixed book and the receipt would be one file.
-    #[error("{}: the fixed book cannot also be the receipt; name another file or out_dir", path.display())]
-    BookIsReceipt { path: PathBuf },
+    /// The fixed book and the receipt would be one file (by any path).
+    #[error("{}: the fixed book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
+    BookIsReceipt { output: PathBuf, receipt: PathBuf },
     #[error(transparent)]
     Run(#[from] RunError),
 }
@@ -93,14 +93,16 @@ pub struct FixPaths {
 
 impl FixPaths {
     /// Checks the paths before anything is read or written: any path to
-    /// the input (a hard link, a symbolic link) is refused as an output.
+    /// the input (a hard link, a symbolic link) is refused as an output,
+    /// and the book and receipt must land on two files, compared where they
+    /// really land ([`crate::input::Landing`]), not by their text.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
         if let Some(written) = crate::input::output_over_input(input, &[output, &receipt]).map_err(io_error(input))? {
             return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
         }
         if crate::input::same_destination(output, &receipt) {
-            return Err(FixError::BookIsReceipt { path: output.to_path_buf() });
+            return Err(FixError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })
     }

@@ -49,7 +49,7 @@ impl BookOut {
     /// book is read from; `header_len` bytes are kept for the header.
     pub fn create(out: &Path, input: &Path, header_len: usize) -> Result<BookOut, WriteError> {
         let io = |source| WriteError::Io { path: out.to_path_buf(), source };
-        if crate::input::same_file(input, out).map_err(io)? {
+        if crate::input::output_over_input(input, &[out]).map_err(io)?.is_some() {
             return Err(WriteError::OverInput { out: out.to_path_buf(), input: input.to_path_buf() });
         }
         // OUT's folder is made if missing, by every command that writes a book.

@@ -18,6 +18,7 @@ mod hostile;
 mod hostile_outputs;
 mod layout;
 mod older;
+mod one_file;
 mod props;
 mod quiet;
 mod rewritten;
