@@ -12,6 +12,7 @@ use bookminer::book::{Book, BookError, Format, ReadOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError};
+use bookminer::extend::grow::{grow, GrowOptions, GrowProgress};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
@@ -179,7 +180,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
         }
-        Some(Command::Extend { input, output, .. }) => {
+        Some(Command::Extend { input, output, .. } | Command::Grow { input, output, .. }) => {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
@@ -260,6 +261,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
+        Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
         Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
         Some(command @ (Command::Completions { .. } | Command::Man)) => {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
@@ -512,12 +514,70 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     Ok(0)
 }
 
-fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
-    if config.engines.is_empty() {
-        return Err(AppError::Usage(
-            "extend needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)".into(),
-        ));
+/// Makes Ctrl-C set [`WIND_DOWN`] the first time (what is under way is
+/// finished, then the book written) and [`INTERRUPTED`] the second.
+fn wind_down_on_interrupt() {
+    let on_interrupt = move || {
+        if WIND_DOWN.swap(true, Ordering::Relaxed) {
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            tracing::warn!("interrupted again: stopping now; the journal is kept, OUT will not be written");
+        } else {
+            tracing::warn!(
+                "interrupted: finishing the searches under way, then writing OUT (Ctrl-C again to stop now)"
+            );
+        }
+    };
+    if let Err(e) = ctrlc::set_handler(on_interrupt) {
+        tracing::warn!("Ctrl-C will not stop cleanly: {e}");
     }
+}
+
+/// Set by the first Ctrl-C of `grow`: dispatch nothing new.
+static WIND_DOWN: AtomicBool = AtomicBool::new(false);
+
+/// The engines the config names, each with its workers.
+fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>, AppError> {
+    if config.engines.is_empty() {
+        return Err(AppError::Usage(format!(
+            "{command} needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)"
+        )));
+    }
+    let workers = |e: &crate::config::EngineEntry| e.workers.unwrap_or(config.workers);
+    Ok(config.engines.iter().map(|e| EngineCommand { command: e.command.clone(), workers: workers(e) }).collect())
+}
+
+fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    let engines = engine_commands(config, "grow")?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    wind_down_on_interrupt();
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), "grow")?;
+    let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
+        .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
+    let options = GrowOptions {
+        extend: ExtendOptions {
+            engines,
+            engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+            min_empties: config.min_empties,
+            max_positions: config.max_positions,
+            start: config.start.clone(),
+            window: config.window,
+        },
+        error_weight,
+        max_priority: config.max_priority,
+        max_seconds: config.max_seconds,
+    };
+    let mut progress = |now: &GrowProgress| shown.borrow_mut().growing(now);
+    let report = grow(book, &paths, &options, &mut progress, &WIND_DOWN, &INTERRUPTED);
+    shown.borrow_mut().clear();
+    let report = report?;
+    end(report.to_string(), || summary::grow(&report), Some(output))?;
+    Ok(0)
+}
+
+fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    let engines = engine_commands(config, "extend")?;
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
@@ -525,11 +585,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "extend")?;
     let options = ExtendOptions {
-        engines: config
-            .engines
-            .iter()
-            .map(|e| EngineCommand { command: e.command.clone(), workers: e.workers.unwrap_or(config.workers) })
-            .collect(),
+        engines,
         engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
         min_empties: config.min_empties,
         max_positions: config.max_positions,

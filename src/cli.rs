@@ -2,7 +2,7 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, ExtendKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys,
+    choice, BookKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -119,6 +119,15 @@ impl Cli {
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
             Some(Command::Extend { extend, walk, line, read, log, .. }) => Settings {
                 extend: extend.clone(),
+                walk: walk.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Grow { extend, grow, walk, line, read, log, .. }) => Settings {
+                extend: extend.clone(),
+                grow: grow.clone(),
                 walk: walk.clone(),
                 line: line.clone(),
                 read: read.clone(),
@@ -332,6 +341,43 @@ pub enum Command {
         output: PathBuf,
         #[command(flatten)]
         extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Grow a book best-first under a budget: Lincke's drop-out expansion.
+    ///
+    /// Spends the engines' time where play is likely to go: near the best
+    /// lines, shallow first. A frontier position (entered over links from
+    /// `start`, its leaf a move) has priority D + 1 + W * (value - leaf
+    /// score), where D is the cheapest line of links from the start, each
+    /// link costing 1 + W * (value of its position - its score), W being
+    /// --error-weight. The least priority is expanded next, as `extend`
+    /// expands a candidate, as soon as an engine is free (docs/grow.md).
+    ///
+    /// Stops when no frontier position is left, or every one is above
+    /// --max-priority, or --max-positions were added, or --max-seconds
+    /// passed; what is under way is finished and OUT written (IN's format,
+    /// negamaxed as `fix` does). Ctrl-C once does the same; twice stops at
+    /// once (status 130, OUT not written). The engines, the journal
+    /// ({out_dir}/extend.jsonl, shared with extend) and the statuses are
+    /// extend's.
+    Grow {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (replaced only when complete).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        grow: GrowKeys,
         #[command(flatten)]
         walk: WalkKeys,
         #[command(flatten)]

@@ -106,6 +106,9 @@ pub struct Settings {
     #[command(flatten)]
     #[serde(flatten)]
     pub extend: ExtendKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub grow: GrowKeys,
 }
 
 /// The book mining, inspect, verify and stats read (the book commands that
@@ -252,6 +255,24 @@ pub struct ExtendKeys {
     pub max_positions: Option<u64>,
 }
 
+/// How `grow` weighs errors and when it stops (docs/grow.md).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct GrowKeys {
+    /// Plies one disc of error along a line counts as, a number from 0 up; 0 grows by depth alone;
+    /// default 1 [config: error_weight]
+    #[arg(long, display_order = 23, value_name = "W", value_parser = parse_error_weight)]
+    #[serde(default, deserialize_with = "de::error_weight")]
+    pub error_weight: Option<f64>,
+    /// Grow until every frontier position's priority is above C [config: max_priority]
+    #[arg(long, display_order = 24, value_name = "C", value_parser = parse_max_priority)]
+    #[serde(default, deserialize_with = "de::max_priority")]
+    pub max_priority: Option<f64>,
+    /// Dispatch nothing new after this many seconds; what is under way is finished [config: max_seconds]
+    #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
+    #[serde(default, deserialize_with = "de::max_seconds")]
+    pub max_seconds: Option<f64>,
+}
+
 /// The settings alone as a command line, to check one flag at a time.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", no_binary_name = true, disable_help_flag = true)]
@@ -354,6 +375,26 @@ fn parse_timeout(text: &str) -> Result<u64, BadValue> {
 
 fn parse_min_empties(text: &str) -> Result<u32, BadValue> {
     parse_count(text, 0..=60)
+}
+
+/// A real number from 0 up, no larger than `max`.
+fn parse_real(text: &str, max: f64) -> Result<f64, BadValue> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.0..=max).contains(&x) => Ok(x),
+        _ => Err(BadValue(format!("expected a number from 0 to {max}, got {text:?}"))),
+    }
+}
+
+fn parse_error_weight(text: &str) -> Result<f64, BadValue> {
+    parse_real(text, bookminer::extend::priority::ErrorWeight::MAX)
+}
+
+fn parse_max_priority(text: &str) -> Result<f64, BadValue> {
+    parse_real(text, 1e12)
+}
+
+fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
+    parse_real(text, 1e9)
 }
 
 fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
@@ -505,6 +546,30 @@ mod de {
         count(d, parse_max_positions)
     }
 
+    /// A real number read with `parse`, given as a number or as text.
+    fn real<'de, D: Deserializer<'de>>(
+        d: D,
+        parse: fn(&str) -> Result<f64, BadValue>,
+    ) -> Result<Option<f64>, D::Error> {
+        let text = match value(d)? {
+            toml::Value::Float(x) => x.to_string(),
+            other => scalar_text(&other, "a number")?,
+        };
+        parse(&text).map(Some).map_err(D::Error::custom)
+    }
+
+    pub fn error_weight<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        real(d, parse_error_weight)
+    }
+
+    pub fn max_priority<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        real(d, parse_max_priority)
+    }
+
+    pub fn max_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        real(d, parse_max_seconds)
+    }
+
     pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "true or false")?;
@@ -529,7 +594,7 @@ mod de {
 const DEFAULT_POSITIONS: &str = "positions.txt";
 
 /// Every setting of a run, checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// The book, if one was given (flag or config key): there is no default.
     pub book: Option<PathBuf>,
@@ -566,6 +631,12 @@ pub struct Config {
     pub min_empties: Option<u32>,
     /// `extend` stops once this many positions have been added.
     pub max_positions: Option<u64>,
+    /// `grow`: plies a disc of error counts as.
+    pub error_weight: f64,
+    /// `grow` stops once every frontier position's priority is above this.
+    pub max_priority: Option<f64>,
+    /// `grow` dispatches nothing new after this many seconds.
+    pub max_seconds: Option<f64>,
 }
 
 /// The default number of engines: one per core.
@@ -597,6 +668,9 @@ impl Default for Config {
             engine_timeout: 600,
             min_empties: None,
             max_positions: None,
+            error_weight: 1.0,
+            max_priority: None,
+            max_seconds: None,
         }
     }
 }
@@ -829,6 +903,9 @@ impl Config {
         self.engine_timeout = s.extend.engine_timeout.unwrap_or(self.engine_timeout);
         self.min_empties = s.extend.min_empties.or(self.min_empties);
         self.max_positions = s.extend.max_positions.or(self.max_positions);
+        self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);
+        self.max_priority = s.grow.max_priority.or(self.max_priority);
+        self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
         Ok(())
     }
 }

@@ -13,6 +13,7 @@ use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
+use bookminer::extend::grow::GrowReport;
 use bookminer::extend::ExtendReport;
 use bookminer::fix::FixReport;
 use bookminer::mine::MineReport;
@@ -134,18 +135,49 @@ pub fn extend(report: &ExtendReport) -> Value {
         "searches": report.searched,
         "searches_from_journal": report.from_journal,
         "engine_seconds": secs(report.engine_time),
-        "engines": report.engines.iter().map(|e| json!({
+        "engines": engines(&report.engines),
+        "stopped_early": report.stopped_early,
+        "records_written": report.records_written,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn grow(report: &GrowReport) -> Value {
+    let e = &report.extend;
+    json!({
+        "command": "grow",
+        "input": text(&e.input),
+        "output": text(&e.output),
+        "journal": text(&e.journal),
+        "positions_loaded": e.positions_loaded,
+        "expanded": e.expanded,
+        "positions_added": e.added,
+        "ended_by": report.ended.name(),
+        "largest_expanded": report.largest_expanded,
+        "least_priority_left": report.least_left,
+        "searches": e.searched,
+        "searches_from_journal": e.from_journal,
+        "engine_seconds": secs(e.engine_time),
+        "engine_utilisation": report.utilisation,
+        "engines": engines(&e.engines),
+        "records_written": e.records_written,
+        "elapsed_seconds": secs(e.elapsed),
+    })
+}
+
+/// Each engine of a fleet, as extend and grow report it.
+fn engines(engines: &[bookminer::extend::fleet::EngineReport]) -> Vec<Value> {
+    let engine = |e: &bookminer::extend::fleet::EngineReport| {
+        json!({
             "command": e.label,
             "workers": e.workers,
             "searches": e.searches,
             "faults": e.faults,
             "retired": e.retired,
             "busy_seconds": secs(e.busy),
-        })).collect::<Vec<_>>(),
-        "stopped_early": report.stopped_early,
-        "records_written": report.records_written,
-        "elapsed_seconds": secs(report.elapsed),
-    })
+        })
+    };
+    engines.iter().map(engine).collect()
 }
 
 pub fn convert(report: &ConvertReport) -> Value {

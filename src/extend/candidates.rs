@@ -78,17 +78,21 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
-    /// A link's score: its child's negamax (Edax's link score, or
-    /// Egaroucid's), or as stored for an Edax link to no record.
     fn edge_score(&self, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
-        let Some(child) = edge.child else {
-            let links = self.store.links(id)?;
-            return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-i32::from(SCORE_INF), |l| l.0.into()));
-        };
-        let child = self.solved.get(self.store, child)?;
-        Ok(match self.store.flavor() {
-            Flavor::Edax(_) => negamax::edax_link_score(&child).into(),
-            Flavor::Egaroucid => negamax::egaroucid_link_score(child.value as i8, edge.then_pass).into(),
-        })
+        edge_score(self.store, self.solved, id, edge)
     }
+}
+
+/// A link's score: its child's negamax (Edax's link score, or
+/// Egaroucid's), or as stored for an Edax link to no record.
+pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
+    let Some(child) = edge.child else {
+        let links = store.links(id)?;
+        return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-i32::from(SCORE_INF), |l| l.0.into()));
+    };
+    let child = solved.get(store, child)?;
+    Ok(match store.flavor() {
+        Flavor::Edax(_) => negamax::edax_link_score(&child).into(),
+        Flavor::Egaroucid => negamax::egaroucid_link_score(child.value as i8, edge.then_pass).into(),
+    })
 }

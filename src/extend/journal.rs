@@ -118,8 +118,29 @@ impl Journal {
         Ok(())
     }
 
+    /// Writes down an expansion `grow` dispatched: the position expanded,
+    /// its D and its priority (docs/grow.md). Read back as a note, not an
+    /// answer.
+    pub fn expansion(&mut self, board: &crate::board::Board, d: f64, priority: f64) -> Result<(), JournalError> {
+        let query = Query { board: *board, excluded: 0, level: 0 };
+        let line = format!(
+            "{{\"expand\":\"{}\",\"side\":\"{}\",\"d\":{d},\"priority\":{priority}}}\n",
+            query.board_text(),
+            query.side()
+        );
+        let io = |source| JournalError::Io { path: self.path.clone(), source };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+
     /// Reads one line into the answers.
     fn take(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.starts_with(b"{\"expand\":") {
+            // An expansion `grow` dispatched: a note for the reader.
+            return serde_json::from_slice::<serde_json::Value>(bytes)
+                .map(drop)
+                .map_err(|e| format!("not a journal line ({e})"));
+        }
         let line: Line = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
         let position = crate::position::parse(&format!("{} {}", line.board, line.side)).map_err(|e| e.to_string())?;
         if line.level > 60 {

@@ -14,6 +14,7 @@ mod candidates;
 pub mod engine;
 mod exclusions;
 pub mod fleet;
+pub mod grow;
 mod journal;
 pub mod priority;
 pub mod search;

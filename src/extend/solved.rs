@@ -127,7 +127,7 @@ impl Solved {
     }
 
     /// The positions known to link to `child`.
-    fn parents_of(&self, child: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    pub fn parents_of(&self, child: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let sorted: &[(u32, Located)] = match child {
             NodeId::Book(at) => {
                 let from = self.parents.partition_point(|&(c, _)| c < at.id.0);

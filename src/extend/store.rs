@@ -26,6 +26,29 @@ pub enum NodeId {
     Added(u32),
 }
 
+impl NodeId {
+    /// The position as a number to order by: records of the book read
+    /// first, by record, then the positions added, in the order added.
+    fn rank(self) -> (u8, u32) {
+        match self {
+            NodeId::Book(at) => (0, at.id.0),
+            NodeId::Added(k) => (1, k),
+        }
+    }
+}
+
+impl Ord for NodeId {
+    fn cmp(&self, other: &NodeId) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for NodeId {
+    fn partial_cmp(&self, other: &NodeId) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// How the book read stores links, and so how values are negamaxed.
 #[derive(Clone, Copy, Debug)]
 pub enum Flavor {

@@ -206,3 +206,87 @@ fn from_the_initial_position_by_depth_alone_ties_follow_the_walk() {
     assert_eq!(lines(&graph, &first, &by_depth), expected);
     assert_eq!(first, frontier(&graph, initial, ErrorWeight::ZERO)[..6]);
 }
+
+/// The exact solver of `examples/solver.rs`, built by `cargo test`.
+fn solver() -> std::path::PathBuf {
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_bookminer"));
+    let path = bin.parent().unwrap().join("examples/solver");
+    assert!(path.is_file(), "{} is missing: cargo test builds it (examples/solver.rs)", path.display());
+    path
+}
+
+/// `bookminer grow` of the extend book from [`START`] with the solver and
+/// one worker, in `dir`, its JSON summary on standard output.
+fn grow(dir: &Path, out: &str, extra: &[&str]) -> serde_json::Value {
+    let run = bin()
+        .current_dir(dir)
+        .args(["--config", "/dev/null", "grow"])
+        .arg(data("books/endgames-extend.dat"))
+        .arg(out)
+        .args(["--start", START, "--workers", "1", "--out-dir", "o", "--log-file", "o/log"])
+        .arg("--engine")
+        .arg(solver())
+        .args(["-q", "--summary", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&run.stdout).unwrap()
+}
+
+#[test]
+fn grown_to_a_priority_no_frontier_position_is_left_at_or_under_it() {
+    let before = negamaxed();
+    assert!(any_at_most(&before, before.at(START), ErrorWeight::ONE, 6.0), "the book has work at 6");
+    let dir = tempfile::tempdir().unwrap();
+    let summary = grow(dir.path(), "out.dat", &["--error-weight", "1", "--max-priority", "6"]);
+    assert_eq!(summary["ended_by"], "max_priority", "{summary}");
+    assert!(summary["positions_added"].as_u64().unwrap() > 0, "{summary}");
+    assert!(summary["largest_expanded"].as_f64().unwrap() <= 6.0, "{summary}");
+    assert!(summary["least_priority_left"].as_f64().unwrap() > 6.0, "{summary}");
+    let grown = Graph::read(&dir.path().join("out.dat"));
+    assert!(!any_at_most(&grown, grown.at(START), ErrorWeight::ONE, 6.0), "computed from the book alone");
+    // The book agrees with itself: fix changes nothing.
+    let fixed = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "-q", "--out-dir", "f", "--log-file", "f/log", "fix", "out.dat", "f.dat"])
+        .output()
+        .unwrap();
+    assert!(fixed.status.success());
+    assert_eq!(std::fs::read(dir.path().join("f/fix.jsonl")).unwrap(), b"", "fix finds nothing to change");
+}
+
+#[test]
+fn by_depth_alone_with_only_a_priority_the_run_ends_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = grow(dir.path(), "out.dat", &["--error-weight", "0", "--max-priority", "3"]);
+    assert_eq!(summary["ended_by"], "max_priority", "{summary}");
+    let grown = Graph::read(&dir.path().join("out.dat"));
+    let w0 = ErrorWeight::new(0.0).unwrap();
+    assert!(!any_at_most(&grown, grown.at(START), w0, 3.0));
+    // By depth alone every priority is a whole number of plies.
+    let p = summary["least_priority_left"].as_f64().unwrap();
+    assert_eq!((p, p.fract()), (4.0, 0.0), "{summary}");
+}
+
+#[test]
+fn a_run_stopped_short_and_run_again_with_its_journal_searches_nothing_twice_and_writes_the_same_book() {
+    let whole = tempfile::tempdir().unwrap();
+    let once = grow(whole.path(), "out.dat", &["--max-priority", "6"]);
+    let dir = tempfile::tempdir().unwrap();
+    let first = grow(dir.path(), "first.dat", &["--max-positions", "5"]);
+    assert_eq!(first["ended_by"], "max_positions", "{first}");
+    let again = grow(dir.path(), "out.dat", &["--max-priority", "6"]);
+    assert_eq!(again["searches_from_journal"], first["searches"], "every answer of the first run taken");
+    assert_eq!(
+        again["searches"].as_u64().unwrap() + first["searches"].as_u64().unwrap(),
+        once["searches"].as_u64().unwrap(),
+        "no search twice"
+    );
+    let bytes = |d: &Path| std::fs::read(d.join("out.dat")).unwrap();
+    assert_eq!(bytes(dir.path()), bytes(whole.path()), "the same book byte for byte");
+    // The journal notes each expansion dispatched.
+    let journal = std::fs::read_to_string(dir.path().join("o/extend.jsonl")).unwrap();
+    let expansions = journal.lines().filter(|l| l.starts_with("{\"expand\":")).count() as u64;
+    assert_eq!(expansions, first["expanded"].as_u64().unwrap() + again["expanded"].as_u64().unwrap());
+}

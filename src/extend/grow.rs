@@ -1,0 +1,531 @@
+//! `grow` (docs/grow.md): best-first growth under a budget. The frontier
+//! position of least priority ([`super::priority`]) is expanded next, as
+//! `extend` expands a candidate; as soon as a worker of the fleet is free,
+//! the least priority among the positions not under way is dispatched;
+//! each answer goes to the journal first, then into the book, whose
+//! negamax is carried up from what changed. The budget (a priority, a
+//! number of positions, seconds) ends the run; what is under way is
+//! finished and the book written, consistent whenever it ends.
+
+use super::candidates::edge_score;
+use super::fleet::{Answered, EngineSet, Fleet, Room};
+use super::journal::Journal;
+use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use super::solved::Solved;
+use super::store::{Flavor, LeafPlan, NodeId, Store};
+use super::{
+    flavor_of, leaf_of, process_engines, scratch_dir, start_node, write_out, write_unfixed, ExtendError, ExtendOptions,
+    ExtendPaths, ExtendReport,
+};
+use crate::book::{Book, Score};
+use crate::output::{ensure_dir, AtomicFile};
+use crate::run::RunError;
+use crate::window::{Place, Window};
+use smallvec::SmallVec;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What `grow` is asked to do beyond what `extend` is.
+#[derive(Clone, Debug)]
+pub struct GrowOptions {
+    /// The engines, the start, the window, `min_empties`, `max_positions`.
+    pub extend: ExtendOptions,
+    pub error_weight: ErrorWeight,
+    /// Grow until every frontier position's priority is above this.
+    pub max_priority: Option<f64>,
+    /// Dispatch nothing new once this long has passed.
+    pub max_seconds: Option<f64>,
+}
+
+/// Why a run stopped growing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ended {
+    /// No frontier position was left.
+    #[default]
+    Exhausted,
+    MaxPriority,
+    MaxPositions,
+    MaxSeconds,
+    /// Asked to finish (Ctrl-C once): what was under way was finished.
+    Asked,
+}
+
+impl Ended {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ended::Exhausted => "no frontier left",
+            Ended::MaxPriority => "max_priority",
+            Ended::MaxPositions => "max_positions",
+            Ended::MaxSeconds => "max_seconds",
+            Ended::Asked => "asked to stop",
+        }
+    }
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct GrowReport {
+    pub extend: ExtendReport,
+    pub ended: Ended,
+    /// The least priority of a frontier position left, if any.
+    pub least_left: Option<f64>,
+    /// The largest priority expanded.
+    pub largest_expanded: Option<f64>,
+    /// The engines' busy time over their workers' time while there was work.
+    pub utilisation: f64,
+    /// The time there was work for the engines.
+    pub worked: Duration,
+}
+
+impl fmt::Display for GrowReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.extend;
+        let shown = |p: Option<f64>| p.map_or("none".to_string(), |p| format!("{p}"));
+        writeln!(f, "positions loaded     {}", e.positions_loaded)?;
+        writeln!(f, "expanded             {} ({} positions added)", e.expanded, e.added)?;
+        writeln!(f, "ended by             {}", self.ended.name())?;
+        writeln!(f, "largest expanded     {}", shown(self.largest_expanded))?;
+        writeln!(f, "least priority left  {}", shown(self.least_left))?;
+        writeln!(
+            f,
+            "searches             {} by the engines, {} taken from {}",
+            e.searched,
+            e.from_journal,
+            e.journal.display()
+        )?;
+        writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
+        for (i, engine) in e.engines.iter().enumerate() {
+            let retired = if engine.retired { ", retired" } else { "" };
+            writeln!(
+                f,
+                "engine {:<13} {}: {} workers, {} searches, {} faults{retired}",
+                i + 1,
+                engine.label,
+                engine.workers,
+                engine.searches,
+                engine.faults,
+            )?;
+        }
+        writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
+        write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
+    }
+}
+
+/// Where a run is, for a progress display.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GrowProgress {
+    pub added: u64,
+    pub searched: u64,
+    pub least: Option<f64>,
+    /// Of the budget, how much is spent (0 to 1), if there is one.
+    pub spent: Option<f64>,
+}
+
+/// Grows `book` into `paths.output` with the engine processes `options`
+/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
+/// the book; `cancel` (twice) stops at once, the journal kept.
+pub fn grow(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &GrowOptions,
+    progress: &mut dyn FnMut(&GrowProgress),
+    wind_down: &AtomicBool,
+    cancel: &AtomicBool,
+) -> Result<GrowReport, ExtendError> {
+    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
+    grow_with(book, paths, options, engines, progress, wind_down, cancel)
+}
+
+/// [`grow`] with the searches answered by the fleet `engines` makes.
+pub fn grow_with(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &GrowOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    progress: &mut dyn FnMut(&GrowProgress),
+    wind_down: &AtomicBool,
+    cancel: &AtomicBool,
+) -> Result<GrowReport, ExtendError> {
+    let began = Instant::now();
+    let io = RunError::io;
+    let (flavor, header_empties) = flavor_of(&book.header());
+    let min_empties = options.extend.min_empties.unwrap_or(header_empties);
+    let mut store = Store::new(&book, flavor);
+    let root = start_node(&store, &options.extend.start)?;
+    for path in [&paths.output, &paths.journal] {
+        if let Some(dir) = path.parent() {
+            ensure_dir(dir).map_err(io(dir))?;
+        }
+    }
+    let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
+    let mut journal = Journal::open(&paths.journal)?;
+    let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
+    let scratch = scratch_dir(paths)?;
+    let engines = &engines(scratch.path());
+    let room = Room::new(engines);
+    let mut solved = Solved::new(book.counts().records as usize);
+    solved.solve_from(&mut store, root)?;
+    let mut run = Growth {
+        store: &mut store,
+        solved: &mut solved,
+        journal: &mut journal,
+        report: &mut report,
+        engines,
+        options,
+        gates: (options.extend.window, min_empties),
+        root,
+        began,
+        pending: HashMap::new(),
+        under_way: HashSet::new(),
+        hidden: HashSet::new(),
+        busy_since: None,
+        worked: Duration::ZERO,
+    };
+    let grown = std::thread::scope(|scope| {
+        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
+        run.run(&fleet, progress, wind_down, cancel)
+    });
+    report.extend.engines = room.reports();
+    grown?;
+    let busy: Duration = report.extend.engines.iter().map(|e| e.busy).sum();
+    let workers: usize = report.extend.engines.iter().map(|e| e.workers).sum();
+    report.utilisation = match report.worked.is_zero() {
+        true => 0.0,
+        false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
+    }
+    .min(1.0);
+    report.least_left = least_left(&store, &solved, root, options, min_empties);
+    drop(solved);
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    let unfixed = write_unfixed(&store, &paths.output)?;
+    drop(store);
+    let name = book.path().display().to_string();
+    drop(book);
+    report.extend.records_written = write_out(&unfixed, &name, &mut out, paths, cancel)?;
+    drop(unfixed);
+    let out = out.finish().map_err(io(&paths.output))?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
+    }
+    out.commit().map_err(io(&paths.output))?;
+    report.extend.elapsed = began.elapsed();
+    Ok(report)
+}
+
+/// The least priority of a frontier position left in the book grown.
+fn least_left(store: &Store<'_>, solved: &Solved, root: NodeId, options: &GrowOptions, min: u32) -> Option<f64> {
+    let hidden = HashSet::new();
+    let view = View::new(store, solved, root, (options.extend.window, min), &hidden);
+    let least = priority::least(&view, root, options.error_weight, |_| false, 1);
+    least.first().map(|f| f.priority.to_f64())
+}
+
+/// An expansion dispatched: the positions whose leaves it searches, each
+/// with its plan, and how many answers it still waits for.
+struct Expansion {
+    /// (position, its leaf's plan, the answer once known).
+    leaves: SmallVec<[(NodeId, LeafPlan, Option<super::search::Answer>); 2]>,
+    waiting: usize,
+    /// The position the expanded leaf leads to.
+    child: NodeId,
+}
+
+/// The growth under way, and what it needs at hand.
+struct Growth<'r, 's, 'b> {
+    store: &'s mut Store<'b>,
+    solved: &'r mut Solved,
+    journal: &'r mut Journal,
+    report: &'r mut GrowReport,
+    engines: &'r [EngineSet],
+    options: &'r GrowOptions,
+    gates: (Window, u32),
+    root: NodeId,
+    began: Instant,
+    /// Expansions under way, by number; searches carry their expansion's
+    /// number and leaf's index in their id.
+    pending: HashMap<usize, Expansion>,
+    /// Positions an expansion under way changed: never chosen meanwhile.
+    under_way: HashSet<NodeId>,
+    /// The children expansions under way linked: the priorities do not
+    /// go through them until their values are known.
+    hidden: HashSet<NodeId>,
+    /// Since when an engine has had work, and how long they have had it.
+    busy_since: Option<Instant>,
+    worked: Duration,
+}
+
+/// A search's id: its expansion's number and the leaf's index in it.
+fn search_id(expansion: usize, leaf: usize) -> usize {
+    expansion * 2 + leaf
+}
+
+impl Growth<'_, '_, '_> {
+    fn run(
+        &mut self,
+        fleet: &Fleet,
+        progress: &mut dyn FnMut(&GrowProgress),
+        wind_down: &AtomicBool,
+        cancel: &AtomicBool,
+    ) -> Result<(), ExtendError> {
+        let mut next = 0;
+        let mut stopped: Option<Ended> = None;
+        loop {
+            if stopped.is_none() {
+                stopped = self.budget_spent(wind_down);
+            }
+            while stopped.is_none() && self.pending.len() < fleet.workers().max(1) {
+                match self.dispatch(next, fleet)? {
+                    Dispatch::Done => next += 1,
+                    Dispatch::Stop(why) => stopped = Some(why),
+                }
+            }
+            if self.pending.is_empty() {
+                self.report.ended = stopped.unwrap_or_default();
+                self.note_idle();
+                return Ok(());
+            }
+            let Some(done) = fleet.next_done() else {
+                return Err(ExtendError::Interrupted { journal: self.journal.path().to_path_buf() });
+            };
+            let answered = done.map_err(|gave_up| self.failed(gave_up, cancel))?;
+            self.answered(answered)?;
+            progress(&self.progress());
+        }
+    }
+
+    /// Which budget is spent, if one is (max_positions is checked at each
+    /// expansion, max_priority at each choice).
+    fn budget_spent(&self, wind_down: &AtomicBool) -> Option<Ended> {
+        if wind_down.load(Ordering::Relaxed) {
+            return Some(Ended::Asked);
+        }
+        match self.options.max_seconds {
+            Some(limit) if self.began.elapsed().as_secs_f64() >= limit => Some(Ended::MaxSeconds),
+            _ => None,
+        }
+    }
+
+    fn progress(&self) -> GrowProgress {
+        let e = &self.report.extend;
+        let spent = match (self.options.extend.max_positions, self.options.max_seconds) {
+            (Some(n), _) if n > 0 => Some(e.added as f64 / n as f64),
+            (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
+            _ => None,
+        };
+        GrowProgress { added: e.added, searched: e.searched, least: self.report.largest_expanded, spent }
+    }
+
+    /// Chooses the least priority not under way and dispatches its
+    /// expansion (number `number`): the child joins the book, the leaf
+    /// becomes a link, and the leaves to search go to the fleet (or come
+    /// from the journal).
+    fn dispatch(&mut self, number: usize, fleet: &Fleet) -> Result<Dispatch, ExtendError> {
+        if self.options.extend.max_positions.is_some_and(|n| self.report.extend.added >= n) {
+            return Ok(Dispatch::Stop(Ended::MaxPositions));
+        }
+        let Some(chosen) = self.least() else { return Ok(Dispatch::Stop(Ended::Exhausted)) };
+        if self.options.max_priority.is_some_and(|c| !chosen.priority.at_most(c)) {
+            return Ok(Dispatch::Stop(Ended::MaxPriority));
+        }
+        let id = chosen.node;
+        self.journal.expansion(&self.store.board(id), chosen.d.to_f64(), chosen.priority.to_f64())?;
+        self.store.touch_solved(id, self.solved.get(self.store, id)?)?;
+        let solved = &*self.solved;
+        let Some((child, added)) = self.store.expand(id, |store, c| solved.value(store, c))? else {
+            unreachable!("a frontier position has a leaf move")
+        };
+        if added && matches!(self.store.flavor(), Flavor::Edax(_)) {
+            self.store.link_new(child, |store, c| solved.value(store, c));
+        }
+        let largest = self.report.largest_expanded.get_or_insert(0.0);
+        *largest = largest.max(chosen.priority.to_f64());
+        self.report.extend.expanded += 1;
+        self.report.extend.added += u64::from(added);
+        let positions: SmallVec<[NodeId; 2]> = if added { [child, id].into() } else { [id].into_iter().collect() };
+        let mut expansion = Expansion { leaves: SmallVec::new(), waiting: 0, child };
+        for (k, &at) in positions.iter().enumerate() {
+            let plan = self.store.leaf_plan(at)?;
+            let answer = match plan {
+                LeafPlan::Search { query, .. } => self.journal.answer(&query),
+                LeafPlan::Known { .. } => None,
+            };
+            if let (LeafPlan::Search { query, .. }, None) = (plan, answer) {
+                fleet.submit(search_id(number, k), query);
+                expansion.waiting += 1;
+            } else if answer.is_some() {
+                self.report.extend.from_journal += 1;
+            }
+            expansion.leaves.push((at, plan, answer));
+            self.under_way.insert(at);
+        }
+        self.under_way.insert(child);
+        self.hidden.insert(child);
+        let mut expansion = expansion;
+        expansion.child = child;
+        if expansion.waiting > 0 {
+            self.busy_since.get_or_insert_with(Instant::now);
+        }
+        self.pending.insert(number, expansion);
+        if self.pending[&number].waiting == 0 {
+            self.finish(number)?;
+        }
+        Ok(Dispatch::Done)
+    }
+
+    /// The frontier position of least priority not under way.
+    fn least(&self) -> Option<Frontier<NodeId>> {
+        let (window, min_empties) = self.gates;
+        let view = View::new(self.store, self.solved, self.root, (window, min_empties), &self.hidden);
+        let skip = |n: NodeId| self.under_way.contains(&n);
+        priority::least(&view, self.root, self.options.error_weight, skip, 1).into_iter().next()
+    }
+
+    /// An answer: into the journal, then, once its expansion has all its
+    /// answers, into the book.
+    fn answered(&mut self, answered: Answered) -> Result<(), ExtendError> {
+        let Answered { id, query, answer, engine, took } = answered;
+        self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+        self.report.extend.searched += 1;
+        self.report.extend.engine_time += took;
+        let (number, k) = (id / 2, id % 2);
+        let expansion = self.pending.get_mut(&number).expect("an answer belongs to an expansion under way");
+        expansion.leaves[k].2 = Some(answer);
+        expansion.waiting -= 1;
+        if expansion.waiting == 0 {
+            self.finish(number)?;
+        }
+        Ok(())
+    }
+
+    /// An expansion whose leaves are all known: they are set, and the
+    /// negamax carried up from them.
+    fn finish(&mut self, number: usize) -> Result<(), ExtendError> {
+        let expansion = self.pending.remove(&number).expect("finished once");
+        let mut changed: SmallVec<[NodeId; 2]> = SmallVec::new();
+        for (at, plan, answer) in &expansion.leaves {
+            let (score, mv) = leaf_of(plan, *answer);
+            self.store.set_leaf(*at, score, mv);
+            changed.push(*at);
+        }
+        match self.store.flavor() {
+            Flavor::Edax(_) => self.solved.update(self.store, &changed)?,
+            Flavor::Egaroucid => {
+                self.solved.forget();
+                self.solved.solve_from(self.store, self.root)?;
+            }
+        }
+        self.under_way.clear();
+        self.hidden.clear();
+        for other in self.pending.values() {
+            self.under_way.extend(other.leaves.iter().map(|l| l.0).chain([other.child]));
+            self.hidden.insert(other.child);
+        }
+        if self.pending.values().all(|e| e.waiting == 0) {
+            self.note_idle();
+        }
+        Ok(())
+    }
+
+    /// The engines have no work for now: the time they had it is counted.
+    fn note_idle(&mut self) {
+        if let Some(since) = self.busy_since.take() {
+            self.worked += since.elapsed();
+            self.report.worked = self.worked;
+        }
+    }
+
+    fn failed(&self, gave_up: super::fleet::GaveUp, cancel: &AtomicBool) -> ExtendError {
+        let journal = self.journal.path().to_path_buf();
+        match gave_up {
+            _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
+            super::fleet::GaveUp::NoEngineLeft { query, engine, fault } => {
+                ExtendError::NoEngineLeft { engine, query, fault, journal }
+            }
+            super::fleet::GaveUp::Position { query, engines, fault } => {
+                ExtendError::Position { query, engines, fault, journal }
+            }
+        }
+    }
+}
+
+/// What a dispatch did.
+enum Dispatch {
+    Done,
+    Stop(Ended),
+}
+
+/// The growing book as §14 sees it: the window's links, the gates, the
+/// positions under way hidden.
+struct View<'a, 'b> {
+    store: &'a Store<'b>,
+    solved: &'a Solved,
+    window: Window,
+    min_empties: u32,
+    hidden: &'a HashSet<NodeId>,
+    /// The start's empty squares and value, for the window.
+    start_empties: u32,
+    start_value: Score,
+}
+
+impl<'a, 'b> View<'a, 'b> {
+    fn new(
+        store: &'a Store<'b>,
+        solved: &'a Solved,
+        root: NodeId,
+        (window, min_empties): (Window, u32),
+        hidden: &'a HashSet<NodeId>,
+    ) -> View<'a, 'b> {
+        let start_empties = store.board(root).empties();
+        let start_value = Score(solved.value(store, root).into());
+        View { store, solved, window, min_empties, hidden, start_empties, start_value }
+    }
+}
+
+impl LinkGraph for View<'_, '_> {
+    type Node = NodeId;
+
+    fn entered(&self, node: NodeId) -> bool {
+        let board = self.store.board(node);
+        board.empties() >= self.min_empties && !board.is_game_over()
+    }
+
+    fn value(&self, node: NodeId) -> i32 {
+        self.solved.value(self.store, node).into()
+    }
+
+    fn leaf(&self, node: NodeId) -> Option<i32> {
+        let leaf = self.store.leaf(node).ok()?;
+        (leaf.mv.is_some() && i32::from(leaf.score) > -127).then_some(leaf.score.into())
+    }
+
+    fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
+        let Ok(edges) = self.store.edges(node) else { return };
+        let scores: SmallVec<[i32; 8]> =
+            edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(-127)).collect();
+        let leaf = self.store.leaf(node).ok().and_then(|l| l.mv.map(|_| i32::from(l.score)));
+        let best = scores.iter().copied().chain(leaf).max().map(Score);
+        // The position's own ply: its discs beyond the start's.
+        let ply = self.start_empties.saturating_sub(self.store.board(node).empties()) as usize;
+        let start_value = self.start_value;
+        for (edge, score) in edges.iter().zip(scores) {
+            let Some(child) = edge.child else { continue };
+            if self.hidden.contains(&child) {
+                continue;
+            }
+            if self.window.passes(Score(score), Place { ply, best }, start_value) {
+                out.push((score, child));
+            }
+        }
+    }
+}
+
+impl ParentLinks for View<'_, '_> {
+    fn parents(&self, node: NodeId, out: &mut Vec<NodeId>) {
+        out.extend(self.solved.parents_of(node));
+    }
+}
