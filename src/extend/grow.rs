@@ -278,14 +278,21 @@ impl Growth<'_, '_, '_> {
             if stopped.is_none() {
                 stopped = self.budget_spent(wind_down);
             }
+            let mut waiting_for: Option<Ended> = None;
             while stopped.is_none() && self.pending.len() < fleet.workers().max(1) {
                 match self.dispatch(next, fleet)? {
                     Dispatch::Done => next += 1,
+                    // Nothing to choose now; an expansion under way may
+                    // still make a frontier position under the bound.
+                    Dispatch::Stop(why @ (Ended::Exhausted | Ended::MaxPriority)) if !self.pending.is_empty() => {
+                        waiting_for = Some(why);
+                        break;
+                    }
                     Dispatch::Stop(why) => stopped = Some(why),
                 }
             }
             if self.pending.is_empty() {
-                self.report.ended = stopped.unwrap_or_default();
+                self.report.ended = stopped.or(waiting_for).unwrap_or_default();
                 self.note_idle();
                 return Ok(());
             }
