@@ -7,7 +7,7 @@
 
 use std::fs::{File, FileType, Metadata};
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 /// Opens a file for reading if it is a regular file. The path is asked
 /// before opening, so that a FIFO is refused instead of waited on, and the
@@ -61,16 +61,36 @@ pub fn same_file(a: &Path, b: &Path) -> io::Result<bool> {
 
 /// Whether two paths, which need not exist, name one file once written:
 /// the same file by any path, or the same file name in the same folder
-/// (folders compared as they are, once both exist).
+/// (folders compared by [`resolved`], so that `$PWD/run` and `run` are one
+/// folder before `run` is made).
 pub fn same_destination(a: &Path, b: &Path) -> bool {
     if same_file(a, b).unwrap_or(false) {
         return true;
     }
-    let folder = |p: &Path| {
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
-    };
+    let folder = |p: &Path| resolved(p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")));
     a.file_name() == b.file_name() && folder(a) == folder(b)
+}
+
+/// A folder's path as it will be once made: its deepest part that exists
+/// with every link followed (canonicalized), then the rest, whose `.` and
+/// `..` are folded by name (no part of it can be a link yet). Two paths to
+/// one folder, relative or absolute, resolve alike whether or not it exists.
+pub fn resolved(dir: &Path) -> PathBuf {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let (mut path, rest) = absolute
+        .ancestors()
+        .find_map(|known| Some((std::fs::canonicalize(known).ok()?, absolute.strip_prefix(known).ok()?)))
+        .unwrap_or_else(|| (PathBuf::new(), absolute.as_path()));
+    for part in rest.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                path.pop();
+            }
+            part => path.push(part),
+        }
+    }
+    path
 }
 
 fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
@@ -174,6 +194,22 @@ mod tests {
         assert!(!same_file(&book, &copy).unwrap(), "a copy is another file");
         assert!(!same_file(&book, &dir.path().join("missing.dat")).unwrap());
         assert!(same_file(&dir.path().join("missing.dat"), &book).is_err());
+    }
+
+    #[test]
+    fn one_destination_is_known_by_any_path_before_its_folder_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let absolute = dir.path().join("run/extend.jsonl");
+        let dotted = dir.path().join("x/../run/./extend.jsonl");
+        for path in [&absolute, &dotted] {
+            assert!(same_destination(path, &dir.path().join("run").join("extend.jsonl")), "{}", path.display());
+        }
+        assert!(!same_destination(&absolute, &dir.path().join("run/other.jsonl")));
+        assert!(!same_destination(&absolute, &dir.path().join("walk/extend.jsonl")));
+        // Relative to the working folder, as a user types it.
+        let here = std::env::current_dir().unwrap().join("not-made-yet/o/extend.jsonl");
+        assert!(same_destination(&here, Path::new("not-made-yet/o/extend.jsonl")));
+        assert_eq!(resolved(Path::new("not-made-yet/o")), resolved(&here.parent().unwrap().join(".")));
     }
 
     #[test]
