@@ -128,7 +128,9 @@ pub struct ExtendPaths {
 }
 
 impl ExtendPaths {
-    /// Refuses an OUT or a journal that is IN by any path.
+    /// Refuses an OUT or a journal that is IN by any path, an OUT that is
+    /// the journal, and a journal another run holds or that is not a
+    /// regular file.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
         let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
@@ -138,6 +140,7 @@ impl ExtendPaths {
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
+        Journal::check_free(&journal)?;
         Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal })
     }
 }
@@ -223,7 +226,7 @@ pub fn extend(
         }
     }
     let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
-    let mut journal = Journal::open(&paths.journal, &options.engine.command)?;
+    let mut journal = Journal::open(&paths.journal)?;
     if !journal.is_empty() {
         tracing::info!(
             "{}: {} answers of earlier runs, taken instead of searching again",
@@ -412,7 +415,7 @@ impl Run<'_, '_, '_> {
                     let LeafPlan::Search { query, .. } = plans[done.index] else {
                         unreachable!("only searches are asked")
                     };
-                    self.journal.record(&query, answer, took)?;
+                    self.journal.record(&query, answer, pool.command(), took)?;
                     self.report.searched += 1;
                     self.report.engine_time += took;
                     answers[done.index] = Some(answer);

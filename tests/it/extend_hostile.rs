@@ -4,8 +4,9 @@
 //! paths hold a blank. Each test runs the real binary with the solver
 //! example as the engine; every wait is bounded.
 
-use crate::extend::{book, extend, stderr};
-use std::process::{Command, Output, Stdio};
+use crate::extend::{assert_each_search_once, book, extend, journal, run, solver, stderr, summary};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The longest a test waits for a run that should end at once.
@@ -47,4 +48,145 @@ fn out_or_the_log_named_as_the_journal_is_refused_even_before_its_folder_exists(
     let log = extend(dir.path(), &book(), "out.dat", &["--out-dir", "run", "--log-file", named]);
     assert_refused(log, "the log file");
     assert!(!dir.path().join("run").exists() && !dir.path().join("out.dat").exists(), "nothing made");
+}
+
+/// A run under way, killed if the test fails before it ends (its engines
+/// die with it): a failed test leaves nothing running.
+struct Running(Option<Child>);
+
+impl Running {
+    fn child(&mut self) -> &mut Child {
+        self.0.as_mut().expect("running")
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Waits (a minute at most) until `file` exists in `dir`, `child` still running.
+fn wait_for_file(dir: &Path, file: &str, child: &mut Child) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !dir.join(file).exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before {file} appeared");
+        assert!(Instant::now() < deadline, "{file} never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits (two minutes at most) for a run to end; its output.
+fn finish(mut running: Running) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while running.child().try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the run did not end within two minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    running.0.take().expect("running").wait_with_output().unwrap()
+}
+
+#[test]
+fn a_second_run_on_a_journal_in_use_is_refused_at_once_and_the_first_finishes_unharmed() {
+    let dir = tempfile::tempdir().unwrap();
+    // The engines wait for the file `go`: until then the first run holds
+    // its journal (engines start after it is taken) and searches nothing.
+    let gated = format!(
+        "sh -c 'touch waiting; while [ ! -e go ]; do sleep 0.05; done; exec \"$0\" \"$@\"' {}",
+        solver().display()
+    );
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &gated]);
+    let mut first = Running(Some(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()));
+    wait_for_file(dir.path(), "waiting", first.child());
+    let holder = format!("process {}", first.child().id());
+    let message = assert_refused(extend(dir.path(), &book(), "second.dat", &[]), &holder);
+    assert!(message.contains("o/extend.jsonl") && message.contains("in use"), "{message}");
+    assert!(!dir.path().join("second.dat").exists());
+    std::fs::write(dir.path().join("go"), b"").unwrap();
+    let out = finish(first);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    let lines = journal(dir.path());
+    assert_eq!(lines.len(), 92);
+    assert_each_search_once(&lines);
+    let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap();
+    assert!(log.contains("round 10") && !log.contains("in use"), "the first run's log is its own: {log}");
+}
+
+#[test]
+fn answers_of_another_engine_command_are_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let held = journal(dir.path()).len();
+    assert!(held > 0);
+    // The same solver, by another command line (a fleet's other machine).
+    let other = format!("sh -c 'exec \"$0\" \"$@\"' {}", solver().display());
+    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", &other]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let taken = summary(&out, "searches");
+    assert!(taken.ends_with(&format!(" {held} taken from o/extend.jsonl")), "{taken}");
+    let lines = journal(dir.path());
+    assert_eq!(lines.len(), 92);
+    assert_each_search_once(&lines);
+    assert_eq!(lines.iter().filter(|l| l["engine"] == other.as_str()).count(), 92 - held);
+}
+
+#[test]
+fn a_file_in_the_journals_place_that_is_not_a_journal_is_refused_and_never_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("o")).unwrap();
+    // The book a run once wrote in the journal's place, and a log.
+    let book_bytes = std::fs::read(book()).unwrap();
+    for bytes in [book_bytes.clone(), b"info: a log line\ninfo: another".to_vec()] {
+        std::fs::write(dir.path().join("o/extend.jsonl"), &bytes).unwrap();
+        let message = assert_refused(extend(dir.path(), &book(), "out.dat", &[]), "not a journal of extend");
+        assert_eq!(std::fs::read(dir.path().join("o/extend.jsonl")).unwrap(), bytes, "left as it was: {message}");
+        assert!(!dir.path().join("out.dat").exists());
+    }
+}
+
+#[test]
+fn a_last_line_lacking_only_its_newline_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let path = dir.path().join("o/extend.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let held = text.lines().count();
+    std::fs::write(&path, text.trim_end_matches('\n')).unwrap();
+    let out = run(extend(dir.path(), &book(), "out.dat", &[]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let taken = summary(&out, "searches");
+    assert!(taken.ends_with(&format!(" {held} taken from o/extend.jsonl")), "{taken}");
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(now.starts_with(&text), "the lines before are as they were");
+    assert_eq!(journal(dir.path()).len(), 92);
+}
+
+#[test]
+fn a_journal_that_is_a_fifo_or_a_device_is_refused_before_any_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("o");
+    std::fs::create_dir(&o).unwrap();
+    let fifo = Command::new("mkfifo").arg(o.join("extend.jsonl")).status().expect("mkfifo runs");
+    assert!(fifo.success());
+    assert_refused(extend(dir.path(), &book(), "out.dat", &[]), "a named pipe (FIFO), not a regular file");
+    for device in ["/dev/zero", "/dev/null"] {
+        std::fs::remove_file(o.join("extend.jsonl")).unwrap();
+        std::os::unix::fs::symlink(device, o.join("extend.jsonl")).unwrap();
+        // Bounded memory, in case /dev/zero is read: a failure, not a
+        // machine out of memory.
+        let command = extend(dir.path(), &book(), "out.dat", &[]);
+        let mut bounded = Command::new("sh");
+        bounded.current_dir(dir.path()).arg("-c").arg("ulimit -v 4000000 && exec \"$0\" \"$@\"");
+        bounded.arg(command.get_program()).args(command.get_args());
+        bounded.envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))));
+        let message = assert_refused(bounded, "a device, not a regular file");
+        assert!(!message.contains("round 1"), "refused before searching: {message}");
+    }
+    assert!(!dir.path().join("out.dat").exists());
 }
