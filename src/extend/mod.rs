@@ -14,6 +14,7 @@ pub mod engine;
 mod exclusions;
 mod journal;
 mod pool;
+mod scratch;
 pub mod search;
 mod store;
 mod write;
@@ -55,6 +56,9 @@ pub enum ExtendError {
     BookIsJournal { path: PathBuf },
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// No folder whose path an engine's console reads, for the round books.
+    #[error(transparent)]
+    NoScratch(#[from] scratch::NoFolder),
     #[error("{}: the start position ({start}) is not in the book", book.display())]
     StartMissing { book: PathBuf, start: String },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
@@ -86,6 +90,7 @@ impl ExtendError {
         match self {
             ExtendError::SameFile { .. }
             | ExtendError::BookIsJournal { .. }
+            | ExtendError::NoScratch(_)
             | ExtendError::StartMissing { .. }
             | ExtendError::IllegalMove { .. }
             | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
@@ -125,12 +130,14 @@ pub struct ExtendPaths {
     pub input: PathBuf,
     pub output: PathBuf,
     pub journal: PathBuf,
+    /// Where the run's folder of round books is made (scratch.rs).
+    pub scratch: PathBuf,
 }
 
 impl ExtendPaths {
     /// Refuses an OUT or a journal that is IN by any path, an OUT that is
-    /// the journal, and a journal another run holds or that is not a
-    /// regular file.
+    /// the journal, a journal another run holds or that is not a regular
+    /// file, and folders whose paths no engine's console reads.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
         let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
@@ -141,7 +148,8 @@ impl ExtendPaths {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
         Journal::check_free(&journal)?;
-        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal })
+        let scratch = scratch::folder_for(&journal)?;
+        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch })
     }
 }
 
@@ -283,17 +291,11 @@ impl ExtendReport {
     }
 }
 
-/// A folder for the books that tell engines their exclusions: beside the
-/// journal (so that engines on other machines see it where the output
-/// folder is shared), unless its path has blanks, which Edax's console
-/// cannot take; then in the system's temporary folder.
+/// The run's folder of round books, the journal locked: what runs killed
+/// before it left there is removed first (scratch.rs).
 fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
-    let beside = paths.journal.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let beside = std::path::absolute(beside).unwrap_or_else(|_| beside.to_path_buf());
-    let blank = beside.to_string_lossy().chars().any(char::is_whitespace);
-    let dir = if blank { std::env::temp_dir() } else { beside };
-    let made = tempfile::Builder::new().prefix(".bookminer-extend-").tempdir_in(&dir);
-    made.map_err(|source| RunError::Io { path: dir, source }.into())
+    let made = scratch::make(&paths.scratch, &paths.journal);
+    made.map_err(|source| RunError::Io { path: paths.scratch.clone(), source }.into())
 }
 
 /// The start position's node.

@@ -4,7 +4,9 @@
 //! paths hold a blank. Each test runs the real binary with the solver
 //! example as the engine; every wait is bounded.
 
-use crate::extend::{assert_each_search_once, book, extend, journal, run, solver, stderr, summary};
+use crate::extend::{
+    assert_each_search_once, assert_no_engine_left, book, extend, journal, run, solver, stderr, summary,
+};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -189,4 +191,61 @@ fn a_journal_that_is_a_fifo_or_a_device_is_refused_before_any_search() {
         assert!(!message.contains("round 1"), "refused before searching: {message}");
     }
     assert!(!dir.path().join("out.dat").exists());
+}
+
+/// The folders of round books in `dir`, a run's or a killed run's.
+fn round_folders(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let names = entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    names.filter(|n| n.starts_with(".bookminer-extend-")).collect()
+}
+
+/// The journal's whole lines in `out_dir`.
+fn answers_in(dir: &Path, out_dir: &str) -> usize {
+    let text = std::fs::read_to_string(dir.join(out_dir).join("extend.jsonl")).unwrap_or_default();
+    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).count()
+}
+
+#[test]
+fn a_run_that_takes_the_journal_removes_the_round_books_killed_runs_left() {
+    // out_dir without a blank: the round books beside the journal; with
+    // one: in the temporary folder.
+    for out_dir in ["o", "o ut"] {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        let command = || {
+            let mut command = extend(dir.path(), &book(), "out.dat", &["--out-dir", out_dir, "--log-file", "log"]);
+            command.env("TMPDIR", &tmp);
+            command
+        };
+        let mut killed = Running(Some(command().stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while answers_in(dir.path(), out_dir) == 0 {
+            assert!(killed.child().try_wait().unwrap().is_none(), "{out_dir}: the run ended before any answer");
+            assert!(Instant::now() < deadline, "{out_dir}: no answer within a minute");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(killed); // SIGKILL
+        let books_in = if out_dir == "o" { dir.path().join(out_dir) } else { tmp.clone() };
+        assert_eq!(round_folders(&books_in).len(), 1, "{out_dir}: a killed run leaves its round books");
+        assert_no_engine_left(dir.path());
+        let again = run_within(command(), Duration::from_secs(120));
+        assert!(again.status.success(), "{out_dir}: {}", stderr(&again));
+        for folder in [dir.path().join(out_dir), tmp.clone()] {
+            assert_eq!(round_folders(&folder), Vec::<String>::new(), "{out_dir}: in {}", folder.display());
+        }
+    }
+}
+
+#[test]
+fn folders_whose_paths_an_engines_console_cannot_read_are_refused_before_loading() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("t mp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--out-dir", "o ut", "--log-file", "log"]);
+    command.env("TMPDIR", &tmp);
+    let message = assert_refused(command, "TMPDIR");
+    assert!(message.contains("o ut") && message.contains("t mp") && message.contains("blank"), "{message}");
+    assert!(!dir.path().join("o ut").exists() && round_folders(&tmp).is_empty(), "nothing made");
 }
