@@ -87,12 +87,18 @@ pub(crate) const RUN_TAG: &str = "EXTEND_TEST_FOLDER";
 /// Processes still running from the solver's file, started for the test
 /// whose folder is `dir`: engines left behind.
 pub(crate) fn solvers_running(dir: &Path) -> usize {
-    let exe = std::fs::canonicalize(solver()).unwrap();
+    tagged_processes(dir, Some(&std::fs::canonicalize(solver()).unwrap())).len()
+}
+
+/// The processes still running (zombies aside) that were started for the
+/// test whose folder is `dir` (they inherit its [`RUN_TAG`]), from the
+/// file `exe` if one is given.
+pub(crate) fn tagged_processes(dir: &Path, exe: Option<&Path>) -> Vec<u32> {
     let tag = format!("{RUN_TAG}={}\0", dir.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(Result::ok)
-        .filter(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe))
+        .filter(|e| exe.is_none_or(|exe| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe)))
         .filter(|e| {
             std::fs::read(e.path().join("environ")).is_ok_and(|env| env.windows(tag.len()).any(|w| w == tag.as_bytes()))
         })
@@ -100,16 +106,20 @@ pub(crate) fn solvers_running(dir: &Path) -> usize {
             // A zombie has no exe link; a process exiting may still show one.
             std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| !s.contains(") Z "))
         })
-        .count()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect()
 }
 
-/// Waits (a minute at most) until no engine of the test in `dir` runs.
+/// Waits (a minute at most) until no engine of the test in `dir` runs, nor
+/// any process the run started (a shell, what it started, a watchdog):
+/// called once bookminer itself has ended.
 pub(crate) fn assert_no_engine_left(dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while solvers_running(dir) > 0 && Instant::now() < deadline {
+    while !tagged_processes(dir, None).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(solvers_running(dir), 0, "an engine outlived its run");
+    assert_eq!(tagged_processes(dir, None), Vec::<u32>::new(), "a process started for the run outlived it");
 }
 
 /// Plain negamax to the end of the game: the slow reference.

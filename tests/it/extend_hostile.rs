@@ -5,7 +5,8 @@
 //! example as the engine; every wait is bounded.
 
 use crate::extend::{
-    assert_each_search_once, assert_no_engine_left, book, extend, journal, run, solver, stderr, summary,
+    assert_each_search_once, assert_no_engine_left, book, extend, journal, run, solver, solvers_running, stderr,
+    summary, tagged_processes,
 };
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -248,4 +249,48 @@ fn folders_whose_paths_an_engines_console_cannot_read_are_refused_before_loading
     let message = assert_refused(command, "TMPDIR");
     assert!(message.contains("o ut") && message.contains("t mp") && message.contains("blank"), "{message}");
     assert!(!dir.path().join("o ut").exists() && round_folders(&tmp).is_empty(), "nothing made");
+}
+
+/// Kills, when dropped, whatever the test in `dir` started that is still
+/// running (each by its process id): a test that fails leaves nothing behind.
+struct KillLeftovers<'d>(&'d Path);
+
+impl Drop for KillLeftovers<'_> {
+    fn drop(&mut self) {
+        for pid in tagged_processes(self.0, None) {
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        }
+    }
+}
+
+#[test]
+fn no_engine_process_nor_any_it_started_outlives_bookminer_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let _leftovers = KillLeftovers(dir.path());
+    // A shell that starts the solver as its child, which hangs on its
+    // first search: the parent-death signal reaches the shell only.
+    let engine = format!("sh -c 'SOLVER_FAULT=hang {} \"$@\"; true' sh", solver().display());
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &engine]);
+    let mut running = Running(Some(command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()));
+    // Both solvers in their search (before it, a solver would leave at the
+    // end of its input, bookminer's pipe, as it should).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let hanging = || std::fs::read_to_string(dir.path().join("o/log")).unwrap_or_default().matches("hanging").count();
+    while hanging() < 2 {
+        assert!(running.child().try_wait().unwrap().is_none(), "the run ended before its engines hung");
+        assert!(Instant::now() < deadline, "two engines never hung");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(solvers_running(dir.path()), 2);
+    let bookminer = running.child().id();
+    drop(running); // SIGKILL
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !tagged_processes(dir.path(), None).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<String> = tagged_processes(dir.path(), None)
+        .iter()
+        .map(|pid| std::fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default().replace('\0', " "))
+        .collect();
+    assert!(left.is_empty(), "30 s after bookminer ({bookminer}) was killed, still running: {left:?}");
 }
