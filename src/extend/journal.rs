@@ -171,7 +171,8 @@ impl Journal {
         std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
         let file = options.open(path).map_err(io)?;
         refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
-        lock(path, &file)
+        // Shared: two runs that ask at once do not refuse each other here.
+        held_by_another(path, &file, file.try_lock_shared())
     }
 
     pub fn path(&self) -> &Path {
@@ -243,7 +244,13 @@ fn open_or_create(path: &Path) -> io::Result<(File, bool)> {
 
 /// Takes the journal for this run alone, or says which process has it.
 fn lock(path: &Path, file: &File) -> Result<(), JournalError> {
-    match file.try_lock() {
+    held_by_another(path, file, file.try_lock())
+}
+
+/// The refusal of a journal whose lock could not be taken, naming the
+/// process that holds it.
+fn held_by_another(path: &Path, file: &File, locked: Result<(), std::fs::TryLockError>) -> Result<(), JournalError> {
+    match locked {
         Ok(()) => Ok(()),
         Err(std::fs::TryLockError::WouldBlock) => {
             Err(JournalError::Locked { path: path.to_path_buf(), holder: lock_holder(file) })
