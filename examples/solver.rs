@@ -17,7 +17,8 @@
 //! other moves and prints one line: depth, score, time, nodes, speed, move.
 //!
 //! For tests, `SOLVER_FAULT` makes it misbehave on its first `hint`:
-//! `exit` (ends), `hang` (never answers), `garbage` (prints nonsense).
+//! `exit` (ends), `hang` (never answers, saying so on standard error),
+//! `garbage` (prints nonsense).
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::Book;
@@ -114,9 +115,13 @@ impl Solver {
         if self.hints == 1 {
             match std::env::var("SOLVER_FAULT").as_deref() {
                 Ok("exit") => std::process::exit(3),
-                Ok("hang") => loop {
-                    std::thread::sleep(std::time::Duration::from_secs(60));
-                },
+                Ok("hang") => {
+                    // Said, so that a test knows the search under way will never end.
+                    eprintln!("hanging (SOLVER_FAULT=hang)");
+                    loop {
+                        std::thread::sleep(std::time::Duration::from_secs(60));
+                    }
+                }
                 Ok("garbage") => {
                     println!("?? the answer is blue");
                     return;

@@ -327,11 +327,13 @@ pub enum Command {
     /// PATH/eval.dat"), run --workers times at once; a wrapper (ssh, a
     /// cluster's launcher) runs it elsewhere. Every answer goes to
     /// {out_dir}/extend.jsonl as it comes; a run that finds that journal
-    /// takes its answers instead of searching again, so an interrupted run
-    /// loses only the searches under way. An engine that crashes, hangs past
-    /// engine_timeout or answers nonsense is restarted and asked twice more,
-    /// then the run stops (status 3). Status 130 if interrupted: the journal
-    /// is kept, OUT is not written.
+    /// takes its answers, whichever engine gave them, instead of searching
+    /// again, so an interrupted run loses only the searches under way. One
+    /// run at a time: a second run on a journal in use is refused (status
+    /// 2), naming the process that holds it. An engine that crashes, hangs
+    /// past engine_timeout or answers nonsense is restarted and asked twice
+    /// more, then the run stops (status 3). Status 130 if interrupted: the
+    /// journal is kept, OUT is not written.
     Extend {
         /// The book to read.
         #[arg(value_name = "IN")]

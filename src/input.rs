@@ -137,6 +137,28 @@ pub fn first_on_one_file<'a>(paths: &[&'a Path]) -> Option<(&'a Path, &'a Path)>
     None
 }
 
+/// A folder's path as it will be once made: its deepest part that exists
+/// with every link followed (canonicalized), then the rest, whose `.` and
+/// `..` are folded by name (no part of it can be a link yet). Two paths to
+/// one folder, relative or absolute, resolve alike whether or not it exists.
+pub fn resolved(dir: &Path) -> PathBuf {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let (mut path, rest) = absolute
+        .ancestors()
+        .find_map(|known| Some((std::fs::canonicalize(known).ok()?, absolute.strip_prefix(known).ok()?)))
+        .unwrap_or_else(|| (PathBuf::new(), absolute.as_path()));
+    for part in rest.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                path.pop();
+            }
+            part => path.push(part),
+        }
+    }
+    path
+}
+
 fn refuse_unless_regular(metadata: &Metadata) -> io::Result<()> {
     match metadata.file_type() {
         kind if kind.is_file() => Ok(()),
@@ -272,6 +294,22 @@ mod tests {
         let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
         assert_eq!(first_on_one_file(&paths), Some((paths[1], paths[3])));
         assert_eq!(first_on_one_file(&paths[..3]), None);
+    }
+
+    #[test]
+    fn one_destination_is_known_by_any_path_before_its_folder_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let absolute = dir.path().join("run/extend.jsonl");
+        let dotted = dir.path().join("x/../run/./extend.jsonl");
+        for path in [&absolute, &dotted] {
+            assert!(same_destination(path, &dir.path().join("run").join("extend.jsonl")), "{}", path.display());
+        }
+        assert!(!same_destination(&absolute, &dir.path().join("run/other.jsonl")));
+        assert!(!same_destination(&absolute, &dir.path().join("walk/extend.jsonl")));
+        // Relative to the working folder, as a user types it.
+        let here = std::env::current_dir().unwrap().join("not-made-yet/o/extend.jsonl");
+        assert!(same_destination(&here, Path::new("not-made-yet/o/extend.jsonl")));
+        assert_eq!(resolved(Path::new("not-made-yet/o")), resolved(&here.parent().unwrap().join(".")));
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Mismatch<'_> {
     /// initial position (black to move) and holds its passes, so its length
     /// tells.
     pub fn black_to_move(&self) -> bool {
-        self.line.len() % 2 == 0
+        self.line.len().is_multiple_of(2)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Everything bookminer asks of the operating system through `unsafe`
 //! calls, in one place, each with its safety argument: a book's bytes
 //! mapped (or owned, for books built in memory), the guard that lets a book
-//! shrink under the map without killing the process, and hints on how our
-//! own large allocations are backed.
+//! shrink under the map without killing the process, hints on how our
+//! own large allocations are backed, and the engines' process groups.
 //!
 //! Edax rewrites `book.dat` in place when it saves a book. A mapped file
 //! that shrinks makes every read past its new end raise SIGBUS, which would
@@ -370,49 +370,94 @@ pub fn populate<T>(vec: &mut Vec<T>) {
     let _ = vec;
 }
 
-/// Starts `command` as the leader of a process group of its own, so that
-/// the terminal's Ctrl-C reaches bookminer alone (which then ends the
-/// group itself) and [`kill_group`] ends the process with everything it
-/// started (a shell, ssh, a job launcher). On Linux the process is also
-/// killed by the kernel when the thread that started it ends, bookminer
-/// killed with SIGKILL included: no engine outlives its run.
-pub fn spawn_in_own_group(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-        #[cfg(target_os = "linux")]
-        // SAFETY: the closure runs in the child between fork and exec, where
-        // only async-signal-safe calls are allowed: prctl is one (a system
-        // call), and nothing is allocated or locked.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    command.spawn()
+/// What leads each engine's process group: `sh` waiting on its standard
+/// input, a pipe whose write end bookminer alone holds (close-on-exec, so
+/// no engine inherits it). The pipe ends when bookminer does, however it
+/// ends (SIGKILL included): then the watchdog kills its whole group, the
+/// engine with every process it started, and itself. It names no group by
+/// number (`0` is its own), so it can never kill a group whose id was
+/// reused. Nothing is ever written to the pipe.
+const WATCHDOG: &str = "read _; kill -s KILL 0";
+
+/// A process group for one engine, led by a watchdog ([`WATCHDOG`]): no
+/// process of the group outlives bookminer. The kernel's parent-death
+/// signal reaches only the process bookminer started (on Linux it is set
+/// too, and ends that one at once), not what that process started: a
+/// shell's children would be left running under PID 1 for ever.
+///
+/// The group is not the terminal's foreground group, so Ctrl-C reaches
+/// bookminer alone, which then ends the group itself ([`EngineGroup::kill`]).
+/// Dropped, the group is killed and the watchdog reaped.
+pub struct EngineGroup {
+    watchdog: std::process::Child,
 }
 
-/// Sends SIGKILL to the process group `leader` leads (see
-/// [`spawn_in_own_group`]). A group already gone is not an error.
-pub fn kill_group(leader: u32) {
-    #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(leader) {
-        if pid > 0 {
-            // SAFETY: kill takes no pointers; a negative pid names the group
-            // whose leader is `pid`, which is a child of ours not yet reaped
-            // (its id cannot have been reused by another group).
+impl EngineGroup {
+    /// Starts the watchdog, leader of a new process group.
+    pub fn start() -> std::io::Result<EngineGroup> {
+        let mut command = std::process::Command::new("sh");
+        command.arg("-c").arg(WATCHDOG);
+        command.stdin(std::process::Stdio::piped());
+        command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        Ok(EngineGroup { watchdog: command.spawn()? })
+    }
+
+    /// Starts `command` in the group. On Linux the process is also killed
+    /// by the kernel when the thread that started it ends, bookminer killed
+    /// with SIGKILL included.
+    pub fn spawn(&self, command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            let group = i32::try_from(self.watchdog.id()).map_err(std::io::Error::other)?;
+            command.process_group(group);
+            #[cfg(target_os = "linux")]
+            // SAFETY: the closure runs in the child between fork and exec,
+            // where only async-signal-safe calls are allowed: prctl is one (a
+            // system call), and nothing is allocated or locked.
             unsafe {
-                libc::kill(-pid, libc::SIGKILL);
+                command.pre_exec(|| {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        command.spawn()
+    }
+
+    /// Sends SIGKILL to the whole group: the engine, whatever it started,
+    /// and the watchdog. A group already gone is not an error.
+    pub fn kill(&self) {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.watchdog.id()) {
+            if pid > 0 {
+                // SAFETY: kill takes no pointers; a negative pid names the
+                // group the watchdog leads, a child of ours reaped only once
+                // it is dropped, after this: its id, and so the group's,
+                // cannot have gone to another process.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
             }
         }
     }
-    #[cfg(not(unix))]
-    let _ = leader;
+}
+
+impl Drop for EngineGroup {
+    fn drop(&mut self) {
+        self.kill();
+        #[cfg(not(unix))]
+        let _ = self.watchdog.kill();
+        // Killed: it ends at once (a bounded wait all the same, as for engines).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while matches!(self.watchdog.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

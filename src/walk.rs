@@ -593,7 +593,7 @@ impl<V: Visitor> Walker<'_, V> {
     /// Follows one move (`moves[at]`) of the position on top of the stack.
     fn follow(&mut self, at: usize) -> Result<(), WalkError<V::Error>> {
         self.stats.edges += 1;
-        if self.stats.edges % PROGRESS_INTERVAL == 0 {
+        if self.stats.edges.is_multiple_of(PROGRESS_INTERVAL) {
             self.visitor.progress(&self.stats).map_err(WalkError::Visitor)?;
         }
         let Child { link, target } = self.moves[at];

@@ -60,7 +60,7 @@ impl Window {
             }
         }
         if let Some(e) = self.error {
-            let w = if place.ply % 2 == 0 { start_value.0 } else { -start_value.0 };
+            let w = if place.ply.is_multiple_of(2) { start_value.0 } else { -start_value.0 };
             if (i64::from(score.0) - i64::from(w)).abs() > i64::from(e) {
                 return false;
             }

@@ -392,7 +392,7 @@ mod tests {
     }
 
     fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
-        let placement = Placement { symmetry: Symmetry::new((id % 8) as u8).unwrap(), symmetric: id % 3 == 0 };
+        let placement = Placement { symmetry: Symmetry::new((id % 8) as u8).unwrap(), symmetric: id.is_multiple_of(3) };
         FoundLink {
             link: Link { score: Score(score), mv, then_pass },
             child: Located { id: RecordId(id), hint: 0 },

@@ -2,8 +2,10 @@
 //! why this protocol and how each search is asked).
 //!
 //! The engine's own command line is run by `sh -c`, in a process group of
-//! its own: bookminer ends the whole group itself (Ctrl-C included) and
-//! reaps it, so no engine outlives the run. Every wait has a deadline.
+//! its own ([`EngineGroup`]): bookminer ends the whole group itself (Ctrl-C
+//! included) and reaps the engine, and the group's watchdog ends it if
+//! bookminer is killed, so no engine, nor anything it started, outlives the
+//! run. Every wait has a deadline.
 //!
 //! Framing: the console echoes each command it reads (`echo on`), and a
 //! comment line `# bookminer-sync N` sent after a command comes back as
@@ -14,6 +16,7 @@
 use super::exclusions;
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
+use crate::os::EngineGroup;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -61,6 +64,8 @@ pub struct Engine {
     /// A name for the log: `engine 1.2` is engine 1's worker 2.
     id: String,
     child: Child,
+    /// Its process group, killed whole; dropped after the engine is reaped.
+    group: EngineGroup,
     stdin: ChildStdin,
     lines: Receiver<String>,
     timeout: Duration,
@@ -83,7 +88,8 @@ impl Engine {
         let mut command = Command::new("sh");
         command.arg("-c").arg(startup_line(&spec.command, &exclusions));
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = crate::os::spawn_in_own_group(&mut command).map_err(Fault::Spawn)?;
+        let group = EngineGroup::start().map_err(Fault::Spawn)?;
+        let mut child = group.spawn(&mut command).map_err(Fault::Spawn)?;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
             unreachable!("all three streams were asked to be piped");
@@ -103,6 +109,7 @@ impl Engine {
         let mut engine = Engine {
             id,
             child,
+            group,
             stdin,
             lines,
             timeout: spec.timeout,
@@ -206,11 +213,9 @@ impl Engine {
 
     /// Kills the engine's process group (whatever is left of it) and reaps
     /// the engine, once: its exit status, if it came within [`QUIT_GRACE`].
-    /// The group is killed before the engine is reaped, so that its number
-    /// cannot have gone to another process meanwhile.
     fn end(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
-            crate::os::kill_group(self.child.id());
+            self.group.kill();
             let deadline = Instant::now() + QUIT_GRACE;
             self.status = loop {
                 match self.child.try_wait() {

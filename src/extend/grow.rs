@@ -202,7 +202,7 @@ pub fn grow_with(
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
-    let unfixed = write_unfixed(&store, &paths.output)?;
+    let unfixed = write_unfixed(&store, scratch.path())?;
     drop(store);
     let name = book.path().display().to_string();
     drop(book);

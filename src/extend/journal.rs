@@ -5,8 +5,15 @@
 //!
 //! A line: `{"board":"…","side":"X","level":60,"excluded":["A5"],"move":"G4",
 //! "score":-4,"engine":"edax …","seconds":0.918}`, keys in this order. An
-//! answer is taken back only for the same board, side, level, exclusions
-//! and engine command line.
+//! answer is keyed by the search alone (board, side, level, moves left
+//! out); the engine that gave it is written beside it, for the record, and
+//! not asked: engines added to a fleet or taken from it lose no answer.
+//!
+//! One run at a time: a run holds an exclusive lock on the journal, and
+//! another is refused at once, told which process holds it. Nothing is
+//! changed in the file before all of it has been read as a journal: a file
+//! that is not one (a book, a log named where the journal goes) is refused
+//! as it is, never cut.
 
 use super::search::{Answer, Query};
 use crate::board::Square;
@@ -22,6 +29,13 @@ use std::time::Duration;
 /// The journal's name in the output folder.
 pub const JOURNAL: &str = "extend.jsonl";
 
+/// How every line the journal writes begins: a last line that begins so
+/// and does not read was cut short by a kill.
+const LINE_START: &[u8] = br#"{"board":""#;
+
+/// How a line that notes an expansion `grow` dispatched begins.
+const EXPANSION_START: &[u8] = br#"{"expand":""#;
+
 /// Why the journal cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
@@ -31,27 +45,54 @@ pub enum JournalError {
         #[source]
         source: io::Error,
     },
+    /// A FIFO would be waited on for ever, a device read without end.
+    #[error("{}: {what}, not a regular file: the journal must be one; name another out_dir", path.display())]
+    NotAFile { path: PathBuf, what: &'static str },
+    #[error("{}: in use by another run of extend ({}); a journal serves one run at a time: wait for that one to end, or name another out_dir", path.display(), holder_text(*holder))]
+    Locked { path: PathBuf, holder: Option<u32> },
+    #[error("{}: line 1: {why}: not a journal of extend, so left as it is; name another out_dir, or move the file away", path.display())]
+    NotAJournal { path: PathBuf, why: String },
     #[error("{}: line {line}: {why}; move the file away to start a new journal", path.display())]
     BadLine { path: PathBuf, line: usize, why: String },
+}
+
+/// The process that holds a journal, for messages.
+fn holder_text(holder: Option<u32>) -> String {
+    match holder {
+        Some(pid) => format!("process {pid}"),
+        None => "a process not listed in /proc/locks: on another machine sharing the folder?".to_string(),
+    }
 }
 
 impl JournalError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             JournalError::Io { source, .. } => io_kind(source),
-            JournalError::BadLine { .. } => ErrorKind::BadInput,
+            JournalError::NotAFile { .. }
+            | JournalError::Locked { .. }
+            | JournalError::NotAJournal { .. }
+            | JournalError::BadLine { .. } => ErrorKind::BadInput,
+        }
+    }
+
+    /// The error of line `line` (counted from 1), which does not read.
+    fn bad_line(path: &Path, line: usize, why: String) -> JournalError {
+        match line {
+            1 => JournalError::NotAJournal { path: path.to_path_buf(), why },
+            line => JournalError::BadLine { path: path.to_path_buf(), line, why },
         }
     }
 }
 
-/// The journal file, open for appending, and the answers it held.
+/// The journal file, open for appending and locked, and the answers it held.
 pub struct Journal {
     path: PathBuf,
     file: File,
     answers: HashMap<Query, Answer>,
 }
 
-/// A line as written.
+/// A line as written. `engine` is required (every line has it, and a line
+/// without it is not ours) but not used: any engine's answer serves.
 #[derive(Deserialize)]
 struct Line {
     board: String,
@@ -61,31 +102,80 @@ struct Line {
     #[serde(rename = "move")]
     mv: String,
     score: i8,
+    #[serde(rename = "engine")]
+    _engine: String,
+}
+
+/// What follows the journal's last newline.
+enum Tail {
+    Nothing,
+    /// A whole line that lacks only its newline: kept, the newline added.
+    Whole,
+    /// A line cut short by a kill, from this byte on: taken off.
+    CutShort(u64),
 }
 
 impl Journal {
-    /// Opens (or starts) the journal at `path` for answers of `engine`. A
-    /// last line cut short (the run was killed while writing it) is taken
-    /// off; any other line that does not read is an error.
+    /// Opens (or starts) the journal at `path`, which must be a regular
+    /// file (or nothing yet), and locks it for this run. Every line is
+    /// read before anything is changed: a last line cut short (the run was
+    /// killed while writing it) is then taken off, a last line lacking only
+    /// its newline given one; any other line that does not read is an error,
+    /// and the file is left as it is.
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
+        // Asked before opening, so that a FIFO is refused, not waited on.
+        match std::fs::metadata(path) {
+            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => refuse_link_to_nothing(path)?,
+            Err(e) => return Err(io(e)),
+        }
+        let (mut file, created) = open_or_create(path).map_err(io)?;
+        // And again once open, in case the path changed in between.
+        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
+        lock(path, &file)?;
+        if created {
+            sync_folder(path).map_err(io)?;
+        }
         let mut text = Vec::new();
         file.read_to_end(&mut text).map_err(io)?;
-        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
-            tracing::warn!(
-                "{}: its last line was cut short (a run stopped while writing it); taken off",
-                path.display()
-            );
-            file.set_len(whole as u64).map_err(io)?;
-            file.seek(io::SeekFrom::End(0)).map_err(io)?;
+        let (answers, tail) = read_lines(path, &text)?;
+        match tail {
+            Tail::Nothing => {}
+            Tail::Whole => {
+                file.write_all(b"\n").and_then(|()| file.sync_data()).map_err(io)?;
+            }
+            Tail::CutShort(at) => {
+                tracing::warn!(
+                    "{}: its last line was cut short (a run stopped while writing it); taken off",
+                    path.display()
+                );
+                file.set_len(at).map_err(io)?;
+                file.seek(io::SeekFrom::End(0)).map_err(io)?;
+            }
         }
-        let mut journal = Journal { path: path.to_path_buf(), file, answers: HashMap::new() };
-        for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
-            journal.take(line).map_err(|why| JournalError::BadLine { path: path.to_path_buf(), line: i + 1, why })?;
+        Ok(Journal { path: path.to_path_buf(), file, answers })
+    }
+
+    /// Refuses, changing nothing, a journal that another run holds or that
+    /// is not a regular file: asked before the book is loaded (and the log
+    /// file made), so that a second run is refused at once and touches
+    /// nothing of the first's. [`Journal::open`] asks again, for good.
+    pub fn check_free(path: &Path) -> Result<(), JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        match std::fs::metadata(path) {
+            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return refuse_link_to_nothing(path),
+            Err(e) => return Err(io(e)),
         }
-        Ok(journal)
+        let mut options = OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let file = options.open(path).map_err(io)?;
+        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
+        // Shared: two runs that ask at once do not refuse each other here.
+        held_by_another(path, &file, file.try_lock_shared())
     }
 
     pub fn path(&self) -> &Path {
@@ -101,12 +191,24 @@ impl Journal {
         self.answers.is_empty()
     }
 
-    /// The answer the journal holds for `query`, if any.
+    /// The answer the journal holds for `query`, whichever engine gave it.
     pub fn answer(&self, query: &Query) -> Option<Answer> {
         self.answers.get(query).copied()
     }
 
-    /// Writes an answer down, through to the disk, before it is used.
+    /// Notes an expansion `grow` dispatched: the position expanded, its D
+    /// and its priority (docs/grow.md). Read back as a note, not an answer.
+    pub fn expansion(&mut self, board: &crate::board::Board, d: f64, priority: f64) -> Result<(), JournalError> {
+        let query = Query { board: *board, excluded: 0, level: 0 };
+        let (board, side) = (query.board_text(), query.side());
+        let line = format!("{{\"expand\":\"{board}\",\"side\":\"{side}\",\"d\":{d},\"priority\":{priority}}}\n");
+        let io = |source| JournalError::Io { path: self.path.clone(), source };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+
+    /// Writes an answer down, with the command line of the engine that
+    /// gave it, through to the disk, before it is used.
     pub fn record(&mut self, query: &Query, answer: Answer, engine: &str, took: Duration) -> Result<(), JournalError> {
         let line = line_of(query, answer, engine, took);
         let io = |source| JournalError::Io { path: self.path.clone(), source };
@@ -117,48 +219,179 @@ impl Journal {
         self.answers.insert(*query, answer);
         Ok(())
     }
+}
 
-    /// Writes down an expansion `grow` dispatched: the position expanded,
-    /// its D and its priority (docs/grow.md). Read back as a note, not an
-    /// answer.
-    pub fn expansion(&mut self, board: &crate::board::Board, d: f64, priority: f64) -> Result<(), JournalError> {
-        let query = Query { board: *board, excluded: 0, level: 0 };
-        let line = format!(
-            "{{\"expand\":\"{}\",\"side\":\"{}\",\"d\":{d},\"priority\":{priority}}}\n",
-            query.board_text(),
-            query.side()
-        );
-        let io = |source| JournalError::Io { path: self.path.clone(), source };
-        self.file.write_all(line.as_bytes()).map_err(io)?;
-        self.file.sync_data().map_err(io)
+/// Refuses a journal that exists and is not a regular file (a link to one
+/// is one).
+fn refuse_unless_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), JournalError> {
+    match metadata.file_type() {
+        kind if kind.is_file() => Ok(()),
+        kind => Err(JournalError::NotAFile { path: path.to_path_buf(), what: crate::input::describe(kind) }),
     }
+}
 
-    /// Reads one line into the answers.
-    fn take(&mut self, bytes: &[u8]) -> Result<(), String> {
-        if bytes.starts_with(b"{\"expand\":") {
-            // An expansion `grow` dispatched: a note for the reader.
-            return serde_json::from_slice::<serde_json::Value>(bytes)
-                .map(drop)
-                .map_err(|e| format!("not a journal line ({e})"));
+/// Refuses a symbolic link to nothing: the journal would be made wherever
+/// it points (OUT's name, say), not in out_dir.
+fn refuse_link_to_nothing(path: &Path) -> Result<(), JournalError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            Err(JournalError::NotAFile { path: path.to_path_buf(), what: "a symbolic link to nothing" })
         }
-        let line: Line = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
-        let position = crate::position::parse(&format!("{} {}", line.board, line.side)).map_err(|e| e.to_string())?;
-        if line.level > 60 {
-            return Err(format!("level {} is not a level (0 to 60)", line.level));
-        }
-        let mut excluded = 0;
-        for square in &line.excluded {
-            excluded |= Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?.bit();
-        }
-        let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
-        let query = Query { board: position.board, excluded, level: line.level };
-        let answer = Answer { mv, score: line.score };
-        if !query.accepts(&answer) {
-            return Err(format!("{} cannot be the answer to {query}", line.mv));
-        }
-        self.answers.insert(query, answer);
-        Ok(())
+        _ => Ok(()),
     }
+}
+
+/// Opens the journal for reading and appending, making it if there is
+/// none; true if it was made. Never waits on the open (a FIFO put in its
+/// place after it was asked about is refused once open).
+fn open_or_create(path: &Path) -> io::Result<(File, bool)> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => Ok((file, true)),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Takes the journal for this run alone, or says which process has it.
+fn lock(path: &Path, file: &File) -> Result<(), JournalError> {
+    held_by_another(path, file, file.try_lock())
+}
+
+/// The refusal of a journal whose lock could not be taken, naming the
+/// process that holds it.
+fn held_by_another(path: &Path, file: &File, locked: Result<(), std::fs::TryLockError>) -> Result<(), JournalError> {
+    match locked {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(JournalError::Locked { path: path.to_path_buf(), holder: lock_holder(file) })
+        }
+        Err(std::fs::TryLockError::Error(source)) => Err(JournalError::Io { path: path.to_path_buf(), source }),
+    }
+}
+
+/// The process holding the lock on `file`, as `/proc/locks` lists it
+/// (Linux; a lock taken on another machine sharing the folder is not
+/// listed there).
+fn lock_holder(file: &File) -> Option<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let metadata = file.metadata().ok()?;
+        let locks = std::fs::read_to_string("/proc/locks").ok()?;
+        holder_in(&locks, metadata.dev(), metadata.ino())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// The process of the `flock` lock that `/proc/locks` lists for the file
+/// `(dev, ino)`: `1: FLOCK  ADVISORY  WRITE 4091 fe:00:5349956 0 EOF`
+/// (device as major:minor in hex, then the inode). A lock waited for
+/// (`1: -> FLOCK …`) is not held. Some file systems list another device
+/// than the one `stat` gives: then the inode alone tells.
+#[cfg(any(target_os = "linux", test))]
+fn holder_in(locks: &str, dev: u64, ino: u64) -> Option<u32> {
+    let major = ((dev >> 32) & 0xffff_f000) | ((dev >> 8) & 0xfff);
+    let minor = ((dev >> 12) & 0xffff_ff00) | (dev & 0xff);
+    let held = locks.lines().filter_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [_, "FLOCK", _, _, pid, file, ..] = words.as_slice() else { return None };
+        let mut parts = file.split(':');
+        let (lock_major, lock_minor, lock_ino) = (parts.next()?, parts.next()?, parts.next()?);
+        let same_device =
+            u64::from_str_radix(lock_major, 16) == Ok(major) && u64::from_str_radix(lock_minor, 16) == Ok(minor);
+        (lock_ino.parse() == Ok(ino)).then(|| Some((same_device, pid.parse::<u32>().ok()?)))?
+    });
+    let held: Vec<(bool, u32)> = held.collect();
+    held.iter().find(|(same_device, _)| *same_device).or(held.first()).map(|&(_, pid)| pid)
+}
+
+/// Makes the journal's new name durable: a journal made just before a
+/// crash must still be there with the answers written to it.
+fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    File::open(folder)?.sync_all()
+}
+
+/// Reads every line of the journal's bytes, changing nothing: the answers
+/// (a later line for the same search replaces an earlier one), and what
+/// follows the last newline. Any line that does not read is an error,
+/// but for a last line that begins as the journal's lines do, which a kill
+/// cut short.
+fn read_lines(path: &Path, text: &[u8]) -> Result<(HashMap<Query, Answer>, Tail), JournalError> {
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut answers = HashMap::new();
+    let lines = text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
+    for (i, line) in lines {
+        if let Some((query, answer)) = read_line(line).map_err(|why| JournalError::bad_line(path, i + 1, why))? {
+            answers.insert(query, answer);
+        }
+    }
+    let last = &text[whole..];
+    if last.is_empty() {
+        return Ok((answers, Tail::Nothing));
+    }
+    match read_line(last) {
+        Ok(read) => {
+            answers.extend(read);
+            Ok((answers, Tail::Whole))
+        }
+        Err(_) if [LINE_START, EXPANSION_START].iter().any(|s| last.starts_with(s) || s.starts_with(last)) => {
+            Ok((answers, Tail::CutShort(whole as u64)))
+        }
+        Err(why) => {
+            let line = 1 + text[..whole].iter().filter(|&&b| b == b'\n').count();
+            Err(JournalError::bad_line(path, line, why))
+        }
+    }
+}
+
+/// One line: the search and its answer, or none for a line that notes an
+/// expansion.
+fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer)>, String> {
+    if bytes.starts_with(EXPANSION_START) {
+        return read_expansion(bytes).map(|_| None);
+    }
+    let line: Line = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
+    let position = crate::position::parse(&format!("{} {}", line.board, line.side)).map_err(|e| e.to_string())?;
+    if line.level > 60 {
+        return Err(format!("level {} is not a level (0 to 60)", line.level));
+    }
+    let mut excluded = 0;
+    for square in &line.excluded {
+        excluded |= Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?.bit();
+    }
+    let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
+    let query = Query { board: position.board, excluded, level: line.level };
+    let answer = Answer { mv, score: line.score };
+    if !query.accepts(&answer) {
+        return Err(format!("{} cannot be the answer to {query}", line.mv));
+    }
+    Ok(Some((query, answer)))
+}
+
+/// An expansion `grow` dispatched, as written.
+#[derive(Deserialize)]
+#[allow(dead_code)] // read to check the line, not used
+struct Expansion {
+    expand: String,
+    side: String,
+    d: f64,
+    priority: f64,
+}
+
+/// Checks a line that notes an expansion.
+fn read_expansion(bytes: &[u8]) -> Result<(), String> {
+    let line: Expansion = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
+    crate::position::parse(&format!("{} {}", line.expand, line.side)).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// One journal line, newline included.
@@ -185,7 +418,6 @@ fn line_of(query: &Query, answer: Answer, engine: &str, took: Duration) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
 
     fn query() -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
@@ -193,61 +425,165 @@ mod tests {
         Query { board, excluded, level: 60 }
     }
 
+    fn answer(score: i8) -> Answer {
+        Answer { mv: Square::parse("e3").unwrap(), score }
+    }
+
     #[test]
     fn an_answer_written_is_read_back_by_the_next_run_whichever_engine_gave_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        let answer = Answer { mv: Square::parse("e3").unwrap(), score: -2 };
         {
             let mut journal = Journal::open(&path).unwrap();
             assert!(journal.is_empty());
-            assert!(query().accepts(&answer), "the test's own answer must be legal");
-            journal.record(&query(), answer, "edax \"x\"", Duration::from_millis(5)).unwrap();
+            assert!(query().accepts(&answer(-2)), "the test's own answer must be legal");
+            journal.record(&query(), answer(-2), "edax \"x\"", Duration::from_millis(5)).unwrap();
         }
         let text = std::fs::read_to_string(&path).unwrap();
+        let keys: Vec<String> = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text.trim())
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["board", "side", "level", "excluded", "move", "score", "engine", "seconds"]);
         let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
         assert_eq!(json["excluded"], serde_json::json!(["C4"]));
         assert_eq!(json["engine"], "edax \"x\"");
-        assert_eq!(Journal::open(&path).unwrap().answer(&query()), Some(answer));
+        let mut again = Journal::open(&path).unwrap();
+        assert_eq!(again.answer(&query()), Some(answer(-2)));
+        // Another engine's answer to the same search, later: the latest is taken.
+        again.record(&query(), answer(-4), "another", Duration::ZERO).unwrap();
+        drop(again);
+        assert_eq!(Journal::open(&path).unwrap().answer(&query()), Some(answer(-4)));
+    }
+
+    #[test]
+    fn a_second_open_is_refused_naming_the_process_that_holds_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        Journal::check_free(&path).expect("no journal yet: nothing to refuse");
+        assert!(!path.exists(), "and nothing made");
+        let held = Journal::open(&path).unwrap();
+        let early = Journal::check_free(&path).expect_err("the journal is held");
+        assert!(matches!(early, JournalError::Locked { .. }), "{early}");
+        let refused = Journal::open(&path).err().expect("the journal is held");
+        assert_eq!(refused.kind(), ErrorKind::BadInput);
+        let JournalError::Locked { holder, .. } = &refused else { panic!("{refused}") };
+        #[cfg(target_os = "linux")]
+        assert_eq!(*holder, Some(std::process::id()), "{refused}");
+        assert!(refused.to_string().contains("in use by another run"), "{refused}");
+        drop(held);
+        Journal::check_free(&path).expect("free once the run is over");
+        Journal::open(&path).expect("free once the run is over");
+    }
+
+    #[test]
+    fn the_holder_is_read_from_proc_locks_by_device_and_inode() {
+        // st_dev 0xfe00 is device fe:00; 0x10300003 is 103:3 with a large minor.
+        let locks = "1: -> FLOCK  ADVISORY  WRITE 7 fe:00:42 0 EOF\n\
+                     2: POSIX  ADVISORY  WRITE 8 fe:00:42 0 EOF\n\
+                     3: FLOCK  ADVISORY  WRITE 9 08:01:42 0 EOF\n\
+                     4: FLOCK  ADVISORY  WRITE 10 fe:00:42 0 EOF\n";
+        assert_eq!(holder_in(locks, 0xfe00, 42), Some(10));
+        assert_eq!(holder_in(locks, 0x0801, 42), Some(9));
+        assert_eq!(holder_in(locks, 0x99, 42), Some(9), "the inode alone, when no device matches");
+        assert_eq!(holder_in(locks, 0xfe00, 43), None);
+        assert_eq!(holder_in("1: FLOCK  ADVISORY  WRITE 5 00:1a3:7 0 EOF\n", 0x1a300, 7), Some(5));
+    }
+
+    #[test]
+    fn only_a_regular_file_is_a_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let refused = |path: &Path| Journal::open(path).err().map(|e| (e.kind(), e.to_string()));
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+        let link = |name: &str, to: &str| {
+            let path = dir.path().join(name);
+            std::os::unix::fs::symlink(to, &path).unwrap();
+            path
+        };
+        for (path, what) in [
+            (fifo, "a named pipe (FIFO)"),
+            (link("zero", "/dev/zero"), "a device"),
+            (link("null", "/dev/null"), "a device"),
+            (dir.path().to_path_buf(), "a directory"),
+            (link("dangling", "nowhere/out.dat"), "a symbolic link to nothing"),
+        ] {
+            let early = Journal::check_free(&path).err().map(|e| e.to_string());
+            assert!(early.as_ref().is_some_and(|e| e.contains(what)), "{early:?}");
+            let (kind, text) = refused(&path).unwrap_or_else(|| panic!("{} was taken", path.display()));
+            assert_eq!(kind, ErrorKind::BadInput, "{text}");
+            assert!(text.contains(what) && text.contains("not a regular file"), "{text}");
+        }
+        assert!(!dir.path().join("nowhere").exists(), "nothing made through the link");
+        let file = dir.path().join("file.jsonl");
+        std::fs::write(&file, b"").unwrap();
+        Journal::open(&link("to-file", "file.jsonl")).expect("a link to a regular file is one");
     }
 
     proptest::proptest! {
         /// A journal is untrusted input: any bytes are read, or refused
-        /// naming a line, never a panic.
+        /// naming a line and left as they are, never a panic.
         #[test]
         fn any_bytes_are_read_or_refused_naming_a_line(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400),
                                                        line in 0usize..3) {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join(JOURNAL);
-            let whole = line_of(&query(), Answer { mv: Square::parse("e3").unwrap(), score: 1 }, "e", Duration::ZERO);
+            let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
             let mut text: Vec<u8> = std::iter::repeat_n(whole.as_bytes(), line).flatten().copied().collect();
             text.extend_from_slice(&bytes);
             text.push(b'\n');
             std::fs::write(&path, &text).unwrap();
             // The bad line is one of the random bytes' (they may hold newlines).
             if let Err(e) = Journal::open(&path) {
-                let text = e.to_string();
-                let named = text.split("line ").nth(1).and_then(|t| t.split(':').next()?.parse::<usize>().ok());
-                proptest::prop_assert!(named.is_some_and(|n| n > line), "{}", text);
+                let said = e.to_string();
+                let named = said.split("line ").nth(1).and_then(|t| t.split(':').next()?.parse::<usize>().ok());
+                proptest::prop_assert!(named.is_some_and(|n| n > line), "{}", said);
+                proptest::prop_assert_eq!(std::fs::read(&path).unwrap(), text);
             }
         }
     }
 
     #[test]
-    fn a_line_cut_short_is_taken_off_and_a_bad_line_named() {
+    fn a_line_cut_short_is_taken_off_a_whole_one_kept_and_a_bad_line_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        let whole = line_of(&query(), Answer { mv: Square::parse("e3").unwrap(), score: 1 }, "e", Duration::ZERO);
+        let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
         std::fs::write(&path, format!("{whole}{}", &whole[..40])).unwrap();
         let journal = Journal::open(&path).unwrap();
         assert_eq!(journal.len(), 1);
         drop(journal);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+        // Complete but for its newline: kept, and given one.
+        std::fs::write(&path, whole.trim_end()).unwrap();
+        assert_eq!(Journal::open(&path).unwrap().answer(&query()), Some(answer(1)));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
         std::fs::write(&path, format!("{whole}{}", whole.replace("\"E3\"", "\"C4\""))).unwrap();
         let e = Journal::open(&path).err().unwrap().to_string();
         assert!(e.contains("line 2") && e.contains("cannot be the answer"), "{e}");
         std::fs::write(&path, "{\"board\":1}\n").unwrap();
         assert!(Journal::open(&path).err().unwrap().to_string().contains("line 1"));
-        let _ = Board::INITIAL;
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_journal_is_refused_and_never_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
+        for bytes in [
+            b"XADEKOOB\x00\x01 a book, its last bytes after no newline".to_vec(),
+            b"a log line\nanother, cut".to_vec(),
+            format!("{whole}{whole}not a line").into_bytes(),
+        ] {
+            std::fs::write(&path, &bytes).unwrap();
+            let e = Journal::open(&path).err().expect("refused");
+            assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "left as it was: {e}");
+        }
+        let e = Journal::open(&path).err().unwrap().to_string();
+        assert!(e.contains("line 3"), "{e}");
+        std::fs::write(&path, b"a log line\n").unwrap();
+        let e = Journal::open(&path).err().unwrap().to_string();
+        assert!(e.contains("line 1") && e.contains("not a journal of extend"), "{e}");
     }
 }

@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod grow;
 mod journal;
 pub mod priority;
+mod scratch;
 pub mod search;
 mod solved;
 mod store;
@@ -60,6 +61,9 @@ pub enum ExtendError {
     BookIsJournal { path: PathBuf },
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// No folder whose path an engine's console reads, for the round books.
+    #[error(transparent)]
+    NoScratch(#[from] scratch::NoFolder),
     #[error("{}: the start position ({start}) is not in the book", book.display())]
     StartMissing { book: PathBuf, start: String },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
@@ -94,6 +98,7 @@ impl ExtendError {
         match self {
             ExtendError::SameFile { .. }
             | ExtendError::BookIsJournal { .. }
+            | ExtendError::NoScratch(_)
             | ExtendError::StartMissing { .. }
             | ExtendError::IllegalMove { .. }
             | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
@@ -142,10 +147,14 @@ pub struct ExtendPaths {
     pub input: PathBuf,
     pub output: PathBuf,
     pub journal: PathBuf,
+    /// Where the run's folder of round books is made (scratch.rs).
+    pub scratch: PathBuf,
 }
 
 impl ExtendPaths {
-    /// Refuses an OUT or a journal that is IN by any path.
+    /// Refuses an OUT or a journal that is IN by any path, an OUT that is
+    /// the journal, a journal another run holds or that is not a regular
+    /// file, and folders whose paths no engine's console reads.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
         let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
@@ -155,7 +164,9 @@ impl ExtendPaths {
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
-        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal })
+        Journal::check_free(&journal)?;
+        let scratch = scratch::folder_for(&journal)?;
+        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch })
     }
 }
 
@@ -310,7 +321,7 @@ pub fn extend_with(
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
-    let unfixed = write_unfixed(&store, &paths.output)?;
+    let unfixed = write_unfixed(&store, scratch.path())?;
     drop(store);
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
@@ -353,17 +364,11 @@ impl ExtendReport {
     }
 }
 
-/// A folder for the books that tell engines their exclusions: beside the
-/// journal (so that engines on other machines see it where the output
-/// folder is shared), unless its path has blanks, which Edax's console
-/// cannot take; then in the system's temporary folder.
+/// The run's folder of round books, the journal locked: what runs killed
+/// before it left there is removed first (scratch.rs).
 fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
-    let beside = paths.journal.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let beside = std::path::absolute(beside).unwrap_or_else(|_| beside.to_path_buf());
-    let blank = beside.to_string_lossy().chars().any(char::is_whitespace);
-    let dir = if blank { std::env::temp_dir() } else { beside };
-    let made = tempfile::Builder::new().prefix(".bookminer-extend-").tempdir_in(&dir);
-    made.map_err(|source| RunError::Io { path: dir, source }.into())
+    let made = scratch::make(&paths.scratch, &paths.journal);
+    made.map_err(|source| RunError::Io { path: paths.scratch.clone(), source }.into())
 }
 
 /// The start position's node.
@@ -566,12 +571,12 @@ fn leaf_of(plan: &LeafPlan, answer: Option<Answer>) -> (i8, Option<Move>) {
     }
 }
 
-/// Streams the book growth made, before its final negamax, to a hidden
-/// file beside OUT (removed when dropped).
-fn write_unfixed(store: &Store<'_>, output: &Path) -> Result<tempfile::NamedTempFile, ExtendError> {
-    let folder = crate::output::folder_of(output);
+/// Streams the book growth made, before its final negamax, to a file in
+/// the run's scratch `folder` (removed when dropped, and with the folder by
+/// the next run on the journal if this one is killed).
+fn write_unfixed(store: &Store<'_>, folder: &Path) -> Result<tempfile::NamedTempFile, ExtendError> {
     let io = RunError::io;
-    let mut file = tempfile::Builder::new().prefix(".bookminer-grown-").tempfile_in(folder).map_err(io(folder))?;
+    let mut file = tempfile::Builder::new().prefix("grown-").tempfile_in(folder).map_err(io(folder))?;
     let path = file.path().to_path_buf();
     let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file_mut());
     write::write_unfixed(store, &mut buffered).and_then(|_| buffered.flush()).map_err(io(&path))?;

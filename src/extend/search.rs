@@ -73,7 +73,7 @@ impl Query {
     /// is even, as on a line without passes: the colour changes nothing for
     /// an engine, and the board reads as it would in a game.
     pub fn black_to_move(&self) -> bool {
-        self.board.empties() % 2 == 0
+        self.board.empties().is_multiple_of(2)
     }
 
     /// The 64 squares A1…H8 (`X` black, `O` white, `-` empty), as Edax's

@@ -21,22 +21,22 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// 18 empty squares below the initial position, on the book's line.
-const START: &str = "d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1";
+pub(crate) const START: &str = "d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1";
 
 /// The solver example, built by `cargo test` beside the binary.
-fn solver() -> PathBuf {
+pub(crate) fn solver() -> PathBuf {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_bookminer"));
     let path = bin.parent().unwrap().join("examples/solver");
     assert!(path.is_file(), "{} is missing: cargo test builds it (examples/solver.rs)", path.display());
     path
 }
 
-fn book() -> PathBuf {
+pub(crate) fn book() -> PathBuf {
     data("books/endgames-extend.dat")
 }
 
 /// `bookminer extend IN OUT` from [`START`] with the solver, in `dir`.
-fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
+pub(crate) fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).arg("--config").arg("/dev/null").arg("extend").arg(input).arg(out);
     command.args(["--workers", "2"]).env(RUN_TAG, dir);
@@ -54,11 +54,11 @@ fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
     command
 }
 
-fn run(mut command: Command) -> Output {
+pub(crate) fn run(mut command: Command) -> Output {
     command.output().expect("bookminer runs")
 }
 
-fn stderr(out: &Output) -> String {
+pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
@@ -75,24 +75,30 @@ fn values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
 }
 
 /// The summary line that starts with `key`.
-fn summary(out: &Output, key: &str) -> String {
+pub(crate) fn summary(out: &Output, key: &str) -> String {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key} in: {text}")).to_string()
 }
 
 /// Set to the test's folder on each run it starts, and inherited by the
 /// engines: tells a test's engines from those of tests running beside it.
-const RUN_TAG: &str = "EXTEND_TEST_FOLDER";
+pub(crate) const RUN_TAG: &str = "EXTEND_TEST_FOLDER";
 
 /// Processes still running from the solver's file, started for the test
 /// whose folder is `dir`: engines left behind.
-fn solvers_running(dir: &Path) -> usize {
-    let exe = std::fs::canonicalize(solver()).unwrap();
+pub(crate) fn solvers_running(dir: &Path) -> usize {
+    tagged_processes(dir, Some(&std::fs::canonicalize(solver()).unwrap())).len()
+}
+
+/// The processes still running (zombies aside) that were started for the
+/// test whose folder is `dir` (they inherit its [`RUN_TAG`]), from the
+/// file `exe` if one is given.
+pub(crate) fn tagged_processes(dir: &Path, exe: Option<&Path>) -> Vec<u32> {
     let tag = format!("{RUN_TAG}={}\0", dir.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(Result::ok)
-        .filter(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe))
+        .filter(|e| exe.is_none_or(|exe| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe)))
         .filter(|e| {
             std::fs::read(e.path().join("environ")).is_ok_and(|env| env.windows(tag.len()).any(|w| w == tag.as_bytes()))
         })
@@ -100,16 +106,20 @@ fn solvers_running(dir: &Path) -> usize {
             // A zombie has no exe link; a process exiting may still show one.
             std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| !s.contains(") Z "))
         })
-        .count()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect()
 }
 
-/// Waits (a minute at most) until no engine of the test in `dir` runs.
-fn assert_no_engine_left(dir: &Path) {
+/// Waits (a minute at most) until no engine of the test in `dir` runs, nor
+/// any process the run started (a shell, what it started, a watchdog):
+/// called once bookminer itself has ended.
+pub(crate) fn assert_no_engine_left(dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while solvers_running(dir) > 0 && Instant::now() < deadline {
+    while !tagged_processes(dir, None).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(solvers_running(dir), 0, "an engine outlived its run");
+    assert_eq!(tagged_processes(dir, None), Vec::<u32>::new(), "a process started for the run outlived it");
 }
 
 /// Plain negamax to the end of the game: the slow reference.
@@ -224,21 +234,21 @@ fn assert_diff_lists_what_grew(
 }
 
 /// The journal's whole lines.
-fn journal(dir: &Path) -> Vec<serde_json::Value> {
+pub(crate) fn journal(dir: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(dir.join("o/extend.jsonl")).unwrap_or_default();
     // A line still being written (read while the run writes it) is not one yet.
     let whole = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
     whole.map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect()
 }
 
-fn assert_each_search_once(lines: &[serde_json::Value]) {
+pub(crate) fn assert_each_search_once(lines: &[serde_json::Value]) {
     let keys: HashSet<String> =
         lines.iter().map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"])).collect();
     assert_eq!(keys.len(), lines.len(), "a search journaled twice");
 }
 
 /// Starts a run and waits until its journal holds `n` answers.
-fn start_until_journaled(dir: &Path, n: usize) -> std::process::Child {
+pub(crate) fn start_until_journaled(dir: &Path, n: usize) -> std::process::Child {
     let mut command = extend(dir, &book(), "out.dat", &[]);
     let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);

@@ -409,7 +409,7 @@ const EGBK3_INNER: usize = 1000;
 fn egbk3_damage(name: &str) -> (Vec<u8>, Vec<String>) {
     let mut file = egbk3_book();
     let n = (file.len() - EGBK3_HEADER) / EGBK3_RECORD;
-    assert!(n > EGBK3_INNER && (file.len() - EGBK3_HEADER) % EGBK3_RECORD == 0, "the book is whole");
+    assert!(n > EGBK3_INNER && (file.len() - EGBK3_HEADER).is_multiple_of(EGBK3_RECORD), "the book is whole");
     let i = EGBK3_INNER;
     let at = EGBK3_HEADER + i * EGBK3_RECORD;
     let board = egbk3_board(&file, i);

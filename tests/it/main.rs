@@ -10,6 +10,7 @@ mod cli;
 mod convert;
 mod diff;
 mod extend;
+mod extend_hostile;
 mod fix;
 mod formats;
 mod grow;

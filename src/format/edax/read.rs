@@ -343,7 +343,7 @@ pub struct Starts {
 impl Starts {
     /// Notes a record's offset while the records are read in order.
     pub fn note(&mut self, id: RecordId, offset: u64) {
-        if id.index() % STARTS_EVERY == 0 {
+        if id.index().is_multiple_of(STARTS_EVERY) {
             self.every.push(offset);
         }
     }
