@@ -22,6 +22,13 @@ pub struct Gates {
     pub min_empties: u32,
 }
 
+impl Gates {
+    /// Whether the walk enters a position with this board.
+    pub fn enter(&self, board: &crate::board::Board) -> bool {
+        board.empties() >= self.min_empties && !board.is_game_over()
+    }
+}
+
 /// The candidates below `root`, in walk order.
 pub fn candidates(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Gates) -> Result<Vec<NodeId>, ExtendError> {
     let mut walk = Walk {
@@ -58,15 +65,16 @@ impl Walk<'_, '_> {
 
     fn visit(&mut self, id: NodeId, ply: usize) -> Result<(), ExtendError> {
         let board = self.store.board(id);
-        if board.empties() < self.gates.min_empties || board.is_game_over() || !self.first_time(id) {
+        if !self.gates.enter(&board) || !self.first_time(id) {
             return Ok(());
         }
+        let facts = self.store.facts(id)?;
         let value = self.solved.value(self.store, id);
-        let leaf = self.store.leaf(id)?;
+        let leaf = facts.leaf;
         if i16::from(leaf.score) >= value {
             self.found.push(id);
         }
-        let edges = self.store.edges(id)?;
+        let edges = facts.edges;
         let scores: SmallVec<[i32; 8]> = edges.iter().map(|e| self.edge_score(id, e)).collect::<Result<_, _>>()?;
         let best = scores.iter().copied().chain(leaf.mv.map(|_| i32::from(leaf.score))).max().map(Score);
         for (edge, score) in edges.iter().zip(scores) {

@@ -400,7 +400,13 @@ impl Run<'_, '_, '_> {
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<(), ExtendError> {
         let began = Instant::now();
+        // Without a window the negamax's walk is the first candidate walk.
+        let unwindowed = gates.window == Window::NONE;
+        if unwindowed {
+            self.solved.note_candidates(gates.min_empties);
+        }
         self.solved.solve_from(self.store, root)?;
+        let mut first_walk = unwindowed.then(|| self.solved.take_candidates());
         tracing::info!(
             "{}: negamaxed below the start in {:.3} s",
             self.store.book().path().display(),
@@ -408,7 +414,10 @@ impl Run<'_, '_, '_> {
         );
         loop {
             let began = Instant::now();
-            let candidates = candidates::candidates(self.store, self.solved, root, gates)?;
+            let candidates = match first_walk.take() {
+                Some(found) => found,
+                None => candidates::candidates(self.store, self.solved, root, gates)?,
+            };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
             self.report.candidates += candidates.len() as u64;

@@ -9,7 +9,7 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
-use super::store::{Edge, Flavor, NodeId, Store};
+use super::store::{Facts, Flavor, NodeId, Store};
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::book::index::Located;
@@ -32,6 +32,15 @@ pub struct Solved {
     parents: Vec<(u32, Located)>,
     sorted: bool,
     more_parents: HashMap<NodeId, SmallVec<[NodeId; 2]>>,
+    /// The candidates met, while asked for.
+    noted: Option<Noted>,
+}
+
+/// Candidates the negamax meets, each with the rank of its first entry.
+struct Noted {
+    min_empties: u32,
+    entered: u64,
+    found: Vec<(u64, NodeId)>,
 }
 
 impl Solved {
@@ -44,6 +53,7 @@ impl Solved {
             parents: Vec::new(),
             sorted: false,
             more_parents: HashMap::new(),
+            noted: None,
         }
     }
 
@@ -95,12 +105,42 @@ impl Solved {
         if !self.mark(id) {
             return Ok(());
         }
-        let edges = store.edges(id)?;
-        for child in edges.iter().filter_map(|e| e.child) {
+        let rank = self.noted.as_mut().map(|noted| {
+            noted.entered += 1;
+            noted.entered
+        });
+        let facts = store.facts(id)?;
+        for child in facts.edges.iter().filter_map(|e| e.child) {
             self.note_parent(child, id);
             self.solve(store, child)?;
         }
-        self.compute(store, id, &edges)
+        self.compute(store, id, &facts)?;
+        if let (Some(rank), Some(noted)) = (rank, &self.noted) {
+            let entered = facts.board.empties() >= noted.min_empties && !facts.board.is_game_over();
+            if entered && i16::from(facts.leaf.score) >= self.get(store, id)?.value {
+                self.noted.as_mut().expect("noting").found.push((rank, id));
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes, from now on, the candidates of extend (docs/extend.md) the
+    /// negamax meets: positions with at least `min_empties` empty squares,
+    /// not finished, whose leaf scores at least their value.
+    pub fn note_candidates(&mut self, min_empties: u32) {
+        self.noted = Some(Noted { min_empties, entered: 0, found: Vec::new() });
+    }
+
+    /// The candidates noted since [`Solved::note_candidates`], in the order
+    /// the negamax first entered them (no more noting). Without a window,
+    /// that is the candidate walk's order: the negamax walks the links from
+    /// the same root in the same order, and a position it enters that the
+    /// candidate walk would not lies below one the gates keep out (with
+    /// fewer empty squares), and is kept out too.
+    pub fn take_candidates(&mut self) -> Vec<NodeId> {
+        let mut found = self.noted.take().map(|noted| noted.found).unwrap_or_default();
+        found.sort_unstable_by_key(|&(rank, _)| rank);
+        found.into_iter().map(|(_, id)| id).collect()
     }
 
     /// Marks a position computed (it is, once its children are); false
@@ -141,18 +181,22 @@ impl Solved {
     }
 
     /// Computes one position from its children, which are computed.
-    fn compute(&mut self, store: &mut Store<'_>, id: NodeId, edges: &[Edge]) -> Result<(), ExtendError> {
+    fn compute(&mut self, store: &mut Store<'_>, id: NodeId, facts: &Facts) -> Result<(), ExtendError> {
+        let edges = &facts.edges;
         let children: SmallVec<[Option<Negamaxed>; 8]> =
             edges.iter().map(|e| e.child.map(|c| self.get(store, c)).transpose()).collect::<Result<_, _>>()?;
-        let now = self.get(store, id)?;
+        // What it holds now, which an Egaroucid record with neither a leaf
+        // nor links keeps: the book read's (such a record never changes), or
+        // its node's.
+        let now = match facts.stored {
+            Some(stored) => stored,
+            None => self.get(store, id)?,
+        };
         let solved = match store.flavor() {
             Flavor::Edax(errors) => {
-                let leaf = store.leaf(id)?;
-                let position = EdaxPosition {
-                    empties: store.board(id).empties() as u8,
-                    level: store.level(id)?,
-                    leaf_score: leaf.score,
-                };
+                let leaf = facts.leaf;
+                let position =
+                    EdaxPosition { empties: facts.board.empties() as u8, level: facts.level, leaf_score: leaf.score };
                 store.set_link_scores(id, children.iter().map(|c| c.as_ref().map(negamax::edax_link_score)));
                 negamax::edax_position(&position, errors, children.iter().copied())
             }
@@ -161,8 +205,7 @@ impl Solved {
                     .iter()
                     .zip(&children)
                     .filter_map(|(e, c)| c.map(|c| negamax::egaroucid_link_score(c.value as i8, e.then_pass)));
-                let leaf = store.leaf(id)?;
-                let leaf = leaf.mv.map(|_| leaf.score);
+                let leaf = facts.leaf.mv.map(|_| facts.leaf.score);
                 let value = negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>());
                 Negamaxed { value: value.map_or(now.value, i16::from), ..now }
             }
@@ -191,12 +234,12 @@ impl Solved {
             let before = self.get(store, id)?;
             let known = self.is_solved(id);
             self.mark(id);
-            let edges = store.edges(id)?;
-            for child in edges.iter().filter_map(|e| e.child) {
+            let facts = store.facts(id)?;
+            for child in facts.edges.iter().filter_map(|e| e.child) {
                 self.note_parent(child, id);
                 self.solve(store, child)?;
             }
-            self.compute(store, id, &edges)?;
+            self.compute(store, id, &facts)?;
             if known && self.get(store, id)? == before {
                 continue;
             }

@@ -104,6 +104,17 @@ pub enum LeafPlan {
     },
 }
 
+/// A position as the negamax and the walks read it ([`Store::facts`]).
+pub struct Facts {
+    pub board: Board,
+    pub level: u8,
+    pub leaf: Leaf,
+    pub edges: SmallVec<[Edge; 8]>,
+    /// What the book read holds of its negamax; `None` for a position
+    /// growth changed or added, whose node holds it.
+    pub stored: Option<Negamaxed>,
+}
+
 /// A position's leaf: its score (−127: none) and move (`None`: Edax's 65).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leaf {
@@ -150,6 +161,14 @@ impl<'b> Store<'b> {
             return Some(NodeId::Added(k));
         }
         self.book.locate(board).map(NodeId::Book)
+    }
+
+    /// [`Store::find`] of several boards, their lookups overlapped.
+    fn find_all(&self, boards: &[Board], found: &mut Vec<Option<NodeId>>) {
+        let mut located = Vec::with_capacity(boards.len());
+        self.book.locate_all(boards, &mut located);
+        let added = |board: &Board| self.added_ids.get(board).map(|&k| NodeId::Added(k));
+        found.extend(boards.iter().zip(located).map(|(b, at)| added(b).or(at.map(NodeId::Book))));
     }
 
     /// The position's node, if growth changed or made it.
@@ -240,17 +259,45 @@ impl<'b> Store<'b> {
         Ok(self.read(at)?.solved)
     }
 
+    /// What the negamax and the walks read of a position, read once: its
+    /// board, level and leaf, its edges, and for a record growth has not
+    /// changed, what the book read holds of its negamax.
+    pub fn facts(&self, id: NodeId) -> Result<Facts, ExtendError> {
+        let (node, stored) = match (self.node(id), id) {
+            (Some(node), _) => (node.clone(), None),
+            (None, NodeId::Book(at)) => {
+                let node = self.read(at)?;
+                let stored = node.solved;
+                (node, Some(stored))
+            }
+            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        };
+        let edges = self.edges_of(id, &node)?;
+        let leaf = Leaf { score: node.leaf_score, mv: node.leaf_move };
+        Ok(Facts { board: node.board, level: node.level, leaf, edges, stored })
+    }
+
     /// The moves of a position that lead to positions of the growing book:
     /// an Edax book's stored links (with `None` for a child not in the
     /// book), an Egaroucid book's links as its legal moves find them.
     pub fn edges(&self, id: NodeId) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
-        let board = self.board(id);
+        Ok(self.facts(id)?.edges)
+    }
+
+    fn edges_of(&self, id: NodeId, node: &Node) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
+        let board = node.board;
         let mut edges = SmallVec::new();
         match self.flavor {
             Flavor::Edax(_) => {
-                for (_, mv) in self.links(id)? {
+                let mut children: SmallVec<[Board; 16]> = SmallVec::new();
+                for &(_, mv) in &node.links {
                     let child = board.after(mv).ok_or_else(|| self.illegal(id, mv))?;
-                    edges.push(Edge { mv, then_pass: false, child: self.find(&normalize(&child).board) });
+                    children.push(normalize(&child).board);
+                }
+                let mut found = Vec::with_capacity(children.len());
+                self.find_all(&children, &mut found);
+                for (&(_, mv), child) in node.links.iter().zip(found) {
+                    edges.push(Edge { mv, then_pass: false, child });
                 }
             }
             Flavor::Egaroucid => {

@@ -126,3 +126,22 @@ fn candidates_are_the_positions_whose_leaf_is_as_good_as_their_value_in_walk_ord
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// Without a window, the candidates the negamax meets, in the order it
+    /// first enters them, are the candidate walk's.
+    #[test]
+    fn the_negamax_walk_gives_the_first_candidates_in_walk_order(seed in 0u64..1000, min_empties in 0u32..60) {
+        let book = book(3000, seed);
+        let mut store = Store::new(&book, edax_flavor(&book));
+        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+        let mut solved = Solved::new(book.counts().records as usize);
+        solved.note_candidates(min_empties);
+        solved.solve_from(&mut store, root).unwrap();
+        let noted = solved.take_candidates();
+        let walked = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties }).unwrap();
+        proptest::prop_assert_eq!(noted, walked);
+    }
+}
