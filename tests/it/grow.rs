@@ -290,3 +290,33 @@ fn a_run_stopped_short_and_run_again_with_its_journal_searches_nothing_twice_and
     let expansions = journal.lines().filter(|l| l.starts_with("{\"expand\":")).count() as u64;
     assert_eq!(expansions, first["expanded"].as_u64().unwrap() + again["expanded"].as_u64().unwrap());
 }
+
+/// `bookminer grow` of `input` into `out` in `dir`, as a user runs it.
+fn grow_status(dir: &Path, input: &Path, out: &str) -> std::process::Output {
+    bin()
+        .current_dir(dir)
+        .args(["--config", "/dev/null", "grow"])
+        .arg(input)
+        .arg(out)
+        .args(["--start", START, "--workers", "1", "--out-dir", "o", "--log-file", "o/log", "--engine"])
+        .arg(solver())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn grow_refuses_what_extend_refuses_with_its_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("in.dat");
+    std::fs::copy(data("books/endgames-extend.dat"), &book).unwrap();
+    let over = grow_status(dir.path(), &book, "in.dat");
+    assert_eq!(over.status.code(), Some(2), "OUT over IN: {}", String::from_utf8_lossy(&over.stderr));
+    assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(data("books/endgames-extend.dat")).unwrap());
+    std::fs::write(dir.path().join("bad.dat"), b"XADEKOOB not a book").unwrap();
+    let bad = grow_status(dir.path(), &dir.path().join("bad.dat"), "out.dat");
+    assert_eq!(bad.status.code(), Some(2), "a bad book: {}", String::from_utf8_lossy(&bad.stderr));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("bad.dat"));
+    let named = grow_status(dir.path(), &book, "out.egbk3");
+    assert_eq!(named.status.code(), Some(2), "OUT of another format: {}", String::from_utf8_lossy(&named.stderr));
+    assert!(!dir.path().join("out.dat").exists() && !dir.path().join("out.egbk3").exists());
+}
