@@ -533,6 +533,6 @@ impl LinkGraph for View<'_, '_> {
 
 impl ParentLinks for View<'_, '_> {
     fn parents(&self, node: NodeId, out: &mut Vec<NodeId>) {
-        out.extend(self.solved.parents_of(node));
+        out.extend(self.solved.parents_of(self.store, node));
     }
 }

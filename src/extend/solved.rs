@@ -29,7 +29,7 @@ pub struct Solved {
     added: HashSet<u32>,
     /// (child record, parent record), sorted by child once the first
     /// negamax is over; then the parents found later, by child.
-    parents: Vec<(u32, Located)>,
+    parents: Vec<(u32, u32)>,
     sorted: bool,
     more_parents: HashMap<NodeId, SmallVec<[NodeId; 2]>>,
     /// The candidates met, while asked for.
@@ -39,8 +39,8 @@ pub struct Solved {
 /// Candidates the negamax meets, each with the rank of its first entry.
 struct Noted {
     min_empties: u32,
-    entered: u64,
-    found: Vec<(u64, NodeId)>,
+    entered: u32,
+    found: Vec<(u32, NodeId)>,
 }
 
 impl Solved {
@@ -156,7 +156,7 @@ impl Solved {
     /// while it runs, else beside it.
     fn note_parent(&mut self, child: NodeId, parent: NodeId) {
         match (child, parent, self.sorted) {
-            (NodeId::Book(c), NodeId::Book(p), false) => self.parents.push((c.id.0, p)),
+            (NodeId::Book(c), NodeId::Book(p), false) => self.parents.push((c.id.0, p.id.0)),
             _ => {
                 let list = self.more_parents.entry(child).or_default();
                 if !list.contains(&parent) {
@@ -167,8 +167,10 @@ impl Solved {
     }
 
     /// The positions known to link to `child`.
-    pub fn parents_of(&self, child: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-        let sorted: &[(u32, Located)] = match child {
+    /// (A parent of the first negamax is kept as its record number, 4 bytes
+    /// instead of 8: where it is in the file is found again when asked.)
+    pub fn parents_of<'s>(&'s self, store: &'s Store<'_>, child: NodeId) -> impl Iterator<Item = NodeId> + 's {
+        let sorted: &[(u32, u32)] = match child {
             NodeId::Book(at) => {
                 let from = self.parents.partition_point(|&(c, _)| c < at.id.0);
                 let to = self.parents.partition_point(|&(c, _)| c <= at.id.0);
@@ -177,7 +179,9 @@ impl Solved {
             NodeId::Added(_) => &[],
         };
         let more = self.more_parents.get(&child).into_iter().flatten().copied();
-        sorted.iter().map(|&(_, p)| NodeId::Book(p)).chain(more)
+        let file = store.book().file();
+        let located = move |p: u32| file.records_in(p as usize..p as usize + 1).next().map(NodeId::Book);
+        sorted.iter().filter_map(move |&(_, p)| located(p)).chain(more)
     }
 
     /// Computes one position from its children, which are computed.
@@ -243,7 +247,7 @@ impl Solved {
             if known && self.get(store, id)? == before {
                 continue;
             }
-            let parents: SmallVec<[NodeId; 4]> = self.parents_of(id).filter(|p| self.is_solved(*p)).collect();
+            let parents: SmallVec<[NodeId; 4]> = self.parents_of(store, id).filter(|p| self.is_solved(*p)).collect();
             for parent in parents {
                 if queued.insert(parent) {
                     queue.push(Reverse((order(store, parent), Key::of(parent))));
