@@ -546,24 +546,33 @@ fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>,
     Ok(config.engines.iter().map(|e| EngineCommand { command: e.command.clone(), workers: workers(e) }).collect())
 }
 
+/// extend's and grow's options from the config, but for the engines.
+fn extend_options(config: &Config) -> ExtendOptions {
+    ExtendOptions {
+        engines: Vec::new(),
+        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+        min_empties: config.min_empties,
+        max_positions: config.max_positions,
+        start: config.start.clone(),
+        window: config.window,
+    }
+}
+
 fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     wind_down_on_interrupt();
+    let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
+    let greeting = ExtendOptions { engines, ..extend_options(config) };
+    // The engines greeted before the book is read: one that cannot start says so at once.
+    bookminer::extend::greet(&paths, &greeting, &stopped)?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "grow")?;
     let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
         .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
     let options = GrowOptions {
-        extend: ExtendOptions {
-            engines,
-            engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-            min_empties: config.min_empties,
-            max_positions: config.max_positions,
-            start: config.start.clone(),
-            window: config.window,
-        },
+        extend: greeting,
         error_weight,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
@@ -581,17 +590,12 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
+    let options = ExtendOptions { engines, ..extend_options(config) };
+    // The engines greeted before the book is read: one that cannot start says so at once.
+    bookminer::extend::greet(&paths, &options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "extend")?;
-    let options = ExtendOptions {
-        engines,
-        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-        min_empties: config.min_empties,
-        max_positions: config.max_positions,
-        start: config.start.clone(),
-        window: config.window,
-    };
     // A round's first report takes the last round's bar away (its log line
     // follows); the next one shows the new round's bar.
     let (mut round, mut bar_shown) = (0, false);
