@@ -189,7 +189,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             written.push(config.out_dir.join(bookminer::diff::DIFF_FILE));
         }
         Some(Command::Synth { path, .. }) => written.push(path.clone()),
-        Some(Command::Completions { .. } | Command::Man) => {}
+        Some(Command::Completions { .. } | Command::Man { .. }) => {}
     }
     (read, written)
 }
@@ -263,7 +263,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
         Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
-        Some(command @ (Command::Completions { .. } | Command::Man)) => {
+        Some(command @ (Command::Completions { .. } | Command::Man { .. })) => {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
@@ -279,7 +279,16 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
     let mut page = Vec::new();
     match command? {
         Command::Completions { shell } => clap_complete::generate(*shell, &mut cli, "bookminer", &mut page),
-        Command::Man => clap_mangen::Man::new(cli).render(&mut page).expect("writing to memory does not fail"),
+        Command::Man { command, dir: None } => match crate::manual::page(cli, command.as_deref()) {
+            Ok(written) => page = written,
+            Err(why) => return Some(said(&format!("error: man: {why}"), EXIT_BAD_INPUT)),
+        },
+        Command::Man { dir: Some(dir), .. } => {
+            return Some(match crate::manual::write_all(cli, dir) {
+                Ok(pages) => said(&format!("{} pages written into {}", pages.len(), dir.display()), 0),
+                Err(e) => said(&format!("error: {}: {e}", dir.display()), EXIT_IO),
+            });
+        }
         _ => return None,
     }
     use std::io::Write;
@@ -292,6 +301,14 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
             EXIT_IO
         }
     })
+}
+
+/// Says `text` on standard error (a closed one is no failure) and gives
+/// `status`.
+fn said(text: &str, status: u8) -> u8 {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
+    status
 }
 
 /// The book a command reads: the one named as its argument, else the
