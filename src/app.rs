@@ -71,10 +71,10 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says an {}, but {command} writes {written} bytes here; name OUT for that format, or {}",
+        "{}: the name says an {}, but {command} writes {written} bytes here; {}",
         output.display(),
         named.title(),
-        if command.starts_with("convert") { "give --to the format the name says" } else { "change the format with `bookminer convert`" }
+        out_name_remedy(command, *named)
     )]
     OutName { output: PathBuf, named: Format, written: OutFormat, command: &'static str },
     /// The log file named is a file the command reads or writes.
@@ -303,6 +303,16 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
     })
 }
 
+/// What to do about an OUT whose name says another format than the one
+/// written: for a format bookminer does not write, say so, and which it does.
+fn out_name_remedy(command: &str, named: Format) -> &'static str {
+    match (OutFormat::of(named), command.starts_with("convert")) {
+        (None, _) => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
+        (Some(_), true) => "name OUT for that format, or give --to the format the name says",
+        (Some(_), false) => "name OUT for that format, or change the format with `bookminer convert`",
+    }
+}
+
 /// Says `text` on standard error (a closed one is no failure) and gives
 /// `status`.
 fn said(text: &str, status: u8) -> u8 {
@@ -432,9 +442,11 @@ fn mine_options(config: &Config) -> MineOptions {
 
 /// Installs the Ctrl-C handler that sets [`INTERRUPTED`].
 fn stop_on_interrupt(what: &'static str) {
+    // Said once: a second Ctrl-C, or SIGTERM after SIGINT, stops nothing more.
     let on_interrupt = move || {
-        INTERRUPTED.store(true, Ordering::Relaxed);
-        tracing::warn!("interrupted: stopping; {what}");
+        if !INTERRUPTED.swap(true, Ordering::Relaxed) {
+            tracing::warn!("interrupted: stopping; {what}");
+        }
     };
     if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop cleanly: {e}");
@@ -473,10 +485,15 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
             to
         }
         None => {
+            let why = match Format::named_by(output) {
+                // .egbk2, .egbk: a name that says a format, one only read.
+                Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
+                None => "cannot tell the format to write from the name".to_string(),
+            };
             return Err(AppError::Usage(format!(
-                "{}: cannot tell the format to write from the name; name it .dat (Edax) or .egbk3 (Egaroucid), or give --to edax|egbk3",
+                "{}: {why}; bookminer writes Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so, or give --to edax|egbk3",
                 output.display()
-            )))
+            )));
         }
     };
     stop_on_interrupt("nothing will be written");

@@ -549,3 +549,21 @@ fn answers_are_taken_from_the_journal_whichever_engine_gave_them() {
     let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert_eq!(bytes("out.dat"), bytes("again.dat"));
 }
+
+/// Issue 40 item 10: the "interrupted" warning is said once, however many
+/// signals come while the run stops.
+#[test]
+fn interrupted_twice_the_warning_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = start_until_journaled(dir.path(), 5);
+    for _ in 0..2 {
+        let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap();
+    assert_eq!(log.matches("interrupted: stopping").count(), 1, "{log}");
+    assert_no_engine_left(dir.path());
+}
