@@ -330,8 +330,11 @@ pub enum Command {
     /// takes its answers, whichever engine gave them, instead of searching
     /// again, so an interrupted run loses only the searches under way. One
     /// run at a time: a second run on a journal in use is refused (status
-    /// 2), naming the process that holds it. An engine that crashes, hangs
-    /// past engine_timeout or answers nonsense is restarted and asked twice
+    /// 2), naming the process that holds it. Each engine is started and
+    /// greeted before the book is read: when none answers (not found, no
+    /// eval file), the run stops at once (status 3), quoting what each
+    /// wrote on its standard error. An engine that crashes, hangs past
+    /// engine_timeout or answers nonsense is restarted and asked twice
     /// more, then the run stops (status 3). Status 130 if interrupted: the
     /// journal is kept, OUT is not written.
     Extend {

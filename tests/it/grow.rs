@@ -290,3 +290,24 @@ fn a_run_stopped_short_and_run_again_with_its_journal_searches_nothing_twice_and
     let expansions = journal.lines().filter(|l| l.starts_with("{\"expand\":")).count() as u64;
     assert_eq!(expansions, first["expanded"].as_u64().unwrap() + again["expanded"].as_u64().unwrap());
 }
+
+/// Issue 40 item 7: grow greets its engines before the book is read, as
+/// extend does: one that cannot start stops the run at once, in its words.
+#[test]
+fn an_engine_that_cannot_start_stops_grow_at_once_in_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_book = dir.path().join("not-a-book.dat");
+    std::fs::write(&not_a_book, "not a book").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "-q", "grow"])
+        .arg(&not_a_book)
+        .args(["out.dat", "--out-dir", "o", "--log-file", "o/log", "--max-priority", "6"])
+        .args(["--engine", "no-such-engine-here"])
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{message}");
+    assert!(message.contains("engine `no-such-engine-here`") && message.contains("not found"), "{message}");
+    assert!(!dir.path().join("out.dat").exists());
+}
