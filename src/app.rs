@@ -71,10 +71,10 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says an {}, but {command} writes {written} bytes here; name OUT for that format, or {}",
+        "{}: the name says an {}, but {command} writes {written} bytes here; {}",
         output.display(),
         named.title(),
-        if command.starts_with("convert") { "give --to the format the name says" } else { "change the format with `bookminer convert`" }
+        out_name_remedy(command, *named)
     )]
     OutName { output: PathBuf, named: Format, written: OutFormat, command: &'static str },
     /// The log file named is a file the command reads or writes.
@@ -189,7 +189,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             written.push(config.out_dir.join(bookminer::diff::DIFF_FILE));
         }
         Some(Command::Synth { path, .. }) => written.push(path.clone()),
-        Some(Command::Completions { .. } | Command::Man) => {}
+        Some(Command::Completions { .. } | Command::Man { .. }) => {}
     }
     (read, written)
 }
@@ -263,7 +263,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
         Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
-        Some(command @ (Command::Completions { .. } | Command::Man)) => {
+        Some(command @ (Command::Completions { .. } | Command::Man { .. })) => {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
         Some(Command::Synth { positions, seed, perturb, book_format: format, path, .. }) => {
@@ -279,7 +279,16 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
     let mut page = Vec::new();
     match command? {
         Command::Completions { shell } => clap_complete::generate(*shell, &mut cli, "bookminer", &mut page),
-        Command::Man => clap_mangen::Man::new(cli).render(&mut page).expect("writing to memory does not fail"),
+        Command::Man { command, dir: None } => match crate::manual::page(cli, command.as_deref()) {
+            Ok(written) => page = written,
+            Err(why) => return Some(said(&format!("error: man: {why}"), EXIT_BAD_INPUT)),
+        },
+        Command::Man { dir: Some(dir), .. } => {
+            return Some(match crate::manual::write_all(cli, dir) {
+                Ok(pages) => said(&format!("{} pages written into {}", pages.len(), dir.display()), 0),
+                Err(e) => said(&format!("error: {}: {e}", dir.display()), EXIT_IO),
+            });
+        }
         _ => return None,
     }
     use std::io::Write;
@@ -292,6 +301,24 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
             EXIT_IO
         }
     })
+}
+
+/// What to do about an OUT whose name says another format than the one
+/// written: for a format bookminer does not write, say so, and which it does.
+fn out_name_remedy(command: &str, named: Format) -> &'static str {
+    match (OutFormat::of(named), command.starts_with("convert")) {
+        (None, _) => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
+        (Some(_), true) => "name OUT for that format, or give --to the format the name says",
+        (Some(_), false) => "name OUT for that format, or change the format with `bookminer convert`",
+    }
+}
+
+/// Says `text` on standard error (a closed one is no failure) and gives
+/// `status`.
+fn said(text: &str, status: u8) -> u8 {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
+    status
 }
 
 /// The book a command reads: the one named as its argument, else the
@@ -415,9 +442,11 @@ fn mine_options(config: &Config) -> MineOptions {
 
 /// Installs the Ctrl-C handler that sets [`INTERRUPTED`].
 fn stop_on_interrupt(what: &'static str) {
+    // Said once: a second Ctrl-C, or SIGTERM after SIGINT, stops nothing more.
     let on_interrupt = move || {
-        INTERRUPTED.store(true, Ordering::Relaxed);
-        tracing::warn!("interrupted: stopping; {what}");
+        if !INTERRUPTED.swap(true, Ordering::Relaxed) {
+            tracing::warn!("interrupted: stopping; {what}");
+        }
     };
     if let Err(e) = ctrlc::set_handler(on_interrupt) {
         tracing::warn!("Ctrl-C will not stop cleanly: {e}");
@@ -456,10 +485,15 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
             to
         }
         None => {
+            let why = match Format::named_by(output) {
+                // .egbk2, .egbk: a name that says a format, one only read.
+                Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
+                None => "cannot tell the format to write from the name".to_string(),
+            };
             return Err(AppError::Usage(format!(
-                "{}: cannot tell the format to write from the name; name it .dat (Edax) or .egbk3 (Egaroucid), or give --to edax|egbk3",
+                "{}: {why}; bookminer writes Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so, or give --to edax|egbk3",
                 output.display()
-            )))
+            )));
         }
     };
     stop_on_interrupt("nothing will be written");
@@ -546,24 +580,33 @@ fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>,
     Ok(config.engines.iter().map(|e| EngineCommand { command: e.command.clone(), workers: workers(e) }).collect())
 }
 
+/// extend's and grow's options from the config, but for the engines.
+fn extend_options(config: &Config) -> ExtendOptions {
+    ExtendOptions {
+        engines: Vec::new(),
+        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+        min_empties: config.min_empties,
+        max_positions: config.max_positions,
+        start: config.start.clone(),
+        window: config.window,
+    }
+}
+
 fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     wind_down_on_interrupt();
+    let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
+    let greeting = ExtendOptions { engines, ..extend_options(config) };
+    // The engines greeted before the book is read: one that cannot start says so at once.
+    bookminer::extend::greet(&paths, &greeting, &stopped)?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "grow")?;
     let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
         .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
     let options = GrowOptions {
-        extend: ExtendOptions {
-            engines,
-            engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-            min_empties: config.min_empties,
-            max_positions: config.max_positions,
-            start: config.start.clone(),
-            window: config.window,
-        },
+        extend: greeting,
         error_weight,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
@@ -581,17 +624,12 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
+    let options = ExtendOptions { engines, ..extend_options(config) };
+    // The engines greeted before the book is read: one that cannot start says so at once.
+    bookminer::extend::greet(&paths, &options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "extend")?;
-    let options = ExtendOptions {
-        engines,
-        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-        min_empties: config.min_empties,
-        max_positions: config.max_positions,
-        start: config.start.clone(),
-        window: config.window,
-    };
     // A round's first report takes the last round's bar away (its log line
     // follows); the next one shows the new round's bar.
     let (mut round, mut bar_shown) = (0, false);

@@ -134,7 +134,7 @@ impl Cli {
                 log: log.clone(),
                 ..Settings::default()
             },
-            Some(Command::Completions { .. } | Command::Man) => Settings::default(),
+            Some(Command::Completions { .. } | Command::Man { .. }) => Settings::default(),
         }
     }
 }
@@ -330,8 +330,11 @@ pub enum Command {
     /// takes its answers, whichever engine gave them, instead of searching
     /// again, so an interrupted run loses only the searches under way. One
     /// run at a time: a second run on a journal in use is refused (status
-    /// 2), naming the process that holds it. An engine that crashes, hangs
-    /// past engine_timeout or answers nonsense is restarted and asked twice
+    /// 2), naming the process that holds it. Each engine is started and
+    /// greeted before the book is read: when none answers (not found, no
+    /// eval file), the run stops at once (status 3), quoting what each
+    /// wrote on its standard error. An engine that crashes, hangs past
+    /// engine_timeout or answers nonsense is restarted and asked twice
     /// more, then the run stops (status 3). Status 130 if interrupted: the
     /// journal is kept, OUT is not written.
     Extend {
@@ -433,9 +436,21 @@ pub enum Command {
         #[arg(value_enum, ignore_case = true)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) to standard output:
-    /// `bookminer man > bookminer.1 && man ./bookminer.1`.
-    Man,
+    /// Print a manual page (roff) to standard output, or write every page
+    /// into a folder.
+    ///
+    /// `bookminer man | man -l -`: bookminer's page; `bookminer man extend`:
+    /// extend's (bookminer-extend); `bookminer man --dir
+    /// ~/.local/share/man/man1`: bookminer.1 and a bookminer-COMMAND.1 for
+    /// each command, the folder made if need be (then `man bookminer-extend`).
+    Man {
+        /// The command whose page to print (bookminer's own without one).
+        #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+        command: Option<String>,
+        /// Write every page into DIR (made if need be) instead of printing one.
+        #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Print a book's header and what its records hold.
     ///
     /// Counts links, leaves and passes, then the positions by empty

@@ -6,6 +6,7 @@ mod app;
 mod cli;
 mod config;
 mod logging;
+mod manual;
 mod progress;
 mod summary;
 

@@ -17,11 +17,13 @@ use super::exclusions;
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
 use crate::os::EngineGroup;
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often a wait looks at the flags that stop it.
@@ -39,6 +41,9 @@ const QUIT_GRACE: Duration = Duration::from_secs(2);
 
 /// The comment whose echo ends a command's output.
 const MARKER: &str = "# bookminer-sync";
+
+/// How many of an engine's last lines of standard error a fault quotes.
+const LAST_WORDS: usize = 5;
 
 /// How engines are started and waited for.
 #[derive(Clone, Debug)]
@@ -68,6 +73,10 @@ pub struct Engine {
     group: EngineGroup,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// Its last [`LAST_WORDS`] lines of standard error, quoted in its faults.
+    said: Arc<Mutex<VecDeque<String>>>,
+    /// Disconnected once its standard error has ended.
+    said_all: Receiver<()>,
     timeout: Duration,
     next_marker: u64,
     /// The small book that tells the engine a search's exclusions: the
@@ -96,13 +105,22 @@ impl Engine {
         };
         let (sender, lines) = mpsc::channel();
         // The output, into lines a wait can time out on; standard error,
-        // into the log.
+        // into the log, its last lines kept for a fault to quote.
         spawn_lines(format!("engine {id} output"), stdout, move |line| sender.send(line).is_ok())?;
         let name = id.clone();
+        let said = Arc::new(Mutex::new(VecDeque::with_capacity(LAST_WORDS)));
+        let (still_saying, said_all) = mpsc::channel::<()>();
+        let kept = Arc::clone(&said);
         spawn_lines(format!("engine {id} stderr"), stderr, move |line| {
+            let _still = &still_saying;
             let text = line.trim();
             if !text.is_empty() {
                 tracing::info!("engine {name} says: {text}");
+                let mut kept = kept.lock().unwrap_or_else(|p| p.into_inner());
+                if kept.len() == LAST_WORDS {
+                    kept.pop_front();
+                }
+                kept.push_back(text.to_string());
             }
             true
         })?;
@@ -112,6 +130,8 @@ impl Engine {
             group,
             stdin,
             lines,
+            said,
+            said_all,
             timeout: spec.timeout,
             next_marker: 1,
             exclusions,
@@ -119,11 +139,41 @@ impl Engine {
             book_on: None,
             status: None,
         };
-        engine.send("echo on")?;
-        engine.send("verbose 0")?;
-        engine.sync(stop)?;
-        tracing::debug!("engine {}: started ({})", engine.id, spec.command);
-        Ok(engine)
+        match engine.greet(stop) {
+            Ok(()) => {
+                tracing::debug!("engine {}: started ({})", engine.id, spec.command);
+                Ok(engine)
+            }
+            Err(fault) => Err(engine.in_its_words(fault)),
+        }
+    }
+
+    /// The console's first exchange: echo on, and the first marker's echo.
+    fn greet(&mut self, stop: &dyn Fn() -> bool) -> Result<(), Fault> {
+        self.send("echo on")?;
+        self.send("verbose 0")?;
+        self.sync(stop).map(drop)
+    }
+
+    /// `fault` with the engine's last lines of standard error, if it wrote
+    /// any: an engine that ended is given a moment to finish saying why
+    /// (`sh: 1: exec: edax: not found`, `Cannot open data/eval.dat`).
+    fn in_its_words(&mut self, fault: Fault) -> Fault {
+        if matches!(fault, Fault::Stopped) {
+            return fault;
+        }
+        if matches!(fault, Fault::Ended { .. }) {
+            let deadline = Instant::now() + QUIT_GRACE;
+            while Instant::now() < deadline
+                && !matches!(self.said_all.recv_timeout(POLL), Err(RecvTimeoutError::Disconnected))
+            {}
+        }
+        let said = self.said.lock().unwrap_or_else(|p| p.into_inner());
+        if said.is_empty() {
+            return fault;
+        }
+        let words = said.iter().map(|l| clipped(l, 200)).collect::<Vec<_>>().join(" | ");
+        Fault::Said { fault: Box::new(fault), words }
     }
 
     /// Asks for the best move of `query`. Its exclusions are told through
@@ -234,7 +284,7 @@ impl Engine {
 
 impl Searcher for Engine {
     fn search(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
-        self.ask(query, stop)
+        self.ask(query, stop).map_err(|fault| self.in_its_words(fault))
     }
 
     fn quit(self: Box<Self>) {
@@ -335,10 +385,23 @@ fn read_result(words: &[&str]) -> Option<Answer> {
 /// An engine's output for a message: its lines joined, clipped.
 fn shown(output: &[String]) -> String {
     let text = output.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ");
-    match text.char_indices().nth(300) {
+    clipped(&text, 300)
+}
+
+/// `text`'s first `chars` characters, and `…` if there were more.
+fn clipped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
         Some((end, _)) => format!("{}…", &text[..end]),
-        None => text,
+        None => text.to_string(),
     }
+}
+
+/// Starts one process of the engine `spec`, greets its console and asks it
+/// to quit: whether the engine can start at all, before a run loads its
+/// book. `exclusions` is its start-up book's path (seen where the engine
+/// runs, as its workers' are).
+pub fn greet(spec: &EngineSpec, exclusions: PathBuf, number: usize, stop: &dyn Fn() -> bool) -> Result<(), Fault> {
+    Engine::start(spec, exclusions, format!("{number} (greeting)"), stop).map(Engine::quit)
 }
 
 #[cfg(test)]

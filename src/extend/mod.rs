@@ -72,6 +72,10 @@ pub enum ExtendError {
     /// of repeated moves: a position has at most 33).
     #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
     NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
+    /// No engine of the fleet could be started and greeted, before the book
+    /// was read: each engine's command and its words.
+    #[error("no engine could be started{}", started_text(failed))]
+    NoEngineStarts { failed: Vec<(String, Fault)> },
     /// Every engine was retired: each failed too many times in a row.
     #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
     NoEngineLeft { engine: String, query: Query, fault: Fault, journal: PathBuf },
@@ -93,6 +97,11 @@ fn origin_text(origin: Option<RecordId>) -> String {
     origin.map_or("a position added".to_string(), |id| id.to_string())
 }
 
+/// Each engine that could not be started, and why.
+fn started_text(failed: &[(String, Fault)]) -> String {
+    failed.iter().map(|(command, fault)| format!("; engine `{command}`: {fault}")).collect()
+}
+
 impl ExtendError {
     pub fn kind(&self) -> ErrorKind {
         match self {
@@ -104,7 +113,9 @@ impl ExtendError {
             | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),
-            ExtendError::NoEngineLeft { .. } | ExtendError::Position { .. } => ErrorKind::Engine,
+            ExtendError::NoEngineStarts { .. } | ExtendError::NoEngineLeft { .. } | ExtendError::Position { .. } => {
+                ErrorKind::Engine
+            }
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Grown(_) => ErrorKind::Internal,
             ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
@@ -253,6 +264,51 @@ pub fn extend(
     cancel: &AtomicBool,
 ) -> Result<ExtendReport, ExtendError> {
     extend_with(book, paths, options, |scratch| process_engines(options, scratch), progress, cancel)
+}
+
+/// Starts one process of each engine `options` names, greets its console
+/// and lets it go, all at once, before a run reads its book: an engine that
+/// cannot start (not found, no evaluation file) is known at once, in its
+/// own words. When none starts the run stops here (status 3, as any
+/// engine's failure); an engine that alone fails is said in the log and
+/// left to the fleet, which retires it if it keeps failing.
+pub fn greet(
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(), ExtendError> {
+    ensure_dir(&paths.scratch).map_err(RunError::io(&paths.scratch))?;
+    let scratch = scratch_dir(paths)?;
+    let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
+        let greetings: Vec<_> = options
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let spec = EngineSpec { command: e.command.clone(), timeout: options.engine_timeout };
+                let exclusions = scratch.path().join(format!("engine-{}-0.dat", i + 1));
+                scope.spawn(move || engine::greet(&spec, exclusions, i + 1, stop).err())
+            })
+            .collect();
+        greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    drop(scratch);
+    if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
+        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
+    }
+    let failed: Vec<(String, Fault)> = options
+        .engines
+        .iter()
+        .zip(faults)
+        .filter_map(|(e, fault)| fault.map(|fault| (e.command.clone(), fault)))
+        .collect();
+    if failed.len() == options.engines.len() {
+        return Err(ExtendError::NoEngineStarts { failed });
+    }
+    for (command, fault) in &failed {
+        tracing::warn!("engine `{command}` could not be started: {fault}; the others go on");
+    }
+    Ok(())
 }
 
 /// The fleet of engine processes `options` names, each with its exclusions

@@ -47,6 +47,9 @@ pub enum Fault {
     /// The run is stopping (Ctrl-C, or the fleet gave up).
     #[error("stopped")]
     Stopped,
+    /// A fault, and the engine's last lines of standard error.
+    #[error("{fault}; it said: {words}")]
+    Said { fault: Box<Fault>, words: String },
 }
 
 /// What answers searches, one at a time: an engine process, or logic in

@@ -324,7 +324,9 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
 fn log_walked(book_path: &Path, stats: &WalkStats, began: Instant, fixed: &Fixed) {
     let set_aside = match &fixed.solutions {
         Solutions::Edax { solved, .. } if solved.set_aside() > 0 => {
-            format!(" ({} with large counts or bounds kept aside)", solved.set_aside())
+            // Said plainly (issue 40): what "set aside" is, and that it changes nothing.
+            let n = solved.set_aside();
+            format!(" ({n} of them with counts or bounds too large to pack into 8 bytes, so kept in full: the result is the same)")
         }
         _ => String::new(),
     };

@@ -233,3 +233,63 @@ fn every_choice_is_found_by_its_name() {
     names_are_distinct_and_found::<OutFormat>();
     names_are_distinct_and_found::<bookminer::book::Format>();
 }
+
+/// Issue 40 item 10: OUT named for a format bookminer reads but does not
+/// write is refused saying so, and naming the formats it writes.
+#[test]
+fn convert_to_a_format_only_read_says_so_and_names_the_formats_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&[][..], &["--to", "egbk3"][..]] {
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["--config", "/dev/null", "convert", &book("sample"), "book.egbk2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{message}");
+        assert!(message.contains(".egbk2") && message.contains("but does not write"), "{extra:?}: {message}");
+        assert!(message.contains(".dat") && message.contains(".egbk3"), "the formats written: {message}");
+        assert!(!message.contains("give --to the format the name says"), "{message}");
+        assert!(!dir.path().join("book.egbk2").exists());
+    }
+}
+
+/// Issue 40 item 10: a mistyped config key gets the key meant, not every key.
+#[test]
+fn a_config_typo_gets_did_you_mean_and_not_every_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    fs::write(&config, "devation = 2\n").unwrap();
+    let out =
+        bin().current_dir(dir.path()).arg("--config").arg(&config).arg("stats").arg(book("sample")).output().unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("did you mean `deviation`?"), "{message}");
+    assert!(!message.contains("known keys") && !message.contains("min_gap"), "not every key: {message}");
+    fs::write(&config, "colour = 1\n").unwrap();
+    let out =
+        bin().current_dir(dir.path()).arg("--config").arg(&config).arg("stats").arg(book("sample")).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("known keys: book,"), "no key near: every key");
+}
+
+/// Issue 40 item 10: fix's log says in plain words what records "set aside"
+/// are (the sample book has one).
+#[test]
+fn fix_says_plainly_what_records_kept_in_full_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "fix", &book("sample"), "fixed.dat", "--log-level", "info"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains(
+            "1 of them with counts or bounds too large to pack into 8 bytes, so kept in full: the result is the same"
+        ),
+        "{log}"
+    );
+    assert!(!log.contains("kept aside"), "{log}");
+}

@@ -322,6 +322,8 @@ fn an_engine_that_fails_every_time_stops_the_run_with_status_3_and_the_journal_i
         ("exit", &[][..], "ended (exit status: 3)"),
         ("garbage", &[][..], "answered what cannot be read"),
         ("hang", &["--engine-timeout", "1"][..], "gave no answer within 1 s"),
+        // What the engine wrote on its standard error, quoted (issue 40 item 7).
+        ("hang", &["--engine-timeout", "1", "-q"][..], "it said: hanging (SOLVER_FAULT=hang)"),
     ] {
         let (dir, out, kept) = faulty_run(fault, extra);
         let message = stderr(&out);
@@ -351,14 +353,38 @@ fn a_sleeping_engine_and_a_flooding_one_are_stopped_with_status_3() {
     }
 }
 
+/// Issue 40 item 7: an engine that cannot start (not found, no evaluation
+/// file) is greeted before the book is read, and the run stops at once
+/// with status 3 in the engine's own words, even under `-q`: no restarts.
 #[test]
-fn an_engine_that_cannot_be_found_is_named() {
+fn an_engine_that_cannot_start_fails_at_once_in_its_own_words_before_the_book_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", "no-such-engine-here -q"]));
-    let message = stderr(&out);
-    assert_eq!(out.status.code(), Some(3), "{message}");
-    assert!(message.contains("engine `no-such-engine-here -q`") && message.contains("ended"), "{message}");
-    assert!(message.contains("not found"), "the shell's word is in the log: {message}");
+    // Not a book: a run that read it first would refuse it (status 2).
+    let not_a_book = dir.path().join("not-a-book.dat");
+    std::fs::write(&not_a_book, "not a book").unwrap();
+    let no_eval = "sh -c 'echo Cannot open data/eval.dat >&2; exit 1' sh";
+    for (engines, says) in [
+        (&["no-such-engine-here -q"][..], &["engine `no-such-engine-here -q`", "not found"][..]),
+        (&[no_eval][..], &["Cannot open data/eval.dat", "exit status: 1"][..]),
+        (&["no-such-engine-here", no_eval][..], &["not found", "Cannot open data/eval.dat"][..]),
+    ] {
+        let mut extra = vec!["-q"];
+        for engine in engines {
+            extra.extend(["--engine", engine]);
+        }
+        let began = Instant::now();
+        let out = run(extend(dir.path(), &not_a_book, "out.dat", &extra));
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{message}");
+        assert!(message.contains("no engine could be started"), "{message}");
+        for words in says {
+            assert!(message.contains(words), "{words}: {message}");
+        }
+        assert!(!message.contains("restarting") && !message.contains("starting it again"), "{message}");
+        assert_eq!(message.lines().count(), 1, "one error, nothing else: {message}");
+        assert!(began.elapsed() < Duration::from_secs(10), "at once: {:?}", began.elapsed());
+        assert!(!dir.path().join("out.dat").exists());
+    }
 }
 
 #[test]
@@ -522,4 +548,22 @@ fn answers_are_taken_from_the_journal_whichever_engine_gave_them() {
     assert!(summary(&again, "searches").starts_with("searches             0 by the engines, 92 taken"));
     let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert_eq!(bytes("out.dat"), bytes("again.dat"));
+}
+
+/// Issue 40 item 10: the "interrupted" warning is said once, however many
+/// signals come while the run stops.
+#[test]
+fn interrupted_twice_the_warning_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = start_until_journaled(dir.path(), 5);
+    for _ in 0..2 {
+        let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap();
+    assert_eq!(log.matches("interrupted: stopping").count(), 1, "{log}");
+    assert_no_engine_left(dir.path());
 }

@@ -320,3 +320,24 @@ fn grow_refuses_what_extend_refuses_with_its_statuses() {
     assert_eq!(named.status.code(), Some(2), "OUT of another format: {}", String::from_utf8_lossy(&named.stderr));
     assert!(!dir.path().join("out.dat").exists() && !dir.path().join("out.egbk3").exists());
 }
+
+/// Issue 40 item 7: grow greets its engines before the book is read, as
+/// extend does: one that cannot start stops the run at once, in its words.
+#[test]
+fn an_engine_that_cannot_start_stops_grow_at_once_in_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_book = dir.path().join("not-a-book.dat");
+    std::fs::write(&not_a_book, "not a book").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "-q", "grow"])
+        .arg(&not_a_book)
+        .args(["out.dat", "--out-dir", "o", "--log-file", "o/log", "--max-priority", "6"])
+        .args(["--engine", "no-such-engine-here"])
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{message}");
+    assert!(message.contains("engine `no-such-engine-here`") && message.contains("not found"), "{message}");
+    assert!(!dir.path().join("out.dat").exists());
+}

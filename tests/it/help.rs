@@ -52,7 +52,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["fix"], set(&[&["--egbk-level"], LINES])),
         (&["diff"], set(&[&["--egbk-level"], LINES])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
-        (&["man"], GLOBAL.iter().map(|f| f.to_string()).collect()),
+        (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
     ];
     for (command, expected) in cases {
@@ -75,4 +75,44 @@ fn each_command_says_what_it_does_writes_and_needs() {
             assert!(help.contains(words), "bookminer {command:?} --help says {words:?}:\n{help}");
         }
     }
+}
+
+/// Issue 40 item 9: a page per command, with EXIT STATUS and EXAMPLES, one
+/// printed or all written into a folder not made yet.
+#[test]
+fn each_command_has_a_manual_page_with_its_exit_statuses_and_examples() {
+    let out = common::bin().args(["man", "extend"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.starts_with(".ie") || page.contains(".TH bookminer-extend 1"), "{page}");
+    assert!(page.contains("engine") && page.contains(".SH \"EXIT STATUS\"") && page.contains(".SH EXAMPLES"), "{page}");
+    assert!(page.contains("bookminer extend book.dat grown.dat \\-\\-engine"), "an example: {page}");
+    let top = String::from_utf8(common::bin().arg("man").output().unwrap().stdout).unwrap();
+    assert!(top.contains(".TH bookminer 1") && top.contains(".SH \"EXIT STATUS\""), "{top}");
+    let wrong = common::bin().args(["man", "nosuch"]).output().unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("extend"), "names the commands");
+
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("fresh/share/man/man1");
+    let out = common::bin().arg("man").arg("--dir").arg(&folder).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    for name in ["bookminer.1", "bookminer-extend.1", "bookminer-mine.1", "bookminer-grow.1", "bookminer-man.1"] {
+        assert!(names.contains(&name.to_string()), "{name} in {names:?}");
+    }
+    let extend = std::fs::read_to_string(folder.join("bookminer-extend.1")).unwrap();
+    assert_eq!(extend, page, "the same page, printed or written");
+}
+
+/// Issue 40 item 9: `--mode <TAB>` offers the modes, not file names.
+#[test]
+fn completions_offer_the_modes_for_mode() {
+    let out = common::bin().args(["completions", "bash"]).output().unwrap();
+    let script = String::from_utf8(out.stdout).unwrap();
+    let after = script.split("--mode)").nth(1).expect("--mode is completed");
+    let reply = after.lines().nth(1).unwrap();
+    assert!(reply.contains("compgen -W \"1 2 3 4 5 all\""), "{reply}");
 }
