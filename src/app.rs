@@ -32,6 +32,8 @@ use std::time::Instant;
 
 /// Exit statuses (also in the README and `--help`).
 pub const EXIT_PROBLEMS: u8 = 1;
+/// `diff --exit-code`: the books differ.
+pub const EXIT_DIFFERENT: u8 = 1;
 pub const EXIT_BAD_INPUT: u8 = 2;
 pub const EXIT_IO: u8 = 3;
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -262,7 +264,7 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
-        Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
+        Some(Command::Diff { old, new, exit_code, .. }) => run_diff(config, &old, &new, exit_code),
         Some(command @ (Command::Completions { .. } | Command::Man)) => {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
@@ -613,7 +615,8 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     Ok(0)
 }
 
-fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
+/// `exit_code`: status 1 when the books differ.
+fn run_diff(config: &Config, old: &Path, new: &Path, exit_code: bool) -> Result<u8, AppError> {
     // Before anything is loaded: a refusal should not wait for a large book.
     let output = diff_path(old, new, &config.out_dir)?;
     stop_on_interrupt("nothing will be written");
@@ -628,7 +631,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
         Ok(diff(old_book, new_book, &output, &format, control)?)
     })?;
     end(report.to_string(), || summary::diff(&report), Some(&output))?;
-    Ok(0)
+    Ok(if exit_code && report.counts.lines() > 0 { EXIT_DIFFERENT } else { 0 })
 }
 
 /// How lines are written (mining's files, fix's receipt, diff's lines).

@@ -408,7 +408,9 @@ pub enum Command {
     /// walk reaches has "kifu":null and its stored board with the side to
     /// move as X). Win/draw/loss and line counts, and the order of links,
     /// are not compared. A summary counting each kind follows on standard
-    /// output. Exit status 0 whether or not the books differ.
+    /// output. Exit status 0 whether or not the books differ; with
+    /// --exit-code, 1 when they differ (as git diff's flag of that name,
+    /// and cmp).
     Diff {
         /// The first book (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk).
         #[arg(value_name = "OLD")]
@@ -416,6 +418,10 @@ pub enum Command {
         /// The second book, compared with the first.
         #[arg(value_name = "NEW")]
         new: PathBuf,
+        /// Exit with status 1 when the books differ (any line written), 0
+        /// when they do not; a failure keeps its own status (2, 3, 130).
+        #[arg(long)]
+        exit_code: bool,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

@@ -247,3 +247,28 @@ fn an_egaroucid_book_against_its_fix_lists_the_receipt_s_values_and_the_links_th
         assert_eq!(keys, ["diff", "old", "new", "kifu", "board", "side", "links"], "{d}");
     }
 }
+
+/// `diff --exit-code` for scripts, as `git diff --exit-code` and `cmp`:
+/// 1 when the books differ, 0 when they do not; without it, 0 either way.
+#[test]
+fn exit_code_says_whether_the_books_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample();
+    let fixed = dir.path().join("fixed.dat");
+    let receipt_dir = dir.path().join("fix");
+    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
+    let status = |old: &Path, new: &Path, extra: &[&str]| {
+        let out = bin()
+            .args(["diff", "-q", old.to_str().unwrap(), new.to_str().unwrap(), "--out-dir"])
+            .arg(dir.path().join("diff"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.status.code()
+    };
+    assert_eq!(status(&book, &fixed, &["--exit-code"]), Some(1));
+    assert!(!lines_of(&dir.path().join("diff/diff.jsonl")).is_empty(), "the lines are written all the same");
+    assert_eq!(status(&book, &book, &["--exit-code"]), Some(0));
+    assert_eq!(status(&book, &fixed, &[]), Some(0), "without --exit-code, 0 whether or not they differ");
+}
