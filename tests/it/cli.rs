@@ -96,6 +96,43 @@ fn a_start_line_not_in_the_book_is_an_error_naming_it() {
     assert!(text(&out.stderr).contains("illegal"), "{}", text(&out.stderr));
 }
 
+/// Issue 40 item 8: a start line that leaves the book says the first move
+/// after which it does, and what the book holds at the last position in it
+/// (links and leaf, in the line's coordinates), for mining and `cut` alike.
+#[test]
+fn a_start_line_that_leaves_the_book_says_where_and_what_the_book_holds_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = |text: &[&str]| -> Vec<Vec<bookminer::board::Move>> {
+        text.iter().map(|t| bookminer::kifu::parse_moves(t).unwrap()).collect()
+    };
+    let entries = common::book_from_lines(&lines(&["F5D6C3D3C4", "F5F6E6F4"]));
+    let path = dir.path().join("lines.dat");
+    fs::write(&path, bookminer::format::edax::entries::encode(&entries, 1)).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [
+        vec!["mine", path, "--start", "f5d6c4d3", "--out-dir", "o"],
+        vec!["cut", path, "cut.dat", "--start", "f5d6c4d3"],
+    ] {
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let said = text(&out.stderr);
+        assert!(
+            said.contains("is not in the book: the line leaves the book at move 3, C4; after \"F5D6\" the book holds the link C3 +0 and no leaf"),
+            "{args:?}: {said}"
+        );
+    }
+    // Out at the last move: the position before it is a leaf position.
+    let out = run(dir.path(), &["mine", path, "--start", "f5d6c3d3c4f4", "--out-dir", "o"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "the line leaves the book at move 6, F4; after \"F5D6C3D3C4\" the book holds no link and the leaf "
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
     let dir = tempfile::tempdir().unwrap();
