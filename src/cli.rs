@@ -161,6 +161,11 @@ pub enum Command {
     /// decimal), a kifu from the initial position (F5D6C3), or 64 squares
     /// (X/* black, O white, -/. empty, A1..H8) and the side to move (X or O).
     ///
+    /// The lines bookminer writes read as positions too: an OBF line (the
+    /// board and side before its `;`), a JSON line with "board" and "side"
+    /// (mode N's .jsonl, fix.jsonl, diff.jsonl), a kifu line. A position
+    /// starting with `-` (an OBF board) is a position, not a flag.
+    ///
     /// The book is the first argument when that names an existing file that
     /// starts as a book does (Edax's or Egaroucid's magic, or an .egbk
     /// name); else --book, or the config's book.
@@ -460,6 +465,43 @@ pub enum Command {
         #[command(flatten)]
         log: LogKeys,
     },
+}
+
+/// The command line parsed. A board written as `inspect` takes it (OBF's
+/// 64 squares and the side to move) may start with `-`, which clap would
+/// take for a flag: such an argument after `inspect` is handed to clap
+/// with its leading `-` written `.` (the same empty squares), and given
+/// back as written once parsed. No flag is 65 squares long.
+pub fn parse() -> Cli {
+    let mut given = Vec::new();
+    let mut after_inspect = false;
+    let mut after_dashes = false;
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .map(|arg| {
+            let text = arg.to_str().unwrap_or_default();
+            after_dashes |= after_inspect && text == "--";
+            if after_inspect && !after_dashes && text.starts_with('-') && bookminer::position::is_board(text) {
+                let dotted = format!(
+                    "{}{}",
+                    ".".repeat(text.len() - text.trim_start_matches('-').len()),
+                    text.trim_start_matches('-')
+                );
+                given.push((dotted.clone(), text.to_string()));
+                return dotted.into();
+            }
+            after_inspect |= text == "inspect";
+            arg
+        })
+        .collect();
+    let mut cli = Cli::parse_from(args);
+    if let Some(Command::Inspect { positions, .. }) = &mut cli.command {
+        for position in positions {
+            if let Some((_, written)) = given.iter().find(|(dotted, _)| dotted == position) {
+                *position = written.clone();
+            }
+        }
+    }
+    cli
 }
 
 /// How the summary at the end of a run is written.
