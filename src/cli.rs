@@ -413,7 +413,9 @@ pub enum Command {
     /// walk reaches has "kifu":null and its stored board with the side to
     /// move as X). Win/draw/loss and line counts, and the order of links,
     /// are not compared. A summary counting each kind follows on standard
-    /// output. Exit status 0 whether or not the books differ; with
+    /// output. -o FILE writes the lines to FILE instead; -o - (or --stdout)
+    /// writes them on standard output as they come, and the summary on
+    /// standard error. Exit status 0 whether or not the books differ; with
     /// --exit-code, 1 when they differ (as git diff's flag of that name,
     /// and cmp).
     Diff {
@@ -427,6 +429,14 @@ pub enum Command {
         /// when they do not; a failure keeps its own status (2, 3, 130).
         #[arg(long)]
         exit_code: bool,
+        /// Write the lines to FILE instead of {out_dir}/diff.jsonl; `-`:
+        /// on standard output, as they come (the summary then goes to
+        /// standard error).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The lines on standard output: the same as -o -.
+        #[arg(long, conflicts_with = "output")]
+        stdout: bool,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]
@@ -519,5 +529,17 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
         _ => Err(format!("expected a number from 0 to 1, found \"{text}\"")),
+    }
+}
+
+impl Command {
+    /// Where `diff` writes its lines: -o FILE, `-` (or --stdout) for
+    /// standard output, else `{out_dir}/diff.jsonl`.
+    pub fn diff_output(output: &Option<PathBuf>, stdout: bool, out_dir: &std::path::Path) -> PathBuf {
+        match (output, stdout) {
+            (_, true) => PathBuf::from(bookminer::diff::STDOUT),
+            (Some(path), false) => path.clone(),
+            (None, false) => out_dir.join(bookminer::diff::DIFF_FILE),
+        }
     }
 }
