@@ -11,7 +11,7 @@ use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, ReadOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
-use bookminer::diff::{diff, diff_path, DiffError};
+use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
 use bookminer::extend::grow::{grow, GrowOptions, GrowProgress};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
 use bookminer::failure::{io_kind, ErrorKind};
@@ -32,6 +32,8 @@ use std::time::Instant;
 
 /// Exit statuses (also in the README and `--help`).
 pub const EXIT_PROBLEMS: u8 = 1;
+/// `diff --exit-code`: the books differ.
+pub const EXIT_DIFFERENT: u8 = 1;
 pub const EXIT_BAD_INPUT: u8 = 2;
 pub const EXIT_IO: u8 = 3;
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -184,9 +186,12 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
-        Some(Command::Diff { old, new, .. }) => {
+        Some(Command::Diff { old, new, output, stdout, .. }) => {
             read.extend([old.clone(), new.clone()]);
-            written.push(config.out_dir.join(bookminer::diff::DIFF_FILE));
+            let output = Command::diff_output(output, *stdout, &config.out_dir);
+            if output.as_os_str() != bookminer::diff::STDOUT {
+                written.push(output);
+            }
         }
         Some(Command::Synth { path, .. }) => written.push(path.clone()),
         Some(Command::Completions { .. } | Command::Man { .. }) => {}
@@ -262,7 +267,9 @@ pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
-        Some(Command::Diff { old, new, .. }) => run_diff(config, &old, &new),
+        Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
+            run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
+        }
         Some(command @ (Command::Completions { .. } | Command::Man { .. })) => {
             Ok(run_documentation(Some(&command)).unwrap_or(0))
         }
@@ -651,9 +658,14 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     Ok(0)
 }
 
-fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
+/// `output`: the lines' file, or `-` for standard output; `exit_code`:
+/// status 1 when the books differ.
+fn run_diff(config: &Config, old: &Path, new: &Path, output: &Path, exit_code: bool) -> Result<u8, AppError> {
+    let streamed = output.as_os_str() == bookminer::diff::STDOUT;
     // Before anything is loaded: a refusal should not wait for a large book.
-    let output = diff_path(old, new, &config.out_dir)?;
+    if !streamed {
+        diff_path(old, new, output)?;
+    }
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let old_book = open_book(old, config, &mut shown.borrow_mut())?;
@@ -662,11 +674,27 @@ fn run_diff(config: &Config, old: &Path, new: &Path) -> Result<u8, AppError> {
         return Err(AppError::Diff(DiffError::interrupted()));
     }
     let format = line_style(config);
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let out = match streamed {
+        true => LinesOut::Stream(&mut stdout),
+        false => LinesOut::File(output),
+    };
     let report = with_control_of(old_book.counts(), old_book.format(), "the differences", &shown, |control| {
-        Ok(diff(old_book, new_book, &output, &format, control)?)
+        diff(old_book, new_book, out, &format, control).map_err(|e| match e {
+            DiffError::Run(RunError::Io { source, .. })
+                if streamed && source.kind() == std::io::ErrorKind::BrokenPipe =>
+            {
+                AppError::StdoutClosed
+            }
+            e => AppError::Diff(e),
+        })
     })?;
-    end(report.to_string(), || summary::diff(&report), Some(&output))?;
-    Ok(0)
+    drop(stdout);
+    match streamed {
+        true => end_on_stderr(report.to_string(), || summary::diff(&report)),
+        false => end(report.to_string(), || summary::diff(&report), Some(output))?,
+    }
+    Ok(if exit_code && report.counts.lines() > 0 { EXIT_DIFFERENT } else { 0 })
 }
 
 /// How lines are written (mining's files, fix's receipt, diff's lines).
@@ -687,6 +715,17 @@ fn end(human: String, json: impl FnOnce() -> serde_json::Value, written: Option<
         }
         (other, _) => other,
     })
+}
+
+/// Ends a run whose standard output holds its output (`diff -o -`): the
+/// summary goes to standard error instead, as `--quiet` and `--summary` say.
+fn end_on_stderr(human: String, json: impl FnOnce() -> serde_json::Value) {
+    use std::io::Write;
+    log_report(&human);
+    if let Some(text) = summary::choose(human, json) {
+        // Not eprintln!: a closed stderr must not turn a finished run into a panic.
+        let _ = writeln!(std::io::stderr(), "{text}");
+    }
 }
 
 /// Copies a report into the log file, one time-stamped line per line.

@@ -161,6 +161,11 @@ pub enum Command {
     /// decimal), a kifu from the initial position (F5D6C3), or 64 squares
     /// (X/* black, O white, -/. empty, A1..H8) and the side to move (X or O).
     ///
+    /// The lines bookminer writes read as positions too: an OBF line (the
+    /// board and side before its `;`), a JSON line with "board" and "side"
+    /// (mode N's .jsonl, fix.jsonl, diff.jsonl), a kifu line. A position
+    /// starting with `-` (an OBF board) is a position, not a flag.
+    ///
     /// The book is the first argument when that names an existing file that
     /// starts as a book does (Edax's or Egaroucid's magic, or an .egbk
     /// name); else --book, or the config's book.
@@ -411,7 +416,11 @@ pub enum Command {
     /// walk reaches has "kifu":null and its stored board with the side to
     /// move as X). Win/draw/loss and line counts, and the order of links,
     /// are not compared. A summary counting each kind follows on standard
-    /// output. Exit status 0 whether or not the books differ.
+    /// output. -o FILE writes the lines to FILE instead; -o - (or --stdout)
+    /// writes them on standard output as they come, and the summary on
+    /// standard error. Exit status 0 whether or not the books differ; with
+    /// --exit-code, 1 when they differ (as git diff's flag of that name,
+    /// and cmp).
     Diff {
         /// The first book (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk).
         #[arg(value_name = "OLD")]
@@ -419,6 +428,18 @@ pub enum Command {
         /// The second book, compared with the first.
         #[arg(value_name = "NEW")]
         new: PathBuf,
+        /// Exit with status 1 when the books differ (any line written), 0
+        /// when they do not; a failure keeps its own status (2, 3, 130).
+        #[arg(long)]
+        exit_code: bool,
+        /// Write the lines to FILE instead of {out_dir}/diff.jsonl; `-`:
+        /// on standard output, as they come (the summary then goes to
+        /// standard error).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The lines on standard output: the same as -o -.
+        #[arg(long, conflicts_with = "output")]
+        stdout: bool,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]
@@ -471,6 +492,43 @@ pub enum Command {
     },
 }
 
+/// The command line parsed. A board written as `inspect` takes it (OBF's
+/// 64 squares and the side to move) may start with `-`, which clap would
+/// take for a flag: such an argument after `inspect` is handed to clap
+/// with its leading `-` written `.` (the same empty squares), and given
+/// back as written once parsed. No flag is 65 squares long.
+pub fn parse() -> Cli {
+    let mut given = Vec::new();
+    let mut after_inspect = false;
+    let mut after_dashes = false;
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .map(|arg| {
+            let text = arg.to_str().unwrap_or_default();
+            after_dashes |= after_inspect && text == "--";
+            if after_inspect && !after_dashes && text.starts_with('-') && bookminer::position::is_board(text) {
+                let dotted = format!(
+                    "{}{}",
+                    ".".repeat(text.len() - text.trim_start_matches('-').len()),
+                    text.trim_start_matches('-')
+                );
+                given.push((dotted.clone(), text.to_string()));
+                return dotted.into();
+            }
+            after_inspect |= text == "inspect";
+            arg
+        })
+        .collect();
+    let mut cli = Cli::parse_from(args);
+    if let Some(Command::Inspect { positions, .. }) = &mut cli.command {
+        for position in positions {
+            if let Some((_, written)) = given.iter().find(|(dotted, _)| dotted == position) {
+                *position = written.clone();
+            }
+        }
+    }
+    cli
+}
+
 /// How the summary at the end of a run is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum SummaryFormat {
@@ -486,5 +544,17 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
         _ => Err(format!("expected a number from 0 to 1, found \"{text}\"")),
+    }
+}
+
+impl Command {
+    /// Where `diff` writes its lines: -o FILE, `-` (or --stdout) for
+    /// standard output, else `{out_dir}/diff.jsonl`.
+    pub fn diff_output(output: &Option<PathBuf>, stdout: bool, out_dir: &std::path::Path) -> PathBuf {
+        match (output, stdout) {
+            (_, true) => PathBuf::from(bookminer::diff::STDOUT),
+            (Some(path), false) => path.clone(),
+            (None, false) => out_dir.join(bookminer::diff::DIFF_FILE),
+        }
     }
 }

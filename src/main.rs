@@ -10,13 +10,12 @@ mod manual;
 mod progress;
 mod summary;
 
-use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     bookminer::os::fail_writes_past_the_size_limit();
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     // Made from the command line alone: a bad config.toml does not stop them.
     if let Some(status) = app::run_documentation(cli.command.as_ref()) {
         return ExitCode::from(status);

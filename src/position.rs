@@ -50,9 +50,17 @@ fn square_list(bits: &u64) -> String {
     Square::iter(*bits).map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// Reads one position; the error says what is wrong with the text.
+/// Reads one position; the error says what is wrong with the text. Lines
+/// bookminer writes read as positions too: an OBF line (the board and side
+/// before its first `;`, its `%` comment and any solutions ignored), and a
+/// JSON line that has a `board` and a `side` (mining's JSONL, fix's
+/// receipt, diff's lines).
 pub fn parse(text: &str) -> Result<Position, PositionError> {
-    let text = text.trim().trim_end_matches(';').trim();
+    let text = text.trim();
+    if text.starts_with('{') {
+        return from_json(text);
+    }
+    let text = text.split(['%', ';']).next().unwrap_or_default().trim();
     if text.is_empty() {
         return Err(PositionError::Empty);
     }
@@ -63,7 +71,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         }
     }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.len() == 65 && compact.bytes().take(64).all(|c| b"XxOo*-.".contains(&c)) {
+    if squares_and_side(&compact) {
         return from_squares(&compact);
     }
     if compact.chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -76,6 +84,33 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         });
     }
     Err(PositionError::NotAPosition { text: text.to_string() })
+}
+
+/// Whether `compact` (no blanks) is 64 squares and one more character, the
+/// side to move.
+fn squares_and_side(compact: &str) -> bool {
+    compact.len() == 65 && compact.bytes().take(64).all(|c| b"XxOo*-.".contains(&c))
+}
+
+/// Whether `text` is written as a board (64 squares and the side to move,
+/// an OBF line's tail allowed), whatever the side: such a text is a
+/// position even when it starts with `-`, as no flag does.
+pub fn is_board(text: &str) -> bool {
+    let board = text.split(['%', ';']).next().unwrap_or_default();
+    squares_and_side(&board.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+}
+
+/// A JSON line's `board` (64 squares) and `side`, read as the 64-square
+/// form.
+fn from_json(text: &str) -> Result<Position, PositionError> {
+    let not_one = || PositionError::NotAPosition { text: text.to_string() };
+    let record: serde_json::Value = serde_json::from_str(text).map_err(|_| not_one())?;
+    let (Some(board), Some(side)) = (record["board"].as_str(), record["side"].as_str()) else { return Err(not_one()) };
+    let compact = format!("{board}{side}");
+    match squares_and_side(&compact) {
+        true => from_squares(&compact),
+        false => Err(not_one()),
+    }
 }
 
 fn parse_number(word: &str) -> Option<u64> {
@@ -150,6 +185,24 @@ mod tests {
             parse("---------------------------OX------XO--------------------------- Z"),
             Err(PositionError::SideToMove { side: 'Z' })
         );
+    }
+
+    #[test]
+    fn the_lines_bookminer_writes_read_as_positions() {
+        let board = "---------------------------OX------XXX-------------------------- O";
+        let white = parse("F5").unwrap();
+        for line in [
+            format!("{board}; % F5"),
+            format!("{board}; D6:+0; % F5"),
+            format!("{board} % F5"),
+            r#"{"kifu":"F5","mode":3,"empties":59,"board":"---------------------------OX------XXX--------------------------","side":"O"}"#.to_string(),
+        ] {
+            let p = parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!((p.board, p.to_move), (white.board, white.to_move), "{line}");
+        }
+        assert!(matches!(parse(r#"{"kifu":"F5"}"#), Err(PositionError::NotAPosition { .. })));
+        assert!(matches!(parse(r#"{"board":"XO","side":"X"}"#), Err(PositionError::NotAPosition { .. })));
+        assert!(matches!(parse("{not json"), Err(PositionError::NotAPosition { .. })));
     }
 
     /// The messages users read (inspect's stderr), byte for byte.

@@ -312,7 +312,7 @@ fn push_optional(n: Option<i64>, text: &mut String) {
 pub fn write_lines(
     both: &Both<'_>,
     format: &LineStyle,
-    out: &mut impl Write,
+    out: &mut dyn Write,
     cancel: &AtomicBool,
 ) -> Result<DiffCounts, Failure> {
     let ids = |records: u64, k: usize| k * CHUNK..((k + 1) * CHUNK).min(records as usize);

@@ -24,12 +24,23 @@ use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use lines::{Both, Failure, NewBook};
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use walked::Walked;
 
 /// The file's name in the output folder.
 pub const DIFF_FILE: &str = "diff.jsonl";
+
+/// The name `-o` gives standard output.
+pub const STDOUT: &str = "-";
+
+/// Where the lines go: a file, whole or not at all, or a stream (standard
+/// output), written as they come.
+pub enum LinesOut<'a> {
+    File(&'a Path),
+    Stream(&'a mut dyn Write),
+}
 
 /// Why `diff` failed.
 #[derive(Debug, thiserror::Error)]
@@ -55,10 +66,10 @@ impl DiffError {
     }
 }
 
-/// The file `diff` writes, checked before anything is read: never one of
-/// the books (by any path).
-pub fn diff_path(old: &Path, new: &Path, out_dir: &Path) -> Result<PathBuf, DiffError> {
-    let output = out_dir.join(DIFF_FILE);
+/// The file `diff` writes (`{out_dir}/diff.jsonl`, or one named), checked
+/// before anything is read: never one of the books (by any path).
+pub fn diff_path(old: &Path, new: &Path, output: &Path) -> Result<PathBuf, DiffError> {
+    let output = output.to_path_buf();
     for book in [old, new] {
         let over = crate::input::output_over_input(book, &[&output]).map_err(RunError::io(book))?;
         if over.is_some() {
@@ -93,7 +104,10 @@ impl fmt::Display for DiffReport {
         writeln!(f, "  levels            {}", c.levels)?;
         writeln!(f, "  leaves            {}", c.leaves)?;
         writeln!(f, "  links             {} ({} link scores)", c.links, c.link_scores)?;
-        writeln!(f, "lines written       {} to {}", c.lines(), self.output.display())?;
+        match self.output.as_os_str() == STDOUT {
+            true => writeln!(f, "lines written       {} to standard output", c.lines())?,
+            false => writeln!(f, "lines written       {} to {}", c.lines(), self.output.display())?,
+        }
         write!(f, "elapsed             {:.3} s", self.elapsed.as_secs_f64())
     }
 }
@@ -139,22 +153,33 @@ fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) ->
     Ok(walked)
 }
 
-/// Compares `old` with `new` and writes the lines to `output` (from
-/// [`diff_path`]): whole, or not at all if the run fails or is
-/// interrupted through `control.cancel`.
+/// Compares `old` with `new` and writes the lines to `out`: to a file
+/// (from [`diff_path`]) whole, or not at all if the run fails or is
+/// interrupted through `control.cancel`; to a stream as they come (the
+/// report names it [`STDOUT`]).
 pub fn diff(
     old: Book,
     new: Book,
-    output: &Path,
+    out: LinesOut<'_>,
     format: &LineStyle,
     mut control: Control<'_>,
 ) -> Result<DiffReport, DiffError> {
     let began = Instant::now();
+    let output = match &out {
+        LinesOut::File(path) => path.to_path_buf(),
+        LinesOut::Stream(_) => PathBuf::from(STDOUT),
+    };
+    let output = output.as_path();
     let io_error = |source| DiffError::from(RunError::io(output)(source));
-    if let Some(dir) = output.parent() {
-        ensure_dir(dir).map_err(io_error)?;
-    }
-    let mut file = AtomicFile::create(output).map_err(io_error)?;
+    let mut file = match out {
+        LinesOut::File(path) => {
+            if let Some(dir) = path.parent() {
+                ensure_dir(dir).map_err(io_error)?;
+            }
+            Sink::File(AtomicFile::create(path).map_err(io_error)?)
+        }
+        LinesOut::Stream(stream) => Sink::Stream(stream),
+    };
     let (old_path, new_path) = (old.path().to_path_buf(), new.path().to_path_buf());
     let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
     (control.phase)(Phase::Resolving);
@@ -167,7 +192,7 @@ pub fn diff(
     (control.phase)(Phase::Writing);
     let stage = Instant::now();
     let both = Both { old: &old, new: &new, matches: &matches };
-    let counts = lines::write_lines(&both, format, &mut file, control.cancel).map_err(|failure| match failure {
+    let counts = lines::write_lines(&both, format, file.writer(), control.cancel).map_err(|failure| match failure {
         Failure::Io(source) => io_error(source),
         Failure::Interrupted => DiffError::interrupted(),
     })?;
@@ -180,7 +205,10 @@ pub fn diff(
     if control.interrupted() {
         return Err(DiffError::interrupted());
     }
-    file.commit().map_err(io_error)?;
+    match file {
+        Sink::File(file) => file.commit().map_err(io_error)?,
+        Sink::Stream(stream) => stream.flush().map_err(io_error)?,
+    }
     Ok(DiffReport {
         old: old_path,
         new: new_path,
@@ -190,4 +218,19 @@ pub fn diff(
         counts,
         elapsed: began.elapsed(),
     })
+}
+
+/// What the lines are written to.
+enum Sink<'a> {
+    File(AtomicFile),
+    Stream(&'a mut dyn Write),
+}
+
+impl Sink<'_> {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::File(file) => file,
+            Sink::Stream(stream) => *stream,
+        }
+    }
 }

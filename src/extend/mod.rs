@@ -64,8 +64,8 @@ pub enum ExtendError {
     /// No folder whose path an engine's console reads, for the round books.
     #[error(transparent)]
     NoScratch(#[from] scratch::NoFolder),
-    #[error("{}: the start position ({start}) is not in the book", book.display())]
-    StartMissing { book: PathBuf, start: String },
+    #[error("{}: the start position ({start}) is not in the book{}", book.display(), leaves.as_ref().map_or(String::new(), |l| format!(": {l}")))]
+    StartMissing { book: PathBuf, start: String, leaves: Option<Box<crate::walk::LeavesBook>> },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
     IllegalMove { book: PathBuf, origin: Option<RecordId>, mv: Move },
     /// A record to expand already holds the most links a record can (255,
@@ -433,6 +433,7 @@ fn start_node(store: &Store<'_>, start: &Start) -> Result<NodeId, ExtendError> {
     store.find(&board).ok_or_else(|| ExtendError::StartMissing {
         book: store.book().path().to_path_buf(),
         start: crate::walk::describe_line(&start.line),
+        leaves: crate::walk::LeavesBook::find(store.book(), &start.line).map(Box::new),
     })
 }
 

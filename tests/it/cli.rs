@@ -96,6 +96,90 @@ fn a_start_line_not_in_the_book_is_an_error_naming_it() {
     assert!(text(&out.stderr).contains("illegal"), "{}", text(&out.stderr));
 }
 
+/// Issue 40 item 8: a start line that leaves the book says the first move
+/// after which it does, and what the book holds at the last position in it
+/// (links and leaf, in the line's coordinates), for mining and `cut` alike.
+#[test]
+fn a_start_line_that_leaves_the_book_says_where_and_what_the_book_holds_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = |text: &[&str]| -> Vec<Vec<bookminer::board::Move>> {
+        text.iter().map(|t| bookminer::kifu::parse_moves(t).unwrap()).collect()
+    };
+    let entries = common::book_from_lines(&lines(&["F5D6C3D3C4", "F5F6E6F4"]));
+    let path = dir.path().join("lines.dat");
+    fs::write(&path, bookminer::format::edax::entries::encode(&entries, 1)).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [
+        vec!["mine", path, "--start", "f5d6c4d3", "--out-dir", "o"],
+        vec!["cut", path, "cut.dat", "--start", "f5d6c4d3"],
+    ] {
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let said = text(&out.stderr);
+        assert!(
+            said.contains("is not in the book: the line leaves the book at move 3, C4; after \"F5D6\" the book holds the link C3 +0 and no leaf"),
+            "{args:?}: {said}"
+        );
+    }
+    // Out at the last move: the position before it is a leaf position.
+    let out = run(dir.path(), &["mine", path, "--start", "f5d6c3d3c4f4", "--out-dir", "o"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "the line leaves the book at move 6, F4; after \"F5D6C3D3C4\" the book holds no link and the leaf "
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Issue 40 item 6: `inspect` reads what mining writes: each line of mode
+/// N's OBF, JSONL and kifu files is a position (the same one for the same
+/// line), and a board starting with `-` is a position, not a flag.
+#[test]
+fn inspect_reads_the_lines_mining_writes_and_a_board_starting_with_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mined =
+        run(dir.path(), &["mine", &book("sample"), "--mode", "3", "--format", "kifu,jsonl,obf", "--out-dir", "o"]);
+    assert!(mined.status.success(), "{}", text(&mined.stderr));
+    let reports = |file: &str| {
+        let out = run(dir.path(), &["inspect", &book("sample"), "-f", &format!("o/{file}"), "--summary", "json", "-q"]);
+        let said = text(&out.stderr);
+        assert!(!said.contains("is not a position"), "{file}: {said}");
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Each report without its first line (where the position was written).
+        let reports: Vec<String> = summary["reports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r.as_str().unwrap().lines().skip(1).filter(|l| !l.starts_with("line: ")).collect::<Vec<_>>().join("\n")
+            })
+            .collect();
+        (reports, summary["failed"].as_u64().unwrap())
+    };
+    let (obf, obf_failed) = reports("mode3.obf");
+    let (jsonl, jsonl_failed) = reports("mode3.jsonl");
+    let (kifu, kifu_failed) = reports("mode3.txt");
+    let lines = fs::read_to_string(dir.path().join("o/mode3.obf")).unwrap().lines().count() as u64;
+    assert!(obf.len() > 10, "{obf:?}");
+    assert_eq!(obf.len() as u64 + obf_failed, lines, "every line a position, in the book or not");
+    assert!(obf == jsonl && obf_failed == jsonl_failed, "the OBF and JSONL lines are the same positions");
+    // (A kifu's board after a forced pass is drawn from the other side: counted only.)
+    assert_eq!((obf.len(), obf_failed), (kifu.len(), kifu_failed), "and the kifu lines too");
+
+    let first = fs::read_to_string(dir.path().join("o/mode3.obf")).unwrap().lines().next().unwrap().to_string();
+    assert!(first.starts_with('-'), "the test needs an OBF board starting with -: {first}");
+    for args in
+        [vec!["inspect", &book("sample"), &first, "-q"], vec!["inspect", "--book", &book("sample"), "-q", &first]]
+    {
+        let out = run(dir.path(), &args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).starts_with(&format!("argument 1 {first}\n")), "as written: {}", text(&out.stdout));
+        assert!(text(&out.stdout).contains("in book: yes"), "{}", text(&out.stdout));
+    }
+}
+
 #[test]
 fn inspect_reports_positions_and_fails_on_missing_ones_after_all_lines() {
     let dir = tempfile::tempdir().unwrap();

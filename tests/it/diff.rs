@@ -247,3 +247,66 @@ fn an_egaroucid_book_against_its_fix_lists_the_receipt_s_values_and_the_links_th
         assert_eq!(keys, ["diff", "old", "new", "kifu", "board", "side", "links"], "{d}");
     }
 }
+
+/// `diff --exit-code` for scripts, as `git diff --exit-code` and `cmp`:
+/// 1 when the books differ, 0 when they do not; without it, 0 either way.
+#[test]
+fn exit_code_says_whether_the_books_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample();
+    let fixed = dir.path().join("fixed.dat");
+    let receipt_dir = dir.path().join("fix");
+    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
+    let status = |old: &Path, new: &Path, extra: &[&str]| {
+        let out = bin()
+            .args(["diff", "-q", old.to_str().unwrap(), new.to_str().unwrap(), "--out-dir"])
+            .arg(dir.path().join("diff"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.status.code()
+    };
+    assert_eq!(status(&book, &fixed, &["--exit-code"]), Some(1));
+    assert!(!lines_of(&dir.path().join("diff/diff.jsonl")).is_empty(), "the lines are written all the same");
+    assert_eq!(status(&book, &book, &["--exit-code"]), Some(0));
+    assert_eq!(status(&book, &fixed, &[]), Some(0), "without --exit-code, 0 whether or not they differ");
+}
+
+/// `diff -o -` (or `--stdout`) for scripts: the lines on standard output,
+/// the same as the file holds, the summary on standard error; `-o FILE`
+/// names the file instead of {out_dir}/diff.jsonl.
+#[test]
+fn dash_o_dash_writes_the_lines_on_standard_output_and_the_summary_on_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = sample();
+    let fixed = dir.path().join("fixed.dat");
+    let receipt_dir = dir.path().join("fix");
+    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
+    let (summary, lines) = diff(&book, &fixed, dir.path(), &[]);
+    let file = fs::read_to_string(dir.path().join("diff/diff.jsonl")).unwrap();
+    assert!(!lines.is_empty());
+    for stdout in [&["-o", "-"][..], &["--stdout"]] {
+        let out_dir = dir.path().join("none");
+        let out = bin()
+            .args(["diff", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", out_dir.to_str().unwrap()])
+            .args(stdout)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), file, "{stdout:?}: the lines, and nothing else");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(count(&stderr, "changed"), count(&summary, "changed"), "{stderr}");
+        assert!(stderr.contains("lines written       ") && stderr.contains(" to standard output"), "{stderr}");
+        assert!(!out_dir.exists(), "no file written");
+    }
+    let named = dir.path().join("named.jsonl");
+    run(&["diff", book.to_str().unwrap(), fixed.to_str().unwrap(), "-q", "-o", named.to_str().unwrap()]);
+    assert_eq!(fs::read_to_string(&named).unwrap(), file);
+    // -o over a book read is refused, as out_dir is.
+    let copy = dir.path().join("copy.dat");
+    fs::copy(&book, &copy).unwrap();
+    let out = bin().arg("diff").args([&copy, &fixed]).arg("-o").arg(&copy).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fs::read(&copy).unwrap(), fs::read(&book).unwrap());
+}

@@ -476,7 +476,8 @@ fn extend_refuses_what_it_cannot_do_before_loading() {
     let missing = run(extend(dir.path(), &book(), "out.dat", &["--start", "f5f6e6f4"]));
     assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     assert!(
-        stderr(&missing).contains("F5F6E6F4") && stderr(&missing).contains("not in the book"),
+        stderr(&missing).contains("F5F6E6F4")
+            && stderr(&missing).contains("not in the book: the line leaves the book at move "),
         "{}",
         stderr(&missing)
     );

@@ -50,7 +50,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["convert"], set(&[&["--egbk-level", "--to"]])),
         (&["cut"], set(&[&["--egbk-level"], WINDOW])),
         (&["fix"], set(&[&["--egbk-level"], LINES])),
-        (&["diff"], set(&[&["--egbk-level"], LINES])),
+        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
