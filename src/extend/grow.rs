@@ -14,8 +14,8 @@ use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::{
-    flavor_of, leaf_of, process_engines, scratch_dir, start_node, write_out, write_unfixed, ExtendError, ExtendOptions,
-    ExtendPaths, ExtendReport,
+    flavor_of, leaf_of, process_engines, scratch_dir, start_node, write_engines, write_out, write_unfixed, ExtendError,
+    ExtendOptions, ExtendPaths, ExtendReport,
 };
 use crate::book::{Book, Score};
 use crate::output::{ensure_dir, AtomicFile};
@@ -97,18 +97,7 @@ impl fmt::Display for GrowReport {
             e.journal.display()
         )?;
         writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
-        for (i, engine) in e.engines.iter().enumerate() {
-            let retired = if engine.retired { ", retired" } else { "" };
-            writeln!(
-                f,
-                "engine {:<13} {}: {} workers, {} searches, {} faults{retired}",
-                i + 1,
-                engine.label,
-                engine.workers,
-                engine.searches,
-                engine.faults,
-            )?;
-        }
+        write_engines(f, &e.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
     }

@@ -233,24 +233,31 @@ impl fmt::Display for ExtendReport {
             self.journal.display()
         )?;
         writeln!(f, "engine time          {:.3} s ({engines})", self.engine_time.as_secs_f64())?;
-        for (i, engine) in self.engines.iter().enumerate() {
-            let retired = if engine.retired { ", retired" } else { "" };
-            writeln!(
-                f,
-                "engine {:<13} {}: {}, {}, {}{retired}",
-                i + 1,
-                engine.label,
-                count(engine.workers, "worker", "workers"),
-                count(engine.searches, "search", "searches"),
-                count(engine.faults, "fault", "faults"),
-            )?;
-        }
+        write_engines(f, &self.engines)?;
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
         }
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
+}
+
+/// A summary's line for each engine of the fleet: its command, workers,
+/// searches, faults, and whether it was retired.
+fn write_engines(f: &mut fmt::Formatter<'_>, engines: &[EngineReport]) -> fmt::Result {
+    for (i, engine) in engines.iter().enumerate() {
+        let retired = if engine.retired { ", retired" } else { "" };
+        writeln!(
+            f,
+            "engine {:<13} {}: {}, {}, {}{retired}",
+            i + 1,
+            engine.label,
+            count(engine.workers, "worker", "workers"),
+            count(engine.searches, "search", "searches"),
+            count(engine.faults, "fault", "faults"),
+        )?;
+    }
+    Ok(())
 }
 
 /// Extends `book` (read from `paths.input`) into `paths.output` with the
