@@ -341,3 +341,46 @@ fn an_engine_that_cannot_start_stops_grow_at_once_in_its_own_words() {
     assert!(message.contains("engine `no-such-engine-here`") && message.contains("not found"), "{message}");
     assert!(!dir.path().join("out.dat").exists());
 }
+
+#[test]
+fn killed_and_run_again_with_its_journal_it_searches_nothing_twice_and_writes_the_same_book() {
+    let whole = tempfile::tempdir().unwrap();
+    let once = grow(whole.path(), "out.dat", &["--max-priority", "6"]);
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("o/extend.jsonl");
+    let answers = || {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        text.lines().filter(|l| l.starts_with("{\"board\":") && l.ends_with('}')).count()
+    };
+    let mut child = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "-q", "grow"])
+        .arg(data("books/endgames-extend.dat"))
+        .arg("out.dat")
+        .args(["--start", START, "--workers", "1", "--out-dir", "o", "--log-file", "o/log", "--max-priority", "6"])
+        .arg("--engine")
+        .arg(solver())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once it has some answers (a minute at most to get them).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while answers() < 6 && std::time::Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = answers();
+    assert!(kept >= 6, "the run was killed with {kept} answers in its journal");
+    assert!(!dir.path().join("out.dat").exists(), "a killed run writes no book");
+    let again = grow(dir.path(), "out.dat", &["--max-priority", "6"]);
+    assert_eq!(again["searches_from_journal"].as_u64(), Some(kept as u64), "{again}");
+    assert_eq!(
+        again["searches"].as_u64().unwrap() + kept as u64,
+        once["searches"].as_u64().unwrap(),
+        "no search twice: {again}"
+    );
+    let bytes = |d: &Path| std::fs::read(d.join("out.dat")).unwrap();
+    assert_eq!(bytes(dir.path()), bytes(whole.path()), "the same book byte for byte");
+}
