@@ -116,8 +116,8 @@ impl Progress {
     /// reached and, with a budget, how much of it is spent.
     pub fn growing(&mut self, now: &bookminer::extend::grow::GrowProgress) {
         let spent = now.spent.map_or(String::new(), |s| format!(", {:.0}% of the budget", (s * 100.0).min(100.0)));
-        let least = now.least.map_or(String::new(), |p| format!(", priority {p}"));
-        self.stage(format!("growing: {} added, {} searches{least}{spent}", now.added, now.searched));
+        let reached = now.reached.map_or(String::new(), |p| format!(", priority {p}"));
+        self.stage(format!("growing: {} added, {} searches{reached}{spent}", now.added, now.searched));
     }
 
     pub fn counted(&self, done: u64) {

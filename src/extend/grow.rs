@@ -14,11 +14,10 @@ use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::{
-    flavor_of, leaf_of, process_engines, scratch_dir, start_node, write_engines, write_out, write_unfixed, ExtendError,
-    ExtendOptions, ExtendPaths, ExtendReport,
+    flavor_of, gave_up_error, leaf_of, process_engines, set_aside, start_node, write_engines, ExtendError,
+    ExtendOptions, ExtendPaths, ExtendReport, Opened,
 };
 use crate::book::{Book, Score};
-use crate::output::{ensure_dir, AtomicFile};
 use crate::run::RunError;
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
@@ -108,7 +107,8 @@ impl fmt::Display for GrowReport {
 pub struct GrowProgress {
     pub added: u64,
     pub searched: u64,
-    pub least: Option<f64>,
+    /// The largest priority expanded so far: how far the growth has come.
+    pub reached: Option<f64>,
     /// Of the budget, how much is spent (0 to 1), if there is one.
     pub spent: Option<f64>,
 }
@@ -144,15 +144,8 @@ pub fn grow_with(
     let min_empties = options.extend.min_empties.unwrap_or(header_empties);
     let mut store = Store::new(&book, flavor);
     let root = start_node(&store, &options.extend.start)?;
-    for path in [&paths.output, &paths.journal] {
-        if let Some(dir) = path.parent() {
-            ensure_dir(dir).map_err(io(dir))?;
-        }
-    }
-    let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
-    let mut journal = Journal::open(&paths.journal)?;
+    let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
-    let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
     let mut solved = Solved::new(book.counts().records as usize);
@@ -188,20 +181,9 @@ pub fn grow_with(
     .min(1.0);
     report.least_left = least_left(&store, &solved, root, options, min_empties);
     drop(solved);
-    if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
-    }
-    let unfixed = write_unfixed(&store, scratch.path())?;
-    drop(store);
-    let name = book.path().display().to_string();
+    let unfixed = set_aside(store, &book, scratch.path(), paths)?;
     drop(book);
-    report.extend.records_written = write_out(&unfixed, &name, &mut out, paths, cancel)?;
-    drop(unfixed);
-    let out = out.finish().map_err(io(&paths.output))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
-    }
-    out.commit().map_err(io(&paths.output))?;
+    report.extend.records_written = unfixed.write(out, paths, cancel)?;
     report.extend.elapsed = began.elapsed();
     Ok(report)
 }
@@ -288,7 +270,7 @@ impl Growth<'_, '_, '_> {
             let Some(done) = fleet.next_done() else {
                 return Err(ExtendError::Interrupted { journal: self.journal.path().to_path_buf() });
             };
-            let answered = done.map_err(|gave_up| self.failed(gave_up, cancel))?;
+            let answered = done.map_err(|gave_up| gave_up_error(gave_up, cancel, self.journal.path()))?;
             self.answered(answered)?;
             progress(&self.progress());
         }
@@ -313,7 +295,7 @@ impl Growth<'_, '_, '_> {
             (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
             _ => None,
         };
-        GrowProgress { added: e.added, searched: e.searched, least: self.report.largest_expanded, spent }
+        GrowProgress { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
     }
 
     /// Chooses the least priority not under way and dispatches its
@@ -408,13 +390,7 @@ impl Growth<'_, '_, '_> {
             self.store.set_leaf(*at, score, mv);
             changed.push(*at);
         }
-        match self.store.flavor() {
-            Flavor::Edax(_) => self.solved.update(self.store, &changed)?,
-            Flavor::Egaroucid => {
-                self.solved.forget();
-                self.solved.solve_from(self.store, self.root)?;
-            }
-        }
+        self.solved.after_change(self.store, self.root, &changed)?;
         self.under_way.clear();
         self.hidden.clear();
         for other in self.pending.values() {
@@ -432,19 +408,6 @@ impl Growth<'_, '_, '_> {
         if let Some(since) = self.busy_since.take() {
             self.worked += since.elapsed();
             self.report.worked = self.worked;
-        }
-    }
-
-    fn failed(&self, gave_up: super::fleet::GaveUp, cancel: &AtomicBool) -> ExtendError {
-        let journal = self.journal.path().to_path_buf();
-        match gave_up {
-            _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
-            super::fleet::GaveUp::NoEngineLeft { query, engine, fault } => {
-                ExtendError::NoEngineLeft { engine, query, fault, journal }
-            }
-            super::fleet::GaveUp::Position { query, engines, fault } => {
-                ExtendError::Position { query, engines, fault, journal }
-            }
         }
     }
 }
@@ -500,13 +463,14 @@ impl LinkGraph for View<'_, '_> {
     }
 
     fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
-        let Ok(edges) = self.store.edges(node) else { return };
+        let Ok(facts) = self.store.facts(node) else { return };
+        let edges = facts.edges;
         let scores: SmallVec<[i32; 8]> =
             edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(-127)).collect();
-        let leaf = self.store.leaf(node).ok().and_then(|l| l.mv.map(|_| i32::from(l.score)));
+        let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
         let best = scores.iter().copied().chain(leaf).max().map(Score);
         // The position's own ply: its discs beyond the start's.
-        let ply = self.start_empties.saturating_sub(self.store.board(node).empties()) as usize;
+        let ply = self.start_empties.saturating_sub(facts.board.empties()) as usize;
         let start_value = self.start_value;
         for (edge, score) in edges.iter().zip(scores) {
             let Some(child) = edge.child else { continue };

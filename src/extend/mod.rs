@@ -352,22 +352,8 @@ pub fn extend_with(
     let mut store = Store::new(&book, flavor);
     // Refused before anything is written.
     let root = start_node(&store, &options.start)?;
-    for path in [&paths.output, &paths.journal] {
-        if let Some(dir) = path.parent() {
-            ensure_dir(dir).map_err(io(dir))?;
-        }
-    }
-    let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
-    let mut journal = Journal::open(&paths.journal)?;
-    if !journal.is_empty() {
-        tracing::info!(
-            "{}: {} answers of earlier runs, taken instead of searching again",
-            paths.journal.display(),
-            journal.len()
-        );
-    }
+    let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let mut report = ExtendReport::new(paths, book.counts().positions);
-    let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
     let mut solved = Solved::new(book.counts().records as usize);
@@ -381,25 +367,11 @@ pub fn extend_with(
     report.engines = room.reports();
     grown?;
     drop(solved);
-    if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
-    }
-    let unfixed = write_unfixed(&store, scratch.path())?;
-    drop(store);
-    if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
-    }
+    let unfixed = set_aside(store, &book, scratch.path(), paths)?;
     // The book read is let go before the book grown is read: the run never
     // holds both.
-    let name = book.path().display().to_string();
     drop(book);
-    report.records_written = write_out(&unfixed, &name, &mut out, paths, cancel)?;
-    drop(unfixed);
-    let out = out.finish().map_err(io(&paths.output))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
-    }
-    out.commit().map_err(io(&paths.output))?;
+    report.records_written = unfixed.write(out, paths, cancel)?;
     report.elapsed = began.elapsed();
     Ok(report)
 }
@@ -505,7 +477,7 @@ impl Run<'_, '_, '_> {
                 let (score, mv) = leaf_of(plan, answer);
                 self.store.set_leaf(id, score, mv);
             }
-            self.negamax_again(root, &to_search)?;
+            self.solved.after_change(self.store, root, &to_search)?;
             if self.report.stopped_early {
                 return Ok(());
             }
@@ -551,20 +523,6 @@ impl Run<'_, '_, '_> {
             }
         }
         Ok(to_search)
-    }
-
-    /// The negamax made right again after `changed` (positions whose
-    /// links or leaf changed, or that were added): only their ancestors
-    /// for an Edax book; an Egaroucid book whole, since a position added
-    /// becomes a link of every position that can move to it.
-    fn negamax_again(&mut self, root: NodeId, changed: &[NodeId]) -> Result<(), ExtendError> {
-        match self.store.flavor() {
-            Flavor::Edax(_) => self.solved.update(self.store, changed),
-            Flavor::Egaroucid => {
-                self.solved.forget();
-                self.solved.solve_from(self.store, root)
-            }
-        }
     }
 
     /// The answers to every search the plans ask for: from the journal, or
@@ -616,21 +574,23 @@ impl Run<'_, '_, '_> {
         (answers, asked)
     }
 
-    /// The run's error for a fleet that gave up: a stop asked for, or
-    /// engines that kept failing.
     fn failed(&self, gave_up: GaveUp) -> ExtendError {
-        let journal = self.journal.path().to_path_buf();
-        match gave_up {
-            _ if self.cancel.load(Ordering::Relaxed) => self.interrupted(),
-            GaveUp::NoEngineLeft { query, engine, fault } => {
-                ExtendError::NoEngineLeft { engine, query, fault, journal }
-            }
-            GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
-        }
+        gave_up_error(gave_up, self.cancel, self.journal.path())
     }
 
     fn interrupted(&self) -> ExtendError {
         ExtendError::Interrupted { journal: self.journal.path().to_path_buf() }
+    }
+}
+
+/// The run's error for a fleet that gave up: a stop asked for, or engines
+/// that kept failing; the journal keeps every answer either way.
+fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
+    let journal = journal.to_path_buf();
+    match gave_up {
+        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
+        GaveUp::NoEngineLeft { query, engine, fault } => ExtendError::NoEngineLeft { engine, query, fault, journal },
+        GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
     }
 }
 
@@ -644,51 +604,98 @@ fn leaf_of(plan: &LeafPlan, answer: Option<Answer>) -> (i8, Option<Move>) {
     }
 }
 
-/// Streams the book growth made, before its final negamax, to a file in
-/// the run's scratch `folder` (removed when dropped, and with the folder by
-/// the next run on the journal if this one is killed).
-fn write_unfixed(store: &Store<'_>, folder: &Path) -> Result<tempfile::NamedTempFile, ExtendError> {
+/// What a growth run holds open: OUT begun beside its final name, the
+/// journal (locked), and the run's scratch folder.
+struct Opened {
+    out: AtomicFile,
+    journal: Journal,
+    scratch: tempfile::TempDir,
+}
+
+impl Opened {
+    /// Makes the folders, begins OUT, opens the journal and makes the
+    /// scratch folder: what extend and grow do once the start is known.
+    fn open(paths: &ExtendPaths) -> Result<Opened, ExtendError> {
+        let io = RunError::io;
+        for path in [&paths.output, &paths.journal] {
+            if let Some(dir) = path.parent() {
+                ensure_dir(dir).map_err(io(dir))?;
+            }
+        }
+        let out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
+        let journal = Journal::open(&paths.journal)?;
+        if !journal.is_empty() {
+            tracing::info!(
+                "{}: {} answers of earlier runs, taken instead of searching again",
+                paths.journal.display(),
+                journal.len()
+            );
+        }
+        let scratch = scratch_dir(paths)?;
+        Ok(Opened { out, journal, scratch })
+    }
+}
+
+/// The book growth made, before its final negamax, in a file of the run's
+/// scratch folder (removed when dropped, and with the folder by the next
+/// run on the journal if this one is killed).
+struct SetAside {
+    file: tempfile::NamedTempFile,
+    /// The book read's name, for messages.
+    name: String,
+}
+
+/// Streams the book `store` grew into `folder` and lets the store go;
+/// refused if the book read changed meanwhile.
+fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) -> Result<SetAside, ExtendError> {
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
     let io = RunError::io;
     let mut file = tempfile::Builder::new().prefix("grown-").tempfile_in(folder).map_err(io(folder))?;
     let path = file.path().to_path_buf();
     let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file_mut());
-    write::write_unfixed(store, &mut buffered).and_then(|_| buffered.flush()).map_err(io(&path))?;
+    write::write_unfixed(&store, &mut buffered).and_then(|_| buffered.flush()).map_err(io(&path))?;
     drop(buffered);
-    Ok(file)
+    drop(store);
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    Ok(SetAside { file, name: book.path().display().to_string() })
 }
 
-/// Writes the book: everything the rounds made (`unfixed`, named `name` in
-/// messages), negamaxed as `fix` does (no receipt: every change is the
-/// run's own). Returns the records written.
-fn write_out(
-    unfixed: &tempfile::NamedTempFile,
-    name: &str,
-    out: &mut AtomicFile,
-    paths: &ExtendPaths,
-    cancel: &AtomicBool,
-) -> Result<u64, ExtendError> {
-    let path = &paths.output;
-    let grown = Book::open(unfixed.path(), &ReadOptions::default())
-        .map_err(|e| ExtendError::Grown(format!("{name} grown: {e}")))?;
-    let records = grown.counts().records;
-    let mut phase = |_: Phase| {};
-    let mut walked = |_: &WalkStats| {};
-    let control = Control { cancel, phase: &mut phase, progress: &mut walked };
-    let sink = Path::new("(no receipt)");
-    // A stop while the book is written is the run's stop: the journal keeps
-    // every answer, as at any other moment.
-    let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
-    let done =
-        fix_into(grown, &FixOptions::default(), (out, path), (&mut io::sink(), sink), control).map_err(|error| {
-            match error {
+impl SetAside {
+    /// Writes OUT: the book set aside negamaxed as `fix` does (no receipt:
+    /// every change is the run's own), then made to appear under its name
+    /// unless the run was stopped. Returns the records written.
+    fn write(self, mut out: AtomicFile, paths: &ExtendPaths, cancel: &AtomicBool) -> Result<u64, ExtendError> {
+        let path = &paths.output;
+        let grown = Book::open(self.file.path(), &ReadOptions::default())
+            .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
+        let records = grown.counts().records;
+        let mut phase = |_: Phase| {};
+        let mut walked = |_: &WalkStats| {};
+        let control = Control { cancel, phase: &mut phase, progress: &mut walked };
+        let sink = Path::new("(no receipt)");
+        // A stop while the book is written is the run's stop: the journal
+        // keeps every answer, as at any other moment.
+        let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+        let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control)
+            .map_err(|error| match error {
                 FixError::Run(RunError::Interrupted { .. }) => interrupted(),
                 error => error.into(),
-            }
-        })?;
-    if done.interrupted() {
-        return Err(interrupted());
+            })?;
+        if done.interrupted() {
+            return Err(interrupted());
+        }
+        drop(self.file);
+        let out = out.finish().map_err(RunError::io(path))?;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(interrupted());
+        }
+        out.commit().map_err(RunError::io(path))?;
+        Ok(records)
     }
-    Ok(records)
 }
 
 #[cfg(test)]

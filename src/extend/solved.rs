@@ -221,6 +221,21 @@ impl Solved {
         Ok(())
     }
 
+    /// Makes the negamax right again after `changed` (positions whose links
+    /// or leaf changed, or that were added): only their ancestors for an
+    /// Edax book ([`Solved::update`]); an Egaroucid book whole from `root`,
+    /// since a position added becomes a link of every position that can
+    /// move to it.
+    pub fn after_change(&mut self, store: &mut Store<'_>, root: NodeId, changed: &[NodeId]) -> Result<(), ExtendError> {
+        match store.flavor() {
+            Flavor::Edax(_) => self.update(store, changed),
+            Flavor::Egaroucid => {
+                self.forget();
+                self.solve_from(store, root)
+            }
+        }
+    }
+
     /// Carries the changes of `changed` (positions whose links or leaf
     /// changed, or that were added) up to every ancestor whose negamax they
     /// change, children before parents: what a whole negamax from the start

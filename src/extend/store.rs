@@ -234,15 +234,6 @@ impl<'b> Store<'b> {
         }
     }
 
-    /// A position's level byte.
-    pub fn level(&self, id: NodeId) -> Result<u8, ExtendError> {
-        match (self.node(id), id) {
-            (Some(node), _) => Ok(node.level),
-            (None, NodeId::Book(at)) => Ok(self.read(at)?.level),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
-        }
-    }
-
     /// A position's leaf.
     pub fn leaf(&self, id: NodeId) -> Result<Leaf, ExtendError> {
         let of = |node: &Node| Leaf { score: node.leaf_score, mv: node.leaf_move };
@@ -280,10 +271,6 @@ impl<'b> Store<'b> {
     /// The moves of a position that lead to positions of the growing book:
     /// an Edax book's stored links (with `None` for a child not in the
     /// book), an Egaroucid book's links as its legal moves find them.
-    pub fn edges(&self, id: NodeId) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
-        Ok(self.facts(id)?.edges)
-    }
-
     fn edges_of(&self, id: NodeId, node: &Node) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
         let board = node.board;
         let mut edges = SmallVec::new();
@@ -465,12 +452,11 @@ impl<'b> Store<'b> {
     /// What the leaf of a position becomes: known without a search (a
     /// finished game, or every legal move linked), or the search to ask.
     pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, ExtendError> {
-        let board = self.board(id);
-        let level = self.level(id)?.min(negamax::MAX_LEVEL);
+        let Facts { board, level, edges, .. } = self.facts(id)?;
+        let level = level.min(negamax::MAX_LEVEL);
         if board.is_game_over() {
             return Ok(LeafPlan::Known { score: board.final_score() as i8, mv: None });
         }
-        let edges = self.edges(id)?;
         let none = LeafPlan::Known { score: -(SCORE_INF as i8), mv: None };
         if board.must_pass() {
             if edges.iter().any(|e| e.mv == Move::Pass) {

@@ -34,7 +34,7 @@ fn values_below(store: &Store<'_>, solved: &Solved, root: NodeId) -> HashMap<Nod
             continue;
         }
         seen.insert(id, solved.get(store, id).unwrap());
-        stack.extend(store.edges(id).unwrap().iter().filter_map(|e| e.child));
+        stack.extend(store.facts(id).unwrap().edges.iter().filter_map(|e| e.child));
     }
     seen
 }
