@@ -14,8 +14,8 @@ use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::{
-    flavor_of, gave_up_error, leaf_of, process_engines, set_aside, start_node, write_engines, ExtendError,
-    ExtendOptions, ExtendPaths, ExtendReport, Opened,
+    gave_up_error, growing, leaf_of, process_engines, set_aside, write_engines, ExtendError, ExtendOptions,
+    ExtendPaths, ExtendReport, Opened,
 };
 use crate::book::{Book, Score};
 use crate::run::RunError;
@@ -140,10 +140,7 @@ pub fn grow_with(
 ) -> Result<GrowReport, ExtendError> {
     let began = Instant::now();
     let io = RunError::io;
-    let (flavor, header_empties) = flavor_of(&book.header());
-    let min_empties = options.extend.min_empties.unwrap_or(header_empties);
-    let mut store = Store::new(&book, flavor);
-    let root = start_node(&store, &options.extend.start)?;
+    let (mut store, root, min_empties) = growing(&book, &options.extend)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
     let engines = &engines(scratch.path());

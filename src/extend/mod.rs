@@ -347,11 +347,8 @@ pub fn extend_with(
 ) -> Result<ExtendReport, ExtendError> {
     let began = Instant::now();
     let io = RunError::io;
-    let (flavor, header_empties) = flavor_of(&book.header());
-    let min_empties = options.min_empties.unwrap_or(header_empties);
-    let mut store = Store::new(&book, flavor);
     // Refused before anything is written.
-    let root = start_node(&store, &options.start)?;
+    let (mut store, root, min_empties) = growing(&book, options)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let mut report = ExtendReport::new(paths, book.counts().positions);
     let engines = &engines(scratch.path());
@@ -374,6 +371,16 @@ pub fn extend_with(
     report.records_written = unfixed.write(out, paths, cancel)?;
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// The growing book over `book`, its start position, and the fewest empty
+/// squares growth enters (`min_empties`, else the book's default); a start
+/// the book does not hold is refused.
+fn growing<'b>(book: &'b Book, options: &ExtendOptions) -> Result<(Store<'b>, NodeId, u32), ExtendError> {
+    let (flavor, header_empties) = flavor_of(&book.header());
+    let store = Store::new(book, flavor);
+    let root = start_node(&store, &options.start)?;
+    Ok((store, root, options.min_empties.unwrap_or(header_empties)))
 }
 
 /// How a book's positions are grown, as its header says: an Edax book's

@@ -96,3 +96,21 @@ pub fn book_from_lines(lines: &[Vec<Move>]) -> Vec<Entry> {
     }
     entries
 }
+
+/// Runs the binary in `dir` with no config file.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    bin().current_dir(dir).args(["--config", "/dev/null"]).args(args).output().expect("the binary runs")
+}
+
+/// A run's standard error, as text.
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names in `dir` (links included, not followed), sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}

@@ -7,24 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{bin, edax46, sample};
-
-/// Runs the binary in `dir` with no config file.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(["--config", "/dev/null"]).args(args).output().expect("the binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The names in `dir` (links included, not followed), sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> =
-        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    names.sort();
-    names
-}
+use crate::common::{bin, edax46, names_in, run_in as run, sample, stderr_of as stderr};
 
 /// A fresh folder holding a copy of the Edax 4.6 book as `in.dat`, and the
 /// book's bytes.
