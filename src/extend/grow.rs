@@ -309,9 +309,8 @@ impl Growth<'_, '_, '_> {
         }
         let id = chosen.node;
         self.journal.expansion(&self.store.board(id), chosen.d.to_f64(), chosen.priority.to_f64())?;
-        self.store.touch_solved(id, self.solved.get(self.store, id)?)?;
         let solved = &*self.solved;
-        let Some((child, added)) = self.store.expand(id, |store, c| solved.value(store, c))? else {
+        let Some((child, added)) = self.store.expand(id, |store, c| solved.get(store, c))? else {
             unreachable!("a frontier position has a leaf move")
         };
         if added && matches!(self.store.flavor(), Flavor::Edax(_)) {

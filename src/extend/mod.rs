@@ -504,10 +504,8 @@ impl Run<'_, '_, '_> {
             if self.store.leaf(id)?.mv.is_none() {
                 continue;
             }
-            // Into the overlay with what the negamax computed for it.
-            self.store.touch_solved(id, self.solved.get(self.store, id)?)?;
             let solved = &*self.solved;
-            match self.store.expand(id, |store, child| solved.value(store, child))? {
+            match self.store.expand(id, |store, child| solved.get(store, child))? {
                 None => continue,
                 Some((child, added)) => {
                     self.report.expanded += 1;

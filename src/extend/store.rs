@@ -353,13 +353,19 @@ impl<'b> Store<'b> {
     /// Expands a candidate's leaf: its child joins the book (unless it is
     /// there already) and the leaf's move becomes a link. Returns the child
     /// and whether it was added; `None` for a candidate without a leaf move.
-    /// `value` gives a position's value, for the new link's score.
+    /// `negamax` gives what the run computed for a position: the candidate
+    /// enters the overlay with its own (a later change is compared with
+    /// it), and the new link is scored by the child's.
     pub fn expand(
         &mut self,
         id: NodeId,
-        value: impl Fn(&Store<'b>, NodeId) -> i16,
+        negamax: impl Fn(&Store<'b>, NodeId) -> Result<Negamaxed, ExtendError>,
     ) -> Result<Option<(NodeId, bool)>, ExtendError> {
-        self.touch(id)?;
+        if self.node(id).is_none() {
+            let solved = negamax(self, id)?;
+            self.touch(id)?;
+            self.set_solved(id, solved);
+        }
         let node = self.node(id).expect("touched");
         let Some(mv) = node.leaf_move else { return Ok(None) };
         if node.links.len() >= usize::from(u8::MAX) {
@@ -378,7 +384,7 @@ impl<'b> Store<'b> {
                 (self.add(Node::new(child, level, None)), true)
             }
         };
-        let score = score_byte(-i32::from(value(self, child)));
+        let score = score_byte(-i32::from(negamax(self, child)?.value));
         let edax = matches!(self.flavor, Flavor::Edax(_));
         let node = self.node_mut(id).expect("touched");
         if edax {
@@ -396,13 +402,6 @@ impl<'b> Store<'b> {
                 self.changed.insert(at.id, node);
             }
         }
-        Ok(())
-    }
-
-    /// Puts a book record into the overlay with what the run computed for it.
-    pub fn touch_solved(&mut self, id: NodeId, solved: Negamaxed) -> Result<(), ExtendError> {
-        self.touch(id)?;
-        self.set_solved(id, solved);
         Ok(())
     }
 
