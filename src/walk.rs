@@ -172,17 +172,40 @@ pub struct Walkable {
     start: Start,
     root: Located,
     window: Window,
+    /// Whether leaves are followed too (docs/walk.md), or links only.
+    leaves: bool,
 }
 
 impl Walkable {
     /// Finds the start position in the book, then resolves the book.
     pub fn new(book: Book, start: &Start) -> Result<Walkable, StartMissing> {
+        Walkable::resolved(book, start, false)
+    }
+
+    /// [`Walkable::new`] of a book resolved with its index kept, to be
+    /// looked up again once the walks are done
+    /// ([`ResolvedBook::into_book`]).
+    pub fn keeping_index(book: Book, start: &Start) -> Result<Walkable, StartMissing> {
+        Walkable::resolved(book, start, true)
+    }
+
+    fn resolved(book: Book, start: &Start, keep_index: bool) -> Result<Walkable, StartMissing> {
         let stored = normalize(&start.board).board;
         let Some(root) = book.locate(&stored) else {
             let leaves = LeavesBook::find(&book, &start.line).map(Box::new);
             return Err(StartMissing { board: start.board, line: start.line.clone(), leaves });
         };
-        Ok(Walkable { book: book.resolve(), start: start.clone(), root, window: Window::NONE })
+        let book = match keep_index {
+            true => book.resolve_keeping_index(),
+            false => book.resolve(),
+        };
+        Ok(Walkable { book, start: start.clone(), root, window: Window::NONE, leaves: true })
+    }
+
+    /// The same walk over links only: Edax's own walks (its negamax, and
+    /// the candidates of its extend), which never follow a leaf.
+    pub fn links_only(self) -> Walkable {
+        Walkable { leaves: false, ..self }
     }
 
     /// The same walk, following only the moves `window` lets through (docs/walk.md, windows).
@@ -523,6 +546,8 @@ struct Walker<'b, V> {
     stats: WalkStats,
     /// Under a window, how many links the last [`Walker::add_moves`] kept.
     links_kept: usize,
+    /// Whether leaves are followed.
+    leaves: bool,
 }
 
 /// Walks every edge reachable from the start once, reporting arrivals to
@@ -544,6 +569,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         scouts: Scouts::new(),
         stats: WalkStats { positions: 1, ..WalkStats::default() },
         links_kept: 0,
+        leaves: walkable.leaves,
     };
     walker.line.extend_from_slice(&start.line);
     let record = book.read(walkable.root, &mut walker.targets);
@@ -621,9 +647,10 @@ impl<V: Visitor> Walker<'_, V> {
             return first;
         }
         let mut children = 0;
+        let followed = self.moves_followed(record);
         // Taken out while the moves are pushed, which needs the walker whole.
         let targets = std::mem::take(&mut self.targets);
-        for (link, &target) in record.moves().zip(&targets) {
+        for (link, &target) in record.moves().zip(&targets).take(followed) {
             self.push_move(link, target, &mut children);
         }
         self.targets = targets;
@@ -653,8 +680,9 @@ impl<V: Visitor> Walker<'_, V> {
         let best = record.moves().map(|link| link.score).max();
         let mut children = 0;
         self.links_kept = 0;
+        let followed = self.moves_followed(record);
         let targets = std::mem::take(&mut self.targets);
-        for (i, (link, &target)) in record.moves().zip(&targets).enumerate() {
+        for (i, (link, &target)) in record.moves().zip(&targets).enumerate().take(followed) {
             if !self.follows(link.score, record.id, line_len, best) {
                 continue;
             }
@@ -664,6 +692,14 @@ impl<V: Visitor> Walker<'_, V> {
             self.push_move(link, target, &mut children);
         }
         self.targets = targets;
+    }
+
+    /// How many of a record's moves (links, then its leaf) the walk follows.
+    fn moves_followed(&self, record: &Record) -> usize {
+        match self.leaves {
+            true => usize::MAX,
+            false => record.n_links(),
+        }
     }
 
     /// Pushes the frame of the position on the board: `record`, whose

@@ -126,7 +126,18 @@ impl Book {
     /// Resolves every stored move to the record its child is, on every
     /// core, and drops the index: the book as a walk reads it.
     pub fn resolve(self) -> ResolvedBook {
-        super::resolve::resolve(self.file, self.index)
+        super::resolve::resolve(self.file, self.index, false)
+    }
+
+    /// [`Book::resolve`], the index kept: [`ResolvedBook::into_book`]
+    /// gives the book back once the walks are done.
+    pub fn resolve_keeping_index(self) -> ResolvedBook {
+        super::resolve::resolve(self.file, self.index, true)
+    }
+
+    /// The book of a file and its index.
+    pub(super) fn from_parts(file: BookFile, index: PositionIndex) -> Book {
+        Book { file, index }
     }
 
     /// The record of a stored (normalized) board.

@@ -39,14 +39,14 @@ const EGAROUCID_CHUNK: usize = 1 << 11;
 /// A region of the book file, for ordering reads: a huge page.
 const FILE_REGION_BITS: u32 = 21;
 
-/// Resolves every move of the book and drops the index.
-pub(super) fn resolve(file: BookFile, index: PositionIndex) -> ResolvedBook {
+/// Resolves every move of the book; the index is dropped, or kept
+/// (`keep_index`) for work that looks positions up after its walks.
+pub(super) fn resolve(file: BookFile, index: PositionIndex, keep_index: bool) -> ResolvedBook {
     let targets = match file.layout() {
         Layout::Edax { starts, .. } => Targets::Edax(resolve_edax(&file, &index, starts)),
         Layout::Egaroucid { .. } => Targets::Egaroucid(resolve_egaroucid(&file, &index)),
     };
-    drop(index);
-    ResolvedBook::new(file, targets)
+    ResolvedBook::new(file, targets, keep_index.then_some(index))
 }
 
 /// `records` shared out into `parts` runs of about equal length, each

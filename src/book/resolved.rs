@@ -16,7 +16,7 @@
 //!   that has more than two in a shared overflow list.
 
 use super::file::{BookCounts, BookFile};
-use super::index::Located;
+use super::index::{Located, PositionIndex};
 use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
 use crate::format::edax;
@@ -215,17 +215,73 @@ pub(super) enum Targets {
     Egaroucid(EgaroucidLinks),
 }
 
+/// Where every stored link of an Edax book leads, kept beside the index
+/// ([`super::Book::link_targets`]): for work that both looks positions up
+/// and walks the links many times over.
+pub struct LinkTargets {
+    links: Vec<PackedTarget>,
+}
+
+impl LinkTargets {
+    pub(super) fn new(targets: EdaxTargets) -> LinkTargets {
+        LinkTargets { links: targets.links }
+    }
+
+    /// The targets of the links of the record at `at` of `file` (the book
+    /// they were resolved from), in stored order, appended to `out`; a
+    /// record that no longer reads appends nothing.
+    pub fn of(&self, file: &BookFile, at: Located, out: &mut Vec<Destination>) {
+        out.extend(self.iter_of(file, at));
+    }
+
+    /// [`LinkTargets::of`], as an iterator.
+    pub fn iter_of(&self, file: &BookFile, at: Located) -> impl Iterator<Item = Destination> + '_ {
+        let offset = file.offset(at);
+        let stored = edax::n_links_at(file.bytes(), offset as usize).and_then(|n_links| {
+            let first = edax::links_before(at.id, offset) as usize;
+            self.links.get(first..first + n_links)
+        });
+        stored.unwrap_or_default().iter().map(|t| t.unpack())
+    }
+
+    /// Every link's child record, in file order of the links (`None`: not
+    /// in the book, or an illegal move).
+    pub fn children(&self) -> impl Iterator<Item = Option<RecordId>> + '_ {
+        self.links.iter().map(|t| t.child_located().map(|at| at.id))
+    }
+
+    /// Bytes the targets take, for reports.
+    pub fn allocation_size(&self) -> usize {
+        self.links.len() * std::mem::size_of::<PackedTarget>()
+    }
+}
+
 /// A book ready to walk: its file, and where every stored move leads. The
 /// index is gone (the targets replace it), which leaves the memory it held
-/// to the walk.
+/// to the walk, unless the book was resolved to be looked up again after
+/// ([`super::Book::resolve_keeping_index`]).
 pub struct ResolvedBook {
     file: BookFile,
     targets: Targets,
+    index: Option<PositionIndex>,
 }
 
 impl ResolvedBook {
-    pub(super) fn new(file: BookFile, targets: Targets) -> ResolvedBook {
-        ResolvedBook { file, targets }
+    pub(super) fn new(file: BookFile, targets: Targets, index: Option<PositionIndex>) -> ResolvedBook {
+        ResolvedBook { file, targets, index }
+    }
+
+    /// The book again, indexed, and where an Edax book's links lead (the
+    /// leaves' targets dropped); the resolved book itself back for a book
+    /// whose index was not kept, or an Egaroucid book, whose links change
+    /// as positions are added.
+    pub fn into_book(self) -> Result<(super::Book, LinkTargets), Box<ResolvedBook>> {
+        match self {
+            ResolvedBook { file, targets: Targets::Edax(targets), index: Some(index) } => {
+                Ok((super::Book::from_parts(file, index), LinkTargets::new(targets)))
+            }
+            other => Err(Box::new(other)),
+        }
     }
 
     pub fn file(&self) -> &BookFile {

@@ -8,14 +8,15 @@
 //! finished and the book written, consistent whenever it ends.
 
 use super::candidates::edge_score;
+use super::first::{self, Prepared};
 use super::fleet::{Answered, EngineSet, Fleet, Room};
 use super::journal::Journal;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::{
-    gave_up_error, growing, leaf_of, process_engines, set_aside, write_engines, ExtendError, ExtendOptions,
-    ExtendPaths, ExtendReport, Opened,
+    gates_of, gave_up_error, growing, leaf_of, process_engines, write_engines, write_grown, ExtendError, ExtendOptions,
+    ExtendPaths, ExtendReport, Growing, Opened, Written,
 };
 use crate::book::{Book, Score};
 use crate::run::RunError;
@@ -140,13 +141,15 @@ pub fn grow_with(
 ) -> Result<GrowReport, ExtendError> {
     let began = Instant::now();
     let io = RunError::io;
-    let (mut store, root, min_empties) = growing(&book, &options.extend)?;
+    let (flavor, min_empties) = gates_of(&book, &options.extend)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
+    let start = &options.extend.start;
+    let Prepared { book, links, first } = first::prepare(book, start, min_empties, &paths.journal, cancel)?;
+    let Growing { mut store, root, mut solved, .. } =
+        growing(&book, flavor, links, first, &options.extend, min_empties)?;
     let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
-    let mut solved = Solved::new(book.counts().records as usize);
-    solved.solve_from(&mut store, root)?;
     let mut run = Growth {
         store: &mut store,
         solved: &mut solved,
@@ -177,10 +180,11 @@ pub fn grow_with(
     }
     .min(1.0);
     report.least_left = least_left(&store, &solved, root, options, min_empties);
-    drop(solved);
-    let unfixed = set_aside(store, &book, scratch.path(), paths)?;
-    drop(book);
-    report.extend.records_written = unfixed.write(out, paths, cancel)?;
+    report.extend.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)?
+    {
+        Written::Out(records) => records,
+        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, cancel)?,
+    };
     report.extend.elapsed = began.elapsed();
     Ok(report)
 }

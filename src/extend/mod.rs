@@ -13,6 +13,7 @@
 mod candidates;
 pub mod engine;
 mod exclusions;
+mod first;
 pub mod fleet;
 pub mod grow;
 mod journal;
@@ -26,7 +27,7 @@ mod write;
 pub use journal::{JournalError, JOURNAL};
 
 use crate::board::Move;
-use crate::book::{Book, Header, ReadOptions, RecordId};
+use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::negamax::SearchErrors;
@@ -38,6 +39,7 @@ use crate::window::Window;
 use crate::wording::count;
 use candidates::Gates;
 use engine::{EngineSpec, ProcessLauncher};
+use first::{FirstNegamax, Prepared};
 use fleet::{Answered, EngineReport, EngineSet, Fleet, GaveUp, Room};
 use journal::Journal;
 use search::{Answer, Fault, Query};
@@ -348,39 +350,74 @@ pub fn extend_with(
     let began = Instant::now();
     let io = RunError::io;
     // Refused before anything is written.
-    let (mut store, root, min_empties) = growing(&book, options)?;
+    let (flavor, min_empties) = gates_of(&book, options)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
+    let Prepared { book, links, first } = first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
+    let Growing { mut store, root, mut solved, candidates } =
+        growing(&book, flavor, links, first, options, min_empties)?;
     let mut report = ExtendReport::new(paths, book.counts().positions);
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
-    let mut solved = Solved::new(book.counts().records as usize);
     let mut run =
         Run { store: &mut store, solved: &mut solved, journal: &mut journal, report: &mut report, engines, cancel };
     let gates = Gates { window: options.window, min_empties };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
-        run.rounds(root, &fleet, options.max_positions, gates, progress)
+        run.rounds(root, candidates, &fleet, options.max_positions, gates, progress)
     });
     report.engines = room.reports();
     grown?;
-    drop(solved);
-    let unfixed = set_aside(store, &book, scratch.path(), paths)?;
-    // The book read is let go before the book grown is read: the run never
-    // holds both.
-    drop(book);
-    report.records_written = unfixed.write(out, paths, cancel)?;
+    report.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
+        Written::Out(records) => records,
+        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, cancel)?,
+    };
     report.elapsed = began.elapsed();
     Ok(report)
 }
 
-/// The growing book over `book`, its start position, and the fewest empty
-/// squares growth enters (`min_empties`, else the book's default); a start
-/// the book does not hold is refused.
-fn growing<'b>(book: &'b Book, options: &ExtendOptions) -> Result<(Store<'b>, NodeId, u32), ExtendError> {
+/// How `book` grows, and the fewest empty squares growth enters
+/// (`min_empties`, else the book's default); a start the book does not
+/// hold is refused.
+fn gates_of(book: &Book, options: &ExtendOptions) -> Result<(Flavor, u32), ExtendError> {
     let (flavor, header_empties) = flavor_of(&book.header());
-    let store = Store::new(book, flavor);
+    start_node(&Store::new(book, flavor), &options.start)?;
+    Ok((flavor, options.min_empties.unwrap_or(header_empties)))
+}
+
+/// A run's growing book, negamaxed below its start.
+struct Growing<'b> {
+    store: Store<'b>,
+    root: NodeId,
+    solved: Solved,
+    /// The first round's candidates, in the candidate walk's order.
+    candidates: Vec<NodeId>,
+}
+
+/// The growing book over `book` as [`first::prepare`] made it ready:
+/// negamaxed below the start by the walk, or, where that was not made (an
+/// Egaroucid book), here.
+fn growing<'b>(
+    book: &'b Book,
+    flavor: Flavor,
+    links: Option<(LinkTargets, Parents)>,
+    first: Option<FirstNegamax>,
+    options: &ExtendOptions,
+    min_empties: u32,
+) -> Result<Growing<'b>, ExtendError> {
+    let mut store = Store::with_links(book, flavor, links);
     let root = start_node(&store, &options.start)?;
-    Ok((store, root, options.min_empties.unwrap_or(header_empties)))
+    if let Some(first) = first {
+        let candidates = first.candidates.into_iter().map(NodeId::Book).collect();
+        return Ok(Growing { store, root, solved: Solved::from_first(first.words, first.solved), candidates });
+    }
+    let began = Instant::now();
+    let mut solved = Solved::new(book.counts().records as usize);
+    solved.note_candidates(min_empties);
+    solved.solve_from(&mut store, root)?;
+    let candidates = solved.take_candidates();
+    let seconds = began.elapsed().as_secs_f64();
+    tracing::info!("{}: negamaxed below the start in {seconds:.3} s", book.path().display());
+    Ok(Growing { store, root, solved, candidates })
 }
 
 /// How a book's positions are grown, as its header says: an Edax book's
@@ -437,24 +474,14 @@ impl Run<'_, '_, '_> {
     fn rounds(
         &mut self,
         root: NodeId,
+        first_candidates: Vec<NodeId>,
         fleet: &Fleet,
         max_positions: Option<u64>,
         gates: Gates,
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<(), ExtendError> {
-        let began = Instant::now();
         // Without a window the negamax's walk is the first candidate walk.
-        let unwindowed = gates.window == Window::NONE;
-        if unwindowed {
-            self.solved.note_candidates(gates.min_empties);
-        }
-        self.solved.solve_from(self.store, root)?;
-        let mut first_walk = unwindowed.then(|| self.solved.take_candidates());
-        tracing::info!(
-            "{}: negamaxed below the start in {:.3} s",
-            self.store.book().path().display(),
-            began.elapsed().as_secs_f64()
-        );
+        let mut first_walk = (gates.window == Window::NONE).then_some(first_candidates);
         loop {
             let began = Instant::now();
             let candidates = match first_walk.take() {
@@ -650,6 +677,52 @@ struct SetAside {
     name: String,
 }
 
+/// What [`write_grown`] did.
+enum Written {
+    /// OUT written, with this many records.
+    Out(u64),
+    /// The book grown set aside, for `fix` to write into OUT
+    /// ([`SetAside::write`]) once the book read is let go.
+    SetAside(SetAside, AtomicFile),
+}
+
+/// Writes OUT, the book grown, negamaxed as `fix` does, and makes it
+/// appear unless the run was stopped. Written straight from what the run
+/// computed when the run negamaxed what `fix` would (an Edax book grown
+/// from the initial position); else set aside in `folder`.
+fn write_grown(
+    (store, solved, root): (Store<'_>, Solved, NodeId),
+    book: &Book,
+    mut out: AtomicFile,
+    folder: &Path,
+    paths: &ExtendPaths,
+    cancel: &AtomicBool,
+) -> Result<Written, ExtendError> {
+    let initial = store.find(&normalize(&Start::initial().board).board);
+    if !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
+        drop(solved);
+        return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, out));
+    }
+    let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+    let path = &paths.output;
+    let began = Instant::now();
+    let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
+        write::WriteFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
+        write::WriteFailure::Interrupted => interrupted(),
+        write::WriteFailure::Run(error) => error,
+    })?;
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    let out = out.finish().map_err(RunError::io(path))?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(interrupted());
+    }
+    out.commit().map_err(RunError::io(path))?;
+    tracing::info!("{}: written negamaxed in {:.3} s", path.display(), began.elapsed().as_secs_f64());
+    Ok(Written::Out(records))
+}
+
 /// Streams the book `store` grew into `folder` and lets the store go;
 /// refused if the book read changed meanwhile.
 fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) -> Result<SetAside, ExtendError> {
@@ -672,8 +745,16 @@ fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) 
 impl SetAside {
     /// Writes OUT: the book set aside negamaxed as `fix` does (no receipt:
     /// every change is the run's own), then made to appear under its name
-    /// unless the run was stopped. Returns the records written.
-    fn write(self, mut out: AtomicFile, paths: &ExtendPaths, cancel: &AtomicBool) -> Result<u64, ExtendError> {
+    /// unless the run was stopped. Returns the records written. The book
+    /// read is let go first: the run never holds both.
+    fn write(
+        self,
+        book: Book,
+        mut out: AtomicFile,
+        paths: &ExtendPaths,
+        cancel: &AtomicBool,
+    ) -> Result<u64, ExtendError> {
+        drop(book);
         let path = &paths.output;
         let grown = Book::open(self.file.path(), &ReadOptions::default())
             .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;

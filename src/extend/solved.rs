@@ -57,8 +57,22 @@ impl Solved {
         }
     }
 
+    /// What the first negamax computed ([`super::first`]): every record
+    /// reached over links from the start, whose parents the store lists.
+    pub fn from_first(words: EdaxSolutions, solved: Bits) -> Solved {
+        Solved {
+            words,
+            solved,
+            added: HashSet::new(),
+            parents: Vec::new(),
+            sorted: true,
+            more_parents: HashMap::new(),
+            noted: None,
+        }
+    }
+
     /// Whether the negamax has computed the position.
-    fn is_solved(&self, id: NodeId) -> bool {
+    pub fn is_solved(&self, id: NodeId) -> bool {
         match id {
             NodeId::Book(at) => self.solved.contains(at.id),
             NodeId::Added(k) => self.added.contains(&k),
@@ -74,6 +88,13 @@ impl Solved {
             NodeId::Book(at) if self.solved.contains(at.id) => Ok(self.words.get(at.id)),
             NodeId::Book(at) => store.stored_negamax(at),
             NodeId::Added(_) => unreachable!("an added position is always a node"),
+        }
+    }
+
+    /// Asks for the memory [`Solved::get`] of a record of the book read reads.
+    pub fn prefetch(&self, id: NodeId) {
+        if let NodeId::Book(at) = id {
+            self.words.prefetch(at.id);
         }
     }
 
@@ -110,8 +131,9 @@ impl Solved {
             noted.entered
         });
         let facts = store.facts(id)?;
-        for child in facts.edges.iter().filter_map(|e| e.child) {
-            self.note_parent(child, id);
+        for edge in &facts.edges {
+            let Some(child) = edge.child else { continue };
+            self.note_parent(child, id, edge.listed);
             self.solve(store, child)?;
         }
         self.compute(store, id, &facts)?;
@@ -152,10 +174,12 @@ impl Solved {
         }
     }
 
-    /// Notes that `parent` links to `child`: in the first negamax's list
-    /// while it runs, else beside it.
-    fn note_parent(&mut self, child: NodeId, parent: NodeId) {
+    /// Notes that `parent` links to `child`, unless the store lists that
+    /// link (`listed`): in the first negamax's list while it runs, else
+    /// beside it.
+    fn note_parent(&mut self, child: NodeId, parent: NodeId, listed: bool) {
         match (child, parent, self.sorted) {
+            _ if listed => {}
             (NodeId::Book(c), NodeId::Book(p), false) => self.parents.push((c.id.0, p.id.0)),
             _ => {
                 let list = self.more_parents.entry(child).or_default();
@@ -166,7 +190,7 @@ impl Solved {
         }
     }
 
-    /// The positions known to link to `child`.
+    /// The positions the negamax found linking to `child`.
     /// (A parent of the first negamax is kept as its record number, 4 bytes
     /// instead of 8: where it is in the file is found again when asked.)
     pub fn parents_of<'s>(&'s self, store: &'s Store<'_>, child: NodeId) -> impl Iterator<Item = NodeId> + 's {
@@ -181,7 +205,8 @@ impl Solved {
         let more = self.more_parents.get(&child).into_iter().flatten().copied();
         let file = store.book().file();
         let located = move |p: u32| file.records_in(p as usize..p as usize + 1).next().map(NodeId::Book);
-        sorted.iter().filter_map(move |&(_, p)| located(p)).chain(more)
+        let listed = store.stored_parents(child).filter(|&p| self.is_solved(p));
+        sorted.iter().filter_map(move |&(_, p)| located(p)).chain(listed).chain(more)
     }
 
     /// Computes one position from its children, which are computed.
@@ -254,8 +279,9 @@ impl Solved {
             let known = self.is_solved(id);
             self.mark(id);
             let facts = store.facts(id)?;
-            for child in facts.edges.iter().filter_map(|e| e.child) {
-                self.note_parent(child, id);
+            for edge in &facts.edges {
+                let Some(child) = edge.child else { continue };
+                self.note_parent(child, id, edge.listed);
                 self.solve(store, child)?;
             }
             self.compute(store, id, &facts)?;

@@ -3,14 +3,17 @@
 //! records whose links or leaf changed, and the positions added. Every
 //! other record is read from the map when it is needed; what the run
 //! computed for it (its negamax) is kept in a word a record
-//! ([`super::negamax`]). Memory is the overlay's and those words', not the
+//! ([`super::solved`]). An Edax book's links are resolved once, on every
+//! core, both ways: where each leads, and which records link to each
+//! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
 use super::search::Query;
 use super::ExtendError;
+use crate::bits::Bits;
 use crate::board::{Board, Move, Square};
 use crate::book::index::Located;
-use crate::book::{Book, MoveSlot, RecordId, Score};
+use crate::book::{Book, Destination, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::edax;
 use crate::format::egaroucid::{self, Lookup};
 use crate::negamax::{self, Counts, Negamaxed, SearchErrors, SCORE_INF};
@@ -71,6 +74,8 @@ pub struct Node {
     /// An Edax book's links as stored, (score, move); links added are
     /// appended. An Egaroucid book's links are found when needed.
     pub links: SmallVec<[(i8, Move); 8]>,
+    /// How many of `links` the book read stores (the first ones).
+    pub stored_links: usize,
     /// The leaf's score (−127: no leaf) and move (`None`: Edax's 65).
     pub leaf_score: i8,
     pub leaf_move: Option<Move>,
@@ -87,6 +92,9 @@ pub struct Edge {
     pub then_pass: bool,
     /// The child; `None` for an Edax link whose child is not in the book.
     pub child: Option<NodeId>,
+    /// The book read stores this link to this child, so that
+    /// [`Store::stored_parents`] lists it.
+    pub listed: bool,
 }
 
 /// What a leaf becomes without a search, or the search that decides it.
@@ -125,16 +133,54 @@ pub struct Leaf {
 pub struct Store<'b> {
     book: &'b Book,
     flavor: Flavor,
+    /// An Edax book's links, resolved: where each leads, and who links to
+    /// each record (none for an Egaroucid book, whose links change as
+    /// positions are added).
+    links: Option<(LinkTargets, Parents)>,
     /// Records of the book read whose links or leaf changed.
     changed: HashMap<RecordId, Node>,
+    /// The records of `changed`, a bit each: asked before the map, since
+    /// nearly every record asked about is not there.
+    changed_ids: Bits,
     /// The positions added, in the order added, and their boards.
     added: Vec<Node>,
     added_ids: HashMap<Board, u32>,
 }
 
 impl<'b> Store<'b> {
+    /// The book read, its links looked up as they are met.
     pub fn new(book: &'b Book, flavor: Flavor) -> Store<'b> {
-        Store { book, flavor, changed: HashMap::new(), added: Vec::new(), added_ids: HashMap::new() }
+        Store::with_links(book, flavor, None)
+    }
+
+    /// The book read, with its links resolved both ways (an Edax book's,
+    /// from the book read).
+    pub fn with_links(book: &'b Book, flavor: Flavor, links: Option<(LinkTargets, Parents)>) -> Store<'b> {
+        let changed_ids = Bits::new(book.counts().records as usize);
+        Store {
+            book,
+            flavor,
+            links,
+            changed: HashMap::new(),
+            changed_ids,
+            added: Vec::new(),
+            added_ids: HashMap::new(),
+        }
+    }
+
+    /// The records of the book read that store a link to `child` (none
+    /// without the resolved links): the parents whose edges are
+    /// [`Edge::listed`].
+    pub fn stored_parents(&self, child: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let records = match (child, &self.links) {
+            (NodeId::Book(at), Some((_, parents))) => Some(parents.of_record(at.id)),
+            _ => None,
+        };
+        let file = self.book.file();
+        records
+            .into_iter()
+            .flatten()
+            .filter_map(move |p| file.records_in(p.index()..p.index() + 1).next().map(NodeId::Book))
     }
 
     pub fn book(&self) -> &'b Book {
@@ -174,6 +220,7 @@ impl<'b> Store<'b> {
     /// The position's node, if growth changed or made it.
     pub fn node(&self, id: NodeId) -> Option<&Node> {
         match id {
+            NodeId::Book(at) if !self.changed_ids.contains(at.id) => None,
             NodeId::Book(at) => self.changed.get(&at.id),
             NodeId::Added(k) => Some(&self.added[k as usize]),
         }
@@ -200,6 +247,7 @@ impl<'b> Store<'b> {
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
                     .map(|l| (l.score.0 as i8, l.mv))
                     .collect();
+                node.stored_links = node.links.len();
                 (node.leaf_score, node.leaf_move) = (raw.leaf_score(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
                 let (lower, upper) = raw.bounds();
                 let [wins, draws, losses, lines] = raw.counts();
@@ -263,7 +311,10 @@ impl<'b> Store<'b> {
             }
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         };
-        let edges = self.edges_of(id, &node)?;
+        let edges = match (id, &self.links, stored.is_some()) {
+            (NodeId::Book(at), Some((targets, _)), true) => self.resolved_edges(at, targets, &node)?,
+            _ => self.edges_of(id, &node)?,
+        };
         let leaf = Leaf { score: node.leaf_score, mv: node.leaf_move };
         Ok(Facts { board: node.board, level: node.level, leaf, edges, stored })
     }
@@ -283,8 +334,11 @@ impl<'b> Store<'b> {
                 }
                 let mut found = Vec::with_capacity(children.len());
                 self.find_all(&children, &mut found);
-                for (&(_, mv), child) in node.links.iter().zip(found) {
-                    edges.push(Edge { mv, then_pass: false, child });
+                let listed = |i: usize, child: Option<NodeId>| {
+                    self.links.is_some() && i < node.stored_links && matches!(child, Some(NodeId::Book(_)))
+                };
+                for (i, (&(_, mv), child)) in node.links.iter().zip(found).enumerate() {
+                    edges.push(Edge { mv, then_pass: false, child, listed: listed(i, child) });
                 }
             }
             Flavor::Egaroucid => {
@@ -292,11 +346,70 @@ impl<'b> Store<'b> {
                     let after = board.after(link.mv).ok_or_else(|| self.illegal(id, link.mv))?;
                     let child = if link.then_pass { after.swapped() } else { after };
                     let child = self.find(&normalize(&child).board);
-                    edges.push(Edge { mv: link.mv, then_pass: link.then_pass, child });
+                    edges.push(Edge { mv: link.mv, then_pass: link.then_pass, child, listed: false });
                 }
             }
         }
         Ok(edges)
+    }
+
+    /// The edges of a record of an Edax book growth has not changed, `node`
+    /// as read: its links' targets as resolved; a child not in the book
+    /// read may be a position added since.
+    fn resolved_edges(
+        &self,
+        at: Located,
+        targets: &LinkTargets,
+        node: &Node,
+    ) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
+        let mut found = Vec::with_capacity(node.links.len());
+        targets.of(self.book.file(), at, &mut found);
+        if found.len() != node.links.len() {
+            return Err(ExtendError::book_changed(self.book.path()));
+        }
+        let mut edges = SmallVec::new();
+        for (&(_, mv), target) in node.links.iter().zip(found) {
+            let child = match target {
+                Destination::Child(child, _) => Some(NodeId::Book(child)),
+                Destination::Absent if self.added_ids.is_empty() => None,
+                Destination::Absent => {
+                    let after = node.board.after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?;
+                    self.added_ids.get(&normalize(&after).board).map(|&k| NodeId::Added(k))
+                }
+                Destination::Illegal => return Err(self.illegal(NodeId::Book(at), mv)),
+            };
+            edges.push(Edge { mv, then_pass: false, child, listed: matches!(child, Some(NodeId::Book(_))) });
+        }
+        Ok(edges)
+    }
+
+    /// The children of an Edax position's links, in stored order (`None`:
+    /// not in the growing book), appended to `out`: as resolved for a
+    /// record growth has not changed, else looked up.
+    pub fn link_children(&self, id: NodeId, out: &mut Vec<Option<NodeId>>) -> Result<(), ExtendError> {
+        let (NodeId::Book(at), Some((targets, _)), None) = (id, &self.links, self.node(id)) else {
+            out.extend(self.facts(id)?.edges.iter().map(|e| e.child));
+            return Ok(());
+        };
+        let file = self.book.file();
+        for (i, target) in targets.iter_of(file, at).enumerate() {
+            out.push(match target {
+                Destination::Child(child, _) => Some(NodeId::Book(child)),
+                Destination::Absent if self.added_ids.is_empty() => None,
+                Destination::Absent | Destination::Illegal => self.added_child(at, i)?,
+            });
+        }
+        Ok(())
+    }
+
+    /// The position added that link `i` of the record `at` leads to, if any.
+    fn added_child(&self, at: Located, i: usize) -> Result<Option<NodeId>, ExtendError> {
+        let file = self.book.file();
+        let changed = || ExtendError::book_changed(self.book.path());
+        let raw = edax::next_record(file.bytes(), file.offset(at) as usize).map_err(|_| changed())?;
+        let mv = raw.link_at(MoveSlot::Link(i)).ok_or_else(changed)?.mv;
+        let after = raw.board().after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?;
+        Ok(self.added_ids.get(&normalize(&after).board).map(|&k| NodeId::Added(k)))
     }
 
     /// An Edax position's links as stored: (score, move).
@@ -400,6 +513,7 @@ impl<'b> Store<'b> {
             if !self.changed.contains_key(&at.id) {
                 let node = self.read(at)?;
                 self.changed.insert(at.id, node);
+                self.changed_ids.insert(at.id);
             }
         }
         Ok(())
@@ -497,6 +611,7 @@ impl Node {
             links: SmallVec::new(),
             leaf_score: none as i8,
             leaf_move: None,
+            stored_links: 0,
             solved: Negamaxed { value: none, lower: none, upper: none, counts: Counts::default() },
             n_lines: 0,
         }

@@ -3,14 +3,21 @@
 //! whole negamax from the start (the slow reference).
 
 use super::candidates::{candidates, Gates};
+use super::first::{self, Prepared};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
+use super::write::{write_fixed, write_unfixed};
 use crate::book::{Book, Header};
+use crate::fix::{fix_into, FixOptions};
 use crate::negamax::{Negamaxed, SearchErrors};
+use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
 use crate::synth::{book_bytes, SynthOptions};
+use crate::walk::{Start, WalkStats};
 use crate::window::Window;
 use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// A synthetic Edax book of `positions` positions, some scores perturbed.
 fn book(positions: usize, seed: u64) -> Book {
@@ -158,5 +165,96 @@ proptest::proptest! {
         let noted = solved.take_candidates();
         let walked = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties }).unwrap();
         proptest::prop_assert_eq!(noted, walked);
+    }
+}
+
+/// The growing book as a run makes it from `book`: negamaxed below the
+/// initial position by the walk ([`super::first`]), its links resolved.
+fn prepared(book: Book, min_empties: u32) -> Prepared {
+    let cancel = AtomicBool::new(false);
+    first::prepare(book, &Start::initial(), min_empties, Path::new("journal"), &cancel).unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// The first negamax, made by the walk, holds for every position the
+    /// store's own negamax reaches what that negamax computes (and marks
+    /// no other), and its candidates are the candidate walk's.
+    #[test]
+    fn the_first_negamax_by_the_walk_is_the_store_s(seed in 0u64..1000, min_empties in 0u32..60) {
+        let read = book(3000, seed);
+        let flavor = edax_flavor(&read);
+        let records = read.counts().records as usize;
+        let Prepared { book, links, first } = prepared(read, min_empties);
+        let first = first.expect("an Edax book is negamaxed by the walk");
+        let mut store = Store::with_links(&book, flavor, links);
+        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+        let by_walk = Solved::from_first(first.words, first.solved);
+        let mut reference = Solved::new(records);
+        reference.solve_from(&mut store, root).unwrap();
+        let reached = values_below(&store, &reference, root);
+        for (id, value) in &reached {
+            proptest::prop_assert!(by_walk.is_solved(*id), "{:?} not negamaxed", id);
+            proptest::prop_assert_eq!(&by_walk.get(&store, *id).unwrap(), value, "{:?}", id);
+        }
+        let solved_by_walk = (0..records as u32)
+            .filter(|&r| store.book().file().records_in(r as usize..r as usize + 1).next().is_some_and(|at| by_walk.is_solved(NodeId::Book(at))))
+            .count();
+        proptest::prop_assert_eq!(solved_by_walk, reached.len());
+        let walked = candidates(&store, &reference, root, Gates { window: Window::NONE, min_empties }).unwrap();
+        let noted: Vec<NodeId> = first.candidates.into_iter().map(NodeId::Book).collect();
+        proptest::prop_assert_eq!(noted, walked);
+    }
+}
+
+/// Grows a 3,000-position book of `seed` by the expansions `picks` chooses,
+/// as [`check_carried_negamax`] does, from the growing book a run makes;
+/// then checks that the book written from the run's negamax is, byte for
+/// byte, `fix` of the book grown (the slow reference: a second negamax,
+/// by `fix`'s own walk, of the whole book written out).
+fn check_written_as_fix_writes(seed: u64, picks: &[(usize, i8)]) {
+    let read = book(3000, seed);
+    let flavor = edax_flavor(&read);
+    let Prepared { book, links, first } = prepared(read, 0);
+    let first = first.unwrap();
+    let mut store = Store::with_links(&book, flavor, links);
+    let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+    let mut solved = Solved::from_first(first.words, first.solved);
+    let gates = Gates { window: Window::NONE, min_empties: 0 };
+    for &(pick, answer) in picks {
+        let found = candidates(&store, &solved, root, gates).unwrap();
+        if found.is_empty() {
+            break;
+        }
+        let changed = expand(&mut store, &solved, found[pick % found.len()], answer);
+        solved.update(&mut store, &changed).unwrap();
+    }
+    let cancel = AtomicBool::new(false);
+    let mut direct = Vec::new();
+    write_fixed(&store, &solved, &mut direct, &cancel).unwrap();
+    let mut unfixed = Vec::new();
+    write_unfixed(&store, &mut unfixed).unwrap();
+    let grown = Book::from_bytes("grown", unfixed).unwrap();
+    let (mut phase, mut walked) = (|_: Phase| {}, |_: &WalkStats| {});
+    let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut walked };
+    let mut through_fix = Vec::new();
+    let out = (&mut through_fix, Path::new("out"));
+    let done = fix_into(grown, &FixOptions::default(), out, (&mut std::io::sink(), Path::new("receipt")), control);
+    assert!(!done.unwrap().interrupted());
+    assert_eq!(direct.len(), through_fix.len());
+    assert!(direct == through_fix, "the book written differs from fix's");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// The book grown, written from the run's own negamax, is `fix` of it.
+    #[test]
+    fn the_book_written_from_the_run_s_negamax_is_fix_s(
+        seed in 0u64..1000,
+        picks in proptest::collection::vec((0usize..10_000, -64i8..=64), 0..12),
+    ) {
+        check_written_as_fix_writes(seed, &picks);
     }
 }

@@ -1,17 +1,232 @@
-//! The book growth made, before its final negamax, streamed to a file:
-//! the book read's records in their order (those growth changed as they
-//! are now, runs of the others copied from the map as they lie), then the
-//! positions added in the order they were added, in the book read's format
-//! (an older Egaroucid book as .egbk3). Memory: a buffer, whatever the
-//! book's size.
+//! The book growth made, written out in one of two ways.
+//!
+//! * Before its final negamax ([`write_unfixed`]), for `fix` to negamax and
+//!   write: the book read's records in their order (those growth changed as
+//!   they are now, runs of the others copied from the map as they lie), then
+//!   the positions added in the order they were added, in the book read's
+//!   format (an older Egaroucid book as .egbk3).
+//! * Negamaxed ([`write_fixed`]), the very bytes `fix` of that book writes,
+//!   from what the run computed, when the run negamaxed what `fix` would:
+//!   an Edax book grown from the initial position.
+//!
+//! Memory: a buffer, whatever the book's size.
 
-use super::store::{Flavor, Node, Store};
+use super::solved::Solved;
+use super::store::{Flavor, Node, NodeId, Store};
+use super::ExtendError;
 use crate::board::Move;
 use crate::book::{Link, Score};
+use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
+use crate::negamax;
 use crate::write::header_kept;
+use crate::write::pipeline::{self, Chunk, Sink};
+use smallvec::SmallVec;
 use std::io::{self, Write};
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+
+/// Why [`write_fixed`] stopped.
+#[derive(Debug)]
+pub enum WriteFailure {
+    Io(io::Error),
+    /// A stop was asked for.
+    Interrupted,
+    /// The book read or the run's values could not be read.
+    Run(ExtendError),
+}
+
+/// Writes the whole Edax book grown into `out`, negamaxed: each record as
+/// [`write_unfixed`] has it, then as `fix` of that book makes it (docs/fix.md),
+/// the positions `solved` negamaxed being those `fix` reaches over links
+/// from the initial position, with the values it computes (the run's
+/// negamax is §11's, docs/extend.md). Chunks of records are made on every
+/// core and written in order. Returns the records written.
+pub fn write_fixed(
+    store: &Store<'_>,
+    solved: &Solved,
+    out: &mut impl Write,
+    cancel: &AtomicBool,
+) -> Result<u64, WriteFailure> {
+    let book = store.book();
+    let read = book.counts().records as usize;
+    let records = read as u64 + store.added().len() as u64;
+    out.write_all(&header_kept(&book.header(), records)).map_err(WriteFailure::Io)?;
+    let read_chunks = read.div_ceil(CHUNK);
+    let chunks = read_chunks + store.added().len().div_ceil(CHUNK);
+    let convert = |k: usize, chunk: &mut FixedChunk| {
+        let fixer = Fixer { store, solved };
+        match k.checked_sub(read_chunks) {
+            None => fixer.read_records(k * CHUNK..((k + 1) * CHUNK).min(read), chunk),
+            Some(k) => fixer.added(k * CHUNK..((k + 1) * CHUNK).min(store.added().len()), chunk),
+        }
+    };
+    let mut sink = Out(out);
+    pipeline::write_chunks(
+        chunks,
+        FixedChunk::default,
+        convert,
+        &mut sink,
+        cancel,
+        || WriteFailure::Interrupted,
+        |_| Ok(()),
+    )?;
+    Ok(records)
+}
+
+/// Records fixed together: their children's values are asked for before
+/// any is read, so that the reads overlap.
+const CHUNK: usize = crate::book::CHUNK_RECORDS;
+
+/// A chunk of the book written, and room reused from chunk to chunk.
+#[derive(Default)]
+struct FixedChunk {
+    bytes: Vec<u8>,
+    records: u64,
+    /// The chunk's positions, each with the range of its links' children.
+    positions: Vec<(NodeId, Range<usize>)>,
+    children: Vec<Option<NodeId>>,
+    encoded: Vec<u8>,
+}
+
+impl Chunk for FixedChunk {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.records = 0;
+        self.positions.clear();
+        self.children.clear();
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+/// The book's bytes, written as they come.
+struct Out<'w, W>(&'w mut W);
+
+impl<W: Write> Sink for Out<'_, W> {
+    type Error = WriteFailure;
+
+    fn append(&mut self, bytes: &[u8], _records: u64) -> Result<(), WriteFailure> {
+        self.0.write_all(bytes).map_err(WriteFailure::Io)
+    }
+}
+
+/// Fixes chunks of the growing book.
+#[derive(Clone, Copy)]
+struct Fixer<'s, 'b> {
+    store: &'s Store<'b>,
+    solved: &'s Solved,
+}
+
+impl Fixer<'_, '_> {
+    /// Fixes the records `ids` of the book read (as growth left them).
+    fn read_records(self, ids: Range<usize>, chunk: &mut FixedChunk) -> Result<(), WriteFailure> {
+        let file = self.store.book().file();
+        let wanted = ids.len();
+        for at in file.records_in(ids) {
+            self.gather(NodeId::Book(at), chunk)?;
+        }
+        if chunk.positions.len() != wanted {
+            return Err(WriteFailure::Run(ExtendError::book_changed(self.store.book().path())));
+        }
+        for i in 0..chunk.positions.len() {
+            let (id, range) = chunk.positions[i].clone();
+            match (id, self.store.node(id)) {
+                (_, Some(node)) => self.fix_node(id, node, range, chunk)?,
+                (NodeId::Book(at), None) => {
+                    let raw = file.edax_record(at).ok_or_else(|| self.changed())?;
+                    self.fix(id, &raw, range, chunk)?;
+                }
+                (NodeId::Added(_), None) => unreachable!("an added position is always a node"),
+            }
+        }
+        chunk.records = wanted as u64;
+        Ok(())
+    }
+
+    /// Fixes the positions added `ks`.
+    fn added(self, ks: Range<usize>, chunk: &mut FixedChunk) -> Result<(), WriteFailure> {
+        for k in ks.clone() {
+            self.gather(NodeId::Added(k as u32), chunk)?;
+        }
+        for i in 0..chunk.positions.len() {
+            let (id, range) = chunk.positions[i].clone();
+            let NodeId::Added(k) = id else { unreachable!("the chunk holds positions added") };
+            self.fix_node(id, &self.store.added()[k as usize], range, chunk)?;
+        }
+        chunk.records = ks.len() as u64;
+        Ok(())
+    }
+
+    /// Notes a position of the chunk and, if it is negamaxed, its links'
+    /// children, whose values are asked for now.
+    fn gather(self, id: NodeId, chunk: &mut FixedChunk) -> Result<(), WriteFailure> {
+        let from = chunk.children.len();
+        if self.solved.is_solved(id) {
+            self.store.link_children(id, &mut chunk.children).map_err(WriteFailure::Run)?;
+            for child in chunk.children[from..].iter().flatten() {
+                self.solved.prefetch(*child);
+            }
+        }
+        chunk.positions.push((id, from..chunk.children.len()));
+        Ok(())
+    }
+
+    /// Appends a position growth changed or added, fixed, from its node.
+    fn fix_node(
+        self,
+        id: NodeId,
+        node: &Node,
+        children: Range<usize>,
+        chunk: &mut FixedChunk,
+    ) -> Result<(), WriteFailure> {
+        let mut encoded = std::mem::take(&mut chunk.encoded);
+        encoded.clear();
+        edax_record(node).encode(&mut encoded);
+        let raw = edax::record_at(&encoded, 0).expect("a record just encoded reads");
+        let fixed = self.fix(id, &raw, children, chunk);
+        chunk.encoded = encoded;
+        fixed
+    }
+
+    /// Appends the position `id`, `raw` as it stands before the negamax,
+    /// fixed; `children` are its links' children in the chunk's list.
+    fn fix(
+        self,
+        id: NodeId,
+        raw: &edax::RawRecord<'_>,
+        children: Range<usize>,
+        chunk: &mut FixedChunk,
+    ) -> Result<(), WriteFailure> {
+        let (store, solved) = (self.store, self.solved);
+        let linked = match solved.is_solved(id) {
+            true => {
+                let score = |child: NodeId| solved.get(store, child).map(|c| negamax::edax_link_score(&c));
+                let scores = chunk.children[children].iter().map(|c| c.map(score).transpose());
+                let scores: SmallVec<[Option<i8>; 16]> = scores.collect::<Result<_, _>>().map_err(WriteFailure::Run)?;
+                Some((solved.get(store, id).map_err(WriteFailure::Run)?, scores))
+            }
+            false => None,
+        };
+        let at = chunk.bytes.len();
+        chunk.bytes.extend_from_slice(raw.bytes());
+        let linked = linked.as_ref().map(|(own, scores)| (*own, scores.iter().copied()));
+        fix_edax_record(&mut chunk.bytes[at..], raw, linked);
+        Ok(())
+    }
+
+    /// The book read no longer reads as it did.
+    fn changed(self) -> WriteFailure {
+        WriteFailure::Run(ExtendError::book_changed(self.store.book().path()))
+    }
+}
 
 /// Writes the whole book into `out`; returns the records written.
 pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64> {

@@ -18,6 +18,7 @@ mod solver;
 mod visitor;
 mod write;
 
+pub(crate) use write::fix_edax_record;
 pub use write::Changes;
 
 use crate::book::{Book, Header};

@@ -30,9 +30,10 @@ impl EdaxSolutions {
     }
 
     pub fn set(&mut self, id: RecordId, solved: Negamaxed) {
+        let was_set_aside = (self.words[id.index()] >> 8) as u8 == SET_ASIDE;
         self.words[id.index()] = match pack(&solved) {
             Some(word) => {
-                if !self.set_aside.is_empty() {
+                if was_set_aside {
                     self.set_aside.remove(&id.0);
                 }
                 word

@@ -254,17 +254,13 @@ fn fix_edax_chunk<'a>(
         bytes.extend_from_slice(raw.bytes());
         let record = &mut bytes[at..];
         let mut change = Change::default();
-        if fixed.linked.contains(*id) {
-            put_solution(record, raw, &solved.get(*id), &mut change, changes);
+        let linked = fixed.linked.contains(*id).then(|| {
             let scores = chunk.children[range.clone()]
                 .iter()
                 .map(|child| child.map(|child| negamax::edax_link_score(&solved.get(child))));
-            put_link_scores(record, scores, &mut change);
-            changes.link_scores += change.links.len() as u64;
-        }
-        if sort_links(record, raw.n_links()) {
-            changes.reordered += 1;
-        }
+            (solved.get(*id), scores)
+        });
+        fix_edax_bytes(record, raw, linked, &mut change, changes);
         if change.is_change() {
             changes.records += 1;
             pending.push(*id, raw.board(), change, &fixed.first);
@@ -272,6 +268,37 @@ fn fix_edax_chunk<'a>(
     }
     pending.write(&fixed.first, receipt);
     Some(())
+}
+
+/// Fixes one Edax record's bytes, `raw` as read: for a record reached over
+/// links, its negamax and its links' scores (`None`: the child is not in
+/// the book) put in; then its links sorted as Edax sorts them. Notes what
+/// changed.
+fn fix_edax_bytes(
+    record: &mut [u8],
+    raw: &edax::RawRecord<'_>,
+    linked: Option<(Negamaxed, impl Iterator<Item = Option<i8>>)>,
+    change: &mut Change,
+    changes: &mut Changes,
+) {
+    if let Some((solved, scores)) = linked {
+        put_solution(record, raw, &solved, change, changes);
+        put_link_scores(record, scores, change);
+        changes.link_scores += change.links.len() as u64;
+    }
+    if sort_links(record, raw.n_links()) {
+        changes.reordered += 1;
+    }
+}
+
+/// An Edax record as `fix` writes it ([`fix_edax_bytes`]), for writers of
+/// books negamaxed otherwise: `record` holds the bytes of `raw`.
+pub(crate) fn fix_edax_record(
+    record: &mut [u8],
+    raw: &edax::RawRecord<'_>,
+    linked: Option<(Negamaxed, impl Iterator<Item = Option<i8>>)>,
+) {
+    fix_edax_bytes(record, raw, linked, &mut Change::default(), &mut Changes::default());
 }
 
 /// Puts a record's new counts, value and bounds into its bytes, noting what changed.
