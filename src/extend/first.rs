@@ -10,6 +10,7 @@
 //! of the run (both ways, [`super::store`]); its index is kept through the
 //! walk for the lookups growth makes after it.
 
+use super::store::NodeId;
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::book::index::Located;
@@ -30,7 +31,7 @@ pub struct FirstNegamax {
     /// The records reached over links from the start.
     pub solved: Bits,
     /// The first round's candidates, in the candidate walk's order.
-    pub candidates: Vec<Located>,
+    pub candidates: Vec<NodeId>,
 }
 
 /// The book read, ready to grow: an Edax book with its links resolved both
@@ -155,7 +156,9 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
     /// What was computed, the candidates in the order they were entered.
     fn finish(mut self) -> FirstNegamax {
         self.candidates.sort_unstable_by_key(|&(rank, _)| rank);
-        let candidates = self.candidates.into_iter().map(|(_, at)| at).collect();
+        // Collected where they lie (12 bytes each either way): a copy
+        // would be the run's largest moment.
+        let candidates = self.candidates.into_iter().map(|(_, at)| NodeId::Book(at)).collect();
         FirstNegamax { words: self.words, solved: self.solved, candidates }
     }
 }

@@ -407,8 +407,8 @@ fn growing<'b>(
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(&store, &options.start)?;
     if let Some(first) = first {
-        let candidates = first.candidates.into_iter().map(NodeId::Book).collect();
-        return Ok(Growing { store, root, solved: Solved::from_first(first.words, first.solved), candidates });
+        let solved = Solved::from_first(first.words, first.solved);
+        return Ok(Growing { store, root, solved, candidates: first.candidates });
     }
     let began = Instant::now();
     let mut solved = Solved::new(book.counts().records as usize);
