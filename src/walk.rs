@@ -823,6 +823,65 @@ impl<V: Visitor> Walker<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::{HashSet, VecDeque};
+
+    /// Counts the arrivals through leaves and the positions entered.
+    #[derive(Default)]
+    struct Tally {
+        by_leaf: usize,
+        entered: HashSet<RecordId>,
+    }
+
+    impl Visitor for Tally {
+        type Error = std::convert::Infallible;
+
+        fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Self::Error> {
+            self.by_leaf += usize::from(arrival.by_leaf);
+            if arrival.first_time {
+                self.entered.insert(arrival.child.id);
+            }
+            Ok(())
+        }
+    }
+
+    /// A walk over links only enters every position reached from the start
+    /// over links (the slow reference: a search that plays each link and
+    /// looks its child up), and nothing through a leaf; the walk that also
+    /// follows leaves arrives through some in this book.
+    #[test]
+    fn a_walk_over_links_only_enters_what_links_reach() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/books/edax46-l2-small.dat");
+        let open = || Book::open(&path, &crate::book::ReadOptions::default()).unwrap();
+        let book = open();
+        let root = book.locate(&normalize(&Board::INITIAL).board).unwrap();
+        let mut reached = HashSet::from([root.id]);
+        let mut queue = VecDeque::from([book.record(root.id).unwrap()]);
+        while let Some(record) = queue.pop_front() {
+            for link in record.links() {
+                let Some(after) = record.board.after(link.mv) else { continue };
+                let child = normalize(&if link.then_pass { after.swapped() } else { after }).board;
+                if let Some(found) = book.find(&child) {
+                    if reached.insert(found.id) {
+                        queue.push_back(found);
+                    }
+                }
+            }
+        }
+        let start = Start::initial();
+        let links_only = Walkable::new(open(), &start).unwrap().links_only();
+        let (_, tally) = walk(&links_only, Tally::default()).unwrap();
+        assert_eq!(tally.by_leaf, 0);
+        let mut entered = tally.entered;
+        entered.insert(root.id);
+        assert_eq!(entered, reached);
+        let (_, whole) = walk(&Walkable::new(open(), &start).unwrap(), Tally::default()).unwrap();
+        assert!(
+            whole.by_leaf > 0,
+            "leaves lead into this book: {} arrivals, {} entered",
+            whole.by_leaf,
+            whole.entered.len()
+        );
+    }
 
     #[test]
     fn a_record_is_visited_once_whatever_its_place_in_the_bit_array() {
