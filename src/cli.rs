@@ -401,8 +401,10 @@ pub enum Command {
     ///
     /// Writes {out_dir}/diff.jsonl (whole, or not at all): one JSON line
     /// per board only in OLD, only in NEW, or in both with a different
-    /// value, bounds (both Edax books), level, leaf or link scores (links
-    /// matched by move). The lines come in OLD's file order, then NEW's
+    /// value, level, leaf (as stored), or, when both books are Edax's,
+    /// bounds or link scores (links matched by move): an Egaroucid book
+    /// stores no bounds and no links (its links' scores are its children's
+    /// values). The lines come in OLD's file order, then NEW's
     /// boards that OLD lacks in NEW's file order. Each names its record by
     /// the line of the first arrival at it on the walk of the book that
     /// holds it (OLD's when both do), as fix's
@@ -414,8 +416,8 @@ pub enum Command {
     /// ("old" and "new" are record numbers from 0 in each file; a board only
     /// one book holds has "value" with null on the other side; a board no
     /// walk reaches has "kifu":null and its stored board with the side to
-    /// move as X). Win/draw/loss and line counts, and the order of links,
-    /// are not compared. A summary counting each kind follows on standard
+    /// move as X). Win/draw/loss and line counts, an Egaroucid leaf's
+    /// level, and the order of links, are not compared. A summary counting each kind follows on standard
     /// output. -o FILE writes the lines to FILE instead; -o - (or --stdout)
     /// writes them on standard output as they come, and the summary on
     /// standard error. Exit status 0 whether or not the books differ; with

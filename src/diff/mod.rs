@@ -1,10 +1,10 @@
 //! `diff OLD NEW`: what differs between two books, of any formats bookminer
 //! reads: the boards only one holds, and the boards both hold whose value,
-//! bounds (both Edax), level, leaf or link scores differ (links matched by
-//! move). Each is written as one line of `{out_dir}/diff.jsonl` ([`lines`])
-//! with the line of the first arrival at it on the walk of the book that
-//! holds it (the old book's when both do), as `fix`'s receipt names its
-//! records.
+//! level or stored leaf differs, or, both books Edax's, whose bounds or
+//! link scores do (links matched by move). Each is written as one line of
+//! `{out_dir}/diff.jsonl` ([`lines`]) with the line of the first arrival
+//! at it on the walk of the book that holds it (the old book's when both
+//! do), as `fix`'s receipt names its records.
 //!
 //! The old book's boards are found in the new book while both indexes are
 //! there ([`matching`]); then the old book is walked ([`walked`]), and the
