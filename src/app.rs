@@ -73,12 +73,13 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says an {}, but {command} writes {written} bytes here; {}",
+        "{}: the name says an {}, but {command} writes {} bytes here; {}",
         output.display(),
         named.title(),
+        written.title(),
         out_name_remedy(command, *named)
     )]
-    OutName { output: PathBuf, named: Format, written: OutFormat, command: &'static str },
+    OutName { output: PathBuf, named: Format, written: Format, command: &'static str },
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
@@ -313,6 +314,10 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
 /// What to do about an OUT whose name says another format than the one
 /// written: for a format bookminer does not write, say so, and which it does.
 fn out_name_remedy(command: &str, named: Format) -> &'static str {
+    if command.starts_with("synth") {
+        // synth writes every format bookminer reads.
+        return "name OUT for that format, or leave out --book-format: synth then writes the format OUT's name says";
+    }
     match (OutFormat::of(named), command.starts_with("convert")) {
         (None, _) => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
         (Some(_), true) => "name OUT for that format, or give --to the format the name says",
@@ -522,7 +527,7 @@ fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> R
     if OutFormat::of(named) == Some(written) {
         return Ok(());
     }
-    Err(AppError::OutName { output: output.to_path_buf(), named, written, command })
+    Err(AppError::OutName { output: output.to_path_buf(), named, written: written.format(), command })
 }
 
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
@@ -844,8 +849,23 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
     }
 }
 
-fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+/// The format `synth` writes: the one asked for, else the one OUT's name
+/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`), else Edax's. A name that
+/// says another format than the one asked for is refused, as the other
+/// writers refuse it.
+fn synth_format(path: &Path, asked: Option<Format>) -> Result<Format, AppError> {
+    let named = Format::named_by(path);
+    match (asked, named) {
+        (Some(written), Some(named)) if written != named => {
+            Err(AppError::OutName { output: path.to_path_buf(), named, written, command: "synth --book-format" })
+        }
+        (asked, named) => Ok(asked.or(named).unwrap_or(Format::Edax)),
+    }
+}
+
+fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
+    let format = synth_format(path, asked)?;
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;

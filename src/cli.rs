@@ -199,6 +199,10 @@ pub enum Command {
     /// Write a realistic book of N positions (for tests, benchmarks and the
     /// sample book); the same options always give the same file.
     ///
+    /// The format is the one OUT's name says (.dat Edax's; .egbk3, .egbk2,
+    /// .egbk Egaroucid's; Edax's for any other name), or the one
+    /// --book-format names.
+    ///
     /// Lines are grown from the initial position a level of discs at a time,
     /// by a cheap evaluation with seeded noise, down to the end of the game;
     /// every move whose child is in the book is linked, the best other move
@@ -222,8 +226,11 @@ pub enum Command {
         /// Book format: Edax's book.dat, or Egaroucid's .egbk3 (values and
         /// leaves only: its links are the moves whose child is in the book),
         /// .egbk2 or .egbk (values only, boards in any symmetric image).
-        #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", default_value = "edax", ignore_case = true)]
-        book_format: Format,
+        /// Default: the format OUT's name says (.dat, .egbk3, .egbk2,
+        /// .egbk), Edax's for any other name; a name that says another
+        /// format than this one is refused.
+        #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", ignore_case = true)]
+        book_format: Option<Format>,
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,

@@ -293,6 +293,36 @@ fn synth_writes_either_book_format_and_both_verify_and_mine() {
     assert!(lines("b.dat") > 10 && lines("b.egbk3") > 10, "mode 1 finds leaves above links in both");
 }
 
+/// Without --book-format, synth writes the format OUT's name says (Edax's
+/// for a name that says none); with it, a name that says another format is
+/// refused as the other writers refuse one: status 2, nothing written.
+#[test]
+fn synth_writes_the_format_out_s_name_says_and_refuses_a_name_for_another() {
+    use bookminer::book::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let synth = |extra: &[&str], name: &str| {
+        let args = [&["synth", "--positions", "300", "--seed", "4"][..], extra, &[name]].concat();
+        let out = run(dir.path(), &args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        fs::read(dir.path().join(name)).unwrap()
+    };
+    for (name, format) in [("n.dat", "edax"), ("n.EGBK3", "egbk3"), ("n.egbk2", "egbk2"), ("n.egbk", "egbk")] {
+        let by_name = synth(&[], name);
+        let asked = synth(&["--book-format", format], &format!("{format}.bin"));
+        assert!(by_name == asked, "{name}: the format the name says, as --book-format {format} writes it");
+        assert_eq!(Format::of(&by_name), Format::named_by(Path::new(name)).unwrap(), "{name}");
+    }
+    assert_eq!(Format::of(&synth(&[], "plain.bin")), Format::Edax, "a name that says no format: Edax's");
+    for (format, name) in [("edax", "r.egbk3"), ("egbk3", "r.dat"), ("egbk2", "r.egbk")] {
+        let out = run(dir.path(), &["synth", "--positions", "10", "--book-format", format, name]);
+        let message = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format} {name}: {message}");
+        assert!(message.contains(name) && message.contains("the name says"), "{message}");
+        assert!(message.contains("leave out --book-format"), "{message}");
+        assert!(!dir.path().join(name).exists(), "{name}");
+    }
+}
+
 /// Every enumerated setting's values are found by their names, in any case,
 /// and no two values share a name.
 #[test]
