@@ -63,6 +63,14 @@ pub enum AppError {
         #[source]
         source: std::io::Error,
     },
+    /// The temporary files a book is made in (synth) failed.
+    #[error("{}: the temporary files it is made in, in {} (about twice the book's size): {source}", output.display(), dir.display())]
+    Scratch {
+        output: PathBuf,
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Usage(String),
     /// No book was named: no argument, no --book, no `book` key.
@@ -111,7 +119,9 @@ impl AppError {
             AppError::Extend(e) => e.kind(),
             AppError::Diff(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
-            AppError::Io { source, .. } | AppError::SummaryLost { source, .. } => io_kind(source),
+            AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
+                io_kind(source)
+            }
             AppError::Usage(_)
             | AppError::NoBook
             | AppError::NoPositions
@@ -885,7 +895,9 @@ fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, pat
     let run = SynthRun { spill_dir: folder.to_path_buf(), cancel: &INTERRUPTED, progress: &mut progress };
     let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
         SynthError::Write(source) => io(source),
-        SynthError::Spill(source) => AppError::Io { path: folder.to_path_buf(), source },
+        SynthError::Spill(source) => {
+            AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
+        }
         other => AppError::Synth(other),
     })?;
     shown.borrow_mut().clear();
