@@ -17,7 +17,7 @@ use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, Exten
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
-use bookminer::mine::{mine, MineError, MineOptions};
+use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
 use bookminer::run::{Control, Left, Phase, RunError};
@@ -172,11 +172,11 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         }
         Some(Command::Mine { path: Some(path), .. }) => {
             read.push(path.clone());
-            written.extend(mine_options(config).outputs());
+            written.extend(mine_options(config, cli.mine_output()).outputs());
         }
         None | Some(Command::Mine { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
-            written.extend(mine_options(config).outputs());
+            written.extend(mine_options(config, cli.mine_output()).outputs());
         }
         Some(Command::Verify { .. } | Command::Stats { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
@@ -261,11 +261,13 @@ fn inputs_are_good(config: &Config) {
     }
 }
 /// Runs a command; the `u8` is the exit status when it ran to the end.
-pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
+/// `output` is where mining writes its lines instead of out_dir
+/// ([`Cli::mine_output`]).
+pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config) -> Result<u8, AppError> {
     match command {
         None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
-        None => run_mine(book_of(None, config)?, config),
-        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config),
+        None => run_mine(book_of(None, config)?, config, output),
+        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config, output),
         Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
             Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
             None => run_inspect(config, None, &positions, file.as_deref()),
@@ -424,8 +426,8 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// changed); a load is not interrupted but is short next to the walk. The
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
-fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
-    let options = mine_options(config);
+fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Result<u8, AppError> {
+    let options = mine_options(config, output);
     if options.modes.is_empty() {
         return Err(AppError::Usage(
             "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
@@ -437,19 +439,33 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }));
+        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }.into()));
     }
+    let streamed = options.output == Some(OneOutput::Stdout);
     let (counts, format) = (book.counts(), book.format());
     let report = with_control_of(counts, format, "the files out", &shown, |control| {
-        Ok(mine(book, &config.start, &options, control)?)
+        mine(book, &config.start, &options, control).map_err(|e| match e {
+            // Whoever read the lines stopped reading (`| head`): no failure.
+            MineError::Run(RunError::Io { source, .. })
+                if streamed && source.kind() == std::io::ErrorKind::BrokenPipe =>
+            {
+                AppError::StdoutClosed
+            }
+            e => AppError::Mine(e),
+        })
     });
     let report = report?;
-    end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
+    match &options.output {
+        None => end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?,
+        Some(OneOutput::File(path)) => end(report.to_string(), || summary::mine(&report), Some(path))?,
+        Some(OneOutput::Stdout) => end_on_stderr(report.to_string(), || summary::mine(&report)),
+    }
     Ok(0)
 }
 
-/// What the config asks mining to do; no mode at all for mode 5.
-fn mine_options(config: &Config) -> MineOptions {
+/// What the config asks mining to do; no mode at all for mode 5. `output`:
+/// the one file (or standard output) named instead of out_dir.
+fn mine_options(config: &Config, output: Option<OneOutput>) -> MineOptions {
     MineOptions {
         modes: config.mode.mining_modes(),
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
@@ -458,6 +474,7 @@ fn mine_options(config: &Config) -> MineOptions {
         bom: config.bom,
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
+        output,
         window: config.window,
     }
 }

@@ -6,6 +6,7 @@ use crate::config::{
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
+use bookminer::mine::OneOutput;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -75,9 +76,47 @@ pub struct MineArgs {
     pub walk: WalkKeys,
     #[command(flatten)]
     pub log: LogKeys,
+    #[command(flatten)]
+    pub output: MineOutputArgs,
+}
+
+/// Where a run of one mode and one format writes its lines instead of
+/// out_dir (no config key: a file named for one run).
+#[derive(Args, Debug, Default, Clone)]
+pub struct MineOutputArgs {
+    /// Write the lines to FILE instead of {out_dir}/mode{N}.{txt,jsonl,obf},
+    /// for a run of one mode and one format; `-`: on standard output, as
+    /// they come (the summary then goes to standard error).
+    #[arg(short, long, display_order = 17, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The lines on standard output: the same as -o -.
+    #[arg(long, display_order = 17, conflicts_with = "output")]
+    pub stdout: bool,
+}
+
+impl MineOutputArgs {
+    /// The output these flags name, if any.
+    fn named(&self) -> Option<OneOutput> {
+        match (self.stdout, &self.output) {
+            (true, _) => Some(OneOutput::Stdout),
+            (false, Some(name)) => Some(OneOutput::named(name)),
+            (false, None) => None,
+        }
+    }
 }
 
 impl Cli {
+    /// Where mining writes its lines instead of out_dir (`-o`, `--stdout`):
+    /// the `mine` command's flag, else the one given before it; none for
+    /// the other commands.
+    pub fn mine_output(&self) -> Option<OneOutput> {
+        match &self.command {
+            None => self.mine.output.named(),
+            Some(Command::Mine { args, .. }) => args.output.named().or_else(|| self.mine.output.named()),
+            Some(_) => None,
+        }
+    }
+
     /// The flags given: those before the command (the top level's), then
     /// the command's own, which override them.
     pub fn settings(&self) -> [Settings; 2] {
@@ -147,7 +186,9 @@ pub enum Command {
     /// the chosen mode (1–4, or all four from one walk), each file complete
     /// or not at all. Needs a book (Edax .dat, Egaroucid .egbk3, .egbk2 or
     /// .egbk). A window (--deviation, --error, --max-ply) limits the moves
-    /// the walk follows.
+    /// the walk follows. With one mode and one format, -o FILE writes that
+    /// file instead, and -o - (or --stdout) writes the lines on standard
+    /// output as they come, the summary on standard error.
     Mine {
         /// The book to mine; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]

@@ -33,7 +33,7 @@ use walked::Walked;
 pub const DIFF_FILE: &str = "diff.jsonl";
 
 /// The name `-o` gives standard output.
-pub const STDOUT: &str = "-";
+pub use crate::output::STDOUT;
 
 /// Where the lines go: a file, whole or not at all, or a stream (standard
 /// output), written as they come.
@@ -170,7 +170,12 @@ pub fn diff(
         LinesOut::Stream(_) => PathBuf::from(STDOUT),
     };
     let output = output.as_path();
-    let io_error = |source| DiffError::from(RunError::io(output)(source));
+    // Messages name standard output in words, the report as `-`.
+    let named = match output.as_os_str() == STDOUT {
+        true => Path::new(crate::output::STDOUT_NAME),
+        false => output,
+    };
+    let io_error = |source| DiffError::from(RunError::io(named)(source));
     let mut file = match out {
         LinesOut::File(path) => {
             if let Some(dir) = path.parent() {
