@@ -17,7 +17,7 @@ use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, Exten
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
-use bookminer::mine::{mine, MineError, MineOptions};
+use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
 use bookminer::run::{Control, Left, Phase, RunError};
@@ -63,6 +63,14 @@ pub enum AppError {
         #[source]
         source: std::io::Error,
     },
+    /// The temporary files a book is made in (synth) failed.
+    #[error("{}: the temporary files it is made in, in {} (about twice the book's size): {source}", output.display(), dir.display())]
+    Scratch {
+        output: PathBuf,
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Usage(String),
     /// No book was named: no argument, no --book, no `book` key.
@@ -73,12 +81,13 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says an {}, but {command} writes {written} bytes here; {}",
+        "{}: the name says an {}, but {command} writes {} bytes here; {}",
         output.display(),
         named.title(),
+        written.title(),
         out_name_remedy(command, *named)
     )]
-    OutName { output: PathBuf, named: Format, written: OutFormat, command: &'static str },
+    OutName { output: PathBuf, named: Format, written: Format, command: &'static str },
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
@@ -110,7 +119,9 @@ impl AppError {
             AppError::Extend(e) => e.kind(),
             AppError::Diff(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
-            AppError::Io { source, .. } | AppError::SummaryLost { source, .. } => io_kind(source),
+            AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
+                io_kind(source)
+            }
             AppError::Usage(_)
             | AppError::NoBook
             | AppError::NoPositions
@@ -161,11 +172,11 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         }
         Some(Command::Mine { path: Some(path), .. }) => {
             read.push(path.clone());
-            written.extend(mine_options(config).outputs());
+            written.extend(mine_options(config, cli.mine_output()).outputs());
         }
         None | Some(Command::Mine { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
-            written.extend(mine_options(config).outputs());
+            written.extend(mine_options(config, cli.mine_output()).outputs());
         }
         Some(Command::Verify { .. } | Command::Stats { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
@@ -250,11 +261,13 @@ fn inputs_are_good(config: &Config) {
     }
 }
 /// Runs a command; the `u8` is the exit status when it ran to the end.
-pub fn run(command: Option<Command>, config: &Config) -> Result<u8, AppError> {
+/// `output` is where mining writes its lines instead of out_dir
+/// ([`Cli::mine_output`]).
+pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config) -> Result<u8, AppError> {
     match command {
         None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
-        None => run_mine(book_of(None, config)?, config),
-        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config),
+        None => run_mine(book_of(None, config)?, config, output),
+        Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config, output),
         Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
             Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
             None => run_inspect(config, None, &positions, file.as_deref()),
@@ -313,6 +326,10 @@ pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
 /// What to do about an OUT whose name says another format than the one
 /// written: for a format bookminer does not write, say so, and which it does.
 fn out_name_remedy(command: &str, named: Format) -> &'static str {
+    if command.starts_with("synth") {
+        // synth writes every format bookminer reads.
+        return "name OUT for that format, or leave out --book-format: synth then writes the format OUT's name says";
+    }
     match (OutFormat::of(named), command.starts_with("convert")) {
         (None, _) => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
         (Some(_), true) => "name OUT for that format, or give --to the format the name says",
@@ -409,8 +426,8 @@ fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book,
 /// changed); a load is not interrupted but is short next to the walk. The
 /// handler runs on a thread of its own, so it can say at once that the
 /// signal was seen.
-fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
-    let options = mine_options(config);
+fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Result<u8, AppError> {
+    let options = mine_options(config, output);
     if options.modes.is_empty() {
         return Err(AppError::Usage(
             "mode 5 inspects positions: run `bookminer inspect`, or set mode to 1-4 or \"all\"".into(),
@@ -422,19 +439,33 @@ fn run_mine(book_path: &Path, config: &Config) -> Result<u8, AppError> {
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }));
+        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }.into()));
     }
+    let streamed = options.output == Some(OneOutput::Stdout);
     let (counts, format) = (book.counts(), book.format());
     let report = with_control_of(counts, format, "the files out", &shown, |control| {
-        Ok(mine(book, &config.start, &options, control)?)
+        mine(book, &config.start, &options, control).map_err(|e| match e {
+            // Whoever read the lines stopped reading (`| head`): no failure.
+            MineError::Run(RunError::Io { source, .. })
+                if streamed && source.kind() == std::io::ErrorKind::BrokenPipe =>
+            {
+                AppError::StdoutClosed
+            }
+            e => AppError::Mine(e),
+        })
     });
     let report = report?;
-    end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?;
+    match &options.output {
+        None => end(report.to_string(), || summary::mine(&report), Some(&config.out_dir))?,
+        Some(OneOutput::File(path)) => end(report.to_string(), || summary::mine(&report), Some(path))?,
+        Some(OneOutput::Stdout) => end_on_stderr(report.to_string(), || summary::mine(&report)),
+    }
     Ok(0)
 }
 
-/// What the config asks mining to do; no mode at all for mode 5.
-fn mine_options(config: &Config) -> MineOptions {
+/// What the config asks mining to do; no mode at all for mode 5. `output`:
+/// the one file (or standard output) named instead of out_dir.
+fn mine_options(config: &Config, output: Option<OneOutput>) -> MineOptions {
     MineOptions {
         modes: config.mode.mining_modes(),
         rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
@@ -443,6 +474,7 @@ fn mine_options(config: &Config) -> MineOptions {
         bom: config.bom,
         unique_lines: config.unique_lines,
         out_dir: config.out_dir.clone(),
+        output,
         window: config.window,
     }
 }
@@ -522,7 +554,7 @@ fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> R
     if OutFormat::of(named) == Some(written) {
         return Ok(());
     }
-    Err(AppError::OutName { output: output.to_path_buf(), named, written, command })
+    Err(AppError::OutName { output: output.to_path_buf(), named, written: written.format(), command })
 }
 
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
@@ -844,8 +876,23 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
     }
 }
 
-fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
+/// The format `synth` writes: the one asked for, else the one OUT's name
+/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`), else Edax's. A name that
+/// says another format than the one asked for is refused, as the other
+/// writers refuse it.
+fn synth_format(path: &Path, asked: Option<Format>) -> Result<Format, AppError> {
+    let named = Format::named_by(path);
+    match (asked, named) {
+        (Some(written), Some(named)) if written != named => {
+            Err(AppError::OutName { output: path.to_path_buf(), named, written, command: "synth --book-format" })
+        }
+        (asked, named) => Ok(asked.or(named).unwrap_or(Format::Edax)),
+    }
+}
+
+fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, path: &Path) -> Result<u8, AppError> {
     let began = Instant::now();
+    let format = synth_format(path, asked)?;
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;
@@ -865,7 +912,9 @@ fn run_synth(config: &Config, format: Format, options: &SynthOptions, path: &Pat
     let run = SynthRun { spill_dir: folder.to_path_buf(), cancel: &INTERRUPTED, progress: &mut progress };
     let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
         SynthError::Write(source) => io(source),
-        SynthError::Spill(source) => AppError::Io { path: folder.to_path_buf(), source },
+        SynthError::Spill(source) => {
+            AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
+        }
         other => AppError::Synth(other),
     })?;
     shown.borrow_mut().clear();

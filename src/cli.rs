@@ -6,6 +6,7 @@ use crate::config::{
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
+use bookminer::mine::OneOutput;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -75,9 +76,47 @@ pub struct MineArgs {
     pub walk: WalkKeys,
     #[command(flatten)]
     pub log: LogKeys,
+    #[command(flatten)]
+    pub output: MineOutputArgs,
+}
+
+/// Where a run of one mode and one format writes its lines instead of
+/// out_dir (no config key: a file named for one run).
+#[derive(Args, Debug, Default, Clone)]
+pub struct MineOutputArgs {
+    /// Write the lines to FILE instead of {out_dir}/mode{N}.{txt,jsonl,obf},
+    /// for a run of one mode and one format; `-`: on standard output, as
+    /// they come (the summary then goes to standard error).
+    #[arg(short, long, display_order = 17, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The lines on standard output: the same as -o -.
+    #[arg(long, display_order = 17, conflicts_with = "output")]
+    pub stdout: bool,
+}
+
+impl MineOutputArgs {
+    /// The output these flags name, if any.
+    fn named(&self) -> Option<OneOutput> {
+        match (self.stdout, &self.output) {
+            (true, _) => Some(OneOutput::Stdout),
+            (false, Some(name)) => Some(OneOutput::named(name)),
+            (false, None) => None,
+        }
+    }
 }
 
 impl Cli {
+    /// Where mining writes its lines instead of out_dir (`-o`, `--stdout`):
+    /// the `mine` command's flag, else the one given before it; none for
+    /// the other commands.
+    pub fn mine_output(&self) -> Option<OneOutput> {
+        match &self.command {
+            None => self.mine.output.named(),
+            Some(Command::Mine { args, .. }) => args.output.named().or_else(|| self.mine.output.named()),
+            Some(_) => None,
+        }
+    }
+
     /// The flags given: those before the command (the top level's), then
     /// the command's own, which override them.
     pub fn settings(&self) -> [Settings; 2] {
@@ -147,7 +186,9 @@ pub enum Command {
     /// the chosen mode (1–4, or all four from one walk), each file complete
     /// or not at all. Needs a book (Edax .dat, Egaroucid .egbk3, .egbk2 or
     /// .egbk). A window (--deviation, --error, --max-ply) limits the moves
-    /// the walk follows.
+    /// the walk follows. With one mode and one format, -o FILE writes that
+    /// file instead, and -o - (or --stdout) writes the lines on standard
+    /// output as they come, the summary on standard error.
     Mine {
         /// The book to mine; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
@@ -199,6 +240,10 @@ pub enum Command {
     /// Write a realistic book of N positions (for tests, benchmarks and the
     /// sample book); the same options always give the same file.
     ///
+    /// The format is the one OUT's name says (.dat Edax's; .egbk3, .egbk2,
+    /// .egbk Egaroucid's; Edax's for any other name), or the one
+    /// --book-format names.
+    ///
     /// Lines are grown from the initial position a level of discs at a time,
     /// by a cheap evaluation with seeded noise, down to the end of the game;
     /// every move whose child is in the book is linked, the best other move
@@ -222,8 +267,11 @@ pub enum Command {
         /// Book format: Edax's book.dat, or Egaroucid's .egbk3 (values and
         /// leaves only: its links are the moves whose child is in the book),
         /// .egbk2 or .egbk (values only, boards in any symmetric image).
-        #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", default_value = "edax", ignore_case = true)]
-        book_format: Format,
+        /// Default: the format OUT's name says (.dat, .egbk3, .egbk2,
+        /// .egbk), Edax's for any other name; a name that says another
+        /// format than this one is refused.
+        #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", ignore_case = true)]
+        book_format: Option<Format>,
         /// The book file to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         path: PathBuf,
@@ -401,8 +449,10 @@ pub enum Command {
     ///
     /// Writes {out_dir}/diff.jsonl (whole, or not at all): one JSON line
     /// per board only in OLD, only in NEW, or in both with a different
-    /// value, bounds (both Edax books), level, leaf or link scores (links
-    /// matched by move). The lines come in OLD's file order, then NEW's
+    /// value, level, leaf (as stored), or, when both books are Edax's,
+    /// bounds or link scores (links matched by move): an Egaroucid book
+    /// stores no bounds and no links (its links' scores are its children's
+    /// values). The lines come in OLD's file order, then NEW's
     /// boards that OLD lacks in NEW's file order. Each names its record by
     /// the line of the first arrival at it on the walk of the book that
     /// holds it (OLD's when both do), as fix's
@@ -414,8 +464,8 @@ pub enum Command {
     /// ("old" and "new" are record numbers from 0 in each file; a board only
     /// one book holds has "value" with null on the other side; a board no
     /// walk reaches has "kifu":null and its stored board with the side to
-    /// move as X). Win/draw/loss and line counts, and the order of links,
-    /// are not compared. A summary counting each kind follows on standard
+    /// move as X). Win/draw/loss and line counts, an Egaroucid leaf's
+    /// level, and the order of links, are not compared. A summary counting each kind follows on standard
     /// output. -o FILE writes the lines to FILE instead; -o - (or --stdout)
     /// writes them on standard output as they come, and the summary on
     /// standard error. Exit status 0 whether or not the books differ; with

@@ -103,7 +103,7 @@ fn inspect_one(book: &Book, request: &Request) -> Outcome {
             let _ = writeln!(out, "value {}, level {}", record.value(), record.level);
             let _ = writeln!(out, "({} stores no leaf and no line count)", book.format().title());
         }
-        Details::Egaroucid { n_lines, leaf_level } => {
+        Details::Egaroucid { n_lines, leaf_level, .. } => {
             let _ = writeln!(out, "value {}, level {}, leaf level {leaf_level}", record.value(), record.level);
             let _ = writeln!(out, "lines {n_lines}");
         }

@@ -33,7 +33,8 @@ fn main() -> ExitCode {
         }
     };
     logging::init(config.log_level, config.log_file.is_some(), cli.quiet);
-    match app::run(cli.command, &config) {
+    let mine_output = cli.mine_output();
+    match app::run(cli.command, mine_output, &config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {
             if !matches!(e, app::AppError::StdoutClosed) {

@@ -57,7 +57,10 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
         ],
         "grow" => &[("Best first, up to a priority.", "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12")],
-        "synth" => &[("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat")],
+        "synth" => &[
+            ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
+            ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),
+        ],
         "completions" => &[("bash's completions, in a folder made if need be.", "mkdir -p ~/.local/share/bash-completion/completions && bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer")],
         "man" => &[
             ("One command's page.", "bookminer man extend | man -l -"),

@@ -5,12 +5,14 @@
 
 use crate::arrivals::Packer;
 use crate::book::{Book, ResolvedBook};
+use crate::failure::ErrorKind;
 use crate::input::{first_on_one_file, output_over_input};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
 use crate::output::{
-    ensure_dir, output_path, FileReport, FileSettings, LineStyle, ModeFiles, RecordFormat, RecordFormats,
+    ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
+    RecordFormats,
 };
 use crate::run::{Control, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
@@ -33,8 +35,42 @@ pub struct MineOptions {
     pub bom: bool,
     pub unique_lines: bool,
     pub out_dir: PathBuf,
+    /// The one file of a run of one mode and one format, instead of
+    /// `out_dir/mode{N}.{ext}` (`-o`): none for the files in `out_dir`.
+    pub output: Option<OneOutput>,
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
+}
+
+/// Where a run of one mode and one format writes its lines instead of
+/// `out_dir`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OneOutput {
+    /// This file, put in place when the run succeeds.
+    File(PathBuf),
+    /// Standard output, as the lines come.
+    Stdout,
+}
+
+/// How a report and `-o` name standard output.
+pub use crate::output::STDOUT;
+
+impl OneOutput {
+    /// `-` is standard output, any other name a file.
+    pub fn named(name: &Path) -> OneOutput {
+        match name.as_os_str() == STDOUT {
+            true => OneOutput::Stdout,
+            false => OneOutput::File(name.to_path_buf()),
+        }
+    }
+
+    /// The output, as messages name it.
+    pub fn name(&self) -> &Path {
+        match self {
+            OneOutput::File(path) => path,
+            OneOutput::Stdout => Path::new("standard output"),
+        }
+    }
 }
 
 impl MineOptions {
@@ -49,10 +85,27 @@ impl MineOptions {
     }
 
     /// The files a run puts in place: each mode's file in each format asked
-    /// for (a kifu file kept only to drop repeats is never put in place).
+    /// for (a kifu file kept only to drop repeats is never put in place),
+    /// or the one file `-o` names (none for standard output).
     pub fn outputs(&self) -> Vec<PathBuf> {
+        match &self.output {
+            Some(OneOutput::File(path)) => return vec![path.clone()],
+            Some(OneOutput::Stdout) => return Vec::new(),
+            None => {}
+        }
         let file = |mode| self.formats.iter().map(move |format| output_path(&self.out_dir, mode, format));
         self.modes.iter().flat_map(|&mode| file(mode)).collect()
+    }
+
+    /// Refuses `-o` for a run that writes more than one file: several
+    /// modes, or several formats.
+    pub fn check_one_output(&self) -> Result<(), MineError> {
+        let Some(output) = &self.output else { return Ok(()) };
+        let formats = self.formats.iter().count();
+        if self.modes.len() == 1 && formats == 1 {
+            return Ok(());
+        }
+        Err(MineError::NotOneFile { output: output.name().to_path_buf(), modes: self.modes.len(), formats })
     }
 
     /// Refuses, before anything is made, an output that is the book by some
@@ -60,15 +113,16 @@ impl MineOptions {
     /// each really lands ([`crate::input::Landing`]), so that a run never
     /// writes over its book, nor says it wrote two files when one was lost.
     /// A book that cannot be asked about is left to loading, which says why.
-    pub fn check_outputs(&self, book: &Path) -> Result<(), RunError> {
+    pub fn check_outputs(&self, book: &Path) -> Result<(), MineError> {
+        self.check_one_output()?;
         let outputs = self.outputs();
         let outputs: Vec<&Path> = outputs.iter().map(PathBuf::as_path).collect();
         if let Ok(Some(output)) = output_over_input(book, &outputs) {
-            return Err(RunError::OverBook { output: output.to_path_buf(), book: book.to_path_buf() });
+            return Err(RunError::OverBook { output: output.to_path_buf(), book: book.to_path_buf() }.into());
         }
         match first_on_one_file(&outputs) {
             Some((first, second)) => {
-                Err(RunError::OneFile { first: first.to_path_buf(), second: second.to_path_buf() })
+                Err(RunError::OneFile { first: first.to_path_buf(), second: second.to_path_buf() }.into())
             }
             None => Ok(()),
         }
@@ -105,8 +159,30 @@ pub struct Mined<F> {
     pub walk_time: Duration,
 }
 
-/// Mining fails only as every walking command can.
-pub type MineError = RunError;
+/// Why mining failed: as every walking command can, or `-o` named one
+/// file for a run that writes several.
+#[derive(Debug, thiserror::Error)]
+pub enum MineError {
+    /// `-o` names one file, and the run would write more than one.
+    #[error(
+        "{}: -o and --stdout take the lines of one mode in one format, and this run asks for {} and {}: give one --mode (1-4) and one --format, or leave out -o",
+        output.display(),
+        count(*modes as u64, "mode", "modes"),
+        count(*formats as u64, "format", "formats")
+    )]
+    NotOneFile { output: PathBuf, modes: usize, formats: usize },
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl MineError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            MineError::NotOneFile { .. } => ErrorKind::BadInput,
+            MineError::Run(e) => e.kind(),
+        }
+    }
+}
 
 /// What a failed run leaves: the files of an earlier run, as they were.
 const LEFT: Left = Left::Outputs;
@@ -160,7 +236,11 @@ impl fmt::Display for MineReport {
             }
             for (i, file) in m.files.iter().enumerate() {
                 let lead = if i == 0 { "; " } else { ", " };
-                write!(f, "{lead}{} written to {}", count(file.lines, "line", "lines"), file.path.display())?;
+                write!(f, "{lead}{} written to ", count(file.lines, "line", "lines"))?;
+                match file.path.as_os_str() == STDOUT {
+                    true => write!(f, "standard output")?,
+                    false => write!(f, "{}", file.path.display())?,
+                }
             }
             if m.duplicates_dropped > 0 {
                 write!(f, " ({} dropped)", count(m.duplicates_dropped, "repeated line", "repeated lines"))?;
@@ -248,11 +328,26 @@ impl Findings for Vec<ModeFiles> {
 pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'_>) -> Result<MineReport, MineError> {
     let began = Instant::now();
     options.check_outputs(book.path())?;
-    ensure_dir(&options.out_dir).map_err(RunError::io(&options.out_dir))?;
+    let folder = match &options.output {
+        None => Some(options.out_dir.as_path()),
+        Some(OneOutput::File(path)) => Some(folder_of(path)),
+        Some(OneOutput::Stdout) => None,
+    };
+    if let Some(folder) = folder {
+        ensure_dir(folder).map_err(RunError::io(folder))?;
+    }
     let settings = options.file_settings();
     let mut files = Vec::with_capacity(options.modes.len());
     for &mode in &options.modes {
-        files.push(ModeFiles::create(&options.out_dir, mode, &settings).map_err(write_failed)?);
+        let place = match &options.output {
+            None => Place::Folder(options.out_dir.clone()),
+            Some(OneOutput::File(path)) => Place::File(path.clone()),
+            Some(OneOutput::Stdout) => Place::Stream {
+                to: Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout())),
+                scratch: std::env::temp_dir(),
+            },
+        };
+        files.push(ModeFiles::create(place, mode, &settings).map_err(write_failed)?);
     }
     let book_path = book.path().to_path_buf();
     let (mined, book) = mine_walked(book, start, options.sought(), files, control)?;
@@ -274,7 +369,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     }
     // Last look before any output replaces its previous version.
     if book.file().changed() {
-        return Err(RunError::BookChanged { book: book_path, left: LEFT });
+        return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
     }
     for file in finished {
         let path = file.path().to_path_buf();
@@ -298,7 +393,7 @@ pub fn mine_into<F: Findings>(
     sought: Sought<'_>,
     findings: F,
     control: Control<'_>,
-) -> Result<Mined<F>, MineError> {
+) -> Result<Mined<F>, RunError> {
     mine_walked(book, start, sought, findings, control).map(|(mined, _)| mined)
 }
 
@@ -309,7 +404,7 @@ fn mine_walked<F: Findings>(
     sought: Sought<'_>,
     findings: F,
     control: Control<'_>,
-) -> Result<(Mined<F>, ResolvedBook), MineError> {
+) -> Result<(Mined<F>, ResolvedBook), RunError> {
     let judge = Judge::spawn(sought.modes, sought.rules, findings)
         .map_err(|source| RunError::Io { path: PathBuf::from("<judging thread>"), source })?;
     let sieve = Recorder::new(sought.modes, sought.rules);

@@ -11,9 +11,15 @@ mod seen;
 pub mod text;
 
 pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
-pub use files::{output_path, FileReport, FileSettings, KifuFile, ModeFiles};
+pub use files::{output_path, FileReport, FileSettings, KifuFile, ModeFiles, Place};
 pub use print::{Printer, RecordFormat, RecordFormats};
 pub use text::{LineStyle, Orientation};
+
+/// The name `-o` gives standard output, and reports give it.
+pub const STDOUT: &str = "-";
+
+/// How messages name standard output when lines are written to it.
+pub const STDOUT_NAME: &str = "<standard output>";
 
 /// The UTF-8 byte-order mark kifu files (unless `bom = false`) and the log start with.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";

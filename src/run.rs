@@ -104,7 +104,7 @@ pub enum RunError {
     BookChanged { book: PathBuf, left: Left },
     /// An output is, by some path, the book being read (mining's files):
     /// writing it would destroy the book.
-    #[error("{}: is the book being read ({}); name another out_dir", output.display(), book.display())]
+    #[error("{}: is the book being read ({}); name another out_dir (or -o file)", output.display(), book.display())]
     OverBook { output: PathBuf, book: PathBuf },
     /// Two outputs are one file by some path (a link in the output folder):
     /// one would be lost to the other, and the run would say both were written.

@@ -305,7 +305,7 @@ impl BookFile {
     pub(super) fn unreadable(&self, id: RecordId, offset: u64) -> Record {
         let details = match self.layout {
             Layout::Edax { .. } => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
-            Layout::Egaroucid { .. } => Details::Egaroucid { n_lines: 0, leaf_level: 0 },
+            Layout::Egaroucid { .. } => Details::Egaroucid { n_lines: 0, stored_leaf: None, leaf_level: 0 },
         };
         Record {
             id,

@@ -109,6 +109,9 @@ pub enum Details {
     },
     Egaroucid {
         n_lines: u32,
+        /// The leaf as stored, even when its move is linked (and so is not
+        /// the record's [`Record::leaf`]).
+        stored_leaf: Option<Link>,
         leaf_level: i8,
     },
 }
@@ -165,5 +168,32 @@ impl Record {
     /// Links, then the leaf: the order the walk follows them.
     pub fn moves(&self) -> impl Iterator<Item = Link> + '_ {
         self.links().chain(self.leaf)
+    }
+
+    /// The leaf as the file stores it: an Egaroucid record's even when its
+    /// move is linked (then it is not [`Record::leaf`]).
+    pub fn stored_leaf(&self) -> Option<Link> {
+        match self.details {
+            Details::Edax { .. } => self.leaf,
+            Details::Egaroucid { stored_leaf, .. } => stored_leaf,
+        }
+    }
+
+    /// The bounds, if the file stores them (Edax's does).
+    pub fn bounds(&self) -> Option<(Score, Score)> {
+        match self.details {
+            Details::Edax { lower, upper, .. } => Some((lower, upper)),
+            Details::Egaroucid { .. } => None,
+        }
+    }
+
+    /// Whether the file stores the links and their scores (Edax's does; an
+    /// Egaroucid book's are its legal moves to boards it holds, scored by
+    /// their values).
+    pub fn stores_links(&self) -> bool {
+        match self.details {
+            Details::Edax { .. } => true,
+            Details::Egaroucid { .. } => false,
+        }
     }
 }

@@ -1,10 +1,11 @@
-//! What differs between two records of the same board, one from each book:
-//! value, bounds (when both books are Edax's), level, leaf, and the score
-//! of each link, matched by move. Both books store the board normalized
-//! (docs/formats.md), so both records' moves are in the same coordinates.
+//! What differs between two records of the same board, one from each book,
+//! in what both files store: value, level, leaf, and when both books are
+//! Edax's the bounds and the score of each link, matched by move. Both
+//! books store the board normalized (docs/formats.md), so both records'
+//! moves are in the same coordinates.
 
 use crate::board::Move;
-use crate::book::{Details, Link, Record};
+use crate::book::{Link, Record};
 use smallvec::SmallVec;
 
 /// A number in the old record and in the new one.
@@ -35,17 +36,24 @@ impl Difference {
     }
 }
 
-/// Compares two records of the same board.
+/// Compares two records of the same board in what both files store: the
+/// value, level and leaf (as stored) always, the bounds and the links only
+/// when both are Edax's. An Egaroucid book stores no bounds and no links:
+/// its links' scores are its children's values, told on the children's own
+/// lines.
 pub fn compare(old: &Record, new: &Record) -> Difference {
     let differs = |a: i32, b: i32| (a != b).then_some([a, b]);
-    let (lower, upper) = match (old.details, new.details) {
-        (Details::Edax { lower: l0, upper: u0, .. }, Details::Edax { lower: l1, upper: u1, .. }) => {
-            (differs(l0.0, l1.0), differs(u0.0, u1.0))
-        }
-        // An Egaroucid book stores no bounds.
+    let (lower, upper) = match (old.bounds(), new.bounds()) {
+        (Some((l0, u0)), Some((l1, u1))) => (differs(l0.0, l1.0), differs(u0.0, u1.0)),
         _ => (None, None),
     };
-    let leaf_of = |record: &Record| record.leaf().map(|leaf| (leaf.mv, leaf.score.0));
+    let links = match old.stores_links() && new.stores_links() {
+        true => {
+            compare_links(&old.links().collect::<SmallVec<[Link; 8]>>(), &new.links().collect::<SmallVec<[Link; 8]>>())
+        }
+        false => SmallVec::new(),
+    };
+    let leaf_of = |record: &Record| record.stored_leaf().map(|leaf| (leaf.mv, leaf.score.0));
     let (old_leaf, new_leaf) = (leaf_of(old), leaf_of(new));
     Difference {
         value: differs(old.value.0, new.value.0),
@@ -53,10 +61,7 @@ pub fn compare(old: &Record, new: &Record) -> Difference {
         upper,
         level: differs(old.level, new.level),
         leaf: (old_leaf != new_leaf).then_some([old_leaf, new_leaf]),
-        links: compare_links(
-            &old.links().collect::<SmallVec<[Link; 8]>>(),
-            &new.links().collect::<SmallVec<[Link; 8]>>(),
-        ),
+        links,
     }
 }
 

@@ -1,10 +1,10 @@
 //! `diff OLD NEW`: what differs between two books, of any formats bookminer
 //! reads: the boards only one holds, and the boards both hold whose value,
-//! bounds (both Edax), level, leaf or link scores differ (links matched by
-//! move). Each is written as one line of `{out_dir}/diff.jsonl` ([`lines`])
-//! with the line of the first arrival at it on the walk of the book that
-//! holds it (the old book's when both do), as `fix`'s receipt names its
-//! records.
+//! level or stored leaf differs, or, both books Edax's, whose bounds or
+//! link scores do (links matched by move). Each is written as one line of
+//! `{out_dir}/diff.jsonl` ([`lines`]) with the line of the first arrival
+//! at it on the walk of the book that holds it (the old book's when both
+//! do), as `fix`'s receipt names its records.
 //!
 //! The old book's boards are found in the new book while both indexes are
 //! there ([`matching`]); then the old book is walked ([`walked`]), and the
@@ -33,7 +33,7 @@ use walked::Walked;
 pub const DIFF_FILE: &str = "diff.jsonl";
 
 /// The name `-o` gives standard output.
-pub const STDOUT: &str = "-";
+pub use crate::output::STDOUT;
 
 /// Where the lines go: a file, whole or not at all, or a stream (standard
 /// output), written as they come.
@@ -170,7 +170,12 @@ pub fn diff(
         LinesOut::Stream(_) => PathBuf::from(STDOUT),
     };
     let output = output.as_path();
-    let io_error = |source| DiffError::from(RunError::io(output)(source));
+    // Messages name standard output in words, the report as `-`.
+    let named = match output.as_os_str() == STDOUT {
+        true => Path::new(crate::output::STDOUT_NAME),
+        false => output,
+    };
+    let io_error = |source| DiffError::from(RunError::io(named)(source));
     let mut file = match out {
         LinesOut::File(path) => {
             if let Some(dir) = path.parent() {

@@ -161,6 +161,14 @@ impl OutFormat {
         }
     }
 
+    /// The format a book written so is read as.
+    pub fn format(self) -> Format {
+        match self {
+            OutFormat::Edax => Format::Edax,
+            OutFormat::Egbk3 => Format::Egbk3,
+        }
+    }
+
     /// The bytes kept for the header at the start of a book written in
     /// this format.
     pub fn header_len(self) -> usize {

@@ -325,12 +325,30 @@ pub fn folder_of(path: &Path) -> &Path {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
-/// Creates `dir` (and its parents) if it is missing.
+/// Creates `dir` (and its parents) if it is missing. When something that
+/// is no folder holds the name, the error says what: a loop of symbolic
+/// links, a link to nothing, or a file (not the system's "File exists").
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
     if dir.as_os_str().is_empty() {
         return Ok(());
     }
-    fs::create_dir_all(dir)
+    fs::create_dir_all(dir).map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => in_the_way(dir).unwrap_or(e),
+        _ => e,
+    })
+}
+
+/// Why `dir`, which exists, cannot be used as a folder; none if it can.
+fn in_the_way(dir: &Path) -> Option<io::Error> {
+    match fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => None,
+        Ok(_) => Some(io::Error::other("a file is in the way of this folder")),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Some(io::Error::other("a symbolic link to nothing is in the way of this folder"))
+        }
+        // A loop of links: "Too many levels of symbolic links".
+        Err(e) => Some(e),
+    }
 }
 
 #[cfg(test)]

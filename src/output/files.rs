@@ -29,6 +29,57 @@ pub fn output_path(out_dir: &Path, mode: Mode, format: RecordFormat) -> PathBuf 
     out_dir.join(format!("mode{}.{}", mode.number(), format.extension()))
 }
 
+/// Where a mode's lines go.
+pub enum Place {
+    /// A file per format in this folder (see [`output_path`]).
+    Folder(PathBuf),
+    /// The one format asked for, to this file.
+    File(PathBuf),
+    /// The one format asked for, to a stream (standard output) as the
+    /// lines come. A kifu file kept only to drop repeats is then an
+    /// unnamed file in `scratch`.
+    Stream { to: Box<dyn Write + Send>, scratch: PathBuf },
+}
+
+impl Place {
+    /// The file of `format` for `mode`: in a stream's case, the scratch
+    /// kifu file's.
+    fn path(&self, mode: Mode, format: RecordFormat) -> PathBuf {
+        match self {
+            Place::Folder(dir) => output_path(dir, mode, format),
+            Place::File(path) => path.clone(),
+            Place::Stream { scratch, .. } => {
+                scratch.join(format!("bookminer-mode{}.{}", mode.number(), format.extension()))
+            }
+        }
+    }
+}
+
+/// Where one format's lines are written.
+enum Sink {
+    /// A file put in place when the run succeeds.
+    File(AtomicFile),
+    /// A stream, written as the lines come.
+    Stream(Box<dyn Write + Send>),
+}
+
+impl Sink {
+    /// The file, as messages name it.
+    fn path(&self) -> PathBuf {
+        match self {
+            Sink::File(file) => file.path().to_path_buf(),
+            Sink::Stream(_) => PathBuf::from(super::STDOUT_NAME),
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::File(file) => file.write_all(bytes),
+            Sink::Stream(stream) => stream.write_all(bytes),
+        }
+    }
+}
+
 /// Kifu lines, each written once unless repeats are wanted.
 pub struct KifuFile {
     file: AtomicFile,
@@ -100,16 +151,18 @@ impl KifuFile {
     }
 }
 
-/// A JSONL or OBF file: one line per record the kifu file wrote.
+/// A JSONL or OBF file, or any format's stream: one line per record the
+/// kifu file wrote (every record, without one).
 struct RecordFile {
     format: RecordFormat,
-    file: AtomicFile,
+    file: Sink,
 }
 
 /// What one file of a mode holds once written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileReport {
     pub format: RecordFormat,
+    /// The file; `-` ([`super::STDOUT`]) for standard output.
     pub path: PathBuf,
     pub lines: u64,
 }
@@ -159,21 +212,37 @@ pub struct Written {
 }
 
 impl ModeFiles {
-    pub fn create(out_dir: &Path, mode: Mode, settings: &FileSettings) -> Result<ModeFiles, (PathBuf, io::Error)> {
+    /// The files of `mode` at `place`, which takes one format only when it
+    /// is one file or a stream (a caller's mistake otherwise: it panics).
+    pub fn create(place: Place, mode: Mode, settings: &FileSettings) -> Result<ModeFiles, (PathBuf, io::Error)> {
+        let one = !matches!(place, Place::Folder(_));
+        assert!(!one || settings.formats.iter().count() == 1, "one file, or a stream, takes one format");
         let open = |format: RecordFormat| {
-            let path = output_path(out_dir, mode, format);
+            let path = place.path(mode, format);
             AtomicFile::create(&path).map_err(|e| (path, e))
         };
-        let kifu_wanted = settings.formats.contains(RecordFormat::Kifu);
+        // A stream takes kifu lines as it takes any other format's; a kifu
+        // file is then kept only to drop repeats.
+        let streamed = matches!(place, Place::Stream { .. });
+        let kifu_wanted = settings.formats.contains(RecordFormat::Kifu) && !streamed;
         let kifu = if kifu_wanted || settings.unique_lines {
-            let path = output_path(out_dir, mode, RecordFormat::Kifu);
+            let path = place.path(mode, RecordFormat::Kifu);
             Some(KifuFile::create(&path, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
         } else {
             None
         };
         let mut others = Vec::new();
-        for format in settings.formats.iter().filter(|&f| f != RecordFormat::Kifu) {
-            others.push(RecordFile { format, file: open(format)? });
+        if !streamed {
+            for format in settings.formats.iter().filter(|&f| f != RecordFormat::Kifu) {
+                others.push(RecordFile { format, file: Sink::File(open(format)?) });
+            }
+        }
+        if let Place::Stream { mut to, .. } = place {
+            let format = settings.formats.iter().next().expect("one format");
+            if format == RecordFormat::Kifu && settings.bom {
+                to.write_all(BOM).map_err(|e| (PathBuf::from(super::STDOUT_NAME), e))?;
+            }
+            others.push(RecordFile { format, file: Sink::Stream(to) });
         }
         Ok(ModeFiles {
             mode,
@@ -235,7 +304,7 @@ impl ModeFiles {
         }
         self.records += 1;
         for (other, printed) in self.others.iter_mut().zip(&entry.printed) {
-            other.file.write_all(printed.as_bytes()).map_err(|e| (other.file.path().to_path_buf(), e))?;
+            other.file.write_all(printed.as_bytes()).map_err(|e| (other.file.path(), e))?;
         }
         Ok(())
     }
@@ -257,8 +326,17 @@ impl ModeFiles {
             reports.push(FileReport { format: RecordFormat::Kifu, path, lines });
         }
         for other in self.others {
-            let path = other.file.path().to_path_buf();
-            files.push(other.file.finish().map_err(|e| (path.clone(), e))?);
+            let path = other.file.path();
+            let path = match other.file {
+                Sink::File(file) => {
+                    files.push(file.finish().map_err(|e| (path.clone(), e))?);
+                    path
+                }
+                Sink::Stream(mut stream) => {
+                    stream.flush().map_err(|e| (path, e))?;
+                    PathBuf::from(super::STDOUT)
+                }
+            };
             reports.push(FileReport { format: other.format, path, lines });
         }
         Ok(Written { files, reports, lines_written: lines, duplicates_dropped })
@@ -303,7 +381,7 @@ mod tests {
         };
         let mut files: Vec<ModeFiles> = [Mode::LeafVsLinks, Mode::ValueVsBest]
             .iter()
-            .map(|&mode| ModeFiles::create(dir.path(), mode, &settings).unwrap())
+            .map(|&mode| ModeFiles::create(Place::Folder(dir.path().to_path_buf()), mode, &settings).unwrap())
             .collect();
         let mut expected = [String::new(), String::new()];
         for i in 0..20_000u32 {
@@ -348,7 +426,8 @@ mod tests {
             bom: false,
             unique_lines: true,
         };
-        let mut files = ModeFiles::create(dir.path(), Mode::ValueVsBest, &settings).unwrap();
+        let mut files =
+            ModeFiles::create(Place::Folder(dir.path().to_path_buf()), Mode::ValueVsBest, &settings).unwrap();
         // Lines 0, 0, 1, 0, 1, 2, ...: every line comes back at once and
         // then within a few records, inside the lookahead.
         let lines: Vec<[Move; 1]> = (0..LOOKAHEAD as u8 * 2).map(|i| [Move::Play(Square::new(i).unwrap())]).collect();

@@ -293,6 +293,113 @@ fn synth_writes_either_book_format_and_both_verify_and_mine() {
     assert!(lines("b.dat") > 10 && lines("b.egbk3") > 10, "mode 1 finds leaves above links in both");
 }
 
+/// `mine -o -` (or `--stdout`) for scripts, as `diff -o -`: one mode's lines
+/// in one format on standard output, byte for byte what the file would
+/// hold (repeats dropped the same way), the summary on standard error, and
+/// nothing in out_dir; `-o FILE` writes that file instead. With several
+/// modes or formats there is no one file: refused, status 2.
+#[test]
+fn mine_dash_o_dash_writes_one_mode_s_lines_on_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    // A book where every mode drops repeated lines.
+    let book = common::data("books/edax-ray-l1-mut1.dat").display().to_string();
+    let ran = |args: &[&str]| {
+        let out = run(dir.path(), &[&["--config", "/dev/null"][..], args].concat());
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        out
+    };
+    for (mode, format, extension) in [("1", "kifu", "txt"), ("2", "jsonl", "jsonl"), ("4", "obf", "obf")] {
+        for unique in ["true", "false"] {
+            let shared = ["--mode", mode, "--format", format, "--unique-lines", unique];
+            let file = format!("out/mode{mode}.{extension}");
+            let summary =
+                text(&ran(&[&["mine", &book, "--out-dir", "out", "--summary", "json"][..], &shared].concat()).stdout);
+            let expected = fs::read(dir.path().join(&file)).unwrap();
+            assert!(!expected.is_empty(), "{file}");
+            if unique == "true" {
+                assert!(!summary.contains("\"duplicates_dropped\":0"), "mode {mode} drops repeats: {summary}");
+            }
+            for (i, stdout) in [&["-o", "-"][..], &["--stdout"]].into_iter().enumerate() {
+                // As the command, and before it with no command.
+                let args = match i {
+                    0 => [&["mine", &book, "--out-dir", "none"][..], stdout, &shared].concat(),
+                    _ => [&["--book", &book, "--out-dir", "none"][..], stdout, &shared].concat(),
+                };
+                let out = ran(&args);
+                assert!(out.stdout == expected, "{args:?}: the lines, byte for byte as {file}");
+                let stderr = text(&out.stderr);
+                assert!(stderr.contains("written to standard output"), "{args:?}: the summary: {stderr}");
+                assert!(!dir.path().join("none").exists(), "{args:?}: nothing in out_dir");
+            }
+            let named = format!("named/{mode}-{unique}.{extension}");
+            let out = ran(&[&["mine", &book, "--out-dir", "none", "-o", &named][..], &shared].concat());
+            assert_eq!(fs::read(dir.path().join(&named)).unwrap(), expected, "-o {named}");
+            assert!(text(&out.stdout).contains(&format!("written to {named}")), "{}", text(&out.stdout));
+            assert!(!dir.path().join("none").exists(), "-o {named}: nothing in out_dir");
+        }
+    }
+    // Several modes or formats: no one file to write.
+    let refused: [&[&str]; 4] = [
+        &["mine", &book, "--mode", "all", "-o", "-"],
+        &["mine", &book, "--mode", "1", "--format", "kifu,jsonl", "--stdout"],
+        &["--book", &book, "--mode", "all", "--stdout"],
+        &["mine", &book, "--mode", "all", "-o", "lines.txt"],
+    ];
+    for args in refused {
+        let out = run(dir.path(), &[&["--config", "/dev/null", "--out-dir", "refused"][..], args].concat());
+        let message = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        assert!(message.contains("one mode in one format") && message.contains("--mode"), "{args:?}: {message}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!dir.path().join("refused").exists() && !dir.path().join("lines.txt").exists(), "{args:?}");
+    }
+    // -o over the book is refused as out_dir over it is.
+    fs::copy(&book, dir.path().join("in.dat")).unwrap();
+    let out = run(dir.path(), &["--config", "/dev/null", "mine", "in.dat", "--mode", "1", "-o", "./in.dat"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), fs::read(&book).unwrap());
+    // A reader that stops reading (`| head`) is no failure.
+    let closed = pipe_nobody_reads(dir.path());
+    let status = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "mine", &book, "--mode", "1", "-o", "-"])
+        .stdout(closed)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// Without --book-format, synth writes the format OUT's name says (Edax's
+/// for a name that says none); with it, a name that says another format is
+/// refused as the other writers refuse one: status 2, nothing written.
+#[test]
+fn synth_writes_the_format_out_s_name_says_and_refuses_a_name_for_another() {
+    use bookminer::book::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let synth = |extra: &[&str], name: &str| {
+        let args = [&["synth", "--positions", "300", "--seed", "4"][..], extra, &[name]].concat();
+        let out = run(dir.path(), &args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        fs::read(dir.path().join(name)).unwrap()
+    };
+    for (name, format) in [("n.dat", "edax"), ("n.EGBK3", "egbk3"), ("n.egbk2", "egbk2"), ("n.egbk", "egbk")] {
+        let by_name = synth(&[], name);
+        let asked = synth(&["--book-format", format], &format!("{format}.bin"));
+        assert!(by_name == asked, "{name}: the format the name says, as --book-format {format} writes it");
+        assert_eq!(Format::of(&by_name), Format::named_by(Path::new(name)).unwrap(), "{name}");
+    }
+    assert_eq!(Format::of(&synth(&[], "plain.bin")), Format::Edax, "a name that says no format: Edax's");
+    for (format, name) in [("edax", "r.egbk3"), ("egbk3", "r.dat"), ("egbk2", "r.egbk")] {
+        let out = run(dir.path(), &["synth", "--positions", "10", "--book-format", format, name]);
+        let message = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format} {name}: {message}");
+        assert!(message.contains(name) && message.contains("the name says"), "{message}");
+        assert!(message.contains("leave out --book-format"), "{message}");
+        assert!(!dir.path().join(name).exists(), "{name}");
+    }
+}
+
 /// Every enumerated setting's values are found by their names, in any case,
 /// and no two values share a name.
 #[test]

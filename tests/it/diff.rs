@@ -5,9 +5,11 @@
 //! out by hand.
 
 use crate::common::{bin, book_from_lines, data, sample};
-use bookminer::board::{Board, Move};
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::{Book, Link, Record};
 use bookminer::format::edax::entries::encode;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -60,11 +62,18 @@ const CHANGES: [&str; 4] = ["value", "lower", "upper", "links"];
 #[test]
 fn a_book_against_its_fix_lists_exactly_the_receipt() {
     let dir = tempfile::tempdir().unwrap();
-    let books = [sample(), data("books/edax-ray-l1-mut1.dat"), data("books/edax-endgames-perturbed.dat")];
+    // An Egaroucid book stores no links (SPEC §8): a value fixed changes
+    // no bytes of its parents' records, and the lines are the receipt's.
+    let books = [
+        sample(),
+        data("books/edax-ray-l1-mut1.dat"),
+        data("books/edax-endgames-perturbed.dat"),
+        egbk3("edax46-l2-small-perturbed.egbk3"),
+    ];
     for (i, book) in books.iter().enumerate() {
         // Lines written the other way too: as walked, passes named.
         let style: &[&str] = if i == 1 { &["--orientation", "as-walked", "--pass-token", "PS"] } else { &[] };
-        let fixed = dir.path().join("fixed.dat");
+        let fixed = dir.path().join("fixed").with_extension(book.extension().unwrap());
         let receipt_dir = dir.path().join("fix");
         let mut args = vec!["fix", book.to_str().unwrap(), fixed.to_str().unwrap()];
         args.extend(["--out-dir", receipt_dir.to_str().unwrap()]);
@@ -89,12 +98,6 @@ fn a_book_against_its_fix_lists_exactly_the_receipt() {
     }
 }
 
-/// An .egbk3 record's (value, level), by record number (SPEC §8).
-fn egbk3_record(bytes: &[u8], record: u64) -> (i64, i64) {
-    let at = 14 + 25 * record as usize;
-    (i64::from(bytes[at + 16] as i8), i64::from(bytes[at + 17] as i8))
-}
-
 /// A board as `diff` writes it, the side to move's discs as the player.
 fn board_of(line: &Value) -> Board {
     let squares = line["board"].as_str().unwrap().as_bytes();
@@ -104,46 +107,109 @@ fn board_of(line: &Value) -> Board {
     Board::new(bits(side), bits(other))
 }
 
+/// A book's records in file order, as bookminer reads them.
+fn records(path: &Path) -> Vec<Record> {
+    Book::open(path, &Default::default()).unwrap().records().collect()
+}
+
+/// A leaf's move (stored coordinates) and score.
+fn leaf_of(leaf: Option<Link>) -> Option<(Move, i32)> {
+    leaf.map(|l| (l.mv, l.score.discs()))
+}
+
 #[test]
 fn an_egaroucid_book_against_its_edax_conversion_lists_what_conversion_changes() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["edax46-l2-small-perturbed.egbk3", "edax46-l2-small.egbk3"] {
         let book = egbk3(name);
-        let bytes = fs::read(&book).unwrap();
         let converted = dir.path().join("converted.dat");
         let convert_summary = run(&["convert", book.to_str().unwrap(), converted.to_str().unwrap()]);
         let (summary, lines) = diff(&book, &converted, dir.path(), &[]);
+        let (old, new) = (records(&book), records(&converted));
         // SPEC §9.1: a record for each position before a pass is added.
         let added: Vec<&Value> = lines.iter().filter(|d| d["diff"] == "new").collect();
         assert_eq!(added.len() as u64, count(&convert_summary, "pass records added"), "{name}");
         assert!(added.iter().all(|d| board_of(d).must_pass()), "{name}: an added record is a pass record");
         assert_eq!(count(&summary, "only in the old"), 0, "{name}: every record is written");
+        // What both formats store is compared: value, level and leaf. An
+        // Egaroucid book stores no bounds and no links (SPEC §8).
+        let mut leaves = 0;
         for d in lines.iter().filter(|d| d["diff"] == "changed") {
-            let (value, level) = egbk3_record(&bytes, d["old"].as_u64().unwrap());
-            // Values are kept; an Egaroucid book has no bounds to lose.
-            for key in ["value", "lower", "upper"] {
-                assert!(d.get(key).is_none(), "{name}: {d}");
-            }
+            let (e, x) = (&old[d["old"].as_u64().unwrap() as usize], &new[d["new"].as_u64().unwrap() as usize]);
+            let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+            let known = ["diff", "old", "new", "kifu", "board", "side", "level", "leaf"];
+            assert!(keys.iter().all(|k| known.contains(k)), "{name}: values are kept, no bounds or links: {d}");
             // The level is clamped to 1..60.
             if let Some(pair) = d.get("level") {
-                assert_eq!(pair, &serde_json::json!([level, level.clamp(1, 60)]), "{name}: {d}");
+                assert_eq!(pair, &serde_json::json!([e.level, e.level.clamp(1, 60)]), "{name}: {d}");
             }
-            // Edax needs a leaf where a legal move is not linked: the
-            // lowest link becomes the leaf, or with no link the first legal
-            // move with the record's value.
-            let leaf = &d["leaf"];
-            assert_eq!(leaf[0], Value::Null, "{name}: a leaf the book has is kept: {d}");
-            match d.get("links") {
-                Some(links) => {
-                    let [mv, score, gone] = links[0].as_array().unwrap().as_slice() else { panic!("{d}") };
-                    assert_eq!(links.as_array().unwrap().len(), 1, "{name}: {d}");
-                    assert_eq!(*gone, Value::Null, "{name}: a link is only taken out: {d}");
-                    assert_eq!(leaf[1], serde_json::json!([mv, score]), "{name}: {d}");
-                }
-                None => assert_eq!(leaf[1][1], value, "{name}: {d}"),
+            let Some(leaf) = d.get("leaf") else { continue };
+            leaves += 1;
+            let score = |leaf: &Value| leaf.as_array().map(|l| l[1].as_i64().unwrap() as i32);
+            assert_eq!(score(&leaf[0]), leaf_of(e.stored_leaf()).map(|l| l.1), "{name}: {d}");
+            assert_eq!(score(&leaf[1]), leaf_of(x.leaf()).map(|l| l.1), "{name}: {d}");
+            // The stored leaf is kept when its move is legal and not a link's.
+            if let Some(stored) = e.stored_leaf() {
+                let linked = e.links().any(|l| l.mv == stored.mv);
+                assert!(linked || e.board().after(stored.mv).is_none(), "{name}: a leaf the book has is kept: {d}");
+            }
+            // Edax needs a leaf where a legal move is not linked: the lowest
+            // link becomes the leaf, or with no link the first legal move
+            // with the record's value.
+            let lowest = e.links().min_by_key(|l| l.score);
+            match (x.leaf(), lowest) {
+                (Some(leaf), Some(lowest)) => assert_eq!(leaf_of(Some(leaf)), leaf_of(Some(lowest)), "{name}: {d}"),
+                (Some(leaf), None) => assert_eq!(leaf.score, e.value(), "{name}: {d}"),
+                (None, _) => assert!(
+                    Square::iter(e.board().legal_moves()).all(|sq| e.links().any(|l| l.mv == Move::Play(sq))),
+                    "{name}: no leaf only where every legal move is linked: {d}"
+                ),
             }
         }
+        // Every record whose stored leaf conversion changed has its line.
+        let converted_by_board: HashMap<Board, &Record> = new.iter().map(|r| (r.board(), r)).collect();
+        let changed_leaves = old
+            .iter()
+            .filter(|e| (-64..=64).contains(&e.value().discs()))
+            .filter(|e| leaf_of(e.stored_leaf()) != leaf_of(converted_by_board[&e.board()].leaf()))
+            .count();
+        assert_eq!(leaves, changed_leaves, "{name}");
+        assert_eq!(count(&summary, "  leaves"), changed_leaves as u64, "{name}");
     }
+}
+
+/// An Egaroucid record is compared in what it stores: a record whose
+/// bytes are the same in both books has no line, though the new book holds
+/// the child of its stored leaf (which makes that move a link, SPEC §8).
+#[test]
+fn an_egaroucid_record_whose_bytes_are_the_same_has_no_line() {
+    use bookminer::format::egaroucid::{encode_record, header, HEADER_LEN};
+    let dir = tempfile::tempdir().unwrap();
+    let old = egbk3("edax46-l2-small-perturbed.egbk3");
+    let bytes = fs::read(&old).unwrap();
+    let records = records(&old);
+    let boards: std::collections::HashSet<Board> = records.iter().map(Record::board).collect();
+    // A record with a stored leaf whose child the book lacks, and that child.
+    let (parent, child) = records
+        .iter()
+        .find_map(|r| {
+            let leaf = r.stored_leaf()?;
+            let child = r.board().after(leaf.mv)?;
+            let stored = bookminer::symmetry::normalize(&child).board;
+            (!child.must_pass() && child.has_moves() && !boards.contains(&stored)).then_some((r, (stored, leaf)))
+        })
+        .expect("a record whose leaf leads out of the book");
+    let mut new_bytes = header(records.len() as u64 + 1).to_vec();
+    new_bytes.extend(&bytes[HEADER_LEN..]);
+    let (board, leaf) = child;
+    encode_record(&mut new_bytes, &board, -leaf.score.discs() as i8, 1, 0, None);
+    let new = dir.path().join("new.egbk3");
+    fs::write(&new, &new_bytes).unwrap();
+    let (summary, lines) = diff(&old, &new, dir.path(), &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["diff"], "new", "{}", lines[0]);
+    assert_eq!(bookminer::symmetry::normalize(&board_of(&lines[0])).board, board, "{}", lines[0]);
+    assert_eq!(count(&summary, "changed"), 0, "record {} is the same: {summary}", parent.id.index());
 }
 
 fn line(text: &str) -> Vec<Move> {
@@ -222,30 +288,6 @@ fn a_board_no_walk_reaches_is_written_as_stored_with_no_line() {
     assert_eq!((&d["kifu"], &d["side"]), (&Value::Null, &Value::from("X")));
     assert_eq!(board_of(d), stored, "the stored board, its player as X");
     assert_eq!(d["level"], serde_json::json!([1, 7]));
-}
-
-#[test]
-fn an_egaroucid_book_against_its_fix_lists_the_receipt_s_values_and_the_links_they_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = egbk3("edax46-l2-small-perturbed.egbk3");
-    let fixed = dir.path().join("fixed.egbk3");
-    let receipt_dir = dir.path().join("fix");
-    run(&["fix", book.to_str().unwrap(), fixed.to_str().unwrap(), "--out-dir", receipt_dir.to_str().unwrap()]);
-    let receipt = lines_of(&receipt_dir.join("fix.jsonl"));
-    let (_, lines) = diff(&book, &fixed, dir.path(), &[]);
-    assert!(!receipt.is_empty());
-    // An Egaroucid book's links are derived from its children's values
-    // (SPEC §8), so a value fixed moves its parents' link scores too:
-    // those lines have links only.
-    let with_value: Vec<&Value> = lines.iter().filter(|d| d.get("value").is_some()).collect();
-    assert_eq!(with_value.len(), receipt.len());
-    for (d, r) in with_value.iter().zip(&receipt) {
-        assert_eq!((&d["old"], &d["kifu"], &d["value"]), (&r["record"], &r["kifu"], &r["value"]), "{d}\n{r}");
-    }
-    for d in lines.iter().filter(|d| d.get("value").is_none()) {
-        let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["diff", "old", "new", "kifu", "board", "side", "links"], "{d}");
-    }
 }
 
 /// `diff --exit-code` for scripts, as `git diff --exit-code` and `cmp`:

@@ -54,6 +54,7 @@ proptest! {
             bom,
             unique_lines,
             out_dir: with_kifu.path().to_path_buf(),
+            output: None,
             window: bookminer::window::Window::NONE,
         };
         run(&bytes, &options);

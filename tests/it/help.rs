@@ -25,7 +25,8 @@ const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--summary"];
 const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--summary", "--log-level", "--log-file"];
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
-const MINING: &[&str] = &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines"];
+const MINING: &[&str] =
+    &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines", "--output", "--stdout"];
 
 fn set(groups: &[&[&str]]) -> BTreeSet<String> {
     ALWAYS.iter().chain(groups.iter().flat_map(|g| g.iter())).map(|f| f.to_string()).collect()

@@ -622,6 +622,7 @@ fn mode1_into(out_dir: &Path) -> MineOptions {
         bom: true,
         unique_lines: true,
         out_dir: out_dir.to_path_buf(),
+        output: None,
         window: bookminer::window::Window::NONE,
     }
 }
@@ -650,7 +651,11 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         &options,
         Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
     );
-    assert!(matches!(result, Err(MineError::Interrupted { .. })), "{:?}", result.map(|r| r.to_string()));
+    assert!(
+        matches!(result, Err(MineError::Run(bookminer::run::RunError::Interrupted { .. }))),
+        "{:?}",
+        result.map(|r| r.to_string())
+    );
     assert_eq!(calls, 1, "the walk stopped at the next check after the flag was set");
     assert_eq!(fs::read(&previous).unwrap(), PREVIOUS);
     assert_eq!(files_under(dir.path()), vec![previous], "nothing else is left in out_dir");

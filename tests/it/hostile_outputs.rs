@@ -227,6 +227,61 @@ fn the_file_size_limit_fails_the_write_and_leaves_nothing() {
     }
 }
 
+/// synth past the file size limit names the book it was writing (its
+/// temporary files, beside it, fill first), not only their folder; status
+/// 3, nothing left.
+#[cfg(unix)]
+#[test]
+fn synth_past_the_file_size_limit_names_the_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_bookminer");
+    for name in ["out/s.dat", "s.egbk3"] {
+        let script = format!("ulimit -f 100; exec {bin} --config /dev/null synth --positions 10000 {name}");
+        let out = std::process::Command::new("bash").current_dir(dir.path()).args(["-c", &script]).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{name}: {err}");
+        assert!(err.contains(&format!("error: {name}: ")) && err.contains("File too large"), "{name}: {err}");
+        assert!(err.contains("temporary files"), "{name}: {err}");
+        assert!(!dir.path().join(name).exists(), "{name}");
+    }
+    assert!(names_in(&dir.path().join("out")).is_empty());
+    assert_eq!(names_in(dir.path()), ["out"]);
+}
+
+/// A loop of symbolic links where an output goes is reported against that
+/// output, not the book read, and says it is a loop of links; as OUT's
+/// folder too (not the system's "File exists"). Status 3, the book intact.
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_loop_at_an_output_is_named_as_that_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = book_in(dir.path());
+    std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+    let runs: [(&[&str], &str); 11] = [
+        (&["fix", "in.dat", "loop"], "loop"),
+        (&["convert", "in.dat", "loop", "--to", "edax"], "loop"),
+        (&["cut", "in.dat", "loop"], "loop"),
+        (&["synth", "--positions", "10", "loop"], "loop"),
+        (&["diff", "in.dat", "in.dat", "-o", "loop"], "loop"),
+        (&["fix", "in.dat", "loop/f.dat"], "loop"),
+        (&["cut", "in.dat", "loop/c.dat"], "loop"),
+        (&["synth", "--positions", "10", "loop/s.dat"], "loop"),
+        (&["fix", "in.dat", "f.dat", "--out-dir", "loop"], "loop"),
+        (&["diff", "in.dat", "in.dat", "--out-dir", "loop"], "loop"),
+        (&["--book", "in.dat", "--out-dir", "loop"], "loop"),
+    ];
+    for (args, named) in runs {
+        let out = run(dir.path(), args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        let said = err.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("{args:?}: {err}"));
+        assert!(said.starts_with(&format!("error: {named}")), "{args:?}: names the output: {said}");
+        assert!(!said.contains("in.dat"), "{args:?}: not the book read: {said}");
+        assert!(said.to_lowercase().contains("levels of symbolic links"), "{args:?}: {said}");
+        assert_eq!(fs::read(dir.path().join("in.dat")).unwrap(), bytes, "{args:?}");
+    }
+}
+
 /// The small ones: what fix says of an .egbk2's OUT, OUT's missing folder,
 /// a long OUT name, a summary that cannot be printed.
 #[test]

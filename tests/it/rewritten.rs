@@ -36,6 +36,7 @@ fn options(out_dir: &Path) -> MineOptions {
         formats: RecordFormats::KIFU,
         bom: true,
         out_dir: out_dir.to_path_buf(),
+        output: None,
         window: bookminer::window::Window::NONE,
     }
 }
@@ -86,7 +87,7 @@ fn a_book_truncated_mid_walk_ends_the_run_with_its_name_and_no_output_changed() 
         OpenOptions::new().write(true).open(path).unwrap().set_len(4096).unwrap();
     });
     match result {
-        Err(e @ MineError::BookChanged { .. }) => {
+        Err(e @ MineError::Run(RunError::BookChanged { .. })) => {
             let message = e.to_string();
             assert!(
                 message.contains(&book.display().to_string()) && message.contains("changed while it was being read"),
@@ -110,7 +111,7 @@ fn a_book_rewritten_in_place_mid_walk_is_found_before_any_output_is_replaced() {
         file.write_all(&[0x55; 64]).unwrap();
         file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
     });
-    assert!(matches!(result, Err(MineError::BookChanged { .. })), "{result:?}");
+    assert!(matches!(result, Err(MineError::Run(RunError::BookChanged { .. }))), "{result:?}");
     assert_untouched(out.path());
 }
 
@@ -202,7 +203,7 @@ fn a_book_rewritten_with_its_modification_time_restored_is_found() {
             file.write_all(&[0x55; 64]).unwrap();
             file.set_modified(modified).unwrap();
         });
-        assert!(matches!(result, Err(MineError::BookChanged { .. })), "run {run}: {result:?}");
+        assert!(matches!(result, Err(MineError::Run(RunError::BookChanged { .. }))), "run {run}: {result:?}");
         assert_untouched(out.path());
     }
 }
@@ -221,6 +222,6 @@ fn a_book_replaced_by_a_file_of_the_same_size_and_time_is_found() {
         fs::File::options().write(true).open(&copy).unwrap().set_modified(modified).unwrap();
         fs::rename(&copy, path).unwrap();
     });
-    assert!(matches!(result, Err(MineError::BookChanged { .. })), "{result:?}");
+    assert!(matches!(result, Err(MineError::Run(RunError::BookChanged { .. }))), "{result:?}");
     assert_untouched(out.path());
 }

@@ -57,6 +57,7 @@ fn mine_sample(out: &Path) -> MineReport {
         bom: true,
         unique_lines: true,
         out_dir: out.to_path_buf(),
+        output: None,
         window: bookminer::window::Window::NONE,
     };
     let cancel = AtomicBool::new(false);
@@ -115,6 +116,7 @@ fn mining_into_memory_finds_what_the_files_hold() {
         bom: false,
         unique_lines: false,
         out_dir: out.path().to_path_buf(),
+        output: None,
         window: bookminer::window::Window::NONE,
     };
     let cancel = AtomicBool::new(false);

@@ -486,7 +486,7 @@ mod tests {
                 assert_eq!(record.leaf(), None, "no leaf");
                 assert_eq!(
                     record.details,
-                    crate::book::Details::Egaroucid { n_lines: 0, leaf_level: record.level as i8 }
+                    crate::book::Details::Egaroucid { n_lines: 0, stored_leaf: None, leaf_level: record.level as i8 }
                 );
                 (record.board, record.value.0, record.level as i8)
             })

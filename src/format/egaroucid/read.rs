@@ -146,7 +146,11 @@ impl<'a> RawRecord<'a> {
             level: self.level().into(),
             links,
             leaf,
-            details: Details::Egaroucid { n_lines: self.n_lines(), leaf_level: self.leaf_level() },
+            details: Details::Egaroucid {
+                n_lines: self.n_lines(),
+                stored_leaf: self.leaf(),
+                leaf_level: self.leaf_level(),
+            },
         }
     }
 
