@@ -13,6 +13,7 @@ use super::record::RecordId;
 use super::resolved::LinkTargets;
 use crate::format::edax;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Records whose runs start are kept: every this many.
 const BLOCK: usize = 64;
@@ -33,14 +34,21 @@ pub struct Parents {
 impl Parents {
     /// The parents of every record of `file`, from its links' targets
     /// (resolved from `file`); `None` when the book stores more links to
-    /// records than 32 bits count.
+    /// records than 32 bits count. Each core takes the children of one
+    /// run of records, and reads every link to find them.
     pub fn of(file: &BookFile, targets: &LinkTargets) -> Option<Parents> {
         let records = file.counts().records as usize;
-        let mut counts = Counts::new(records);
-        for child in targets.children().flatten() {
-            counts.add(child.index())?;
-        }
-        let (counts, many) = counts.finish();
+        let parts = split(records, crate::parallel::workers());
+        let mut counts = vec![0u8; records];
+        let many = in_parts(&mut counts, &parts, |part, mine| {
+            let mut mine = Counts { bytes: mine, from: part.start, many: HashMap::new() };
+            for child in targets.children().flatten().filter(|c| part.contains(&c.index())) {
+                mine.add(child.index())?;
+            }
+            Some(mine.many)
+        })?;
+        let mut many: Vec<(u32, u32)> = many.into_iter().flatten().collect();
+        many.sort_unstable();
         let mut parents = Parents { blocks: Vec::with_capacity(records / BLOCK + 2), counts, many, list: Vec::new() };
         let mut total = 0u32;
         for record in 0..records {
@@ -51,18 +59,51 @@ impl Parents {
         }
         parents.blocks.push(total);
         parents.list = vec![0; total as usize];
-        // Each run is filled in order, a child's count of parents placed so far kept as it goes.
-        let mut placed = Counts::new(records);
-        let mut children = targets.children();
-        for record in edax::records(file.bytes()) {
-            let Ok((parent, _, raw)) = record else { break };
-            for child in children.by_ref().take(raw.n_links()).flatten() {
-                let at = parents.start(child.index()) + placed.get(child.index()) as usize;
-                parents.list[at] = parent.0;
-                placed.add(child.index())?;
-            }
-        }
+        parents.fill(file, targets, &parts)?;
         Some(parents)
+    }
+
+    /// Puts every link's parent into its child's run, each core the runs of
+    /// its part of the records, in file order of the parents.
+    fn fill(&mut self, file: &BookFile, targets: &LinkTargets, parts: &[Range<usize>]) -> Option<()> {
+        let mut list = std::mem::take(&mut self.list);
+        let mut placed = vec![0u8; self.counts.len()];
+        let this = &*self;
+        let list_parts: Vec<Range<usize>> = parts.iter().map(|p| this.start(p.start)..this.start(p.end)).collect();
+        let mut runs: Vec<&mut [u32]> = Vec::with_capacity(parts.len());
+        let mut rest: &mut [u32] = &mut list;
+        for range in &list_parts {
+            let (run, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+            runs.push(run);
+            rest = tail;
+        }
+        let filled = std::thread::scope(|scope| {
+            let mut placed_rest: &mut [u8] = &mut placed;
+            let mut threads = Vec::with_capacity(parts.len());
+            for ((part, run), list_from) in parts.iter().cloned().zip(runs).zip(list_parts.iter().map(|r| r.start)) {
+                let (mine, tail) = std::mem::take(&mut placed_rest).split_at_mut(part.len());
+                placed_rest = tail;
+                threads.push(scope.spawn(move || {
+                    let mut placed = Counts { bytes: mine, from: part.start, many: HashMap::new() };
+                    let mut children = targets.children();
+                    for record in edax::records(file.bytes()) {
+                        let Ok((parent, _, raw)) = record else { break };
+                        for child in children.by_ref().take(raw.n_links()).flatten() {
+                            let c = child.index();
+                            if part.contains(&c) {
+                                let at = this.start(c) + placed.get(c) as usize - list_from;
+                                *run.get_mut(at)? = parent.0;
+                                placed.add(c)?;
+                            }
+                        }
+                    }
+                    Some(())
+                }));
+            }
+            threads.into_iter().all(|t| t.join().expect("a thread turning links round does not panic").is_some())
+        });
+        self.list = list;
+        filled.then_some(())
     }
 
     /// A record's number of parents.
@@ -74,10 +115,16 @@ impl Parents {
     }
 
     /// Where a record's run starts in the list.
+    /// (`record` may be the number of records: the list's end.)
     fn start(&self, record: usize) -> usize {
         let block = record / BLOCK;
-        let before: u32 = (block * BLOCK..record).map(|r| self.count(r)).sum();
-        (self.blocks[block] + before) as usize
+        let Some(&block_start) = self.blocks.get(block) else { return self.list.len() };
+        let counts = &self.counts[block * BLOCK..record];
+        let before: u32 = match counts.contains(&MANY) {
+            false => counts.iter().map(|&c| u32::from(c)).sum(),
+            true => (block * BLOCK..record).map(|r| self.count(r)).sum(),
+        };
+        (block_start + before) as usize
     }
 
     /// The records with a link to `child`.
@@ -98,19 +145,44 @@ impl Parents {
     }
 }
 
-/// A count a record, in a byte, the large ones beside.
-struct Counts {
-    bytes: Vec<u8>,
+/// `records` shared out into `parts` runs of whole blocks.
+fn split(records: usize, parts: usize) -> Vec<Range<usize>> {
+    let blocks = records.div_ceil(BLOCK);
+    let bounds: Vec<usize> = (0..=parts).map(|i| (blocks * i / parts * BLOCK).min(records)).collect();
+    bounds.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Runs `work` on every core, each on one part of `bytes` (`parts` of it,
+/// in order), and gathers what each returns; `None` if any does.
+fn in_parts<T: Send>(
+    bytes: &mut [u8],
+    parts: &[Range<usize>],
+    work: impl Fn(Range<usize>, &mut [u8]) -> Option<T> + Sync,
+) -> Option<Vec<T>> {
+    std::thread::scope(|scope| {
+        let work = &work;
+        let mut rest = bytes;
+        let mut threads = Vec::with_capacity(parts.len());
+        for part in parts.iter().cloned() {
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(part.len());
+            rest = tail;
+            threads.push(scope.spawn(move || work(part, mine)));
+        }
+        threads.into_iter().map(|t| t.join().expect("a thread counting parents does not panic")).collect()
+    })
+}
+
+/// A count a record of a run of records (from `from`), in a byte, the
+/// large ones beside.
+struct Counts<'a> {
+    bytes: &'a mut [u8],
+    from: usize,
     many: HashMap<u32, u32>,
 }
 
-impl Counts {
-    fn new(records: usize) -> Counts {
-        Counts { bytes: vec![0; records], many: HashMap::new() }
-    }
-
+impl Counts<'_> {
     fn get(&self, record: usize) -> u32 {
-        match self.bytes[record] {
+        match self.bytes[record - self.from] {
             MANY => self.many.get(&(record as u32)).copied().unwrap_or(0),
             count => u32::from(count),
         }
@@ -118,7 +190,7 @@ impl Counts {
 
     /// Counts one more for `record`; `None` past 32 bits.
     fn add(&mut self, record: usize) -> Option<()> {
-        let byte = self.bytes.get_mut(record)?;
+        let byte = self.bytes.get_mut(record.checked_sub(self.from)?)?;
         match *byte {
             MANY => {
                 let count = self.many.get_mut(&(record as u32))?;
@@ -131,12 +203,6 @@ impl Counts {
             _ => *byte += 1,
         }
         Some(())
-    }
-
-    fn finish(self) -> (Vec<u8>, Vec<(u32, u32)>) {
-        let mut many: Vec<(u32, u32)> = self.many.into_iter().collect();
-        many.sort_unstable();
-        (self.bytes, many)
     }
 }
 
@@ -179,16 +245,31 @@ mod tests {
     /// Counts past a byte are kept beside, exactly.
     #[test]
     fn counts_of_255_and_more_are_kept_exactly() {
-        let mut counts = Counts::new(3);
+        let mut bytes = vec![0u8; 3];
+        let mut counts = Counts { bytes: &mut bytes, from: 10, many: HashMap::new() };
         for _ in 0..300 {
-            counts.add(1).unwrap();
+            counts.add(11).unwrap();
         }
         for _ in 0..254 {
-            counts.add(2).unwrap();
+            counts.add(12).unwrap();
         }
-        assert_eq!([counts.get(0), counts.get(1), counts.get(2)], [0, 300, 254]);
-        let (bytes, many) = counts.finish();
+        assert_eq!([counts.get(10), counts.get(11), counts.get(12)], [0, 300, 254]);
+        assert!(counts.add(13).is_none() && counts.add(9).is_none(), "records out of the run");
+        assert_eq!(counts.many, HashMap::from([(11, 300)]));
         assert_eq!(bytes, vec![0, MANY, 254]);
-        assert_eq!(many, vec![(1, 300)]);
+    }
+
+    /// Runs of whole blocks, end to end, over every record.
+    #[test]
+    fn records_are_split_into_runs_of_whole_blocks() {
+        for (records, parts) in [(0, 2), (1, 2), (64, 2), (65, 2), (1000, 3), (129, 8)] {
+            let runs = split(records, parts);
+            assert_eq!(runs.first().map_or(0, |r| r.start), 0);
+            assert_eq!(runs.last().map_or(0, |r| r.end), records);
+            for pair in runs.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start);
+                assert_eq!(pair[0].end % BLOCK, 0);
+            }
+        }
     }
 }
