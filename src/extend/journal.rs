@@ -371,8 +371,11 @@ fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer)>, String> {
     let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
     let query = Query { board: position.board, excluded, level: line.level };
     let answer = Answer { mv, score: line.score };
+    if !(-64..=64).contains(&answer.score) {
+        return Err(format!("score {} is not a score (-64 to 64)", answer.score));
+    }
     if !query.accepts(&answer) {
-        return Err(format!("{} cannot be the answer to {query}", line.mv));
+        return Err(format!("{} cannot be the answer to {query}: not a legal move there, or one left out", line.mv));
     }
     Ok(Some((query, answer)))
 }

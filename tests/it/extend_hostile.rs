@@ -296,3 +296,19 @@ fn no_engine_process_nor_any_it_started_outlives_bookminer_killed() {
         .collect();
     assert!(left.is_empty(), "30 s after bookminer ({bookminer}) was killed, still running: {left:?}");
 }
+
+#[test]
+fn a_journal_score_out_of_range_is_named_as_the_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let path = dir.path().join("o/extend.jsonl");
+    let mut lines = journal(dir.path());
+    lines[0]["score"] = serde_json::json!(99);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, &text).unwrap();
+    let message = assert_refused(extend(dir.path(), &book(), "out.dat", &[]), "line 1");
+    assert!(message.contains("score 99 is not a score"), "{message}");
+    assert!(!message.contains("cannot be the answer"), "{message}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");
+}
