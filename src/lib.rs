@@ -37,6 +37,7 @@ pub mod os;
 pub mod output;
 mod parallel;
 pub mod position;
+pub mod record;
 pub mod run;
 pub mod stats;
 pub mod symmetry;

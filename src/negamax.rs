@@ -138,19 +138,13 @@ pub struct EdaxPosition {
     pub leaf_score: i8,
 }
 
-/// The search errors a book's header records: they widen the bounds of a
-/// position whose only knowledge is its leaf's search.
+/// The errors of the searches a book's leaves come from (an Edax book's
+/// header records them): they widen the bounds of a position whose only
+/// knowledge is its leaf's search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchErrors {
     pub midgame: i32,
     pub endcut: i32,
-}
-
-impl SearchErrors {
-    /// The errors an Edax book's header records.
-    pub fn of(header: &crate::format::edax::Header) -> SearchErrors {
-        SearchErrors { midgame: header.midgame_error, endcut: header.endcut_error }
-    }
 }
 
 /// C's conversion of an `int` to `short`.

@@ -3,14 +3,15 @@
 //! number through the reader for that format.
 
 use super::index::{BuildError, Located, PositionIndex, Refused, Slot};
-use super::problem::{BookError, FormatError, Problem};
-use super::record::{Details, FilePlace, Record, RecordId, Score};
+use super::problem::BookError;
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
 use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::Format;
 use crate::os::Bytes;
+use crate::record::problem::{FormatError, Problem};
+use crate::record::{Details, FilePlace, Record, RecordId, Score};
 use std::path::{Path, PathBuf};
 
 /// What reading a book needs besides its bytes.

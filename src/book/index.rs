@@ -23,8 +23,8 @@
 
 use super::access_order::RegionOrder;
 use super::filter::Filter;
-use super::record::RecordId;
 use crate::board::Board;
+use crate::record::RecordId;
 
 /// Where a record is: its id, and a hint from the reader that finds its
 /// bytes without a second lookup (for Edax, its distance from a nearby

@@ -3,8 +3,7 @@
 
 use super::file::{BookCounts, BookFile, Header, Layout, ReadOptions};
 use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
-use super::problem::{BookError, FormatError};
-use super::record::{Record, RecordId};
+use super::problem::BookError;
 use super::resolved::ResolvedBook;
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
@@ -12,6 +11,8 @@ use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::Format;
 use crate::os::Bytes;
+use crate::record::problem::FormatError;
+use crate::record::{Record, RecordId};
 use std::path::{Path, PathBuf};
 
 pub struct Book {

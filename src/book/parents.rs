@@ -9,9 +9,9 @@
 //! every record would take 4.
 
 use super::file::BookFile;
-use super::record::RecordId;
 use super::resolved::LinkTargets;
 use crate::format::edax;
+use crate::record::RecordId;
 use std::collections::HashMap;
 use std::ops::Range;
 

@@ -18,13 +18,13 @@
 use super::access_order::{RegionOrder, AHEAD};
 use super::file::{BookFile, Layout};
 use super::index::{Located, PositionIndex};
-use super::problem::MoveSlot;
-use super::record::{RecordId, Score};
 use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, ResolvedBook, Slots, Targets};
 use crate::board::hash_board;
 use crate::format::edax::{self, Starts, STARTS_EVERY};
 use crate::format::egaroucid::{self, Candidate, FoundLink, RawRecord};
 use crate::parallel;
+use crate::record::problem::MoveSlot;
+use crate::record::{RecordId, Score};
 use crate::symmetry::{normalize, Normalized};
 use smallvec::SmallVec;
 use std::ops::Range;

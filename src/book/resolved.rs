@@ -17,10 +17,10 @@
 
 use super::file::{BookCounts, BookFile};
 use super::index::{Located, PositionIndex};
-use super::record::{Link, Record, RecordId, Score};
 use crate::board::Move;
 use crate::format::edax;
 use crate::format::egaroucid::{self, FoundLink};
+use crate::record::{Link, Record, RecordId, Score};
 use crate::symmetry::{Placement, Symmetry};
 use smallvec::SmallVec;
 use std::path::Path;

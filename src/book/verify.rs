@@ -1,13 +1,13 @@
 //! `verify`: every check of docs/formats.md, what is checked (and its Egaroucid sections) on
 //! every record, listing all problems rather than stopping at the first.
 
-use super::problem::{FormatError, MoveSlot, Problem};
-use super::record::{FilePlace, RecordId};
 use crate::board::{hash_board, Board, Move};
 use crate::format::edax::{self, board_problems, RawRecord};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderRecord};
 use crate::format::Format;
+use crate::record::problem::{FormatError, MoveSlot, Problem};
+use crate::record::{FilePlace, RecordId};
 use crate::symmetry::{is_normalized, normalize};
 use crate::wording::count;
 use hashbrown::HashTable;
@@ -403,9 +403,9 @@ impl Holders {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::book::record::{Link, Score};
     use crate::book::FilePlace as Place;
     use crate::format::edax::entries::{encode, Entry};
+    use crate::record::{Link, Score};
 
     fn play(square: &str) -> Move {
         Move::Play(Square::parse(square).unwrap())
@@ -510,7 +510,7 @@ mod tests {
         let bytes = egbk2(&[(Board::INITIAL, 0, 1, pairs), (overlap, 0, 1, &[]), (Board::INITIAL, 70, 1, &[])]);
         let found: Vec<(Option<u64>, u64, Problem)> =
             verify(&bytes).problems.into_iter().map(|e| (e.record, e.offset, e.problem)).collect();
-        let illegal = Problem::BadPair { pair: 0, code: 0, fault: crate::book::problem::PairFault::Illegal };
+        let illegal = Problem::BadPair { pair: 0, code: 0, fault: crate::record::problem::PairFault::Illegal };
         assert_eq!(found[0], (Some(1), 14, illegal));
         assert!(matches!(found[1], (Some(2), 35, Problem::Overlap { .. })), "{found:?}");
         assert_eq!(found[2], (Some(3), 54, Problem::UnreadableValue { value: 70, raw: None }));

@@ -66,7 +66,7 @@ pub fn prepare(
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
-    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), SearchErrors::of(&header), min_empties, cancel);
+    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), header.search_errors(), min_empties, cancel);
     let walked = walk(&walkable, negamaxer);
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));

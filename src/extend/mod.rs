@@ -30,7 +30,6 @@ use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
-use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile};
 use crate::run::{Control, Left, Phase, RunError};
 use crate::symmetry::normalize;
@@ -425,7 +424,7 @@ fn growing<'b>(
 /// Egaroucid's, which expands any.
 fn flavor_of(header: &Header) -> (Flavor, u32) {
     match header {
-        Header::Edax(h) => (Flavor::Edax(SearchErrors::of(h)), h.n_empties.clamp(0, 60) as u32),
+        Header::Edax(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
         Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
     }
 }

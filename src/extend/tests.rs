@@ -9,7 +9,7 @@ use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::write::{write_fixed, write_unfixed};
 use crate::book::{Book, Header};
 use crate::fix::{fix_into, FixOptions};
-use crate::negamax::{Negamaxed, SearchErrors};
+use crate::negamax::Negamaxed;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
 use crate::synth::{book_bytes, SynthOptions};
@@ -26,7 +26,7 @@ fn book(positions: usize, seed: u64) -> Book {
 
 fn edax_flavor(book: &Book) -> Flavor {
     match book.header() {
-        Header::Edax(h) => Flavor::Edax(SearchErrors::of(&h)),
+        Header::Edax(h) => Flavor::Edax(h.search_errors()),
         _ => unreachable!("synth writes Edax books"),
     }
 }

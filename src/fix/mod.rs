@@ -242,7 +242,7 @@ pub fn fix_into<'c>(
 ) -> Result<FixedInto<'c>, FixError> {
     let book_path = book.path().to_path_buf();
     let errors = match book.header() {
-        Header::Edax(h) => Some(SearchErrors::of(&h)),
+        Header::Edax(h) => Some(h.search_errors()),
         Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
     };
     (control.phase)(Phase::Resolving);

@@ -6,7 +6,7 @@ use super::edax::entries::{self, Entry};
 use super::edax::{self, Header};
 use super::egaroucid::{self, older};
 use super::Format;
-use crate::book::record::Link;
+use crate::record::Link;
 use crate::symmetry::Symmetry;
 
 impl Format {

@@ -33,7 +33,6 @@ mod spill;
 use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
 use crate::format::Format;
-use crate::negamax::SearchErrors;
 use crate::wording::count;
 use std::fmt;
 use std::io::{self, Write};
@@ -257,7 +256,7 @@ fn synthesize_with(
     tracing::info!("grew {total} positions in {:.1} s", began.elapsed().as_secs_f64());
     let header = writer::header(total as usize, play::LEVEL.into());
     // The negamax reads the errors the header states, as Edax does.
-    let errors = SearchErrors::of(&header);
+    let errors = header.search_errors();
     let mut buckets = spill::Buckets::create(&spill_dir, total).map_err(SynthError::Spill)?;
     let scoring = records::Scoring { format, options, errors, cancel };
     let report =
@@ -332,7 +331,7 @@ mod tests {
     /// by src/negamax.rs. Returns what it computed, by board.
     fn edax_negamax(book: &crate::book::Book, bytes: &[u8]) -> HashMap<Board, Negamaxed> {
         let header = edax::parse_header(bytes).unwrap();
-        let errors = SearchErrors::of(&header);
+        let errors = header.search_errors();
         let mut done = HashMap::new();
         visit(book, bytes, errors, normalize(&Board::INITIAL).board, &mut done);
         done
@@ -341,7 +340,7 @@ mod tests {
     fn visit(
         book: &crate::book::Book,
         bytes: &[u8],
-        errors: SearchErrors,
+        errors: crate::negamax::SearchErrors,
         board: Board,
         done: &mut HashMap<Board, Negamaxed>,
     ) -> Negamaxed {

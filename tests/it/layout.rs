@@ -172,3 +172,25 @@ fn unsafe_code_is_denied_but_in_os() {
     assert_eq!(allowed, ["#[allow(unsafe_code)]"]);
     assert!(lib.contains("#[allow(unsafe_code)]\npub mod os;"), "only os is let off");
 }
+
+/// Data flows one way: the formats make records (src/record/) and know
+/// nothing of the book that holds them, and the Othello rules
+/// (board, symmetry, negamax) know nothing of files or formats.
+#[test]
+fn the_formats_do_not_reach_up_into_the_book_nor_the_rules_into_the_formats() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("format"), &mut files);
+    rust_files(&src.join("record"), &mut files);
+    for file in &files {
+        for path in paths_in(&code(file)) {
+            assert!(!path.starts_with("crate::book"), "{} uses {path}", file.display());
+        }
+    }
+    for rules in ["board.rs", "symmetry.rs", "negamax.rs"] {
+        for path in paths_in(&code(&src.join(rules))) {
+            let outside = ["crate::format", "crate::book", "crate::record"].iter().any(|p| path.starts_with(p));
+            assert!(!outside, "{rules} uses {path}");
+        }
+    }
+}

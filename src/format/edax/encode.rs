@@ -4,7 +4,7 @@
 
 use super::read::{self as edax, Header, HEADER_LEN, MAGIC};
 use crate::board::{Board, Move, Square};
-use crate::book::record::{Details, Link, Record, Score};
+use crate::record::{Details, Link, Record, Score};
 use smallvec::SmallVec;
 
 /// Edax's "no leaf": every legal move is linked (docs/formats.md, Edax books).
@@ -261,8 +261,8 @@ pub fn encode_header(out: &mut Vec<u8>, header: &Header) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::record::RecordId;
     use crate::format::edax::read::{next_record, LINKS_AT};
+    use crate::record::RecordId;
 
     fn sq(name: &str) -> u8 {
         Square::parse(name).expect("a square").index()

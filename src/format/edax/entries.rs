@@ -2,8 +2,8 @@
 //! that need a book made by hand.
 
 use crate::board::Board;
-use crate::book::record::{Link, Score};
 use crate::format::edax::{self as format, Header};
+use crate::record::{Link, Score};
 
 /// One position to write. `board` must already be normalized and the moves
 /// given in its coordinates.

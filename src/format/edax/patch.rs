@@ -39,8 +39,8 @@ pub fn links_mut(record: &mut [u8], n_links: usize) -> Option<&mut [u8]> {
 mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
-    use crate::book::record::{Link, Score};
     use crate::format::edax::{encode_record, next_record};
+    use crate::record::{Link, Score};
 
     fn record(counts: [u32; 4], scores: [i16; 3], links: &[Link]) -> Vec<u8> {
         let mut bytes = Vec::new();

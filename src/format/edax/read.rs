@@ -3,8 +3,8 @@
 //! each record starts.
 
 use crate::board::{Board, Move, CENTRE};
-use crate::book::problem::{FormatError, MoveSlot, Problem};
-use crate::book::record::{Details, Link, Record, RecordId, Score};
+use crate::record::problem::{FormatError, MoveSlot, Problem};
+use crate::record::{Details, Link, Record, RecordId, Score};
 use smallvec::SmallVec;
 
 pub const HEADER_LEN: usize = 42;
@@ -43,6 +43,14 @@ pub struct Header {
     pub verbosity: i32,
     /// What the header claims; the records in the file are what count.
     pub n_nodes: i32,
+}
+
+impl Header {
+    /// The search errors the header records, which widen the bounds of a
+    /// position whose only knowledge is its leaf's search.
+    pub fn search_errors(&self) -> crate::negamax::SearchErrors {
+        crate::negamax::SearchErrors { midgame: self.midgame_error, endcut: self.endcut_error }
+    }
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {

@@ -3,8 +3,8 @@
 
 use super::read::{HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VALUE_AT, VERSION};
 use crate::board::Board;
-use crate::book::record::Link;
 use crate::format::edax::read as edax;
+use crate::record::Link;
 
 /// The header for `n_boards` records.
 pub fn header(n_boards: u64) -> [u8; HEADER_LEN] {

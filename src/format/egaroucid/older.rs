@@ -12,10 +12,10 @@
 //! and where in it each record was read.
 
 use crate::board::{hash_board, Board, Move};
-use crate::book::problem::{FormatError, PairFault, Problem};
-use crate::book::record::{FilePlace, RecordId};
 use crate::format::edax::read::board_problems;
 use crate::format::egaroucid;
+use crate::record::problem::{FormatError, PairFault, Problem};
+use crate::record::{FilePlace, RecordId};
 use crate::symmetry::normalize;
 use hashbrown::HashTable;
 use std::ops::RangeInclusive;
@@ -486,7 +486,7 @@ mod tests {
                 assert_eq!(record.leaf(), None, "no leaf");
                 assert_eq!(
                     record.details,
-                    crate::book::Details::Egaroucid { n_lines: 0, stored_leaf: None, leaf_level: record.level as i8 }
+                    crate::record::Details::Egaroucid { n_lines: 0, stored_leaf: None, leaf_level: record.level as i8 }
                 );
                 (record.board, record.value.0, record.level as i8)
             })

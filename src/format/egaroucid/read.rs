@@ -10,9 +10,9 @@
 //! board's coordinates, exactly as Edax's are.
 
 use crate::board::{Board, Move, Square};
-use crate::book::problem::{FormatError, Problem};
-use crate::book::record::{Details, Link, Record, RecordId, Score};
 use crate::format::edax::read::board_problems;
+use crate::record::problem::{FormatError, Problem};
+use crate::record::{Details, Link, Record, RecordId, Score};
 use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
 

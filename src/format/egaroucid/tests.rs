@@ -3,8 +3,8 @@
 use super::encode::*;
 use super::read::*;
 use crate::board::{Board, Move, Square};
-use crate::book::problem::Problem;
-use crate::book::record::{Link, Score};
+use crate::record::problem::Problem;
+use crate::record::{Link, Score};
 use crate::symmetry::normalize;
 use crate::symmetry::Symmetry;
 use std::collections::HashMap;

@@ -1,5 +1,9 @@
 //! What the book says about one stored position, whatever the file format:
-//! the view every consumer (walk, rules, inspect, stats, verify) reads.
+//! the view every consumer (walk, rules, inspect, stats, verify) reads, and
+//! what can be wrong in a record ([`problem`]). Below both the formats,
+//! whose readers make records, and the book, which holds them.
+
+pub mod problem;
 
 use crate::board::{Board, Move};
 use smallvec::SmallVec;
