@@ -11,7 +11,7 @@ use crate::input::{first_on_one_file, output_over_input};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
-use crate::output::manifest::{Manifest, ManifestError};
+use crate::output::manifest::{Manifest, ManifestError, MANIFEST};
 use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
     RecordFormats,
@@ -87,8 +87,9 @@ impl MineOptions {
     }
 
     /// The files a run puts in place: each mode's file in each format asked
-    /// for (a kifu file kept only to drop repeats is never put in place),
-    /// or the one file `-o` names (none for standard output).
+    /// for (a kifu file kept only to drop repeats is never put in place) and
+    /// the manifest listing them, or the one file `-o` names (none for
+    /// standard output).
     pub fn outputs(&self) -> Vec<PathBuf> {
         match &self.output {
             Some(OneOutput::File(path)) => return vec![path.clone()],
@@ -96,7 +97,11 @@ impl MineOptions {
             None => {}
         }
         let file = |mode| self.formats.iter().map(move |format| output_path(&self.out_dir, mode, format));
-        self.modes.iter().flat_map(|&mode| file(mode)).collect()
+        let mut outputs: Vec<PathBuf> = self.modes.iter().flat_map(|&mode| file(mode)).collect();
+        if !outputs.is_empty() {
+            outputs.push(self.out_dir.join(MANIFEST));
+        }
+        outputs
     }
 
     /// Refuses `-o` for a run that writes more than one file: several

@@ -140,3 +140,20 @@ fn a_run_into_one_file_writes_no_manifest_and_removes_nothing() {
     assert_eq!(names, ["manifest.json", "mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt", "one.txt"]);
     assert_eq!(fs::read(dir.path().join("o/manifest.json")).unwrap(), before);
 }
+
+/// The manifest through a link onto one of the run's own files would
+/// overwrite it: refused before anything is written, as two outputs on one
+/// file are.
+#[cfg(unix)]
+#[test]
+fn a_manifest_that_lands_on_another_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("o")).unwrap();
+    std::os::unix::fs::symlink("mode1.txt", dir.path().join("o/manifest.json")).unwrap();
+    let book = sample().display().to_string();
+    let out = run(dir.path(), &["--book", &book, "--out-dir", "o"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("o/mode1.txt") && err.contains("o/manifest.json") && !err.contains("panicked"), "{err}");
+    assert_eq!(names_in(&dir.path().join("o")), ["manifest.json"], "nothing written");
+}
