@@ -5,11 +5,13 @@
 
 use crate::arrivals::Packer;
 use crate::book::{Book, ResolvedBook};
+use crate::choice::Choice;
 use crate::failure::ErrorKind;
 use crate::input::{first_on_one_file, output_over_input};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
+use crate::output::manifest::{Manifest, ManifestError, MANIFEST};
 use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
     RecordFormats,
@@ -85,8 +87,9 @@ impl MineOptions {
     }
 
     /// The files a run puts in place: each mode's file in each format asked
-    /// for (a kifu file kept only to drop repeats is never put in place),
-    /// or the one file `-o` names (none for standard output).
+    /// for (a kifu file kept only to drop repeats is never put in place) and
+    /// the manifest listing them, or the one file `-o` names (none for
+    /// standard output).
     pub fn outputs(&self) -> Vec<PathBuf> {
         match &self.output {
             Some(OneOutput::File(path)) => return vec![path.clone()],
@@ -94,7 +97,11 @@ impl MineOptions {
             None => {}
         }
         let file = |mode| self.formats.iter().map(move |format| output_path(&self.out_dir, mode, format));
-        self.modes.iter().flat_map(|&mode| file(mode)).collect()
+        let mut outputs: Vec<PathBuf> = self.modes.iter().flat_map(|&mode| file(mode)).collect();
+        if !outputs.is_empty() {
+            outputs.push(self.out_dir.join(MANIFEST));
+        }
+        outputs
     }
 
     /// Refuses `-o` for a run that writes more than one file: several
@@ -126,6 +133,26 @@ impl MineOptions {
             }
             None => Ok(()),
         }
+    }
+
+    /// The settings that decide what the files hold, as the manifest
+    /// records them.
+    fn settings(&self, start: &Start) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::json!({
+            "modes": self.modes.iter().map(|m| m.number()).collect::<Vec<_>>(),
+            "formats": self.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
+            "min_gap": self.rules.min_gap,
+            "mode1_linkless": self.rules.linkless.name(),
+            "orientation": format!("{:?}", self.style.orientation),
+            "pass_token": self.style.pass_token,
+            "bom": self.bom,
+            "unique_lines": self.unique_lines,
+            "start": start.line.iter().map(|m| m.to_string()).collect::<String>(),
+            "window": format!("{:?}", self.window),
+        })
+        .as_object()
+        .cloned()
+        .unwrap_or_default()
     }
 
     fn file_settings(&self) -> FileSettings {
@@ -375,6 +402,9 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
         let path = file.path().to_path_buf();
         file.commit().map_err(RunError::io(&path))?;
     }
+    if options.output.is_none() {
+        replace_set(options, start, &book_path, &modes)?;
+    }
     Ok(MineReport {
         positions_loaded: mined.positions_loaded,
         walk: mined.walk,
@@ -382,6 +412,24 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
         walk_time: mined.walk_time,
         elapsed: began.elapsed(),
     })
+}
+
+/// Records the files just committed in `out_dir`'s manifest, then removes
+/// the previous run's files this run did not write (see
+/// [`crate::output::manifest`]). Runs only once every output is in place:
+/// a run that failed before removes nothing and leaves the old manifest.
+fn replace_set(options: &MineOptions, start: &Start, book: &Path, modes: &[ModeReport]) -> Result<(), RunError> {
+    let failed = |e: ManifestError| RunError::Io { path: e.path, source: e.source };
+    let previous = Manifest::previous(&options.out_dir);
+    let mut manifest = Manifest::new("mine", &[book], options.settings(start));
+    for file in modes.iter().flat_map(|m| &m.files) {
+        manifest.add(&file.path, file.lines).map_err(failed)?;
+    }
+    manifest.commit(&options.out_dir).map_err(failed)?;
+    if let Some(previous) = previous {
+        manifest.replace(&previous, &options.out_dir);
+    }
+    Ok(())
 }
 
 /// Walks the book from `start` and hands every record the sought modes make

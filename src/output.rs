@@ -5,6 +5,7 @@
 
 pub mod atomic;
 pub mod files;
+pub mod manifest;
 pub mod placed;
 pub mod print;
 mod seen;

@@ -62,7 +62,7 @@ proptest! {
         options.out_dir = without_kifu.path().to_path_buf();
         run(&bytes, &options);
         let left = std::fs::read_dir(without_kifu.path()).unwrap().count();
-        prop_assert_eq!(left, 8, "JSONL and OBF per mode, and no kifu file kept only to find repeats");
+        prop_assert_eq!(left, 9, "JSONL and OBF per mode and the manifest, and no kifu file kept only to find repeats");
 
         for mode in Mode::ALL {
             let kifu = read(with_kifu.path(), mode, RecordFormat::Kifu);

@@ -91,7 +91,7 @@ fn no_file_is_written_that_was_not_asked_for() {
     // Mining writes its outputs, and no log unless asked for.
     let out = run(dir.path(), &["--book", &book, "--out-dir", "o"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(names_in(&dir.path().join("o")), ["mode1.txt"]);
+    assert_eq!(names_in(&dir.path().join("o")), ["manifest.json", "mode1.txt"]);
     assert_eq!(names_in(dir.path()), ["o"]);
     let out = run(dir.path(), &["--book", &book, "--out-dir", "o", "--log-file", "l/run.log"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -18,6 +18,7 @@ mod help;
 mod hostile;
 mod hostile_outputs;
 mod layout;
+mod manifest;
 mod older;
 mod one_file;
 mod props;
