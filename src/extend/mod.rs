@@ -765,14 +765,12 @@ impl SetAside {
         // A stop while the book is written is the run's stop: the journal
         // keeps every answer, as at any other moment.
         let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
-        let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control)
-            .map_err(|error| match error {
-                FixError::Run(RunError::Interrupted { .. }) => interrupted(),
-                error => error.into(),
-            })?;
-        if done.interrupted() {
-            return Err(interrupted());
-        }
+        let run_error = |error| match error {
+            FixError::Run(RunError::Interrupted { .. }) => interrupted(),
+            error => error.into(),
+        };
+        let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
+        done.and_then(|done| done.checked()).map_err(run_error)?;
         drop(self.file);
         let out = out.finish().map_err(RunError::io(path))?;
         if cancel.load(Ordering::Relaxed) {

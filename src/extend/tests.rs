@@ -240,7 +240,7 @@ fn check_written_as_fix_writes(seed: u64, picks: &[(usize, i8)]) {
     let mut through_fix = Vec::new();
     let out = (&mut through_fix, Path::new("out"));
     let done = fix_into(grown, &FixOptions::default(), out, (&mut std::io::sink(), Path::new("receipt")), control);
-    assert!(!done.unwrap().interrupted());
+    done.unwrap().checked().unwrap();
     assert_eq!(direct.len(), through_fix.len());
     assert!(direct == through_fix, "the book written differs from fix's");
 }

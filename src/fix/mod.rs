@@ -180,18 +180,12 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
     let input_format = book.format();
     let positions_loaded = book.counts().positions;
-    let book_path = book.path().to_path_buf();
     let done = fix_into(book, options, (&mut book_file, output), (&mut receipt_file, receipt), control)?;
     // Both written out before either is renamed into place: a full disk
     // leaves neither.
     let book_file = book_file.finish().map_err(io_error(output))?;
     let receipt_file = receipt_file.finish().map_err(io_error(receipt))?;
-    if done.interrupted() {
-        return Err(FixError::interrupted());
-    }
-    if done.book_changed() {
-        return Err(FixError::book_changed(book_path));
-    }
+    let done = done.checked()?;
     book_file.commit().map_err(io_error(output))?;
     receipt_file.commit().map_err(io_error(receipt))?;
     Ok(FixReport {
@@ -207,26 +201,37 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     })
 }
 
-/// What [`fix_into`] did, and what it must still be asked before its
-/// output is used.
+/// What [`fix_into`] did, to be checked before its output is used: its
+/// counts come only through [`FixedInto::checked`].
 pub struct FixedInto<'c> {
-    pub changes: Changes,
-    pub walk: WalkStats,
-    /// Records reachable from the initial position over links.
-    pub reachable: u64,
+    counts: FixCounts,
     book: FromInitial,
     control: Control<'c>,
 }
 
-impl FixedInto<'_> {
-    /// Whether the run was stopped while writing: the output is not whole.
-    pub fn interrupted(&self) -> bool {
-        self.control.interrupted()
-    }
+/// What [`fix_into`] counted.
+#[derive(Clone, Copy, Debug)]
+pub struct FixCounts {
+    pub changes: Changes,
+    pub walk: WalkStats,
+    /// Records reachable from the initial position over links.
+    pub reachable: u64,
+}
 
-    /// Whether the book read changed under the run: nothing written is right.
-    pub fn book_changed(&self) -> bool {
-        self.book.book().file().changed()
+impl FixedInto<'_> {
+    /// The counts, once it is known that the output is whole and right:
+    /// the run was not stopped while writing (else the output is not
+    /// whole), and the book read did not change under it (else nothing
+    /// written is right).
+    pub fn checked(self) -> Result<FixCounts, FixError> {
+        if self.control.interrupted() {
+            return Err(FixError::interrupted());
+        }
+        let book = self.book.book();
+        if book.file().changed() {
+            return Err(FixError::book_changed(book.path().to_path_buf()));
+        }
+        Ok(self.counts)
     }
 }
 
@@ -261,7 +266,8 @@ pub fn fix_into<'c>(
         Failure::BookChanged => FixError::book_changed(book_path.clone()),
     })?;
     tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
-    Ok(FixedInto { changes, walk: stats, reachable: fixed.linked.count(), book, control })
+    let counts = FixCounts { changes, walk: stats, reachable: fixed.linked.count() };
+    Ok(FixedInto { counts, book, control })
 }
 
 /// The book walked and solved: walked from the initial position, or, when
