@@ -37,6 +37,15 @@ impl Start {
     pub fn initial() -> Start {
         Start { board: Board::INITIAL, line: Vec::new() }
     }
+
+    /// Where the start's record is in `book`, or where its line leaves the book.
+    pub fn locate_in(&self, book: &Book) -> Result<Located, StartMissing> {
+        book.locate(&normalize(&self.board).board).ok_or_else(|| StartMissing {
+            board: self.board,
+            line: self.line.clone(),
+            leaves: LeavesBook::find(book, &self.line).map(Box::new),
+        })
+    }
 }
 
 /// The start position (normalized) is not in the book.
@@ -190,11 +199,7 @@ impl Walkable {
     }
 
     fn resolved(book: Book, start: &Start, keep_index: bool) -> Result<Walkable, StartMissing> {
-        let stored = normalize(&start.board).board;
-        let Some(root) = book.locate(&stored) else {
-            let leaves = LeavesBook::find(&book, &start.line).map(Box::new);
-            return Err(StartMissing { board: start.board, line: start.line.clone(), leaves });
-        };
+        let root = start.locate_in(&book)?;
         let book = match keep_index {
             true => book.resolve_keeping_index(),
             false => book.resolve(),

@@ -9,6 +9,7 @@
 //! every record would take 4.
 
 use super::file::BookFile;
+use super::resolve::split;
 use super::resolved::LinkTargets;
 use crate::format::edax;
 use crate::record::RecordId;
@@ -38,7 +39,7 @@ impl Parents {
     /// run of records, and reads every link to find them.
     pub fn of(file: &BookFile, targets: &LinkTargets) -> Option<Parents> {
         let records = file.counts().records as usize;
-        let parts = split(records, crate::parallel::workers());
+        let parts = split(records, crate::parallel::workers(), BLOCK);
         let mut counts = vec![0u8; records];
         let many = in_parts(&mut counts, &parts, |part, mine| {
             let mut mine = Counts { bytes: mine, from: part.start, many: HashMap::new() };
@@ -143,13 +144,6 @@ impl Parents {
     pub fn allocation_size(&self) -> usize {
         self.blocks.len() * 4 + self.counts.len() + self.many.len() * 8 + self.list.len() * 4
     }
-}
-
-/// `records` shared out into `parts` runs of whole blocks.
-fn split(records: usize, parts: usize) -> Vec<Range<usize>> {
-    let blocks = records.div_ceil(BLOCK);
-    let bounds: Vec<usize> = (0..=parts).map(|i| (blocks * i / parts * BLOCK).min(records)).collect();
-    bounds.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
 /// Runs `work` on every core, each on one part of `bytes` (`parts` of it,
@@ -263,7 +257,7 @@ mod tests {
     #[test]
     fn records_are_split_into_runs_of_whole_blocks() {
         for (records, parts) in [(0, 2), (1, 2), (64, 2), (65, 2), (1000, 3), (129, 8)] {
-            let runs = split(records, parts);
+            let runs = split(records, parts, BLOCK);
             assert_eq!(runs.first().map_or(0, |r| r.start), 0);
             assert_eq!(runs.last().map_or(0, |r| r.end), records);
             for pair in runs.windows(2) {

@@ -51,7 +51,7 @@ pub(super) fn resolve(file: BookFile, index: PositionIndex, keep_index: bool) ->
 
 /// `records` shared out into `parts` runs of about equal length, each
 /// starting at a multiple of `align` (but the first, at 0).
-fn split(records: usize, parts: usize, align: usize) -> Vec<Range<usize>> {
+pub(super) fn split(records: usize, parts: usize, align: usize) -> Vec<Range<usize>> {
     let bounds: Vec<usize> =
         (0..=parts).map(|i| if i == parts { records } else { records * i / parts / align * align }).collect();
     bounds.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect()

@@ -228,14 +228,9 @@ impl LinkTargets {
     }
 
     /// The targets of the links of the record at `at` of `file` (the book
-    /// they were resolved from), in stored order, appended to `out`; a
-    /// record that no longer reads appends nothing.
-    pub fn of(&self, file: &BookFile, at: Located, out: &mut Vec<Destination>) {
-        out.extend(self.iter_of(file, at));
-    }
-
-    /// [`LinkTargets::of`], as an iterator.
-    pub fn iter_of(&self, file: &BookFile, at: Located) -> impl Iterator<Item = Destination> + '_ {
+    /// they were resolved from), in stored order; none for a record that
+    /// no longer reads.
+    pub fn of(&self, file: &BookFile, at: Located) -> impl Iterator<Item = Destination> + '_ {
         let offset = file.offset(at);
         let stored = edax::n_links_at(file.bytes(), offset as usize).and_then(|n_links| {
             let first = edax::links_before(at.id, offset) as usize;

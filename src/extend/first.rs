@@ -58,11 +58,7 @@ pub fn prepare(
     let path = book.path().to_path_buf();
     let began = Instant::now();
     let walkable = Walkable::keeping_index(book, start)
-        .map_err(|missing| ExtendError::StartMissing {
-            book: path.clone(),
-            start: crate::walk::describe_line(&missing.line),
-            leaves: missing.leaves,
-        })?
+        .map_err(|missing| ExtendError::start_missing(&path, missing))?
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();

@@ -124,6 +124,12 @@ impl ExtendError {
     }
 
     /// The book changed while it was being read: nothing was written.
+    /// The start `book` does not hold, and where its line leaves the book.
+    pub(crate) fn start_missing(book: &Path, missing: crate::walk::StartMissing) -> ExtendError {
+        let start = crate::walk::describe_line(&missing.line);
+        ExtendError::StartMissing { book: book.to_path_buf(), start, leaves: missing.leaves }
+    }
+
     pub fn book_changed(book: &Path) -> ExtendError {
         ExtendError::Run(RunError::BookChanged { book: book.to_path_buf(), left: Left::Nothing })
     }
@@ -379,7 +385,7 @@ pub fn extend_with(
 /// hold is refused.
 fn gates_of(book: &Book, options: &ExtendOptions) -> Result<(Flavor, u32), ExtendError> {
     let (flavor, header_empties) = flavor_of(&book.header());
-    start_node(&Store::new(book, flavor), &options.start)?;
+    start_node(book, &options.start)?;
     Ok((flavor, options.min_empties.unwrap_or(header_empties)))
 }
 
@@ -404,7 +410,7 @@ fn growing<'b>(
     min_empties: u32,
 ) -> Result<Growing<'b>, ExtendError> {
     let mut store = Store::with_links(book, flavor, links);
-    let root = start_node(&store, &options.start)?;
+    let root = start_node(book, &options.start)?;
     if let Some(first) = first {
         let solved = Solved::from_first(first.words, first.solved);
         return Ok(Growing { store, root, solved, candidates: first.candidates });
@@ -450,13 +456,9 @@ fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
 }
 
 /// The start position's node.
-fn start_node(store: &Store<'_>, start: &Start) -> Result<NodeId, ExtendError> {
-    let board = normalize(&start.board).board;
-    store.find(&board).ok_or_else(|| ExtendError::StartMissing {
-        book: store.book().path().to_path_buf(),
-        start: crate::walk::describe_line(&start.line),
-        leaves: crate::walk::LeavesBook::find(store.book(), &start.line).map(Box::new),
-    })
+fn start_node(book: &Book, start: &Start) -> Result<NodeId, ExtendError> {
+    let root = start.locate_in(book).map_err(|missing| ExtendError::start_missing(book.path(), missing))?;
+    Ok(NodeId::Book(root))
 }
 
 /// The rounds, and what they need at hand.

@@ -148,13 +148,8 @@ pub struct Store<'b> {
 }
 
 impl<'b> Store<'b> {
-    /// The book read, its links looked up as they are met.
-    pub fn new(book: &'b Book, flavor: Flavor) -> Store<'b> {
-        Store::with_links(book, flavor, None)
-    }
-
     /// The book read, with its links resolved both ways (an Edax book's,
-    /// from the book read).
+    /// from the book read), or looked up as they are met (`None`).
     pub fn with_links(book: &'b Book, flavor: Flavor, links: Option<(LinkTargets, Parents)>) -> Store<'b> {
         let changed_ids = Bits::new(book.counts().records as usize);
         Store {
@@ -362,22 +357,13 @@ impl<'b> Store<'b> {
         targets: &LinkTargets,
         node: &Node,
     ) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
-        let mut found = Vec::with_capacity(node.links.len());
-        targets.of(self.book.file(), at, &mut found);
+        let found: SmallVec<[Destination; 8]> = targets.of(self.book.file(), at).collect();
         if found.len() != node.links.len() {
             return Err(ExtendError::book_changed(self.book.path()));
         }
         let mut edges = SmallVec::new();
-        for (&(_, mv), target) in node.links.iter().zip(found) {
-            let child = match target {
-                Destination::Child(child, _) => Some(NodeId::Book(child)),
-                Destination::Absent if self.added_ids.is_empty() => None,
-                Destination::Absent => {
-                    let after = node.board.after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?;
-                    self.added_ids.get(&normalize(&after).board).map(|&k| NodeId::Added(k))
-                }
-                Destination::Illegal => return Err(self.illegal(NodeId::Book(at), mv)),
-            };
+        for (i, (&(_, mv), target)) in node.links.iter().zip(found).enumerate() {
+            let child = self.resolved_child(at, i, target)?;
             edges.push(Edge { mv, then_pass: false, child, listed: matches!(child, Some(NodeId::Book(_))) });
         }
         Ok(edges)
@@ -391,15 +377,22 @@ impl<'b> Store<'b> {
             out.extend(self.facts(id)?.edges.iter().map(|e| e.child));
             return Ok(());
         };
-        let file = self.book.file();
-        for (i, target) in targets.iter_of(file, at).enumerate() {
-            out.push(match target {
-                Destination::Child(child, _) => Some(NodeId::Book(child)),
-                Destination::Absent if self.added_ids.is_empty() => None,
-                Destination::Absent | Destination::Illegal => self.added_child(at, i)?,
-            });
+        for (i, target) in targets.of(self.book.file(), at).enumerate() {
+            out.push(self.resolved_child(at, i, target)?);
         }
         Ok(())
+    }
+
+    /// Where link `i` of the record `at`, which resolving found leads to
+    /// `target` in the book read, leads in the growing book: a child not
+    /// in the book read may be a position added since.
+    fn resolved_child(&self, at: Located, i: usize, target: Destination) -> Result<Option<NodeId>, ExtendError> {
+        match target {
+            Destination::Child(child, _) => Ok(Some(NodeId::Book(child))),
+            Destination::Absent if self.added_ids.is_empty() => Ok(None),
+            // An illegal move is named by the move played there.
+            Destination::Absent | Destination::Illegal => self.added_child(at, i),
+        }
     }
 
     /// The position added that link `i` of the record `at` leads to, if any.

@@ -81,7 +81,7 @@ fn expand(store: &mut Store<'_>, solved: &Solved, id: NodeId, answer: i8) -> Vec
 fn check_carried_negamax(seed: u64, picks: &[(usize, i8)]) {
     let book = book(3000, seed);
     let flavor = edax_flavor(&book);
-    let mut store = Store::new(&book, flavor);
+    let mut store = Store::with_links(&book, flavor, None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let mut solved = Solved::new(book.counts().records as usize);
     solved.solve_from(&mut store, root).unwrap();
@@ -129,7 +129,7 @@ fn the_negamax_carried_up_holds_in_a_case_once_found() {
 #[test]
 fn candidates_are_the_positions_whose_leaf_is_as_good_as_their_value_in_walk_order() {
     let book = book(2000, 3);
-    let mut store = Store::new(&book, edax_flavor(&book));
+    let mut store = Store::with_links(&book, edax_flavor(&book), None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let mut solved = Solved::new(book.counts().records as usize);
     solved.solve_from(&mut store, root).unwrap();
@@ -157,7 +157,7 @@ proptest::proptest! {
     #[test]
     fn the_negamax_walk_gives_the_first_candidates_in_walk_order(seed in 0u64..1000, min_empties in 0u32..60) {
         let book = book(3000, seed);
-        let mut store = Store::new(&book, edax_flavor(&book));
+        let mut store = Store::with_links(&book, edax_flavor(&book), None);
         let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
         let mut solved = Solved::new(book.counts().records as usize);
         solved.note_candidates(min_empties);
