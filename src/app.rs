@@ -17,6 +17,7 @@ use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, Exten
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
+use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths, MergeProgress};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
@@ -55,6 +56,8 @@ pub enum AppError {
     Extend(#[from] ExtendError),
     #[error(transparent)]
     Diff(#[from] DiffError),
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     #[error(transparent)]
     Synth(SynthError),
     #[error("{}: {source}", path.display())]
@@ -118,6 +121,7 @@ impl AppError {
             AppError::Fix(e) => e.kind(),
             AppError::Extend(e) => e.kind(),
             AppError::Diff(e) => e.kind(),
+            AppError::Merge(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
             AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
                 io_kind(source)
@@ -205,6 +209,13 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             }
         }
         Some(Command::Synth { path, .. }) => written.push(path.clone()),
+        Some(Command::Merge { a, b, output, .. }) => {
+            read.extend([a.clone(), b.clone()]);
+            written.extend([output.clone(), config.out_dir.join(bookminer::merge::RECEIPT)]);
+            if !config.engines.is_empty() {
+                written.push(config.out_dir.join(bookminer::extend::JOURNAL));
+            }
+        }
         Some(Command::Completions { .. } | Command::Man { .. }) => {}
     }
     (read, written)
@@ -280,6 +291,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
         Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
+        Some(Command::Merge { a, b, output, link, .. }) => run_merge(config, (&a, &b), &output, link),
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -687,6 +699,61 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     shown.borrow_mut().clear();
     let report = report?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `merge A B OUT`: the engines, when given, greeted before either book is read.
+fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool) -> Result<u8, AppError> {
+    let Some(to) = OutFormat::of_path(output) else {
+        let why = match Format::named_by(output) {
+            Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
+            None => "cannot tell the format to write from the name".to_string(),
+        };
+        return Err(AppError::Usage(format!(
+            "{}: {why}; merge writes Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so",
+            output.display()
+        )));
+    };
+    let with_engines = !config.engines.is_empty();
+    // Before anything is loaded: a refusal should not wait for a large book.
+    let paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    stop_on_interrupt(if with_engines {
+        "the journal is kept; OUT will not be written"
+    } else {
+        "nothing will be written"
+    });
+    let engine_options = ExtendOptions {
+        engines: if with_engines { engine_commands(config, "merge")? } else { Vec::new() },
+        ..extend_options(config)
+    };
+    if let Some(engine_paths) = &paths.engines {
+        bookminer::extend::greet(engine_paths, &engine_options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+    }
+    if link && to == OutFormat::Egbk3 {
+        tracing::warn!("--link changes nothing in an .egbk3 book: Egaroucid links every move whose child it holds");
+    }
+    let shown = RefCell::new(Progress::default());
+    let book_a = open_book(a, config, &mut shown.borrow_mut())?;
+    let book_b = open_book(b, config, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Merge(MergeError::Run(RunError::Interrupted { left: Left::Nothing })));
+    }
+    let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
+    let options = MergeOptions { to, link };
+    let mut bar_shown = false;
+    let mut progress = |now: &MergeProgress| {
+        let mut shown = shown.borrow_mut();
+        if !bar_shown {
+            bar_shown = true;
+            shown.searching_stale(now.searches as u64);
+        }
+        shown.counted(now.done as u64);
+    };
+    let (counts, format) = (book_a.counts(), book_a.format());
+    let report = with_control_of(counts, format, "the merged book", &shown, |control| {
+        Ok(merge(book_a, book_b, &paths, &options, engines, &mut progress, control)?)
+    })?;
+    end(report.to_string(), || summary::merge(&report), Some(output))?;
     Ok(0)
 }
 

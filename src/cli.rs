@@ -2,7 +2,8 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings, WalkKeys,
+    choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings,
+    WalkKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -156,7 +157,15 @@ impl Cli {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
-            Some(Command::Extend { extend, walk, line, read, log, .. }) => Settings {
+            Some(Command::Merge { engines, line, read, log, .. }) => Settings {
+                engines: engines.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Extend { engines, extend, walk, line, read, log, .. }) => Settings {
+                engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
                 line: line.clone(),
@@ -164,7 +173,8 @@ impl Cli {
                 log: log.clone(),
                 ..Settings::default()
             },
-            Some(Command::Grow { extend, grow, walk, line, read, log, .. }) => Settings {
+            Some(Command::Grow { engines, extend, grow, walk, line, read, log, .. }) => Settings {
+                engines: engines.clone(),
                 extend: extend.clone(),
                 grow: grow.clone(),
                 walk: walk.clone(),
@@ -398,6 +408,8 @@ pub enum Command {
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
         extend: ExtendKeys,
         #[command(flatten)]
         walk: WalkKeys,
@@ -433,11 +445,54 @@ pub enum Command {
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
         extend: ExtendKeys,
         #[command(flatten)]
         grow: GrowKeys,
         #[command(flatten)]
         walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Merge two books, of any formats bookminer reads, into one.
+    ///
+    /// OUT holds every board of A or B once, in the format its name says
+    /// (.dat: Edax; .egbk3: Egaroucid); a book of another format is first
+    /// converted as `convert` does, what it cannot carry counted. A board in
+    /// both keeps the record of the higher level; at equal levels, the one
+    /// whose leaf is not a link of the merged book; else A's. An Edax
+    /// record's links are those of both books (A's, then B's others); with
+    /// --link also every legal move whose child the merged book holds, as
+    /// Edax's `book link` does. A leaf whose move became a link is stale:
+    /// with --engine it is searched again as `extend` searches a leaf (the
+    /// same journal, {out_dir}/extend.jsonl, so a rerun searches nothing
+    /// twice); without one it is left empty and counted. The book is then
+    /// negamaxed as `fix` does (docs/merge.md).
+    ///
+    /// Also writes {out_dir}/merge.jsonl: one JSON line per conflict decided
+    /// and per stale leaf. OUT is whole or not written, and never A or B by
+    /// any path (status 2). Status 130 if interrupted (the journal kept), 3
+    /// if the engines fail as in `extend`.
+    Merge {
+        /// The first book: its records come first, and it wins ties.
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second book.
+        #[arg(value_name = "B")]
+        b: PathBuf,
+        /// The book to write: .dat (Edax) or .egbk3 (Egaroucid).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Also link every legal move whose child the merged book holds (an Edax book).
+        #[arg(long)]
+        link: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

@@ -105,6 +105,9 @@ pub struct Settings {
     pub inspect: InspectKeys,
     #[command(flatten)]
     #[serde(flatten)]
+    pub engines: EngineKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub extend: ExtendKeys,
     #[command(flatten)]
     #[serde(flatten)]
@@ -225,9 +228,9 @@ pub struct InspectKeys {
     pub positions_file: Option<PathBuf>,
 }
 
-/// How `extend` runs its engines and when it stops.
+/// The engines `extend`, `grow` and `merge` search with.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
-pub struct ExtendKeys {
+pub struct EngineKeys {
     /// Engine command line, run by sh -c: Edax 4.6 or anything that speaks
     /// its console (see docs/extend.md), e.g. "edax -eval-file /opt/edax/data/eval.dat";
     /// give it again for another engine (a machine: "ssh host edax …"). In the
@@ -244,6 +247,11 @@ pub struct ExtendKeys {
     #[arg(long, display_order = 20, value_name = "SECONDS", value_parser = parse_timeout)]
     #[serde(default, deserialize_with = "de::engine_timeout")]
     pub engine_timeout: Option<u64>,
+}
+
+/// Where `extend` and `grow` expand, and when they stop.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct ExtendKeys {
     /// Expand only positions with at least this many empty squares; default:
     /// an Edax book's header n_empties, 0 for an Egaroucid book [config: min_empties]
     #[arg(long, display_order = 21, value_name = "N", value_parser = parse_min_empties)]
@@ -922,11 +930,11 @@ impl Config {
         self.window.error = s.walk.error.map_or(self.window.error, Limit::bound);
         self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, Limit::bound);
         self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
-        if !s.extend.engine.is_empty() {
-            self.engines = s.extend.engine.clone();
+        if !s.engines.engine.is_empty() {
+            self.engines = s.engines.engine.clone();
         }
-        self.workers = s.extend.workers.unwrap_or(self.workers);
-        self.engine_timeout = s.extend.engine_timeout.unwrap_or(self.engine_timeout);
+        self.workers = s.engines.workers.unwrap_or(self.workers);
+        self.engine_timeout = s.engines.engine_timeout.unwrap_or(self.engine_timeout);
         self.min_empties = s.extend.min_empties.or(self.min_empties);
         self.max_positions = s.extend.max_positions.or(self.max_positions);
         self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);

@@ -27,6 +27,7 @@ pub mod input;
 pub mod inspect;
 pub mod judging;
 pub mod kifu;
+pub mod merge;
 pub mod mine;
 pub mod mismatch;
 pub mod modes;

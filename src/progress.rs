@@ -111,7 +111,19 @@ impl Progress {
         self.bar = Some(bar);
     }
 
-    /// Moves the bar [`Progress::count`] made.
+    /// A bar for `merge`'s searches of its stale leaves.
+    pub fn searching_stale(&mut self, total: u64) {
+        self.clear();
+        if !self.shown {
+            return;
+        }
+        let bar = ProgressBar::new(total);
+        let template = "{spinner} stale leaves: searched {pos}/{len} ({eta} left) {wide_bar}";
+        bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+        bar.enable_steady_tick(TICK);
+        self.bar = Some(bar);
+    }
+
     /// Shows where `grow` is: positions added, searches, the priority
     /// reached and, with a budget, how much of it is spent.
     pub fn growing(&mut self, now: &bookminer::extend::grow::GrowProgress) {

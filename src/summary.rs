@@ -16,6 +16,7 @@ use bookminer::diff::DiffReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::ExtendReport;
 use bookminer::fix::FixReport;
+use bookminer::merge::MergeReport;
 use bookminer::mine::MineReport;
 use bookminer::stats::BookStats;
 use bookminer::synth::SynthReport;
@@ -137,6 +138,41 @@ pub fn extend(report: &ExtendReport) -> Value {
         "engine_seconds": secs(report.engine_time),
         "engines": engines(&report.engines),
         "stopped_early": report.stopped_early,
+        "records_written": report.records_written,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn merge(report: &MergeReport) -> Value {
+    let t = &report.tally;
+    json!({
+        "command": "merge",
+        "a": text(&report.a),
+        "b": text(&report.b),
+        "output": text(&report.output),
+        "receipt": text(&report.receipt),
+        "positions_a": report.positions[0],
+        "positions_b": report.positions[1],
+        "converted_a": report.converted[0].as_ref().map(convert),
+        "converted_b": report.converted[1].as_ref().map(convert),
+        "boards_a_alone": t.only_a,
+        "boards_b_alone": t.only_b,
+        "boards_alike": t.same,
+        "conflicts": t.conflicts(),
+        "conflicts_by_level": t.by_level,
+        "conflicts_by_leaf": t.by_leaf,
+        "conflicts_to_a": t.first,
+        "kept_from_a": t.kept_a,
+        "kept_from_b": t.kept_b,
+        "links_joined": t.links_joined,
+        "links_added": t.links_added,
+        "stale_leaves": t.stale,
+        "stale_searched": report.searched,
+        "stale_from_journal": report.from_journal,
+        "stale_known": t.stale_known,
+        "stale_emptied": t.stale_emptied,
+        "engine_seconds": secs(report.engine_time),
+        "engines": engines(&report.engines),
         "records_written": report.records_written,
         "elapsed_seconds": secs(report.elapsed),
     })

@@ -12,10 +12,11 @@ use super::first::{self, Prepared};
 use super::fleet::{Answered, EngineSet, Fleet, Room};
 use super::journal::Journal;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use super::search::LeafPlan;
 use super::solved::Solved;
-use super::store::{Flavor, LeafPlan, NodeId, Store};
+use super::store::{Flavor, NodeId, Store};
 use super::{
-    gates_of, gave_up_error, growing, leaf_of, process_engines, write_engines, write_grown, ExtendError, ExtendOptions,
+    gates_of, gave_up_error, growing, process_engines, write_engines, write_grown, ExtendError, ExtendOptions,
     ExtendPaths, ExtendReport, Growing, Opened, Written,
 };
 use crate::book::{Book, Score};
@@ -386,7 +387,7 @@ impl Growth<'_, '_, '_> {
         let expansion = self.pending.remove(&number).expect("finished once");
         let mut changed: SmallVec<[NodeId; 2]> = SmallVec::new();
         for (at, plan, answer) in &expansion.leaves {
-            let (score, mv) = leaf_of(plan, *answer);
+            let (score, mv) = plan.leaf(*answer);
             self.store.set_leaf(*at, score, mv);
             changed.push(*at);
         }

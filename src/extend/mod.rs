@@ -10,6 +10,7 @@
 //! comes. Rounds go on until no candidate is left to expand. The book is
 //! then written ([`write`]) and negamaxed as `fix` does it, into OUT.
 
+mod ask;
 mod candidates;
 pub mod engine;
 mod exclusions;
@@ -24,6 +25,7 @@ mod solved;
 mod store;
 mod write;
 
+pub use ask::Asked;
 pub use journal::{JournalError, JOURNAL};
 
 use crate::board::Move;
@@ -36,11 +38,13 @@ use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
 use crate::wording::count;
+use ask::Answerers;
 use candidates::Gates;
 use engine::{EngineSpec, ProcessLauncher};
 use first::{FirstNegamax, Prepared};
-use fleet::{Answered, EngineReport, EngineSet, Fleet, GaveUp, Room};
+use fleet::{EngineReport, EngineSet, Fleet, GaveUp, Room};
 use journal::Journal;
+use search::LeafPlan;
 use search::{Answer, Fault, Query};
 use solved::Solved;
 use std::fmt;
@@ -48,7 +52,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use store::{Flavor, LeafPlan, NodeId, Store};
+use store::{Flavor, NodeId, Store};
 
 /// Why `extend` failed.
 #[derive(Debug, thiserror::Error)]
@@ -327,7 +331,7 @@ pub fn greet(
 
 /// The fleet of engine processes `options` names, each with its exclusions
 /// files in `scratch`.
-fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet> {
+pub fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet> {
     let engine = |(i, e): (usize, &EngineCommand)| EngineSet {
         label: e.command.clone(),
         workers: e.workers,
@@ -378,6 +382,41 @@ pub fn extend_with(
     };
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// What a batch of leaf searches came to: the answers, in the plans'
+/// order (`None` where a plan asks no search), what they cost, and what
+/// each engine did.
+pub struct LeavesAnswered {
+    pub answers: Vec<Option<Answer>>,
+    pub asked: Asked,
+    pub engines: Vec<EngineReport>,
+}
+
+/// Answers the searches `plans` ask, the journal of `paths` first, then
+/// the fleet `engines` makes (given the run's own folder, as in
+/// [`extend_with`]): how `merge` searches its stale leaves. `done` hears
+/// how many searches are answered so far.
+pub fn answer_leaves(
+    plans: &[LeafPlan],
+    paths: &ExtendPaths,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    done: &mut dyn FnMut(usize),
+    cancel: &AtomicBool,
+) -> Result<LeavesAnswered, ExtendError> {
+    if let Some(dir) = paths.journal.parent() {
+        ensure_dir(dir).map_err(RunError::io(dir))?;
+    }
+    let mut journal = Journal::open(&paths.journal)?;
+    let scratch = scratch_dir(paths)?;
+    let engines = &engines(scratch.path());
+    let room = Room::new(engines);
+    let mut asked = Asked::default();
+    let answers = std::thread::scope(|scope| {
+        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.journal))?;
+        Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(plans, &mut asked, done)
+    })?;
+    Ok(LeavesAnswered { answers, asked, engines: room.reports() })
 }
 
 /// How `book` grows, and the fewest empty squares growth enters
@@ -509,7 +548,7 @@ impl Run<'_, '_, '_> {
             );
             let answers = self.search(&plans, fleet, shown, progress)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
-                let (score, mv) = leaf_of(plan, answer);
+                let (score, mv) = plan.leaf(answer);
                 self.store.set_leaf(id, score, mv);
             }
             self.solved.after_change(self.store, root, &to_search)?;
@@ -567,52 +606,17 @@ impl Run<'_, '_, '_> {
         mut shown: ExtendProgress,
         progress: &mut dyn FnMut(&ExtendProgress),
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
-        let (mut answers, asked) = self.answers_in_journal(plans);
-        shown.done = shown.searches - asked.len();
-        progress(&shown);
-        for &(index, query) in &asked {
-            fleet.submit(index, query);
-        }
-        for _ in 0..asked.len() {
-            let Some(done) = fleet.next_done() else { break };
-            let Answered { id, query, answer, engine, took } = done.map_err(|gave_up| self.failed(gave_up))?;
-            self.journal.record(&query, answer, &self.engines[engine].label, took)?;
-            self.report.searched += 1;
-            self.report.engine_time += took;
-            answers[id] = Some(answer);
-            shown.done += 1;
+        let mut asked = Asked::default();
+        let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
+        let known = plans.iter().filter(|p| p.query().is_none()).count();
+        let answers = answerers.answer(plans, &mut asked, &mut |done| {
+            shown.done = known + done;
             progress(&shown);
-        }
-        if answers.iter().zip(plans).any(|(a, p)| a.is_none() && matches!(p, LeafPlan::Search { .. })) {
-            return Err(self.interrupted());
-        }
-        Ok(answers)
-    }
-
-    /// The answers to the plans' searches that the journal already holds,
-    /// and the searches left to ask (their plan's index and query).
-    fn answers_in_journal(&mut self, plans: &[LeafPlan]) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
-        let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
-        let mut asked = Vec::new();
-        for (i, plan) in plans.iter().enumerate() {
-            let LeafPlan::Search { query, .. } = plan else { continue };
-            match self.journal.answer(query) {
-                Some(answer) => {
-                    answers[i] = Some(answer);
-                    self.report.from_journal += 1;
-                }
-                None => asked.push((i, *query)),
-            }
-        }
-        (answers, asked)
-    }
-
-    fn failed(&self, gave_up: GaveUp) -> ExtendError {
-        gave_up_error(gave_up, self.cancel, self.journal.path())
-    }
-
-    fn interrupted(&self) -> ExtendError {
-        ExtendError::Interrupted { journal: self.journal.path().to_path_buf() }
+        });
+        self.report.searched += asked.searched;
+        self.report.from_journal += asked.from_journal;
+        self.report.engine_time += asked.engine_time;
+        answers
     }
 }
 
@@ -624,16 +628,6 @@ fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> Extend
         _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
         GaveUp::NoEngineLeft { query, engine, fault } => ExtendError::NoEngineLeft { engine, query, fault, journal },
         GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
-    }
-}
-
-/// A leaf from its plan and the answer to its search, if it had one.
-fn leaf_of(plan: &LeafPlan, answer: Option<Answer>) -> (i8, Option<Move>) {
-    match (plan, answer) {
-        (LeafPlan::Known { score, mv }, _) => (*score, *mv),
-        (LeafPlan::Search { through_pass: true, .. }, Some(a)) => (-a.score, Some(Move::Pass)),
-        (LeafPlan::Search { .. }, Some(a)) => (a.score, Some(Move::Play(a.mv))),
-        (LeafPlan::Search { .. }, None) => unreachable!("every search is answered before leaves are set"),
     }
 }
 

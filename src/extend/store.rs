@@ -8,7 +8,7 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
-use super::search::Query;
+use super::search::LeafPlan;
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move, Square};
@@ -16,7 +16,7 @@ use crate::book::index::Located;
 use crate::book::{Book, Destination, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::edax;
 use crate::format::egaroucid::{self, Lookup};
-use crate::negamax::{self, Counts, Negamaxed, SearchErrors, SCORE_INF};
+use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
 use crate::symmetry::normalize;
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -95,21 +95,6 @@ pub struct Edge {
     /// The book read stores this link to this child, so that
     /// [`Store::stored_parents`] lists it.
     pub listed: bool,
-}
-
-/// What a leaf becomes without a search, or the search that decides it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeafPlan {
-    Known {
-        score: i8,
-        mv: Option<Move>,
-    },
-    /// `through_pass`: the position must pass; the query is the position
-    /// after the pass, and its answer's score, negated, is the leaf's.
-    Search {
-        query: Query,
-        through_pass: bool,
-    },
 }
 
 /// A position as the negamax and the walks read it ([`Store::facts`]).
@@ -559,27 +544,7 @@ impl<'b> Store<'b> {
     /// finished game, or every legal move linked), or the search to ask.
     pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, ExtendError> {
         let Facts { board, level, edges, .. } = self.facts(id)?;
-        let level = level.min(negamax::MAX_LEVEL);
-        if board.is_game_over() {
-            return Ok(LeafPlan::Known { score: board.final_score() as i8, mv: None });
-        }
-        let none = LeafPlan::Known { score: -(SCORE_INF as i8), mv: None };
-        if board.must_pass() {
-            if edges.iter().any(|e| e.mv == Move::Pass) {
-                return Ok(none);
-            }
-            let query = Query { board: normalize(&board.swapped()).board, excluded: 0, level };
-            return Ok(LeafPlan::Search { query, through_pass: true });
-        }
-        let linked = edges.iter().fold(0u64, |bits, e| match e.mv {
-            Move::Play(square) => bits | square.bit(),
-            Move::Pass => bits,
-        });
-        let legal = board.legal_moves();
-        if legal & !linked == 0 {
-            return Ok(none);
-        }
-        Ok(LeafPlan::Search { query: Query { board, excluded: legal & linked, level }, through_pass: false })
+        Ok(LeafPlan::of(&board, edges.iter().map(|e| e.mv), level))
     }
 
     /// Sets the leaf of a position growth changed or added.

@@ -4,8 +4,9 @@
 
 use super::candidates::{candidates, Gates};
 use super::first::{self, Prepared};
+use super::search::LeafPlan;
 use super::solved::Solved;
-use super::store::{Flavor, LeafPlan, NodeId, Store};
+use super::store::{Flavor, NodeId, Store};
 use super::write::{write_fixed, write_unfixed};
 use crate::book::{Book, Header};
 use crate::fix::{fix_into, FixOptions};

@@ -1,0 +1,423 @@
+//! The merged book before its negamax (docs/merge.md): A's records in A's
+//! order, each the record the rule keeps for its board with the links of
+//! both books, then the records of boards only B holds, in B's order. A
+//! stale leaf (its move is now a link) is replaced as its plan says: at
+//! once when no search decides it (or when there is no engine: left
+//! empty), else later, once answered, at the place in the bytes noted
+//! here.
+
+use super::rule::{choose, Kept, Side, Why};
+use crate::board::{Board, Move};
+use crate::book::index::Located;
+use crate::book::Book;
+use crate::extend::search::LeafPlan;
+use crate::format::edax::read::{self as edax, LINKS_AT};
+use crate::format::egaroucid::read::{self as egaroucid, NO_LEAF_MOVE, NO_VALUE};
+use crate::format::OutFormat;
+use crate::symmetry::normalize;
+use smallvec::SmallVec;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Where the bytes an Egaroucid record's leaf takes begin: value, move, level.
+const EGBK3_LEAF_AT: usize = 22;
+
+/// Records between two looks at the cancel flag.
+const CANCEL_EVERY: u64 = 1 << 16;
+
+/// A stale leaf an engine is to search: where its bytes are in the book
+/// composed, and the plan whose search decides it.
+#[derive(Clone, Copy, Debug)]
+pub struct Pending {
+    /// Its line in [`Composed::entries`].
+    pub entry: usize,
+    /// The byte the leaf's (score, move) pair starts at.
+    pub leaf_at: u64,
+    pub plan: LeafPlan,
+}
+
+/// A record the receipt has a line for: a conflict decided, a stale leaf,
+/// or both.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its number in the merged book, from 0.
+    pub record: u64,
+    pub board: Board,
+    pub conflict: Option<Conflict>,
+    pub stale: Option<Stale>,
+}
+
+/// How a board both books hold differently was decided.
+#[derive(Clone, Copy, Debug)]
+pub struct Conflict {
+    pub kept: Kept,
+    pub why: Why,
+    pub a: Held,
+    pub b: Held,
+}
+
+/// What one book's record of a conflict held.
+#[derive(Clone, Copy, Debug)]
+pub struct Held {
+    pub level: i32,
+    pub value: i32,
+    /// Its leaf, if it has a move.
+    pub leaf: Option<(i32, Move)>,
+}
+
+/// A leaf that went stale, and what it became (`None` until an engine answers).
+#[derive(Clone, Copy, Debug)]
+pub struct Stale {
+    pub was: (i32, Move),
+    /// The new leaf's score and move (`None`: no move).
+    pub now: Option<(i32, Option<Move>)>,
+}
+
+/// What composing counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub records: u64,
+    pub only_a: u64,
+    pub only_b: u64,
+    /// Boards both books hold with the same record.
+    pub same: u64,
+    pub by_level: u64,
+    pub by_leaf: u64,
+    pub first: u64,
+    pub kept_a: u64,
+    pub kept_b: u64,
+    /// Links a kept record took from the other book's record.
+    pub links_joined: u64,
+    /// Links `--link` added: legal moves whose child the merged book holds.
+    pub links_added: u64,
+    pub stale: u64,
+    /// Stale leaves decided without a search (a finished game, every move linked).
+    pub stale_known: u64,
+    /// Stale leaves left empty for want of an engine.
+    pub stale_emptied: u64,
+}
+
+impl Tally {
+    pub fn conflicts(&self) -> u64 {
+        self.by_level + self.by_leaf + self.first
+    }
+}
+
+/// The merged book composed, and what is left to search.
+pub struct Composed {
+    pub tally: Tally,
+    pub entries: Vec<Entry>,
+    pub pending: Vec<Pending>,
+}
+
+/// Two books read in the format the merged book is written in.
+pub struct Composer<'b> {
+    pub a: &'b Book,
+    pub b: &'b Book,
+    pub to: OutFormat,
+    /// `--link`: every legal move whose child the merged book holds becomes a link.
+    pub link: bool,
+    /// An engine will search stale leaves; else they are left empty.
+    pub engines: bool,
+}
+
+/// Why a record could not be read: the book changed under the run.
+#[derive(Debug)]
+pub enum Failure {
+    Io(io::Error),
+    /// The book (A's or B's) changed while it was read.
+    Changed(Kept),
+    Interrupted,
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+/// One record composed: its bytes, and where its leaf pair starts in them.
+struct Made {
+    bytes: Vec<u8>,
+    leaf_at: usize,
+    entry: Option<Entry>,
+    plan: Option<LeafPlan>,
+}
+
+impl Composer<'_> {
+    /// Writes the records into `out` (after a header of `header_len`
+    /// bytes, which the caller writes), in merged order.
+    pub fn compose(&self, out: &mut impl Write, header_len: u64, cancel: &AtomicBool) -> Result<Composed, Failure> {
+        let mut composed = Composed { tally: Tally::default(), entries: Vec::new(), pending: Vec::new() };
+        let mut at = header_len;
+        let a_then_b = self.a.file().every_record().map(|at| (Some(at), self.b.locate(&self.a.file().board_of(at))));
+        let only_b = self
+            .b
+            .file()
+            .every_record()
+            .filter(|&at| self.a.locate(&self.b.file().board_of(at)).is_none())
+            .map(|at| (None, Some(at)));
+        for (in_a, in_b) in a_then_b.chain(only_b) {
+            if composed.tally.records.is_multiple_of(CANCEL_EVERY) && cancel.load(Ordering::Relaxed) {
+                return Err(Failure::Interrupted);
+            }
+            let made = match self.to {
+                OutFormat::Edax => self.edax(in_a, in_b, &mut composed.tally)?,
+                OutFormat::Egbk3 => self.egaroucid(in_a, in_b, &mut composed.tally)?,
+            };
+            out.write_all(&made.bytes)?;
+            if let Some(mut entry) = made.entry {
+                entry.record = composed.tally.records;
+                if let Some(plan) = made.plan {
+                    let leaf_at = at + made.leaf_at as u64;
+                    composed.pending.push(Pending { entry: composed.entries.len(), leaf_at, plan });
+                }
+                composed.entries.push(entry);
+            }
+            at += made.bytes.len() as u64;
+            composed.tally.records += 1;
+        }
+        Ok(composed)
+    }
+
+    /// Whether the merged book holds `board` (normalized).
+    fn holds(&self, board: &Board) -> bool {
+        self.a.locate(board).is_some() || self.b.locate(board).is_some()
+    }
+
+    fn edax_raw<'s>(&'s self, kept: Kept, at: Option<Located>) -> Result<Option<edax::RawRecord<'s>>, Failure> {
+        let book = match kept {
+            Kept::A => self.a,
+            Kept::B => self.b,
+        };
+        at.map(|at| book.file().edax_record(at).ok_or(Failure::Changed(kept))).transpose()
+    }
+
+    fn egaroucid_raw<'s>(
+        &'s self,
+        kept: Kept,
+        at: Option<Located>,
+    ) -> Result<Option<egaroucid::RawRecord<'s>>, Failure> {
+        let book = match kept {
+            Kept::A => self.a,
+            Kept::B => self.b,
+        };
+        at.map(|at| book.file().egaroucid_record(at).ok_or(Failure::Changed(kept))).transpose()
+    }
+
+    /// An Edax record of the merged book.
+    fn edax(&self, in_a: Option<Located>, in_b: Option<Located>, tally: &mut Tally) -> Result<Made, Failure> {
+        let (ra, rb) = (self.edax_raw(Kept::A, in_a)?, self.edax_raw(Kept::B, in_b)?);
+        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
+        let board = first.board();
+        let joined = joined_links(ra.as_ref(), rb.as_ref());
+        let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
+        let linked =
+            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
+        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
+        let (kept, why) =
+            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let chosen = match kept {
+            Kept::A => ra.unwrap_or(first),
+            Kept::B => rb.unwrap_or(first),
+        };
+        tally.links_joined += (joined.len() - chosen.n_links()) as u64;
+        tally.links_added += added.len() as u64;
+        let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (joined.len() + added.len() + 1));
+        bytes.extend_from_slice(&chosen.bytes()[..LINKS_AT - 2]);
+        let n_links = joined.len() + added.len();
+        // Codes are checked at load: at most 65 distinct moves, the pass included.
+        bytes.push(u8::try_from(n_links).map_err(|_| Failure::Changed(kept))?);
+        bytes.push(chosen.level());
+        for &(score, code) in &joined {
+            bytes.extend_from_slice(&[score as u8, code]);
+        }
+        for &(mv, child) in &added {
+            bytes.extend_from_slice(&[(-self.edax_value(&child)?) as u8, mv.code()]);
+        }
+        let leaf_at = bytes.len();
+        let leaf = chosen.raw_leaf();
+        let conflict =
+            why.is_conflict().then(|| Conflict { kept, why, a: held_edax(ra.as_ref()), b: held_edax(rb.as_ref()) });
+        let moves = joined.iter().map(|&(_, c)| c).chain(added.iter().map(|&(mv, _)| mv.code()));
+        let links: SmallVec<[Move; 16]> = moves.filter_map(Move::from_code).collect();
+        let stale = Move::from_code(leaf.1).filter(|_| linked(leaf.1)).map(|mv| (i32::from(leaf.0), mv));
+        let (pair, plan, stale) = match stale {
+            None => ((leaf.0, leaf.1), None, None),
+            Some(was) => {
+                let plan = LeafPlan::of(&board, links, chosen.level());
+                let (now, pending) = self.stale_leaf(plan, tally);
+                let pair =
+                    now.map_or((-127, Move::NONE_CODE), |(s, mv)| (s as i8, mv.map_or(Move::NONE_CODE, Move::code)));
+                (pair, pending, Some(Stale { was, now }))
+            }
+        };
+        bytes.extend_from_slice(&[pair.0 as u8, pair.1]);
+        count_choice(tally, kept, why);
+        let entry = (conflict.is_some() || stale.is_some()).then_some(Entry { record: 0, board, conflict, stale });
+        Ok(Made { bytes, leaf_at, entry, plan })
+    }
+
+    /// The legal moves of `board` not among `joined` whose child the merged
+    /// book holds (the pass, when it must pass), each with its child.
+    fn linked_moves(&self, board: &Board, joined: &[(i8, u8)]) -> SmallVec<[(Move, Board); 8]> {
+        let joined_code = |code: u8| joined.iter().any(|&(_, c)| c == code);
+        let mut moves: SmallVec<[(Move, Board); 8]> = SmallVec::new();
+        let legal = board.legal_moves();
+        let candidates: SmallVec<[(Move, Board); 16]> = if legal != 0 {
+            crate::board::Square::iter(legal)
+                .filter_map(|s| board.after(Move::Play(s)).map(|child| (Move::Play(s), child)))
+                .collect()
+        } else if board.must_pass() {
+            SmallVec::from_elem((Move::Pass, board.swapped()), 1)
+        } else {
+            SmallVec::new()
+        };
+        for (mv, child) in candidates {
+            let child = normalize(&child).board;
+            if !joined_code(mv.code()) && self.holds(&child) {
+                moves.push((mv, child));
+            }
+        }
+        moves
+    }
+
+    /// The value of the record the merged book keeps for `board` (which it holds).
+    fn edax_value(&self, board: &Board) -> Result<i8, Failure> {
+        let (ra, rb) = (self.edax_raw(Kept::A, self.a.locate(board))?, self.edax_raw(Kept::B, self.b.locate(board))?);
+        let joined = joined_links(ra.as_ref(), rb.as_ref());
+        let added = if self.link { self.linked_moves(board, &joined) } else { SmallVec::new() };
+        let linked =
+            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
+        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
+        let (kept, _) =
+            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let chosen = match kept {
+            Kept::A => ra.or(rb),
+            Kept::B => rb.or(ra),
+        };
+        let value = chosen.ok_or(Failure::Changed(kept))?.value().discs();
+        Ok(value.clamp(-64, 64) as i8)
+    }
+
+    /// An Egaroucid record of the merged book: its links are its legal
+    /// moves whose child the merged book holds.
+    fn egaroucid(&self, in_a: Option<Located>, in_b: Option<Located>, tally: &mut Tally) -> Result<Made, Failure> {
+        let (ra, rb) = (self.egaroucid_raw(Kept::A, in_a)?, self.egaroucid_raw(Kept::B, in_b)?);
+        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
+        let board = first.board();
+        let links: SmallVec<[Move; 16]> = egaroucid::candidates(&board)
+            .filter(|c| self.holds(&c.child.board) || c.other_child().is_some_and(|o| self.holds(&o.board)))
+            .map(|c| c.mv)
+            .collect();
+        let stale_of = |r: &egaroucid::RawRecord<'_>| r.leaf().filter(|l| links.contains(&l.mv));
+        let side = |r: &egaroucid::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: stale_of(r).is_some() };
+        let (kept, why) =
+            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let chosen = match kept {
+            Kept::A => ra.unwrap_or(first),
+            Kept::B => rb.unwrap_or(first),
+        };
+        let mut bytes = chosen.bytes().to_vec();
+        let conflict = why.is_conflict().then(|| Conflict {
+            kept,
+            why,
+            a: held_egaroucid(ra.as_ref()),
+            b: held_egaroucid(rb.as_ref()),
+        });
+        let (plan, stale) = match stale_of(&chosen) {
+            None => (None, None),
+            Some(leaf) => {
+                let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
+                let (now, pending) = self.stale_leaf(plan, tally);
+                let (value, code) = match now {
+                    Some((score, Some(mv))) if score > -127 => (score as i8, mv.code()),
+                    Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
+                };
+                bytes[EGBK3_LEAF_AT] = value as u8;
+                bytes[EGBK3_LEAF_AT + 1] = code;
+                bytes[EGBK3_LEAF_AT + 2] = bytes[17];
+                (pending, Some(Stale { was: (leaf.score.discs(), leaf.mv), now }))
+            }
+        };
+        count_choice(tally, kept, why);
+        let entry = (conflict.is_some() || stale.is_some()).then_some(Entry { record: 0, board, conflict, stale });
+        Ok(Made { bytes, leaf_at: EGBK3_LEAF_AT, entry, plan })
+    }
+
+    /// What a stale leaf becomes now (`None`: an engine will say), and the
+    /// plan to search when one will.
+    fn stale_leaf(&self, plan: LeafPlan, tally: &mut Tally) -> (Option<(i32, Option<Move>)>, Option<LeafPlan>) {
+        tally.stale += 1;
+        match plan {
+            LeafPlan::Known { .. } => {
+                tally.stale_known += 1;
+                let (score, mv) = plan.leaf(None);
+                (Some((score.into(), mv)), None)
+            }
+            LeafPlan::Search { .. } if self.engines => (None, Some(plan)),
+            LeafPlan::Search { query, through_pass } => {
+                tally.stale_emptied += 1;
+                // Edax wants a leaf move wherever a legal move is not linked
+                // (else it "repairs" the record): one that takes no part in
+                // the negamax, −127, on the first such square.
+                let unlinked = query.board.legal_moves() & !query.excluded;
+                let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
+                (Some((-127, first)), None)
+            }
+        }
+    }
+}
+
+/// The rule's choice for a board held by one book or both; `same` is asked
+/// only when both hold it.
+fn decide(a: Option<Side>, b: Option<Side>, same: impl FnOnce() -> bool) -> (Kept, Why) {
+    match (a, b) {
+        (Some(a), Some(b)) => choose(a, b, same()),
+        (Some(_), None) | (None, None) => (Kept::A, Why::Alone),
+        (None, Some(_)) => (Kept::B, Why::Alone),
+    }
+}
+
+fn count_choice(tally: &mut Tally, kept: Kept, why: Why) {
+    match why {
+        Why::Alone if kept == Kept::A => tally.only_a += 1,
+        Why::Alone => tally.only_b += 1,
+        Why::Same => tally.same += 1,
+        Why::Level => tally.by_level += 1,
+        Why::Leaf => tally.by_leaf += 1,
+        Why::First => tally.first += 1,
+    }
+    if why.is_conflict() {
+        match kept {
+            Kept::A => tally.kept_a += 1,
+            Kept::B => tally.kept_b += 1,
+        }
+    }
+}
+
+/// The links both books hold for a board, as stored: A's in A's order,
+/// then B's others in B's order.
+fn joined_links(a: Option<&edax::RawRecord<'_>>, b: Option<&edax::RawRecord<'_>>) -> SmallVec<[(i8, u8); 16]> {
+    let mut joined: SmallVec<[(i8, u8); 16]> = SmallVec::new();
+    for record in [a, b].into_iter().flatten() {
+        let pairs = &record.bytes()[LINKS_AT..LINKS_AT + 2 * record.n_links()];
+        for pair in pairs.chunks_exact(2) {
+            if !joined.iter().any(|&(_, code)| code == pair[1]) {
+                joined.push((pair[0] as i8, pair[1]));
+            }
+        }
+    }
+    joined
+}
+
+fn held_edax(record: Option<&edax::RawRecord<'_>>) -> Held {
+    let Some(r) = record else { return Held { level: 0, value: 0, leaf: None } };
+    let (score, code) = r.raw_leaf();
+    Held { level: r.level().into(), value: r.value().discs(), leaf: Move::from_code(code).map(|mv| (score.into(), mv)) }
+}
+
+fn held_egaroucid(record: Option<&egaroucid::RawRecord<'_>>) -> Held {
+    let Some(r) = record else { return Held { level: 0, value: 0, leaf: None } };
+    Held { level: r.level().into(), value: r.raw_value(), leaf: r.leaf().map(|l| (l.score.discs(), l.mv)) }
+}

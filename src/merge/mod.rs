@@ -1,0 +1,397 @@
+//! `merge` (docs/merge.md): two books, of any formats bookminer reads, made
+//! one, in the format OUT's name says.
+//!
+//! A book in another format than OUT's is first converted as `convert`
+//! does ([`crate::convert`]). The merged book is then composed
+//! ([`compose`]) in a file of the run's own: each board once, the record
+//! the rule keeps ([`rule`]) with the links of both books; a leaf whose
+//! move became a link (stale) is searched again through `extend`'s fleet
+//! and journal, or left empty without an engine. Last, the book composed
+//! is negamaxed and written into OUT as `fix` does it, and the receipt
+//! ([`receipt`]) says what was decided.
+
+mod compose;
+mod receipt;
+mod rule;
+
+pub use compose::Tally;
+pub use receipt::RECEIPT;
+
+use crate::book::{Book, Header, ReadOptions, RecordId};
+use crate::convert::{convert, ConvertError, ConvertReport};
+use crate::extend::fleet::{EngineReport, EngineSet};
+use crate::extend::search::LeafPlan;
+use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, JOURNAL};
+use crate::failure::ErrorKind;
+use crate::fix::{fix_into, FixError, FixOptions};
+use crate::format::edax::encode as edax_encode;
+use crate::format::egaroucid::encode as egaroucid_encode;
+use crate::format::OutFormat;
+use crate::output::{ensure_dir, AtomicFile};
+use crate::run::{Control, Left, RunError};
+use crate::wording::count;
+use compose::{Composed, Composer, Failure, Pending};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why `merge` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("{}: is a book being read ({}); merge never writes over its input", output.display(), input.display())]
+    SameFile { input: PathBuf, output: PathBuf },
+    /// Two of the run's outputs would be one file (by any path).
+    #[error("{}: the merged book cannot also be the {what} ({}); name another file or out_dir", output.display(), other.display())]
+    OneFile { output: PathBuf, other: PathBuf, what: &'static str },
+    #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
+    TooLarge { a: PathBuf, b: PathBuf, records: u64 },
+    /// The book composed could not be read back: bookminer's own fault.
+    #[error("the merged book could not be read back: {0}; nothing was written; please report this")]
+    Composed(String),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Convert(#[from] ConvertError),
+    #[error(transparent)]
+    Fix(#[from] FixError),
+    /// The engines, or the journal.
+    #[error(transparent)]
+    Extend(#[from] ExtendError),
+}
+
+impl MergeError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            MergeError::SameFile { .. } | MergeError::OneFile { .. } | MergeError::TooLarge { .. } => {
+                ErrorKind::BadInput
+            }
+            MergeError::Composed(_) => ErrorKind::Internal,
+            MergeError::Run(e) => e.kind(),
+            MergeError::Convert(e) => e.kind(),
+            MergeError::Fix(e) => e.kind(),
+            MergeError::Extend(e) => e.kind(),
+        }
+    }
+
+    fn interrupted() -> MergeError {
+        MergeError::Run(RunError::Interrupted { left: Left::Nothing })
+    }
+}
+
+/// Where `merge` reads and writes, checked before anything is read.
+#[derive(Clone, Debug)]
+pub struct MergePaths {
+    pub a: PathBuf,
+    pub b: PathBuf,
+    pub output: PathBuf,
+    pub receipt: PathBuf,
+    /// The journal and the engines' folder, when an engine searches.
+    pub engines: Option<ExtendPaths>,
+}
+
+impl MergePaths {
+    /// Refuses an OUT, receipt or journal that is A or B by any path, and
+    /// outputs that are one file; with engines, a journal another run holds.
+    pub fn new(a: &Path, b: &Path, output: &Path, out_dir: &Path, engines: bool) -> Result<MergePaths, MergeError> {
+        let receipt = out_dir.join(RECEIPT);
+        let journal = out_dir.join(JOURNAL);
+        let written: Vec<&Path> = if engines { vec![output, &receipt, &journal] } else { vec![output, &receipt] };
+        for input in [a, b] {
+            let over = crate::input::output_over_input(input, &written).map_err(RunError::io(input))?;
+            if let Some(over) = over {
+                return Err(MergeError::SameFile { input: input.to_path_buf(), output: over.to_path_buf() });
+            }
+        }
+        if crate::input::same_destination(output, &receipt) {
+            let (output, other) = (output.to_path_buf(), receipt);
+            return Err(MergeError::OneFile { output, other, what: "receipt" });
+        }
+        let engines = match engines {
+            true => Some(ExtendPaths::new(a, output, out_dir)?),
+            false => None,
+        };
+        Ok(MergePaths { a: a.to_path_buf(), b: b.to_path_buf(), output: output.to_path_buf(), receipt, engines })
+    }
+}
+
+/// What `merge` is asked to do.
+#[derive(Clone, Copy, Debug)]
+pub struct MergeOptions {
+    pub to: OutFormat,
+    /// Link every legal move whose child the merged book holds, as Edax's
+    /// `book link` does (an Edax book).
+    pub link: bool,
+}
+
+/// Where the search of stale leaves is, for a progress display.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MergeProgress {
+    pub done: usize,
+    pub searches: usize,
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct MergeReport {
+    pub a: PathBuf,
+    pub b: PathBuf,
+    pub output: PathBuf,
+    pub receipt: PathBuf,
+    pub to: Option<OutFormat>,
+    /// A and B as `convert` made them into OUT's format, if it had to.
+    pub converted: [Option<ConvertReport>; 2],
+    pub positions: [u64; 2],
+    pub tally: Tally,
+    /// Stale leaves to search, and of those the answers the journal held.
+    pub searches: u64,
+    pub searched: u64,
+    pub from_journal: u64,
+    pub engine_time: Duration,
+    pub engines: Vec<EngineReport>,
+    pub records_written: u64,
+    pub elapsed: Duration,
+}
+
+/// Merges `a` and `b` into `paths.output`; stale leaves are searched by
+/// the fleet `engines` makes (given a folder of the run's own), or left
+/// empty when it is `None`. OUT and the receipt appear only when whole.
+pub fn merge(
+    a: Book,
+    b: Book,
+    paths: &MergePaths,
+    options: &MergeOptions,
+    engines: Option<impl FnOnce(&Path) -> Vec<EngineSet>>,
+    progress: &mut dyn FnMut(&MergeProgress),
+    mut control: Control<'_>,
+) -> Result<MergeReport, MergeError> {
+    let began = Instant::now();
+    let to = options.to;
+    let mut report = MergeReport {
+        a: paths.a.clone(),
+        b: paths.b.clone(),
+        output: paths.output.clone(),
+        receipt: paths.receipt.clone(),
+        to: Some(to),
+        positions: [a.counts().positions, b.counts().positions],
+        ..MergeReport::default()
+    };
+    let folder = crate::output::atomic::folder_of(&paths.output);
+    ensure_dir(folder).map_err(RunError::io(folder))?;
+    let scratch =
+        tempfile::Builder::new().prefix(".bookminer-merge-").tempdir_in(folder).map_err(RunError::io(folder))?;
+    let (a, converted_a) = in_format(a, to, &scratch.path().join("a"), &mut control)?;
+    let (b, converted_b) = in_format(b, to, &scratch.path().join("b"), &mut control)?;
+    report.converted = [converted_a, converted_b];
+    let records = a.counts().positions + b.counts().positions;
+    if records > RecordId::MAX_RECORDS {
+        return Err(MergeError::TooLarge { a: paths.a.clone(), b: paths.b.clone(), records });
+    }
+    let composer = Composer { a: &a, b: &b, to, link: options.link, engines: engines.is_some() };
+    let composed_path = scratch.path().join(composed_name(to));
+    let Composed { tally, mut entries, pending } = compose_into(&composer, &composed_path, paths, control.cancel)?;
+    report.tally = tally;
+    drop((a, b));
+    report.searches = pending.len() as u64;
+    if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
+        let asked =
+            search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), progress, control.cancel)?;
+        (report.searched, report.from_journal, report.engine_time) =
+            (asked.0.searched, asked.0.from_journal, asked.0.engine_time);
+        report.engines = asked.1;
+    }
+    let merged =
+        Book::open(&composed_path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
+    report.records_written = merged.counts().records;
+    write_out(merged, &entries, paths, control)?;
+    drop(scratch);
+    report.elapsed = began.elapsed();
+    Ok(report)
+}
+
+/// The book in OUT's format: as it is, or converted (by `convert`, in
+/// walk order) into `path`, its report kept.
+fn in_format(
+    book: Book,
+    to: OutFormat,
+    path: &Path,
+    control: &mut Control<'_>,
+) -> Result<(Book, Option<ConvertReport>), MergeError> {
+    if book.format().kept_as() == to {
+        return Ok((book, None));
+    }
+    let name = book.path().display().to_string();
+    let path = path.with_extension(composed_name(to).rsplit('.').next().unwrap_or("dat"));
+    let reborrowed = Control { cancel: control.cancel, phase: &mut *control.phase, progress: &mut *control.progress };
+    let report = convert(book, to, &path, reborrowed)?;
+    tracing::info!("{name}: converted to an {} book ({} records)", to, report.written);
+    let converted = Book::open(&path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
+    Ok((converted, Some(report)))
+}
+
+fn composed_name(to: OutFormat) -> &'static str {
+    match to {
+        OutFormat::Edax => "merged.dat",
+        OutFormat::Egbk3 => "merged.egbk3",
+    }
+}
+
+/// Composes the merged book into `path`, its header last, once the
+/// records are counted.
+fn compose_into(
+    composer: &Composer<'_>,
+    path: &Path,
+    paths: &MergePaths,
+    cancel: &AtomicBool,
+) -> Result<Composed, MergeError> {
+    let began = Instant::now();
+    let io = RunError::io;
+    let header_len = composer.to.header_len();
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io(path))?);
+    out.write_all(&vec![0; header_len]).map_err(io(path))?;
+    let composed = composer.compose(&mut out, header_len as u64, cancel).map_err(|failure| match failure {
+        Failure::Io(source) => MergeError::Run(RunError::Io { path: path.to_path_buf(), source }),
+        Failure::Changed(kept) => changed(paths, kept),
+        Failure::Interrupted => MergeError::interrupted(),
+    })?;
+    let header = match composer.a.header() {
+        Header::Edax(h) => edax_encode::header_from(&h, composed.tally.records).to_vec(),
+        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => {
+            egaroucid_encode::header(composed.tally.records).to_vec()
+        }
+    };
+    let mut file = out.into_inner().map_err(|e| io(path)(e.into_error()))?;
+    file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io(path))?;
+    for (book, kept) in [(composer.a, rule::Kept::A), (composer.b, rule::Kept::B)] {
+        if book.file().changed() {
+            return Err(changed(paths, kept));
+        }
+    }
+    tracing::info!("merged book composed in {:.3} s", began.elapsed().as_secs_f64());
+    Ok(composed)
+}
+
+fn changed(paths: &MergePaths, kept: rule::Kept) -> MergeError {
+    let book = match kept {
+        rule::Kept::A => paths.a.clone(),
+        rule::Kept::B => paths.b.clone(),
+    };
+    MergeError::Run(RunError::BookChanged { book, left: Left::Nothing })
+}
+
+/// Searches the stale leaves left pending and writes each answer into the
+/// book composed (and its receipt entry).
+fn search_stale(
+    composed: &Path,
+    pending: &[Pending],
+    entries: &mut [compose::Entry],
+    (paths, engines): (&ExtendPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
+    progress: &mut dyn FnMut(&MergeProgress),
+    cancel: &AtomicBool,
+) -> Result<(Asked, Vec<EngineReport>), MergeError> {
+    let plans: Vec<LeafPlan> = pending.iter().map(|p| p.plan).collect();
+    let searches = plans.len();
+    tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
+    let mut done = |done: usize| progress(&MergeProgress { done, searches });
+    let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
+    let io = RunError::io;
+    let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
+    for (p, answer) in pending.iter().zip(&answered.answers) {
+        let (score, mv) = p.plan.leaf(*answer);
+        let code = mv.map_or(crate::board::Move::NONE_CODE, crate::board::Move::code);
+        file.seek(SeekFrom::Start(p.leaf_at))
+            .and_then(|_| file.write_all(&[score as u8, code]))
+            .map_err(io(composed))?;
+        if let Some(stale) = &mut entries[p.entry].stale {
+            stale.now = Some((score.into(), mv));
+        }
+    }
+    file.sync_all().map_err(io(composed))?;
+    Ok((answered.asked, answered.engines))
+}
+
+/// Negamaxes the book composed into OUT as `fix` does, writes the receipt,
+/// and makes both appear unless the run was stopped.
+fn write_out(
+    merged: Book,
+    entries: &[compose::Entry],
+    paths: &MergePaths,
+    control: Control<'_>,
+) -> Result<(), MergeError> {
+    let io = RunError::io;
+    let cancel = control.cancel;
+    for path in [&paths.output, &paths.receipt] {
+        if let Some(dir) = path.parent() {
+            ensure_dir(dir).map_err(io(dir))?;
+        }
+    }
+    let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
+    let mut receipt = AtomicFile::create(&paths.receipt).map_err(io(&paths.receipt))?;
+    let sink = Path::new("(no receipt)");
+    let fixed = fix_into(merged, &FixOptions::default(), (&mut out, &paths.output), (&mut io::sink(), sink), control)?;
+    fixed.checked()?;
+    for entry in entries {
+        receipt.write_all(receipt::line(entry).as_bytes()).map_err(io(&paths.receipt))?;
+    }
+    let out = out.finish().map_err(io(&paths.output))?;
+    let receipt = receipt.finish().map_err(io(&paths.receipt))?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(MergeError::interrupted());
+    }
+    out.commit().map_err(io(&paths.output))?;
+    receipt.commit().map_err(io(&paths.receipt))?;
+    Ok(())
+}
+
+impl fmt::Display for MergeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.tally;
+        for (name, path, positions, converted) in [
+            ("A", &self.a, self.positions[0], &self.converted[0]),
+            ("B", &self.b, self.positions[1], &self.converted[1]),
+        ] {
+            writeln!(f, "book {name}               {} ({positions} positions)", path.display())?;
+            if let Some(c) = converted {
+                let left_out = c.not_in_book + c.left_out_value + c.left_out_pass;
+                writeln!(
+                    f,
+                    "  converted          {} records written, {} added (pass records), {} left out, {} link scores lost",
+                    c.written, c.passes_added, left_out, c.links_lost
+                )?;
+            }
+        }
+        writeln!(f, "boards of A alone    {}", t.only_a)?;
+        writeln!(f, "boards of B alone    {}", t.only_b)?;
+        writeln!(f, "boards alike in both {}", t.same)?;
+        writeln!(
+            f,
+            "conflicts            {} ({} by level, {} by a stale leaf, {} to A as neither was better); kept {} of A, {} of B",
+            t.conflicts(),
+            t.by_level,
+            t.by_leaf,
+            t.first,
+            t.kept_a,
+            t.kept_b
+        )?;
+        writeln!(f, "links joined         {} from the other book, {} added by --link", t.links_joined, t.links_added)?;
+        writeln!(
+            f,
+            "stale leaves         {} ({} searched, {} taken from the journal, {} known without a search, {} left empty)",
+            t.stale, self.searched, self.from_journal, t.stale_known, t.stale_emptied
+        )?;
+        if !self.engines.is_empty() {
+            let workers: usize = self.engines.iter().map(|e| e.workers).sum();
+            writeln!(
+                f,
+                "engine time          {:.3} s ({})",
+                self.engine_time.as_secs_f64(),
+                count(workers, "engine", "engines")
+            )?;
+        }
+        writeln!(f, "receipt              {}", self.receipt.display())?;
+        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
