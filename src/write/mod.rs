@@ -59,10 +59,6 @@ impl BookOut {
         Ok(BookOut { file, records: 0 })
     }
 
-    pub fn path(&self) -> &Path {
-        self.file.path()
-    }
-
     /// Records written so far.
     pub fn records(&self) -> u64 {
         self.records
