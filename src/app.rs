@@ -364,8 +364,8 @@ fn book_argument(arguments: &[String]) -> Option<&Path> {
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
     let magic = read.is_ok() && Format::has_magic(&start);
-    let egbk = Format::named_by(path) == Some(Format::Egbk);
-    (magic || egbk).then_some(path)
+    let magicless = Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
+    (magic || magicless).then_some(path)
 }
 
 /// Writes one line to standard output, turning a closed pipe into

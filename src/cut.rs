@@ -12,7 +12,7 @@ use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, Walkable};
 use crate::window::Window;
 use crate::write::pipeline::{self, Chunk};
-use crate::write::{header_kept, BookOut};
+use crate::write::BookOut;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -149,7 +149,7 @@ pub fn cut(
     let chunks = reached.len().div_ceil(CHUNK);
     pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
     report.kept = sink.records();
-    let finished = sink.finish(&header_kept(&header, report.kept))?;
+    let finished = sink.finish(&header.kept(report.kept))?;
     if resolved.file().changed() {
         return Err(changed());
     }

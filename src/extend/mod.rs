@@ -429,9 +429,9 @@ fn growing<'b>(
 /// searches and the fewest empty squares it expands (its `n_empties`), or
 /// Egaroucid's, which expands any.
 fn flavor_of(header: &Header) -> (Flavor, u32) {
-    match header {
-        Header::Edax(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
+    match header.edax() {
+        Some(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
+        None => (Flavor::Egaroucid, 0),
     }
 }
 

@@ -7,7 +7,7 @@ use super::first::{self, Prepared};
 use super::solved::Solved;
 use super::store::{Flavor, LeafPlan, NodeId, Store};
 use super::write::{write_fixed, write_unfixed};
-use crate::book::{Book, Header};
+use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
 use crate::negamax::Negamaxed;
 use crate::run::{Control, Phase};
@@ -25,10 +25,8 @@ fn book(positions: usize, seed: u64) -> Book {
 }
 
 fn edax_flavor(book: &Book) -> Flavor {
-    match book.header() {
-        Header::Edax(h) => Flavor::Edax(h.search_errors()),
-        _ => unreachable!("synth writes Edax books"),
-    }
+    let header = book.header();
+    Flavor::Edax(header.edax().expect("synth writes Edax books").search_errors())
 }
 
 /// Every position a whole negamax from `root` reaches, with what the run's

@@ -20,7 +20,6 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
-use crate::write::header_kept;
 use crate::write::pipeline::{self, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -52,7 +51,7 @@ pub fn write_fixed(
     let book = store.book();
     let read = book.counts().records as usize;
     let records = read as u64 + store.added().len() as u64;
-    out.write_all(&header_kept(&book.header(), records)).map_err(WriteFailure::Io)?;
+    out.write_all(&book.header().kept(records)).map_err(WriteFailure::Io)?;
     let read_chunks = read.div_ceil(CHUNK);
     let chunks = read_chunks + store.added().len().div_ceil(CHUNK);
     let convert = |k: usize, chunk: &mut FixedChunk| {
@@ -233,7 +232,7 @@ pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64>
     let book = store.book();
     let bytes = book.file().bytes();
     let records = book.counts().records + store.added().len() as u64;
-    out.write_all(&header_kept(&book.header(), records))?;
+    out.write_all(&book.header().kept(records))?;
     let mut encoded = Vec::new();
     // The records read are copied in runs between the records changed.
     let mut run_from = None;

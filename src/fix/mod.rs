@@ -21,7 +21,7 @@ mod write;
 pub(crate) use write::fix_edax_record;
 pub use write::Changes;
 
-use crate::book::{Book, Header};
+use crate::book::Book;
 use crate::failure::ErrorKind;
 use crate::format::Format;
 use crate::negamax::SearchErrors;
@@ -246,10 +246,7 @@ pub fn fix_into<'c>(
     control: Control<'c>,
 ) -> Result<FixedInto<'c>, FixError> {
     let book_path = book.path().to_path_buf();
-    let errors = match book.header() {
-        Header::Edax(h) => Some(h.search_errors()),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
-    };
+    let errors = book.header().edax().map(|h| h.search_errors());
     (control.phase)(Phase::Resolving);
     let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
     let resolved = book.book();

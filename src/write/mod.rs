@@ -5,10 +5,7 @@
 
 pub mod pipeline;
 
-use crate::book::Header;
 use crate::failure::{io_kind, ErrorKind};
-use crate::format::edax;
-use crate::format::egaroucid;
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -76,15 +73,5 @@ impl BookOut {
         let path = self.file.path().to_path_buf();
         self.file.write_start(header).map_err(|source| WriteError::Io { path: path.clone(), source })?;
         self.file.finish().map_err(|source| WriteError::Io { path, source })
-    }
-}
-
-/// The header of a book of `records` records written in the format it was
-/// read in (cut, extend): an Edax book keeps its own header but for the
-/// count; an Egaroucid book, whatever its version, gets an `.egbk3` one.
-pub fn header_kept(read: &Header, records: u64) -> Vec<u8> {
-    match read {
-        Header::Edax(header) => edax::header_from(header, records).to_vec(),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => egaroucid::header(records).to_vec(),
     }
 }
