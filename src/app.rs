@@ -20,7 +20,7 @@ use bookminer::inspect::{inspect, Request};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
-use bookminer::run::{Control, Left, Phase, RunError};
+use bookminer::run::{Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
@@ -439,7 +439,7 @@ fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Res
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }.into()));
+        return Err(AppError::Mine(RunError::interrupted(Left::Outputs)(Interrupted).into()));
     }
     let streamed = options.output == Some(OneOutput::Stdout);
     let (counts, format) = (book.counts(), book.format());
@@ -576,7 +576,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Fix(FixError::interrupted()));
+        return Err(AppError::Fix(Interrupted.into()));
     }
     check_out_name(output, book.format().kept_as(), "fix")?;
     let options = FixOptions { style: line_style(config) };
@@ -703,7 +703,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path, output: &Path, exit_code: b
     let old_book = open_book(old, config, &mut shown.borrow_mut())?;
     let new_book = open_book(new, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Diff(DiffError::interrupted()));
+        return Err(AppError::Diff(Interrupted.into()));
     }
     let format = line_style(config);
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

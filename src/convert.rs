@@ -216,14 +216,16 @@ fn header_written(read: &Header, to: OutFormat, tally: &Tally, n: u64) -> Vec<u8
     }
 }
 
-/// What a stop by Ctrl-C is for a command that writes a book.
-pub(crate) fn interrupted() -> ConvertError {
-    RunError::Interrupted { left: LEFT }.into()
+/// A stop by Ctrl-C, for a command that writes a book: nothing was written.
+impl From<Interrupted> for ConvertError {
+    fn from(stop: Interrupted) -> ConvertError {
+        RunError::interrupted(LEFT)(stop).into()
+    }
 }
 
 /// Why the walk of `book` stopped early.
 pub(crate) fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
-    RunError::of_walk(book, error, |Interrupted| RunError::Interrupted { left: LEFT }).into()
+    RunError::of_walk(book, error, RunError::interrupted(LEFT)).into()
 }
 
 /// The stored boards whose side to move must pass while the opponent can
@@ -381,14 +383,14 @@ fn write_parts(
 ) -> Result<Tally, ConvertError> {
     let convert = |k: usize, part: &mut Part| {
         make(k, part);
-        Ok(())
+        Ok::<(), ConvertError>(())
     };
     let mut tally = Tally::default();
     let then = |part: &mut Part| {
         tally.add(&part.tally);
         Ok(())
     };
-    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, interrupted, then)?;
+    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, then)?;
     Ok(tally)
 }
 

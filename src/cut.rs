@@ -5,7 +5,7 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Destination, RecordId, ResolvedBook};
-use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
+use crate::convert::{walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
@@ -139,7 +139,7 @@ pub fn cut(
         for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
             part.push(resolved, at, format, |id| order.is_reached(id)).ok_or_else(changed)?;
         }
-        Ok(())
+        Ok::<(), ConvertError>(())
     };
     let then = |part: &mut Part| {
         report.links_pruned += part.links_pruned;
@@ -147,7 +147,7 @@ pub fn cut(
         Ok(())
     };
     let chunks = reached.len().div_ceil(CHUNK);
-    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
+    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, then)?;
     report.kept = sink.records();
     let finished = sink.finish(&header.kept(report.kept))?;
     if resolved.file().changed() {

@@ -16,7 +16,7 @@ use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
     RecordFormats,
 };
-use crate::run::{Control, Left, Phase, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
@@ -312,7 +312,7 @@ impl<F: Findings> Visitor for Miner<'_, F> {
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), RunError> {
-        self.control.walked(stats).map_err(|_| RunError::Interrupted { left: LEFT })
+        self.control.walked(stats).map_err(RunError::interrupted(LEFT))
     }
 }
 
@@ -473,9 +473,7 @@ fn mine_walked<F: Findings>(
     }
     let (stats, mut miner) = walked.map_err(|error| RunError::of_walk(&book_path, error, |stop| stop))?;
     let walk_time = walk_began.elapsed();
-    if miner.control.interrupted() {
-        return Err(RunError::Interrupted { left: LEFT });
-    }
+    Interrupted::check(miner.control.cancel).map_err(RunError::interrupted(LEFT))?;
     if !miner.packer.is_empty() {
         miner.hand_over()?;
     }

@@ -59,10 +59,12 @@ impl DiffError {
             DiffError::Run(e) => e.kind(),
         }
     }
+}
 
-    /// The run was stopped (Ctrl-C): nothing was written.
-    pub fn interrupted() -> DiffError {
-        DiffError::Run(RunError::Interrupted { left: Left::Nothing })
+/// The run was stopped (Ctrl-C): nothing was written.
+impl From<Interrupted> for DiffError {
+    fn from(stop: Interrupted) -> DiffError {
+        DiffError::Run(RunError::interrupted(Left::Nothing)(stop))
     }
 }
 
@@ -146,7 +148,7 @@ fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) ->
     });
     let walk_error = |book: &Path| {
         let book = book.to_path_buf();
-        move |error| RunError::of_walk(&book, error, |Interrupted| RunError::Interrupted { left: Left::Nothing })
+        move |error| RunError::of_walk(&book, error, RunError::interrupted(Left::Nothing))
     };
     let walked = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
     tracing::info!("walked in {:.3} s", secs(stage));
@@ -189,7 +191,7 @@ pub fn diff(
     let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
     (control.phase)(Phase::Resolving);
     let stage = Instant::now();
-    let matches = matching::match_boards(&old, &new, control.cancel).ok_or_else(DiffError::interrupted)?;
+    let matches = matching::match_boards(&old, &new, control.cancel).ok_or(Interrupted)?;
     tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
     // The new book is walked only for the lines of boards the old one lacks.
     let walk_new = matches.matched() < new.counts().positions;
@@ -199,7 +201,7 @@ pub fn diff(
     let both = Both { old: &old, new: &new, matches: &matches };
     let counts = lines::write_lines(&both, format, file.writer(), control.cancel).map_err(|failure| match failure {
         Failure::Io(source) => io_error(source),
-        Failure::Interrupted => DiffError::interrupted(),
+        Failure::Interrupted(stop) => stop.into(),
     })?;
     tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
     for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {
@@ -207,9 +209,7 @@ pub fn diff(
             return Err(RunError::BookChanged { book: path.clone(), left: Left::Nothing }.into());
         }
     }
-    if control.interrupted() {
-        return Err(DiffError::interrupted());
-    }
+    Interrupted::check(control.cancel)?;
     match file {
         Sink::File(file) => file.commit().map_err(io_error)?,
         Sink::Stream(stream) => stream.flush().map_err(io_error)?,

@@ -68,7 +68,7 @@ pub fn prepare(
         return Err(ExtendError::book_changed(&path));
     }
     let (stats, negamaxer) = walked.map_err(|error| match error {
-        crate::walk::WalkError::Visitor(Interrupted) => ExtendError::Interrupted { journal: journal.to_path_buf() },
+        crate::walk::WalkError::Visitor(stop) => ExtendError::interrupted(journal)(stop),
         other => RunError::of_walk(&path, other, |_| unreachable!("the visitor's error is matched above")).into(),
     })?;
     let first = negamaxer.finish();

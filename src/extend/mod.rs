@@ -31,7 +31,7 @@ use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Left, Phase, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
@@ -88,8 +88,8 @@ pub enum ExtendError {
     /// The book grown does not read back: a fault of bookminer's, not of the book.
     #[error("the book grown does not read back ({0}); please report this")]
     Grown(String),
-    #[error("interrupted; the journal {} keeps every answer so far, OUT was not written", journal.display())]
-    Interrupted { journal: PathBuf },
+    #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
+    Interrupted { stop: Interrupted, journal: PathBuf },
 }
 
 /// Where a position of the store came from, for messages: its record in
@@ -104,6 +104,10 @@ fn started_text(failed: &[(String, Fault)]) -> String {
 }
 
 impl ExtendError {
+    /// A stop (Ctrl-C): the journal keeps every answer so far.
+    pub fn interrupted(journal: &Path) -> impl Fn(Interrupted) -> ExtendError + '_ {
+        move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
+    }
     pub fn kind(&self) -> ErrorKind {
         match self {
             ExtendError::SameFile { .. }
@@ -308,7 +312,7 @@ pub fn greet(
     });
     drop(scratch);
     if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
-        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
+        return Err(ExtendError::interrupted(&paths.journal)(Interrupted));
     }
     let failed: Vec<(String, Fault)> = options
         .engines
@@ -612,7 +616,7 @@ impl Run<'_, '_, '_> {
     }
 
     fn interrupted(&self) -> ExtendError {
-        ExtendError::Interrupted { journal: self.journal.path().to_path_buf() }
+        ExtendError::interrupted(self.journal.path())(Interrupted)
     }
 }
 
@@ -621,7 +625,7 @@ impl Run<'_, '_, '_> {
 fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
     let journal = journal.to_path_buf();
     match gave_up {
-        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
+        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { stop: Interrupted, journal },
         GaveUp::NoEngineLeft { query, engine, fault } => ExtendError::NoEngineLeft { engine, query, fault, journal },
         GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
     }
@@ -704,21 +708,19 @@ fn write_grown(
         drop(solved);
         return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, out));
     }
-    let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+    let interrupted = ExtendError::interrupted(&paths.journal);
     let path = &paths.output;
     let began = Instant::now();
     let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
         write::WriteFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
-        write::WriteFailure::Interrupted => interrupted(),
+        write::WriteFailure::Interrupted(stop) => interrupted(stop),
         write::WriteFailure::Run(error) => error,
     })?;
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
     let out = out.finish().map_err(RunError::io(path))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(interrupted());
-    }
+    Interrupted::check(cancel).map_err(&interrupted)?;
     out.commit().map_err(RunError::io(path))?;
     tracing::info!("{}: written negamaxed in {:.3} s", path.display(), began.elapsed().as_secs_f64());
     Ok(Written::Out(records))
@@ -766,18 +768,16 @@ impl SetAside {
         let sink = Path::new("(no receipt)");
         // A stop while the book is written is the run's stop: the journal
         // keeps every answer, as at any other moment.
-        let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+        let interrupted = ExtendError::interrupted(&paths.journal);
         let run_error = |error| match error {
-            FixError::Run(RunError::Interrupted { .. }) => interrupted(),
+            FixError::Run(RunError::Interrupted { stop, .. }) => interrupted(stop),
             error => error.into(),
         };
         let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
         done.and_then(|done| done.checked()).map_err(run_error)?;
         drop(self.file);
         let out = out.finish().map_err(RunError::io(path))?;
-        if cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
-        }
+        Interrupted::check(cancel).map_err(&interrupted)?;
         out.commit().map_err(RunError::io(path))?;
         Ok(records)
     }

@@ -20,6 +20,7 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
+use crate::run::Interrupted;
 use crate::write::pipeline::{self, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -31,9 +32,15 @@ use std::sync::atomic::AtomicBool;
 pub enum WriteFailure {
     Io(io::Error),
     /// A stop was asked for.
-    Interrupted,
+    Interrupted(Interrupted),
     /// The book read or the run's values could not be read.
     Run(ExtendError),
+}
+
+impl From<Interrupted> for WriteFailure {
+    fn from(stop: Interrupted) -> WriteFailure {
+        WriteFailure::Interrupted(stop)
+    }
 }
 
 /// Writes the whole Edax book grown into `out`, negamaxed: each record as
@@ -62,15 +69,7 @@ pub fn write_fixed(
         }
     };
     let mut sink = Out(out);
-    pipeline::write_chunks(
-        chunks,
-        FixedChunk::default,
-        convert,
-        &mut sink,
-        cancel,
-        || WriteFailure::Interrupted,
-        |_| Ok(()),
-    )?;
+    pipeline::write_chunks(chunks, FixedChunk::default, convert, &mut sink, cancel, |_| Ok(()))?;
     Ok(records)
 }
 

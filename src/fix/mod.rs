@@ -68,11 +68,6 @@ impl FixError {
         }
     }
 
-    /// The run was stopped (Ctrl-C): nothing was written.
-    pub fn interrupted() -> FixError {
-        FixError::Run(RunError::Interrupted { left: Left::Nothing })
-    }
-
     /// The book changed while it was being read: nothing was written.
     pub fn book_changed(book: PathBuf) -> FixError {
         FixError::Run(RunError::BookChanged { book, left: Left::Nothing })
@@ -218,15 +213,20 @@ pub struct FixCounts {
     pub reachable: u64,
 }
 
+/// The run was stopped (Ctrl-C): nothing was written.
+impl From<Interrupted> for FixError {
+    fn from(stop: Interrupted) -> FixError {
+        FixError::Run(RunError::interrupted(Left::Nothing)(stop))
+    }
+}
+
 impl FixedInto<'_> {
     /// The counts, once it is known that the output is whole and right:
     /// the run was not stopped while writing (else the output is not
     /// whole), and the book read did not change under it (else nothing
     /// written is right).
     pub fn checked(self) -> Result<FixCounts, FixError> {
-        if self.control.interrupted() {
-            return Err(FixError::interrupted());
-        }
+        Interrupted::check(self.control.cancel)?;
         let book = self.book.book();
         if book.file().changed() {
             return Err(FixError::book_changed(book.path().to_path_buf()));
@@ -259,7 +259,7 @@ pub fn fix_into<'c>(
     let changes = written.map_err(|failure| match failure {
         Failure::Book(source) => io_error(out_path)(source),
         Failure::Receipt(source) => io_error(receipt_path)(source),
-        Failure::Interrupted => FixError::interrupted(),
+        Failure::Interrupted(stop) => stop.into(),
         Failure::BookChanged => FixError::book_changed(book_path.clone()),
     })?;
     tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
@@ -316,8 +316,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         Ok(done) => done,
         Err(_) if resolved.file().changed() => return Err(FixError::book_changed(book_path)),
         Err(error) => {
-            let interrupted = |Interrupted| RunError::Interrupted { left: Left::Nothing };
-            return Err(RunError::of_walk(&book_path, error, interrupted).into());
+            return Err(RunError::of_walk(&book_path, error, RunError::interrupted(Left::Nothing)).into());
         }
     };
     log_walked(&book_path, &stats, walk_began, &fixed);
