@@ -7,7 +7,7 @@ use crate::arrivals::Packer;
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
 use crate::failure::ErrorKind;
-use crate::input::{first_on_one_file, output_over_input};
+use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
@@ -124,8 +124,8 @@ impl MineOptions {
         self.check_one_output()?;
         let outputs = self.outputs();
         let outputs: Vec<&Path> = outputs.iter().map(PathBuf::as_path).collect();
-        if let Ok(Some(output)) = output_over_input(book, &outputs) {
-            return Err(RunError::OverBook { output: output.to_path_buf(), book: book.to_path_buf() }.into());
+        if let Ok(Some(over)) = OverInput::find(book, &outputs, Writer::Mine) {
+            return Err(RunError::from(over).into());
         }
         match first_on_one_file(&outputs) {
             Some((first, second)) => {

@@ -4,6 +4,7 @@
 //! ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
+use crate::input::OverInput;
 use crate::walk::{StartMissing, WalkError, WalkStats};
 use std::convert::Infallible;
 use std::fmt;
@@ -113,8 +114,8 @@ pub enum RunError {
     BookChanged { book: PathBuf, left: Left },
     /// An output is, by some path, the book being read (mining's files):
     /// writing it would destroy the book.
-    #[error("{}: is the book being read ({}); name another out_dir (or -o file)", output.display(), book.display())]
-    OverBook { output: PathBuf, book: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// Two outputs are one file by some path (a link in the output folder):
     /// one would be lost to the other, and the run would say both were written.
     #[error("{}: is also {}, another output of this run; name another out_dir", second.display(), first.display())]
@@ -156,7 +157,7 @@ impl RunError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             RunError::Io { source, .. } => io_kind(source),
-            RunError::Walk { .. } | RunError::OverBook { .. } | RunError::OneFile { .. } => ErrorKind::BadInput,
+            RunError::Walk { .. } | RunError::OverInput(_) | RunError::OneFile { .. } => ErrorKind::BadInput,
             RunError::Interrupted { .. } => ErrorKind::Interrupted,
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
             RunError::Internal { .. } => ErrorKind::Internal,

@@ -20,6 +20,7 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
+use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use lines::{Both, Failure, NewBook};
@@ -46,8 +47,8 @@ pub enum LinesOut<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
     /// The lines would be written over a book being read.
-    #[error("{}: is a book being read ({}); name another out_dir", output.display(), book.display())]
-    OverABook { output: PathBuf, book: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     #[error(transparent)]
     Run(#[from] RunError),
 }
@@ -55,7 +56,7 @@ pub enum DiffError {
 impl DiffError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            DiffError::OverABook { .. } => ErrorKind::BadInput,
+            DiffError::OverInput(_) => ErrorKind::BadInput,
             DiffError::Run(e) => e.kind(),
         }
     }
@@ -73,9 +74,9 @@ impl From<Interrupted> for DiffError {
 pub fn diff_path(old: &Path, new: &Path, output: &Path) -> Result<PathBuf, DiffError> {
     let output = output.to_path_buf();
     for book in [old, new] {
-        let over = crate::input::output_over_input(book, &[&output]).map_err(RunError::io(book))?;
-        if over.is_some() {
-            return Err(DiffError::OverABook { output, book: book.to_path_buf() });
+        let over = OverInput::find(book, &[&output], Writer::Diff).map_err(RunError::io(book))?;
+        if let Some(over) = over {
+            return Err(over.into());
         }
     }
     Ok(output)

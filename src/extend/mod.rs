@@ -30,6 +30,7 @@ use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
@@ -53,8 +54,9 @@ use store::{Flavor, LeafPlan, NodeId, Store};
 /// Why `extend` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtendError {
-    #[error("{}: is the book being read ({}); extend never writes over its input", output.display(), input.display())]
-    SameFile { input: PathBuf, output: PathBuf },
+    /// OUT or the journal would be written over the book being read.
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// A file could not be read or written, or the book changed under the run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -108,9 +110,10 @@ impl ExtendError {
     pub fn interrupted(journal: &Path) -> impl Fn(Interrupted) -> ExtendError + '_ {
         move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
     }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ExtendError::SameFile { .. }
+            ExtendError::OverInput(_)
             | ExtendError::BookIsJournal { .. }
             | ExtendError::NoScratch(_)
             | ExtendError::StartMissing { .. }
@@ -179,9 +182,9 @@ impl ExtendPaths {
     /// file, and folders whose paths no engine's console reads.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
-        if let Some(written) = over {
-            return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
+        let over = OverInput::find(input, &[output, &journal], Writer::Extend).map_err(RunError::io(input))?;
+        if let Some(over) = over {
+            return Err(over.into());
         }
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });

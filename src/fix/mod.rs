@@ -24,6 +24,7 @@ pub use write::Changes;
 use crate::book::Book;
 use crate::failure::ErrorKind;
 use crate::format::Format;
+use crate::input::{OverInput, Writer};
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -50,9 +51,9 @@ pub const RECEIPT: &str = "fix.jsonl";
 /// Why `fix` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FixError {
-    /// The book would be written over the book being read.
-    #[error("{}: is the book being read ({}); fix never writes over its input", output.display(), input.display())]
-    SameFile { input: PathBuf, output: PathBuf },
+    /// The book or the receipt would be written over the book being read.
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// The fixed book and the receipt would be one file (by any path).
     #[error("{}: the fixed book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
     BookIsReceipt { output: PathBuf, receipt: PathBuf },
@@ -63,7 +64,7 @@ pub enum FixError {
 impl FixError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            FixError::SameFile { .. } | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
+            FixError::OverInput(_) | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
             FixError::Run(e) => e.kind(),
         }
     }
@@ -94,8 +95,8 @@ impl FixPaths {
     /// really land ([`crate::input::Landing`]), not by their text.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
-        if let Some(written) = crate::input::output_over_input(input, &[output, &receipt]).map_err(io_error(input))? {
-            return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
+        if let Some(over) = OverInput::find(input, &[output, &receipt], Writer::Fix).map_err(io_error(input))? {
+            return Err(over.into());
         }
         if crate::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { output: output.to_path_buf(), receipt });

@@ -6,6 +6,7 @@
 pub mod pipeline;
 
 use crate::failure::{io_kind, ErrorKind};
+use crate::input::{OverInput, Writer};
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -15,8 +16,8 @@ use std::path::{Path, PathBuf};
 pub enum WriteError {
     /// The output is the input, by some path: writing would destroy the
     /// book being read.
-    #[error("{}: this is the book being read ({}); write the result to another file", out.display(), input.display())]
-    OverInput { out: PathBuf, input: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -28,7 +29,7 @@ pub enum WriteError {
 impl WriteError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            WriteError::OverInput { .. } => ErrorKind::BadInput,
+            WriteError::OverInput(_) => ErrorKind::BadInput,
             WriteError::Io { source, .. } => io_kind(source),
         }
     }
@@ -46,8 +47,8 @@ impl BookOut {
     /// book is read from; `header_len` bytes are kept for the header.
     pub fn create(out: &Path, input: &Path, header_len: usize) -> Result<BookOut, WriteError> {
         let io = |source| WriteError::Io { path: out.to_path_buf(), source };
-        if crate::input::output_over_input(input, &[out]).map_err(io)?.is_some() {
-            return Err(WriteError::OverInput { out: out.to_path_buf(), input: input.to_path_buf() });
+        if let Some(over) = OverInput::find(input, &[out], Writer::Book).map_err(io)? {
+            return Err(over.into());
         }
         // OUT's folder is made if missing, by every command that writes a book.
         crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
