@@ -21,7 +21,7 @@ use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths, MergeProgres
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
-use bookminer::run::{Control, Left, Phase, RunError};
+use bookminer::run::{Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
 use bookminer::walk::WalkStats;
@@ -376,8 +376,8 @@ fn book_argument(arguments: &[String]) -> Option<&Path> {
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
     let magic = read.is_ok() && Format::has_magic(&start);
-    let egbk = Format::named_by(path) == Some(Format::Egbk);
-    (magic || egbk).then_some(path)
+    let magicless = Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
+    (magic || magicless).then_some(path)
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -451,7 +451,7 @@ fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Res
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Mine(RunError::Interrupted { left: Left::Outputs }.into()));
+        return Err(AppError::Mine(RunError::interrupted(Left::Outputs)(Interrupted).into()));
     }
     let streamed = options.output == Some(OneOutput::Stdout);
     let (counts, format) = (book.counts(), book.format());
@@ -588,7 +588,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Fix(FixError::interrupted()));
+        return Err(AppError::Fix(Interrupted.into()));
     }
     check_out_name(output, book.format().kept_as(), "fix")?;
     let options = FixOptions { style: line_style(config) };
@@ -736,7 +736,7 @@ fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool)
     let book_a = open_book(a, config, &mut shown.borrow_mut())?;
     let book_b = open_book(b, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Merge(MergeError::Run(RunError::Interrupted { left: Left::Nothing })));
+        return Err(AppError::Merge(MergeError::Run(RunError::interrupted(Left::Nothing)(Interrupted))));
     }
     let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
     let options = MergeOptions { to, link };
@@ -770,7 +770,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path, output: &Path, exit_code: b
     let old_book = open_book(old, config, &mut shown.borrow_mut())?;
     let new_book = open_book(new, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Diff(DiffError::interrupted()));
+        return Err(AppError::Diff(Interrupted.into()));
     }
     let format = line_style(config);
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

@@ -8,6 +8,7 @@ use crate::book::{Book, BookError, Destination, Header, ResolvedBook};
 use crate::failure::ErrorKind;
 use crate::format::edax;
 use crate::format::egaroucid::encode as egbk3;
+use crate::format::Family;
 pub use crate::format::{Format, OutFormat};
 use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -92,7 +93,7 @@ impl fmt::Display for ConvertReport {
         )?;
         writeln!(f, "pass records added {}", self.passes_added)?;
         writeln!(f, "left out           {} not part of the book read (value out of range)", self.not_in_book)?;
-        if self.to == Some(OutFormat::Egbk3) && self.from == Some(Format::Edax) {
+        if self.from.zip(self.to).is_some_and(|(from, to)| Pair::of(from, to).loses()) {
             writeln!(
                 f,
                 "                   {} with a value outside -64..64, {} whose side to move must pass",
@@ -147,12 +148,12 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     let header = book.header();
     // Edax needs a record for each position before a pass unless the book
     // stores it; Egaroucid books store such positions only by accident.
-    let stored_passes = match to {
-        OutFormat::Edax if book.format() != Format::Edax => boards_that_must_pass(&book),
-        _ => HashSet::new(),
+    let pair = Pair::of(book.format(), to);
+    let stored_passes = match pair.adds_passes() {
+        true => boards_that_must_pass(&book),
+        false => HashSet::new(),
     };
     (control.phase)(Phase::Resolving);
-    let pair = Pair::of(report.from, to);
     // A book without the initial position (an empty one) has no walk:
     // every record is written in file order.
     let ready = FromInitial::new(book).map_err(|_| RunError::BookChanged { book: book_path.clone(), left: LEFT })?;
@@ -172,7 +173,7 @@ pub fn convert(book: Book, to: OutFormat, out: &Path, mut control: Control<'_>) 
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
     tally.add(&write_unreached(&resolved, &order, pair, &mut sink, &control)?);
-    if pair == Pair::EgaroucidToEdax {
+    if pair.adds_passes() {
         let passes = passes_to_add(&order, std::mem::take(&mut tally.passes), &stored_passes);
         report.passes_added = passes.len() as u64;
         let added = write_passes(&resolved, &passes, &mut sink, &control)?;
@@ -197,7 +198,7 @@ impl ConvertReport {
         self.left_out_pass = tally.left_out_pass;
         self.bounds_lost = tally.bounds_lost;
         self.links_lost = tally.links_lost;
-        if pair == Pair::EdaxToEgbk3 {
+        if pair.loses() {
             // The walk compared every link of the records it reached with
             // the child's value as it arrived; the writer the others'.
             self.links_differing = order.stale_links + tally.links_differing;
@@ -208,21 +209,23 @@ impl ConvertReport {
 /// The header of a book of `n` records written in `to` from a book with
 /// header `read`: an Edax header kept but for its count, or a new one.
 fn header_written(read: &Header, to: OutFormat, tally: &Tally, n: u64) -> Vec<u8> {
-    match (read, to) {
-        (Header::Edax(header), OutFormat::Edax) => edax::header_from(header, n).to_vec(),
-        (_, OutFormat::Edax) => edax::new_header(header_date(), tally.level, tally.empties, n).to_vec(),
+    match (read.edax(), to) {
+        (Some(header), OutFormat::Edax) => edax::header_from(header, n).to_vec(),
+        (None, OutFormat::Edax) => edax::new_header(header_date(), tally.level, tally.empties, n).to_vec(),
         (_, OutFormat::Egbk3) => egbk3::header(n).to_vec(),
     }
 }
 
-/// What a stop by Ctrl-C is for a command that writes a book.
-pub(crate) fn interrupted() -> ConvertError {
-    RunError::Interrupted { left: LEFT }.into()
+/// A stop by Ctrl-C, for a command that writes a book: nothing was written.
+impl From<Interrupted> for ConvertError {
+    fn from(stop: Interrupted) -> ConvertError {
+        RunError::interrupted(LEFT)(stop).into()
+    }
 }
 
 /// Why the walk of `book` stopped early.
 pub(crate) fn walk_error(book: &Path, error: WalkError<Interrupted>) -> ConvertError {
-    RunError::of_walk(book, error, |Interrupted| RunError::Interrupted { left: LEFT }).into()
+    RunError::of_walk(book, error, RunError::interrupted(LEFT)).into()
 }
 
 /// The stored boards whose side to move must pass while the opponent can
@@ -242,12 +245,31 @@ enum Pair {
 }
 
 impl Pair {
-    fn of(from: Option<Format>, to: OutFormat) -> Pair {
-        match (from, to) {
-            (Some(Format::Edax), OutFormat::Edax) => Pair::EdaxToEdax,
-            (Some(Format::Edax), OutFormat::Egbk3) => Pair::EdaxToEgbk3,
-            (_, OutFormat::Edax) => Pair::EgaroucidToEdax,
-            (_, OutFormat::Egbk3) => Pair::EgaroucidToEgbk3,
+    fn of(from: Format, to: OutFormat) -> Pair {
+        match (from.family(), to.family()) {
+            (Family::Edax, Family::Edax) => Pair::EdaxToEdax,
+            (Family::Edax, Family::Egaroucid) => Pair::EdaxToEgbk3,
+            (Family::Egaroucid, Family::Edax) => Pair::EgaroucidToEdax,
+            (Family::Egaroucid, Family::Egaroucid) => Pair::EgaroucidToEgbk3,
+        }
+    }
+
+    /// Whether the book written needs a record before each pass that the
+    /// book read may not store: Edax's does; Egaroucid books store such
+    /// positions only by accident.
+    fn adds_passes(self) -> bool {
+        match self {
+            Pair::EgaroucidToEdax => true,
+            Pair::EdaxToEdax | Pair::EdaxToEgbk3 | Pair::EgaroucidToEgbk3 => false,
+        }
+    }
+
+    /// Whether the format written stores less than the one read: an
+    /// `.egbk3` has no link scores, bounds or win/draw/loss counts.
+    fn loses(self) -> bool {
+        match self {
+            Pair::EdaxToEgbk3 => true,
+            Pair::EdaxToEdax | Pair::EgaroucidToEdax | Pair::EgaroucidToEgbk3 => false,
         }
     }
 }
@@ -361,14 +383,14 @@ fn write_parts(
 ) -> Result<Tally, ConvertError> {
     let convert = |k: usize, part: &mut Part| {
         make(k, part);
-        Ok(())
+        Ok::<(), ConvertError>(())
     };
     let mut tally = Tally::default();
     let then = |part: &mut Part| {
         tally.add(&part.tally);
         Ok(())
     };
-    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, interrupted, then)?;
+    pipeline::write_chunks(parts, Part::default, convert, sink, control.cancel, then)?;
     Ok(tally)
 }
 

@@ -5,14 +5,14 @@
 
 use crate::book::index::Located;
 use crate::book::{Book, Destination, RecordId, ResolvedBook};
-use crate::convert::{interrupted, walk_error, ConvertError, LEFT};
+use crate::convert::{walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, Walkable};
 use crate::window::Window;
 use crate::write::pipeline::{self, Chunk};
-use crate::write::{header_kept, BookOut};
+use crate::write::BookOut;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -139,7 +139,7 @@ pub fn cut(
         for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
             part.push(resolved, at, format, |id| order.is_reached(id)).ok_or_else(changed)?;
         }
-        Ok(())
+        Ok::<(), ConvertError>(())
     };
     let then = |part: &mut Part| {
         report.links_pruned += part.links_pruned;
@@ -147,9 +147,9 @@ pub fn cut(
         Ok(())
     };
     let chunks = reached.len().div_ceil(CHUNK);
-    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, interrupted, then)?;
+    pipeline::write_chunks(chunks, Part::default, cut_chunk, &mut sink, control.cancel, then)?;
     report.kept = sink.records();
-    let finished = sink.finish(&header_kept(&header, report.kept))?;
+    let finished = sink.finish(&header.kept(report.kept))?;
     if resolved.file().changed() {
         return Err(changed());
     }

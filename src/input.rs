@@ -197,6 +197,60 @@ pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<O
     Ok(outputs.iter().copied().find(|output| Landing::of(output).is(&input)))
 }
 
+/// The command that refuses an output over its input, for the refusal's
+/// words ([`OverInput`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    Fix,
+    Extend,
+    Merge,
+    /// Mining's files.
+    Mine,
+    Diff,
+    /// Any book written (`write::BookOut`): convert, cut, and the
+    /// others' last guard.
+    Book,
+}
+
+/// An output that is, by some path, a book the run reads: writing it would
+/// destroy the book. The one refusal of every command, in its words.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {} ({}); {}", output.display(), self.is(), input.display(), self.advice())]
+pub struct OverInput {
+    pub output: PathBuf,
+    pub input: PathBuf,
+    pub writer: Writer,
+}
+
+impl OverInput {
+    /// The first of `outputs` that is `input` by some path
+    /// ([`output_over_input`]), refused in `writer`'s words; an error when
+    /// `input` cannot be asked about.
+    pub fn find(input: &Path, outputs: &[&Path], writer: Writer) -> io::Result<Option<OverInput>> {
+        let over = output_over_input(input, outputs)?;
+        Ok(over.map(|output| OverInput { output: output.to_path_buf(), input: input.to_path_buf(), writer }))
+    }
+
+    fn is(&self) -> &'static str {
+        match self.writer {
+            Writer::Fix | Writer::Extend | Writer::Mine => "is the book being read",
+            Writer::Diff | Writer::Merge => "is a book being read",
+            Writer::Book => "this is the book being read",
+        }
+    }
+
+    fn advice(&self) -> &'static str {
+        match self.writer {
+            Writer::Fix => "fix never writes over its input",
+            Writer::Extend => "extend never writes over its input",
+            Writer::Merge => "merge never writes over its input",
+            Writer::Mine => "name another out_dir (or -o file)",
+            Writer::Diff => "name another out_dir",
+            Writer::Book => "write the result to another file",
+        }
+    }
+}
+
 /// An output that exists and is not a regular file: never replaced.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}, not a regular file: an output is never written over one; name a file")]

@@ -38,7 +38,7 @@ pub mod os;
 pub mod output;
 mod parallel;
 pub mod position;
-pub mod record;
+mod record;
 pub mod run;
 pub mod stats;
 pub mod symmetry;
@@ -46,7 +46,7 @@ pub mod synth;
 pub mod walk;
 pub mod window;
 pub mod wording;
-pub mod write;
+mod write;
 
 pub use board::{Board, Move, Square};
 pub use book::{Book, BookError};

@@ -7,7 +7,7 @@ use crate::arrivals::Packer;
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
 use crate::failure::ErrorKind;
-use crate::input::{first_on_one_file, output_over_input};
+use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
@@ -16,7 +16,7 @@ use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
     RecordFormats,
 };
-use crate::run::{Control, Left, Phase, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
@@ -124,8 +124,8 @@ impl MineOptions {
         self.check_one_output()?;
         let outputs = self.outputs();
         let outputs: Vec<&Path> = outputs.iter().map(PathBuf::as_path).collect();
-        if let Ok(Some(output)) = output_over_input(book, &outputs) {
-            return Err(RunError::OverBook { output: output.to_path_buf(), book: book.to_path_buf() }.into());
+        if let Ok(Some(over)) = OverInput::find(book, &outputs, Writer::Mine) {
+            return Err(RunError::from(over).into());
         }
         match first_on_one_file(&outputs) {
             Some((first, second)) => {
@@ -312,7 +312,7 @@ impl<F: Findings> Visitor for Miner<'_, F> {
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), RunError> {
-        self.control.walked(stats).map_err(|_| RunError::Interrupted { left: LEFT })
+        self.control.walked(stats).map_err(RunError::interrupted(LEFT))
     }
 }
 
@@ -473,9 +473,7 @@ fn mine_walked<F: Findings>(
     }
     let (stats, mut miner) = walked.map_err(|error| RunError::of_walk(&book_path, error, |stop| stop))?;
     let walk_time = walk_began.elapsed();
-    if miner.control.interrupted() {
-        return Err(RunError::Interrupted { left: LEFT });
-    }
+    Interrupted::check(miner.control.cancel).map_err(RunError::interrupted(LEFT))?;
     if !miner.packer.is_empty() {
         miner.hand_over()?;
     }

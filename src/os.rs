@@ -377,6 +377,7 @@ pub fn populate<T>(vec: &mut Vec<T>) {
 /// engine with every process it started, and itself. It names no group by
 /// number (`0` is its own), so it can never kill a group whose id was
 /// reused. Nothing is ever written to the pipe.
+#[cfg(unix)]
 const WATCHDOG: &str = "read _; kill -s KILL 0";
 
 /// A process group for one engine, led by a watchdog ([`WATCHDOG`]): no
@@ -386,22 +387,34 @@ const WATCHDOG: &str = "read _; kill -s KILL 0";
 /// shell's children would be left running under PID 1 for ever.
 ///
 /// The group is not the terminal's foreground group, so Ctrl-C reaches
-/// bookminer alone, which then ends the group itself ([`EngineGroup::kill`]).
+/// bookminer alone, which then ends the group itself ([`EngineGroup::end`]).
 /// Dropped, the group is killed and the watchdog reaped.
+///
+/// Elsewhere than on Unix there are no process groups to lead: the group
+/// is empty, and ending it kills the engine alone (what that started may
+/// outlive it).
 pub struct EngineGroup {
+    #[cfg(unix)]
     watchdog: std::process::Child,
 }
 
 impl EngineGroup {
     /// Starts the watchdog, leader of a new process group.
+    #[cfg(unix)]
     pub fn start() -> std::io::Result<EngineGroup> {
+        use std::os::unix::process::CommandExt;
         let mut command = std::process::Command::new("sh");
         command.arg("-c").arg(WATCHDOG);
         command.stdin(std::process::Stdio::piped());
         command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        command.process_group(0);
         Ok(EngineGroup { watchdog: command.spawn()? })
+    }
+
+    /// No group to lead: nothing to start.
+    #[cfg(not(unix))]
+    pub fn start() -> std::io::Result<EngineGroup> {
+        Ok(EngineGroup {})
     }
 
     /// Starts `command` in the group. On Linux the process is also killed
@@ -429,10 +442,39 @@ impl EngineGroup {
         command.spawn()
     }
 
-    /// Sends SIGKILL to the whole group: the engine, whatever it started,
-    /// and the watchdog. A group already gone is not an error.
-    pub fn kill(&self) {
+    /// Ends `engine`, a process [`EngineGroup::spawn`] started: SIGKILL to
+    /// the whole group (the engine, whatever it started, and the watchdog);
+    /// elsewhere than on Unix, the engine alone is killed. A process
+    /// already gone is not an error.
+    pub fn end(&self, engine: &mut std::process::Child) {
         #[cfg(unix)]
+        {
+            let _ = engine;
+            self.kill();
+        }
+        #[cfg(not(unix))]
+        let _ = engine.kill();
+    }
+
+    /// Whether `status` is that of a process [`EngineGroup::end`] ended,
+    /// rather than one that left by itself. Only Unix tells (by the
+    /// signal); elsewhere a killed process has an exit code like any other.
+    pub fn ended_by_us(status: &std::process::ExitStatus) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            status.signal() == Some(libc::SIGKILL)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = status;
+            false
+        }
+    }
+
+    /// Sends SIGKILL to the whole group. A group already gone is not an error.
+    #[cfg(unix)]
+    fn kill(&self) {
         if let Ok(pid) = libc::pid_t::try_from(self.watchdog.id()) {
             if pid > 0 {
                 // SAFETY: kill takes no pointers; a negative pid names the
@@ -447,11 +489,10 @@ impl EngineGroup {
     }
 }
 
+#[cfg(unix)]
 impl Drop for EngineGroup {
     fn drop(&mut self) {
         self.kill();
-        #[cfg(not(unix))]
-        let _ = self.watchdog.kill();
         // Killed: it ends at once (a bounded wait all the same, as for engines).
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         while matches!(self.watchdog.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {

@@ -4,6 +4,7 @@
 //! ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
+use crate::input::OverInput;
 use crate::walk::{StartMissing, WalkError, WalkStats};
 use std::convert::Infallible;
 use std::fmt;
@@ -11,10 +12,21 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The run was stopped (Ctrl-C) before it was done.
+/// The run was stopped (Ctrl-C) before it was done: the one stop, which
+/// every command's error turns into its own words (what it left).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("interrupted")]
 pub struct Interrupted;
+
+impl Interrupted {
+    /// [`Interrupted`] once `cancel` is set.
+    pub fn check(cancel: &AtomicBool) -> Result<(), Interrupted> {
+        match cancel.load(Ordering::Relaxed) {
+            true => Err(Interrupted),
+            false => Ok(()),
+        }
+    }
+}
 
 /// A stage of a run long enough to be shown while it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +53,7 @@ pub struct Control<'a> {
 impl Control<'_> {
     /// Whether the run was asked to stop.
     pub fn interrupted(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+        Interrupted::check(self.cancel).is_err()
     }
 
     /// A walk's progress report: stops the walk when the run was asked to,
@@ -55,9 +67,7 @@ impl Control<'_> {
 /// (a walk on another thread than its run's [`Control`]): stops the walk
 /// when the run was asked to, else passes the counts on.
 pub fn walked(cancel: &AtomicBool, progress: &mut dyn FnMut(&WalkStats), stats: &WalkStats) -> Result<(), Interrupted> {
-    if cancel.load(Ordering::Relaxed) {
-        return Err(Interrupted);
-    }
+    Interrupted::check(cancel)?;
     progress(stats);
     Ok(())
 }
@@ -97,15 +107,15 @@ pub enum RunError {
         #[source]
         error: WalkError<Infallible>,
     },
-    #[error("interrupted; {left}")]
-    Interrupted { left: Left },
+    #[error("{stop}; {left}")]
+    Interrupted { stop: Interrupted, left: Left },
     /// The book file changed while it was being read: nothing read can be trusted.
     #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
     BookChanged { book: PathBuf, left: Left },
     /// An output is, by some path, the book being read (mining's files):
     /// writing it would destroy the book.
-    #[error("{}: is the book being read ({}); name another out_dir (or -o file)", output.display(), book.display())]
-    OverBook { output: PathBuf, book: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// Two outputs are one file by some path (a link in the output folder):
     /// one would be lost to the other, and the run would say both were written.
     #[error("{}: is also {}, another output of this run; name another out_dir", second.display(), first.display())]
@@ -116,6 +126,11 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// A stop (Ctrl-C), saying what the run left as it was.
+    pub fn interrupted(left: Left) -> impl Fn(Interrupted) -> RunError {
+        move |stop| RunError::Interrupted { stop, left }
+    }
+
     /// An I/O failure on `path`.
     pub fn io(path: &Path) -> impl FnOnce(io::Error) -> RunError + '_ {
         move |source| RunError::Io { path: path.to_path_buf(), source }
@@ -142,7 +157,7 @@ impl RunError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             RunError::Io { source, .. } => io_kind(source),
-            RunError::Walk { .. } | RunError::OverBook { .. } | RunError::OneFile { .. } => ErrorKind::BadInput,
+            RunError::Walk { .. } | RunError::OverInput(_) | RunError::OneFile { .. } => ErrorKind::BadInput,
             RunError::Interrupted { .. } => ErrorKind::Interrupted,
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
             RunError::Internal { .. } => ErrorKind::Internal,

@@ -6,7 +6,7 @@ use super::index::{BuildError, Located, PositionIndex, Refused, Slot};
 use super::problem::BookError;
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
-use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
+use crate::format::egaroucid::older::{OlderHeader, Origin};
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::Format;
 use crate::os::Bytes;
@@ -34,28 +34,6 @@ impl Default for ReadOptions {
 /// [`edax::STARTS_EVERY`]th record starts; an Egaroucid record's place is
 /// its id times its size).
 pub const CHUNK_RECORDS: usize = edax::STARTS_EVERY;
-
-/// A book's header, as its format has it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Header {
-    Edax(edax::Header),
-    Egbk3(egaroucid::Header),
-    Egbk2(older::Egbk2Header),
-    Egbk(older::EgbkHeader),
-}
-
-impl Header {
-    /// The number of records the header claims (the records in the file
-    /// are what count; `verify` and `stats` tell both).
-    pub fn claimed_records(&self) -> i64 {
-        match self {
-            Header::Edax(h) => i64::from(h.n_nodes),
-            Header::Egbk3(h) => i64::from(h.n_boards),
-            Header::Egbk2(h) => i64::from(h.n_boards),
-            Header::Egbk(h) => i64::from(h.n_boards),
-        }
-    }
-}
 
 /// How records are found in the bytes.
 pub(super) enum Layout {
@@ -132,7 +110,7 @@ impl BookFile {
     pub fn place(&self, id: RecordId, offset: u64) -> FilePlace {
         match &self.layout {
             Layout::Egaroucid { origin: Some(origin), .. } => origin.place(id),
-            _ => None,
+            Layout::Egaroucid { origin: None, .. } | Layout::Edax { .. } => None,
         }
         .unwrap_or(FilePlace::of(id, offset))
     }
@@ -370,6 +348,8 @@ impl Lookup for IndexLookup<'_> {
 mod tests {
     use super::*;
     use crate::book::Book;
+    use crate::format::egaroucid::older;
+    use crate::format::Header;
 
     #[test]
     fn an_older_book_is_read_as_its_translation_and_remembers_its_file() {

@@ -1,7 +1,7 @@
 //! A book ready to walk, whatever its format: the file's bytes, the reader
 //! for its layout, every record checked, and the index built.
 
-use super::file::{BookCounts, BookFile, Header, Layout, ReadOptions};
+use super::file::{BookCounts, BookFile, Layout, ReadOptions};
 use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
 use super::problem::BookError;
 use super::resolved::ResolvedBook;
@@ -10,6 +10,7 @@ use crate::format::edax::{self, Starts};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::Format;
+use crate::format::Header;
 use crate::os::Bytes;
 use crate::record::problem::FormatError;
 use crate::record::{Record, RecordId};

@@ -17,8 +17,9 @@ use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
 use crate::parallel;
+use crate::run::Interrupted;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Records compared together: a chunk's lines are rebuilt many at a time.
 const CHUNK: usize = crate::book::CHUNK_RECORDS;
@@ -76,7 +77,13 @@ impl DiffCounts {
 #[derive(Debug)]
 pub enum Failure {
     Io(io::Error),
-    Interrupted,
+    Interrupted(Interrupted),
+}
+
+impl From<Interrupted> for Failure {
+    fn from(stop: Interrupted) -> Failure {
+        Failure::Interrupted(stop)
+    }
 }
 
 /// The new book: walked when it holds boards the old one lacks (their
@@ -334,12 +341,10 @@ pub fn write_lines(
     };
     let mut counts = DiffCounts::default();
     let consume = |chunk: &mut Chunk<'_>| {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Failure::Interrupted);
-        }
+        Interrupted::check(cancel)?;
         out.write_all(chunk.out.as_bytes()).map_err(Failure::Io)?;
         counts.add(&chunk.counts);
-        Ok(())
+        Ok::<(), Failure>(())
     };
     parallel::in_order(chunks, parallel::workers(), || Chunk::new(format), work, consume)?;
     Ok(counts)

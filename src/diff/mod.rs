@@ -20,6 +20,7 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
+use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use lines::{Both, Failure, NewBook};
@@ -46,8 +47,8 @@ pub enum LinesOut<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
     /// The lines would be written over a book being read.
-    #[error("{}: is a book being read ({}); name another out_dir", output.display(), book.display())]
-    OverABook { output: PathBuf, book: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     #[error(transparent)]
     Run(#[from] RunError),
 }
@@ -55,14 +56,16 @@ pub enum DiffError {
 impl DiffError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            DiffError::OverABook { .. } => ErrorKind::BadInput,
+            DiffError::OverInput(_) => ErrorKind::BadInput,
             DiffError::Run(e) => e.kind(),
         }
     }
+}
 
-    /// The run was stopped (Ctrl-C): nothing was written.
-    pub fn interrupted() -> DiffError {
-        DiffError::Run(RunError::Interrupted { left: Left::Nothing })
+/// The run was stopped (Ctrl-C): nothing was written.
+impl From<Interrupted> for DiffError {
+    fn from(stop: Interrupted) -> DiffError {
+        DiffError::Run(RunError::interrupted(Left::Nothing)(stop))
     }
 }
 
@@ -71,9 +74,9 @@ impl DiffError {
 pub fn diff_path(old: &Path, new: &Path, output: &Path) -> Result<PathBuf, DiffError> {
     let output = output.to_path_buf();
     for book in [old, new] {
-        let over = crate::input::output_over_input(book, &[&output]).map_err(RunError::io(book))?;
-        if over.is_some() {
-            return Err(DiffError::OverABook { output, book: book.to_path_buf() });
+        let over = OverInput::find(book, &[&output], Writer::Diff).map_err(RunError::io(book))?;
+        if let Some(over) = over {
+            return Err(over.into());
         }
     }
     Ok(output)
@@ -146,7 +149,7 @@ fn walk_both(old: Book, new: Book, walk_new: bool, control: &mut Control<'_>) ->
     });
     let walk_error = |book: &Path| {
         let book = book.to_path_buf();
-        move |error| RunError::of_walk(&book, error, |Interrupted| RunError::Interrupted { left: Left::Nothing })
+        move |error| RunError::of_walk(&book, error, RunError::interrupted(Left::Nothing))
     };
     let walked = (old.map_err(walk_error(&old_path))?, new.map_err(walk_error(&new_path))?);
     tracing::info!("walked in {:.3} s", secs(stage));
@@ -189,7 +192,7 @@ pub fn diff(
     let (old_positions, new_positions) = (old.counts().positions, new.counts().positions);
     (control.phase)(Phase::Resolving);
     let stage = Instant::now();
-    let matches = matching::match_boards(&old, &new, control.cancel).ok_or_else(DiffError::interrupted)?;
+    let matches = matching::match_boards(&old, &new, control.cancel).ok_or(Interrupted)?;
     tracing::info!("{}: boards found in {} in {:.3} s", old_path.display(), new_path.display(), secs(stage));
     // The new book is walked only for the lines of boards the old one lacks.
     let walk_new = matches.matched() < new.counts().positions;
@@ -199,7 +202,7 @@ pub fn diff(
     let both = Both { old: &old, new: &new, matches: &matches };
     let counts = lines::write_lines(&both, format, file.writer(), control.cancel).map_err(|failure| match failure {
         Failure::Io(source) => io_error(source),
-        Failure::Interrupted => DiffError::interrupted(),
+        Failure::Interrupted(stop) => stop.into(),
     })?;
     tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
     for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {
@@ -207,9 +210,7 @@ pub fn diff(
             return Err(RunError::BookChanged { book: path.clone(), left: Left::Nothing }.into());
         }
     }
-    if control.interrupted() {
-        return Err(DiffError::interrupted());
-    }
+    Interrupted::check(control.cancel)?;
     match file {
         Sink::File(file) => file.commit().map_err(io_error)?,
         Sink::Stream(stream) => stream.flush().map_err(io_error)?,

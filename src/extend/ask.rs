@@ -6,6 +6,7 @@ use super::fleet::{Answered, EngineSet, Fleet};
 use super::journal::Journal;
 use super::search::{Answer, LeafPlan, Query};
 use super::{gave_up_error, ExtendError};
+use crate::run::Interrupted;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -56,7 +57,7 @@ impl Answerers<'_, '_> {
             done(answered);
         }
         if answers.iter().zip(plans).any(|(a, p)| a.is_none() && p.query().is_some()) {
-            return Err(ExtendError::Interrupted { journal: self.journal.path().to_path_buf() });
+            return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
         }
         Ok(answers)
     }

@@ -19,7 +19,6 @@ use crate::board::Square;
 use crate::os::EngineGroup;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -254,7 +253,7 @@ impl Engine {
     fn ended(&mut self) -> Fault {
         let status = match self.end() {
             // Killed by us: it had closed its output but not left.
-            Some(status) if status.signal() == Some(libc::SIGKILL) => "closed its output".to_string(),
+            Some(status) if EngineGroup::ended_by_us(&status) => "closed its output".to_string(),
             Some(status) => status.to_string(),
             None => "closed its output".to_string(),
         };
@@ -265,7 +264,7 @@ impl Engine {
     /// the engine, once: its exit status, if it came within [`QUIT_GRACE`].
     fn end(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
-            self.group.kill();
+            self.group.end(&mut self.child);
             let deadline = Instant::now() + QUIT_GRACE;
             self.status = loop {
                 match self.child.try_wait() {

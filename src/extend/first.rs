@@ -14,7 +14,7 @@ use super::store::NodeId;
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::book::index::Located;
-use crate::book::{Book, Destination, Header, LinkTargets, Parents, ResolvedBook};
+use crate::book::{Book, Destination, LinkTargets, Parents, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
 use crate::format::edax;
 use crate::negamax::{self, EdaxPosition, SearchErrors};
@@ -52,7 +52,7 @@ pub fn prepare(
     journal: &Path,
     cancel: &AtomicBool,
 ) -> Result<Prepared, ExtendError> {
-    let Header::Edax(header) = book.header() else {
+    let Some(errors) = book.header().edax().map(|h| h.search_errors()) else {
         return Ok(Prepared { book, links: None, first: None });
     };
     let path = book.path().to_path_buf();
@@ -62,13 +62,13 @@ pub fn prepare(
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
-    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), header.search_errors(), min_empties, cancel);
+    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), errors, min_empties, cancel);
     let walked = walk(&walkable, negamaxer);
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));
     }
     let (stats, negamaxer) = walked.map_err(|error| match error {
-        crate::walk::WalkError::Visitor(Interrupted) => ExtendError::Interrupted { journal: journal.to_path_buf() },
+        crate::walk::WalkError::Visitor(stop) => ExtendError::interrupted(journal)(stop),
         other => RunError::of_walk(&path, other, |_| unreachable!("the visitor's error is matched above")).into(),
     })?;
     let first = negamaxer.finish();

@@ -20,7 +20,7 @@ use super::{
     ExtendPaths, ExtendReport, Growing, Opened, Written,
 };
 use crate::book::{Book, Score};
-use crate::run::RunError;
+use crate::run::{Interrupted, RunError};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
@@ -270,7 +270,7 @@ impl Growth<'_, '_, '_> {
                 return Ok(());
             }
             let Some(done) = fleet.next_done() else {
-                return Err(ExtendError::Interrupted { journal: self.journal.path().to_path_buf() });
+                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
             };
             let answered = done.map_err(|gave_up| gave_up_error(gave_up, cancel, self.journal.path()))?;
             self.answered(answered)?;

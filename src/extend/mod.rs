@@ -32,8 +32,9 @@ use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Left, Phase, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{Start, WalkStats};
 use crate::window::Window;
@@ -57,8 +58,9 @@ use store::{Flavor, NodeId, Store};
 /// Why `extend` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtendError {
-    #[error("{}: is the book being read ({}); extend never writes over its input", output.display(), input.display())]
-    SameFile { input: PathBuf, output: PathBuf },
+    /// OUT or the journal would be written over the book being read.
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// A file could not be read or written, or the book changed under the run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -92,8 +94,8 @@ pub enum ExtendError {
     /// The book grown does not read back: a fault of bookminer's, not of the book.
     #[error("the book grown does not read back ({0}); please report this")]
     Grown(String),
-    #[error("interrupted; the journal {} keeps every answer so far, OUT was not written", journal.display())]
-    Interrupted { journal: PathBuf },
+    #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
+    Interrupted { stop: Interrupted, journal: PathBuf },
 }
 
 /// Where a position of the store came from, for messages: its record in
@@ -108,9 +110,14 @@ fn started_text(failed: &[(String, Fault)]) -> String {
 }
 
 impl ExtendError {
+    /// A stop (Ctrl-C): the journal keeps every answer so far.
+    pub fn interrupted(journal: &Path) -> impl Fn(Interrupted) -> ExtendError + '_ {
+        move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
+    }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ExtendError::SameFile { .. }
+            ExtendError::OverInput(_)
             | ExtendError::BookIsJournal { .. }
             | ExtendError::NoScratch(_)
             | ExtendError::StartMissing { .. }
@@ -179,9 +186,9 @@ impl ExtendPaths {
     /// file, and folders whose paths no engine's console reads.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        let over = crate::input::output_over_input(input, &[output, &journal]).map_err(RunError::io(input))?;
-        if let Some(written) = over {
-            return Err(ExtendError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
+        let over = OverInput::find(input, &[output, &journal], Writer::Extend).map_err(RunError::io(input))?;
+        if let Some(over) = over {
+            return Err(over.into());
         }
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
@@ -312,7 +319,7 @@ pub fn greet(
     });
     drop(scratch);
     if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
-        return Err(ExtendError::Interrupted { journal: paths.journal.clone() });
+        return Err(ExtendError::interrupted(&paths.journal)(Interrupted));
     }
     let failed: Vec<(String, Fault)> = options
         .engines
@@ -468,9 +475,9 @@ fn growing<'b>(
 /// searches and the fewest empty squares it expands (its `n_empties`), or
 /// Egaroucid's, which expands any.
 fn flavor_of(header: &Header) -> (Flavor, u32) {
-    match header {
-        Header::Edax(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => (Flavor::Egaroucid, 0),
+    match header.edax() {
+        Some(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
+        None => (Flavor::Egaroucid, 0),
     }
 }
 
@@ -625,7 +632,7 @@ impl Run<'_, '_, '_> {
 fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
     let journal = journal.to_path_buf();
     match gave_up {
-        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { journal },
+        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { stop: Interrupted, journal },
         GaveUp::NoEngineLeft { query, engine, fault } => ExtendError::NoEngineLeft { engine, query, fault, journal },
         GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
     }
@@ -698,21 +705,19 @@ fn write_grown(
         drop(solved);
         return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, out));
     }
-    let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+    let interrupted = ExtendError::interrupted(&paths.journal);
     let path = &paths.output;
     let began = Instant::now();
     let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
         write::WriteFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
-        write::WriteFailure::Interrupted => interrupted(),
+        write::WriteFailure::Interrupted(stop) => interrupted(stop),
         write::WriteFailure::Run(error) => error,
     })?;
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));
     }
     let out = out.finish().map_err(RunError::io(path))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(interrupted());
-    }
+    Interrupted::check(cancel).map_err(&interrupted)?;
     out.commit().map_err(RunError::io(path))?;
     tracing::info!("{}: written negamaxed in {:.3} s", path.display(), began.elapsed().as_secs_f64());
     Ok(Written::Out(records))
@@ -760,18 +765,16 @@ impl SetAside {
         let sink = Path::new("(no receipt)");
         // A stop while the book is written is the run's stop: the journal
         // keeps every answer, as at any other moment.
-        let interrupted = || ExtendError::Interrupted { journal: paths.journal.clone() };
+        let interrupted = ExtendError::interrupted(&paths.journal);
         let run_error = |error| match error {
-            FixError::Run(RunError::Interrupted { .. }) => interrupted(),
+            FixError::Run(RunError::Interrupted { stop, .. }) => interrupted(stop),
             error => error.into(),
         };
         let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
         done.and_then(|done| done.checked()).map_err(run_error)?;
         drop(self.file);
         let out = out.finish().map_err(RunError::io(path))?;
-        if cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
-        }
+        Interrupted::check(cancel).map_err(&interrupted)?;
         out.commit().map_err(RunError::io(path))?;
         Ok(records)
     }

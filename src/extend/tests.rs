@@ -8,7 +8,7 @@ use super::search::LeafPlan;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::write::{write_fixed, write_unfixed};
-use crate::book::{Book, Header};
+use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
 use crate::negamax::Negamaxed;
 use crate::run::{Control, Phase};
@@ -26,10 +26,8 @@ fn book(positions: usize, seed: u64) -> Book {
 }
 
 fn edax_flavor(book: &Book) -> Flavor {
-    match book.header() {
-        Header::Edax(h) => Flavor::Edax(h.search_errors()),
-        _ => unreachable!("synth writes Edax books"),
-    }
+    let header = book.header();
+    Flavor::Edax(header.edax().expect("synth writes Edax books").search_errors())
 }
 
 /// Every position a whole negamax from `root` reaches, with what the run's

@@ -20,7 +20,7 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
-use crate::write::header_kept;
+use crate::run::Interrupted;
 use crate::write::pipeline::{self, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -32,9 +32,15 @@ use std::sync::atomic::AtomicBool;
 pub enum WriteFailure {
     Io(io::Error),
     /// A stop was asked for.
-    Interrupted,
+    Interrupted(Interrupted),
     /// The book read or the run's values could not be read.
     Run(ExtendError),
+}
+
+impl From<Interrupted> for WriteFailure {
+    fn from(stop: Interrupted) -> WriteFailure {
+        WriteFailure::Interrupted(stop)
+    }
 }
 
 /// Writes the whole Edax book grown into `out`, negamaxed: each record as
@@ -52,7 +58,7 @@ pub fn write_fixed(
     let book = store.book();
     let read = book.counts().records as usize;
     let records = read as u64 + store.added().len() as u64;
-    out.write_all(&header_kept(&book.header(), records)).map_err(WriteFailure::Io)?;
+    out.write_all(&book.header().kept(records)).map_err(WriteFailure::Io)?;
     let read_chunks = read.div_ceil(CHUNK);
     let chunks = read_chunks + store.added().len().div_ceil(CHUNK);
     let convert = |k: usize, chunk: &mut FixedChunk| {
@@ -63,15 +69,7 @@ pub fn write_fixed(
         }
     };
     let mut sink = Out(out);
-    pipeline::write_chunks(
-        chunks,
-        FixedChunk::default,
-        convert,
-        &mut sink,
-        cancel,
-        || WriteFailure::Interrupted,
-        |_| Ok(()),
-    )?;
+    pipeline::write_chunks(chunks, FixedChunk::default, convert, &mut sink, cancel, |_| Ok(()))?;
     Ok(records)
 }
 
@@ -233,7 +231,7 @@ pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64>
     let book = store.book();
     let bytes = book.file().bytes();
     let records = book.counts().records + store.added().len() as u64;
-    out.write_all(&header_kept(&book.header(), records))?;
+    out.write_all(&book.header().kept(records))?;
     let mut encoded = Vec::new();
     // The records read are copied in runs between the records changed.
     let mut run_from = None;

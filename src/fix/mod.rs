@@ -21,9 +21,10 @@ mod write;
 pub(crate) use write::fix_edax_record;
 pub use write::Changes;
 
-use crate::book::{Book, Header};
+use crate::book::Book;
 use crate::failure::ErrorKind;
 use crate::format::Format;
+use crate::input::{OverInput, Writer};
 use crate::negamax::SearchErrors;
 use crate::output::{ensure_dir, AtomicFile, LineStyle};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -50,9 +51,9 @@ pub const RECEIPT: &str = "fix.jsonl";
 /// Why `fix` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FixError {
-    /// The book would be written over the book being read.
-    #[error("{}: is the book being read ({}); fix never writes over its input", output.display(), input.display())]
-    SameFile { input: PathBuf, output: PathBuf },
+    /// The book or the receipt would be written over the book being read.
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// The fixed book and the receipt would be one file (by any path).
     #[error("{}: the fixed book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
     BookIsReceipt { output: PathBuf, receipt: PathBuf },
@@ -63,14 +64,9 @@ pub enum FixError {
 impl FixError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            FixError::SameFile { .. } | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
+            FixError::OverInput(_) | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
             FixError::Run(e) => e.kind(),
         }
-    }
-
-    /// The run was stopped (Ctrl-C): nothing was written.
-    pub fn interrupted() -> FixError {
-        FixError::Run(RunError::Interrupted { left: Left::Nothing })
     }
 
     /// The book changed while it was being read: nothing was written.
@@ -99,8 +95,8 @@ impl FixPaths {
     /// really land ([`crate::input::Landing`]), not by their text.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
-        if let Some(written) = crate::input::output_over_input(input, &[output, &receipt]).map_err(io_error(input))? {
-            return Err(FixError::SameFile { input: input.to_path_buf(), output: written.to_path_buf() });
+        if let Some(over) = OverInput::find(input, &[output, &receipt], Writer::Fix).map_err(io_error(input))? {
+            return Err(over.into());
         }
         if crate::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { output: output.to_path_buf(), receipt });
@@ -218,15 +214,20 @@ pub struct FixCounts {
     pub reachable: u64,
 }
 
+/// The run was stopped (Ctrl-C): nothing was written.
+impl From<Interrupted> for FixError {
+    fn from(stop: Interrupted) -> FixError {
+        FixError::Run(RunError::interrupted(Left::Nothing)(stop))
+    }
+}
+
 impl FixedInto<'_> {
     /// The counts, once it is known that the output is whole and right:
     /// the run was not stopped while writing (else the output is not
     /// whole), and the book read did not change under it (else nothing
     /// written is right).
     pub fn checked(self) -> Result<FixCounts, FixError> {
-        if self.control.interrupted() {
-            return Err(FixError::interrupted());
-        }
+        Interrupted::check(self.control.cancel)?;
         let book = self.book.book();
         if book.file().changed() {
             return Err(FixError::book_changed(book.path().to_path_buf()));
@@ -246,10 +247,7 @@ pub fn fix_into<'c>(
     control: Control<'c>,
 ) -> Result<FixedInto<'c>, FixError> {
     let book_path = book.path().to_path_buf();
-    let errors = match book.header() {
-        Header::Edax(h) => Some(h.search_errors()),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
-    };
+    let errors = book.header().edax().map(|h| h.search_errors());
     (control.phase)(Phase::Resolving);
     let Walked { book, fixed, stats, control } = solve(book, errors, control)?;
     let resolved = book.book();
@@ -262,7 +260,7 @@ pub fn fix_into<'c>(
     let changes = written.map_err(|failure| match failure {
         Failure::Book(source) => io_error(out_path)(source),
         Failure::Receipt(source) => io_error(receipt_path)(source),
-        Failure::Interrupted => FixError::interrupted(),
+        Failure::Interrupted(stop) => stop.into(),
         Failure::BookChanged => FixError::book_changed(book_path.clone()),
     })?;
     tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
@@ -319,8 +317,7 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
         Ok(done) => done,
         Err(_) if resolved.file().changed() => return Err(FixError::book_changed(book_path)),
         Err(error) => {
-            let interrupted = |Interrupted| RunError::Interrupted { left: Left::Nothing };
-            return Err(RunError::of_walk(&book_path, error, interrupted).into());
+            return Err(RunError::of_walk(&book_path, error, RunError::interrupted(Left::Nothing)).into());
         }
     };
     log_walked(&book_path, &stats, walk_began, &fixed);

@@ -4,8 +4,8 @@
 //! receipt, whose reads land anywhere in memory, run on the other core.
 
 use crate::board::Move;
-use crate::book::{Destination, Format, RecordId, ResolvedBook};
-use crate::format::{edax, egaroucid};
+use crate::book::{Destination, RecordId, ResolvedBook};
+use crate::format::{edax, egaroucid, Family};
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
@@ -32,15 +32,14 @@ impl Own {
     /// book changed, which is found when the walk ends) gives zeros.
     pub fn read(book: &ResolvedBook, id: RecordId, offset: u64) -> Own {
         let bytes = book.file().bytes();
-        if book.file().format() == Format::Edax {
-            edax::record_at(bytes, offset as usize).map_or(Own::default(), |raw| Own {
+        match book.file().format().family() {
+            Family::Edax => edax::record_at(bytes, offset as usize).map_or(Own::default(), |raw| Own {
                 empties: raw.board().empties() as u8,
                 level: raw.level(),
                 score: raw.leaf_score(),
-            })
-        } else {
-            egaroucid::record_at(bytes, id)
-                .map_or(Own::default(), |raw| Own { score: raw.raw_value() as i8, ..Own::default() })
+            }),
+            Family::Egaroucid => egaroucid::record_at(bytes, id)
+                .map_or(Own::default(), |raw| Own { score: raw.raw_value() as i8, ..Own::default() }),
         }
     }
 }

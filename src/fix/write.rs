@@ -13,6 +13,7 @@ use crate::format::edax::{self, patch};
 use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
+use crate::run::Interrupted;
 use crate::write::pipeline::{self, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -49,9 +50,15 @@ impl Changes {
 pub(super) enum Failure {
     Book(io::Error),
     Receipt(io::Error),
-    Interrupted,
+    Interrupted(Interrupted),
     /// A record no longer reads: the book changed since it was checked.
     BookChanged,
+}
+
+impl From<Interrupted> for Failure {
+    fn from(stop: Interrupted) -> Failure {
+        Failure::Interrupted(stop)
+    }
 }
 
 /// Records handled together: their children's solutions and their lines'
@@ -208,7 +215,7 @@ fn write_chunks<'a, 'f>(
     };
     let mut sink = BookBytes(out);
     let fresh = || Written::new(format);
-    pipeline::write_chunks(chunks, fresh, fix_chunk, &mut sink, cancel, || Failure::Interrupted, then)?;
+    pipeline::write_chunks(chunks, fresh, fix_chunk, &mut sink, cancel, then)?;
     Ok(changes)
 }
 

@@ -71,13 +71,28 @@ impl Format {
     /// True for the older Egaroucid books, read by translating them into
     /// the `.egbk3` layout: the bytes the book holds are not the file's.
     pub fn is_translated(self) -> bool {
-        matches!(self, Format::Egbk2 | Format::Egbk)
+        match self {
+            Format::Edax | Format::Egbk3 => false,
+            Format::Egbk2 | Format::Egbk => true,
+        }
     }
 
     /// True if the file stores links (Edax's); Egaroucid's are found
     /// from the legal moves while walking, about one per position.
     pub fn stores_links(self) -> bool {
-        self == Format::Edax
+        match self {
+            Format::Edax => true,
+            Format::Egbk3 | Format::Egbk2 | Format::Egbk => false,
+        }
+    }
+
+    /// The layout family the format's records are read in: Edax's, or
+    /// the `.egbk3`'s (an older Egaroucid book is translated into it).
+    pub fn family(self) -> Family {
+        match self {
+            Format::Edax => Family::Edax,
+            Format::Egbk3 | Format::Egbk2 | Format::Egbk => Family::Egaroucid,
+        }
     }
 
     /// The format a book read in this one is written in when it keeps its
@@ -108,6 +123,15 @@ impl Format {
         edax::is_edax(bytes) || egaroucid::is_egaroucid(bytes)
     }
 
+    /// Whether a file of this format starts with a magic
+    /// ([`Format::has_magic`]): only its name tells an `.egbk`.
+    pub fn starts_with_magic(self) -> bool {
+        match self {
+            Format::Edax | Format::Egbk3 | Format::Egbk2 => true,
+            Format::Egbk => false,
+        }
+    }
+
     /// The format's usual name, for messages ("Edax book.dat"; the name a
     /// user types is [`Choice::name`]).
     pub fn title(self) -> &'static str {
@@ -118,6 +142,59 @@ impl Format {
             Format::Egbk => "Egaroucid .egbk",
         }
     }
+}
+
+/// A book's header, as its format has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Header {
+    Edax(edax::Header),
+    Egbk3(egaroucid::Header),
+    Egbk2(older::Egbk2Header),
+    Egbk(older::EgbkHeader),
+}
+
+impl Header {
+    /// The number of records the header claims (the records in the file
+    /// are what count; `verify` and `stats` tell both).
+    pub fn claimed_records(&self) -> i64 {
+        match self {
+            Header::Edax(h) => i64::from(h.n_nodes),
+            Header::Egbk3(h) => i64::from(h.n_boards),
+            Header::Egbk2(h) => i64::from(h.n_boards),
+            Header::Egbk(h) => i64::from(h.n_boards),
+        }
+    }
+
+    /// An Edax book's header, which says how its values were searched
+    /// ([`edax::Header::search_errors`]) and how deep it is grown; none for
+    /// Egaroucid's, whose headers say neither.
+    pub fn edax(&self) -> Option<&edax::Header> {
+        match self {
+            Header::Edax(h) => Some(h),
+            Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => None,
+        }
+    }
+
+    /// The header of a book of `records` records written in the format it
+    /// was read in ([`Format::kept_as`]; cut, extend): an Edax book keeps
+    /// its own header but for the count; an Egaroucid book, whatever its
+    /// version, gets an `.egbk3` one.
+    pub fn kept(&self, records: u64) -> Vec<u8> {
+        match self {
+            Header::Edax(header) => edax::header_from(header, records).to_vec(),
+            Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => egaroucid::header(records).to_vec(),
+        }
+    }
+}
+
+/// The two ways books lay out their records: Edax's (links stored, records
+/// of any length) and Egaroucid's (`.egbk3` records of one size, links
+/// found from the legal moves). What a conversion keeps and loses depends
+/// on the families alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Edax,
+    Egaroucid,
 }
 
 /// The formats bookminer writes.
@@ -166,6 +243,14 @@ impl OutFormat {
         match self {
             OutFormat::Edax => Format::Edax,
             OutFormat::Egbk3 => Format::Egbk3,
+        }
+    }
+
+    /// The layout family of a book written so.
+    pub fn family(self) -> Family {
+        match self {
+            OutFormat::Edax => Family::Edax,
+            OutFormat::Egbk3 => Family::Egaroucid,
         }
     }
 

@@ -27,8 +27,9 @@ use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::edax::encode as edax_encode;
 use crate::format::egaroucid::encode as egaroucid_encode;
 use crate::format::OutFormat;
+use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Left, RunError};
+use crate::run::{Control, Interrupted, Left, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
 use std::fmt;
@@ -41,8 +42,8 @@ use std::time::{Duration, Instant};
 /// Why `merge` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
-    #[error("{}: is a book being read ({}); merge never writes over its input", output.display(), input.display())]
-    SameFile { input: PathBuf, output: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     /// Two of the run's outputs would be one file (by any path).
     #[error("{}: the merged book cannot also be the {what} ({}); name another file or out_dir", output.display(), other.display())]
     OneFile { output: PathBuf, other: PathBuf, what: &'static str },
@@ -65,9 +66,7 @@ pub enum MergeError {
 impl MergeError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            MergeError::SameFile { .. } | MergeError::OneFile { .. } | MergeError::TooLarge { .. } => {
-                ErrorKind::BadInput
-            }
+            MergeError::OverInput(_) | MergeError::OneFile { .. } | MergeError::TooLarge { .. } => ErrorKind::BadInput,
             MergeError::Composed(_) => ErrorKind::Internal,
             MergeError::Run(e) => e.kind(),
             MergeError::Convert(e) => e.kind(),
@@ -77,7 +76,7 @@ impl MergeError {
     }
 
     fn interrupted() -> MergeError {
-        MergeError::Run(RunError::Interrupted { left: Left::Nothing })
+        MergeError::Run(RunError::interrupted(Left::Nothing)(Interrupted))
     }
 }
 
@@ -100,9 +99,8 @@ impl MergePaths {
         let journal = out_dir.join(JOURNAL);
         let written: Vec<&Path> = if engines { vec![output, &receipt, &journal] } else { vec![output, &receipt] };
         for input in [a, b] {
-            let over = crate::input::output_over_input(input, &written).map_err(RunError::io(input))?;
-            if let Some(over) = over {
-                return Err(MergeError::SameFile { input: input.to_path_buf(), output: over.to_path_buf() });
+            if let Some(over) = OverInput::find(input, &written, Writer::Merge).map_err(RunError::io(input))? {
+                return Err(over.into());
             }
         }
         if crate::input::same_destination(output, &receipt) {

@@ -17,8 +17,9 @@ use super::play::ranked_moves;
 use super::spill::LevelFile;
 use super::{Rng, Salt, SynthError};
 use crate::board::{Board, Move};
+use crate::run::Interrupted;
 use crate::symmetry::normalize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Chance that a line stops at a position whose side to move must pass.
 const STOP_BEFORE_PASS: f64 = 0.1;
@@ -60,7 +61,7 @@ pub(super) fn grow(
     let mut remaining = target - 1;
     let mut parents = vec![root];
     for depth in 1..=LAST_LEVEL {
-        stop_if(cancel)?;
+        Interrupted::check(cancel)?;
         let goal = share(remaining, depth, &weight);
         let mut level = Level::with_capacity(goal as usize);
         if goal > 0 {
@@ -93,7 +94,7 @@ fn top_up(
             if remaining == 0 {
                 break;
             }
-            stop_if(cancel)?;
+            Interrupted::check(cancel)?;
             let mut parents = levels.read(depth - 1).map_err(SynthError::Spill)?;
             sort_for_growing(&mut parents, seed);
             let mut level = Level::of(levels.read(depth).map_err(SynthError::Spill)?);
@@ -110,14 +111,6 @@ fn top_up(
         }
     }
     Ok(())
-}
-
-fn stop_if(cancel: &AtomicBool) -> Result<(), SynthError> {
-    if cancel.load(Ordering::Relaxed) {
-        Err(SynthError::Interrupted)
-    } else {
-        Ok(())
-    }
 }
 
 /// The order in which a level's positions add children: seeded, so which

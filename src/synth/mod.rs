@@ -33,6 +33,7 @@ mod spill;
 use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
 use crate::format::Format;
+use crate::run::{Interrupted, Left};
 use crate::wording::count;
 use std::fmt;
 use std::io::{self, Write};
@@ -102,8 +103,8 @@ pub enum SynthError {
     /// Writing the book itself.
     #[error(transparent)]
     Write(io::Error),
-    #[error("interrupted; nothing was written")]
-    Interrupted,
+    #[error("{0}; {left}", left = Left::Nothing)]
+    Interrupted(#[from] Interrupted),
     /// Every move of every position was tried and the book is still smaller.
     #[error("only {grown} positions could be grown of the {asked} asked for")]
     TooLarge { asked: u64, grown: u64 },
@@ -113,7 +114,7 @@ impl SynthError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             SynthError::Spill(source) | SynthError::Write(source) => io_kind(source),
-            SynthError::Interrupted => ErrorKind::Interrupted,
+            SynthError::Interrupted(_) => ErrorKind::Interrupted,
             SynthError::TooLarge { .. } => ErrorKind::BadInput,
         }
     }
@@ -490,7 +491,7 @@ mod tests {
         };
         let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &cancel, progress: &mut progress };
         let result = synthesize_in(Format::Edax, &options, &mut bytes, run);
-        assert!(matches!(result, Err(SynthError::Interrupted)), "{result:?}");
+        assert!(matches!(result, Err(SynthError::Interrupted(_))), "{result:?}");
         assert!(bytes.is_empty());
         assert!(stages.iter().any(|s| matches!(s, SynthStage::Growing { done: 5000, total: 5000 })));
     }

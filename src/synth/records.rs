@@ -16,9 +16,10 @@ use crate::book::{Link, Score};
 use crate::format::edax::entries::Entry;
 use crate::format::Format;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SearchErrors};
+use crate::run::Interrupted;
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Positions scored together, split among the threads.
 const CHUNK: usize = 1 << 15;
@@ -53,9 +54,7 @@ pub(super) fn score(
     let mut report = SynthReport::default();
     let mut below: Option<Scored> = None;
     for depth in (0..levels.levels()).rev() {
-        if scoring.cancel.load(Ordering::Relaxed) {
-            return Err(SynthError::Interrupted);
-        }
+        Interrupted::check(scoring.cancel)?;
         let level = Level::of(levels.read(depth).map_err(SynthError::Spill)?);
         let here = score_level(level, below.as_ref(), scoring, buckets, &mut report)?;
         scored(report.positions);

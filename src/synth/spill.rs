@@ -6,6 +6,7 @@
 
 use super::SynthError;
 use crate::board::Board;
+use crate::run::Interrupted;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -135,7 +136,7 @@ impl Buckets {
             }
             done += records.len() as u64;
             if !written(done) {
-                return Err(SynthError::Interrupted);
+                return Err(Interrupted.into());
             }
         }
         Ok(())

@@ -5,10 +5,8 @@
 
 pub mod pipeline;
 
-use crate::book::Header;
 use crate::failure::{io_kind, ErrorKind};
-use crate::format::edax;
-use crate::format::egaroucid;
+use crate::input::{OverInput, Writer};
 use crate::output::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -18,8 +16,8 @@ use std::path::{Path, PathBuf};
 pub enum WriteError {
     /// The output is the input, by some path: writing would destroy the
     /// book being read.
-    #[error("{}: this is the book being read ({}); write the result to another file", out.display(), input.display())]
-    OverInput { out: PathBuf, input: PathBuf },
+    #[error(transparent)]
+    OverInput(#[from] OverInput),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -31,7 +29,7 @@ pub enum WriteError {
 impl WriteError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            WriteError::OverInput { .. } => ErrorKind::BadInput,
+            WriteError::OverInput(_) => ErrorKind::BadInput,
             WriteError::Io { source, .. } => io_kind(source),
         }
     }
@@ -49,18 +47,14 @@ impl BookOut {
     /// book is read from; `header_len` bytes are kept for the header.
     pub fn create(out: &Path, input: &Path, header_len: usize) -> Result<BookOut, WriteError> {
         let io = |source| WriteError::Io { path: out.to_path_buf(), source };
-        if crate::input::output_over_input(input, &[out]).map_err(io)?.is_some() {
-            return Err(WriteError::OverInput { out: out.to_path_buf(), input: input.to_path_buf() });
+        if let Some(over) = OverInput::find(input, &[out], Writer::Book).map_err(io)? {
+            return Err(over.into());
         }
         // OUT's folder is made if missing, by every command that writes a book.
         crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
         let mut file = AtomicFile::create(out).map_err(io)?;
         file.write_all(&vec![0; header_len]).map_err(io)?;
         Ok(BookOut { file, records: 0 })
-    }
-
-    pub fn path(&self) -> &Path {
-        self.file.path()
     }
 
     /// Records written so far.
@@ -80,15 +74,5 @@ impl BookOut {
         let path = self.file.path().to_path_buf();
         self.file.write_start(header).map_err(|source| WriteError::Io { path: path.clone(), source })?;
         self.file.finish().map_err(|source| WriteError::Io { path, source })
-    }
-}
-
-/// The header of a book of `records` records written in the format it was
-/// read in (cut, extend): an Edax book keeps its own header but for the
-/// count; an Egaroucid book, whatever its version, gets an `.egbk3` one.
-pub fn header_kept(read: &Header, records: u64) -> Vec<u8> {
-    match read {
-        Header::Edax(header) => edax::header_from(header, records).to_vec(),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => egaroucid::header(records).to_vec(),
     }
 }

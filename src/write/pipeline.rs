@@ -9,7 +9,8 @@
 //! way, and why.
 
 use crate::parallel;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::run::Interrupted;
+use std::sync::atomic::AtomicBool;
 
 /// Some records converted together, ready to append.
 pub trait Chunk {
@@ -45,7 +46,7 @@ struct Slot<C, E> {
 /// Writes `chunks` chunks into `sink`: chunk `k` is made by
 /// `convert(k, chunk)` from a cleared chunk on some core, then, in the
 /// order of `k`, appended to `sink` and handed to `then` (what it
-/// counted, its other outputs). Stops with `interrupted()` once `cancel`
+/// counted, its other outputs). Stops with [`Interrupted`] once `cancel`
 /// is set, or with the first error `convert`, the sink or `then` returns;
 /// nothing after that chunk is appended. Chunks come from `fresh` and are
 /// reused.
@@ -55,13 +56,12 @@ pub fn write_chunks<C, S, E>(
     convert: impl Fn(usize, &mut C) -> Result<(), E> + Sync,
     sink: &mut S,
     cancel: &AtomicBool,
-    interrupted: impl Fn() -> E,
     mut then: impl FnMut(&mut C) -> Result<(), E>,
 ) -> Result<(), E>
 where
     C: Chunk + Send,
     S: Sink,
-    E: From<S::Error> + Send,
+    E: From<S::Error> + From<Interrupted> + Send,
 {
     let make = || Slot { chunk: fresh(), converted: Ok(()) };
     let work = |k: usize, slot: &mut Slot<C, E>| {
@@ -69,9 +69,7 @@ where
         slot.converted = convert(k, &mut slot.chunk);
     };
     let consume = |slot: &mut Slot<C, E>| {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
-        }
+        Interrupted::check(cancel)?;
         std::mem::replace(&mut slot.converted, Ok(()))?;
         sink.append(slot.chunk.bytes(), slot.chunk.records())?;
         then(&mut slot.chunk)
@@ -82,6 +80,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     /// A chunk of numbers written as one byte each.
     #[derive(Default)]
@@ -118,6 +117,12 @@ mod tests {
         Full,
         Chunk(usize),
         Interrupted,
+    }
+
+    impl From<Interrupted> for Failed {
+        fn from(Interrupted: Interrupted) -> Failed {
+            Failed::Interrupted
+        }
     }
 
     impl Sink for Memory {
@@ -163,8 +168,7 @@ mod tests {
                 seen += 1;
                 Ok(())
             };
-            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, || Failed::Interrupted, then)
-                .unwrap();
+            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, then).unwrap();
             let expected = sequential(n);
             assert_eq!(book.bytes, expected, "{n} records by {per}");
             assert_eq!(book.records, expected.len() as u64);
@@ -175,13 +179,12 @@ mod tests {
     #[test]
     fn no_chunks_write_nothing() {
         let mut book = Memory::default();
-        let done = write_chunks(
+        let done: Result<(), Failed> = write_chunks(
             0,
             Numbers::default,
             |_, _: &mut Numbers| panic!("no chunk to convert"),
             &mut book,
             &AtomicBool::new(false),
-            || Failed::Interrupted,
             |_| panic!("no chunk to hand over"),
         );
         assert_eq!(done, Ok(()));
@@ -192,15 +195,7 @@ mod tests {
     fn a_cancel_stops_the_writing_between_chunks() {
         let cancel = AtomicBool::new(true);
         let mut book = Memory::default();
-        let done = write_chunks(
-            50,
-            Numbers::default,
-            convert(500, 10),
-            &mut book,
-            &cancel,
-            || Failed::Interrupted,
-            |_| Ok(()),
-        );
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, |_| Ok(()));
         assert_eq!(done, Err(Failed::Interrupted));
         assert!(book.bytes.is_empty(), "nothing is written once cancelled");
 
@@ -215,8 +210,7 @@ mod tests {
             }
             Ok(())
         };
-        let done =
-            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, || Failed::Interrupted, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, then);
         assert_eq!(done, Err(Failed::Interrupted));
         assert_eq!(book.bytes, sequential(30));
     }
@@ -232,7 +226,7 @@ mod tests {
             }
         };
         let mut book = Memory::default();
-        let done = write_chunks(50, Numbers::default, failing, &mut book, &never, || Failed::Interrupted, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, failing, &mut book, &never, |_| Ok(()));
         assert_eq!(done, Err(Failed::Chunk(7)));
         assert_eq!(book.bytes, sequential(70));
     }
@@ -241,8 +235,7 @@ mod tests {
     fn errors_of_the_sink_and_of_the_hand_over_are_returned() {
         let never = AtomicBool::new(false);
         let mut book = Memory { room: Some(sequential(100).len()), ..Memory::default() };
-        let done =
-            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, || Failed::Interrupted, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, |_| Ok(()));
         assert_eq!(done, Err(Failed::Full));
         assert_eq!(book.bytes, sequential(100));
 
@@ -255,8 +248,7 @@ mod tests {
             }
             Ok(())
         };
-        let done =
-            write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, || Failed::Interrupted, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, then);
         assert_eq!(done, Err(Failed::Chunk(4)));
         assert_eq!(book.bytes, sequential(50));
     }

@@ -7,5 +7,12 @@ pub mod entries;
 pub mod patch;
 pub mod read;
 
-pub use encode::*;
-pub use read::*;
+pub use encode::{
+    encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned, EdaxRecord, NO_LEAF,
+};
+pub(crate) use read::board_problems;
+pub use read::{
+    is_edax, links_before, n_links_at, next_record, parse_header, record_at, records, records_from, Header, RawRecord,
+    Starts, COUNTS_AT, HEADER_LEN, LINKS_AT, MAGIC, N_NODES_AT, RECORD_MAX_LEN, RECORD_MIN_LEN, STARTS_EVERY, VALUE_AT,
+    VERSION,
+};
