@@ -18,7 +18,8 @@
 //!
 //! For tests, `SOLVER_FAULT` makes it misbehave on its first `hint`:
 //! `exit` (ends), `hang` (never answers, saying so on standard error),
-//! `garbage` (prints nonsense).
+//! `garbage` (prints nonsense); `hang-after-N` answers N `hint`s, then
+//! hangs on the next (so that a test can stop a run at a known point).
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::Book;
@@ -112,6 +113,15 @@ impl Solver {
 
     fn hint(&mut self, n: usize) {
         self.hints += 1;
+        let fault = std::env::var("SOLVER_FAULT").unwrap_or_default();
+        if let Some(n) = fault.strip_prefix("hang-after-").and_then(|n| n.parse::<usize>().ok()) {
+            if self.hints > n {
+                eprintln!("hanging after {n} answers (SOLVER_FAULT={fault})");
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(60));
+                }
+            }
+        }
         if self.hints == 1 {
             match std::env::var("SOLVER_FAULT").as_deref() {
                 Ok("exit") => std::process::exit(3),

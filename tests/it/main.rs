@@ -19,6 +19,7 @@ mod hostile;
 mod hostile_outputs;
 mod layout;
 mod manifest;
+mod merge;
 mod older;
 mod one_file;
 mod props;

@@ -1,0 +1,344 @@
+//! `merge` end to end (docs/merge.md): against `fix` (a book merged with
+//! itself), against `extend` (a book merged with its own extension holds
+//! what the extension holds), against counts published for a real Edax
+//! book (the moves Edax leaves unlinked), and against books made by hand
+//! for each branch of the rule. Engines are the exact solver of
+//! `examples/solver.rs`.
+
+use crate::common::{bin, data, edax46, run_in, stderr_of};
+use crate::extend::{assert_no_engine_left, book as extend_book, solver};
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::{Book, Link, Score};
+use bookminer::format::edax::entries::{encode, Entry};
+use bookminer::format::edax::records;
+use bookminer::symmetry::normalize;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `bookminer merge A B OUT` in `dir`, out_dir `o`, with `extra` flags.
+fn merge(dir: &Path, a: &Path, b: &Path, out: &str, extra: &[&str]) -> Command {
+    let mut command = bin();
+    command.current_dir(dir).args(["--config", "/dev/null", "merge"]).arg(a).arg(b).arg(out);
+    command.args(["--out-dir", "o", "--summary", "json"]).args(extra).env(crate::extend::RUN_TAG, dir);
+    command
+}
+
+fn ran(mut command: Command) -> Output {
+    let out = command.output().expect("bookminer runs");
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    out
+}
+
+fn summary(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("a JSON summary")
+}
+
+fn receipt(dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("o/merge.jsonl")).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Board → (value, lower, upper, level) of every record of an Edax book.
+fn edax_values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
+    let bytes = std::fs::read(path).unwrap();
+    let all = records(&bytes).map(Result::unwrap).map(|(_, _, raw)| {
+        let (lower, upper) = raw.bounds();
+        (raw.board(), (raw.value().discs(), lower.discs(), upper.discs(), raw.level()))
+    });
+    all.collect()
+}
+
+/// `extend` of the extend book from [`START`] with the solver, into `dir/name`.
+fn extended(dir: &Path, name: &str) -> PathBuf {
+    ran(crate::extend::extend(dir, &extend_book(), name, &["--out-dir", "ox", "-q"]));
+    dir.join(name)
+}
+
+#[test]
+fn a_book_merged_with_itself_is_its_fix_byte_for_byte() {
+    for book in [edax46(), data("books/edax-endgames-perturbed.dat"), data("books/edax-ray-l1-mut1.dat")] {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(run_in(dir.path(), &["fix", book.to_str().unwrap(), "fixed.dat", "-q"]).status.success());
+        let out = ran(merge(dir.path(), &book, &book, "merged.dat", &[]));
+        let fixed = std::fs::read(dir.path().join("fixed.dat")).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("merged.dat")).unwrap(), fixed, "{}", book.display());
+        let s = summary(&out);
+        assert_eq!(s["conflicts"], 0);
+        assert_eq!(s["boards_alike"], s["positions_a"]);
+        assert!(receipt(dir.path()).is_empty(), "no conflict, no stale leaf");
+    }
+}
+
+#[test]
+fn a_book_merged_with_its_extension_holds_the_extension_in_either_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let grown = extended(dir.path(), "grown.dat");
+    let expected = edax_values(&grown);
+    ran(merge(dir.path(), &extend_book(), &grown, "merged.dat", &[]));
+    assert_eq!(edax_values(&dir.path().join("merged.dat")), expected);
+    // B as Egaroucid stores it: converted back to Edax for the merge.
+    assert!(run_in(dir.path(), &["convert", "grown.dat", "grown.egbk3", "-q"]).status.success());
+    let out = ran(merge(dir.path(), &extend_book(), &dir.path().join("grown.egbk3"), "merged2.dat", &[]));
+    assert!(!summary(&out)["converted_b"].is_null());
+    let values = |map: HashMap<Board, (i32, i32, i32, u8)>| -> HashMap<Board, i32> {
+        map.into_iter().map(|(board, v)| (board, v.0)).collect()
+    };
+    assert_eq!(values(edax_values(&dir.path().join("merged2.dat"))), values(expected.clone()));
+    // And OUT an .egbk3: the same boards and values as B converted.
+    ran(merge(dir.path(), &extend_book(), &dir.path().join("grown.egbk3"), "merged.egbk3", &[]));
+    let held = |path: &Path| -> HashMap<Board, i32> {
+        let book = Book::open(path, &Default::default()).unwrap();
+        book.records().map(|r| (r.board(), r.value().discs())).collect()
+    };
+    assert_eq!(held(&dir.path().join("merged.egbk3")), held(&dir.path().join("grown.egbk3")));
+}
+
+/// Every record's level set to `level`, in a copy of an Edax book.
+fn with_level(from: &Path, to: &Path, level: u8) {
+    let mut bytes = std::fs::read(from).unwrap();
+    let mut at = 42;
+    while at < bytes.len() {
+        let n_links = usize::from(bytes[at + 38]);
+        bytes[at + 39] = level;
+        at += 42 + 2 * n_links;
+    }
+    std::fs::write(to, bytes).unwrap();
+}
+
+#[test]
+fn stale_leaves_searched_again_give_what_the_extension_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let grown = extended(dir.path(), "grown.dat");
+    // B's records below A's level: A's are kept, and the leaves extend
+    // linked in B are stale in them.
+    with_level(&grown, &dir.path().join("low.dat"), 59);
+    let out = ran(merge(
+        dir.path(),
+        &extend_book(),
+        &dir.path().join("low.dat"),
+        "merged.dat",
+        &["--engine", solver().to_str().unwrap()],
+    ));
+    let s = summary(&out);
+    assert!(s["stale_leaves"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(s["stale_searched"], s["stale_leaves"]);
+    assert_eq!(s["conflicts_by_level"], s["conflicts"]);
+    let values = |map: HashMap<Board, (i32, i32, i32, u8)>| -> HashMap<Board, i32> {
+        map.into_iter().map(|(board, v)| (board, v.0)).collect()
+    };
+    assert_eq!(values(edax_values(&dir.path().join("merged.dat"))), values(edax_values(&grown)));
+    let stale: Vec<_> = receipt(dir.path()).into_iter().filter(|l| l.get("stale").is_some()).collect();
+    assert_eq!(stale.len() as u64, s["stale_leaves"].as_u64().unwrap());
+    for line in &stale {
+        assert_eq!(line["kept"], "A");
+        assert_eq!(line["by"], "level");
+        assert_ne!(line["leaf"][0], line["stale"][0], "a new move: the old one is a link now");
+    }
+    assert_no_engine_left(dir.path());
+}
+
+/// Waits until `dir/o/extend.jsonl` holds `n` lines.
+fn wait_for_journal(child: &mut std::process::Child, dir: &Path, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(dir.join("o/extend.jsonl")).unwrap_or_default();
+        if text.split_inclusive('\n').filter(|l| l.ends_with('\n')).count() >= n {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the journal never reached {n} answers");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before {n} answers");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn killed_while_searching_stale_leaves_and_run_again_nothing_is_searched_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let grown = extended(dir.path(), "grown.dat");
+    with_level(&grown, &dir.path().join("low.dat"), 59);
+    let low = dir.path().join("low.dat");
+    let solver = solver();
+    let engine = ["--engine", solver.to_str().unwrap(), "--workers", "1"];
+    let whole = tempfile::tempdir().unwrap();
+    ran(merge(whole.path(), &extend_book(), &low, "merged.dat", &engine));
+    let expected = std::fs::read(whole.path().join("merged.dat")).unwrap();
+    // The engine answers two searches, then hangs: the run is killed there.
+    let mut child = merge(dir.path(), &extend_book(), &low, "merged.dat", &engine)
+        .env("SOLVER_FAULT", "hang-after-2")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_journal(&mut child, dir.path(), 2);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_no_engine_left(dir.path());
+    assert!(!dir.path().join("merged.dat").exists(), "no OUT from a killed run");
+    let again = ran(merge(dir.path(), &extend_book(), &low, "merged.dat", &engine));
+    let s = summary(&again);
+    assert_eq!(s["stale_from_journal"], 2);
+    assert_eq!(s["stale_searched"].as_u64().unwrap() + 2, s["stale_leaves"].as_u64().unwrap());
+    assert_eq!(std::fs::read(dir.path().join("merged.dat")).unwrap(), expected);
+    let journal = std::fs::read_to_string(dir.path().join("o/extend.jsonl")).unwrap();
+    let searches: Vec<&str> = journal.lines().collect();
+    let unique: HashSet<&str> = searches.iter().map(|l| &l[..l.find("\"move\"").unwrap_or(l.len())]).collect();
+    assert_eq!(unique.len(), searches.len(), "a search journaled twice");
+    let hidden: Vec<String> =
+        crate::common::names_in(dir.path()).into_iter().filter(|n| n.starts_with(".bookminer")).collect();
+    assert!(hidden.is_empty() || hidden.iter().all(|n| n.starts_with(".bookminer-merge-")), "{hidden:?}");
+}
+
+/// Each board's legal moves that its record does not link but whose child
+/// the book holds: what Edax's `book link` would link.
+fn unlinked_in_book(path: &Path) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    let boards: HashSet<Board> = records(&bytes).map(|r| r.unwrap().2.board()).collect();
+    let mut count = 0;
+    for (_, _, raw) in records(&bytes).map(Result::unwrap) {
+        let board = raw.board();
+        let record = raw.to_record(Default::default(), 0);
+        let linked: HashSet<Move> = record.links().map(|l| l.mv).collect();
+        for square in Square::iter(board.legal_moves()) {
+            let child = normalize(&board.after(Move::Play(square)).unwrap()).board;
+            count += u64::from(!linked.contains(&Move::Play(square)) && boards.contains(&child));
+        }
+    }
+    count
+}
+
+#[test]
+fn with_link_every_move_edax_leaves_unlinked_is_linked_and_stale_leaves_lose_their_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = edax46();
+    // The count the issue publishes for this book, and a slow count.
+    assert_eq!(unlinked_in_book(&book), 321);
+    let out = ran(merge(dir.path(), &book, &book, "linked.dat", &["--link"]));
+    let s = summary(&out);
+    assert_eq!(s["links_added"], 321);
+    assert_eq!(unlinked_in_book(&dir.path().join("linked.dat")), 0);
+    let stale = s["stale_leaves"].as_u64().unwrap();
+    assert!(stale > 0);
+    assert_eq!(stale, s["stale_known"].as_u64().unwrap() + s["stale_emptied"].as_u64().unwrap());
+    let merged = Book::open(&dir.path().join("linked.dat"), &Default::default()).unwrap();
+    for line in receipt(dir.path()) {
+        let board = bookminer::position::parse(&format!(
+            "{} {}",
+            line["board"].as_str().unwrap(),
+            line["side"].as_str().unwrap()
+        ))
+        .unwrap()
+        .board;
+        let record = merged.records().find(|r| r.board() == normalize(&board).board).expect("the board is in OUT");
+        let leaf = line["leaf"].clone();
+        match leaf[0].as_str() {
+            // Left with no score, on a legal move no link takes.
+            Some(square) => {
+                assert_eq!(leaf[1], -127, "{line}");
+                let mv = Move::Play(Square::parse(square).unwrap());
+                assert!(!record.links().any(|l| l.mv == mv), "{line}");
+                assert_eq!(record.leaf().map(|l| (l.mv, l.score)), Some((mv, Score::new(-127))), "{line}");
+            }
+            // Every move linked (or the game over): no leaf.
+            None => assert!(record.leaf().is_none(), "{line}"),
+        }
+    }
+    // What Edax checks as it loads a record ("nomove is wrong"): a record
+    // without a leaf move links every legal move.
+    for record in merged.records() {
+        let linked = record.links().fold(0u64, |bits, l| match l.mv {
+            Move::Play(square) => bits | square.bit(),
+            Move::Pass => bits,
+        });
+        let unlinked = record.board().legal_moves() & !linked;
+        assert!(record.leaf().is_some() || unlinked == 0, "{:?} has moves left and no leaf", record.board());
+    }
+}
+
+/// Two one-line books by hand: the initial position and the one after F5,
+/// each record at the given level; A's initial position has its leaf on
+/// `a_leaf`, B's links F5.
+fn hand_books(dir: &Path, a_level: u8, b_level: u8) -> (PathBuf, PathBuf) {
+    let f5 = Move::Play(Square::parse("f5").unwrap());
+    let after = normalize(&Board::INITIAL.after(f5).unwrap()).board;
+    let d3 = Move::Play(Square::parse("d3").unwrap());
+    let child =
+        |level| Entry { level, leaf: Some(Link::new(Score::new(0), first_move(&after))), ..Entry::new(after, 0) };
+    // A: the initial position's leaf is F5, scored 2; no link.
+    let a_root = Entry { level: a_level, leaf: Some(Link::new(Score::new(2), f5)), ..Entry::new(Board::INITIAL, 2) };
+    // B: F5 linked, the leaf D3.
+    let b_root = Entry {
+        level: b_level,
+        links: vec![Link::new(Score::new(0), f5)],
+        leaf: Some(Link::new(Score::new(-1), d3)),
+        ..Entry::new(Board::INITIAL, 0)
+    };
+    let (a, b) = (dir.join("a.dat"), dir.join("b.dat"));
+    std::fs::write(&a, encode(&[a_root], 1)).unwrap();
+    std::fs::write(&b, encode(&[b_root, child(b_level)], 1)).unwrap();
+    (a, b)
+}
+
+fn first_move(board: &Board) -> Move {
+    Move::Play(Square::iter(board.legal_moves()).next().unwrap())
+}
+
+#[test]
+fn the_rule_keeps_the_higher_level_then_the_leaf_that_is_no_link_then_a() {
+    // A's leaf F5 is B's link: stale in A's record.
+    for (a_level, b_level, kept, by) in [(10, 10, "B", "leaf"), (10, 9, "A", "level"), (9, 10, "B", "level")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = hand_books(dir.path(), a_level, b_level);
+        let out = ran(merge(dir.path(), &a, &b, "m.dat", &[]));
+        let lines = receipt(dir.path());
+        let root = lines.iter().find(|l| l["record"] == 0).expect("the initial position's line");
+        assert_eq!((root["kept"].as_str(), root["by"].as_str()), (Some(kept), Some(by)), "{a_level} {b_level}");
+        let merged = Book::open(&dir.path().join("m.dat"), &Default::default()).unwrap();
+        let record = merged.records().next().unwrap();
+        // The links of both books: F5 from B.
+        assert_eq!(record.links().map(|l| l.mv).collect::<Vec<_>>(), vec![Move::Play(Square::parse("f5").unwrap())]);
+        let s = summary(&out);
+        assert_eq!(s["boards_b_alone"], 1);
+        if kept == "A" {
+            // A's leaf F5 is a link now: stale, and without an engine it keeps no score.
+            assert_eq!(root["stale"][0], "F5");
+            assert_eq!(record.leaf().map(|l| l.score), Some(Score::new(-127)));
+            assert_eq!(s["stale_emptied"], 1);
+        } else {
+            assert!(root.get("stale").is_none());
+            assert_eq!(record.leaf().map(|l| l.mv), Some(Move::Play(Square::parse("d3").unwrap())));
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_an_out_over_a_book_or_named_for_no_format_it_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = edax46();
+    std::fs::copy(&book, dir.path().join("a.dat")).unwrap();
+    std::os::unix::fs::symlink("a.dat", dir.path().join("link.dat")).unwrap();
+    std::os::unix::fs::symlink("o/merge.jsonl", dir.path().join("receipt.dat")).unwrap();
+    for (out, says) in [
+        ("link.dat", "is a book being read"),
+        ("a.dat", "is a book being read"),
+        ("m.egbk2", "reads but does not write"),
+        ("m.txt", "cannot tell the format"),
+        ("receipt.dat", "cannot also be the receipt"),
+    ] {
+        let a = dir.path().join("a.dat");
+        let out = merge(dir.path(), &a, &book, out, &[]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+        assert!(stderr_of(&out).contains(says), "{says}: {}", stderr_of(&out));
+    }
+    assert_eq!(std::fs::read(dir.path().join("a.dat")).unwrap(), std::fs::read(&book).unwrap());
+    let bad = dir.path().join("bad.dat");
+    std::fs::write(&bad, b"XADEKOOB").unwrap();
+    let out = merge(dir.path(), &bad, &book, "m.dat", &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("bad.dat"), "{}", stderr_of(&out));
+    assert!(!dir.path().join("m.dat").exists());
+    let left: Vec<String> =
+        crate::common::names_in(dir.path()).into_iter().filter(|n| n.starts_with(".bookminer")).collect();
+    assert!(left.is_empty(), "nothing temporary left: {left:?}");
+}
