@@ -16,7 +16,11 @@
 #     negamax then gives them, Edax must load the book written with nothing
 #     to repair and its own `book extend` of it add nothing; the same book as
 #     .egbk3 must grow to the same boards and values (but the positions an
-#     Egaroucid book does not store) and load in Egaroucid as written.
+#     Egaroucid book does not store) and load in Egaroucid as written;
+#   * `merge` of each book with itself (--link: its stale leaves left with
+#     no score, or searched by Edax) and of the extend book with Edax's own
+#     extension of it must load in Edax with nothing to repair and come back
+#     unchanged from Edax's negamax, or be held by Egaroucid as written.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -137,6 +141,37 @@ extended_as_edax_would() {
 }
 check "extend with Edax as the engine, as Edax's own book extend" extended_as_edax_would
 
+# merged_then A B OUT FLAGS...: merges A and B into OUT; an Edax OUT must
+# load in Edax with nothing to repair and come back from Edax's own negamax
+# with the same values, bounds, levels, links and leaves; an .egbk3 OUT
+# must be held by Egaroucid as written.
+merged_then() {
+  local a=$1 b=$2 out=$d/$3; shift 3
+  bm merge "$a" "$b" "$out" --out-dir "$d/o" "$@" || return 1
+  case $out in
+    *.dat)
+      "$clients/edax-check.sh" "$out" "$d/neg.dat" || return 1
+      python3 "$clients/bookdiff.py" edax "$out" "$d/neg.dat" ;;
+    *) egaroucid_ok "$out" ;;
+  esac
+}
+
+# merged_with_edax_extend: the extend book merged with what Edax's own `book
+# extend` made of it holds what Edax's negamax of that makes of it.
+merged_with_edax_extend() {
+  local in=$shared/books/extend/endgames-extend.dat
+  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+  "$clients/edax-extend.sh" "$in" "$line" "$d/edax.dat" 2 || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  merged_then "$in" "$d/edax.dat" merged.dat || return 1
+  python3 "$clients/bookdiff.py" edax "$d/edax-neg.dat" "$d/merged.dat" --fields value,lower,upper,level
+}
+check "merge the extend book with Edax's own extension of it" merged_with_edax_extend
+edax_engine="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+check "merge edax46-l2-small.dat with itself --link, stale leaves searched by Edax" \
+  merged_then "$shared/books/edax46-l2-small.dat" "$shared/books/edax46-l2-small.dat" m.dat --link \
+  --engine "$edax_engine" --workers 1
+
 books=("$shared"/books/*.dat "$shared"/books/egbk3/*.egbk3)
 olds=("$shared"/books/egbk3/*.egbk2 "$shared"/books/egbk3/*.egbk)
 if [ "$synth_size" -gt 0 ]; then
@@ -154,6 +189,8 @@ for in in "${books[@]}"; do
   check "cut $name --error 3 --max-ply 12" cut_then "$ok" "$in" "$out" --error 3 --max-ply 12
   check "cut $name --start f5d6 --deviation 1" cut_then "$ok" "$in" "$out" --start f5d6 --deviation 1
   check "fix $name, then Edax's negamax" fixed_as_edax_would "$in"
+  check "merge $name with itself --link into Edax" merged_then "$in" "$in" m.dat --link
+  check "merge $name with the first book into .egbk3" merged_then "$in" "${books[0]}" m.egbk3
 done
 
 for old in "${olds[@]}"; do
