@@ -143,6 +143,17 @@ pub fn extend(report: &ExtendReport) -> Value {
     })
 }
 
+/// A book `merge` converted, as `convert`'s summary says it, but for the
+/// command and the file it was written to (the run's own, removed).
+fn converted(report: &ConvertReport) -> Value {
+    let mut value = convert(report);
+    if let Some(keys) = value.as_object_mut() {
+        keys.shift_remove("command");
+        keys.shift_remove("output");
+    }
+    value
+}
+
 pub fn merge(report: &MergeReport) -> Value {
     let t = &report.tally;
     json!({
@@ -153,8 +164,8 @@ pub fn merge(report: &MergeReport) -> Value {
         "receipt": text(&report.receipt),
         "positions_a": report.positions[0],
         "positions_b": report.positions[1],
-        "converted_a": report.converted[0].as_ref().map(convert),
-        "converted_b": report.converted[1].as_ref().map(convert),
+        "converted_a": report.converted[0].as_ref().map(converted),
+        "converted_b": report.converted[1].as_ref().map(converted),
         "boards_a_alone": t.only_a,
         "boards_b_alone": t.only_b,
         "boards_alike": t.same,
