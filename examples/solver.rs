@@ -114,7 +114,7 @@ impl Solver {
     fn hint(&mut self, n: usize) {
         self.hints += 1;
         let fault = std::env::var("SOLVER_FAULT").unwrap_or_default();
-        if let Some(n) = fault.strip_prefix("hang-after-").and_then(|n| n.parse::<usize>().ok()) {
+        if let Some(n) = fault.strip_prefix("hang-after-").and_then(|n| n.parse::<u32>().ok()) {
             if self.hints > n {
                 eprintln!("hanging after {n} answers (SOLVER_FAULT={fault})");
                 loop {
