@@ -49,6 +49,15 @@ pub enum MergeError {
     OneFile { output: PathBuf, other: PathBuf, what: &'static str },
     #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
     TooLarge { a: PathBuf, b: PathBuf, records: u64 },
+    /// The book composed before its negamax, in a folder of the run's own
+    /// beside OUT, could not be written.
+    #[error("{}: composing it in {}: {source}; nothing was written", output.display(), composed.display())]
+    Composing {
+        output: PathBuf,
+        composed: PathBuf,
+        #[source]
+        source: io::Error,
+    },
     /// The book composed could not be read back: bookminer's own fault.
     #[error("the merged book could not be read back: {0}; nothing was written; please report this")]
     Composed(String),
@@ -68,6 +77,7 @@ impl MergeError {
         match self {
             MergeError::OverInput(_) | MergeError::OneFile { .. } | MergeError::TooLarge { .. } => ErrorKind::BadInput,
             MergeError::Composed(_) => ErrorKind::Internal,
+            MergeError::Composing { source, .. } => crate::failure::io_kind(source),
             MergeError::Run(e) => e.kind(),
             MergeError::Convert(e) => e.kind(),
             MergeError::Fix(e) => e.kind(),
@@ -245,12 +255,15 @@ fn compose_into(
     cancel: &AtomicBool,
 ) -> Result<Composed, MergeError> {
     let began = Instant::now();
-    let io = RunError::io;
+    let io = |path: &Path| {
+        let (output, composed) = (paths.output.clone(), path.to_path_buf());
+        move |source| MergeError::Composing { output, composed, source }
+    };
     let header_len = composer.to.header_len();
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io(path))?);
     out.write_all(&vec![0; header_len]).map_err(io(path))?;
     let composed = composer.compose(&mut out, header_len as u64, cancel).map_err(|failure| match failure {
-        Failure::Io(source) => MergeError::Run(RunError::Io { path: path.to_path_buf(), source }),
+        Failure::Io(source) => io(path)(source),
         Failure::Changed(kept) => changed(paths, kept),
         Failure::Interrupted => MergeError::interrupted(),
     })?;
@@ -294,7 +307,10 @@ fn search_stale(
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
     let mut done = |done: usize| progress(&MergeProgress { done, searches });
     let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
-    let io = RunError::io;
+    let io = |path: &Path| {
+        let (output, composed) = (paths.output.clone(), path.to_path_buf());
+        move |source| MergeError::Composing { output, composed, source }
+    };
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
         let (score, mv) = p.plan.leaf(*answer);

@@ -216,12 +216,14 @@ fn the_file_size_limit_fails_the_write_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     book_in(dir.path());
     let bin = env!("CARGO_BIN_EXE_bookminer");
-    for command in ["fix in.dat out/o.dat", "convert in.dat out/o.egbk3", "cut in.dat out/o.dat"] {
+    for command in
+        ["fix in.dat out/o.dat", "convert in.dat out/o.egbk3", "cut in.dat out/o.dat", "merge in.dat in.dat out/o.dat"]
+    {
         let script = format!("ulimit -f 100; exec {bin} --config /dev/null --out-dir out {command}");
         let out = std::process::Command::new("bash").current_dir(dir.path()).args(["-c", &script]).output().unwrap();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(3), "{command}: {err}");
-        assert!(err.contains("File too large"), "{command}: {err}");
+        assert!(err.contains("File too large") && err.contains("error: out/o."), "{command}: {err}");
         let left = if dir.path().join("out").exists() { names_in(&dir.path().join("out")) } else { Vec::new() };
         assert!(left.is_empty(), "{command}: {left:?}");
     }
