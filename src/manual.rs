@@ -22,9 +22,9 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "3",
         "a file could not be read or written, the book changed while it was read, no engine could be started, \
-         or an engine failed three times (extend, grow)",
+         or an engine failed three times (extend, grow, merge)",
     ),
-    ("130", "interrupted (Ctrl-C, SIGTERM or SIGHUP alike); nothing was changed (extend keeps its journal)"),
+    ("130", "interrupted (Ctrl-C, SIGTERM or SIGHUP alike); nothing was changed (extend, grow and merge keep their journal)"),
 ];
 
 /// A few command lines for each command's page: what it is said, then the line.
@@ -57,6 +57,10 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
         ],
         "grow" => &[("Best first, up to a priority.", "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12")],
+        "merge" => &[
+            ("Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.", "bookminer merge mine.dat theirs.egbk3 both.dat"),
+            ("Stale leaves searched again by Edax; Edax's unlinked moves linked.", "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
         "synth" => &[
             ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
             ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),
