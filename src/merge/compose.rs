@@ -14,16 +14,55 @@ use crate::extend::search::LeafPlan;
 use crate::format::edax::read::{self as edax, LINKS_AT};
 use crate::format::egaroucid::read::{self as egaroucid, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
+use crate::run::Interrupted;
 use crate::symmetry::normalize;
+use crate::write::pipeline::{write_chunks, Chunk, Sink};
 use smallvec::SmallVec;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Where the bytes an Egaroucid record's leaf takes begin: value, move, level.
 const EGBK3_LEAF_AT: usize = 22;
 
-/// Records between two looks at the cancel flag.
-const CANCEL_EVERY: u64 = 1 << 16;
+/// Records composed together, on one core.
+const CHUNK: usize = 1 << 14;
+
+/// Records composed on one core: their bytes, what they counted, and
+/// their receipt entries (numbered within the part) with, for a leaf left
+/// to the engines, where it is in the part's bytes and its plan.
+#[derive(Default)]
+struct Part {
+    bytes: Vec<u8>,
+    tally: Tally,
+    made: Vec<(Entry, Option<(usize, LeafPlan)>)>,
+}
+
+impl Chunk for Part {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.tally = Tally::default();
+        self.made.clear();
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn records(&self) -> u64 {
+        self.tally.records
+    }
+}
+
+/// The book composed, appended to in turn.
+struct Appended<'w, W>(&'w mut W);
+
+impl<W: Write> Sink for Appended<'_, W> {
+    type Error = io::Error;
+
+    fn append(&mut self, bytes: &[u8], _records: u64) -> io::Result<()> {
+        self.0.write_all(bytes)
+    }
+}
 
 /// A stale leaf an engine is to search: where its bytes are in the book
 /// composed, and the plan whose search decides it.
@@ -98,6 +137,40 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds what another part of the book counted.
+    fn add(&mut self, other: &Tally) {
+        let Tally {
+            records,
+            only_a,
+            only_b,
+            same,
+            by_level,
+            by_leaf,
+            first,
+            kept_a,
+            kept_b,
+            links_joined,
+            links_added,
+            stale,
+            stale_known,
+            stale_emptied,
+        } = *other;
+        self.records += records;
+        self.only_a += only_a;
+        self.only_b += only_b;
+        self.same += same;
+        self.by_level += by_level;
+        self.by_leaf += by_leaf;
+        self.first += first;
+        self.kept_a += kept_a;
+        self.kept_b += kept_b;
+        self.links_joined += links_joined;
+        self.links_added += links_added;
+        self.stale += stale;
+        self.stale_known += stale_known;
+        self.stale_emptied += stale_emptied;
+    }
+
     pub fn conflicts(&self) -> u64 {
         self.by_level + self.by_leaf + self.first
     }
@@ -136,6 +209,12 @@ impl From<io::Error> for Failure {
     }
 }
 
+impl From<Interrupted> for Failure {
+    fn from(_: Interrupted) -> Failure {
+        Failure::Interrupted
+    }
+}
+
 /// One record composed: its bytes, and where its leaf pair starts in them.
 struct Made {
     bytes: Vec<u8>,
@@ -146,38 +225,67 @@ struct Made {
 
 impl Composer<'_> {
     /// Writes the records into `out` (after a header of `header_len`
-    /// bytes, which the caller writes), in merged order.
+    /// bytes, which the caller writes), in merged order: chunks of records
+    /// composed on every core, appended in turn.
     pub fn compose(&self, out: &mut impl Write, header_len: u64, cancel: &AtomicBool) -> Result<Composed, Failure> {
+        let (in_a, in_b) = (self.a.counts().records as usize, self.b.counts().records as usize);
+        let (chunks_a, chunks_b) = (in_a.div_ceil(CHUNK), in_b.div_ceil(CHUNK));
         let mut composed = Composed { tally: Tally::default(), entries: Vec::new(), pending: Vec::new() };
         let mut at = header_len;
-        let a_then_b = self.a.file().every_record().map(|at| (Some(at), self.b.locate(&self.a.file().board_of(at))));
-        let only_b = self
-            .b
-            .file()
-            .every_record()
-            .filter(|&at| self.a.locate(&self.b.file().board_of(at)).is_none())
-            .map(|at| (None, Some(at)));
-        for (in_a, in_b) in a_then_b.chain(only_b) {
-            if composed.tally.records.is_multiple_of(CANCEL_EVERY) && cancel.load(Ordering::Relaxed) {
-                return Err(Failure::Interrupted);
+        let convert = |k: usize, part: &mut Part| -> Result<(), Failure> {
+            if k < chunks_a {
+                let ids = k * CHUNK..((k + 1) * CHUNK).min(in_a);
+                let boards =
+                    self.a.file().records_in(ids).map(|at| (Some(at), self.b.locate(&self.a.file().board_of(at))));
+                self.compose_part(boards, part)
+            } else {
+                let k = k - chunks_a;
+                let ids = k * CHUNK..((k + 1) * CHUNK).min(in_b);
+                let only_b =
+                    self.b.file().records_in(ids).filter(|&at| self.a.locate(&self.b.file().board_of(at)).is_none());
+                self.compose_part(only_b.map(|at| (None, Some(at))), part)
             }
-            let made = match self.to {
-                OutFormat::Edax => self.edax(in_a, in_b, &mut composed.tally)?,
-                OutFormat::Egbk3 => self.egaroucid(in_a, in_b, &mut composed.tally)?,
-            };
-            out.write_all(&made.bytes)?;
-            if let Some(mut entry) = made.entry {
-                entry.record = composed.tally.records;
-                if let Some(plan) = made.plan {
-                    let leaf_at = at + made.leaf_at as u64;
-                    composed.pending.push(Pending { entry: composed.entries.len(), leaf_at, plan });
+        };
+        let mut sink = Appended(out);
+        let then = |part: &mut Part| -> Result<(), Failure> {
+            for (mut entry, plan) in part.made.drain(..) {
+                entry.record += composed.tally.records;
+                if let Some((leaf_at, plan)) = plan {
+                    composed.pending.push(Pending {
+                        entry: composed.entries.len(),
+                        leaf_at: at + leaf_at as u64,
+                        plan,
+                    });
                 }
                 composed.entries.push(entry);
             }
-            at += made.bytes.len() as u64;
-            composed.tally.records += 1;
-        }
+            composed.tally.add(&part.tally);
+            at += part.bytes.len() as u64;
+            Ok(())
+        };
+        write_chunks(chunks_a + chunks_b, Part::default, convert, &mut sink, cancel, then)?;
         Ok(composed)
+    }
+
+    /// Composes the records of `boards` (where A and B hold each) into `part`.
+    fn compose_part(
+        &self,
+        boards: impl Iterator<Item = (Option<Located>, Option<Located>)>,
+        part: &mut Part,
+    ) -> Result<(), Failure> {
+        for (in_a, in_b) in boards {
+            let made = match self.to {
+                OutFormat::Edax => self.edax(in_a, in_b, &mut part.tally)?,
+                OutFormat::Egbk3 => self.egaroucid(in_a, in_b, &mut part.tally)?,
+            };
+            if let Some(mut entry) = made.entry {
+                entry.record = part.tally.records;
+                part.made.push((entry, made.plan.map(|plan| (part.bytes.len() + made.leaf_at, plan))));
+            }
+            part.bytes.extend_from_slice(&made.bytes);
+            part.tally.records += 1;
+        }
+        Ok(())
     }
 
     /// Whether the merged book holds `board` (normalized).

@@ -342,3 +342,30 @@ fn merge_refuses_an_out_over_a_book_or_named_for_no_format_it_writes() {
         crate::common::names_in(dir.path()).into_iter().filter(|n| n.starts_with(".bookminer")).collect();
     assert!(left.is_empty(), "nothing temporary left: {left:?}");
 }
+
+#[test]
+fn books_of_many_chunks_merge_in_order_with_each_receipt_line_on_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    for (seed, name) in [("1", "a.dat"), ("2", "b.dat")] {
+        let out = run_in(dir.path(), &["synth", "--positions", "40000", "--seed", seed, name, "-q"]);
+        assert!(out.status.success(), "{}", stderr_of(&out));
+    }
+    let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
+    let out = ran(merge(dir.path(), &a, &b, "m.dat", &[]));
+    let boards = |path: &Path| -> Vec<Board> {
+        let bytes = std::fs::read(path).unwrap();
+        records(&bytes).map(|r| r.unwrap().2.board()).collect()
+    };
+    let (in_a, in_b, merged) = (boards(&a), boards(&b), boards(&dir.path().join("m.dat")));
+    // A's boards in A's order, then B's others in B's order: a slow reference.
+    let of_a: HashSet<Board> = in_a.iter().copied().collect();
+    let expected: Vec<Board> = in_a.iter().copied().chain(in_b.iter().copied().filter(|b| !of_a.contains(b))).collect();
+    assert_eq!(merged, expected);
+    let s = summary(&out);
+    assert!(s["conflicts"].as_u64().unwrap() > 0, "{s}");
+    for line in receipt(dir.path()) {
+        let record = line["record"].as_u64().unwrap() as usize;
+        let text = format!("{} {}", line["board"].as_str().unwrap(), line["side"].as_str().unwrap());
+        assert_eq!(bookminer::position::parse(&text).unwrap().board, merged[record], "{line}");
+    }
+}
