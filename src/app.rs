@@ -21,10 +21,9 @@ use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths, MergeProgres
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
-use bookminer::run::{Control, Interrupted, Left, Phase, RunError};
+use bookminer::run::{self, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
-use bookminer::walk::WalkStats;
 use bookminer::wording::count;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -521,8 +520,13 @@ fn with_control_of<T>(
             .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
         Phase::Writing => shown.borrow_mut().stage(format!("writing {writing}")),
+        Phase::Counting { .. } | Phase::Round { .. } | Phase::StaleLeaves { .. } | Phase::Growing => {}
     };
-    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
+    let mut progress = |progress: run::Progress<'_>| {
+        if let run::Progress::Walked(stats) = progress {
+            shown.borrow().walked(stats)
+        }
+    };
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
     let result = run(control);
     shown.borrow_mut().clear();

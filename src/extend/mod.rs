@@ -34,9 +34,9 @@ use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Interrupted, Left, Phase, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, Progress, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{Start, WalkStats};
+use crate::walk::Start;
 use crate::window::Window;
 use crate::wording::count;
 use ask::Answerers;
@@ -760,7 +760,7 @@ impl SetAside {
             .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
         let records = grown.counts().records;
         let mut phase = |_: Phase| {};
-        let mut walked = |_: &WalkStats| {};
+        let mut walked = |_: Progress<'_>| {};
         let control = Control { cancel, phase: &mut phase, progress: &mut walked };
         let sink = Path::new("(no receipt)");
         // A stop while the book is written is the run's stop: the journal

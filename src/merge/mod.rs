@@ -222,8 +222,7 @@ fn in_format(
     }
     let name = book.path().display().to_string();
     let path = path.with_extension(composed_name(to).rsplit('.').next().unwrap_or("dat"));
-    let reborrowed = Control { cancel: control.cancel, phase: &mut *control.phase, progress: &mut *control.progress };
-    let report = convert(book, to, &path, reborrowed)?;
+    let report = convert(book, to, &path, control.reborrow())?;
     tracing::info!("{name}: converted to an {} book ({} records)", to, report.written);
     let converted = Book::open(&path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
     Ok((converted, Some(report)))
