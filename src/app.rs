@@ -23,7 +23,7 @@ use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
 use bookminer::run::{self, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
-use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
+use bookminer::synth::{synthesize_in, SynthError, SynthOptions};
 use bookminer::wording::count;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -999,24 +999,15 @@ fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, pat
     let mut file = AtomicFile::create(path).map_err(io)?;
     inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
-    let mut stage = None;
-    let mut progress = |now: SynthStage| {
-        let (done, total) = now.counts();
-        if stage != Some(now.name()) {
-            stage = Some(now.name());
-            shown.borrow_mut().count(now.name(), total);
-        }
-        shown.borrow().counted(done);
-    };
-    let run = SynthRun { spill_dir: folder.to_path_buf(), cancel: &INTERRUPTED, progress: &mut progress };
-    let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
-        SynthError::Write(source) => io(source),
-        SynthError::Spill(source) => {
-            AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
-        }
-        other => AppError::Synth(other),
+    let report = with_control(None, &shown, |control| {
+        synthesize_in(format, options, &mut file, folder, control).map_err(|e| match e {
+            SynthError::Write(source) => io(source),
+            SynthError::Spill(source) => {
+                AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
+            }
+            other => AppError::Synth(other),
+        })
     })?;
-    shown.borrow_mut().clear();
     file.commit().map_err(io)?;
     let elapsed = began.elapsed();
     let human = report.written(path, elapsed).to_string();
