@@ -17,7 +17,7 @@ use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, Exten
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
-use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths, MergeProgress};
+use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
@@ -772,18 +772,9 @@ fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool)
     }
     let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
     let options = MergeOptions { to, link };
-    let mut bar_shown = false;
-    let mut progress = |now: &MergeProgress| {
-        let mut shown = shown.borrow_mut();
-        if !bar_shown {
-            bar_shown = true;
-            shown.searching_stale(now.searches as u64);
-        }
-        shown.counted(now.done as u64);
-    };
     let (counts, format) = (book_a.counts(), book_a.format());
     let report = with_control_of(counts, format, "the merged book", &shown, |control| {
-        Ok(merge(book_a, book_b, &paths, &options, engines, &mut progress, control)?)
+        Ok(merge(book_a, book_b, &paths, &options, engines, control)?)
     })?;
     end(report.to_string(), || summary::merge(&report), Some(output))?;
     Ok(0)

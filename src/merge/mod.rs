@@ -29,7 +29,7 @@ use crate::format::egaroucid::encode as egaroucid_encode;
 use crate::format::OutFormat;
 use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Interrupted, Left, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
 use std::fmt;
@@ -124,13 +124,6 @@ pub struct MergeOptions {
     pub link: bool,
 }
 
-/// Where the search of stale leaves is, for a progress display.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MergeProgress {
-    pub done: usize,
-    pub searches: usize,
-}
-
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct MergeReport {
@@ -162,7 +155,6 @@ pub fn merge(
     paths: &MergePaths,
     options: &MergeOptions,
     engines: Option<impl FnOnce(&Path) -> Vec<EngineSet>>,
-    progress: &mut dyn FnMut(&MergeProgress),
     mut control: Control<'_>,
 ) -> Result<MergeReport, MergeError> {
     let began = Instant::now();
@@ -194,8 +186,7 @@ pub fn merge(
     drop((a, b));
     report.searches = pending.len() as u64;
     if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
-        let asked =
-            search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), progress, control.cancel)?;
+        let asked = search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
         (report.searched, report.from_journal, report.engine_time) =
             (asked.0.searched, asked.0.from_journal, asked.0.engine_time);
         report.engines = asked.1;
@@ -285,14 +276,14 @@ fn search_stale(
     pending: &[Pending],
     entries: &mut [compose::Entry],
     (paths, engines): (&ExtendPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
-    progress: &mut dyn FnMut(&MergeProgress),
-    cancel: &AtomicBool,
+    control: &mut Control<'_>,
 ) -> Result<(Asked, Vec<EngineReport>), MergeError> {
     let plans: Vec<LeafPlan> = pending.iter().map(|p| p.plan).collect();
     let searches = plans.len();
+    control.phase(Phase::StaleLeaves { searches });
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
-    let mut done = |done: usize| progress(&MergeProgress { done, searches });
-    let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
+    let cancel = control.cancel;
+    let answered = answer_leaves(&plans, paths, engines, &mut |done| control.counted(done as u64), cancel)?;
     let io = RunError::io;
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
