@@ -12,19 +12,18 @@ use bookminer::book::{Book, BookError, Format, ReadOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
-use bookminer::extend::grow::{grow, GrowOptions, GrowProgress};
-use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths, ExtendProgress};
+use bookminer::extend::grow::{grow, GrowOptions};
+use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::inspect::{inspect, Request};
-use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths, MergeProgress};
+use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
 use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
-use bookminer::run::{Control, Interrupted, Left, Phase, RunError};
+use bookminer::run::{self, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
-use bookminer::synth::{synthesize_in, SynthError, SynthOptions, SynthRun, SynthStage};
-use bookminer::walk::WalkStats;
+use bookminer::synth::{synthesize_in, SynthError, SynthOptions};
 use bookminer::wording::count;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -513,16 +512,68 @@ fn with_control_of<T>(
     shown: &RefCell<Progress>,
     run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
-    // Egaroucid books store no links: about one per position is found walking.
-    let links = if format.stores_links() { counts.links } else { counts.positions };
-    let mut phase = |phase: Phase| match phase {
-        Phase::Resolving => shown
+    with_control(Some(Walks { counts, format, writing }), shown, run)
+}
+
+/// The book a command walks, for its stages' display: its counts and
+/// format, and what its last stage writes.
+struct Walks<'w> {
+    counts: bookminer::book::BookCounts,
+    format: Format,
+    writing: &'w str,
+}
+
+/// Runs a long command under the one [`Control`]: Ctrl-C's flag, and what
+/// it shows of each stage on `shown`. A walk's stages get a spinner each
+/// and the walk its bar, when `walks` names the book walked (without, as
+/// in extend's and grow's final negamax, the last display stays as it
+/// is); a counted stage's bar appears with its first count, an extend
+/// round's last bar is taken away as the round starts (its log line
+/// follows), and grow's figures replace its spinner as they come.
+fn with_control<T>(
+    walks: Option<Walks<'_>>,
+    shown: &RefCell<Progress>,
+    run: impl FnOnce(Control<'_>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    // The counted stage whose bar waits for its first count.
+    let waiting = std::cell::Cell::new(None);
+    let mut phase = |phase: Phase| match (phase, &walks) {
+        (Phase::Resolving, Some(Walks { counts, .. })) => shown
             .borrow_mut()
             .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
-        Phase::Walking => shown.borrow_mut().start_walk(links + counts.leaves),
-        Phase::Writing => shown.borrow_mut().stage(format!("writing {writing}")),
+        (Phase::Walking, Some(Walks { counts, format, .. })) => {
+            // Egaroucid books store no links: about one per position is found walking.
+            let links = if format.stores_links() { counts.links } else { counts.positions };
+            shown.borrow_mut().start_walk(links + counts.leaves)
+        }
+        (Phase::Writing, Some(Walks { writing, .. })) => shown.borrow_mut().stage(format!("writing {writing}")),
+        (Phase::Resolving | Phase::Walking | Phase::Writing, None) | (Phase::Growing, _) => {}
+        (Phase::Round { .. }, _) => {
+            shown.borrow_mut().clear();
+            waiting.set(Some(phase));
+        }
+        (Phase::Counting { .. } | Phase::StaleLeaves { .. }, _) => waiting.set(Some(phase)),
     };
-    let mut progress = |stats: &WalkStats| shown.borrow().walked(stats);
+    let walked = walks.is_some();
+    let mut progress = |progress: run::Progress<'_>| match progress {
+        run::Progress::Walked(stats) if walked => shown.borrow().walked(stats),
+        run::Progress::Walked(_) => {}
+        run::Progress::Counted(done) => {
+            let mut shown = shown.borrow_mut();
+            match waiting.take() {
+                Some(Phase::Counting { what, total }) => shown.count(what, total),
+                Some(Phase::Round { round, candidates, searches }) => {
+                    shown.searching(round, candidates, searches as u64)
+                }
+                Some(Phase::StaleLeaves { searches }) => shown.searching_stale(searches as u64),
+                _ => {}
+            }
+            shown.counted(done);
+        }
+        run::Progress::Grown { added, searched, reached, spent } => {
+            shown.borrow_mut().growing(added, searched, reached, spent)
+        }
+    };
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
     let result = run(control);
     shown.borrow_mut().clear();
@@ -662,10 +713,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let mut progress = |now: &GrowProgress| shown.borrow_mut().growing(now);
-    let report = grow(book, &paths, &options, &mut progress, &WIND_DOWN, &INTERRUPTED);
-    shown.borrow_mut().clear();
-    let report = report?;
+    let report = with_control(None, &shown, |control| Ok(grow(book, &paths, &options, &WIND_DOWN, control)?))?;
     end(report.to_string(), || summary::grow(&report), Some(output))?;
     Ok(0)
 }
@@ -681,23 +729,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "extend")?;
-    // A round's first report takes the last round's bar away (its log line
-    // follows); the next one shows the new round's bar.
-    let (mut round, mut bar_shown) = (0, false);
-    let mut progress = |now: &ExtendProgress| {
-        let mut shown = shown.borrow_mut();
-        if now.round != round {
-            (round, bar_shown) = (now.round, false);
-            shown.clear();
-        } else if !bar_shown {
-            bar_shown = true;
-            shown.searching(now.round, now.candidates, now.searches as u64);
-        }
-        shown.counted(now.done as u64);
-    };
-    let report = extend(book, &paths, &options, &mut progress, &INTERRUPTED);
-    shown.borrow_mut().clear();
-    let report = report?;
+    let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
     Ok(0)
 }
@@ -740,18 +772,9 @@ fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool)
     }
     let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
     let options = MergeOptions { to, link };
-    let mut bar_shown = false;
-    let mut progress = |now: &MergeProgress| {
-        let mut shown = shown.borrow_mut();
-        if !bar_shown {
-            bar_shown = true;
-            shown.searching_stale(now.searches as u64);
-        }
-        shown.counted(now.done as u64);
-    };
     let (counts, format) = (book_a.counts(), book_a.format());
     let report = with_control_of(counts, format, "the merged book", &shown, |control| {
-        Ok(merge(book_a, book_b, &paths, &options, engines, &mut progress, control)?)
+        Ok(merge(book_a, book_b, &paths, &options, engines, control)?)
     })?;
     end(report.to_string(), || summary::merge(&report), Some(output))?;
     Ok(0)
@@ -967,24 +990,15 @@ fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, pat
     let mut file = AtomicFile::create(path).map_err(io)?;
     inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
-    let mut stage = None;
-    let mut progress = |now: SynthStage| {
-        let (done, total) = now.counts();
-        if stage != Some(now.name()) {
-            stage = Some(now.name());
-            shown.borrow_mut().count(now.name(), total);
-        }
-        shown.borrow().counted(done);
-    };
-    let run = SynthRun { spill_dir: folder.to_path_buf(), cancel: &INTERRUPTED, progress: &mut progress };
-    let report = synthesize_in(format, options, &mut file, run).map_err(|e| match e {
-        SynthError::Write(source) => io(source),
-        SynthError::Spill(source) => {
-            AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
-        }
-        other => AppError::Synth(other),
+    let report = with_control(None, &shown, |control| {
+        synthesize_in(format, options, &mut file, folder, control).map_err(|e| match e {
+            SynthError::Write(source) => io(source),
+            SynthError::Spill(source) => {
+                AppError::Scratch { output: path.to_path_buf(), dir: folder.to_path_buf(), source }
+            }
+            other => AppError::Synth(other),
+        })
     })?;
-    shown.borrow_mut().clear();
     file.commit().map_err(io)?;
     let elapsed = began.elapsed();
     let human = report.written(path, elapsed).to_string();

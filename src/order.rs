@@ -6,7 +6,7 @@ use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{RecordId, ResolvedBook, Score};
-use crate::run::{walked, Interrupted};
+use crate::run::{walked, Interrupted, Progress};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
 use std::collections::HashSet;
@@ -71,7 +71,7 @@ struct Orderer<'a> {
     reached: &'a mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
     passes_seen: HashSet<Board>,
     cancel: &'a AtomicBool,
-    progress: &'a mut dyn FnMut(&WalkStats),
+    progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
 impl Orderer<'_> {
@@ -123,7 +123,7 @@ impl Visitor for Orderer<'_> {
 pub fn walk_order(
     walkable: &Walkable,
     cancel: &AtomicBool,
-    progress: &mut dyn FnMut(&WalkStats),
+    progress: &mut dyn FnMut(Progress<'_>),
     reached: &mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
 ) -> Result<(WalkOrder, WalkStats), WalkError<Interrupted>> {
     let book = walkable.book();

@@ -126,10 +126,10 @@ impl Progress {
 
     /// Shows where `grow` is: positions added, searches, the priority
     /// reached and, with a budget, how much of it is spent.
-    pub fn growing(&mut self, now: &bookminer::extend::grow::GrowProgress) {
-        let spent = now.spent.map_or(String::new(), |s| format!(", {:.0}% of the budget", (s * 100.0).min(100.0)));
-        let reached = now.reached.map_or(String::new(), |p| format!(", priority {p}"));
-        self.stage(format!("growing: {} added, {} searches{reached}{spent}", now.added, now.searched));
+    pub fn growing(&mut self, added: u64, searched: u64, reached: Option<f64>, spent: Option<f64>) {
+        let spent = spent.map_or(String::new(), |s| format!(", {:.0}% of the budget", (s * 100.0).min(100.0)));
+        let reached = reached.map_or(String::new(), |p| format!(", priority {p}"));
+        self.stage(format!("growing: {added} added, {searched} searches{reached}{spent}"));
     }
 
     pub fn counted(&self, done: u64) {

@@ -1,5 +1,5 @@
-//! Running a command: the hooks a long run is given (a flag that stops it,
-//! its stages, the walk's progress), the one way a run is stopped
+//! Running a command: the hooks every long run is given ([`Control`]: a
+//! flag that stops it, its stages, how far each has come), the one way a run is stopped
 //! ([`Interrupted`]), and the failures every walking command shares
 //! ([`RunError`]).
 
@@ -34,20 +34,44 @@ pub enum Phase {
     /// Every stored move is resolved to the record it leads to
     /// ([`crate::Book::resolve`]): seconds on a large book, with nothing to count.
     Resolving,
-    /// The walk, which [`Control::progress`] then reports on.
+    /// The walk, which [`Progress::Walked`] then reports on.
     Walking,
     /// The walk is done; what it found is finished and every file is
     /// written out to disk before any is renamed into place.
     Writing,
+    /// A stage of `total` steps, named as a user reads it (`synth`'s
+    /// "growing positions"), counted by [`Progress::Counted`].
+    Counting { what: &'static str, total: u64 },
+    /// A round of `extend`: its candidates, and the searches of their
+    /// leaves, counted by [`Progress::Counted`].
+    Round { round: u32, candidates: usize, searches: usize },
+    /// `merge`'s searches of its stale leaves, counted by [`Progress::Counted`].
+    StaleLeaves { searches: usize },
+    /// `grow`'s best-first growth, which [`Progress::Grown`] reports on.
+    Growing,
 }
 
-/// Hooks for a long run: a flag that stops it (Ctrl-C), the stage it is
-/// in, and a progress report from the walk.
+/// How far the stage under way has come: what a run's progress hook hears.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress<'s> {
+    /// The walk's counts ([`Phase::Walking`]).
+    Walked(&'s WalkStats),
+    /// Steps of a counted stage done ([`Phase::Counting`], [`Phase::Round`],
+    /// [`Phase::StaleLeaves`]).
+    Counted(u64),
+    /// Where `grow` is ([`Phase::Growing`]): positions added, searches by
+    /// the engines, the largest priority expanded (how far the growth has
+    /// come) and, with a budget, how much of it is spent (0 to 1).
+    Grown { added: u64, searched: u64, reached: Option<f64>, spent: Option<f64> },
+}
+
+/// Hooks for a long run, every command's alike: a flag that stops it
+/// (Ctrl-C), the stage it is in, and how far that stage has come.
 pub struct Control<'a> {
     pub cancel: &'a AtomicBool,
     /// Told as each stage starts, before anything is logged about it.
     pub phase: &'a mut dyn FnMut(Phase),
-    pub progress: &'a mut dyn FnMut(&WalkStats),
+    pub progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
 impl Control<'_> {
@@ -56,19 +80,39 @@ impl Control<'_> {
         Interrupted::check(self.cancel).is_err()
     }
 
+    /// The same hooks, lent to a part of the run (a `convert` or `fix`
+    /// inside another command) and given back when it is done.
+    pub fn reborrow(&mut self) -> Control<'_> {
+        Control { cancel: self.cancel, phase: &mut *self.phase, progress: &mut *self.progress }
+    }
+
+    /// Tells the stage starting.
+    pub fn phase(&mut self, phase: Phase) {
+        (self.phase)(phase)
+    }
+
     /// A walk's progress report: stops the walk when the run was asked to,
     /// else passes the counts on.
     pub fn walked(&mut self, stats: &WalkStats) -> Result<(), Interrupted> {
         walked(self.cancel, self.progress, stats)
+    }
+
+    /// `done` steps of the counted stage under way are done.
+    pub fn counted(&mut self, done: u64) {
+        (self.progress)(Progress::Counted(done))
     }
 }
 
 /// A walk's progress report to a cancel flag and a progress hook held apart
 /// (a walk on another thread than its run's [`Control`]): stops the walk
 /// when the run was asked to, else passes the counts on.
-pub fn walked(cancel: &AtomicBool, progress: &mut dyn FnMut(&WalkStats), stats: &WalkStats) -> Result<(), Interrupted> {
+pub fn walked(
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress<'_>),
+    stats: &WalkStats,
+) -> Result<(), Interrupted> {
     Interrupted::check(cancel)?;
-    progress(stats);
+    progress(Progress::Walked(stats));
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 use crate::bits::Bits;
 use crate::book::{Book, ResolvedBook};
 use crate::first_arrivals::FirstArrivals;
-use crate::run::{walked, Interrupted};
+use crate::run::{walked, Interrupted, Progress};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, FromInitial, Start, StartMissing, Visitor, WalkError, WalkStats};
 use std::sync::atomic::AtomicBool;
@@ -52,7 +52,7 @@ impl Ready {
     pub fn walk(
         self,
         cancel: &AtomicBool,
-        progress: &mut dyn FnMut(&WalkStats),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<Walked, WalkError<Interrupted>> {
         let records = self.book().counts().records as usize;
         let mut noter = Noter { first: FirstArrivals::new(records), reached: Bits::new(records), cancel, progress };
@@ -71,7 +71,7 @@ struct Noter<'a> {
     first: FirstArrivals,
     reached: Bits,
     cancel: &'a AtomicBool,
-    progress: &'a mut dyn FnMut(&WalkStats),
+    progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
 impl Visitor for Noter<'_> {

@@ -20,7 +20,7 @@ use super::{
     ExtendPaths, ExtendReport, Growing, Opened, Written,
 };
 use crate::book::{Book, Score};
-use crate::run::{Interrupted, RunError};
+use crate::run::{Control, Interrupted, Phase, Progress, RunError};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
@@ -104,30 +104,21 @@ impl fmt::Display for GrowReport {
     }
 }
 
-/// Where a run is, for a progress display.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GrowProgress {
-    pub added: u64,
-    pub searched: u64,
-    /// The largest priority expanded so far: how far the growth has come.
-    pub reached: Option<f64>,
-    /// Of the budget, how much is spent (0 to 1), if there is one.
-    pub spent: Option<f64>,
-}
-
 /// Grows `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
-/// the book; `cancel` (twice) stops at once, the journal kept.
+/// names. `wind_down` (Ctrl-C once), grow's own stop, finishes what is
+/// under way and writes the book; the run's `control` stops it at once
+/// (Ctrl-C twice), the journal kept, and hears the growth
+/// ([`Phase::Growing`], then [`Progress::Grown`] after each answer) and
+/// then the final negamax's stages, as `fix` tells them.
 pub fn grow(
     book: Book,
     paths: &ExtendPaths,
     options: &GrowOptions,
-    progress: &mut dyn FnMut(&GrowProgress),
     wind_down: &AtomicBool,
-    cancel: &AtomicBool,
+    control: Control<'_>,
 ) -> Result<GrowReport, ExtendError> {
     let engines = |scratch: &Path| process_engines(&options.extend, scratch);
-    grow_with(book, paths, options, engines, progress, wind_down, cancel)
+    grow_with(book, paths, options, engines, wind_down, control)
 }
 
 /// [`grow`] with the searches answered by the fleet `engines` makes.
@@ -136,11 +127,11 @@ pub fn grow_with(
     paths: &ExtendPaths,
     options: &GrowOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    progress: &mut dyn FnMut(&GrowProgress),
     wind_down: &AtomicBool,
-    cancel: &AtomicBool,
+    mut control: Control<'_>,
 ) -> Result<GrowReport, ExtendError> {
     let began = Instant::now();
+    let cancel = control.cancel;
     let io = RunError::io;
     let (flavor, min_empties) = gates_of(&book, &options.extend)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
@@ -169,7 +160,7 @@ pub fn grow_with(
     };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
-        run.run(&fleet, progress, wind_down, cancel)
+        run.run(&fleet, wind_down, &mut control)
     });
     report.extend.engines = room.reports();
     grown?;
@@ -184,7 +175,7 @@ pub fn grow_with(
     report.extend.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)?
     {
         Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, cancel)?,
+        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, control)?,
     };
     report.extend.elapsed = began.elapsed();
     Ok(report)
@@ -238,13 +229,8 @@ fn search_id(expansion: usize, leaf: usize) -> usize {
 }
 
 impl Growth<'_, '_, '_> {
-    fn run(
-        &mut self,
-        fleet: &Fleet,
-        progress: &mut dyn FnMut(&GrowProgress),
-        wind_down: &AtomicBool,
-        cancel: &AtomicBool,
-    ) -> Result<(), ExtendError> {
+    fn run(&mut self, fleet: &Fleet, wind_down: &AtomicBool, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        control.phase(Phase::Growing);
         let mut next = 0;
         let mut stopped: Option<Ended> = None;
         loop {
@@ -272,9 +258,9 @@ impl Growth<'_, '_, '_> {
             let Some(done) = fleet.next_done() else {
                 return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
             };
-            let answered = done.map_err(|gave_up| gave_up_error(gave_up, cancel, self.journal.path()))?;
+            let answered = done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.answered(answered)?;
-            progress(&self.progress());
+            (control.progress)(self.progress());
         }
     }
 
@@ -290,14 +276,17 @@ impl Growth<'_, '_, '_> {
         }
     }
 
-    fn progress(&self) -> GrowProgress {
+    /// Where the run is: positions added, searches, the largest priority
+    /// expanded so far (how far the growth has come) and, with a budget,
+    /// how much of it is spent.
+    fn progress(&self) -> Progress<'static> {
         let e = &self.report.extend;
         let spent = match (self.options.extend.max_positions, self.options.max_seconds) {
             (Some(n), _) if n > 0 => Some(e.added as f64 / n as f64),
             (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
             _ => None,
         };
-        GrowProgress { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
+        Progress::Grown { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
     }
 
     /// Chooses the least priority not under way and dispatches its

@@ -36,7 +36,7 @@ use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
-use crate::walk::{Start, WalkStats};
+use crate::walk::Start;
 use crate::window::Window;
 use crate::wording::count;
 use ask::Answerers;
@@ -199,16 +199,6 @@ impl ExtendPaths {
     }
 }
 
-/// Where a run is, for a progress display.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExtendProgress {
-    pub round: u32,
-    pub candidates: usize,
-    /// Searches of this round done (by an engine or from the journal), and in all.
-    pub done: usize,
-    pub searches: usize,
-}
-
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct ExtendReport {
@@ -280,15 +270,16 @@ fn write_engines(f: &mut fmt::Formatter<'_>, engines: &[EngineReport]) -> fmt::R
 
 /// Extends `book` (read from `paths.input`) into `paths.output` with the
 /// engine processes `options` names. OUT appears only when whole; the
-/// journal keeps every answer whatever happens.
+/// journal keeps every answer whatever happens. `control` stops the run
+/// and hears each round ([`Phase::Round`]) and its searches counted, then
+/// the final negamax's stages, as `fix` tells them.
 pub fn extend(
     book: Book,
     paths: &ExtendPaths,
     options: &ExtendOptions,
-    progress: &mut dyn FnMut(&ExtendProgress),
-    cancel: &AtomicBool,
+    control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
-    extend_with(book, paths, options, |scratch| process_engines(options, scratch), progress, cancel)
+    extend_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
 /// Starts one process of each engine `options` names, greets its console
@@ -360,10 +351,10 @@ pub fn extend_with(
     paths: &ExtendPaths,
     options: &ExtendOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    progress: &mut dyn FnMut(&ExtendProgress),
-    cancel: &AtomicBool,
+    mut control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
     let began = Instant::now();
+    let cancel = control.cancel;
     let io = RunError::io;
     // Refused before anything is written.
     let (flavor, min_empties) = gates_of(&book, options)?;
@@ -379,13 +370,13 @@ pub fn extend_with(
     let gates = Gates { window: options.window, min_empties };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
-        run.rounds(root, candidates, &fleet, options.max_positions, gates, progress)
+        run.rounds(root, candidates, &fleet, options.max_positions, gates, &mut control)
     });
     report.engines = room.reports();
     grown?;
     report.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
         Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, cancel)?,
+        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, control)?,
     };
     report.elapsed = began.elapsed();
     Ok(report)
@@ -525,7 +516,7 @@ impl Run<'_, '_, '_> {
         fleet: &Fleet,
         max_positions: Option<u64>,
         gates: Gates,
-        progress: &mut dyn FnMut(&ExtendProgress),
+        control: &mut Control<'_>,
     ) -> Result<(), ExtendError> {
         // Without a window the negamax's walk is the first candidate walk.
         let mut first_walk = (gates.window == Window::NONE).then_some(first_candidates);
@@ -545,15 +536,14 @@ impl Run<'_, '_, '_> {
             }
             self.report.rounds = round;
             let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
-            let shown = ExtendProgress { round, candidates: candidates.len(), done: 0, searches: plans.len() };
-            progress(&shown);
+            control.phase(Phase::Round { round, candidates: candidates.len(), searches: plans.len() });
             tracing::info!(
                 "round {round}: {}, {} added so far, {} to search",
                 count(candidates.len(), "candidate", "candidates"),
                 count(self.report.added, "position", "positions"),
                 count(to_search.len(), "leaf", "leaves"),
             );
-            let answers = self.search(&plans, fleet, shown, progress)?;
+            let answers = self.search(&plans, fleet, control)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
                 let (score, mv) = plan.leaf(answer);
                 self.store.set_leaf(id, score, mv);
@@ -610,16 +600,13 @@ impl Run<'_, '_, '_> {
         &mut self,
         plans: &[LeafPlan],
         fleet: &Fleet,
-        mut shown: ExtendProgress,
-        progress: &mut dyn FnMut(&ExtendProgress),
+        control: &mut Control<'_>,
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
         let mut asked = Asked::default();
         let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
         let known = plans.iter().filter(|p| p.query().is_none()).count();
-        let answers = answerers.answer(plans, &mut asked, &mut |done| {
-            shown.done = known + done;
-            progress(&shown);
-        });
+        // Searches of this round done, by an engine or from the journal.
+        let answers = answerers.answer(plans, &mut asked, &mut |done| control.counted((known + done) as u64));
         self.report.searched += asked.searched;
         self.report.from_journal += asked.from_journal;
         self.report.engine_time += asked.engine_time;
@@ -744,24 +731,23 @@ fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) 
 
 impl SetAside {
     /// Writes OUT: the book set aside negamaxed as `fix` does (no receipt:
-    /// every change is the run's own), then made to appear under its name
-    /// unless the run was stopped. Returns the records written. The book
-    /// read is let go first: the run never holds both.
+    /// every change is the run's own), under the run's `control`, then made
+    /// to appear under its name unless the run was stopped. Returns the
+    /// records written. The book read is let go first: the run never holds
+    /// both.
     fn write(
         self,
         book: Book,
         mut out: AtomicFile,
         paths: &ExtendPaths,
-        cancel: &AtomicBool,
+        control: Control<'_>,
     ) -> Result<u64, ExtendError> {
         drop(book);
+        let cancel = control.cancel;
         let path = &paths.output;
         let grown = Book::open(self.file.path(), &ReadOptions::default())
             .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
         let records = grown.counts().records;
-        let mut phase = |_: Phase| {};
-        let mut walked = |_: &WalkStats| {};
-        let control = Control { cancel, phase: &mut phase, progress: &mut walked };
         let sink = Path::new("(no receipt)");
         // A stop while the book is written is the run's stop: the journal
         // keeps every answer, as at any other moment.

@@ -29,7 +29,7 @@ use crate::format::egaroucid::encode as egaroucid_encode;
 use crate::format::OutFormat;
 use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
-use crate::run::{Control, Interrupted, Left, RunError};
+use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
 use std::fmt;
@@ -134,13 +134,6 @@ pub struct MergeOptions {
     pub link: bool,
 }
 
-/// Where the search of stale leaves is, for a progress display.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MergeProgress {
-    pub done: usize,
-    pub searches: usize,
-}
-
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct MergeReport {
@@ -172,7 +165,6 @@ pub fn merge(
     paths: &MergePaths,
     options: &MergeOptions,
     engines: Option<impl FnOnce(&Path) -> Vec<EngineSet>>,
-    progress: &mut dyn FnMut(&MergeProgress),
     mut control: Control<'_>,
 ) -> Result<MergeReport, MergeError> {
     let began = Instant::now();
@@ -204,8 +196,7 @@ pub fn merge(
     drop((a, b));
     report.searches = pending.len() as u64;
     if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
-        let asked =
-            search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), progress, control.cancel)?;
+        let asked = search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
         (report.searched, report.from_journal, report.engine_time) =
             (asked.0.searched, asked.0.from_journal, asked.0.engine_time);
         report.engines = asked.1;
@@ -232,8 +223,7 @@ fn in_format(
     }
     let name = book.path().display().to_string();
     let path = path.with_extension(composed_name(to).rsplit('.').next().unwrap_or("dat"));
-    let reborrowed = Control { cancel: control.cancel, phase: &mut *control.phase, progress: &mut *control.progress };
-    let report = convert(book, to, &path, reborrowed)?;
+    let report = convert(book, to, &path, control.reborrow())?;
     tracing::info!("{name}: converted to an {} book ({} records)", to, report.written);
     let converted = Book::open(&path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
     Ok((converted, Some(report)))
@@ -299,14 +289,14 @@ fn search_stale(
     pending: &[Pending],
     entries: &mut [compose::Entry],
     (paths, engines): (&ExtendPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
-    progress: &mut dyn FnMut(&MergeProgress),
-    cancel: &AtomicBool,
+    control: &mut Control<'_>,
 ) -> Result<(Asked, Vec<EngineReport>), MergeError> {
     let plans: Vec<LeafPlan> = pending.iter().map(|p| p.plan).collect();
     let searches = plans.len();
+    control.phase(Phase::StaleLeaves { searches });
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
-    let mut done = |done: usize| progress(&MergeProgress { done, searches });
-    let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
+    let cancel = control.cancel;
+    let answered = answer_leaves(&plans, paths, engines, &mut |done| control.counted(done as u64), cancel)?;
     let io = |path: &Path| {
         let (output, composed) = (paths.output.clone(), path.to_path_buf());
         move |source| MergeError::Composing { output, composed, source }

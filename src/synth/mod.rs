@@ -33,11 +33,11 @@ mod spill;
 use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
 use crate::format::Format;
-use crate::run::{Interrupted, Left};
+use crate::run::{Control, Interrupted, Left, Phase};
 use crate::wording::count;
 use std::fmt;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -120,44 +120,13 @@ impl SynthError {
     }
 }
 
-/// The stage a synthesis is in, and how far along it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SynthStage {
-    /// Positions grown, of the total.
-    Growing { done: u64, total: u64 },
-    /// Positions linked, searched and negamaxed, of the total.
-    Scoring { done: u64, total: u64 },
-    /// Records written, of the total.
-    Writing { done: u64, total: u64 },
-}
-
-impl SynthStage {
-    /// What the stage does, as a user reads it.
-    pub fn name(self) -> &'static str {
-        match self {
-            SynthStage::Growing { .. } => "growing positions",
-            SynthStage::Scoring { .. } => "linking, searching and negamaxing positions",
-            SynthStage::Writing { .. } => "writing records",
-        }
-    }
-
-    /// (done, total) of the stage's steps.
-    pub fn counts(self) -> (u64, u64) {
-        match self {
-            SynthStage::Growing { done, total }
-            | SynthStage::Scoring { done, total }
-            | SynthStage::Writing { done, total } => (done, total),
-        }
-    }
-}
-
-/// Where a synthesis keeps its temporary files and how it is watched.
-pub struct SynthRun<'a> {
-    /// A folder with room for about twice the book (the files have no name).
-    pub spill_dir: PathBuf,
-    pub cancel: &'a AtomicBool,
-    pub progress: &'a mut dyn FnMut(SynthStage),
-}
+/// The stages of a synthesis, as a user reads them, each a
+/// [`Phase::Counting`] of the book's positions: grown, then linked,
+/// searched and negamaxed, then written as records.
+pub const STAGES: [&str; 3] = [GROWING, SCORING, WRITING];
+const GROWING: &str = "growing positions";
+const SCORING: &str = "linking, searching and negamaxing positions";
+const WRITING: &str = "writing records";
 
 /// A deterministic generator (SplitMix64): the sample book must come out the
 /// same on every machine and with every version of every dependency.
@@ -221,22 +190,25 @@ pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
 /// [`synthesize`], writing the book in the given format.
 pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Write) -> io::Result<SynthReport> {
     let never = AtomicBool::new(false);
-    let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &never, progress: &mut |_| {} };
-    synthesize_in(format, options, out, run).map_err(|e| match e {
+    let control = Control { cancel: &never, phase: &mut |_| {}, progress: &mut |_| {} };
+    synthesize_in(format, options, out, &std::env::temp_dir(), control).map_err(|e| match e {
         SynthError::Spill(e) | SynthError::Write(e) => e,
         other => io::Error::other(other),
     })
 }
 
 /// Synthesizes a book into `out` in `format`: grown, scored and written as
-/// the module's documentation says, stopping when `run.cancel` is set.
+/// the module's documentation says, its temporary files in `spill_dir` (a
+/// folder with room for about twice the book; the files have no name).
+/// `control` stops it and hears each of its [`STAGES`] counted.
 pub fn synthesize_in(
     format: Format,
     options: &SynthOptions,
     out: &mut impl Write,
-    run: SynthRun<'_>,
+    spill_dir: &Path,
+    control: Control<'_>,
 ) -> Result<SynthReport, SynthError> {
-    synthesize_with(format, options, out, run, grow::weight)
+    synthesize_with(format, options, out, (spill_dir, control), grow::weight)
 }
 
 /// [`synthesize_in`] with the levels' weights given (tests).
@@ -244,32 +216,32 @@ fn synthesize_with(
     format: Format,
     options: &SynthOptions,
     out: &mut impl Write,
-    run: SynthRun<'_>,
+    (spill_dir, mut control): (&Path, Control<'_>),
     weight: impl Fn(usize) -> u64,
 ) -> Result<SynthReport, SynthError> {
-    let SynthRun { spill_dir, cancel, progress } = run;
+    let cancel = control.cancel;
     let total = options.positions.clamp(1, MAX_POSITIONS) as u64;
     let began = std::time::Instant::now();
-    let mut levels = spill::LevelFile::create(&spill_dir).map_err(SynthError::Spill)?;
-    grow::grow(total, options.seed, weight, &mut levels, cancel, &mut |done| {
-        progress(SynthStage::Growing { done, total })
-    })?;
+    let mut levels = spill::LevelFile::create(spill_dir).map_err(SynthError::Spill)?;
+    control.phase(Phase::Counting { what: GROWING, total });
+    grow::grow(total, options.seed, weight, &mut levels, cancel, &mut |done| control.counted(done))?;
     tracing::info!("grew {total} positions in {:.1} s", began.elapsed().as_secs_f64());
     let header = writer::header(total as usize, play::LEVEL.into());
     // The negamax reads the errors the header states, as Edax does.
     let errors = header.search_errors();
-    let mut buckets = spill::Buckets::create(&spill_dir, total).map_err(SynthError::Spill)?;
+    let mut buckets = spill::Buckets::create(spill_dir, total).map_err(SynthError::Spill)?;
     let scoring = records::Scoring { format, options, errors, cancel };
-    let report =
-        records::score(&mut levels, &scoring, &mut buckets, &mut |done| progress(SynthStage::Scoring { done, total }))?;
+    control.phase(Phase::Counting { what: SCORING, total });
+    let report = records::score(&mut levels, &scoring, &mut buckets, &mut |done| control.counted(done))?;
     drop(levels);
     tracing::info!("linked, searched and negamaxed in {:.1} s", began.elapsed().as_secs_f64());
     let mut head = Vec::new();
     format.encode_entries_header(&mut head, total as usize, &header);
     out.write_all(&head).map_err(SynthError::Write)?;
+    control.phase(Phase::Counting { what: WRITING, total });
     buckets.write_sorted(out, |done| {
-        progress(SynthStage::Writing { done, total });
-        !cancel.load(std::sync::atomic::Ordering::Relaxed)
+        control.counted(done);
+        !control.interrupted()
     })?;
     tracing::info!("wrote in {:.1} s", began.elapsed().as_secs_f64());
     Ok(report)
@@ -283,6 +255,7 @@ mod tests {
     use crate::book::Details;
     use crate::format::edax;
     use crate::negamax::{self, EdaxPosition, Negamaxed};
+    use crate::run::Progress;
     use crate::symmetry::normalize;
     use std::collections::HashMap;
 
@@ -468,8 +441,9 @@ mod tests {
         let options = SynthOptions { positions: 3000, seed: 4, perturb: 0.0 };
         let never = AtomicBool::new(false);
         let mut bytes = Vec::new();
-        let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &never, progress: &mut |_| {} };
-        let report = synthesize_with(Format::Edax, &options, &mut bytes, run, end_heavy).unwrap();
+        let control = Control { cancel: &never, phase: &mut |_| {}, progress: &mut |_| {} };
+        let spill_dir = std::env::temp_dir();
+        let report = synthesize_with(Format::Edax, &options, &mut bytes, (&spill_dir, control), end_heavy).unwrap();
         assert_eq!(report.positions, 3000);
         let book = crate::book::Book::from_bytes("synth", bytes.clone()).unwrap();
         assert_eq!(reachable(&book), 3000);
@@ -481,38 +455,49 @@ mod tests {
     fn a_cancelled_synthesis_stops_and_writes_nothing() {
         let options = SynthOptions { positions: 5000, seed: 1, perturb: 0.0 };
         let cancel = AtomicBool::new(false);
-        let mut stages = Vec::new();
+        // The stage under way, and each count it heard.
+        let stage = std::cell::Cell::new("");
+        let mut counts = Vec::new();
         let mut bytes = Vec::new();
-        let mut progress = |stage: SynthStage| {
-            stages.push(stage);
-            if matches!(stage, SynthStage::Scoring { .. }) {
+        let mut phase = |phase: Phase| {
+            let Phase::Counting { what, total } = phase else { panic!("a counted stage: {phase:?}") };
+            assert_eq!(total, 5000);
+            stage.set(what);
+        };
+        let mut progress = |progress: Progress<'_>| {
+            let Progress::Counted(done) = progress else { panic!("a count: {progress:?}") };
+            counts.push((stage.get(), done));
+            if stage.get() == SCORING {
                 cancel.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         };
-        let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &cancel, progress: &mut progress };
-        let result = synthesize_in(Format::Edax, &options, &mut bytes, run);
+        let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
+        let result = synthesize_in(Format::Edax, &options, &mut bytes, &std::env::temp_dir(), control);
         assert!(matches!(result, Err(SynthError::Interrupted(_))), "{result:?}");
         assert!(bytes.is_empty());
-        assert!(stages.iter().any(|s| matches!(s, SynthStage::Growing { done: 5000, total: 5000 })));
+        assert!(counts.contains(&(GROWING, 5000)), "{counts:?}");
     }
 
     #[test]
     fn progress_counts_every_stage_up_to_the_book() {
         let options = SynthOptions { positions: 2500, seed: 2, perturb: 0.1 };
         let never = AtomicBool::new(false);
+        let stage = std::cell::Cell::new("");
         let mut last = HashMap::new();
         let mut bytes = Vec::new();
-        let mut progress = |stage: SynthStage| {
-            let ((done, total), name) = (stage.counts(), stage.name());
+        let mut phase = |phase: Phase| {
+            let Phase::Counting { what, total } = phase else { panic!("a counted stage: {phase:?}") };
             assert_eq!(total, 2500);
+            stage.set(what);
+        };
+        let mut progress = |progress: Progress<'_>| {
+            let Progress::Counted(done) = progress else { panic!("a count: {progress:?}") };
+            let name = stage.get();
             let before = last.insert(name, done).unwrap_or(0);
             assert!(done >= before, "{name}: {before} then {done}");
         };
-        let run = SynthRun { spill_dir: std::env::temp_dir(), cancel: &never, progress: &mut progress };
-        synthesize_in(Format::Edax, &options, &mut bytes, run).unwrap();
-        let every = [SynthStage::Growing { done: 0, total: 0 }, SynthStage::Scoring { done: 0, total: 0 }]
-            .into_iter()
-            .chain([SynthStage::Writing { done: 0, total: 0 }]);
-        assert_eq!(last, every.map(|s| (s.name(), 2500)).collect::<HashMap<_, _>>());
+        let control = Control { cancel: &never, phase: &mut phase, progress: &mut progress };
+        synthesize_in(Format::Edax, &options, &mut bytes, &std::env::temp_dir(), control).unwrap();
+        assert_eq!(last, STAGES.map(|name| (name, 2500)).into_iter().collect::<HashMap<_, _>>());
     }
 }

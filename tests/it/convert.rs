@@ -23,7 +23,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 /// Runs `f` with a control that never cancels and shows nothing.
 fn quietly<T>(f: impl FnOnce(Control<'_>) -> T) -> T {
     let mut phase = |_: Phase| {};
-    let mut progress = |_: &bookminer::walk::WalkStats| {};
+    let mut progress = |_: bookminer::run::Progress<'_>| {};
     f(Control { cancel: &NEVER, phase: &mut phase, progress: &mut progress })
 }
 

@@ -730,7 +730,7 @@ fn a_cancelled_fix_leaves_nothing_behind_whenever_it_is_stopped() {
                 cancel.store(true, Ordering::Relaxed);
             }
         };
-        let mut progress = |_: &bookminer::walk::WalkStats| {
+        let mut progress = |_: bookminer::run::Progress<'_>| {
             if stop_at == "walk" {
                 cancel.store(true, Ordering::Relaxed);
             }

@@ -641,7 +641,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
 
     let cancel = AtomicBool::new(false);
     let mut calls = 0;
-    let mut progress = |_: &bookminer::walk::WalkStats| {
+    let mut progress = |_: bookminer::run::Progress<'_>| {
         calls += 1;
         cancel.store(true, Ordering::Relaxed);
     };
@@ -669,7 +669,7 @@ fn mining_tells_its_stages_in_order_around_the_walk_s_reports() {
     let cancel = AtomicBool::new(false);
     let told = std::cell::RefCell::new(Vec::new());
     let mut phase = |phase: Phase| told.borrow_mut().push(format!("{phase:?}"));
-    let mut progress = |_: &bookminer::walk::WalkStats| told.borrow_mut().push("progress".to_string());
+    let mut progress = |_: bookminer::run::Progress<'_>| told.borrow_mut().push("progress".to_string());
     let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
     let report = mine(book, &Start::initial(), &options, control).unwrap();
     let told = told.into_inner();

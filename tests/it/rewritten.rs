@@ -10,7 +10,7 @@ use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::{Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};
-use bookminer::walk::{Start, WalkStats, PROGRESS_INTERVAL};
+use bookminer::walk::{Start, PROGRESS_INTERVAL};
 use std::fs::{self, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
     assert!(opened.counts().links + opened.counts().leaves > 2 * PROGRESS_INTERVAL, "the walk reports progress");
     let cancel = AtomicBool::new(false);
     let mut changed = false;
-    let mut progress = |_: &WalkStats| {
+    let mut progress = |_: bookminer::run::Progress<'_>| {
         if !changed {
             change(book);
             changed = true;
