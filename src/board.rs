@@ -208,6 +208,21 @@ impl Board {
         next.play(mv, flipped);
         Some(next)
     }
+
+    /// Each legal move with the board after it, in increasing square order;
+    /// the pass (and the board after it) when the side to move must pass;
+    /// none when the game is over.
+    pub fn children(&self) -> smallvec::SmallVec<[(Move, Board); 16]> {
+        if self.has_moves() {
+            Square::iter(self.legal_moves())
+                .filter_map(|s| self.after(Move::Play(s)).map(|b| (Move::Play(s), b)))
+                .collect()
+        } else if self.must_pass() {
+            smallvec::SmallVec::from_elem((Move::Pass, self.swapped()), 1)
+        } else {
+            smallvec::SmallVec::new()
+        }
+    }
 }
 
 /// Legal moves of `player` against `opponent`: the squares just past a run of

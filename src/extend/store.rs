@@ -11,7 +11,7 @@
 use super::search::LeafPlan;
 use super::ExtendError;
 use crate::bits::Bits;
-use crate::board::{Board, Move, Square};
+use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Destination, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::edax;
@@ -520,17 +520,8 @@ impl<'b> Store<'b> {
     /// scored by `value` of the child.
     pub fn link_new(&mut self, id: NodeId, value: impl Fn(&Store<'b>, NodeId) -> i16) {
         let board = self.board(id);
-        let moves: SmallVec<[(Move, Board); 16]> = if board.has_moves() {
-            Square::iter(board.legal_moves())
-                .filter_map(|s| board.after(Move::Play(s)).map(|b| (Move::Play(s), b)))
-                .collect()
-        } else if board.must_pass() {
-            SmallVec::from_elem((Move::Pass, board.swapped()), 1)
-        } else {
-            SmallVec::new()
-        };
         let mut links = SmallVec::new();
-        for (mv, child) in moves {
+        for (mv, child) in board.children() {
             if let Some(child) = self.find(&normalize(&child).board) {
                 links.push((score_byte(-i32::from(value(self, child))), mv));
             }

@@ -315,20 +315,9 @@ impl Composer<'_> {
 
     /// An Edax record of the merged book.
     fn edax(&self, in_a: Option<Located>, in_b: Option<Located>, tally: &mut Tally) -> Result<Made, Failure> {
-        let (ra, rb) = (self.edax_raw(Kept::A, in_a)?, self.edax_raw(Kept::B, in_b)?);
-        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
-        let board = first.board();
-        let joined = joined_links(ra.as_ref(), rb.as_ref());
-        let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
+        let EdaxChoice { ra, rb, board, joined, added, kept, why, chosen } = self.edax_choice(in_a, in_b)?;
         let linked =
             |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
-        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
-        let (kept, why) =
-            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
-        let chosen = match kept {
-            Kept::A => ra.unwrap_or(first),
-            Kept::B => rb.unwrap_or(first),
-        };
         tally.links_joined += (joined.len() - chosen.n_links()) as u64;
         tally.links_added += added.len() as u64;
         let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (joined.len() + added.len() + 1));
@@ -366,22 +355,32 @@ impl Composer<'_> {
         Ok(Made { bytes, leaf_at, entry, plan })
     }
 
+    /// What the merged book makes of a board A or B holds in Edax's layout:
+    /// both records, both books' links (and `--link`'s), and the record kept.
+    fn edax_choice(&self, in_a: Option<Located>, in_b: Option<Located>) -> Result<EdaxChoice<'_>, Failure> {
+        let (ra, rb) = (self.edax_raw(Kept::A, in_a)?, self.edax_raw(Kept::B, in_b)?);
+        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
+        let board = first.board();
+        let joined = joined_links(ra.as_ref(), rb.as_ref());
+        let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
+        let linked =
+            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
+        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
+        let (kept, why) =
+            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let chosen = match kept {
+            Kept::A => ra.unwrap_or(first),
+            Kept::B => rb.unwrap_or(first),
+        };
+        Ok(EdaxChoice { ra, rb, board, joined, added, kept, why, chosen })
+    }
+
     /// The legal moves of `board` not among `joined` whose child the merged
     /// book holds (the pass, when it must pass), each with its child.
     fn linked_moves(&self, board: &Board, joined: &[(i8, u8)]) -> SmallVec<[(Move, Board); 8]> {
         let joined_code = |code: u8| joined.iter().any(|&(_, c)| c == code);
         let mut moves: SmallVec<[(Move, Board); 8]> = SmallVec::new();
-        let legal = board.legal_moves();
-        let candidates: SmallVec<[(Move, Board); 16]> = if legal != 0 {
-            crate::board::Square::iter(legal)
-                .filter_map(|s| board.after(Move::Play(s)).map(|child| (Move::Play(s), child)))
-                .collect()
-        } else if board.must_pass() {
-            SmallVec::from_elem((Move::Pass, board.swapped()), 1)
-        } else {
-            SmallVec::new()
-        };
-        for (mv, child) in candidates {
+        for (mv, child) in board.children() {
             let child = normalize(&child).board;
             if !joined_code(mv.code()) && self.holds(&child) {
                 moves.push((mv, child));
@@ -392,20 +391,8 @@ impl Composer<'_> {
 
     /// The value of the record the merged book keeps for `board` (which it holds).
     fn edax_value(&self, board: &Board) -> Result<i8, Failure> {
-        let (ra, rb) = (self.edax_raw(Kept::A, self.a.locate(board))?, self.edax_raw(Kept::B, self.b.locate(board))?);
-        let joined = joined_links(ra.as_ref(), rb.as_ref());
-        let added = if self.link { self.linked_moves(board, &joined) } else { SmallVec::new() };
-        let linked =
-            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
-        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
-        let (kept, _) =
-            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
-        let chosen = match kept {
-            Kept::A => ra.or(rb),
-            Kept::B => rb.or(ra),
-        };
-        let value = chosen.ok_or(Failure::Changed(kept))?.value().discs();
-        Ok(value.clamp(-64, 64) as i8)
+        let choice = self.edax_choice(self.a.locate(board), self.b.locate(board))?;
+        Ok(choice.chosen.value().discs().clamp(-64, 64) as i8)
     }
 
     /// An Egaroucid record of the merged book: its links are its legal
@@ -475,6 +462,19 @@ impl Composer<'_> {
             }
         }
     }
+}
+
+/// A board of the merged book in Edax's layout ([`Composer::edax_choice`]).
+struct EdaxChoice<'b> {
+    ra: Option<edax::RawRecord<'b>>,
+    rb: Option<edax::RawRecord<'b>>,
+    board: Board,
+    /// Both books' links, as stored, and the moves `--link` adds.
+    joined: SmallVec<[(i8, u8); 16]>,
+    added: SmallVec<[(Move, Board); 8]>,
+    kept: Kept,
+    why: Why,
+    chosen: edax::RawRecord<'b>,
 }
 
 /// The rule's choice for a board held by one book or both; `same` is asked
