@@ -586,17 +586,7 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
             check_out_name(output, to, "convert --to")?;
             to
         }
-        None => {
-            let why = match Format::named_by(output) {
-                // .egbk2, .egbk: a name that says a format, one only read.
-                Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
-                None => "cannot tell the format to write from the name".to_string(),
-            };
-            return Err(AppError::Usage(format!(
-                "{}: {why}; bookminer writes Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so, or give --to edax|egbk3",
-                output.display()
-            )));
-        }
+        None => return Err(unnamed_format(output, "bookminer writes", ", or give --to edax|egbk3")),
     };
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
@@ -606,6 +596,20 @@ fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutForma
     })?;
     end(report.to_string(), || summary::convert(&report), Some(output))?;
     Ok(0)
+}
+
+/// The refusal of an OUT whose name says no format bookminer writes: no
+/// book's extension, or one of a format only read (.egbk2, .egbk).
+/// `writes` says who writes, `remedy` what else the user can do.
+fn unnamed_format(output: &Path, writes: &str, remedy: &str) -> AppError {
+    let why = match Format::named_by(output) {
+        Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
+        None => "cannot tell the format to write from the name".to_string(),
+    };
+    AppError::Usage(format!(
+        "{}: {why}; {writes} Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so{remedy}",
+        output.display()
+    ))
 }
 
 /// Refuses an OUT whose extension names a format other than the one
@@ -736,16 +740,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
 
 /// `merge A B OUT`: the engines, when given, greeted before either book is read.
 fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool) -> Result<u8, AppError> {
-    let Some(to) = OutFormat::of_path(output) else {
-        let why = match Format::named_by(output) {
-            Some(named) => format!("the name says an {}, which bookminer reads but does not write", named.title()),
-            None => "cannot tell the format to write from the name".to_string(),
-        };
-        return Err(AppError::Usage(format!(
-            "{}: {why}; merge writes Edax books (.dat) and Egaroucid .egbk3 books (.egbk3): name OUT so",
-            output.display()
-        )));
-    };
+    let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "merge writes", "")) };
     let with_engines = !config.engines.is_empty();
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
