@@ -369,3 +369,26 @@ fn books_of_many_chunks_merge_in_order_with_each_receipt_line_on_its_record() {
         assert_eq!(bookminer::position::parse(&text).unwrap().board, merged[record], "{line}");
     }
 }
+
+#[test]
+fn stale_leaves_of_an_egaroucid_book_are_searched_again_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let grown = extended(dir.path(), "grown.dat");
+    with_level(&grown, &dir.path().join("low.dat"), 59);
+    for (from, to) in [(extend_book(), "a.egbk3"), (dir.path().join("low.dat"), "low.egbk3"), (grown, "grown.egbk3")] {
+        let out = run_in(dir.path(), &["convert", from.to_str().unwrap(), to, "-q"]);
+        assert!(out.status.success(), "{}", stderr_of(&out));
+    }
+    let solver = solver();
+    let engine = ["--engine", solver.to_str().unwrap()];
+    let (a, low) = (dir.path().join("a.egbk3"), dir.path().join("low.egbk3"));
+    let s = summary(&ran(merge(dir.path(), &a, &low, "merged.egbk3", &engine)));
+    assert!(s["stale_searched"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(s["stale_searched"], s["stale_leaves"]);
+    let held = |path: &Path| -> HashMap<Board, i32> {
+        let book = Book::open(path, &Default::default()).unwrap();
+        book.records().map(|r| (r.board(), r.value().discs())).collect()
+    };
+    assert_eq!(held(&dir.path().join("merged.egbk3")), held(&dir.path().join("grown.egbk3")));
+    assert_no_engine_left(dir.path());
+}
