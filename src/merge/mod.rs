@@ -13,6 +13,7 @@
 mod compose;
 mod receipt;
 mod rule;
+mod scratch;
 
 pub use compose::Tally;
 pub use receipt::RECEIPT;
@@ -180,8 +181,7 @@ pub fn merge(
     };
     let folder = crate::output::atomic::folder_of(&paths.output);
     ensure_dir(folder).map_err(RunError::io(folder))?;
-    let scratch =
-        tempfile::Builder::new().prefix(".bookminer-merge-").tempdir_in(folder).map_err(RunError::io(folder))?;
+    let scratch = scratch::Scratch::make(folder).map_err(RunError::io(folder))?;
     let (a, converted_a) = in_format(a, to, &scratch.path().join("a"), &mut control)?;
     let (b, converted_b) = in_format(b, to, &scratch.path().join("b"), &mut control)?;
     report.converted = [converted_a, converted_b];
