@@ -29,6 +29,13 @@ impl Book {
         Book::build(path.to_path_buf(), Bytes::open(path)?, options)
     }
 
+    /// [`Book::open`] of a book a run made for itself (a book composed or
+    /// grown before its negamax, in a hidden folder), named `shown_as` in
+    /// messages and the log: the user knows it by what it becomes.
+    pub fn open_as(path: &Path, shown_as: &str, options: &ReadOptions) -> Result<Book, BookError> {
+        Book::build(PathBuf::from(shown_as), Bytes::open(path)?, options)
+    }
+
     /// Indexes a book held in memory, read with the default
     /// [`ReadOptions`]; `name` stands for the path in messages.
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Book, BookError> {

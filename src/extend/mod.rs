@@ -745,7 +745,8 @@ impl SetAside {
         drop(book);
         let cancel = control.cancel;
         let path = &paths.output;
-        let grown = Book::open(self.file.path(), &ReadOptions::default())
+        let shown_as = format!("{} (grown, before its negamax)", paths.output.display());
+        let grown = Book::open_as(self.file.path(), &shown_as, &ReadOptions::default())
             .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
         let records = grown.counts().records;
         let sink = Path::new("(no receipt)");

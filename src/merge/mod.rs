@@ -201,8 +201,12 @@ pub fn merge(
             (asked.0.searched, asked.0.from_journal, asked.0.engine_time);
         report.engines = asked.1;
     }
-    let merged =
-        Book::open(&composed_path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
+    let merged = Book::open_as(
+        &composed_path,
+        &format!("{} (merged, before its negamax)", paths.output.display()),
+        &ReadOptions::default(),
+    )
+    .map_err(|e| MergeError::Composed(e.to_string()))?;
     report.records_written = merged.counts().records;
     write_out(merged, &entries, paths, control)?;
     drop(scratch);
@@ -224,8 +228,10 @@ fn in_format(
     let name = book.path().display().to_string();
     let path = path.with_extension(composed_name(to).rsplit('.').next().unwrap_or("dat"));
     let report = convert(book, to, &path, control.reborrow())?;
-    tracing::info!("{name}: converted to an {} book ({} records)", to, report.written);
-    let converted = Book::open(&path, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
+    tracing::info!("{name}: converted to {to} ({} records)", report.written);
+    let shown_as = format!("{name} (converted to {to})");
+    let converted =
+        Book::open_as(&path, &shown_as, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
     Ok((converted, Some(report)))
 }
 
