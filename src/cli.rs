@@ -471,8 +471,10 @@ pub enum Command {
     /// Edax's `book link` does. A leaf whose move became a link is stale:
     /// with --engine it is searched again as `extend` searches a leaf (the
     /// same journal, {out_dir}/extend.jsonl, so a rerun searches nothing
-    /// twice); without one it is left empty and counted. The book is then
-    /// negamaxed as `fix` does (docs/merge.md).
+    /// twice); without one it is left with no score (in an Edax book, score
+    /// -127 on a move not linked, as Edax wants a leaf move wherever one is
+    /// left) and counted. The book is then negamaxed as `fix` does
+    /// (docs/merge.md).
     ///
     /// Also writes {out_dir}/merge.jsonl: one JSON line per conflict decided
     /// and per stale leaf. OUT is whole or not written, and never A or B by
