@@ -200,6 +200,9 @@ pub enum Failure {
     Io(io::Error),
     /// The book (A's or B's) changed while it was read.
     Changed(Kept),
+    /// The links of both books for this board are more than a record holds
+    /// (255): only a book that repeats moves can have so many.
+    TooManyLinks(Board),
     Interrupted,
 }
 
@@ -318,13 +321,12 @@ impl Composer<'_> {
         let EdaxChoice { ra, rb, board, joined, added, kept, why, chosen } = self.edax_choice(in_a, in_b)?;
         let linked =
             |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
-        tally.links_joined += (joined.len() - chosen.n_links()) as u64;
+        tally.links_joined += joined.len().saturating_sub(chosen.n_links()) as u64;
         tally.links_added += added.len() as u64;
         let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (joined.len() + added.len() + 1));
         bytes.extend_from_slice(&chosen.bytes()[..LINKS_AT - 2]);
         let n_links = joined.len() + added.len();
-        // Codes are checked at load: at most 65 distinct moves, the pass included.
-        bytes.push(u8::try_from(n_links).map_err(|_| Failure::Changed(kept))?);
+        bytes.push(u8::try_from(n_links).map_err(|_| Failure::TooManyLinks(board))?);
         bytes.push(chosen.level());
         for &(score, code) in &joined {
             bytes.extend_from_slice(&[score as u8, code]);
@@ -504,19 +506,27 @@ fn count_choice(tally: &mut Tally, kept: Kept, why: Why) {
     }
 }
 
-/// The links both books hold for a board, as stored: A's in A's order,
-/// then B's others in B's order.
+/// The links both books hold for a board, as stored: A's in A's order (a
+/// move A repeats, which only `verify` refuses, kept as stored), then B's
+/// whose move is not among them, in B's order.
 fn joined_links(a: Option<&edax::RawRecord<'_>>, b: Option<&edax::RawRecord<'_>>) -> SmallVec<[(i8, u8); 16]> {
-    let mut joined: SmallVec<[(i8, u8); 16]> = SmallVec::new();
-    for record in [a, b].into_iter().flatten() {
-        let pairs = &record.bytes()[LINKS_AT..LINKS_AT + 2 * record.n_links()];
-        for pair in pairs.chunks_exact(2) {
-            if !joined.iter().any(|&(_, code)| code == pair[1]) {
-                joined.push((pair[0] as i8, pair[1]));
+    let pairs = |record: &edax::RawRecord<'_>| -> SmallVec<[(i8, u8); 16]> {
+        let bytes = &record.bytes()[LINKS_AT..LINKS_AT + 2 * record.n_links()];
+        bytes.chunks_exact(2).map(|pair| (pair[0] as i8, pair[1])).collect()
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let mut joined = pairs(a);
+            for pair in pairs(b) {
+                if !joined.iter().any(|&(_, code)| code == pair.1) {
+                    joined.push(pair);
+                }
             }
+            joined
         }
+        (Some(only), None) | (None, Some(only)) => pairs(only),
+        (None, None) => SmallVec::new(),
     }
-    joined
 }
 
 fn held_edax(record: Option<&edax::RawRecord<'_>>) -> Held {

@@ -50,6 +50,9 @@ pub enum MergeError {
     OneFile { output: PathBuf, other: PathBuf, what: &'static str },
     #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
     TooLarge { a: PathBuf, b: PathBuf, records: u64 },
+    /// A board whose links in both books are more than an Edax record holds.
+    #[error("{} and {}: the board {} has more than 255 links in the two books together (`bookminer verify` lists the moves a book repeats); nothing was written", a.display(), b.display(), board_text(board))]
+    TooManyLinks { a: PathBuf, b: PathBuf, board: crate::board::Board },
     /// The book composed before its negamax, in a folder of the run's own
     /// beside OUT, could not be written.
     #[error("{}: composing it in {}: {source}; nothing was written", output.display(), composed.display())]
@@ -76,7 +79,10 @@ pub enum MergeError {
 impl MergeError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            MergeError::OverInput(_) | MergeError::OneFile { .. } | MergeError::TooLarge { .. } => ErrorKind::BadInput,
+            MergeError::OverInput(_)
+            | MergeError::TooManyLinks { .. }
+            | MergeError::OneFile { .. }
+            | MergeError::TooLarge { .. } => ErrorKind::BadInput,
             MergeError::Composed(_) => ErrorKind::Internal,
             MergeError::Composing { source, .. } => crate::failure::io_kind(source),
             MergeError::Run(e) => e.kind(),
@@ -235,6 +241,12 @@ fn in_format(
     Ok((converted, Some(report)))
 }
 
+/// A board as the receipt and `inspect` write it, X to move when the
+/// number of empty squares is even.
+fn board_text(board: &crate::board::Board) -> String {
+    receipt::board_and_side(board)
+}
+
 fn composed_name(to: OutFormat) -> &'static str {
     match to {
         OutFormat::Edax => "merged.dat",
@@ -261,6 +273,7 @@ fn compose_into(
     let composed = composer.compose(&mut out, header_len as u64, cancel).map_err(|failure| match failure {
         Failure::Io(source) => io(path)(source),
         Failure::Changed(kept) => changed(paths, kept),
+        Failure::TooManyLinks(board) => MergeError::TooManyLinks { a: paths.a.clone(), b: paths.b.clone(), board },
         Failure::Interrupted => MergeError::interrupted(),
     })?;
     let header = match composer.a.header() {

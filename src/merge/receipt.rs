@@ -46,6 +46,12 @@ pub fn line(entry: &Entry) -> String {
     line
 }
 
+/// `board side`, as a line of the receipt gives them.
+pub fn board_and_side(board: &Board) -> String {
+    let black = board.empties().is_multiple_of(2);
+    format!("{} {}", board_text(board, black), side_char(black))
+}
+
 fn board_text(board: &Board, black: bool) -> String {
     let mut text = String::with_capacity(64);
     push_board(board, black, Symmetry::IDENTITY, &mut text);

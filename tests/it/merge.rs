@@ -392,3 +392,26 @@ fn stale_leaves_of_an_egaroucid_book_are_searched_again_too() {
     assert_eq!(held(&dir.path().join("merged.egbk3")), held(&dir.path().join("grown.egbk3")));
     assert_no_engine_left(dir.path());
 }
+
+#[test]
+fn a_record_that_repeats_a_move_is_kept_as_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let f5 = Move::Play(Square::parse("f5").unwrap());
+    let after = normalize(&Board::INITIAL.after(f5).unwrap()).board;
+    // F5 linked twice, which only `verify` refuses.
+    let root = Entry {
+        level: 4,
+        links: vec![Link::new(Score::new(0), f5), Link::new(Score::new(1), f5)],
+        leaf: Some(Link::new(Score::new(-2), Move::Play(Square::parse("d3").unwrap()))),
+        ..Entry::new(Board::INITIAL, 0)
+    };
+    let child = Entry { level: 4, leaf: Some(Link::new(Score::new(0), first_move(&after))), ..Entry::new(after, 0) };
+    let a = dir.path().join("a.dat");
+    std::fs::write(&a, encode(&[root, child], 1)).unwrap();
+    assert!(run_in(dir.path(), &["fix", "a.dat", "fixed.dat", "-q"]).status.success());
+    ran(merge(dir.path(), &a, &a, "merged.dat", &[]));
+    assert_eq!(
+        std::fs::read(dir.path().join("merged.dat")).unwrap(),
+        std::fs::read(dir.path().join("fixed.dat")).unwrap()
+    );
+}
