@@ -340,7 +340,10 @@ impl Composer<'_> {
             why.is_conflict().then(|| Conflict { kept, why, a: held_edax(ra.as_ref()), b: held_edax(rb.as_ref()) });
         let moves = joined.iter().map(|&(_, c)| c).chain(added.iter().map(|&(mv, _)| mv.code()));
         let links: SmallVec<[Move; 16]> = moves.filter_map(Move::from_code).collect();
-        let stale = Move::from_code(leaf.1).filter(|_| linked(leaf.1)).map(|mv| (i32::from(leaf.0), mv));
+        // Stale: a link now, and not one in the book the record comes from.
+        let own_link =
+            chosen.bytes()[LINKS_AT..LINKS_AT + 2 * chosen.n_links()].chunks_exact(2).any(|p| p[1] == leaf.1);
+        let stale = Move::from_code(leaf.1).filter(|_| linked(leaf.1) && !own_link).map(|mv| (i32::from(leaf.0), mv));
         let (pair, plan, stale) = match stale {
             None => ((leaf.0, leaf.1), None, None),
             Some(was) => {
@@ -403,10 +406,7 @@ impl Composer<'_> {
         let (ra, rb) = (self.egaroucid_raw(Kept::A, in_a)?, self.egaroucid_raw(Kept::B, in_b)?);
         let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
         let board = first.board();
-        let links: SmallVec<[Move; 16]> = egaroucid::candidates(&board)
-            .filter(|c| self.holds(&c.child.board) || c.other_child().is_some_and(|o| self.holds(&o.board)))
-            .map(|c| c.mv)
-            .collect();
+        let links = egaroucid_links(&board, |child| self.holds(child));
         let stale_of = |r: &egaroucid::RawRecord<'_>| r.leaf().filter(|l| links.contains(&l.mv));
         let side = |r: &egaroucid::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: stale_of(r).is_some() };
         let (kept, why) =
@@ -422,7 +422,13 @@ impl Composer<'_> {
             a: held_egaroucid(ra.as_ref()),
             b: held_egaroucid(rb.as_ref()),
         });
-        let (plan, stale) = match stale_of(&chosen) {
+        // Stale: a link now, and not one in the book the record comes from.
+        let own = match kept {
+            Kept::A => self.a,
+            Kept::B => self.b,
+        };
+        let own_links = egaroucid_links(&board, |child| own.locate(child).is_some());
+        let (plan, stale) = match stale_of(&chosen).filter(|leaf| !own_links.contains(&leaf.mv)) {
             None => (None, None),
             Some(leaf) => {
                 let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
@@ -477,6 +483,13 @@ struct EdaxChoice<'b> {
     kept: Kept,
     why: Why,
     chosen: edax::RawRecord<'b>,
+}
+
+/// An Egaroucid board's links in a book that `holds` the boards given
+/// (normalized): its legal moves whose child it holds (docs/formats.md).
+fn egaroucid_links(board: &Board, holds: impl Fn(&Board) -> bool) -> SmallVec<[Move; 16]> {
+    let held = |c: &egaroucid::Candidate| holds(&c.child.board) || c.other_child().is_some_and(|o| holds(&o.board));
+    egaroucid::candidates(board).filter(held).map(|c| c.mv).collect()
 }
 
 /// The rule's choice for a board held by one book or both; `same` is asked

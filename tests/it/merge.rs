@@ -415,3 +415,16 @@ fn a_record_that_repeats_a_move_is_kept_as_stored() {
         std::fs::read(dir.path().join("fixed.dat")).unwrap()
     );
 }
+
+#[test]
+fn an_egaroucid_book_merged_with_itself_is_its_fix_byte_for_byte() {
+    for name in ["edax46-l2-small.egbk3", "edax46-l2-small-perturbed.egbk3"] {
+        let dir = tempfile::tempdir().unwrap();
+        let book = data(&format!("books/egbk3/{name}"));
+        assert!(run_in(dir.path(), &["fix", book.to_str().unwrap(), "fixed.egbk3", "-q"]).status.success());
+        let s = summary(&ran(merge(dir.path(), &book, &book, "merged.egbk3", &[])));
+        assert_eq!(s["stale_leaves"], 0, "a leaf its own book links did not become a link");
+        let fixed = std::fs::read(dir.path().join("fixed.egbk3")).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("merged.egbk3")).unwrap(), fixed, "{name}");
+    }
+}
