@@ -763,7 +763,7 @@ fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool)
     let book_a = open_book(a, config, &mut shown.borrow_mut())?;
     let book_b = open_book(b, config, &mut shown.borrow_mut())?;
     if INTERRUPTED.load(Ordering::Relaxed) {
-        return Err(AppError::Merge(MergeError::Run(RunError::interrupted(Left::Nothing)(Interrupted))));
+        return Err(AppError::Merge(MergeError::interrupted()));
     }
     let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
     let options = MergeOptions { to, link };

@@ -9,6 +9,20 @@ use std::sync::mpsc;
 /// Buffers per worker: one being filled while the last one waits.
 const BUFFERS_PER_WORKER: usize = 2;
 
+/// `items` cut into consecutive runs of the lengths given, one for each
+/// thread to fill (a run comes out shorter, or empty, when `items` runs out).
+pub fn runs_of<T>(items: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut rest = items;
+    let mut runs = Vec::new();
+    for len in lens {
+        let taken = std::mem::take(&mut rest);
+        let (run, tail) = taken.split_at_mut(len.min(taken.len()));
+        runs.push(run);
+        rest = tail;
+    }
+    runs
+}
+
 /// The number of workers: one per core the process may use, at most 8.
 pub fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
@@ -62,6 +76,15 @@ pub fn in_order<T: Send, E>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn runs_cut_the_items_in_order_and_the_last_short() {
+        let mut items: Vec<u32> = (0..10).collect();
+        let runs = super::runs_of(&mut items, [3, 3, 10, 2]);
+        let lens: Vec<usize> = runs.iter().map(|r| r.len()).collect();
+        assert_eq!(lens, vec![3, 3, 4, 0]);
+        assert_eq!(runs[1], &[3, 4, 5]);
+    }
+
     use super::*;
 
     #[test]

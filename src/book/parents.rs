@@ -71,19 +71,12 @@ impl Parents {
         let mut placed = vec![0u8; self.counts.len()];
         let this = &*self;
         let list_parts: Vec<Range<usize>> = parts.iter().map(|p| this.start(p.start)..this.start(p.end)).collect();
-        let mut runs: Vec<&mut [u32]> = Vec::with_capacity(parts.len());
-        let mut rest: &mut [u32] = &mut list;
-        for range in &list_parts {
-            let (run, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
-            runs.push(run);
-            rest = tail;
-        }
+        let runs = crate::parallel::runs_of(&mut list, list_parts.iter().map(|p| p.len()));
+        let placed_runs = crate::parallel::runs_of(&mut placed, parts.iter().map(|p| p.len()));
         let filled = std::thread::scope(|scope| {
-            let mut placed_rest: &mut [u8] = &mut placed;
             let mut threads = Vec::with_capacity(parts.len());
-            for ((part, run), list_from) in parts.iter().cloned().zip(runs).zip(list_parts.iter().map(|r| r.start)) {
-                let (mine, tail) = std::mem::take(&mut placed_rest).split_at_mut(part.len());
-                placed_rest = tail;
+            let list_from = list_parts.iter().map(|r| r.start);
+            for (((part, run), list_from), mine) in parts.iter().cloned().zip(runs).zip(list_from).zip(placed_runs) {
                 threads.push(scope.spawn(move || {
                     let mut placed = Counts { bytes: mine, from: part.start, many: HashMap::new() };
                     let mut children = targets.children();
@@ -155,11 +148,8 @@ fn in_parts<T: Send>(
 ) -> Option<Vec<T>> {
     std::thread::scope(|scope| {
         let work = &work;
-        let mut rest = bytes;
         let mut threads = Vec::with_capacity(parts.len());
-        for part in parts.iter().cloned() {
-            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(part.len());
-            rest = tail;
+        for (part, mine) in parts.iter().cloned().zip(crate::parallel::runs_of(bytes, parts.iter().map(|p| p.len()))) {
             threads.push(scope.spawn(move || work(part, mine)));
         }
         threads.into_iter().map(|t| t.join().expect("a thread counting parents does not panic")).collect()

@@ -195,19 +195,14 @@ fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> Edax
             (range, offset)
         })
         .collect();
-    let mut runs: Vec<&mut [PackedTarget]> = Vec::with_capacity(parts.len());
-    let mut rest: &mut [PackedTarget] = &mut links;
-    for (i, (range, offset)) in parts.iter().enumerate() {
+    let lens = parts.iter().enumerate().map(|(i, (range, offset))| {
         let end = match parts.get(i + 1) {
             Some((next, next_offset)) => edax::links_before(RecordId(next.start as u32), *next_offset),
             None => counts.links,
         };
-        let len = end.saturating_sub(edax::links_before(RecordId(range.start as u32), *offset)) as usize;
-        let taken = std::mem::take(&mut rest);
-        let (run, tail) = taken.split_at_mut(len.min(taken.len()));
-        runs.push(run);
-        rest = tail;
-    }
+        end.saturating_sub(edax::links_before(RecordId(range.start as u32), *offset)) as usize
+    });
+    let runs = parallel::runs_of(&mut links, lens);
     let leaves: Vec<Vec<(RecordId, PackedTarget)>> = std::thread::scope(|scope| {
         let threads: Vec<_> = parts
             .iter()
@@ -303,13 +298,7 @@ fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     crate::os::advise_huge_pages(&mut slots);
     slots.resize(records, Slots::default());
     let parts = split(records, parallel::workers(), 1);
-    let mut runs: Vec<&mut [Slots]> = Vec::with_capacity(parts.len());
-    let mut rest: &mut [Slots] = &mut slots;
-    for range in &parts {
-        let (run, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
-        runs.push(run);
-        rest = tail;
-    }
+    let runs = parallel::runs_of(&mut slots, parts.iter().map(|p| p.len()));
     let lists: Vec<Vec<u64>> = std::thread::scope(|scope| {
         let threads: Vec<_> = parts
             .iter()

@@ -21,7 +21,7 @@ use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
 use crate::run::Interrupted;
-use crate::write::pipeline::{self, Chunk, Sink};
+use crate::write::pipeline::{self, Appended, Chunk};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -35,6 +35,12 @@ pub enum WriteFailure {
     Interrupted(Interrupted),
     /// The book read or the run's values could not be read.
     Run(ExtendError),
+}
+
+impl From<io::Error> for WriteFailure {
+    fn from(e: io::Error) -> WriteFailure {
+        WriteFailure::Io(e)
+    }
 }
 
 impl From<Interrupted> for WriteFailure {
@@ -68,7 +74,7 @@ pub fn write_fixed(
             Some(k) => fixer.added(k * CHUNK..((k + 1) * CHUNK).min(store.added().len()), chunk),
         }
     };
-    let mut sink = Out(out);
+    let mut sink = Appended(out);
     pipeline::write_chunks(chunks, FixedChunk::default, convert, &mut sink, cancel, |_| Ok(()))?;
     Ok(records)
 }
@@ -102,17 +108,6 @@ impl Chunk for FixedChunk {
 
     fn records(&self) -> u64 {
         self.records
-    }
-}
-
-/// The book's bytes, written as they come.
-struct Out<'w, W>(&'w mut W);
-
-impl<W: Write> Sink for Out<'_, W> {
-    type Error = WriteFailure;
-
-    fn append(&mut self, bytes: &[u8], _records: u64) -> Result<(), WriteFailure> {
-        self.0.write_all(bytes).map_err(WriteFailure::Io)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
 use crate::run::Interrupted;
-use crate::write::pipeline::{self, Chunk, Sink};
+use crate::write::pipeline::{self, Appended, Chunk};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -53,6 +53,13 @@ pub(super) enum Failure {
     Interrupted(Interrupted),
     /// A record no longer reads: the book changed since it was checked.
     BookChanged,
+}
+
+/// A failure of the pipeline's sink: writing the fixed book.
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Book(e)
+    }
 }
 
 impl From<Interrupted> for Failure {
@@ -184,17 +191,6 @@ impl Chunk for Written<'_, '_> {
     }
 }
 
-/// The fixed book's bytes, written as they come.
-struct BookBytes<'w, W>(&'w mut W);
-
-impl<W: Write> Sink for BookBytes<'_, W> {
-    type Error = Failure;
-
-    fn append(&mut self, bytes: &[u8], _records: u64) -> Result<(), Failure> {
-        self.0.write_all(bytes).map_err(Failure::Book)
-    }
-}
-
 /// Writes the book's header, then its chunks in order as `fix_chunk` makes
 /// them on every core, with their receipt lines; what they changed, summed.
 fn write_chunks<'a, 'f>(
@@ -213,7 +209,7 @@ fn write_chunks<'a, 'f>(
         changes.add(&written.changes);
         Ok(())
     };
-    let mut sink = BookBytes(out);
+    let mut sink = Appended(out);
     let fresh = || Written::new(format);
     pipeline::write_chunks(chunks, fresh, fix_chunk, &mut sink, cancel, then)?;
     Ok(changes)

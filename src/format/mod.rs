@@ -176,7 +176,7 @@ impl Header {
     }
 
     /// The header of a book of `records` records written in the format it
-    /// was read in ([`Format::kept_as`]; cut, extend): an Edax book keeps
+    /// was read in ([`Format::kept_as`]; cut, extend, merge): an Edax book keeps
     /// its own header but for the count; an Egaroucid book, whatever its
     /// version, gets an `.egbk3` one.
     pub fn kept(&self, records: u64) -> Vec<u8> {
@@ -251,6 +251,14 @@ impl OutFormat {
         match self {
             OutFormat::Edax => Family::Edax,
             OutFormat::Egbk3 => Family::Egaroucid,
+        }
+    }
+
+    /// The extension a file of this format is named with.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutFormat::Edax => "dat",
+            OutFormat::Egbk3 => "egbk3",
         }
     }
 

@@ -11,18 +11,15 @@ use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::Book;
 use crate::extend::search::LeafPlan;
-use crate::format::edax::read::{self as edax, LINKS_AT};
-use crate::format::egaroucid::read::{self as egaroucid, NO_LEAF_MOVE, NO_VALUE};
+use crate::format::edax::read::{self as edax, LINKS_AT, N_LINK_AT};
+use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, LEVEL_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
 use crate::run::Interrupted;
 use crate::symmetry::normalize;
-use crate::write::pipeline::{write_chunks, Chunk, Sink};
+use crate::write::pipeline::{write_chunks, Appended, Chunk};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
-
-/// Where the bytes an Egaroucid record's leaf takes begin: value, move, level.
-const EGBK3_LEAF_AT: usize = 22;
 
 /// Records composed together, on one core.
 const CHUNK: usize = 1 << 14;
@@ -50,17 +47,6 @@ impl Chunk for Part {
 
     fn records(&self) -> u64 {
         self.tally.records
-    }
-}
-
-/// The book composed, appended to in turn.
-struct Appended<'w, W>(&'w mut W);
-
-impl<W: Write> Sink for Appended<'_, W> {
-    type Error = io::Error;
-
-    fn append(&mut self, bytes: &[u8], _records: u64) -> io::Result<()> {
-        self.0.write_all(bytes)
     }
 }
 
@@ -296,35 +282,32 @@ impl Composer<'_> {
         self.a.locate(board).is_some() || self.b.locate(board).is_some()
     }
 
-    fn edax_raw<'s>(&'s self, kept: Kept, at: Option<Located>) -> Result<Option<edax::RawRecord<'s>>, Failure> {
-        let book = match kept {
+    /// Book A or B.
+    fn book(&self, which: Kept) -> &Book {
+        match which {
             Kept::A => self.a,
             Kept::B => self.b,
-        };
-        at.map(|at| book.file().edax_record(at).ok_or(Failure::Changed(kept))).transpose()
+        }
     }
 
-    fn egaroucid_raw<'s>(
-        &'s self,
-        kept: Kept,
-        at: Option<Located>,
-    ) -> Result<Option<egaroucid::RawRecord<'s>>, Failure> {
-        let book = match kept {
-            Kept::A => self.a,
-            Kept::B => self.b,
-        };
-        at.map(|at| book.file().egaroucid_record(at).ok_or(Failure::Changed(kept))).transpose()
+    /// The Edax record at `at` in book `which`, if it holds the board.
+    fn edax_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<edax::RawRecord<'_>>, Failure> {
+        at.map(|at| self.book(which).file().edax_record(at).ok_or(Failure::Changed(which))).transpose()
+    }
+
+    /// The Egaroucid record at `at` in book `which`, if it holds the board.
+    fn egaroucid_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<egaroucid::RawRecord<'_>>, Failure> {
+        at.map(|at| self.book(which).file().egaroucid_record(at).ok_or(Failure::Changed(which))).transpose()
     }
 
     /// An Edax record of the merged book.
     fn edax(&self, in_a: Option<Located>, in_b: Option<Located>, tally: &mut Tally) -> Result<Made, Failure> {
         let EdaxChoice { ra, rb, board, joined, added, kept, why, chosen } = self.edax_choice(in_a, in_b)?;
-        let linked =
-            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
+        let linked = |code: u8| is_linked(&joined, &added, code);
         tally.links_joined += joined.len().saturating_sub(chosen.n_links()) as u64;
         tally.links_added += added.len() as u64;
         let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (joined.len() + added.len() + 1));
-        bytes.extend_from_slice(&chosen.bytes()[..LINKS_AT - 2]);
+        bytes.extend_from_slice(&chosen.bytes()[..N_LINK_AT]);
         let n_links = joined.len() + added.len();
         bytes.push(u8::try_from(n_links).map_err(|_| Failure::TooManyLinks(board))?);
         bytes.push(chosen.level());
@@ -341,9 +324,9 @@ impl Composer<'_> {
         let moves = joined.iter().map(|&(_, c)| c).chain(added.iter().map(|&(mv, _)| mv.code()));
         let links: SmallVec<[Move; 16]> = moves.filter_map(Move::from_code).collect();
         // Stale: a link now, and not one in the book the record comes from.
-        let own_link =
-            chosen.bytes()[LINKS_AT..LINKS_AT + 2 * chosen.n_links()].chunks_exact(2).any(|p| p[1] == leaf.1);
-        let stale = Move::from_code(leaf.1).filter(|_| linked(leaf.1) && !own_link).map(|mv| (i32::from(leaf.0), mv));
+        let own_link = |code: u8| link_pairs(&chosen).chunks_exact(2).any(|p| p[1] == code);
+        let stale =
+            Move::from_code(leaf.1).filter(|_| linked(leaf.1) && !own_link(leaf.1)).map(|mv| (i32::from(leaf.0), mv));
         let (pair, plan, stale) = match stale {
             None => ((leaf.0, leaf.1), None, None),
             Some(was) => {
@@ -368,8 +351,7 @@ impl Composer<'_> {
         let board = first.board();
         let joined = joined_links(ra.as_ref(), rb.as_ref());
         let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
-        let linked =
-            |code: u8| joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code);
+        let linked = |code: u8| is_linked(&joined, &added, code);
         let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
         let (kept, why) =
             decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
@@ -423,12 +405,9 @@ impl Composer<'_> {
             b: held_egaroucid(rb.as_ref()),
         });
         // Stale: a link now, and not one in the book the record comes from.
-        let own = match kept {
-            Kept::A => self.a,
-            Kept::B => self.b,
-        };
-        let own_links = egaroucid_links(&board, |child| own.locate(child).is_some());
-        let (plan, stale) = match stale_of(&chosen).filter(|leaf| !own_links.contains(&leaf.mv)) {
+        let own = self.book(kept);
+        let own_link = |mv: Move| egaroucid_link(&board, mv, |child| own.locate(child).is_some());
+        let (plan, stale) = match stale_of(&chosen).filter(|leaf| !own_link(leaf.mv)) {
             None => (None, None),
             Some(leaf) => {
                 let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
@@ -437,15 +416,15 @@ impl Composer<'_> {
                     Some((score, Some(mv))) if score > -127 => (score as i8, mv.code()),
                     Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
                 };
-                bytes[EGBK3_LEAF_AT] = value as u8;
-                bytes[EGBK3_LEAF_AT + 1] = code;
-                bytes[EGBK3_LEAF_AT + 2] = bytes[17];
+                bytes[LEAF_AT] = value as u8;
+                bytes[LEAF_AT + 1] = code;
+                bytes[LEAF_AT + 2] = bytes[LEVEL_AT];
                 (pending, Some(Stale { was: (leaf.score.discs(), leaf.mv), now }))
             }
         };
         count_choice(tally, kept, why);
         let entry = (conflict.is_some() || stale.is_some()).then_some(Entry { record: 0, board, conflict, stale });
-        Ok(Made { bytes, leaf_at: EGBK3_LEAF_AT, entry, plan })
+        Ok(Made { bytes, leaf_at: LEAF_AT, entry, plan })
     }
 
     /// What a stale leaf becomes now (`None`: an engine will say), and the
@@ -488,8 +467,19 @@ struct EdaxChoice<'b> {
 /// An Egaroucid board's links in a book that `holds` the boards given
 /// (normalized): its legal moves whose child it holds (docs/formats.md).
 fn egaroucid_links(board: &Board, holds: impl Fn(&Board) -> bool) -> SmallVec<[Move; 16]> {
-    let held = |c: &egaroucid::Candidate| holds(&c.child.board) || c.other_child().is_some_and(|o| holds(&o.board));
-    egaroucid::candidates(board).filter(held).map(|c| c.mv).collect()
+    egaroucid::candidates(board).filter(|c| child_held(c, &holds)).map(|c| c.mv).collect()
+}
+
+/// Whether `mv` is a link of an Egaroucid board in a book that `holds` the
+/// boards given: [`egaroucid_links`] of one move.
+fn egaroucid_link(board: &Board, mv: Move, holds: impl Fn(&Board) -> bool) -> bool {
+    egaroucid::candidates(board).any(|c| c.mv == mv && child_held(&c, &holds))
+}
+
+/// Whether a book that `holds` the boards given holds a move's child (or,
+/// when the game ends there, the final position from the other side).
+fn child_held(c: &egaroucid::Candidate, holds: &impl Fn(&Board) -> bool) -> bool {
+    holds(&c.child.board) || c.other_child().is_some_and(|o| holds(&o.board))
 }
 
 /// The rule's choice for a board held by one book or both; `same` is asked
@@ -524,8 +514,7 @@ fn count_choice(tally: &mut Tally, kept: Kept, why: Why) {
 /// whose move is not among them, in B's order.
 fn joined_links(a: Option<&edax::RawRecord<'_>>, b: Option<&edax::RawRecord<'_>>) -> SmallVec<[(i8, u8); 16]> {
     let pairs = |record: &edax::RawRecord<'_>| -> SmallVec<[(i8, u8); 16]> {
-        let bytes = &record.bytes()[LINKS_AT..LINKS_AT + 2 * record.n_links()];
-        bytes.chunks_exact(2).map(|pair| (pair[0] as i8, pair[1])).collect()
+        link_pairs(record).chunks_exact(2).map(|pair| (pair[0] as i8, pair[1])).collect()
     };
     match (a, b) {
         (Some(a), Some(b)) => {
@@ -540,6 +529,17 @@ fn joined_links(a: Option<&edax::RawRecord<'_>>, b: Option<&edax::RawRecord<'_>>
         (Some(only), None) | (None, Some(only)) => pairs(only),
         (None, None) => SmallVec::new(),
     }
+}
+
+/// An Edax record's links as stored: (score, move code) byte pairs.
+fn link_pairs<'r>(record: &edax::RawRecord<'r>) -> &'r [u8] {
+    &record.bytes()[LINKS_AT..LINKS_AT + 2 * record.n_links()]
+}
+
+/// Whether `code` is a move of the merged record's links: both books'
+/// (`joined`) or `--link`'s (`added`).
+fn is_linked(joined: &[(i8, u8)], added: &[(Move, Board)], code: u8) -> bool {
+    joined.iter().any(|&(_, c)| c == code) || added.iter().any(|&(mv, _)| mv.code() == code)
 }
 
 fn held_edax(record: Option<&edax::RawRecord<'_>>) -> Held {

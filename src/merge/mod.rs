@@ -18,15 +18,13 @@ mod scratch;
 pub use compose::Tally;
 pub use receipt::RECEIPT;
 
-use crate::book::{Book, Header, ReadOptions, RecordId};
+use crate::book::{Book, ReadOptions, RecordId};
 use crate::convert::{convert, ConvertError, ConvertReport};
 use crate::extend::fleet::{EngineReport, EngineSet};
 use crate::extend::search::LeafPlan;
 use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, JOURNAL};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
-use crate::format::edax::encode as edax_encode;
-use crate::format::egaroucid::encode as egaroucid_encode;
 use crate::format::OutFormat;
 use crate::input::{OverInput, Writer};
 use crate::output::{ensure_dir, AtomicFile};
@@ -37,7 +35,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Why `merge` failed.
@@ -45,13 +43,13 @@ use std::time::{Duration, Instant};
 pub enum MergeError {
     #[error(transparent)]
     OverInput(#[from] OverInput),
-    /// Two of the run's outputs would be one file (by any path).
-    #[error("{}: the merged book cannot also be the {what} ({}); name another file or out_dir", output.display(), other.display())]
-    OneFile { output: PathBuf, other: PathBuf, what: &'static str },
+    /// The merged book and the receipt would be one file (by any path).
+    #[error("{}: the merged book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
+    BookIsReceipt { output: PathBuf, receipt: PathBuf },
     #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
     TooLarge { a: PathBuf, b: PathBuf, records: u64 },
     /// A board whose links in both books are more than an Edax record holds.
-    #[error("{} and {}: the board {} has more than 255 links in the two books together (`bookminer verify` lists the moves a book repeats); nothing was written", a.display(), b.display(), board_text(board))]
+    #[error("{} and {}: the board {} has more than 255 links in the two books together (`bookminer verify` lists the moves a book repeats); nothing was written", a.display(), b.display(), receipt::board_and_side(board))]
     TooManyLinks { a: PathBuf, b: PathBuf, board: crate::board::Board },
     /// The book composed before its negamax, in a folder of the run's own
     /// beside OUT, could not be written.
@@ -81,7 +79,7 @@ impl MergeError {
         match self {
             MergeError::OverInput(_)
             | MergeError::TooManyLinks { .. }
-            | MergeError::OneFile { .. }
+            | MergeError::BookIsReceipt { .. }
             | MergeError::TooLarge { .. } => ErrorKind::BadInput,
             MergeError::Composed(_) => ErrorKind::Internal,
             MergeError::Composing { source, .. } => crate::failure::io_kind(source),
@@ -92,7 +90,8 @@ impl MergeError {
         }
     }
 
-    fn interrupted() -> MergeError {
+    /// The run was stopped (Ctrl-C): nothing was written.
+    pub fn interrupted() -> MergeError {
         MergeError::Run(RunError::interrupted(Left::Nothing)(Interrupted))
     }
 }
@@ -121,8 +120,7 @@ impl MergePaths {
             }
         }
         if crate::input::same_destination(output, &receipt) {
-            let (output, other) = (output.to_path_buf(), receipt);
-            return Err(MergeError::OneFile { output, other, what: "receipt" });
+            return Err(MergeError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         let engines = match engines {
             true => Some(ExtendPaths::new(a, output, out_dir)?),
@@ -153,11 +151,9 @@ pub struct MergeReport {
     pub converted: [Option<ConvertReport>; 2],
     pub positions: [u64; 2],
     pub tally: Tally,
-    /// Stale leaves to search, and of those the answers the journal held.
-    pub searches: u64,
-    pub searched: u64,
-    pub from_journal: u64,
-    pub engine_time: Duration,
+    /// What searching the stale leaves cost: searches by the engines,
+    /// answers the journal held, the engines' time.
+    pub asked: Asked,
     pub engines: Vec<EngineReport>,
     pub records_written: u64,
     pub elapsed: Duration,
@@ -196,16 +192,13 @@ pub fn merge(
         return Err(MergeError::TooLarge { a: paths.a.clone(), b: paths.b.clone(), records });
     }
     let composer = Composer { a: &a, b: &b, to, link: options.link, engines: engines.is_some() };
-    let composed_path = scratch.path().join(composed_name(to));
+    let composed_path = scratch.path().join("merged").with_extension(to.extension());
     let Composed { tally, mut entries, pending } = compose_into(&composer, &composed_path, paths, control.cancel)?;
     report.tally = tally;
     drop((a, b));
-    report.searches = pending.len() as u64;
     if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
-        let asked = search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
-        (report.searched, report.from_journal, report.engine_time) =
-            (asked.0.searched, asked.0.from_journal, asked.0.engine_time);
-        report.engines = asked.1;
+        (report.asked, report.engines) =
+            search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
     }
     let merged = Book::open_as(
         &composed_path,
@@ -232,26 +225,13 @@ fn in_format(
         return Ok((book, None));
     }
     let name = book.path().display().to_string();
-    let path = path.with_extension(composed_name(to).rsplit('.').next().unwrap_or("dat"));
+    let path = path.with_extension(to.extension());
     let report = convert(book, to, &path, control.reborrow())?;
     tracing::info!("{name}: converted to {to} ({} records)", report.written);
     let shown_as = format!("{name} (converted to {to})");
     let converted =
         Book::open_as(&path, &shown_as, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
     Ok((converted, Some(report)))
-}
-
-/// A board as the receipt and `inspect` write it, X to move when the
-/// number of empty squares is even.
-fn board_text(board: &crate::board::Board) -> String {
-    receipt::board_and_side(board)
-}
-
-fn composed_name(to: OutFormat) -> &'static str {
-    match to {
-        OutFormat::Edax => "merged.dat",
-        OutFormat::Egbk3 => "merged.egbk3",
-    }
 }
 
 /// Composes the merged book into `path`, its header last, once the
@@ -263,10 +243,7 @@ fn compose_into(
     cancel: &AtomicBool,
 ) -> Result<Composed, MergeError> {
     let began = Instant::now();
-    let io = |path: &Path| {
-        let (output, composed) = (paths.output.clone(), path.to_path_buf());
-        move |source| MergeError::Composing { output, composed, source }
-    };
+    let io = |path: &Path| composing(&paths.output, path);
     let header_len = composer.to.header_len();
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io(path))?);
     out.write_all(&vec![0; header_len]).map_err(io(path))?;
@@ -276,12 +253,8 @@ fn compose_into(
         Failure::TooManyLinks(board) => MergeError::TooManyLinks { a: paths.a.clone(), b: paths.b.clone(), board },
         Failure::Interrupted => MergeError::interrupted(),
     })?;
-    let header = match composer.a.header() {
-        Header::Edax(h) => edax_encode::header_from(&h, composed.tally.records).to_vec(),
-        Header::Egbk3(_) | Header::Egbk2(_) | Header::Egbk(_) => {
-            egaroucid_encode::header(composed.tally.records).to_vec()
-        }
-    };
+    // A's header (an Edax one but for the count), as a book kept in its format.
+    let header = composer.a.header().kept(composed.tally.records);
     let mut file = out.into_inner().map_err(|e| io(path)(e.into_error()))?;
     file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io(path))?;
     for (book, kept) in [(composer.a, rule::Kept::A), (composer.b, rule::Kept::B)] {
@@ -291,6 +264,12 @@ fn compose_into(
     }
     tracing::info!("merged book composed in {:.3} s", began.elapsed().as_secs_f64());
     Ok(composed)
+}
+
+/// The failure to write the book composed for `output` into `composed`.
+fn composing(output: &Path, composed: &Path) -> impl FnOnce(io::Error) -> MergeError {
+    let (output, composed) = (output.to_path_buf(), composed.to_path_buf());
+    move |source| MergeError::Composing { output, composed, source }
 }
 
 fn changed(paths: &MergePaths, kept: rule::Kept) -> MergeError {
@@ -316,10 +295,7 @@ fn search_stale(
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
     let cancel = control.cancel;
     let answered = answer_leaves(&plans, paths, engines, &mut |done| control.counted(done as u64), cancel)?;
-    let io = |path: &Path| {
-        let (output, composed) = (paths.output.clone(), path.to_path_buf());
-        move |source| MergeError::Composing { output, composed, source }
-    };
+    let io = |path: &Path| composing(&paths.output, path);
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
         let (score, mv) = p.plan.leaf(*answer);
@@ -360,9 +336,7 @@ fn write_out(
     }
     let out = out.finish().map_err(io(&paths.output))?;
     let receipt = receipt.finish().map_err(io(&paths.receipt))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(MergeError::interrupted());
-    }
+    Interrupted::check(cancel).map_err(|_| MergeError::interrupted())?;
     out.commit().map_err(io(&paths.output))?;
     receipt.commit().map_err(io(&paths.receipt))?;
     Ok(())
@@ -402,14 +376,14 @@ impl fmt::Display for MergeReport {
         writeln!(
             f,
             "stale leaves         {} ({} searched, {} taken from the journal, {} known without a search, {} left empty)",
-            t.stale, self.searched, self.from_journal, t.stale_known, t.stale_emptied
+            t.stale, self.asked.searched, self.asked.from_journal, t.stale_known, t.stale_emptied
         )?;
         if !self.engines.is_empty() {
             let workers: usize = self.engines.iter().map(|e| e.workers).sum();
             writeln!(
                 f,
                 "engine time          {:.3} s ({})",
-                self.engine_time.as_secs_f64(),
+                self.asked.engine_time.as_secs_f64(),
                 count(workers, "engine", "engines")
             )?;
         }

@@ -37,6 +37,19 @@ impl Sink for super::BookOut {
     }
 }
 
+/// A writer the chunks' bytes are appended to as they come (a file being
+/// written, a buffer): its errors are I/O errors, which the caller's error
+/// type takes through `From`.
+pub struct Appended<'w, W>(pub &'w mut W);
+
+impl<W: std::io::Write> Sink for Appended<'_, W> {
+    type Error = std::io::Error;
+
+    fn append(&mut self, bytes: &[u8], _records: u64) -> std::io::Result<()> {
+        self.0.write_all(bytes)
+    }
+}
+
 /// A chunk with the outcome of its conversion.
 struct Slot<C, E> {
     chunk: C,

@@ -15,7 +15,7 @@ pub const COUNTS_AT: usize = 16;
 /// Where a record's value, lower and upper bounds are (3 × i16).
 pub const VALUE_AT: usize = 32;
 /// Where a record's link count is.
-const N_LINK_AT: usize = 38;
+pub const N_LINK_AT: usize = 38;
 /// Where a record's level is.
 const LEVEL_AT: usize = 39;
 /// Where a record's links start: (score, move code) byte pairs.

@@ -22,6 +22,10 @@ pub const HEADER_LEN: usize = 14;
 pub const RECORD_LEN: usize = 25;
 /// Where a record's value is (i8).
 pub const VALUE_AT: usize = 16;
+/// Where a record's level is (i8).
+pub const LEVEL_AT: usize = 17;
+/// Where a record's leaf is: its value (i8), move and level (i8).
+pub const LEAF_AT: usize = 22;
 pub const VERSION: u8 = 3;
 /// Values outside this range mean "no value": the record is not part of the
 /// book, and a leaf with such a value does not exist.
@@ -96,7 +100,7 @@ impl<'a> RawRecord<'a> {
 
     #[inline]
     pub fn level(&self) -> i8 {
-        self.bytes[17] as i8
+        self.bytes[LEVEL_AT] as i8
     }
 
     #[inline]
@@ -107,14 +111,14 @@ impl<'a> RawRecord<'a> {
     /// The leaf as stored: its move and value, if it exists.
     #[inline]
     pub fn leaf(&self) -> Option<Link> {
-        let value: i32 = (self.bytes[22] as i8).into();
-        let mv = Move::from_code(self.bytes[23])?;
+        let value: i32 = (self.bytes[LEAF_AT] as i8).into();
+        let mv = Move::from_code(self.bytes[LEAF_AT + 1])?;
         VALUE_RANGE.contains(&value).then_some(Link::new(Score(value), mv))
     }
 
     #[inline]
     fn leaf_level(&self) -> i8 {
-        self.bytes[24] as i8
+        self.bytes[LEAF_AT + 2] as i8
     }
 
     /// The format-neutral view, with links found by `lookup` (docs/formats.md, Egaroucid books).
