@@ -38,7 +38,7 @@ books+=("$work/books/synth.dat" "$work/books/synth.egbk3")
 untimed() {
   sed -E -e 's/[0-9]+(\.[0-9]+)? ?(s|ms|µs)\b/<t>/g' -e 's/[0-9.]+[kMG]? ?(edges|positions|records|searches)\/s/<rate>/g' \
     -e 's/"([a-z_]*seconds)":[0-9.e+-]+/"\1":<t>/g' -e 's/^[0-9T:.-]+Z? +//' \
-    -e 's/"modified_ns":[0-9]+/"modified_ns":<t>/g' -e 's#[^ ]*/\.bookminer-(extend|merge)-[^ :]*#<scratch>#g'
+    -e 's/"modified_ns": ?[0-9]+/"modified_ns":<t>/g' -e 's#[^ ]*/\.bookminer-(extend|merge)-[^ :]*#<scratch>#g'
 }
 
 # run NAME ARGS...: runs ARGS with each binary in a folder of its own (the
@@ -86,6 +86,22 @@ start=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1
 run extend extend "$extend_book" x.dat --engine "$engine" --workers 2 --start "$start" --out-dir o
 run extend-egbk3 extend "$work/old/endgames-extend.dat-convert3/c.egbk3" x.egbk3 --engine "$engine" \
   --workers 2 --start "$start" --out-dir o --min-empties 14
+# Windows make the candidates' walk its own (each position once, links
+# scored by the run's negamax), in every round; grow spends a budget
+# (one engine: with more, which answers first decides what is grown).
+egbk3_book="$work/old/endgames-extend.dat-convert3/c.egbk3"
+for window in "--deviation 2" "--error 3" "--max-ply 3" "--deviation 4 --error 6 --max-ply 5"; do
+  name=$(echo "$window" | tr -d ' -')
+  # shellcheck disable=SC2086 # the window is two words or more
+  run "extend-$name" extend "$extend_book" x.dat --engine "$engine" --workers 2 --start "$start" --out-dir o $window
+  # shellcheck disable=SC2086
+  run "extend-egbk3-$name" extend "$egbk3_book" x.egbk3 --engine "$engine" --workers 2 --start "$start" \
+    --out-dir o --min-empties 14 $window
+done
+run extend-max extend "$extend_book" x.dat --engine "$engine" --workers 2 --start "$start" --out-dir o --max-positions 7
+run grow grow "$extend_book" x.dat --engine "$engine" --workers 1 --start "$start" --out-dir o --max-positions 20
+run grow-egbk3 grow "$egbk3_book" x.egbk3 --engine "$engine" --workers 1 --start "$start" --out-dir o \
+  --max-positions 20 --min-empties 14
 
 # Every file either side wrote, compared byte for byte.
 n_files=0
@@ -93,8 +109,8 @@ n_differ=0
 while IFS= read -r file; do
   n_files=$((n_files + 1))
   # extend's journal notes how long each search took, and its engines
-  # answer in any order.
-  if ! cmp -s "$work/old/$file" "$work/new/$file" && { [[ $file != *extend.jsonl ]] ||
+  # answer in any order; a manifest notes the times of the files it names.
+  if ! cmp -s "$work/old/$file" "$work/new/$file" && { [[ $file != *extend.jsonl && $file != */manifest.json ]] ||
     ! cmp -s <(untimed < "$work/old/$file" | sort) <(untimed < "$work/new/$file" | sort); }; then
     n_differ=$((n_differ + 1))
     echo "differs: $file"

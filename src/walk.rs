@@ -174,15 +174,115 @@ impl fmt::Display for LeavesBook {
 
 impl std::error::Error for StartMissing {}
 
-/// A book made ready for one walk: its start found, then every stored move
+/// What a walk reads: positions by where they are, each with its moves
+/// (links, then its leaf) in the order the walk follows them, and where
+/// each leads. A book file's records as resolved ([`ResolvedBook`]), or a
+/// book as it grows (`extend`'s): the walk is the same over either.
+pub trait Positions {
+    /// Every position's id is below this.
+    fn ids(&self) -> u64;
+    /// The position at `at`; where each of its moves leads is appended to
+    /// `targets`, in the order of [`Record::moves`].
+    fn read(&self, at: Located, targets: &mut Vec<Destination>) -> Record;
+    /// Asks for the memory [`Positions::read`] of `at` reads, to be read a
+    /// little later.
+    fn prefetch(&self, _at: Located) {}
+    /// Where the first link of `at` leads, if that is known without
+    /// reading the position: the walk then reads ahead down first links.
+    fn first_child(&self, _at: Located) -> Option<Located> {
+        None
+    }
+    /// Where the position read as `id` at `offset` is, for messages.
+    fn place(&self, id: RecordId, offset: u64) -> FilePlace;
+    /// The stored board of the position read as `id` at `offset`.
+    fn board_at(&self, id: RecordId, offset: u64) -> Board;
+}
+
+impl Positions for ResolvedBook {
+    fn ids(&self) -> u64 {
+        self.counts().records
+    }
+
+    #[inline]
+    fn read(&self, at: Located, targets: &mut Vec<Destination>) -> Record {
+        ResolvedBook::read(self, at, targets)
+    }
+
+    #[inline]
+    fn prefetch(&self, at: Located) {
+        ResolvedBook::prefetch(self, at)
+    }
+
+    #[inline]
+    fn first_child(&self, at: Located) -> Option<Located> {
+        ResolvedBook::first_child(self, at)
+    }
+
+    fn place(&self, id: RecordId, offset: u64) -> FilePlace {
+        self.file().place(id, offset)
+    }
+
+    fn board_at(&self, _id: RecordId, offset: u64) -> Board {
+        self.file().board_at(offset)
+    }
+}
+
+/// Positions made ready for one walk: its start found, and where the walk
+/// goes from there. A book file's walk reads it with every stored move
 /// resolved (see [`Book::resolve`]).
-pub struct Walkable {
-    book: ResolvedBook,
+pub struct Walkable<P = ResolvedBook> {
+    book: P,
     start: Start,
     root: Located,
     window: Window,
     /// Whether leaves are followed too (docs/walk.md), or links only.
     leaves: bool,
+    /// Whether each position is entered at most once, on its first
+    /// arrival, whatever the window says of the ply (see
+    /// [`Walkable::each_position_once`]).
+    once: bool,
+}
+
+impl<P: Positions> Walkable<P> {
+    /// A walk of `positions` from `root`, reached from the initial position
+    /// by `start`'s line: over links and leaves, with no window.
+    pub fn over(positions: P, start: Start, root: Located) -> Walkable<P> {
+        Walkable { book: positions, start, root, window: Window::NONE, leaves: true, once: false }
+    }
+
+    /// The same walk over links only: Edax's own walks (its negamax, and
+    /// the candidates of its extend), which never follow a leaf.
+    pub fn links_only(self) -> Walkable<P> {
+        Walkable { leaves: false, ..self }
+    }
+
+    /// The same walk, following only the moves `window` lets through (docs/walk.md, windows).
+    pub fn within(self, window: Window) -> Walkable<P> {
+        Walkable { window, ..self }
+    }
+
+    /// The same walk entering each position once, on its first arrival,
+    /// as `extend` walks for its candidates: a position first reached
+    /// where the window lets none of its moves through (past `max_ply`, or
+    /// at the other parity under `error`) is not entered again.
+    pub fn each_position_once(self) -> Walkable<P> {
+        Walkable { once: true, ..self }
+    }
+
+    /// Where the walk starts.
+    pub fn root(&self) -> Located {
+        self.root
+    }
+
+    /// What the walk reads.
+    pub fn positions(&self) -> &P {
+        &self.book
+    }
+
+    /// What the walk read, once the walks are done.
+    pub fn into_positions(self) -> P {
+        self.book
+    }
 }
 
 impl Walkable {
@@ -204,23 +304,7 @@ impl Walkable {
             true => book.resolve_keeping_index(),
             false => book.resolve(),
         };
-        Ok(Walkable { book, start: start.clone(), root, window: Window::NONE, leaves: true })
-    }
-
-    /// The same walk over links only: Edax's own walks (its negamax, and
-    /// the candidates of its extend), which never follow a leaf.
-    pub fn links_only(self) -> Walkable {
-        Walkable { leaves: false, ..self }
-    }
-
-    /// The same walk, following only the moves `window` lets through (docs/walk.md, windows).
-    pub fn within(self, window: Window) -> Walkable {
-        Walkable { window, ..self }
-    }
-
-    /// Where the walk starts: its record in the book.
-    pub fn root(&self) -> Located {
-        self.root
+        Ok(Walkable::over(book, start.clone(), root))
     }
 
     pub fn book(&self) -> &ResolvedBook {
@@ -323,6 +407,13 @@ pub trait Visitor {
     type Error;
     /// Called once for every arrival, in walk order.
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Self::Error>;
+    /// Asked before the walk first enters a position (the start aside):
+    /// whether to enter it. A visitor that knows already what lies below a
+    /// position says no, and the walk goes on as if it had been there.
+    #[inline(always)]
+    fn enters(&mut self, _child: &Record) -> bool {
+        true
+    }
     /// Called once for every position walked, the start included, when the
     /// walk leaves it for good. Children are left before their parents, so
     /// a value computed here from the children's is a negamax.
@@ -507,7 +598,7 @@ impl Scouts {
     /// Moves half of the scouts one position down their paths, by turns:
     /// each reads what it asked for two calls before, time enough for it
     /// to arrive, and asks for the next position.
-    fn advance(&mut self, book: &ResolvedBook) {
+    fn advance(&mut self, book: &impl Positions) {
         self.half ^= 1;
         // An index loop: this runs at every position, and the iterator
         // adapters (skip, step_by) cost a third of it.
@@ -530,8 +621,8 @@ impl Scouts {
 /// The walk's state: the line played so far and the positions along it.
 /// The walk keeps no board: a position is its stored board under the
 /// frame's symmetry, worked out only where it is needed.
-struct Walker<'b, V> {
-    book: &'b ResolvedBook,
+struct Walker<'b, P, V> {
+    book: &'b P,
     window: Window,
     /// The start position's value, which `error` measures from.
     start_value: Score,
@@ -553,19 +644,24 @@ struct Walker<'b, V> {
     links_kept: usize,
     /// Whether leaves are followed.
     leaves: bool,
+    /// Whether each position is entered once whatever the ply.
+    once: bool,
 }
 
 /// Walks every edge reachable from the start once, reporting arrivals to
 /// `visitor`.
-pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V), WalkError<V::Error>> {
+pub fn walk<P: Positions, V: Visitor>(
+    walkable: &Walkable<P>,
+    visitor: V,
+) -> Result<(WalkStats, V), WalkError<V::Error>> {
     let (book, start) = (&walkable.book, &walkable.start);
-    let contexts = if walkable.window.depends_on_parity() { 2 } else { 1 };
+    let contexts = if walkable.window.depends_on_parity() && !walkable.once { 2 } else { 1 };
     let mut walker = Walker {
         book,
         window: walkable.window,
         start_value: Score(0),
         start_ply: start.line.len(),
-        visited: Visited::new(book.counts().records, contexts),
+        visited: Visited::new(book.ids(), contexts),
         visitor,
         line: Vec::with_capacity(start.line.len() + 2 * MAX_DEPTH),
         stack: Vec::with_capacity(MAX_DEPTH),
@@ -575,6 +671,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
         stats: WalkStats { positions: 1, ..WalkStats::default() },
         links_kept: 0,
         leaves: walkable.leaves,
+        once: walkable.once,
     };
     walker.line.extend_from_slice(&start.line);
     let record = book.read(walkable.root, &mut walker.targets);
@@ -588,7 +685,7 @@ pub fn walk<V: Visitor>(walkable: &Walkable, visitor: V) -> Result<(WalkStats, V
     Ok((walker.stats, walker.visitor))
 }
 
-impl<V: Visitor> Walker<'_, V> {
+impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     fn run(&mut self) -> Result<(), WalkError<V::Error>> {
         while let Some(top) = self.stack.last_mut() {
             if top.followed == top.len {
@@ -615,7 +712,7 @@ impl<V: Visitor> Walker<'_, V> {
     /// line; false if the walk is not to enter it: it was entered in this
     /// context before, or the window lets none of its moves through there.
     fn enter(&mut self, id: RecordId, line_len: usize) -> bool {
-        if !self.window.open_at(line_len - self.start_ply) {
+        if !self.once && !self.window.open_at(line_len - self.start_ply) {
             return false;
         }
         let context = self.context(line_len);
@@ -781,7 +878,7 @@ impl<V: Visitor> Walker<'_, V> {
         self.targets.clear();
         let record = self.book.read(child, &mut self.targets);
         let line_len = self.line.len();
-        let first_time = self.enter(child.id, line_len);
+        let first_time = self.enter(child.id, line_len) && self.visitor.enters(&record);
         // The new position's children are on their way while the visitor
         // judges the arrival.
         let first = first_time.then(|| self.add_moves(&record, line_len));
@@ -816,10 +913,10 @@ impl<V: Visitor> Walker<'_, V> {
     fn illegal(&self, link: Link, actual: Move) -> WalkError<V::Error> {
         let frame = self.stack.last().expect("a frame on the stack");
         WalkError::IllegalMove {
-            place: self.book.file().place(frame.record, frame.offset),
+            place: self.book.place(frame.record, frame.offset),
             stored: link.mv,
             actual,
-            board: frame.symmetry.board(&self.book.file().board_at(frame.offset)),
+            board: frame.symmetry.board(&self.book.board_at(frame.record, frame.offset)),
             line: self.line.to_vec(),
         }
     }

@@ -7,12 +7,12 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::candidates::edge_score;
 use super::first::{self, Prepared};
 use super::fleet::{Answered, EngineSet, Fleet, Room};
 use super::journal::Journal;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::search::LeafPlan;
+use super::solved::edge_score;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::{

@@ -23,6 +23,7 @@ mod scratch;
 pub mod search;
 mod solved;
 mod store;
+mod view;
 mod write;
 
 pub use ask::Asked;

@@ -9,13 +9,17 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
-use super::store::{Facts, Flavor, NodeId, Store};
+use super::store::{Edge, Facts, Flavor, Leaf, NodeId, Store};
+use super::view::{GrowingPositions, Values};
 use super::ExtendError;
 use crate::bits::Bits;
+use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::RecordId;
+use crate::book::{Destination, Record};
 use crate::fix::solutions::EdaxSolutions;
-use crate::negamax::{self, EdaxPosition, Negamaxed};
+use crate::negamax::{self, EdaxPosition, Negamaxed, SCORE_INF};
+use crate::walk::{walk, Arrival, Departure, Start, Visitor, WalkError, Walkable};
 use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -122,26 +126,29 @@ impl Solved {
         self.added.clear();
     }
 
-    fn solve(&mut self, store: &mut Store<'_>, id: NodeId) -> Result<(), ExtendError> {
-        if !self.mark(id) {
+    /// Negamaxes `root` and every position below it the negamax has not
+    /// computed, each after its children, by the one walk over links
+    /// ([`crate::walk`]) of the growing book.
+    fn solve(&mut self, store: &mut Store<'_>, root: NodeId) -> Result<(), ExtendError> {
+        if self.is_solved(root) {
             return Ok(());
         }
-        let rank = self.noted.as_mut().map(|noted| {
-            noted.entered += 1;
-            noted.entered
-        });
-        let facts = store.facts(id)?;
-        for edge in &facts.edges {
-            let Some(child) = edge.child else { continue };
-            self.note_parent(child, id, edge.listed);
-            self.solve(store, child)?;
-        }
-        self.compute(store, id, &facts)?;
-        if let (Some(rank), Some(noted)) = (rank, &self.noted) {
-            let entered = facts.board.empties() >= noted.min_empties && !facts.board.is_game_over();
-            if entered && i16::from(facts.leaf.score) >= self.get(store, id)?.value {
-                self.noted.as_mut().expect("noting").found.push((rank, id));
-            }
+        let positions = GrowingPositions::new(store, None);
+        let at = positions.located(root);
+        let start = Start { board: store.board(root), line: Vec::new() };
+        let walkable = Walkable::over(positions, start, at).links_only();
+        let mut negamaxer =
+            Negamaxer { positions: walkable.positions(), solved: self, stack: Vec::new(), pending: HashMap::new() };
+        negamaxer.enter(root, None)?;
+        let pending = match walk(&walkable, negamaxer) {
+            Ok((_, negamaxer)) => Ok(negamaxer.pending),
+            Err(WalkError::Visitor(error)) => Err(error),
+            Err(other) => unreachable!("the growing book reads no illegal move: {other}"),
+        };
+        walkable.into_positions().finish()?;
+        for (id, (solved, link_scores)) in pending? {
+            store.set_link_scores(id, link_scores.into_iter());
+            store.set_solved(id, solved);
         }
         Ok(())
     }
@@ -211,39 +218,32 @@ impl Solved {
 
     /// Computes one position from its children, which are computed.
     fn compute(&mut self, store: &mut Store<'_>, id: NodeId, facts: &Facts) -> Result<(), ExtendError> {
-        let edges = &facts.edges;
-        let children: SmallVec<[Option<Negamaxed>; 8]> =
-            edges.iter().map(|e| e.child.map(|c| self.get(store, c)).transpose()).collect::<Result<_, _>>()?;
+        let children: SmallVec<[Child; 8]> = facts
+            .edges
+            .iter()
+            .map(|e| Ok(Child { solved: e.child.map(|c| self.get(store, c)).transpose()?, then_pass: e.then_pass }))
+            .collect::<Result<_, ExtendError>>()?;
+        let position = Position::of(&facts.board, facts.level, facts.leaf);
         // What it holds now, which an Egaroucid record with neither a leaf
         // nor links keeps: the book read's (such a record never changes), or
         // its node's.
-        let now = match facts.stored {
-            Some(stored) => stored,
-            None => self.get(store, id)?,
+        let now = || match facts.stored {
+            Some(stored) => Ok(stored),
+            None => self.get(store, id),
         };
-        let solved = match store.flavor() {
-            Flavor::Edax(errors) => {
-                let leaf = facts.leaf;
-                let position =
-                    EdaxPosition { empties: facts.board.empties() as u8, level: facts.level, leaf_score: leaf.score };
-                store.set_link_scores(id, children.iter().map(|c| c.as_ref().map(negamax::edax_link_score)));
-                negamax::edax_position(&position, errors, children.iter().copied())
-            }
-            Flavor::Egaroucid => {
-                let scores = edges
-                    .iter()
-                    .zip(&children)
-                    .filter_map(|(e, c)| c.map(|c| negamax::egaroucid_link_score(c.value as i8, e.then_pass)));
-                let leaf = facts.leaf.mv.map(|_| facts.leaf.score);
-                let value = negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>());
-                Negamaxed { value: value.map_or(now.value, i16::from), ..now }
-            }
-        };
+        let (solved, link_scores) = negamax_of(store.flavor(), &position, &children, now)?;
+        store.set_link_scores(id, link_scores.into_iter());
+        self.set(store, id, solved);
+        Ok(())
+    }
+
+    /// Sets what the negamax computed for a position: in its node, or, for
+    /// a record of the book read growth has not changed, in its word.
+    fn set(&mut self, store: &mut Store<'_>, id: NodeId, solved: Negamaxed) {
         if !store.set_solved(id, solved) {
             let NodeId::Book(at) = id else { unreachable!("an added position is always a node") };
             self.words.set(at.id, solved);
         }
-        Ok(())
     }
 
     /// Makes the negamax right again after `changed` (positions whose links
@@ -293,6 +293,192 @@ impl Solved {
                 if queued.insert(parent) {
                     queue.push(Reverse((order(store, parent), Key::of(parent))));
                 }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Values for Solved {
+    fn value(&self, store: &Store<'_>, id: NodeId) -> i16 {
+        Solved::value(self, store, id)
+    }
+
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
+        edge_score(store, self, id, edge)
+    }
+}
+
+/// A link's score: its child's negamax (Edax's link score, or
+/// Egaroucid's), or as stored for an Edax link to no record.
+pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
+    let Some(child) = edge.child else {
+        let links = store.links(id)?;
+        return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-i32::from(SCORE_INF), |l| l.0.into()));
+    };
+    let child = solved.get(store, child)?;
+    Ok(match store.flavor() {
+        Flavor::Edax(_) => negamax::edax_link_score(&child).into(),
+        Flavor::Egaroucid => negamax::egaroucid_link_score(child.value as i8, edge.then_pass).into(),
+    })
+}
+
+/// What one position's negamax reads of it besides its children.
+struct Position {
+    edax: EdaxPosition,
+    /// Whether its leaf has a move (an Egaroucid leaf counts only then).
+    leaf_has_move: bool,
+}
+
+impl Position {
+    fn of(board: &Board, level: u8, leaf: Leaf) -> Position {
+        let edax = EdaxPosition { empties: board.empties() as u8, level, leaf_score: leaf.score };
+        Position { edax, leaf_has_move: leaf.mv.is_some() }
+    }
+}
+
+/// A child of a position, as its negamax reads it: what was computed for
+/// it (`None`: an Edax link to no position), and whether its link passes.
+#[derive(Clone, Copy)]
+struct Child {
+    solved: Option<Negamaxed>,
+    then_pass: bool,
+}
+
+/// An Edax position's link scores, in stored order (`None`: kept as stored).
+type LinkScores = SmallVec<[Option<i8>; 8]>;
+
+/// One position's negamax from its children's, and what its Edax links
+/// then score; `now` is what it holds now, which an Egaroucid position
+/// with neither a leaf nor links keeps.
+fn negamax_of(
+    flavor: Flavor,
+    position: &Position,
+    children: &[Child],
+    now: impl FnOnce() -> Result<Negamaxed, ExtendError>,
+) -> Result<(Negamaxed, LinkScores), ExtendError> {
+    Ok(match flavor {
+        Flavor::Edax(errors) => {
+            let link_scores = children.iter().map(|c| c.solved.as_ref().map(negamax::edax_link_score)).collect();
+            (negamax::edax_position(&position.edax, errors, children.iter().map(|c| c.solved)), link_scores)
+        }
+        Flavor::Egaroucid => {
+            let scores = children
+                .iter()
+                .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(s.value as i8, c.then_pass)));
+            let leaf = position.leaf_has_move.then_some(position.edax.leaf_score);
+            let solved = match negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>()) {
+                Some(value) => Negamaxed { value: value.into(), ..now()? },
+                None => now()?,
+            };
+            (solved, LinkScores::new())
+        }
+    })
+}
+
+/// The walk's visitor for [`Solved::solve`]: the positions on the walk's
+/// stack, each computed as the walk leaves it. What it computes for a
+/// position of the overlay waits beside it, and is set in the store once
+/// the walk, which reads the store, is over.
+struct Negamaxer<'a, 's, 'b> {
+    positions: &'a GrowingPositions<'s, 'b>,
+    solved: &'a mut Solved,
+    stack: Vec<Entered>,
+    pending: HashMap<NodeId, (Negamaxed, LinkScores)>,
+}
+
+/// A position the walk entered, as its negamax reads it.
+struct Entered {
+    id: NodeId,
+    position: Position,
+    /// Its rank among the positions entered, while candidates are noted.
+    rank: Option<u32>,
+    /// Its board is one the candidates' walk enters, while they are noted.
+    gated: bool,
+}
+
+impl Negamaxer<'_, '_, '_> {
+    /// What the run knows of a position: computed by this walk, or before.
+    fn get(&self, id: NodeId) -> Result<Negamaxed, ExtendError> {
+        match self.pending.get(&id) {
+            Some((solved, _)) => Ok(*solved),
+            None => self.solved.get(self.positions.store(), id),
+        }
+    }
+
+    /// Enters a position: marks it computed (it is, once the walk leaves
+    /// it) and notes what its negamax reads of it.
+    fn enter(&mut self, id: NodeId, record: Option<&Record>) -> Result<(), ExtendError> {
+        let store = self.positions.store();
+        let (board, level) = match record {
+            Some(record) => (record.board, record.level.clamp(0, 255) as u8),
+            None => {
+                let facts = store.facts(id)?;
+                (facts.board, facts.level)
+            }
+        };
+        let leaf = match record.and_then(|r| r.leaf()) {
+            Some(leaf) => Leaf { score: leaf.score.discs() as i8, mv: Some(leaf.mv) },
+            None => store.leaf(id)?,
+        };
+        self.solved.mark(id);
+        let rank = self.solved.noted.as_mut().map(|noted| {
+            noted.entered += 1;
+            noted.entered
+        });
+        let gated =
+            self.solved.noted.as_ref().is_some_and(|n| board.empties() >= n.min_empties && !board.is_game_over());
+        self.stack.push(Entered { id, position: Position::of(&board, level, leaf), rank, gated });
+        Ok(())
+    }
+}
+
+impl Visitor for Negamaxer<'_, '_, '_> {
+    type Error = ExtendError;
+
+    fn enters(&mut self, child: &Record) -> bool {
+        !self.solved.is_solved(self.positions.node_at(child.id, child.offset))
+    }
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
+        match arrival.first_time {
+            true => self.enter(self.positions.node_at(arrival.child.id, arrival.child.offset), Some(arrival.child)),
+            false => Ok(()),
+        }
+    }
+
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), ExtendError> {
+        let Some(entered) = self.stack.pop() else { return Ok(()) };
+        let store = self.positions.store();
+        let id = entered.id;
+        let mut children: SmallVec<[Child; 8]> = SmallVec::new();
+        for (i, link) in departure.links.iter().enumerate() {
+            let solved = match link.target {
+                Destination::Child(at, _) => {
+                    let child = self.positions.node(at);
+                    self.solved.note_parent(child, id, store.is_listed(id, i, child));
+                    Some(self.get(child)?)
+                }
+                Destination::Absent | Destination::Illegal => None,
+            };
+            children.push(Child { solved, then_pass: link.link.then_pass });
+        }
+        let now = || match (store.node(id), id) {
+            (Some(node), _) => Ok(node.solved),
+            (None, NodeId::Book(at)) => store.stored_negamax(at),
+            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        };
+        let (solved, link_scores) = negamax_of(store.flavor(), &entered.position, &children, now)?;
+        match (store.node(id), id) {
+            (Some(_), _) => {
+                self.pending.insert(id, (solved, link_scores));
+            }
+            (None, NodeId::Book(at)) => self.solved.words.set(at.id, solved),
+            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        }
+        if let (Some(rank), true) = (entered.rank, entered.gated) {
+            if i16::from(entered.position.edax.leaf_score) >= solved.value {
+                self.solved.noted.as_mut().expect("noting").found.push((rank, id));
             }
         }
         Ok(())

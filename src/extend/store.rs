@@ -17,7 +17,7 @@ use crate::book::{Book, Destination, LinkTargets, MoveSlot, Parents, RecordId, S
 use crate::format::edax;
 use crate::format::egaroucid::{self, Lookup};
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
-use crate::symmetry::normalize;
+use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
@@ -92,6 +92,8 @@ pub struct Edge {
     pub then_pass: bool,
     /// The child; `None` for an Edax link whose child is not in the book.
     pub child: Option<NodeId>,
+    /// How the child's stored board lies on the position the move reaches.
+    pub placement: Placement,
     /// The book read stores this link to this child, so that
     /// [`Store::stored_parents`] lists it.
     pub listed: bool,
@@ -307,26 +309,25 @@ impl<'b> Store<'b> {
         let mut edges = SmallVec::new();
         match self.flavor {
             Flavor::Edax(_) => {
-                let mut children: SmallVec<[Board; 16]> = SmallVec::new();
+                let mut normalized: SmallVec<[Normalized; 16]> = SmallVec::new();
                 for &(_, mv) in &node.links {
                     let child = board.after(mv).ok_or_else(|| self.illegal(id, mv))?;
-                    children.push(normalize(&child).board);
+                    normalized.push(normalize(&child));
                 }
+                let children: SmallVec<[Board; 16]> = normalized.iter().map(|n| n.board).collect();
                 let mut found = Vec::with_capacity(children.len());
                 self.find_all(&children, &mut found);
-                let listed = |i: usize, child: Option<NodeId>| {
-                    self.links.is_some() && i < node.stored_links && matches!(child, Some(NodeId::Book(_)))
-                };
-                for (i, (&(_, mv), child)) in node.links.iter().zip(found).enumerate() {
-                    edges.push(Edge { mv, then_pass: false, child, listed: listed(i, child) });
+                for (i, ((&(_, mv), child), n)) in node.links.iter().zip(found).zip(&normalized).enumerate() {
+                    let listed = child.is_some_and(|child| self.is_listed(id, i, child));
+                    edges.push(Edge { mv, then_pass: false, child, placement: n.placement(), listed });
                 }
             }
             Flavor::Egaroucid => {
                 for link in egaroucid::links_of(&board, &View(self)) {
                     let after = board.after(link.mv).ok_or_else(|| self.illegal(id, link.mv))?;
-                    let child = if link.then_pass { after.swapped() } else { after };
-                    let child = self.find(&normalize(&child).board);
-                    edges.push(Edge { mv: link.mv, then_pass: link.then_pass, child, listed: false });
+                    let child = normalize(&if link.then_pass { after.swapped() } else { after });
+                    let (mv, then_pass, placement) = (link.mv, link.then_pass, child.placement());
+                    edges.push(Edge { mv, then_pass, child: self.find(&child.board), placement, listed: false });
                 }
             }
         }
@@ -348,10 +349,25 @@ impl<'b> Store<'b> {
         }
         let mut edges = SmallVec::new();
         for (i, (&(_, mv), target)) in node.links.iter().zip(found).enumerate() {
-            let child = self.resolved_child(at, i, target)?;
-            edges.push(Edge { mv, then_pass: false, child, listed: matches!(child, Some(NodeId::Book(_))) });
+            let (child, placement) = self.resolved_child(at, i, target)?.unzip();
+            let placement = placement.unwrap_or_default();
+            let listed = child.is_some_and(|child| self.is_listed(NodeId::Book(at), i, child));
+            edges.push(Edge { mv, then_pass: false, child, placement, listed });
         }
         Ok(edges)
+    }
+
+    /// Whether link `i` of `parent`, leading to `child`, is one the book
+    /// read stores and [`Store::stored_parents`] lists: a link to a record
+    /// of the book read, stored by a record of it (changed or not).
+    pub fn is_listed(&self, parent: NodeId, i: usize, child: NodeId) -> bool {
+        if self.links.is_none() || !matches!(child, NodeId::Book(_)) {
+            return false;
+        }
+        match self.node(parent) {
+            Some(node) => i < node.stored_links,
+            None => matches!(parent, NodeId::Book(_)),
+        }
     }
 
     /// The children of an Edax position's links, in stored order (`None`:
@@ -363,31 +379,38 @@ impl<'b> Store<'b> {
             return Ok(());
         };
         for (i, target) in targets.of(self.book.file(), at).enumerate() {
-            out.push(self.resolved_child(at, i, target)?);
+            out.push(self.resolved_child(at, i, target)?.map(|(child, _)| child));
         }
         Ok(())
     }
 
     /// Where link `i` of the record `at`, which resolving found leads to
-    /// `target` in the book read, leads in the growing book: a child not
-    /// in the book read may be a position added since.
-    fn resolved_child(&self, at: Located, i: usize, target: Destination) -> Result<Option<NodeId>, ExtendError> {
+    /// `target` in the book read, leads in the growing book, and how the
+    /// child lies there: a child not in the book read may be a position
+    /// added since.
+    fn resolved_child(
+        &self,
+        at: Located,
+        i: usize,
+        target: Destination,
+    ) -> Result<Option<(NodeId, Placement)>, ExtendError> {
         match target {
-            Destination::Child(child, _) => Ok(Some(NodeId::Book(child))),
+            Destination::Child(child, placement) => Ok(Some((NodeId::Book(child), placement))),
             Destination::Absent if self.added_ids.is_empty() => Ok(None),
-            // An illegal move is named by the move played there.
             Destination::Absent | Destination::Illegal => self.added_child(at, i),
         }
     }
 
-    /// The position added that link `i` of the record `at` leads to, if any.
-    fn added_child(&self, at: Located, i: usize) -> Result<Option<NodeId>, ExtendError> {
+    /// The position added that link `i` of the record `at` leads to, if
+    /// any, and how it lies on the position the link reaches. (An illegal
+    /// move is named by the move played there.)
+    fn added_child(&self, at: Located, i: usize) -> Result<Option<(NodeId, Placement)>, ExtendError> {
         let file = self.book.file();
         let changed = || ExtendError::book_changed(self.book.path());
         let raw = edax::next_record(file.bytes(), file.offset(at) as usize).map_err(|_| changed())?;
         let mv = raw.link_at(MoveSlot::Link(i)).ok_or_else(changed)?.mv;
-        let after = raw.board().after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?;
-        Ok(self.added_ids.get(&normalize(&after).board).map(|&k| NodeId::Added(k)))
+        let after = normalize(&raw.board().after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?);
+        Ok(self.added_ids.get(&after.board).map(|&k| (NodeId::Added(k), after.placement())))
     }
 
     /// An Edax position's links as stored: (score, move).

@@ -25,6 +25,14 @@ fn book(positions: usize, seed: u64) -> Book {
     Book::from_bytes("synthetic", book_bytes(&SynthOptions { positions, seed, perturb: 0.2 })).unwrap()
 }
 
+/// [`book`] written as an `.egbk3`.
+fn egbk3_book(positions: usize, seed: u64) -> Book {
+    let mut bytes = Vec::new();
+    let options = SynthOptions { positions, seed, perturb: 0.2 };
+    crate::synth::synthesize_as(crate::format::Format::Egbk3, &options, &mut bytes).unwrap();
+    Book::from_bytes("synthetic.egbk3", bytes).unwrap()
+}
+
 fn edax_flavor(book: &Book) -> Flavor {
     let header = book.header();
     Flavor::Edax(header.edax().expect("synth writes Edax books").search_errors())
@@ -254,5 +262,86 @@ proptest::proptest! {
         picks in proptest::collection::vec((0usize..10_000, -64i8..=64), 0..12),
     ) {
         check_written_as_fix_writes(seed, &picks);
+    }
+}
+
+/// The candidates written slowly, as §13 says them: from the start, over
+/// links only, each position once, a link followed when the window lets
+/// its score (the run's negamax of its child) through at the ply it
+/// stands; a position entered when it has `min_empties` empty squares and
+/// is not finished, and a candidate when its leaf scores at least its
+/// value.
+fn candidates_slowly(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Gates) -> Vec<NodeId> {
+    use crate::book::Score;
+    use crate::window::Place;
+    fn visit(
+        (store, solved, gates, start): (&Store<'_>, &Solved, Gates, Score),
+        id: NodeId,
+        ply: usize,
+        seen: &mut std::collections::HashSet<NodeId>,
+        found: &mut Vec<NodeId>,
+    ) {
+        let board = store.board(id);
+        if board.empties() < gates.min_empties || board.is_game_over() || !seen.insert(id) {
+            return;
+        }
+        let facts = store.facts(id).unwrap();
+        if i16::from(facts.leaf.score) >= solved.value(store, id) {
+            found.push(id);
+        }
+        let scores: Vec<i32> =
+            facts.edges.iter().map(|e| super::solved::edge_score(store, solved, id, e).unwrap()).collect();
+        let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
+        let best = scores.iter().copied().chain(leaf).max().map(Score::new);
+        for (edge, &score) in facts.edges.iter().zip(&scores) {
+            let Some(child) = edge.child else { continue };
+            if gates.window.passes(Score::new(score), Place { ply, best }, start) {
+                visit((store, solved, gates, start), child, ply + 1 + usize::from(edge.then_pass), seen, found);
+            }
+        }
+    }
+    let start = Score::new(solved.value(store, root).into());
+    let mut found = Vec::new();
+    visit((store, solved, gates, start), root, 0, &mut std::collections::HashSet::new(), &mut found);
+    found
+}
+
+/// A window of the candidates' walk, from three numbers (each none when
+/// out of range).
+fn window_of(deviation: i32, error: i32, max_ply: i32) -> Window {
+    let some = |n: i32, top: i32| (0..=top).contains(&n).then_some(n as u32);
+    Window { deviation: some(deviation, 8), error: some(error, 8), max_ply: some(max_ply, 12) }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// In every round, under any window, the candidates the one walk finds
+    /// over the growing book are the ones written slowly, in the same
+    /// order; in a book of either format.
+    #[test]
+    fn the_candidates_walk_is_the_slow_one_under_any_window(
+        seed in 0u64..1000,
+        (deviation, error, max_ply) in (-4i32..8, -4i32..8, -4i32..12),
+        min_empties in 0u32..50,
+        egaroucid: bool,
+        picks in proptest::collection::vec((0usize..10_000, -64i8..=64), 0..6),
+    ) {
+        let book = if egaroucid { egbk3_book(3000, seed) } else { book(3000, seed) };
+        let flavor = if egaroucid { Flavor::Egaroucid } else { edax_flavor(&book) };
+        let mut store = Store::with_links(&book, flavor, None);
+        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+        let mut solved = Solved::new(book.counts().records as usize);
+        solved.solve_from(&mut store, root).unwrap();
+        let gates = Gates { window: window_of(deviation, error, max_ply), min_empties };
+        for &(pick, answer) in &picks {
+            let found = candidates(&store, &solved, root, gates).unwrap();
+            proptest::prop_assert_eq!(&found, &candidates_slowly(&store, &solved, root, gates));
+            let Some(&id) = found.get(pick % found.len().max(1)) else { break };
+            let changed = expand(&mut store, &solved, id, answer);
+            solved.after_change(&mut store, root, &changed).unwrap();
+        }
+        let found = candidates(&store, &solved, root, gates).unwrap();
+        proptest::prop_assert_eq!(found, candidates_slowly(&store, &solved, root, gates));
     }
 }

@@ -1,0 +1,198 @@
+//! The growing book as the one walk reads it ([`crate::walk::Positions`]):
+//! the book read's records and the positions added, each under one id —
+//! a record's own, and after the last record, the positions added in the
+//! order added. Each position reads as a record of its board, level and
+//! leaf, and its links over the growing book ([`Store::facts`]), scored by
+//! what the run computed below them when the walk goes by scores (a
+//! window), and where each leads.
+//!
+//! Reading cannot fail in the walk: a position that can no longer be read
+//! (the book changed under the run) or holds a move that is not legal
+//! reads as having no moves, and [`GrowingPositions::finish`] then gives
+//! the error, once the walk is over.
+
+use super::store::{Edge, Flavor, NodeId, Store};
+use super::ExtendError;
+use crate::board::Board;
+use crate::book::index::Located;
+use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
+use crate::negamax::SCORE_INF;
+use crate::record::Details;
+use crate::walk::Positions;
+use smallvec::SmallVec;
+use std::cell::RefCell;
+
+/// What the run computed below the positions, as the walk scores by it.
+pub trait Values {
+    /// A position's value.
+    fn value(&self, store: &Store<'_>, id: NodeId) -> i16;
+    /// The score of a position's link (`edge`).
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, ExtendError>;
+}
+
+/// The growing book, read by the walk.
+pub struct GrowingPositions<'s, 'b> {
+    store: &'s Store<'b>,
+    /// What the run computed, to score the links by; `None` when the walk
+    /// does not go by scores (the negamax's own walk, which computes them).
+    values: Option<&'s dyn Values>,
+    /// The book read's records: the first id of a position added.
+    records: u32,
+    /// How many positions the growing book holds.
+    ids: u64,
+    /// The first position that could not be read, if one could not.
+    error: RefCell<Option<ExtendError>>,
+}
+
+impl<'s, 'b> GrowingPositions<'s, 'b> {
+    /// The growing book as `store` holds it now, its links scored by
+    /// `values` if given.
+    pub fn new(store: &'s Store<'b>, values: Option<&'s dyn Values>) -> GrowingPositions<'s, 'b> {
+        let records = store.book().counts().records;
+        GrowingPositions {
+            store,
+            values,
+            // A book holds fewer than 2^32 records (a record number is 32
+            // bits), and positions are added one search each.
+            records: u32::try_from(records).expect("record ids are 32-bit"),
+            ids: records + store.added().len() as u64,
+            error: RefCell::new(None),
+        }
+    }
+
+    pub fn store(&self) -> &'s Store<'b> {
+        self.store
+    }
+
+    /// Where the walk finds a position.
+    pub fn located(&self, id: NodeId) -> Located {
+        match id {
+            NodeId::Book(at) => at,
+            NodeId::Added(k) => Located { id: RecordId(self.records + k), hint: 0 },
+        }
+    }
+
+    /// The position the walk found at `at`.
+    pub fn node(&self, at: Located) -> NodeId {
+        match at.id.0.checked_sub(self.records) {
+            None => NodeId::Book(at),
+            Some(k) => NodeId::Added(k),
+        }
+    }
+
+    /// The position the walk read as `id` at `offset` (a record's, an
+    /// arrival's or a departure's).
+    pub fn node_at(&self, id: RecordId, offset: u64) -> NodeId {
+        match id.0.checked_sub(self.records) {
+            None => NodeId::Book(self.store.book().file().located(id, offset)),
+            Some(k) => NodeId::Added(k),
+        }
+    }
+
+    /// Ends the walk's reading: the error met, if a position could not be
+    /// read.
+    pub fn finish(self) -> Result<(), ExtendError> {
+        match self.error.into_inner() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// The record of a position, its moves' targets appended to `targets`.
+    fn record(&self, id: NodeId, at: Located, targets: &mut Vec<Destination>) -> Result<Record, ExtendError> {
+        let facts = self.store.facts(id)?;
+        let mut links = SmallVec::new();
+        for edge in &facts.edges {
+            let score = match self.values {
+                Some(values) => Score(values.link_score(self.store, id, edge)?),
+                None => Score(0),
+            };
+            links.push(Link { score, mv: edge.mv, then_pass: edge.then_pass });
+            targets.push(match edge.child {
+                Some(child) => Destination::Child(self.located(child), edge.placement),
+                None => Destination::Absent,
+            });
+        }
+        let value = match (self.values, facts.stored) {
+            (Some(values), _) => values.value(self.store, id),
+            (None, Some(stored)) => stored.value,
+            (None, None) => self.store.node(id).map_or(-SCORE_INF, |node| node.solved.value),
+        };
+        Ok(Record {
+            id: at.id,
+            offset: self.offset(id),
+            board: facts.board,
+            value: Score(value.into()),
+            level: facts.level.into(),
+            links,
+            leaf: facts.leaf.mv.map(|mv| Link::new(Score(facts.leaf.score.into()), mv)),
+            details: self.details(),
+        })
+    }
+
+    /// Where a record of the book read starts in its file; 0 for a
+    /// position added.
+    fn offset(&self, id: NodeId) -> u64 {
+        match id {
+            NodeId::Book(at) => self.store.book().file().offset(at),
+            NodeId::Added(_) => 0,
+        }
+    }
+
+    /// What only the format of the book grown stores, which the walks of
+    /// growth do not read.
+    fn details(&self) -> Details {
+        match self.store.flavor() {
+            Flavor::Edax(_) => Details::Edax { counts: [0; 4], lower: Score(0), upper: Score(0) },
+            Flavor::Egaroucid => Details::Egaroucid { n_lines: 0, stored_leaf: None, leaf_level: 0 },
+        }
+    }
+
+    /// A record with no moves, for a position that could not be read.
+    fn unread(&self, at: Located) -> Record {
+        let board = Board { player: 0, opponent: 0 };
+        let none = Score(-i32::from(SCORE_INF));
+        Record {
+            id: at.id,
+            offset: 0,
+            board,
+            value: none,
+            level: 0,
+            links: SmallVec::new(),
+            leaf: None,
+            details: self.details(),
+        }
+    }
+}
+
+impl Positions for GrowingPositions<'_, '_> {
+    fn ids(&self) -> u64 {
+        self.ids
+    }
+
+    fn read(&self, at: Located, targets: &mut Vec<Destination>) -> Record {
+        let first = targets.len();
+        match self.record(self.node(at), at, targets) {
+            Ok(record) => record,
+            Err(error) => {
+                targets.truncate(first);
+                self.error.borrow_mut().get_or_insert(error);
+                self.unread(at)
+            }
+        }
+    }
+
+    fn prefetch(&self, at: Located) {
+        if let NodeId::Book(at) = self.node(at) {
+            self.store.book().file().prefetch_offset(self.store.book().file().offset(at));
+        }
+    }
+
+    fn place(&self, id: RecordId, offset: u64) -> FilePlace {
+        self.store.book().file().place(id, offset)
+    }
+
+    fn board_at(&self, id: RecordId, offset: u64) -> Board {
+        self.store.board(self.node_at(id, offset))
+    }
+}
