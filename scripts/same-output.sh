@@ -33,12 +33,12 @@ mkdir -p "$work/books"
   --book-format egbk3 "$work/books/synth.egbk3"
 books+=("$work/books/synth.dat" "$work/books/synth.egbk3")
 
-# Durations, rates, file times and the random names of a run's scratch files
-# are the only words allowed to differ.
+# Durations, rates, engine utilisation, file times and the random names of
+# a run's scratch files are the only words allowed to differ.
 untimed() {
   sed -E -e 's/[0-9]+(\.[0-9]+)? ?(s|ms|µs)\b/<t>/g' -e 's/[0-9.]+[kMG]? ?(edges|positions|records|searches)\/s/<rate>/g' \
     -e 's/"([a-z_]*seconds)":[0-9.e+-]+/"\1":<t>/g' -e 's/^[0-9T:.-]+Z? +//' \
-    -e 's/"modified_ns": ?[0-9]+/"modified_ns":<t>/g' -e 's#[^ ]*/\.bookminer-(extend|merge)-[^ :]*#<scratch>#g'
+    -e 's/"modified_ns": ?[0-9]+/"modified_ns":<t>/g' -e 's/(utilisation"?:? *)[0-9.e+-]+%?/\1<t>/g' -e 's#[^ ]*/\.bookminer-(extend|merge)-[^ :]*#<scratch>#g'
 }
 
 # run NAME ARGS...: runs ARGS with each binary in a folder of its own (the

@@ -278,11 +278,6 @@ impl<P: Positions> Walkable<P> {
     pub fn positions(&self) -> &P {
         &self.book
     }
-
-    /// What the walk read, once the walks are done.
-    pub fn into_positions(self) -> P {
-        self.book
-    }
 }
 
 impl Walkable {

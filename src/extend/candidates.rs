@@ -9,11 +9,11 @@
 
 use super::solved::Solved;
 use super::store::{NodeId, Store};
-use super::view::GrowingPositions;
+use super::view::{walk_growing, GrowingPositions};
 use super::ExtendError;
 use crate::board::Board;
 use crate::book::Record;
-use crate::walk::{walk, Arrival, Start, Visitor, WalkError, Walkable};
+use crate::walk::{Arrival, Visitor};
 use crate::window::Window;
 
 /// Where the walk goes: its window, the start's value, the fewest empty
@@ -37,21 +37,10 @@ pub fn candidates(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Gates
     if !gates.enter(&board) {
         return Ok(Vec::new());
     }
-    let positions = GrowingPositions::new(store, Some(solved));
-    let at = positions.located(root);
-    let walkable = Walkable::over(positions, Start { board, line: Vec::new() }, at)
-        .links_only()
-        .within(gates.window)
-        .each_position_once();
+    let walkable = GrowingPositions::new(store, Some(solved)).walk_from(root).within(gates.window).each_position_once();
     let mut finder = Finder { positions: walkable.positions(), solved, gates, found: Vec::new() };
     finder.consider(root, None)?;
-    let found = match walk(&walkable, finder) {
-        Ok((_, finder)) => Ok(finder.found),
-        Err(WalkError::Visitor(error)) => Err(error),
-        Err(other) => unreachable!("the growing book reads no illegal move: {other}"),
-    };
-    walkable.into_positions().finish()?;
-    found
+    Ok(walk_growing(&walkable, finder)?.found)
 }
 
 /// The walk's visitor: the candidates, as the walk first enters them.

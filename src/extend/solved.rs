@@ -10,7 +10,7 @@
 //! sorted by child, and those found later, beside them.
 
 use super::store::{Edge, Facts, Flavor, Leaf, NodeId, Store};
-use super::view::{GrowingPositions, Values};
+use super::view::{walk_growing, GrowingPositions, Values};
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::Board;
@@ -19,7 +19,7 @@ use crate::book::RecordId;
 use crate::book::{Destination, Record};
 use crate::fix::solutions::EdaxSolutions;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SCORE_INF};
-use crate::walk::{walk, Arrival, Departure, Start, Visitor, WalkError, Walkable};
+use crate::walk::{Arrival, Departure, Visitor};
 use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -133,20 +133,12 @@ impl Solved {
         if self.is_solved(root) {
             return Ok(());
         }
-        let positions = GrowingPositions::new(store, None);
-        let at = positions.located(root);
-        let start = Start { board: store.board(root), line: Vec::new() };
-        let walkable = Walkable::over(positions, start, at).links_only();
+        let walkable = GrowingPositions::new(store, None).walk_from(root);
         let mut negamaxer =
             Negamaxer { positions: walkable.positions(), solved: self, stack: Vec::new(), pending: HashMap::new() };
         negamaxer.enter(root, None)?;
-        let pending = match walk(&walkable, negamaxer) {
-            Ok((_, negamaxer)) => Ok(negamaxer.pending),
-            Err(WalkError::Visitor(error)) => Err(error),
-            Err(other) => unreachable!("the growing book reads no illegal move: {other}"),
-        };
-        walkable.into_positions().finish()?;
-        for (id, (solved, link_scores)) in pending? {
+        let pending = walk_growing(&walkable, negamaxer)?.pending;
+        for (id, (solved, link_scores)) in pending {
             store.set_link_scores(id, link_scores.into_iter());
             store.set_solved(id, solved);
         }

@@ -8,8 +8,8 @@
 //!
 //! Reading cannot fail in the walk: a position that can no longer be read
 //! (the book changed under the run) or holds a move that is not legal
-//! reads as having no moves, and [`GrowingPositions::finish`] then gives
-//! the error, once the walk is over.
+//! reads as having no moves, and [`walk_growing`] then gives the error,
+//! once the walk is over.
 
 use super::store::{Edge, Flavor, NodeId, Store};
 use super::ExtendError;
@@ -18,7 +18,7 @@ use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
-use crate::walk::Positions;
+use crate::walk::{walk, Positions, Start, Visitor, WalkError, Walkable};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
@@ -89,10 +89,17 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
         }
     }
 
-    /// Ends the walk's reading: the error met, if a position could not be
-    /// read.
-    pub fn finish(self) -> Result<(), ExtendError> {
-        match self.error.into_inner() {
+    /// The walk of the growing book over links from `root`, with an empty
+    /// line (plies count from `root`).
+    pub fn walk_from(self, root: NodeId) -> Walkable<GrowingPositions<'s, 'b>> {
+        let start = Start { board: self.store.board(root), line: Vec::new() };
+        let at = self.located(root);
+        Walkable::over(self, start, at).links_only()
+    }
+
+    /// The error met, if a position could not be read.
+    fn check(&self) -> Result<(), ExtendError> {
+        match self.error.borrow_mut().take() {
             Some(error) => Err(error),
             None => Ok(()),
         }
@@ -194,5 +201,20 @@ impl Positions for GrowingPositions<'_, '_> {
 
     fn board_at(&self, id: RecordId, offset: u64) -> Board {
         self.store.board(self.node_at(id, offset))
+    }
+}
+
+/// Walks the growing book with `visitor`, whose errors are the run's; a
+/// position that could not be read fails the walk once it is over.
+pub fn walk_growing<V: Visitor<Error = ExtendError>>(
+    walkable: &Walkable<GrowingPositions<'_, '_>>,
+    visitor: V,
+) -> Result<V, ExtendError> {
+    let walked = walk(walkable, visitor);
+    walkable.positions().check()?;
+    match walked {
+        Ok((_, visitor)) => Ok(visitor),
+        Err(WalkError::Visitor(error)) => Err(error),
+        Err(other) => unreachable!("the growing book reads no illegal move: {other}"),
     }
 }
