@@ -1,6 +1,6 @@
 //! The layout keeps its promises (docs/architecture.md): no two modules of
-//! `src/` import each other, directly or through a loop, and `unsafe`
-//! lives in one file.
+//! `src/` import each other, directly or through a loop, `unsafe` lives in
+//! one file, and the walk is the one traversal of a book.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -193,4 +193,83 @@ fn the_formats_do_not_reach_up_into_the_book_nor_the_rules_into_the_formats() {
             assert!(!outside, "{rules} uses {path}");
         }
     }
+}
+
+/// The functions of `code` that call themselves (by name, as `name(`,
+/// `self.name(` or `Self::name(` in their own body), test modules left
+/// out: each a depth-first traversal of its own, or some other recursion.
+fn recursive_functions(code: &str) -> Vec<String> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("fn ") {
+        let rest = &code[at + 3..];
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let Some(open) = rest.find('{') else { continue };
+        // A declaration without a body (in a trait) ends before its brace.
+        if rest[..open].contains(';') || name.is_empty() {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut end = open;
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => continue,
+            }
+            if depth == 0 {
+                end = open + i;
+                break;
+            }
+        }
+        let body = &rest[open..end];
+        // A function of an impl (indented) calls itself as `self.name(` or
+        // `Self::name(` (a bare `name(` in it is a free function of that
+        // name); a free function as `name(`; neither as `other_name(`,
+        // `x.name(` or `Other::name(`.
+        let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+        let method = code[line_start..at].starts_with(char::is_whitespace);
+        let call = format!("{name}(");
+        let calls_itself = body.match_indices(&call).any(|(i, _)| {
+            let before = &body[..i];
+            let bare = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || "_.:".contains(c)));
+            (bare && !method) || before.ends_with("self.") || before.ends_with("Self::")
+        });
+        if calls_itself {
+            found.push(name);
+        }
+    }
+    found
+}
+
+/// One walk (docs/architecture.md): every depth-first traversal of a book,
+/// a book file or one as it grows, is the walk of src/walk.rs, which keeps
+/// its own stack; no other function of src/ calls itself but `synth`'s
+/// alpha-beta search, which searches the game, not a book.
+#[test]
+fn the_only_traversal_of_a_book_is_the_walk() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut recursive = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        for name in recursive_functions(&code(file)) {
+            recursive.push(format!("{}: {name}", module_of(&src, file)));
+        }
+    }
+    assert_eq!(recursive, ["synth::play: search"], "functions that call themselves");
+}
+
+/// The check above finds a function that calls itself, however it is
+/// called, and not one that calls another of a longer name.
+#[test]
+fn a_function_that_calls_itself_is_found() {
+    let code = "impl Walk {\n    fn visit(&mut self, id: u32) {\n        for c in 0..id { self.visit(c); }\n    }\n\
+                \x20   fn open(p: u32) -> Walk { Self::open(p) }\n\
+                \x20   fn build(p: u32) -> Walk { build(p) }\n}\n\
+                fn depth(n: u32) -> u32 { if n == 0 { 0 } else { 1 + depth(n - 1) } }\n\
+                fn plain(n: u32) -> u32 { not_plain(n) + x.plain(n) + Other::plain(n) }\n\
+                fn made() -> Made { Self::made_with(Vec::new()) }\n\
+                fn declared(&self);\n";
+    assert_eq!(recursive_functions(code), ["visit", "open", "depth"]);
 }
