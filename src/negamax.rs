@@ -126,6 +126,15 @@ pub struct Negamaxed {
     pub counts: Counts,
 }
 
+impl Negamaxed {
+    /// A value alone, as an Egaroucid book keeps one: no bounds apart from
+    /// it, no counts. (Kept so, it packs in a word: [`crate::fix`]'s
+    /// solutions.)
+    pub fn value_only(value: i16) -> Negamaxed {
+        Negamaxed { value, lower: value, upper: value, counts: Counts::default() }
+    }
+}
+
 /// What Edax's negamax reads of a record itself, besides its children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EdaxPosition {

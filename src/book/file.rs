@@ -316,10 +316,12 @@ impl BookFile {
     }
 }
 
-/// The book as an Egaroucid record sees it when finding its links.
-struct IndexLookup<'a> {
-    file: &'a BookFile,
-    index: &'a PositionIndex,
+/// The book as an Egaroucid record sees it when finding its links: its
+/// boards looked up stage by stage, so that the lookups of one record's
+/// moves overlap ([`Lookup`]).
+pub struct IndexLookup<'a> {
+    pub(super) file: &'a BookFile,
+    pub(super) index: &'a PositionIndex,
 }
 
 impl Lookup for IndexLookup<'_> {

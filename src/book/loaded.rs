@@ -1,7 +1,7 @@
 //! A book ready to walk, whatever its format: the file's bytes, the reader
 //! for its layout, every record checked, and the index built.
 
-use super::file::{BookCounts, BookFile, Layout, ReadOptions};
+use super::file::{BookCounts, BookFile, IndexLookup, Layout, ReadOptions};
 use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
 use super::problem::BookError;
 use super::resolved::ResolvedBook;
@@ -105,6 +105,12 @@ impl Book {
 
     pub fn index(&self) -> &PositionIndex {
         &self.index
+    }
+
+    /// The book's boards looked up stage by stage, as the Egaroucid
+    /// reader finds a record's links.
+    pub fn lookup(&self) -> IndexLookup<'_> {
+        IndexLookup { file: &self.file, index: &self.index }
     }
 
     /// Where the record of a stored (normalized) board is.

@@ -120,10 +120,15 @@ impl Solved {
     }
 
     /// Forgets every value computed (an Egaroucid book's links change with
-    /// every position added anywhere: it is negamaxed whole again).
+    /// every position added anywhere: it is negamaxed whole again), and
+    /// the parents found, which that negamax finds again (kept, they would
+    /// be noted twice).
     pub fn forget(&mut self) {
         self.solved = Bits::new(self.words.len());
         self.added.clear();
+        self.parents.clear();
+        self.more_parents.clear();
+        self.sorted = false;
     }
 
     /// Negamaxes `root` and every position below it the negamax has not
@@ -216,12 +221,12 @@ impl Solved {
             .map(|e| Ok(Child { solved: e.child.map(|c| self.get(store, c)).transpose()?, then_pass: e.then_pass }))
             .collect::<Result<_, ExtendError>>()?;
         let position = Position::of(&facts.board, facts.level, facts.leaf);
-        // What it holds now, which an Egaroucid record with neither a leaf
-        // nor links keeps: the book read's (such a record never changes), or
-        // its node's.
+        // The value it holds now, which an Egaroucid record with neither a
+        // leaf nor links keeps: the book read's (such a record never
+        // changes), or its node's.
         let now = || match facts.stored {
-            Some(stored) => Ok(stored),
-            None => self.get(store, id),
+            Some(stored) => Ok(stored.value),
+            None => self.get(store, id).map(|n| n.value),
         };
         let (solved, link_scores) = negamax_of(store.flavor(), &position, &children, now)?;
         store.set_link_scores(id, link_scores.into_iter());
@@ -341,13 +346,14 @@ struct Child {
 type LinkScores = SmallVec<[Option<i8>; 8]>;
 
 /// One position's negamax from its children's, and what its Edax links
-/// then score; `now` is what it holds now, which an Egaroucid position
-/// with neither a leaf nor links keeps.
+/// then score; `now` is the value it holds now, which an Egaroucid
+/// position with neither a leaf nor links keeps (an Egaroucid book keeps
+/// a value alone).
 fn negamax_of(
     flavor: Flavor,
     position: &Position,
     children: &[Child],
-    now: impl FnOnce() -> Result<Negamaxed, ExtendError>,
+    now: impl FnOnce() -> Result<i16, ExtendError>,
 ) -> Result<(Negamaxed, LinkScores), ExtendError> {
     Ok(match flavor {
         Flavor::Edax(errors) => {
@@ -359,11 +365,11 @@ fn negamax_of(
                 .iter()
                 .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(s.value as i8, c.then_pass)));
             let leaf = position.leaf_has_move.then_some(position.edax.leaf_score);
-            let solved = match negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>()) {
-                Some(value) => Negamaxed { value: value.into(), ..now()? },
+            let value = match negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>()) {
+                Some(value) => value.into(),
                 None => now()?,
             };
-            (solved, LinkScores::new())
+            (Negamaxed::value_only(value), LinkScores::new())
         }
     })
 }
@@ -456,8 +462,8 @@ impl Visitor for Negamaxer<'_, '_, '_> {
             children.push(Child { solved, then_pass: link.link.then_pass });
         }
         let now = || match (store.node(id), id) {
-            (Some(node), _) => Ok(node.solved),
-            (None, NodeId::Book(at)) => store.stored_negamax(at),
+            (Some(node), _) => Ok(node.solved.value),
+            (None, NodeId::Book(at)) => store.stored_negamax(at).map(|n| n.value),
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         };
         let (solved, link_scores) = negamax_of(store.flavor(), &entered.position, &children, now)?;

@@ -13,7 +13,7 @@ use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, Destination, LinkTargets, MoveSlot, Parents, RecordId, Score};
+use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::edax;
 use crate::format::egaroucid::{self, Lookup};
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
@@ -323,11 +323,9 @@ impl<'b> Store<'b> {
                 }
             }
             Flavor::Egaroucid => {
-                for link in egaroucid::links_of(&board, &View(self)) {
-                    let after = board.after(link.mv).ok_or_else(|| self.illegal(id, link.mv))?;
-                    let child = normalize(&if link.then_pass { after.swapped() } else { after });
-                    let (mv, then_pass, placement) = (link.mv, link.then_pass, child.placement());
-                    edges.push(Edge { mv, then_pass, child: self.find(&child.board), placement, listed: false });
+                for found in egaroucid::found_links_of(&board, &View::of(self)) {
+                    let (mv, then_pass, placement) = (found.link.mv, found.link.then_pass, found.placement);
+                    edges.push(Edge { mv, then_pass, child: Some(found.child), placement, listed: false });
                 }
             }
         }
@@ -595,19 +593,34 @@ pub fn score_byte(score: i32) -> i8 {
     score.clamp(i8::MIN.into(), i8::MAX.into()) as i8
 }
 
-/// The growing book as the Egaroucid reader asks it which children exist
-/// (the value it is told is not used: links are scored by the negamax).
-struct View<'s, 'b>(&'s Store<'b>);
+/// The growing book as the Egaroucid reader asks it which children exist,
+/// and where: a position added, or else the book read's, whose lookups go
+/// stage by stage (the value it is told is not used: links are scored by
+/// the negamax).
+struct View<'s, 'b>(&'s Store<'b>, IndexLookup<'b>);
+
+impl<'s, 'b> View<'s, 'b> {
+    fn of(store: &'s Store<'b>) -> View<'s, 'b> {
+        View(store, store.book.lookup())
+    }
+}
 
 impl Lookup for View<'_, '_> {
-    type Probe = Board;
-    type Found = ();
+    type Probe = (Board, <IndexLookup<'static> as Lookup>::Probe);
+    type Found = NodeId;
 
-    fn start(&self, stored: &Board) -> Board {
-        *stored
+    fn start(&self, stored: &Board) -> Self::Probe {
+        (*stored, self.1.start(stored))
     }
 
-    fn find(&self, board: &Board) -> Option<((), Score)> {
-        self.0.find(board).map(|_| ((), Score(0)))
+    fn prefetch_next(&self, (_, probe): &Self::Probe) {
+        self.1.prefetch_next(probe);
+    }
+
+    fn find(&self, (board, probe): &Self::Probe) -> Option<(NodeId, Score)> {
+        if let Some(&k) = self.0.added_ids.get(board) {
+            return Some((NodeId::Added(k), Score(0)));
+        }
+        self.1.find(probe).map(|(at, _)| (NodeId::Book(at), Score(0)))
     }
 }

@@ -11,6 +11,7 @@ mod tests;
 
 pub use encode::{encode_header, encode_record, from_edax, header, put_value, LeftOut};
 pub use read::{
-    candidates, is_egaroucid, links_of, offset_of, parse_header, record_at, records, Candidate, FoundLink, Header,
-    Lookup, RawRecord, HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, N_BOARDS_AT, RECORD_LEN, VALUE_AT, VERSION,
+    candidates, found_links_of, is_egaroucid, links_of, offset_of, parse_header, record_at, records, Candidate,
+    FoundLink, Header, Lookup, RawRecord, HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, N_BOARDS_AT, RECORD_LEN, VALUE_AT,
+    VERSION,
 };

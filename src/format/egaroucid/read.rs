@@ -343,6 +343,11 @@ fn candidate(board: &Board, mv: Move) -> Option<Candidate> {
 /// move must pass has at most one link, the pass. The lookups run stage by
 /// stage, all candidates together, so that their cache misses overlap.
 pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
+    found_links_of(board, lookup).into_iter().map(|found| found.link).collect()
+}
+
+/// [`links_of`], each link with the record its child is and how it lies.
+pub fn found_links_of<L: Lookup>(board: &Board, lookup: &L) -> SmallVec<[FoundLink<L::Found>; 8]> {
     let started: SmallVec<[_; 16]> = candidates(board).map(|c| (lookup.start(&c.child.board), c)).collect();
     for (probe, _) in &started {
         lookup.prefetch_next(probe);
@@ -356,7 +361,7 @@ pub fn links_of(board: &Board, lookup: &impl Lookup) -> SmallVec<[Link; 8]> {
                 Some(candidate.link_to_other(child, value, &other))
             }),
         };
-        links.extend(found.map(|f| f.link));
+        links.extend(found);
     }
     links
 }
