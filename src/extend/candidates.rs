@@ -9,7 +9,7 @@
 
 use super::solved::Solved;
 use super::store::{NodeId, Store};
-use super::view::{walk_growing, GrowingPositions};
+use super::view::{walk_growing, GrowingPositions, Stop};
 use super::ExtendError;
 use crate::board::Board;
 use crate::book::Record;
@@ -32,7 +32,13 @@ impl Gates {
 }
 
 /// The candidates below `root`, in walk order.
-pub fn candidates(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Gates) -> Result<Vec<NodeId>, ExtendError> {
+pub fn candidates(
+    store: &Store<'_>,
+    solved: &Solved,
+    root: NodeId,
+    gates: Gates,
+    stop: Stop<'_>,
+) -> Result<Vec<NodeId>, ExtendError> {
     let board = store.board(root);
     if !gates.enter(&board) {
         return Ok(Vec::new());
@@ -40,7 +46,7 @@ pub fn candidates(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Gates
     let walkable = GrowingPositions::new(store, Some(solved)).walk_from(root).within(gates.window).each_position_once();
     let mut finder = Finder { positions: walkable.positions(), solved, gates, found: Vec::new() };
     finder.consider(root, None)?;
-    Ok(walk_growing(&walkable, finder)?.found)
+    Ok(walk_growing(&walkable, finder, stop)?.found)
 }
 
 /// The walk's visitor: the candidates, as the walk first enters them.

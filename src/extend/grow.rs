@@ -15,6 +15,7 @@ use super::search::LeafPlan;
 use super::solved::edge_score;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
+use super::view::Stop;
 use super::{
     gates_of, gave_up_error, growing, process_engines, write_engines, write_grown, ExtendError, ExtendOptions,
     ExtendPaths, ExtendReport, Growing, Opened, Written,
@@ -138,7 +139,7 @@ pub fn grow_with(
     let start = &options.extend.start;
     let Prepared { book, links, first } = first::prepare(book, start, min_empties, &paths.journal, cancel)?;
     let Growing { mut store, root, mut solved, .. } =
-        growing(&book, flavor, links, first, &options.extend, min_empties)?;
+        growing(&book, flavor, links, first, &options.extend, min_empties, Stop { cancel, journal: &paths.journal })?;
     let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
@@ -148,6 +149,7 @@ pub fn grow_with(
         journal: &mut journal,
         report: &mut report,
         engines,
+        cancel,
         options,
         gates: (options.extend.window, min_empties),
         root,
@@ -206,6 +208,7 @@ struct Growth<'r, 's, 'b> {
     journal: &'r mut Journal,
     report: &'r mut GrowReport,
     engines: &'r [EngineSet],
+    cancel: &'r AtomicBool,
     options: &'r GrowOptions,
     gates: (Window, u32),
     root: NodeId,
@@ -380,7 +383,8 @@ impl Growth<'_, '_, '_> {
             self.store.set_leaf(*at, score, mv);
             changed.push(*at);
         }
-        self.solved.after_change(self.store, self.root, &changed)?;
+        let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+        self.solved.after_change(self.store, self.root, &changed, stop)?;
         self.under_way.clear();
         self.hidden.clear();
         for other in self.pending.values() {

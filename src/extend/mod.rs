@@ -55,6 +55,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use store::{Flavor, NodeId, Store};
+use view::Stop;
 
 /// Why `extend` failed.
 #[derive(Debug, thiserror::Error)]
@@ -362,7 +363,7 @@ pub fn extend_with(
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let Prepared { book, links, first } = first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
     let Growing { mut store, root, mut solved, candidates } =
-        growing(&book, flavor, links, first, options, min_empties)?;
+        growing(&book, flavor, links, first, options, min_empties, Stop { cancel, journal: &paths.journal })?;
     let mut report = ExtendReport::new(paths, book.counts().positions);
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
@@ -446,6 +447,7 @@ fn growing<'b>(
     first: Option<FirstNegamax>,
     options: &ExtendOptions,
     min_empties: u32,
+    stop: Stop<'_>,
 ) -> Result<Growing<'b>, ExtendError> {
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(book, &options.start)?;
@@ -456,7 +458,7 @@ fn growing<'b>(
     let began = Instant::now();
     let mut solved = Solved::new(book.counts().records as usize);
     solved.note_candidates(min_empties);
-    solved.solve_from(&mut store, root)?;
+    solved.solve_from(&mut store, root, stop)?;
     let candidates = solved.take_candidates();
     let seconds = began.elapsed().as_secs_f64();
     tracing::info!("{}: negamaxed below the start in {seconds:.3} s", book.path().display());
@@ -525,7 +527,10 @@ impl Run<'_, '_, '_> {
             let began = Instant::now();
             let candidates = match first_walk.take() {
                 Some(found) => found,
-                None => candidates::candidates(self.store, self.solved, root, gates)?,
+                None => {
+                    let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+                    candidates::candidates(self.store, self.solved, root, gates, stop)?
+                }
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
@@ -549,7 +554,8 @@ impl Run<'_, '_, '_> {
                 let (score, mv) = plan.leaf(answer);
                 self.store.set_leaf(id, score, mv);
             }
-            self.solved.after_change(self.store, root, &to_search)?;
+            let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+            self.solved.after_change(self.store, root, &to_search, stop)?;
             if self.report.stopped_early {
                 return Ok(());
             }

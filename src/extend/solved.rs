@@ -10,7 +10,7 @@
 //! sorted by child, and those found later, beside them.
 
 use super::store::{Edge, Facts, Flavor, Leaf, NodeId, Store};
-use super::view::{walk_growing, GrowingPositions, Values};
+use super::view::{walk_growing, GrowingPositions, Stop, Values};
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::Board;
@@ -110,8 +110,8 @@ impl Solved {
 
     /// Negamaxes every position reachable over links from `root`, each
     /// after its children; a position already computed is kept as it is.
-    pub fn solve_from(&mut self, store: &mut Store<'_>, root: NodeId) -> Result<(), ExtendError> {
-        self.solve(store, root)?;
+    pub fn solve_from(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), ExtendError> {
+        self.solve(store, root, stop)?;
         if !self.sorted {
             self.parents.sort_unstable_by_key(|&(child, _)| child);
             self.sorted = true;
@@ -134,7 +134,7 @@ impl Solved {
     /// Negamaxes `root` and every position below it the negamax has not
     /// computed, each after its children, by the one walk over links
     /// ([`crate::walk`]) of the growing book.
-    fn solve(&mut self, store: &mut Store<'_>, root: NodeId) -> Result<(), ExtendError> {
+    fn solve(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), ExtendError> {
         if self.is_solved(root) {
             return Ok(());
         }
@@ -142,7 +142,7 @@ impl Solved {
         let mut negamaxer =
             Negamaxer { positions: walkable.positions(), solved: self, stack: Vec::new(), pending: HashMap::new() };
         negamaxer.enter(root, None)?;
-        let pending = walk_growing(&walkable, negamaxer)?.pending;
+        let pending = walk_growing(&walkable, negamaxer, stop)?.pending;
         for (id, (solved, link_scores)) in pending {
             store.set_link_scores(id, link_scores.into_iter());
             store.set_solved(id, solved);
@@ -248,12 +248,18 @@ impl Solved {
     /// Edax book ([`Solved::update`]); an Egaroucid book whole from `root`,
     /// since a position added becomes a link of every position that can
     /// move to it.
-    pub fn after_change(&mut self, store: &mut Store<'_>, root: NodeId, changed: &[NodeId]) -> Result<(), ExtendError> {
+    pub fn after_change(
+        &mut self,
+        store: &mut Store<'_>,
+        root: NodeId,
+        changed: &[NodeId],
+        stop: Stop<'_>,
+    ) -> Result<(), ExtendError> {
         match store.flavor() {
-            Flavor::Edax(_) => self.update(store, changed),
+            Flavor::Edax(_) => self.update(store, changed, stop),
             Flavor::Egaroucid => {
                 self.forget();
-                self.solve_from(store, root)
+                self.solve_from(store, root, stop)
             }
         }
     }
@@ -262,7 +268,7 @@ impl Solved {
     /// changed, or that were added) up to every ancestor whose negamax they
     /// change, children before parents: what a whole negamax from the start
     /// would compute.
-    pub fn update(&mut self, store: &mut Store<'_>, changed: &[NodeId]) -> Result<(), ExtendError> {
+    pub fn update(&mut self, store: &mut Store<'_>, changed: &[NodeId], stop: Stop<'_>) -> Result<(), ExtendError> {
         let mut queue = BinaryHeap::new();
         let mut queued = HashSet::new();
         for &id in changed {
@@ -279,7 +285,7 @@ impl Solved {
             for edge in &facts.edges {
                 let Some(child) = edge.child else { continue };
                 self.note_parent(child, id, edge.listed);
-                self.solve(store, child)?;
+                self.solve(store, child, stop)?;
             }
             self.compute(store, id, &facts)?;
             if known && self.get(store, id)? == before {

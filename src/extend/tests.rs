@@ -7,6 +7,7 @@ use super::first::{self, Prepared};
 use super::search::LeafPlan;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
+use super::view::Stop;
 use super::write::{write_fixed, write_unfixed};
 use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
@@ -31,6 +32,12 @@ fn egbk3_book(positions: usize, seed: u64) -> Book {
     let options = SynthOptions { positions, seed, perturb: 0.2 };
     crate::synth::synthesize_as(crate::format::Format::Egbk3, &options, &mut bytes).unwrap();
     Book::from_bytes("synthetic.egbk3", bytes).unwrap()
+}
+
+/// A stop never asked for.
+fn never() -> Stop<'static> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    Stop { cancel: &NEVER, journal: Path::new("extend.jsonl") }
 }
 
 fn edax_flavor(book: &Book) -> Flavor {
@@ -91,18 +98,18 @@ fn check_carried_negamax(seed: u64, picks: &[(usize, i8)]) {
     let mut store = Store::with_links(&book, flavor, None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let mut solved = Solved::new(book.counts().records as usize);
-    solved.solve_from(&mut store, root).unwrap();
+    solved.solve_from(&mut store, root, never()).unwrap();
     let gates = Gates { window: Window::NONE, min_empties: 0 };
     for (step, &(pick, answer)) in picks.iter().enumerate() {
-        let found = candidates(&store, &solved, root, gates).unwrap();
+        let found = candidates(&store, &solved, root, gates, never()).unwrap();
         if found.is_empty() {
             break;
         }
         let changed = expand(&mut store, &solved, found[pick % found.len()], answer);
-        solved.update(&mut store, &changed).unwrap();
+        solved.update(&mut store, &changed, never()).unwrap();
         let carried = values_below(&store, &solved, root);
         let mut whole = Solved::new(book.counts().records as usize);
-        whole.solve_from(&mut store, root).unwrap();
+        whole.solve_from(&mut store, root, never()).unwrap();
         let reference = values_below(&store, &whole, root);
         assert_eq!(carried.len(), reference.len(), "step {step}");
         for (id, value) in &reference {
@@ -139,8 +146,8 @@ fn candidates_are_the_positions_whose_leaf_is_as_good_as_their_value_in_walk_ord
     let mut store = Store::with_links(&book, edax_flavor(&book), None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let mut solved = Solved::new(book.counts().records as usize);
-    solved.solve_from(&mut store, root).unwrap();
-    let found = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties: 0 }).unwrap();
+    solved.solve_from(&mut store, root, never()).unwrap();
+    let found = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties: 0 }, never()).unwrap();
     assert!(!found.is_empty(), "a perturbed book has candidates");
     for &id in &found {
         assert!(i16::from(store.leaf(id).unwrap().score) >= solved.value(&store, id), "{id:?}");
@@ -168,9 +175,9 @@ proptest::proptest! {
         let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
         let mut solved = Solved::new(book.counts().records as usize);
         solved.note_candidates(min_empties);
-        solved.solve_from(&mut store, root).unwrap();
+        solved.solve_from(&mut store, root, never()).unwrap();
         let noted = solved.take_candidates();
-        let walked = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties }).unwrap();
+        let walked = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties }, never()).unwrap();
         proptest::prop_assert_eq!(noted, walked);
     }
 }
@@ -199,7 +206,7 @@ proptest::proptest! {
         let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
         let by_walk = Solved::from_first(first.words, first.solved);
         let mut reference = Solved::new(records);
-        reference.solve_from(&mut store, root).unwrap();
+        reference.solve_from(&mut store, root, never()).unwrap();
         let reached = values_below(&store, &reference, root);
         for (id, value) in &reached {
             proptest::prop_assert!(by_walk.is_solved(*id), "{:?} not negamaxed", id);
@@ -209,7 +216,7 @@ proptest::proptest! {
             .filter(|&r| store.book().file().records_in(r as usize..r as usize + 1).next().is_some_and(|at| by_walk.is_solved(NodeId::Book(at))))
             .count();
         proptest::prop_assert_eq!(solved_by_walk, reached.len());
-        let walked = candidates(&store, &reference, root, Gates { window: Window::NONE, min_empties }).unwrap();
+        let walked = candidates(&store, &reference, root, Gates { window: Window::NONE, min_empties }, never()).unwrap();
         proptest::prop_assert_eq!(first.candidates, walked);
     }
 }
@@ -229,12 +236,12 @@ fn check_written_as_fix_writes(seed: u64, picks: &[(usize, i8)]) {
     let mut solved = Solved::from_first(first.words, first.solved);
     let gates = Gates { window: Window::NONE, min_empties: 0 };
     for &(pick, answer) in picks {
-        let found = candidates(&store, &solved, root, gates).unwrap();
+        let found = candidates(&store, &solved, root, gates, never()).unwrap();
         if found.is_empty() {
             break;
         }
         let changed = expand(&mut store, &solved, found[pick % found.len()], answer);
-        solved.update(&mut store, &changed).unwrap();
+        solved.update(&mut store, &changed, never()).unwrap();
     }
     let cancel = AtomicBool::new(false);
     let mut direct = Vec::new();
@@ -332,16 +339,37 @@ proptest::proptest! {
         let mut store = Store::with_links(&book, flavor, None);
         let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
         let mut solved = Solved::new(book.counts().records as usize);
-        solved.solve_from(&mut store, root).unwrap();
+        solved.solve_from(&mut store, root, never()).unwrap();
         let gates = Gates { window: window_of(deviation, error, max_ply), min_empties };
         for &(pick, answer) in &picks {
-            let found = candidates(&store, &solved, root, gates).unwrap();
+            let found = candidates(&store, &solved, root, gates, never()).unwrap();
             proptest::prop_assert_eq!(&found, &candidates_slowly(&store, &solved, root, gates));
             let Some(&id) = found.get(pick % found.len().max(1)) else { break };
             let changed = expand(&mut store, &solved, id, answer);
-            solved.after_change(&mut store, root, &changed).unwrap();
+            solved.after_change(&mut store, root, &changed, never()).unwrap();
         }
-        let found = candidates(&store, &solved, root, gates).unwrap();
+        let found = candidates(&store, &solved, root, gates, never()).unwrap();
         proptest::prop_assert_eq!(found, candidates_slowly(&store, &solved, root, gates));
     }
+}
+
+/// A stop asked for ends the walks of the growing book (they ask every
+/// 65,536 links: a book of 100,000 positions has more), as an interruption
+/// that names the journal.
+#[test]
+fn a_stop_asked_for_ends_the_growing_book_s_walks() {
+    let book = egbk3_book(100_000, 5);
+    let mut store = Store::with_links(&book, Flavor::Egaroucid, None);
+    let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+    let asked = AtomicBool::new(true);
+    let stop = Stop { cancel: &asked, journal: Path::new("o/extend.jsonl") };
+    let mut solved = Solved::new(book.counts().records as usize);
+    let stopped = solved.solve_from(&mut store, root, stop).unwrap_err();
+    assert!(matches!(&stopped, super::ExtendError::Interrupted { journal, .. } if journal == Path::new("o/extend.jsonl")));
+    let mut solved = Solved::new(book.counts().records as usize);
+    solved.solve_from(&mut store, root, never()).unwrap();
+    let gates = Gates { window: Window::NONE, min_empties: 0 };
+    assert!(!candidates(&store, &solved, root, gates, never()).unwrap().is_empty());
+    let stopped = candidates(&store, &solved, root, gates, stop).unwrap_err();
+    assert!(matches!(stopped, super::ExtendError::Interrupted { .. }), "{stopped}");
 }

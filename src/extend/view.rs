@@ -18,9 +18,12 @@ use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
-use crate::walk::{walk, Positions, Start, Visitor, WalkError, Walkable};
+use crate::run::Interrupted;
+use crate::walk::{walk, Arrival, Departure, Positions, Start, Visitor, WalkError, WalkStats, Walkable};
 use smallvec::SmallVec;
 use std::cell::RefCell;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// What the run computed below the positions, as the walk scores by it.
 pub trait Values {
@@ -204,17 +207,54 @@ impl Positions for GrowingPositions<'_, '_> {
     }
 }
 
-/// Walks the growing book with `visitor`, whose errors are the run's; a
-/// position that could not be read fails the walk once it is over.
+/// What ends a walk of the growing book early: a stop asked for (Ctrl-C),
+/// with the journal that keeps every answer so far, for the message.
+#[derive(Clone, Copy)]
+pub struct Stop<'a> {
+    pub cancel: &'a AtomicBool,
+    pub journal: &'a Path,
+}
+
+/// Walks the growing book with `visitor`, whose errors are the run's,
+/// until `stop` asks it to end; a position that could not be read fails
+/// the walk once it is over.
 pub fn walk_growing<V: Visitor<Error = ExtendError>>(
     walkable: &Walkable<GrowingPositions<'_, '_>>,
     visitor: V,
+    stop: Stop<'_>,
 ) -> Result<V, ExtendError> {
-    let walked = walk(walkable, visitor);
+    let walked = walk(walkable, Stoppable { visitor, stop });
     walkable.positions().check()?;
     match walked {
-        Ok((_, visitor)) => Ok(visitor),
+        Ok((_, stoppable)) => Ok(stoppable.visitor),
         Err(WalkError::Visitor(error)) => Err(error),
         Err(other) => unreachable!("the growing book reads no illegal move: {other}"),
+    }
+}
+
+/// A visitor that also ends the walk when a stop is asked for.
+struct Stoppable<'a, V> {
+    visitor: V,
+    stop: Stop<'a>,
+}
+
+impl<V: Visitor<Error = ExtendError>> Visitor for Stoppable<'_, V> {
+    type Error = ExtendError;
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
+        self.visitor.arrive(arrival)
+    }
+
+    fn enters(&mut self, child: &Record) -> bool {
+        self.visitor.enters(child)
+    }
+
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), ExtendError> {
+        self.visitor.leave(departure)
+    }
+
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), ExtendError> {
+        Interrupted::check(self.stop.cancel).map_err(ExtendError::interrupted(self.stop.journal))?;
+        self.visitor.progress(stats)
     }
 }
