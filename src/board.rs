@@ -1,6 +1,7 @@
 //! Othello boards as pairs of bitboards: squares, moves, legal-move generation,
 //! flips, and playing a move.
 
+use smallvec::SmallVec;
 use std::fmt;
 
 /// A set of squares. Bit x is square x = column + 8·row: A1 = bit 0, H1 = bit 7,
@@ -223,6 +224,63 @@ impl Board {
             smallvec::SmallVec::new()
         }
     }
+
+    /// Every board from which a move onto a square (not a pass) leads to
+    /// this one, with that square: the opponent, who moved, put a disc
+    /// there and turned, in each direction, none or a run of the discs
+    /// beyond it short of one of theirs. Each choice of runs is played
+    /// forward and kept only if it gives this board.
+    pub fn before_moves(&self) -> Vec<(Square, Board)> {
+        let (mover, other) = (self.opponent, self.player);
+        let mut found = Vec::new();
+        for square in Square::iter(mover) {
+            // Per direction, the runs the move may have turned: none, or the
+            // first k of the mover's discs beyond the square, one of the
+            // mover's still beyond them.
+            let runs: SmallVec<[SmallVec<[Bitboard; 8]>; 8]> =
+                DIRECTIONS.iter().map(|&(dr, dc)| turnable_runs(mover, square, dr, dc)).collect();
+            let mut choice = [0usize; 8];
+            loop {
+                let turned = runs.iter().zip(&choice).fold(0, |all, (run, &k)| all | run[k]);
+                if turned != 0 {
+                    let before = Board { player: mover & !square.bit() & !turned, opponent: other | turned };
+                    if before.after(Move::Play(square)) == Some(*self) {
+                        found.push((square, before));
+                    }
+                }
+                // The next choice, as an odometer over the directions.
+                let Some(d) = (0..8).find(|&d| choice[d] + 1 < runs[d].len()) else { break };
+                choice[d] += 1;
+                choice[..d].fill(0);
+            }
+        }
+        found
+    }
+}
+
+/// The eight directions, as (row, column) steps.
+const DIRECTIONS: [(i8, i8); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+/// The runs a move onto `square` may have turned in one direction, given
+/// the mover's discs after it: none (0), then each run of the first k
+/// squares beyond it that are all the mover's and have a square of the
+/// mover's beyond them.
+fn turnable_runs(mover: Bitboard, square: Square, dr: i8, dc: i8) -> SmallVec<[Bitboard; 8]> {
+    let mut runs = SmallVec::from_elem(0, 1);
+    let (mut row, mut column) = (square.row() as i8 + dr, square.column() as i8 + dc);
+    let mut run = 0;
+    while (0..8).contains(&row) && (0..8).contains(&column) {
+        let bit = 1u64 << (row * 8 + column);
+        if mover & bit == 0 {
+            break;
+        }
+        if run != 0 {
+            runs.push(run);
+        }
+        run |= bit;
+        (row, column) = (row + dr, column + dc);
+    }
+    runs
 }
 
 /// Legal moves of `player` against `opponent`: the squares just past a run of
@@ -589,5 +647,70 @@ mod tests {
     #[test]
     fn perft_depth_nine_counts_passes_as_plies() {
         assert_eq!(perft(Board::INITIAL, 9), 3_005_288);
+    }
+
+    /// Every board one move before `board`, found slowly: for each disc of
+    /// the side that moved and each set of its other discs, that disc
+    /// taken off and the set given back, kept if the move there gives
+    /// `board`.
+    fn before_moves_slowly(board: &Board) -> Vec<(Square, Board)> {
+        let (mover, other) = (board.opponent, board.player);
+        let mut found = Vec::new();
+        for square in Square::iter(mover) {
+            let rest: Vec<u64> = Square::iter(mover & !square.bit()).map(|s| s.bit()).collect();
+            for subset in 0u32..1 << rest.len() {
+                let turned = rest.iter().enumerate().filter(|(i, _)| subset >> i & 1 == 1).fold(0, |a, (_, b)| a | b);
+                let before = Board::new(mover & !square.bit() & !turned, other | turned);
+                if before.after(Move::Play(square)) == Some(*board) {
+                    found.push((square, before));
+                }
+            }
+        }
+        found.sort_by_key(|(s, b)| (s.index(), b.player, b.opponent));
+        found
+    }
+
+    /// Boards of the opening, a few random moves from the initial position
+    /// (few discs, so that the slow reference is quick).
+    fn opening_boards(count: usize) -> Vec<Board> {
+        let mut next = xorshift(0x0fed_cba9_8765_4321);
+        (0..count)
+            .filter_map(|i| {
+                let mut board = Board::INITIAL;
+                for _ in 0..i % 9 {
+                    let children = board.children();
+                    let (_, child) = *children.get(next() as usize % children.len().max(1))?;
+                    board = child;
+                }
+                Some(board)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_boards_one_move_before_are_the_slow_reference_s() {
+        let boards = opening_boards(400);
+        assert!(boards.len() > 300);
+        let mut several = 0;
+        for board in boards {
+            let mut found = board.before_moves();
+            found.sort_by_key(|(s, b)| (s.index(), b.player, b.opponent));
+            let slowly = before_moves_slowly(&board);
+            several += usize::from(slowly.len() > 1);
+            assert_eq!(found, slowly, "{board:?}");
+        }
+        assert!(several > 10, "boards with several boards before them: {several}");
+    }
+
+    /// On any board, each legal move's board has the board before it among
+    /// its boards one move before.
+    #[test]
+    fn a_move_s_board_has_the_board_before_it() {
+        for board in random_boards(2000) {
+            for square in Square::iter(board.legal_moves()) {
+                let after = board.after(Move::Play(square)).unwrap();
+                assert!(after.before_moves().contains(&(square, board)), "{board:?} then {square}");
+            }
+        }
     }
 }

@@ -384,7 +384,7 @@ impl Growth<'_, '_, '_> {
             changed.push(*at);
         }
         let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-        self.solved.after_change(self.store, self.root, &changed, stop)?;
+        self.solved.after_change(self.store, &changed, stop)?;
         self.under_way.clear();
         self.hidden.clear();
         for other in self.pending.values() {

@@ -555,7 +555,7 @@ impl Run<'_, '_, '_> {
                 self.store.set_leaf(id, score, mv);
             }
             let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-            self.solved.after_change(self.store, root, &to_search, stop)?;
+            self.solved.after_change(self.store, &to_search, stop)?;
             if self.report.stopped_early {
                 return Ok(());
             }

@@ -36,6 +36,9 @@ pub struct Solved {
     parents: Vec<(u32, u32)>,
     sorted: bool,
     more_parents: HashMap<NodeId, SmallVec<[NodeId; 2]>>,
+    /// How many of the positions added the negamax has taken in as links
+    /// of the positions that can move to them (an Egaroucid book's).
+    added_linked: usize,
     /// The candidates met, while asked for.
     noted: Option<Noted>,
 }
@@ -57,6 +60,7 @@ impl Solved {
             parents: Vec::new(),
             sorted: false,
             more_parents: HashMap::new(),
+            added_linked: 0,
             noted: None,
         }
     }
@@ -71,6 +75,7 @@ impl Solved {
             parents: Vec::new(),
             sorted: true,
             more_parents: HashMap::new(),
+            added_linked: 0,
             noted: None,
         }
     }
@@ -117,18 +122,6 @@ impl Solved {
             self.sorted = true;
         }
         Ok(())
-    }
-
-    /// Forgets every value computed (an Egaroucid book's links change with
-    /// every position added anywhere: it is negamaxed whole again), and
-    /// the parents found, which that negamax finds again (kept, they would
-    /// be noted twice).
-    pub fn forget(&mut self) {
-        self.solved = Bits::new(self.words.len());
-        self.added.clear();
-        self.parents.clear();
-        self.more_parents.clear();
-        self.sorted = false;
     }
 
     /// Negamaxes `root` and every position below it the negamax has not
@@ -244,24 +237,28 @@ impl Solved {
     }
 
     /// Makes the negamax right again after `changed` (positions whose links
-    /// or leaf changed, or that were added): only their ancestors for an
-    /// Edax book ([`Solved::update`]); an Egaroucid book whole from `root`,
-    /// since a position added becomes a link of every position that can
-    /// move to it.
+    /// or leaf changed, or that were added): only their ancestors
+    /// ([`Solved::update`]). In an Egaroucid book a position added is a link
+    /// of every position that can move to it, so each position added since
+    /// the last time brings those (the ones the negamax has computed) among
+    /// the changed.
     pub fn after_change(
         &mut self,
         store: &mut Store<'_>,
-        root: NodeId,
         changed: &[NodeId],
         stop: Stop<'_>,
     ) -> Result<(), ExtendError> {
-        match store.flavor() {
-            Flavor::Edax(_) => self.update(store, changed, stop),
-            Flavor::Egaroucid => {
-                self.forget();
-                self.solve_from(store, root, stop)
+        let mut changed = changed.to_vec();
+        if let Flavor::Egaroucid = store.flavor() {
+            let added = store.added().len();
+            for k in self.added_linked..added {
+                let id = NodeId::Added(k as u32);
+                changed.push(id);
+                changed.extend(store.positions_before(id).into_iter().filter(|&p| self.is_solved(p)));
             }
+            self.added_linked = added;
         }
+        self.update(store, &changed, stop)
     }
 
     /// Carries the changes of `changed` (positions whose links or leaf

@@ -536,6 +536,26 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// The positions of the growing book that can move to `child`, as an
+    /// Egaroucid book's links go: by a move to it, by a move to its other
+    /// side (a move the pass follows, or a finished game whose other side
+    /// the book holds), or by a pass. (A few more may come: a move to its
+    /// other side that no pass follows. Each is worked out again, no
+    /// harm.)
+    pub fn positions_before(&self, child: NodeId) -> Vec<NodeId> {
+        let board = self.board(child);
+        let mut found = Vec::new();
+        let before = [board, board.swapped()].into_iter().flat_map(|side| side.before_moves());
+        for board in before.map(|(_, before)| before).chain([board.swapped()]) {
+            if let Some(id) = self.find(&normalize(&board).board) {
+                if !found.contains(&id) {
+                    found.push(id);
+                }
+            }
+        }
+        found
+    }
+
     /// Links a position added, as Edax's `position_link` does: each legal
     /// move (or the pass, if it must pass) whose child is in the book, each
     /// scored by `value` of the child.

@@ -89,12 +89,12 @@ fn expand(store: &mut Store<'_>, solved: &Solved, id: NodeId, answer: i8) -> Vec
 }
 
 /// Expands the candidates `picks` chooses, one at a time, in a 3,000-position
-/// book of `seed`, and checks after each that the negamax carried up from
-/// what changed holds, for every position below the start, what a whole
-/// negamax computes.
-fn check_carried_negamax(seed: u64, picks: &[(usize, i8)]) {
-    let book = book(3000, seed);
-    let flavor = edax_flavor(&book);
+/// book of `seed` (an `.egbk3` if `egaroucid`), and checks after each that
+/// the negamax carried up from what changed holds, for every position below
+/// the start, what a whole negamax computes.
+fn check_carried_negamax(seed: u64, egaroucid: bool, picks: &[(usize, i8)]) {
+    let book = if egaroucid { egbk3_book(3000, seed) } else { book(3000, seed) };
+    let flavor = if egaroucid { Flavor::Egaroucid } else { edax_flavor(&book) };
     let mut store = Store::with_links(&book, flavor, None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let mut solved = Solved::new(book.counts().records as usize);
@@ -106,7 +106,7 @@ fn check_carried_negamax(seed: u64, picks: &[(usize, i8)]) {
             break;
         }
         let changed = expand(&mut store, &solved, found[pick % found.len()], answer);
-        solved.update(&mut store, &changed, never()).unwrap();
+        solved.after_change(&mut store, &changed, never()).unwrap();
         let carried = values_below(&store, &solved, root);
         let mut whole = Solved::new(book.counts().records as usize);
         whole.solve_from(&mut store, root, never()).unwrap();
@@ -127,9 +127,10 @@ proptest::proptest! {
     #[test]
     fn the_negamax_carried_up_is_a_whole_negamax(
         seed in 0u64..1000,
+        egaroucid: bool,
         picks in proptest::collection::vec((0usize..10_000, -64i8..=64), 1..12),
     ) {
-        check_carried_negamax(seed, &picks);
+        check_carried_negamax(seed, egaroucid, &picks);
     }
 }
 
@@ -137,7 +138,7 @@ proptest::proptest! {
 /// child reached again through another parent after an expansion.
 #[test]
 fn the_negamax_carried_up_holds_in_a_case_once_found() {
-    check_carried_negamax(695, &[(69, 0), (77, 0), (3500, 0), (2681, 0)]);
+    check_carried_negamax(695, false, &[(69, 0), (77, 0), (3500, 0), (2681, 0)]);
 }
 
 #[test]
@@ -241,7 +242,7 @@ fn check_written_as_fix_writes(seed: u64, picks: &[(usize, i8)]) {
             break;
         }
         let changed = expand(&mut store, &solved, found[pick % found.len()], answer);
-        solved.update(&mut store, &changed, never()).unwrap();
+        solved.after_change(&mut store, &changed, never()).unwrap();
     }
     let cancel = AtomicBool::new(false);
     let mut direct = Vec::new();
@@ -346,7 +347,7 @@ proptest::proptest! {
             proptest::prop_assert_eq!(&found, &candidates_slowly(&store, &solved, root, gates));
             let Some(&id) = found.get(pick % found.len().max(1)) else { break };
             let changed = expand(&mut store, &solved, id, answer);
-            solved.after_change(&mut store, root, &changed, never()).unwrap();
+            solved.after_change(&mut store, &changed, never()).unwrap();
         }
         let found = candidates(&store, &solved, root, gates, never()).unwrap();
         proptest::prop_assert_eq!(found, candidates_slowly(&store, &solved, root, gates));
@@ -365,11 +366,56 @@ fn a_stop_asked_for_ends_the_growing_book_s_walks() {
     let stop = Stop { cancel: &asked, journal: Path::new("o/extend.jsonl") };
     let mut solved = Solved::new(book.counts().records as usize);
     let stopped = solved.solve_from(&mut store, root, stop).unwrap_err();
-    assert!(matches!(&stopped, super::ExtendError::Interrupted { journal, .. } if journal == Path::new("o/extend.jsonl")));
+    assert!(
+        matches!(&stopped, super::ExtendError::Interrupted { journal, .. } if journal == Path::new("o/extend.jsonl"))
+    );
     let mut solved = Solved::new(book.counts().records as usize);
     solved.solve_from(&mut store, root, never()).unwrap();
     let gates = Gates { window: Window::NONE, min_empties: 0 };
     assert!(!candidates(&store, &solved, root, gates, never()).unwrap().is_empty());
     let stopped = candidates(&store, &solved, root, gates, stop).unwrap_err();
     assert!(matches!(stopped, super::ExtendError::Interrupted { .. }), "{stopped}");
+}
+
+/// A position added to an Egaroucid book is a link of every position that
+/// can move to it, not only of the one expanded: where another position
+/// of the book moves to a position added, and the link scores above all
+/// it had, the negamax carried up gives it what a whole negamax gives.
+#[test]
+fn a_position_added_to_an_egaroucid_book_is_a_link_of_each_position_that_moves_to_it() {
+    let mut transpositions = 0;
+    for seed in 0..40 {
+        let book = egbk3_book(3000, seed);
+        let mut store = Store::with_links(&book, Flavor::Egaroucid, None);
+        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+        let mut solved = Solved::new(book.counts().records as usize);
+        solved.solve_from(&mut store, root, never()).unwrap();
+        let gates = Gates { window: Window::NONE, min_empties: 0 };
+        let found = candidates(&store, &solved, root, gates, never()).unwrap();
+        // The first candidate whose leaf leads to a position not in the book
+        // that another position reached can move to.
+        let Some(&id) = found.iter().find(|&&id| {
+            let facts = store.facts(id).unwrap();
+            let Some(mv) = facts.leaf.mv else { return false };
+            let Some(after) = facts.board.after(mv) else { return false };
+            let child = normalize(&after).board;
+            let others = child.before_moves();
+            store.find(&child).is_none()
+                && others
+                    .iter()
+                    .any(|(_, b)| store.find(&normalize(b).board).is_some_and(|p| p != id && solved.is_solved(p)))
+        }) else {
+            continue;
+        };
+        transpositions += 1;
+        // Its child scores as badly as can be for its side, so that each
+        // position that moves to it links it as its best move.
+        let changed = expand(&mut store, &solved, id, -64);
+        solved.after_change(&mut store, &changed, never()).unwrap();
+        let carried = values_below(&store, &solved, root);
+        let mut whole = Solved::new(book.counts().records as usize);
+        whole.solve_from(&mut store, root, never()).unwrap();
+        assert_eq!(carried, values_below(&store, &whole, root), "seed {seed}");
+    }
+    assert!(transpositions >= 3, "books with such a position: {transpositions}");
 }

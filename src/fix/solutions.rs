@@ -59,11 +59,6 @@ impl EdaxSolutions {
         prefetch_index::prefetch_index(&self.words, id.index());
     }
 
-    /// Records it has room for.
-    pub fn len(&self) -> usize {
-        self.words.len()
-    }
-
     /// Records set aside (for the log).
     pub fn set_aside(&self) -> usize {
         self.set_aside.len()
