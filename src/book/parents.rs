@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn the_parents_are_the_records_whose_links_lead_to_each_record() {
         let book = Book::from_bytes("s", book_bytes(&SynthOptions { positions: 3000, seed: 5, perturb: 0.1 })).unwrap();
-        let Ok((book, targets)) = book.resolve_keeping_index().into_book() else { panic!("an Edax book") };
+        let Ok((book, Some(targets))) = book.resolve_keeping_index().into_book() else { panic!("an Edax book") };
         let parents = Parents::of(book.file(), &targets).unwrap();
         // A record may link twice to one child (two moves to symmetric
         // positions): it is listed once for each link.

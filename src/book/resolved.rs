@@ -267,13 +267,16 @@ impl ResolvedBook {
     }
 
     /// The book again, indexed, and where an Edax book's links lead (the
-    /// leaves' targets dropped); the resolved book itself back for a book
-    /// whose index was not kept, or an Egaroucid book, whose links change
-    /// as positions are added.
-    pub fn into_book(self) -> Result<(super::Book, LinkTargets), Box<ResolvedBook>> {
+    /// leaves' targets dropped; none for an Egaroucid book, whose links
+    /// change as positions are added); the resolved book itself back for a
+    /// book whose index was not kept.
+    pub fn into_book(self) -> Result<(super::Book, Option<LinkTargets>), Box<ResolvedBook>> {
         match self {
             ResolvedBook { file, targets: Targets::Edax(targets), index: Some(index) } => {
-                Ok((super::Book::from_parts(file, index), LinkTargets::new(targets)))
+                Ok((super::Book::from_parts(file, index), Some(LinkTargets::new(targets))))
+            }
+            ResolvedBook { file, targets: Targets::Egaroucid(_), index: Some(index) } => {
+                Ok((super::Book::from_parts(file, index), None))
             }
             other => Err(Box::new(other)),
         }

@@ -6,20 +6,25 @@
 //! the walk enters positions in that order, and a position the gates keep
 //! out lies below none it lets in (it has fewer empty squares).
 //!
-//! For an Edax book: its links, resolved for the walk, stay for the rest
-//! of the run (both ways, [`super::store`]); its index is kept through the
-//! walk for the lookups growth makes after it.
+//! The book's index is kept through the walk for the lookups growth makes
+//! after it. An Edax book's links, resolved for the walk, stay for the
+//! rest of the run (both ways, [`super::store`]). An Egaroucid book's
+//! change as positions are added (they are its legal moves whose child it
+//! holds): the walk notes who links to whom, to carry changes up, and
+//! growth finds each position's links again as it goes.
 
-use super::store::NodeId;
+use super::store::{Flavor, NodeId};
 use super::ExtendError;
 use crate::bits::Bits;
+use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, Destination, LinkTargets, Parents, ResolvedBook};
+use crate::book::{Book, Destination, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
-use crate::format::edax;
-use crate::negamax::{self, EdaxPosition, SearchErrors};
+use crate::format::{edax, egaroucid, Family};
+use crate::negamax::{self, EdaxPosition, Negamaxed};
 use crate::run::{Interrupted, RunError};
-use crate::walk::{walk, Arrival, Departure, Start, Visitor, WalkStats, Walkable};
+use crate::walk::{walk, Arrival, Child, Departure, Start, Visitor, WalkStats, Walkable};
+use smallvec::SmallVec;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -32,10 +37,15 @@ pub struct FirstNegamax {
     pub solved: Bits,
     /// The first round's candidates, in the candidate walk's order.
     pub candidates: Vec<NodeId>,
+    /// (child record, parent record) for each link walked, when the book
+    /// read says none (an Egaroucid book's links are its legal moves).
+    pub parents: Vec<(u32, u32)>,
 }
 
-/// The book read, ready to grow: an Edax book with its links resolved both
-/// ways and negamaxed below the start; an Egaroucid book as read.
+/// The book read, ready to grow, negamaxed below the start: an Edax book
+/// with its links resolved both ways; an Egaroucid book with the links
+/// the walk went by turned round (its links change as positions are
+/// added: they are found again as growth goes).
 pub struct Prepared {
     pub book: Book,
     pub links: Option<(LinkTargets, Parents)>,
@@ -52,8 +62,9 @@ pub fn prepare(
     journal: &Path,
     cancel: &AtomicBool,
 ) -> Result<Prepared, ExtendError> {
-    let Some(errors) = book.header().edax().map(|h| h.search_errors()) else {
-        return Ok(Prepared { book, links: None, first: None });
+    let flavor = match book.header().edax() {
+        Some(header) => Flavor::Edax(header.search_errors()),
+        None => Flavor::Egaroucid,
     };
     let path = book.path().to_path_buf();
     let began = Instant::now();
@@ -62,7 +73,7 @@ pub fn prepare(
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
-    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), errors, min_empties, cancel);
+    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties, cancel);
     let walked = walk(&walkable, negamaxer);
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));
@@ -80,12 +91,15 @@ pub fn prepare(
         first.candidates.len()
     );
     let Ok((book, targets)) = walkable.into_book().into_book() else {
-        unreachable!("an Edax book resolved with its index kept")
+        unreachable!("a book resolved with its index kept")
+    };
+    let Some(targets) = targets else {
+        return Ok(Prepared { book, links: None, first: Some(first) });
     };
     match Parents::of(book.file(), &targets) {
         Some(parents) => Ok(Prepared { book, links: Some((targets, parents)), first: Some(first) }),
         // Too many links to turn round: growth finds each position's
-        // parents by negamaxing again, as for an Egaroucid book.
+        // parents by negamaxing again.
         None => Ok(Prepared { book, links: None, first: None }),
     }
 }
@@ -94,29 +108,45 @@ pub fn prepare(
 /// the walk enters it.
 struct Entered {
     empties: u8,
+    /// Edax: the level byte as stored.
     level: u8,
+    /// The leaf's score as stored, whatever its move (−127: no leaf).
     leaf_score: i8,
+    /// Egaroucid: whether the leaf has a move (it counts only then), and
+    /// the value stored, kept by a record with neither leaf nor link.
+    leaf_move: bool,
+    value: i8,
     game_over: bool,
     /// The order the walk entered it in.
     rank: u32,
 }
 
 impl Entered {
-    /// The fields of the record at `offset`; a record that no longer reads
-    /// (the book changed, which is found when the walk ends) gives no leaf.
-    fn read(book: &ResolvedBook, offset: u64, rank: u32) -> Entered {
-        match edax::record_at(book.file().bytes(), offset as usize) {
-            Some(raw) => {
-                let board = raw.board();
-                Entered {
-                    empties: board.empties() as u8,
-                    level: raw.level(),
-                    leaf_score: raw.leaf_score(),
-                    game_over: board.is_game_over(),
-                    rank,
-                }
-            }
-            None => Entered { empties: 0, level: 0, leaf_score: -(negamax::SCORE_INF as i8), game_over: true, rank },
+    /// The fields of the record `id` at `offset`; a record that no longer
+    /// reads (the book changed, which is found when the walk ends) gives
+    /// no leaf.
+    fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
+        let bytes = book.file().bytes();
+        let none = -(negamax::SCORE_INF as i8);
+        let unread =
+            Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
+        let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {
+            empties: board.empties() as u8,
+            level,
+            leaf_score,
+            leaf_move,
+            value,
+            game_over: board.is_game_over(),
+            rank,
+        };
+        match book.file().format().family() {
+            Family::Edax => edax::record_at(bytes, offset as usize)
+                .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
+            Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
+                let leaf = raw.leaf();
+                let leaf_score = leaf.map_or(none, |leaf| leaf.score.discs() as i8);
+                entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
+            }),
         }
     }
 }
@@ -125,13 +155,14 @@ impl Entered {
 /// the walk leaves it.
 struct Negamaxer<'b, 'c> {
     book: &'b ResolvedBook,
-    errors: SearchErrors,
+    flavor: Flavor,
     words: EdaxSolutions,
     solved: Bits,
     stack: Vec<Entered>,
     min_empties: u32,
     entered: u32,
     candidates: Vec<(u32, Located)>,
+    parents: Vec<(u32, u32)>,
     cancel: &'c AtomicBool,
 }
 
@@ -139,14 +170,15 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
     fn new(
         book: &'b ResolvedBook,
         root: Located,
-        errors: SearchErrors,
+        flavor: Flavor,
         min_empties: u32,
         cancel: &'c AtomicBool,
     ) -> Negamaxer<'b, 'c> {
         let records = book.counts().records as usize;
-        let stack = vec![Entered::read(book, book.file().offset(root), 0)];
+        let stack = vec![Entered::read(book, root.id, book.file().offset(root), 0)];
         let (words, solved) = (EdaxSolutions::new(records), Bits::new(records));
-        Negamaxer { book, errors, words, solved, stack, min_empties, entered: 1, candidates: Vec::new(), cancel }
+        let (candidates, parents) = (Vec::new(), Vec::new());
+        Negamaxer { book, flavor, words, solved, stack, min_empties, entered: 1, candidates, parents, cancel }
     }
 
     /// What was computed, the candidates in the order they were entered.
@@ -155,7 +187,37 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
         // Collected where they lie (12 bytes each either way): a copy
         // would be the run's largest moment.
         let candidates = self.candidates.into_iter().map(|(_, at)| NodeId::Book(at)).collect();
-        FirstNegamax { words: self.words, solved: self.solved, candidates }
+        FirstNegamax { words: self.words, solved: self.solved, candidates, parents: self.parents }
+    }
+
+    /// A position's negamax from its children's, `links` as the walk left it.
+    fn negamax(&mut self, entered: &Entered, record: RecordId, links: &[Child]) -> Negamaxed {
+        let child = |link: &Child| match link.target {
+            Destination::Child(child, _) => Some(child.id),
+            Destination::Absent | Destination::Illegal => None,
+        };
+        match self.flavor {
+            Flavor::Edax(errors) => {
+                let position =
+                    EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
+                let children = links.iter().map(|link| child(link).map(|id| self.words.get(id)));
+                negamax::edax_position(&position, errors, children)
+            }
+            Flavor::Egaroucid => {
+                let mut scores: SmallVec<[i8; 8]> = SmallVec::new();
+                for link in links {
+                    let Some(id) = child(link) else { continue };
+                    // Its links change as positions are added: who links
+                    // to whom is noted, to carry changes up.
+                    self.parents.push((id.0, record.0));
+                    let value = self.words.get(id).value as i8;
+                    scores.push(negamax::egaroucid_link_score(value, link.link.then_pass));
+                }
+                let leaf = entered.leaf_move.then_some(entered.leaf_score);
+                let value = negamax::egaroucid_value(leaf, scores).unwrap_or(entered.value);
+                Negamaxed::value_only(value.into())
+            }
+        }
     }
 }
 
@@ -166,7 +228,7 @@ impl Visitor for Negamaxer<'_, '_> {
         if arrival.first_time {
             // Set when the walk leaves it, after what lies below it.
             self.words.prefetch(arrival.child.id);
-            self.stack.push(Entered::read(self.book, arrival.child.offset, self.entered));
+            self.stack.push(Entered::read(self.book, arrival.child.id, arrival.child.offset, self.entered));
             self.entered += 1;
         }
         Ok(())
@@ -174,13 +236,8 @@ impl Visitor for Negamaxer<'_, '_> {
 
     fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Interrupted> {
         let Some(entered) = self.stack.pop() else { return Ok(()) };
-        let position = EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
-        let children = departure.links.iter().map(|link| match link.target {
-            Destination::Child(child, _) => Some(self.words.get(child.id)),
-            Destination::Absent | Destination::Illegal => None,
-        });
-        let solved = negamax::edax_position(&position, self.errors, children);
         let id = departure.record;
+        let solved = self.negamax(&entered, id, departure.links);
         self.words.set(id, solved);
         self.solved.insert(id);
         let gated = u32::from(entered.empties) >= self.min_empties && !entered.game_over;

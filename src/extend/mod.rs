@@ -439,7 +439,7 @@ struct Growing<'b> {
 
 /// The growing book over `book` as [`first::prepare`] made it ready:
 /// negamaxed below the start by the walk, or, where that was not made (an
-/// Egaroucid book), here.
+/// Edax book with too many links to turn round), here.
 fn growing<'b>(
     book: &'b Book,
     flavor: Flavor,
@@ -451,9 +451,9 @@ fn growing<'b>(
 ) -> Result<Growing<'b>, ExtendError> {
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(book, &options.start)?;
-    if let Some(first) = first {
-        let solved = Solved::from_first(first.words, first.solved);
-        return Ok(Growing { store, root, solved, candidates: first.candidates });
+    if let Some(mut first) = first {
+        let candidates = std::mem::take(&mut first.candidates);
+        return Ok(Growing { store, root, solved: Solved::from_first(first), candidates });
     }
     let began = Instant::now();
     let mut solved = Solved::new(book.counts().records as usize);

@@ -9,6 +9,7 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
+use super::first::FirstNegamax;
 use super::store::{Edge, Facts, Flavor, Leaf, NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop, Values};
 use super::ExtendError;
@@ -66,13 +67,16 @@ impl Solved {
     }
 
     /// What the first negamax computed ([`super::first`]): every record
-    /// reached over links from the start, whose parents the store lists.
-    pub fn from_first(words: EdaxSolutions, solved: Bits) -> Solved {
+    /// reached over links from the start, whose parents the store lists,
+    /// or `parents` as (child record, parent record).
+    pub fn from_first(first: FirstNegamax) -> Solved {
+        let FirstNegamax { words, solved, mut parents, .. } = first;
+        parents.sort_unstable_by_key(|&(child, _)| child);
         Solved {
             words,
             solved,
             added: HashSet::new(),
-            parents: Vec::new(),
+            parents,
             sorted: true,
             more_parents: HashMap::new(),
             added_linked: 0,
