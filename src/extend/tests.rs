@@ -45,6 +45,29 @@ fn edax_flavor(book: &Book) -> Flavor {
     Flavor::Edax(header.edax().expect("synth writes Edax books").search_errors())
 }
 
+/// A 3,000-position book of `seed`, an `.egbk3` if `egaroucid`, and how
+/// it grows.
+fn book_in(seed: u64, egaroucid: bool) -> (Book, Flavor) {
+    match egaroucid {
+        true => (egbk3_book(3000, seed), Flavor::Egaroucid),
+        false => {
+            let book = book(3000, seed);
+            let flavor = edax_flavor(&book);
+            (book, flavor)
+        }
+    }
+}
+
+/// The growing book over `book`, negamaxed whole below the initial
+/// position (its node).
+fn negamaxed(book: &Book, flavor: Flavor) -> (Store<'_>, NodeId, Solved) {
+    let mut store = Store::with_links(book, flavor, None);
+    let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+    let mut solved = Solved::new(book.counts().records as usize);
+    solved.solve_from(&mut store, root, never()).unwrap();
+    (store, root, solved)
+}
+
 /// Every position a whole negamax from `root` reaches, with what the run's
 /// negamax holds for it.
 fn values_below(store: &Store<'_>, solved: &Solved, root: NodeId) -> HashMap<NodeId, Negamaxed> {
@@ -93,12 +116,8 @@ fn expand(store: &mut Store<'_>, solved: &Solved, id: NodeId, answer: i8) -> Vec
 /// the negamax carried up from what changed holds, for every position below
 /// the start, what a whole negamax computes.
 fn check_carried_negamax(seed: u64, egaroucid: bool, picks: &[(usize, i8)]) {
-    let book = if egaroucid { egbk3_book(3000, seed) } else { book(3000, seed) };
-    let flavor = if egaroucid { Flavor::Egaroucid } else { edax_flavor(&book) };
-    let mut store = Store::with_links(&book, flavor, None);
-    let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
-    let mut solved = Solved::new(book.counts().records as usize);
-    solved.solve_from(&mut store, root, never()).unwrap();
+    let (book, flavor) = book_in(seed, egaroucid);
+    let (mut store, root, mut solved) = negamaxed(&book, flavor);
     let gates = Gates { window: Window::NONE, min_empties: 0 };
     for (step, &(pick, answer)) in picks.iter().enumerate() {
         let found = candidates(&store, &solved, root, gates, never()).unwrap();
@@ -198,8 +217,7 @@ proptest::proptest! {
     /// no other), and its candidates are the candidate walk's.
     #[test]
     fn the_first_negamax_by_the_walk_is_the_store_s(seed in 0u64..1000, min_empties in 0u32..60, egaroucid: bool) {
-        let read = if egaroucid { egbk3_book(3000, seed) } else { book(3000, seed) };
-        let flavor = if egaroucid { Flavor::Egaroucid } else { edax_flavor(&read) };
+        let (read, flavor) = book_in(seed, egaroucid);
         let records = read.counts().records as usize;
         let Prepared { book, links, mut first } = prepared(read, min_empties);
         let candidates_by_walk = std::mem::take(&mut first.as_mut().expect("negamaxed by the walk").candidates);
@@ -342,12 +360,8 @@ proptest::proptest! {
         egaroucid: bool,
         picks in proptest::collection::vec((0usize..10_000, -64i8..=64), 0..6),
     ) {
-        let book = if egaroucid { egbk3_book(3000, seed) } else { book(3000, seed) };
-        let flavor = if egaroucid { Flavor::Egaroucid } else { edax_flavor(&book) };
-        let mut store = Store::with_links(&book, flavor, None);
-        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
-        let mut solved = Solved::new(book.counts().records as usize);
-        solved.solve_from(&mut store, root, never()).unwrap();
+        let (book, flavor) = book_in(seed, egaroucid);
+        let (mut store, root, mut solved) = negamaxed(&book, flavor);
         let gates = Gates { window: window_of(deviation, error, max_ply), min_empties };
         for &(pick, answer) in &picks {
             let found = candidates(&store, &solved, root, gates, never()).unwrap();
@@ -393,10 +407,7 @@ fn a_position_added_to_an_egaroucid_book_is_a_link_of_each_position_that_moves_t
     let mut transpositions = 0;
     for seed in 0..40 {
         let book = egbk3_book(3000, seed);
-        let mut store = Store::with_links(&book, Flavor::Egaroucid, None);
-        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
-        let mut solved = Solved::new(book.counts().records as usize);
-        solved.solve_from(&mut store, root, never()).unwrap();
+        let (mut store, root, mut solved) = negamaxed(&book, Flavor::Egaroucid);
         let gates = Gates { window: Window::NONE, min_empties: 0 };
         let found = candidates(&store, &solved, root, gates, never()).unwrap();
         // The first candidate whose leaf leads to a position not in the book

@@ -93,11 +93,17 @@ fn paths_in(code: &str) -> Vec<String> {
     paths
 }
 
-#[test]
-fn no_two_modules_import_each_other_even_through_a_loop() {
+/// Where `src/` is, and every `.rs` file under it.
+fn sources() -> (PathBuf, Vec<PathBuf>) {
     let src = common::repo().join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    (src, files)
+}
+
+#[test]
+fn no_two_modules_import_each_other_even_through_a_loop() {
+    let (src, files) = sources();
     let files: BTreeMap<String, PathBuf> = files.into_iter().map(|f| (module_of(&src, &f), f)).collect();
     let modules: BTreeSet<String> = files.keys().cloned().collect();
     let mut edges: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
@@ -248,9 +254,7 @@ fn recursive_functions(code: &str) -> Vec<String> {
 /// alpha-beta search, which searches the game, not a book.
 #[test]
 fn the_only_traversal_of_a_book_is_the_walk() {
-    let src = common::repo().join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let (src, files) = sources();
     let mut recursive = Vec::new();
     for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
         for name in recursive_functions(&code(file)) {
