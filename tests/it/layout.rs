@@ -249,7 +249,7 @@ fn recursive_functions(code: &str) -> Vec<String> {
 }
 
 /// One walk (docs/architecture.md): every depth-first traversal of a book,
-/// a book file or one as it grows, is the walk of src/walk.rs, which keeps
+/// a book file or one as it grows, is the walk of src/walk/, which keeps
 /// its own stack; no other function of src/ calls itself but `synth`'s
 /// alpha-beta search, which searches the game, not a book.
 #[test]
