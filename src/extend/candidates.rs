@@ -45,7 +45,7 @@ pub fn candidates(
     }
     let walkable = GrowingPositions::new(store, Some(solved)).walk_from(root).within(gates.window).each_position_once();
     let mut finder = Finder { positions: walkable.positions(), solved, gates, found: Vec::new() };
-    finder.consider(root, None)?;
+    finder.consider(root, &walkable.positions().record_of(root))?;
     Ok(walk_growing(&walkable, finder, stop)?.found)
 }
 
@@ -58,16 +58,11 @@ struct Finder<'a, 's, 'b> {
 }
 
 impl Finder<'_, '_, '_> {
-    /// Notes `id` (read as `record`, if it was) if it is a candidate: its
-    /// leaf, with or without a move, scores at least its value.
-    fn consider(&mut self, id: NodeId, record: Option<&Record>) -> Result<(), ExtendError> {
-        let store = self.positions.store();
-        let score = match record.and_then(|r| r.leaf()) {
-            Some(leaf) => leaf.score.discs(),
-            // A record's leaf has a score without a move too.
-            None => store.leaf(id)?.score.into(),
-        };
-        if score >= self.solved.value(store, id).into() {
+    /// Notes `id`, read as `record`, if it is a candidate: its leaf, with
+    /// or without a move, scores at least its value.
+    fn consider(&mut self, id: NodeId, record: &Record) -> Result<(), ExtendError> {
+        let leaf = self.positions.leaf(id, record)?;
+        if i16::from(leaf.score) >= self.solved.value(self.positions.store(), id) {
             self.found.push(id);
         }
         Ok(())
@@ -84,7 +79,7 @@ impl Visitor for Finder<'_, '_, '_> {
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
         if arrival.first_time {
             let id = self.positions.node_at(arrival.child.id, arrival.child.offset);
-            self.consider(id, Some(arrival.child))?;
+            self.consider(id, arrival.child)?;
         }
         Ok(())
     }

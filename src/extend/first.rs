@@ -13,6 +13,7 @@
 //! holds): the walk notes who links to whom, to carry changes up, and
 //! growth finds each position's links again as it goes.
 
+use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use super::ExtendError;
 use crate::bits::Bits;
@@ -23,8 +24,9 @@ use crate::fix::solutions::EdaxSolutions;
 use crate::format::{edax, egaroucid, Family};
 use crate::negamax::{self, EdaxPosition, Negamaxed};
 use crate::run::{Interrupted, RunError};
-use crate::walk::{walk, Arrival, Child, Departure, Start, Visitor, WalkStats, Walkable};
+use crate::walk::{self, walk, Arrival, Departure, Start, Visitor, WalkStats, Walkable};
 use smallvec::SmallVec;
+use std::convert::Infallible;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -191,33 +193,25 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
     }
 
     /// A position's negamax from its children's, `links` as the walk left it.
-    fn negamax(&mut self, entered: &Entered, record: RecordId, links: &[Child]) -> Negamaxed {
-        let child = |link: &Child| match link.target {
-            Destination::Child(child, _) => Some(child.id),
-            Destination::Absent | Destination::Illegal => None,
-        };
-        match self.flavor {
-            Flavor::Edax(errors) => {
-                let position =
-                    EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
-                let children = links.iter().map(|link| child(link).map(|id| self.words.get(id)));
-                negamax::edax_position(&position, errors, children)
+    fn negamax(&mut self, entered: &Entered, record: RecordId, links: &[walk::Child]) -> Negamaxed {
+        let mut children: SmallVec<[Child; 8]> = SmallVec::new();
+        for link in links {
+            let child = match link.target {
+                Destination::Child(child, _) => Some(child.id),
+                Destination::Absent | Destination::Illegal => None,
+            };
+            if let (Some(id), Flavor::Egaroucid) = (child, self.flavor) {
+                // Its links change as positions are added: who links to
+                // whom is noted, to carry changes up.
+                self.parents.push((id.0, record.0));
             }
-            Flavor::Egaroucid => {
-                let mut scores: SmallVec<[i8; 8]> = SmallVec::new();
-                for link in links {
-                    let Some(id) = child(link) else { continue };
-                    // Its links change as positions are added: who links
-                    // to whom is noted, to carry changes up.
-                    self.parents.push((id.0, record.0));
-                    let value = self.words.get(id).value as i8;
-                    scores.push(negamax::egaroucid_link_score(value, link.link.then_pass));
-                }
-                let leaf = entered.leaf_move.then_some(entered.leaf_score);
-                let value = negamax::egaroucid_value(leaf, scores).unwrap_or(entered.value);
-                Negamaxed::value_only(value.into())
-            }
+            children.push(Child { solved: child.map(|id| self.words.get(id)), then_pass: link.link.then_pass });
         }
+        let edax = EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
+        let position = Position { edax, leaf_has_move: entered.leaf_move };
+        let now = || Ok::<_, Infallible>(entered.value.into());
+        let Ok(solved) = negamax_of(self.flavor, &position, &children, now);
+        solved
     }
 }
 

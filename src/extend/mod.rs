@@ -18,6 +18,7 @@ mod first;
 pub mod fleet;
 pub mod grow;
 mod journal;
+mod position;
 pub mod priority;
 mod scratch;
 pub mod search;

@@ -10,16 +10,16 @@
 //! sorted by child, and those found later, beside them.
 
 use super::first::FirstNegamax;
-use super::store::{Edge, Facts, Flavor, Leaf, NodeId, Store};
+use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
+use super::store::{Edge, Facts, Flavor, NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop, Values};
 use super::ExtendError;
 use crate::bits::Bits;
-use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::RecordId;
 use crate::book::{Destination, Record};
 use crate::fix::solutions::EdaxSolutions;
-use crate::negamax::{self, EdaxPosition, Negamaxed, SCORE_INF};
+use crate::negamax::{self, Negamaxed, SCORE_INF};
 use crate::walk::{Arrival, Departure, Visitor};
 use smallvec::SmallVec;
 use std::cmp::Reverse;
@@ -138,7 +138,7 @@ impl Solved {
         let walkable = GrowingPositions::new(store, None).walk_from(root);
         let mut negamaxer =
             Negamaxer { positions: walkable.positions(), solved: self, stack: Vec::new(), pending: HashMap::new() };
-        negamaxer.enter(root, None)?;
+        negamaxer.enter(root, &walkable.positions().record_of(root))?;
         let pending = walk_growing(&walkable, negamaxer, stop)?.pending;
         for (id, (solved, link_scores)) in pending {
             store.set_link_scores(id, link_scores.into_iter());
@@ -225,19 +225,23 @@ impl Solved {
             Some(stored) => Ok(stored.value),
             None => self.get(store, id).map(|n| n.value),
         };
-        let (solved, link_scores) = negamax_of(store.flavor(), &position, &children, now)?;
-        store.set_link_scores(id, link_scores.into_iter());
-        self.set(store, id, solved);
+        let solved = negamax_of(store.flavor(), &position, &children, now)?;
+        match facts.stored {
+            // A record of the book read growth has not changed: its word.
+            Some(_) => self.set_word(id, solved),
+            None => {
+                store.set_link_scores(id, link_scores(store.flavor(), &children).into_iter());
+                store.set_solved(id, solved);
+            }
+        }
         Ok(())
     }
 
-    /// Sets what the negamax computed for a position: in its node, or, for
-    /// a record of the book read growth has not changed, in its word.
-    fn set(&mut self, store: &mut Store<'_>, id: NodeId, solved: Negamaxed) {
-        if !store.set_solved(id, solved) {
-            let NodeId::Book(at) = id else { unreachable!("an added position is always a node") };
-            self.words.set(at.id, solved);
-        }
+    /// Sets what the negamax computed for a record of the book read that
+    /// growth has not changed.
+    fn set_word(&mut self, id: NodeId, solved: Negamaxed) {
+        let NodeId::Book(at) = id else { unreachable!("an added position is always a node") };
+        self.words.set(at.id, solved);
     }
 
     /// Makes the negamax right again after `changed` (positions whose links
@@ -327,60 +331,6 @@ pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -
     })
 }
 
-/// What one position's negamax reads of it besides its children.
-struct Position {
-    edax: EdaxPosition,
-    /// Whether its leaf has a move (an Egaroucid leaf counts only then).
-    leaf_has_move: bool,
-}
-
-impl Position {
-    fn of(board: &Board, level: u8, leaf: Leaf) -> Position {
-        let edax = EdaxPosition { empties: board.empties() as u8, level, leaf_score: leaf.score };
-        Position { edax, leaf_has_move: leaf.mv.is_some() }
-    }
-}
-
-/// A child of a position, as its negamax reads it: what was computed for
-/// it (`None`: an Edax link to no position), and whether its link passes.
-#[derive(Clone, Copy)]
-struct Child {
-    solved: Option<Negamaxed>,
-    then_pass: bool,
-}
-
-/// An Edax position's link scores, in stored order (`None`: kept as stored).
-type LinkScores = SmallVec<[Option<i8>; 8]>;
-
-/// One position's negamax from its children's, and what its Edax links
-/// then score; `now` is the value it holds now, which an Egaroucid
-/// position with neither a leaf nor links keeps (an Egaroucid book keeps
-/// a value alone).
-fn negamax_of(
-    flavor: Flavor,
-    position: &Position,
-    children: &[Child],
-    now: impl FnOnce() -> Result<i16, ExtendError>,
-) -> Result<(Negamaxed, LinkScores), ExtendError> {
-    Ok(match flavor {
-        Flavor::Edax(errors) => {
-            let link_scores = children.iter().map(|c| c.solved.as_ref().map(negamax::edax_link_score)).collect();
-            (negamax::edax_position(&position.edax, errors, children.iter().map(|c| c.solved)), link_scores)
-        }
-        Flavor::Egaroucid => {
-            let scores = children
-                .iter()
-                .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(s.value as i8, c.then_pass)));
-            let leaf = position.leaf_has_move.then_some(position.edax.leaf_score);
-            let value = match negamax::egaroucid_value(leaf, scores.collect::<SmallVec<[i8; 8]>>()) {
-                Some(value) => value.into(),
-                None => now()?,
-            };
-            (Negamaxed::value_only(value), LinkScores::new())
-        }
-    })
-}
-
 /// The walk's visitor for [`Solved::solve`]: the positions on the walk's
 /// stack, each computed as the walk leaves it. What it computes for a
 /// position of the overlay waits beside it, and is set in the store once
@@ -411,21 +361,11 @@ impl Negamaxer<'_, '_, '_> {
         }
     }
 
-    /// Enters a position: marks it computed (it is, once the walk leaves
-    /// it) and notes what its negamax reads of it.
-    fn enter(&mut self, id: NodeId, record: Option<&Record>) -> Result<(), ExtendError> {
-        let store = self.positions.store();
-        let (board, level) = match record {
-            Some(record) => (record.board, record.level.clamp(0, 255) as u8),
-            None => {
-                let facts = store.facts(id)?;
-                (facts.board, facts.level)
-            }
-        };
-        let leaf = match record.and_then(|r| r.leaf()) {
-            Some(leaf) => Leaf { score: leaf.score.discs() as i8, mv: Some(leaf.mv) },
-            None => store.leaf(id)?,
-        };
+    /// Enters a position, read as `record`: marks it computed (it is, once
+    /// the walk leaves it) and notes what its negamax reads of it.
+    fn enter(&mut self, id: NodeId, record: &Record) -> Result<(), ExtendError> {
+        let (board, level) = (record.board, record.level.clamp(0, 255) as u8);
+        let leaf = self.positions.leaf(id, record)?;
         self.solved.mark(id);
         let rank = self.solved.noted.as_mut().map(|noted| {
             noted.entered += 1;
@@ -447,7 +387,7 @@ impl Visitor for Negamaxer<'_, '_, '_> {
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
         match arrival.first_time {
-            true => self.enter(self.positions.node_at(arrival.child.id, arrival.child.offset), Some(arrival.child)),
+            true => self.enter(self.positions.node_at(arrival.child.id, arrival.child.offset), arrival.child),
             false => Ok(()),
         }
     }
@@ -468,18 +408,18 @@ impl Visitor for Negamaxer<'_, '_, '_> {
             };
             children.push(Child { solved, then_pass: link.link.then_pass });
         }
-        let now = || match (store.node(id), id) {
+        let node = store.node(id);
+        let now = || match (node, id) {
             (Some(node), _) => Ok(node.solved.value),
             (None, NodeId::Book(at)) => store.stored_negamax(at).map(|n| n.value),
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         };
-        let (solved, link_scores) = negamax_of(store.flavor(), &entered.position, &children, now)?;
-        match (store.node(id), id) {
-            (Some(_), _) => {
-                self.pending.insert(id, (solved, link_scores));
+        let solved = negamax_of(store.flavor(), &entered.position, &children, now)?;
+        match node {
+            Some(_) => {
+                self.pending.insert(id, (solved, link_scores(store.flavor(), &children)));
             }
-            (None, NodeId::Book(at)) => self.solved.words.set(at.id, solved),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+            None => self.solved.set_word(id, solved),
         }
         if let (Some(rank), true) = (entered.rank, entered.gated) {
             if i16::from(entered.position.edax.leaf_score) >= solved.value {

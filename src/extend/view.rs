@@ -11,7 +11,7 @@
 //! reads as having no moves, and [`walk_growing`] then gives the error,
 //! once the walk is over.
 
-use super::store::{Edge, Flavor, NodeId, Store};
+use super::store::{Edge, Flavor, Leaf, NodeId, Store};
 use super::ExtendError;
 use crate::board::Board;
 use crate::book::index::Located;
@@ -98,6 +98,20 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
         let start = Start { board: self.store.board(root), line: Vec::new() };
         let at = self.located(root);
         Walkable::over(self, start, at).links_only()
+    }
+
+    /// A position's record, as the walk reads it.
+    pub fn record_of(&self, id: NodeId) -> Record {
+        self.read(self.located(id), &mut Vec::new())
+    }
+
+    /// The leaf of a position read as `record`: a record's leaf has a score
+    /// without a move too, which the record does not say.
+    pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Leaf, ExtendError> {
+        match record.leaf() {
+            Some(leaf) => Ok(Leaf { score: leaf.score.discs() as i8, mv: Some(leaf.mv) }),
+            None => self.store.leaf(id),
+        }
     }
 
     /// The error met, if a position could not be read.
