@@ -288,9 +288,9 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
-        Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
-        Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
-        Some(Command::Merge { a, b, output, link, .. }) => run_merge(config, (&a, &b), &output, link),
+        Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
+        Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -698,9 +698,9 @@ fn extend_options(config: &Config) -> ExtendOptions {
     }
 }
 
-fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     wind_down_on_interrupt();
     let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
@@ -722,10 +722,10 @@ fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError
     Ok(0)
 }
 
-fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "extend")?;
     // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let options = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
@@ -739,11 +739,18 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
 }
 
 /// `merge A B OUT`: the engines, when given, greeted before either book is read.
-fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool) -> Result<u8, AppError> {
+/// `link`: --link; `fresh`: the journal set aside.
+fn run_merge(
+    config: &Config,
+    (a, b): (&Path, &Path),
+    output: &Path,
+    (link, fresh): (bool, bool),
+) -> Result<u8, AppError> {
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "merge writes", "")) };
     let with_engines = !config.engines.is_empty();
     // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    let mut paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    paths.engines = paths.engines.map(|p| p.fresh(fresh));
     stop_on_interrupt(if with_engines {
         "the journal is kept; OUT will not be written"
     } else {

@@ -64,11 +64,11 @@ impl Answerers<'_, '_> {
 
     /// The answers to the plans' searches that the journal already holds,
     /// and the searches left to ask (their plan's index and query).
-    fn in_journal(&self, plans: &[LeafPlan], asked: &mut Asked) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
+    fn in_journal(&mut self, plans: &[LeafPlan], asked: &mut Asked) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
         let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
         let mut to_ask = Vec::new();
         for (i, query) in plans.iter().enumerate().filter_map(|(i, p)| p.query().map(|q| (i, q))) {
-            match self.journal.answer(query) {
+            match self.journal.take(query) {
                 Some(answer) => {
                     answers[i] = Some(answer);
                     asked.from_journal += 1;

@@ -98,6 +98,8 @@ impl fmt::Display for GrowReport {
             e.from_journal,
             e.journal.display()
         )?;
+        super::write_taken(f, &e.taken_from)?;
+        super::write_set_aside(f, e.journal_set_aside.as_deref())?;
         writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
         write_engines(f, &e.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
@@ -165,6 +167,8 @@ pub fn grow_with(
         run.run(&fleet, wind_down, &mut control)
     });
     report.extend.engines = room.reports();
+    report.extend.taken_from = journal.taken_from(&super::labels(&report.extend.engines));
+    report.extend.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
     grown?;
     let busy: Duration = report.extend.engines.iter().map(|e| e.busy).sum();
     let workers: usize = report.extend.engines.iter().map(|e| e.workers).sum();
@@ -322,7 +326,7 @@ impl Growth<'_, '_, '_> {
         for (k, &at) in positions.iter().enumerate() {
             let plan = self.store.leaf_plan(at)?;
             let answer = match plan {
-                LeafPlan::Search { query, .. } => self.journal.answer(&query),
+                LeafPlan::Search { query, .. } => self.journal.take(&query),
                 LeafPlan::Known { .. } => None,
             };
             if let (LeafPlan::Search { query, .. }, None) = (plan, answer) {
