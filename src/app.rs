@@ -523,6 +523,14 @@ struct Walks<'w> {
     writing: &'w str,
 }
 
+/// About how many edges the walk of a book of `counts` follows: an
+/// Egaroucid book stores no links, and about one per position is found
+/// walking.
+fn walk_edges(counts: &bookminer::book::BookCounts, format: Format) -> u64 {
+    let links = if format.stores_links() { counts.links } else { counts.positions };
+    links + counts.leaves
+}
+
 /// Runs a long command under the one [`Control`]: Ctrl-C's flag, and what
 /// it shows of each stage on `shown`. A walk's stages get a spinner each
 /// and the walk its bar, when `walks` names the book walked (without, as
@@ -537,14 +545,14 @@ fn with_control<T>(
 ) -> Result<T, AppError> {
     // The counted stage whose bar waits for its first count.
     let waiting = std::cell::Cell::new(None);
-    let mut phase = |phase: Phase| match (phase, &walks) {
+    let walk_total = walks.as_ref().map(|Walks { counts, format, .. }| walk_edges(counts, *format));
+    let heartbeat = crate::heartbeat::Heartbeat::start(walk_total);
+    let show_phase = |phase: Phase| match (phase, &walks) {
         (Phase::Resolving, Some(Walks { counts, .. })) => shown
             .borrow_mut()
             .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         (Phase::Walking, Some(Walks { counts, format, .. })) => {
-            // Egaroucid books store no links: about one per position is found walking.
-            let links = if format.stores_links() { counts.links } else { counts.positions };
-            shown.borrow_mut().start_walk(links + counts.leaves)
+            shown.borrow_mut().start_walk(walk_edges(counts, *format))
         }
         (Phase::Writing, Some(Walks { writing, .. })) => shown.borrow_mut().stage(format!("writing {writing}")),
         (Phase::Resolving | Phase::Walking | Phase::Writing, None) | (Phase::Growing, _) => {}
@@ -554,8 +562,12 @@ fn with_control<T>(
         }
         (Phase::Counting { .. } | Phase::StaleLeaves { .. }, _) => waiting.set(Some(phase)),
     };
+    let mut phase = |phase: Phase| {
+        heartbeat.phase(phase);
+        show_phase(phase)
+    };
     let walked = walks.is_some();
-    let mut progress = |progress: run::Progress<'_>| match progress {
+    let show_progress = |progress: run::Progress<'_>| match progress {
         run::Progress::Walked(stats) if walked => shown.borrow().walked(stats),
         run::Progress::Walked(_) => {}
         run::Progress::Counted(done) => {
@@ -573,6 +585,11 @@ fn with_control<T>(
         run::Progress::Grown { added, searched, reached, spent } => {
             shown.borrow_mut().growing(added, searched, reached, spent)
         }
+        run::Progress::Left { .. } | run::Progress::EnginesBusy(_) => {}
+    };
+    let mut progress = |progress: run::Progress<'_>| {
+        heartbeat.progress(&progress);
+        show_progress(progress)
     };
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
     let result = run(control);

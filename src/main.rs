@@ -5,6 +5,7 @@
 mod app;
 mod cli;
 mod config;
+mod heartbeat;
 mod logging;
 mod manual;
 mod progress;
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         }
     };
     logging::init(config.log_level, config.log_file.is_some(), cli.quiet);
+    heartbeat::set_interval(config.progress_seconds);
     let mine_output = cli.mine_output();
     match app::run(cli.command, mine_output, &config) {
         Ok(status) => ExitCode::from(status),

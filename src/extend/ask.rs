@@ -30,18 +30,19 @@ pub struct Answerers<'r, 'f> {
 impl Answerers<'_, '_> {
     /// The answer to every search the plans ask for (`None` for a plan that
     /// asks none), counted into `asked`; `done` hears how many of the
-    /// plans' searches are answered so far. A stop, or a fleet that gives
+    /// plans' searches are answered so far, and the share of the engines'
+    /// time spent searching. A stop, or a fleet that gives
     /// up, is the run's error: the journal keeps every answer given.
     pub fn answer(
         &mut self,
         plans: &[LeafPlan],
         asked: &mut Asked,
-        done: &mut dyn FnMut(usize),
+        done: &mut dyn FnMut(usize, f64),
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
         let (mut answers, to_ask) = self.in_journal(plans, asked);
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         let mut answered = searches - to_ask.len();
-        done(answered);
+        done(answered, self.fleet.utilisation());
         for &(index, query) in &to_ask {
             self.fleet.submit(index, query);
         }
@@ -54,7 +55,7 @@ impl Answerers<'_, '_> {
             asked.engine_time += took;
             answers[id] = Some(answer);
             answered += 1;
-            done(answered);
+            done(answered, self.fleet.utilisation());
         }
         if answers.iter().zip(plans).any(|(a, p)| a.is_none() && p.query().is_some()) {
             return Err(ExtendError::interrupted(self.journal.path())(Interrupted));

@@ -161,6 +161,8 @@ pub fn grow_with(
         hidden: HashSet::new(),
         busy_since: None,
         worked: Duration::ZERO,
+        least_chosen: None,
+        left_told: None,
     };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
@@ -228,7 +230,14 @@ struct Growth<'r, 's, 'b> {
     /// Since when an engine has had work, and how long they have had it.
     busy_since: Option<Instant>,
     worked: Duration,
+    /// The priority of the last position chosen (`None` once none is left).
+    least_chosen: Option<f64>,
+    /// When what is left was last told.
+    left_told: Option<Instant>,
 }
+
+/// How often a run tells what is left to grow.
+const LEFT_EVERY: Duration = Duration::from_secs(10);
 
 /// A search's id: its expansion's number and the leaf's index in it.
 fn search_id(expansion: usize, leaf: usize) -> usize {
@@ -268,6 +277,10 @@ impl Growth<'_, '_, '_> {
             let answered = done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.answered(answered)?;
             (control.progress)(self.progress());
+            control.engines_busy(fleet.utilisation());
+            if let Some(left) = self.left() {
+                (control.progress)(left);
+            }
         }
     }
 
@@ -296,6 +309,22 @@ impl Growth<'_, '_, '_> {
         Progress::Grown { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
     }
 
+    /// What is left to grow, at most every [`LEFT_EVERY`]: the least
+    /// priority chosen last and, with `max_priority`, the frontier
+    /// positions at or under it (a search of the book, so not after each
+    /// answer).
+    fn left(&mut self) -> Option<Progress<'static>> {
+        if self.left_told.is_some_and(|t| t.elapsed() < LEFT_EVERY) {
+            return None;
+        }
+        self.left_told = Some(Instant::now());
+        let at_most = self.options.max_priority.map(|c| {
+            let view = View::new(self.store, self.solved, self.root, self.gates, &self.hidden);
+            priority::count_at_most(&view, self.root, self.options.error_weight, c)
+        });
+        Some(Progress::Left { least: self.least_chosen, at_most })
+    }
+
     /// Chooses the least priority not under way and dispatches its
     /// expansion (number `number`): the child joins the book, the leaf
     /// becomes a link, and the leaves to search go to the fleet (or come
@@ -304,7 +333,11 @@ impl Growth<'_, '_, '_> {
         if self.options.extend.max_positions.is_some_and(|n| self.report.extend.added >= n) {
             return Ok(Dispatch::Stop(Ended::MaxPositions));
         }
-        let Some(chosen) = self.least() else { return Ok(Dispatch::Stop(Ended::Exhausted)) };
+        let Some(chosen) = self.least() else {
+            self.least_chosen = None;
+            return Ok(Dispatch::Stop(Ended::Exhausted));
+        };
+        self.least_chosen = Some(chosen.priority.to_f64());
         if self.options.max_priority.is_some_and(|c| !chosen.priority.at_most(c)) {
             return Ok(Dispatch::Stop(Ended::MaxPriority));
         }

@@ -444,7 +444,7 @@ pub fn answer_leaves(
     plans: &[LeafPlan],
     paths: &ExtendPaths,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    done: &mut dyn FnMut(usize),
+    done: &mut dyn FnMut(usize, f64),
     cancel: &AtomicBool,
 ) -> Result<LeavesAnswered, ExtendError> {
     if let Some(dir) = paths.journal.parent() {
@@ -659,7 +659,10 @@ impl Run<'_, '_, '_> {
         let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
         let known = plans.iter().filter(|p| p.query().is_none()).count();
         // Searches of this round done, by an engine or from the journal.
-        let answers = answerers.answer(plans, &mut asked, &mut |done| control.counted((known + done) as u64));
+        let answers = answerers.answer(plans, &mut asked, &mut |done, busy| {
+            control.counted((known + done) as u64);
+            control.engines_busy(busy);
+        });
         self.report.searched += asked.searched;
         self.report.from_journal += asked.from_journal;
         self.report.engine_time += asked.engine_time;

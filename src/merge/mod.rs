@@ -299,7 +299,11 @@ fn search_stale(
     control.phase(Phase::StaleLeaves { searches });
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
     let cancel = control.cancel;
-    let answered = answer_leaves(&plans, paths, engines, &mut |done| control.counted(done as u64), cancel)?;
+    let mut done = |done: usize, busy: f64| {
+        control.counted(done as u64);
+        control.engines_busy(busy);
+    };
+    let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
     let io = |path: &Path| composing(&paths.output, path);
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
