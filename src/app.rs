@@ -288,9 +288,9 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
-        Some(Command::Extend { input, output, .. }) => run_extend(config, &input, &output),
-        Some(Command::Grow { input, output, .. }) => run_grow(config, &input, &output),
-        Some(Command::Merge { a, b, output, link, .. }) => run_merge(config, (&a, &b), &output, link),
+        Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
+        Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -523,6 +523,14 @@ struct Walks<'w> {
     writing: &'w str,
 }
 
+/// About how many edges the walk of a book of `counts` follows: an
+/// Egaroucid book stores no links, and about one per position is found
+/// walking.
+fn walk_edges(counts: &bookminer::book::BookCounts, format: Format) -> u64 {
+    let links = if format.stores_links() { counts.links } else { counts.positions };
+    links + counts.leaves
+}
+
 /// Runs a long command under the one [`Control`]: Ctrl-C's flag, and what
 /// it shows of each stage on `shown`. A walk's stages get a spinner each
 /// and the walk its bar, when `walks` names the book walked (without, as
@@ -537,14 +545,14 @@ fn with_control<T>(
 ) -> Result<T, AppError> {
     // The counted stage whose bar waits for its first count.
     let waiting = std::cell::Cell::new(None);
-    let mut phase = |phase: Phase| match (phase, &walks) {
+    let walk_total = walks.as_ref().map(|Walks { counts, format, .. }| walk_edges(counts, *format));
+    let heartbeat = crate::heartbeat::Heartbeat::start(walk_total);
+    let show_phase = |phase: Phase| match (phase, &walks) {
         (Phase::Resolving, Some(Walks { counts, .. })) => shown
             .borrow_mut()
             .stage(format!("resolving the moves of {}", count(counts.positions, "position", "positions"))),
         (Phase::Walking, Some(Walks { counts, format, .. })) => {
-            // Egaroucid books store no links: about one per position is found walking.
-            let links = if format.stores_links() { counts.links } else { counts.positions };
-            shown.borrow_mut().start_walk(links + counts.leaves)
+            shown.borrow_mut().start_walk(walk_edges(counts, *format))
         }
         (Phase::Writing, Some(Walks { writing, .. })) => shown.borrow_mut().stage(format!("writing {writing}")),
         (Phase::Resolving | Phase::Walking | Phase::Writing, None) | (Phase::Growing, _) => {}
@@ -554,8 +562,12 @@ fn with_control<T>(
         }
         (Phase::Counting { .. } | Phase::StaleLeaves { .. }, _) => waiting.set(Some(phase)),
     };
+    let mut phase = |phase: Phase| {
+        heartbeat.phase(phase);
+        show_phase(phase)
+    };
     let walked = walks.is_some();
-    let mut progress = |progress: run::Progress<'_>| match progress {
+    let show_progress = |progress: run::Progress<'_>| match progress {
         run::Progress::Walked(stats) if walked => shown.borrow().walked(stats),
         run::Progress::Walked(_) => {}
         run::Progress::Counted(done) => {
@@ -573,6 +585,11 @@ fn with_control<T>(
         run::Progress::Grown { added, searched, reached, spent } => {
             shown.borrow_mut().growing(added, searched, reached, spent)
         }
+        run::Progress::Left { .. } | run::Progress::EnginesBusy(_) => {}
+    };
+    let mut progress = |progress: run::Progress<'_>| {
+        heartbeat.progress(&progress);
+        show_progress(progress)
     };
     let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
     let result = run(control);
@@ -698,9 +715,9 @@ fn extend_options(config: &Config) -> ExtendOptions {
     }
 }
 
-fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     wind_down_on_interrupt();
     let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
@@ -722,10 +739,10 @@ fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError
     Ok(0)
 }
 
-fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "extend")?;
     // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let options = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
@@ -739,11 +756,18 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
 }
 
 /// `merge A B OUT`: the engines, when given, greeted before either book is read.
-fn run_merge(config: &Config, (a, b): (&Path, &Path), output: &Path, link: bool) -> Result<u8, AppError> {
+/// `link`: --link; `fresh`: the journal set aside.
+fn run_merge(
+    config: &Config,
+    (a, b): (&Path, &Path),
+    output: &Path,
+    (link, fresh): (bool, bool),
+) -> Result<u8, AppError> {
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "merge writes", "")) };
     let with_engines = !config.engines.is_empty();
     // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    let mut paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    paths.engines = paths.engines.map(|p| p.fresh(fresh));
     stop_on_interrupt(if with_engines {
         "the journal is kept; OUT will not be written"
     } else {

@@ -407,6 +407,10 @@ pub enum Command {
         /// The book to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
         #[command(flatten)]
         engines: EngineKeys,
         #[command(flatten)]
@@ -444,6 +448,10 @@ pub enum Command {
         /// The book to write (replaced only when complete).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
         #[command(flatten)]
         engines: EngineKeys,
         #[command(flatten)]
@@ -493,6 +501,10 @@ pub enum Command {
         /// Also link every legal move whose child the merged book holds (an Edax book).
         #[arg(long)]
         link: bool,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search every stale leaf anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
         #[command(flatten)]
         engines: EngineKeys,
         #[command(flatten)]

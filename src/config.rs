@@ -146,6 +146,12 @@ pub struct LogKeys {
     #[arg(long, display_order = 11, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub log_file: Option<PathBuf>,
+    /// Seconds between the progress lines of a long run (counts, rate,
+    /// engines' use), written to the log and, when it is not a terminal, to
+    /// standard error; 0: none [config: progress_seconds]
+    #[arg(long, display_order = 12, value_name = "SECONDS", value_parser = parse_progress_seconds)]
+    #[serde(default, deserialize_with = "de::progress_seconds")]
+    pub progress_seconds: Option<f64>,
 }
 
 /// What mining looks for and which files it writes.
@@ -428,6 +434,10 @@ fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e9)
 }
 
+fn parse_progress_seconds(text: &str) -> Result<f64, BadValue> {
+    parse_real(text, 1e9)
+}
+
 fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
     parse_count(text, 0..=u64::from(u32::MAX))
 }
@@ -601,6 +611,10 @@ mod de {
         real(d, parse_max_seconds)
     }
 
+    pub fn progress_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        real(d, parse_progress_seconds)
+    }
+
     pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "true or false")?;
@@ -646,6 +660,8 @@ pub struct Config {
     /// The log file, only when one was asked for (flag or config key): a
     /// run writes no file the user did not name or expect.
     pub log_file: Option<PathBuf>,
+    /// Seconds between a long run's progress lines; 0: none.
+    pub progress_seconds: f64,
     pub format: RecordFormats,
     pub bom: bool,
     /// Which moves the walk follows (docs/walk.md, windows).
@@ -690,6 +706,7 @@ impl Default for Config {
             positions_file: None,
             log_level: LogLevel::Info,
             log_file: None,
+            progress_seconds: 30.0,
             format: RecordFormats::KIFU,
             bom: true,
             window: Window::NONE,
@@ -917,6 +934,7 @@ impl Config {
         self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
         self.positions_file = path(&s.inspect.positions_file).or(self.positions_file.take());
         self.log_file = path(&s.log.log_file).or(self.log_file.take());
+        self.progress_seconds = s.log.progress_seconds.unwrap_or(self.progress_seconds);
         self.mode = s.mine.mode.unwrap_or(self.mode);
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
         self.orientation = s.line.orientation.unwrap_or(self.orientation);
@@ -1155,7 +1173,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 26, "{keys:?}");
+        assert_eq!(keys.len(), 27, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

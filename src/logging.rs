@@ -1,6 +1,8 @@
 //! Logs: short `level: message` lines on stderr, and a time-stamped log file
 //! (UTF-8 with BOM) when one is asked for. Reports (mode 5) go to the file
-//! only, since they are printed on stdout already.
+//! only, since they are printed on stdout already; progress lines
+//! ([`crate::heartbeat`]) go to stderr only when it is not a terminal,
+//! where the bar shows, and the run is not quiet.
 //!
 //! The log file is created only once the command's inputs have been read
 //! and found good ([`open_file`]): a run that fails at once leaves no file
@@ -9,9 +11,10 @@
 //! kept and written first.
 
 use crate::config::LogLevel;
+use crate::heartbeat::PROGRESS;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
 use tracing::{Event, Subscriber};
@@ -24,7 +27,8 @@ use tracing_subscriber::registry::LookupSpan;
 /// Events with this target are written to the log file only.
 pub const REPORT: &str = "report";
 
-/// `warn: message`, the way command-line tools talk.
+/// `warn: message`, the way command-line tools talk (`progress: …` for a
+/// progress line).
 struct Plain;
 
 impl<S, N> FormatEvent<S, N> for Plain
@@ -33,7 +37,10 @@ where
     N: for<'a> FormatFields<'a> + 'static,
 {
     fn format_event(&self, ctx: &FmtContext<'_, S, N>, mut writer: Writer<'_>, event: &Event<'_>) -> fmt::Result {
-        write!(writer, "{}: ", event.metadata().level().as_str().to_ascii_lowercase())?;
+        match event.metadata().target() {
+            PROGRESS => write!(writer, "progress: ")?,
+            _ => write!(writer, "{}: ", event.metadata().level().as_str().to_ascii_lowercase())?,
+        }
         ctx.field_format().format_fields(writer.by_ref(), event)?;
         writeln!(writer)
     }
@@ -74,12 +81,17 @@ impl Write for ToLogFile {
 /// stderr; the file still gets `level`.
 pub fn init(level: LogLevel, file_wanted: bool, quiet: bool) {
     let on_stderr = if quiet { level.min(LogLevel::Warn) } else { level };
+    let on_stderr = LevelFilter::from_level(on_stderr.as_tracing());
+    // Progress lines where no bar is drawn, unless quiet.
+    let progress_on_stderr = !quiet && !std::io::stderr().is_terminal();
     let level = LevelFilter::from_level(level.as_tracing());
-    let stderr = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .event_format(Plain)
-        .with_filter(filter_fn(|meta| meta.target() != REPORT))
-        .with_filter(LevelFilter::from_level(on_stderr.as_tracing()));
+    let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).event_format(Plain).with_filter(
+        filter_fn(move |meta| match meta.target() {
+            REPORT => false,
+            PROGRESS => progress_on_stderr,
+            _ => *meta.level() <= on_stderr,
+        }),
+    );
     let file_layer = file_wanted.then(|| {
         *LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()) = LogFile::Waiting(Vec::new());
         tracing_subscriber::fmt::layer()

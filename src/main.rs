@@ -5,6 +5,7 @@
 mod app;
 mod cli;
 mod config;
+mod heartbeat;
 mod logging;
 mod manual;
 mod progress;
@@ -13,7 +14,24 @@ mod summary;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Engines run under this binary's engine guard (bookminer::os::engine_guard),
+/// which ends everything an engine starts; started as the guard, the
+/// binary is the guard and nothing else.
+fn guard_engines() {
+    #[cfg(target_os = "linux")]
+    {
+        use bookminer::os::engine_guard;
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        if args.get(1).is_some_and(|a| a == engine_guard::GUARD_ARG) {
+            engine_guard::run(&args[2..]);
+        }
+        // This very file, even if a newer build has replaced it on disk since.
+        bookminer::os::guard_engines_with("/proc/self/exe".into());
+    }
+}
+
 fn main() -> ExitCode {
+    guard_engines();
     bookminer::os::fail_writes_past_the_size_limit();
     let cli = cli::parse();
     // Made from the command line alone: a bad config.toml does not stop them.
@@ -33,6 +51,7 @@ fn main() -> ExitCode {
         }
     };
     logging::init(config.log_level, config.log_file.is_some(), cli.quiet);
+    heartbeat::set_interval(config.progress_seconds);
     let mine_output = cli.mine_output();
     match app::run(cli.command, mine_output, &config) {
         Ok(status) => ExitCode::from(status),

@@ -370,45 +370,88 @@ pub fn populate<T>(vec: &mut Vec<T>) {
     let _ = vec;
 }
 
-/// What leads each engine's process group: `sh` waiting on its standard
-/// input, a pipe whose write end bookminer alone holds (close-on-exec, so
-/// no engine inherits it). The pipe ends when bookminer does, however it
-/// ends (SIGKILL included): then the watchdog kills its whole group, the
-/// engine with every process it started, and itself. It names no group by
-/// number (`0` is its own), so it can never kill a group whose id was
-/// reused. Nothing is ever written to the pipe.
+#[cfg(target_os = "linux")]
+pub mod engine_guard;
+
+/// What leads each engine's process group when no guard is set: `sh`
+/// waiting on its standard input, a pipe whose write end bookminer alone
+/// holds (close-on-exec, so no engine inherits it). The pipe ends when
+/// bookminer does, however it ends (SIGKILL included): then the watchdog
+/// kills its whole group, the engine with every process it started, and
+/// itself. It names no group by number (`0` is its own), so it can never
+/// kill a group whose id was reused. Nothing is ever written to the pipe.
 #[cfg(unix)]
 const WATCHDOG: &str = "read _; kill -s KILL 0";
 
-/// A process group for one engine, led by a watchdog ([`WATCHDOG`]): no
-/// process of the group outlives bookminer. The kernel's parent-death
-/// signal reaches only the process bookminer started (on Linux it is set
-/// too, and ends that one at once), not what that process started: a
-/// shell's children would be left running under PID 1 for ever.
+/// The program that guards engines ([`engine_guard`]): bookminer's binary,
+/// set once by it at start. Without one, engines are held by a process
+/// group alone ([`WATCHDOG`]).
+#[cfg(target_os = "linux")]
+static GUARD: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Has every engine started from now on run under `program`'s engine
+/// guard ([`engine_guard`]): the binary that calls this must hand its
+/// [`engine_guard::GUARD_ARG`] command lines to [`engine_guard::run`].
+/// Only the first call counts. Elsewhere than on Linux it does nothing.
+pub fn guard_engines_with(program: PathBuf) {
+    #[cfg(target_os = "linux")]
+    let _ = GUARD.set(program);
+    #[cfg(not(target_os = "linux"))]
+    let _ = program;
+}
+
+/// What holds one engine and everything it starts, so that none of it
+/// outlives bookminer.
 ///
-/// The group is not the terminal's foreground group, so Ctrl-C reaches
-/// bookminer alone, which then ends the group itself ([`EngineGroup::end`]).
-/// Dropped, the group is killed and the watchdog reaped.
+/// On Linux, with a guard set ([`guard_engines_with`]), the engine runs
+/// under the engine guard ([`engine_guard`]), a subreaper that ends the
+/// engine's whole tree, what left its process group (`setsid`) included,
+/// when bookminer asks, when the engine leaves, and when bookminer dies
+/// (SIGKILL included).
 ///
-/// Elsewhere than on Unix there are no process groups to lead: the group
-/// is empty, and ending it kills the engine alone (what that started may
-/// outlive it).
+/// Else the engine runs in a process group led by a watchdog
+/// ([`WATCHDOG`]), which kills the group when bookminer dies; the kernel's
+/// parent-death signal reaches only the process bookminer started (on
+/// Linux it is set too, and ends that one at once). A process that leaves
+/// the group is not held.
+///
+/// Either way the group is not the terminal's foreground group, so Ctrl-C
+/// reaches bookminer alone, which then ends the engine itself
+/// ([`EngineGroup::end`]). Elsewhere than on Unix there are no process
+/// groups to lead: ending the group kills the engine alone (what that
+/// started may outlive it).
 pub struct EngineGroup {
     #[cfg(unix)]
-    watchdog: std::process::Child,
+    leader: Leader,
+}
+
+/// What leads an engine's process group.
+#[cfg(unix)]
+enum Leader {
+    /// The watchdog, reaped when the group is dropped.
+    Watchdog(std::process::Child),
+    /// The engine guard, `bookminer` started again: the process
+    /// [`EngineGroup::spawn`] returns, which its caller reaps.
+    #[cfg(target_os = "linux")]
+    Guard(PathBuf),
 }
 
 impl EngineGroup {
-    /// Starts the watchdog, leader of a new process group.
+    /// Makes ready to hold one engine: under the guard if one is set, else
+    /// in a group led by a watchdog, started now.
     #[cfg(unix)]
     pub fn start() -> std::io::Result<EngineGroup> {
+        #[cfg(target_os = "linux")]
+        if let Some(guard) = GUARD.get() {
+            return Ok(EngineGroup { leader: Leader::Guard(guard.clone()) });
+        }
         use std::os::unix::process::CommandExt;
         let mut command = std::process::Command::new("sh");
         command.arg("-c").arg(WATCHDOG);
         command.stdin(std::process::Stdio::piped());
         command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
         command.process_group(0);
-        Ok(EngineGroup { watchdog: command.spawn()? })
+        Ok(EngineGroup { leader: Leader::Watchdog(command.spawn()?) })
     }
 
     /// No group to lead: nothing to start.
@@ -417,40 +460,61 @@ impl EngineGroup {
         Ok(EngineGroup {})
     }
 
-    /// Starts `command` in the group. On Linux the process is also killed
-    /// by the kernel when the thread that started it ends, bookminer killed
-    /// with SIGKILL included.
+    /// Starts `command` held by the group: under the guard (the process
+    /// returned is the guard, which speaks through the same streams), or
+    /// in the watchdog's group. On Linux the process is also told when the
+    /// thread that started it ends, bookminer killed with SIGKILL included.
     pub fn spawn(&self, command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
-            let group = i32::try_from(self.watchdog.id()).map_err(std::io::Error::other)?;
-            command.process_group(group);
-            #[cfg(target_os = "linux")]
-            // SAFETY: the closure runs in the child between fork and exec,
-            // where only async-signal-safe calls are allowed: prctl is one (a
-            // system call), and nothing is allocated or locked.
-            unsafe {
-                command.pre_exec(|| {
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
+            match &self.leader {
+                #[cfg(target_os = "linux")]
+                Leader::Guard(guard) => {
+                    let mut guarded = engine_guard::guarded(guard, command);
+                    guarded.stdin(std::process::Stdio::piped());
+                    guarded.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+                    guarded.process_group(0);
+                    // The guard ends the engine's tree on SIGTERM, then itself.
+                    die_with_parent(&mut guarded, libc::SIGTERM);
+                    return guarded.spawn();
+                }
+                Leader::Watchdog(watchdog) => {
+                    let group = i32::try_from(watchdog.id()).map_err(std::io::Error::other)?;
+                    command.process_group(group);
+                    #[cfg(target_os = "linux")]
+                    die_with_parent(command, libc::SIGKILL);
+                }
             }
         }
         command.spawn()
     }
 
-    /// Ends `engine`, a process [`EngineGroup::spawn`] started: SIGKILL to
-    /// the whole group (the engine, whatever it started, and the watchdog);
-    /// elsewhere than on Unix, the engine alone is killed. A process
-    /// already gone is not an error.
+    /// Ends `engine`, a process [`EngineGroup::spawn`] started and its
+    /// caller has not reaped: the guard is asked to end the engine's tree
+    /// and then itself (SIGTERM); the watchdog's group is killed whole
+    /// (SIGKILL); elsewhere than on Unix, the engine alone is killed. A
+    /// process already gone is not an error.
     pub fn end(&self, engine: &mut std::process::Child) {
         #[cfg(unix)]
-        {
-            let _ = engine;
-            self.kill();
+        match &self.leader {
+            #[cfg(target_os = "linux")]
+            Leader::Guard(_) => {
+                // Not reaped (try_wait says it runs), so its id is still its own.
+                if matches!(engine.try_wait(), Ok(None)) {
+                    if let Ok(pid) = libc::pid_t::try_from(engine.id()) {
+                        // SAFETY: kill takes no pointers; `pid` is our
+                        // child, not yet reaped.
+                        unsafe {
+                            libc::kill(pid, libc::SIGTERM);
+                        }
+                    }
+                }
+            }
+            Leader::Watchdog(_) => {
+                let _ = engine;
+                self.kill();
+            }
         }
         #[cfg(not(unix))]
         let _ = engine.kill();
@@ -472,10 +536,12 @@ impl EngineGroup {
         }
     }
 
-    /// Sends SIGKILL to the whole group. A group already gone is not an error.
+    /// Sends SIGKILL to the watchdog's whole group. A group already gone is
+    /// not an error; under the guard there is no group of ours to kill.
     #[cfg(unix)]
     fn kill(&self) {
-        if let Ok(pid) = libc::pid_t::try_from(self.watchdog.id()) {
+        let Leader::Watchdog(watchdog) = &self.leader else { return };
+        if let Ok(pid) = libc::pid_t::try_from(watchdog.id()) {
             if pid > 0 {
                 // SAFETY: kill takes no pointers; a negative pid names the
                 // group the watchdog leads, a child of ours reaped only once
@@ -489,13 +555,32 @@ impl EngineGroup {
     }
 }
 
+/// Has the kernel send `signal` to the process `command` starts when the
+/// thread that started it ends (Linux's parent-death signal).
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut std::process::Command, signal: libc::c_int) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, where
+    // only async-signal-safe calls are allowed: prctl is one (a system
+    // call), and nothing is allocated or locked.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong, 0, 0, 0) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 #[cfg(unix)]
 impl Drop for EngineGroup {
     fn drop(&mut self) {
         self.kill();
+        let Leader::Watchdog(watchdog) = &mut self.leader else { return };
         // Killed: it ends at once (a bounded wait all the same, as for engines).
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-        while matches!(self.watchdog.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+        while matches!(watchdog.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }

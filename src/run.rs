@@ -63,6 +63,12 @@ pub enum Progress<'s> {
     /// the engines, the largest priority expanded (how far the growth has
     /// come) and, with a budget, how much of it is spent (0 to 1).
     Grown { added: u64, searched: u64, reached: Option<f64>, spent: Option<f64> },
+    /// What is left to `grow`: the least priority of the frontier (none
+    /// left: `None`) and, with `max_priority`, how many frontier positions
+    /// are at or under it, as last counted.
+    Left { least: Option<f64>, at_most: Option<u64> },
+    /// The share of the engines' time spent searching so far (0 to 1).
+    EnginesBusy(f64),
 }
 
 /// Hooks for a long run, every command's alike: a flag that stops it
@@ -100,6 +106,11 @@ impl Control<'_> {
     /// `done` steps of the counted stage under way are done.
     pub fn counted(&mut self, done: u64) {
         (self.progress)(Progress::Counted(done))
+    }
+
+    /// The engines have spent this share of their time searching (0 to 1).
+    pub fn engines_busy(&mut self, share: f64) {
+        (self.progress)(Progress::EnginesBusy(share))
     }
 }
 

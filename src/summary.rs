@@ -14,7 +14,7 @@ use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
 use bookminer::extend::grow::GrowReport;
-use bookminer::extend::ExtendReport;
+use bookminer::extend::{ExtendReport, TakenFrom};
 use bookminer::fix::FixReport;
 use bookminer::merge::MergeReport;
 use bookminer::mine::MineReport;
@@ -135,6 +135,8 @@ pub fn extend(report: &ExtendReport) -> Value {
         "positions_added": report.added,
         "searches": report.searched,
         "searches_from_journal": report.from_journal,
+        "journal_answers_by": taken_from(&report.taken_from),
+        "journal_set_aside": report.journal_set_aside.as_deref().map(text),
         "engine_seconds": secs(report.engine_time),
         "engines": engines(&report.engines),
         "stopped_early": report.stopped_early,
@@ -180,6 +182,8 @@ pub fn merge(report: &MergeReport) -> Value {
         "stale_leaves": t.stale,
         "stale_searched": report.asked.searched,
         "stale_from_journal": report.asked.from_journal,
+        "journal_answers_by": taken_from(&report.taken_from),
+        "journal_set_aside": report.journal_set_aside.as_deref().map(text),
         "stale_known": t.stale_known,
         "stale_emptied": t.stale_emptied,
         "engine_seconds": secs(report.asked.engine_time),
@@ -204,12 +208,21 @@ pub fn grow(report: &GrowReport) -> Value {
         "least_priority_left": report.least_left,
         "searches": e.searched,
         "searches_from_journal": e.from_journal,
+        "journal_answers_by": taken_from(&e.taken_from),
+        "journal_set_aside": e.journal_set_aside.as_deref().map(text),
         "engine_seconds": secs(e.engine_time),
         "engine_utilisation": report.utilisation,
         "engines": engines(&e.engines),
         "records_written": e.records_written,
         "elapsed_seconds": secs(e.elapsed),
     })
+}
+
+/// The answers taken from the journal, by the engine command that gave
+/// them, and whether it is one of this run's.
+fn taken_from(taken: &[TakenFrom]) -> Value {
+    let each = |t: &TakenFrom| json!({"engine": t.engine, "answers": t.answers, "this_run": t.this_run});
+    Value::Array(taken.iter().map(each).collect())
 }
 
 /// Each engine of a fleet, as extend and grow report it.

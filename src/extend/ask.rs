@@ -30,18 +30,19 @@ pub struct Answerers<'r, 'f> {
 impl Answerers<'_, '_> {
     /// The answer to every search the plans ask for (`None` for a plan that
     /// asks none), counted into `asked`; `done` hears how many of the
-    /// plans' searches are answered so far. A stop, or a fleet that gives
+    /// plans' searches are answered so far, and the share of the engines'
+    /// time spent searching. A stop, or a fleet that gives
     /// up, is the run's error: the journal keeps every answer given.
     pub fn answer(
         &mut self,
         plans: &[LeafPlan],
         asked: &mut Asked,
-        done: &mut dyn FnMut(usize),
+        done: &mut dyn FnMut(usize, f64),
     ) -> Result<Vec<Option<Answer>>, ExtendError> {
         let (mut answers, to_ask) = self.in_journal(plans, asked);
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         let mut answered = searches - to_ask.len();
-        done(answered);
+        done(answered, self.fleet.utilisation());
         for &(index, query) in &to_ask {
             self.fleet.submit(index, query);
         }
@@ -54,7 +55,7 @@ impl Answerers<'_, '_> {
             asked.engine_time += took;
             answers[id] = Some(answer);
             answered += 1;
-            done(answered);
+            done(answered, self.fleet.utilisation());
         }
         if answers.iter().zip(plans).any(|(a, p)| a.is_none() && p.query().is_some()) {
             return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
@@ -64,11 +65,11 @@ impl Answerers<'_, '_> {
 
     /// The answers to the plans' searches that the journal already holds,
     /// and the searches left to ask (their plan's index and query).
-    fn in_journal(&self, plans: &[LeafPlan], asked: &mut Asked) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
+    fn in_journal(&mut self, plans: &[LeafPlan], asked: &mut Asked) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
         let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
         let mut to_ask = Vec::new();
         for (i, query) in plans.iter().enumerate().filter_map(|(i, p)| p.query().map(|q| (i, q))) {
-            match self.journal.answer(query) {
+            match self.journal.take(query) {
                 Some(answer) => {
                     answers[i] = Some(answer);
                     asked.from_journal += 1;

@@ -99,6 +99,8 @@ pub struct Fleet<'s> {
     shared: &'s Shared,
     done: Receiver<Result<Answered, GaveUp>>,
     cancel: &'s AtomicBool,
+    /// When its workers were started.
+    started: std::time::Instant,
 }
 
 /// Room for what the fleet's threads share; it must outlive the scope
@@ -147,13 +149,27 @@ impl<'s> Fleet<'s> {
                 std::thread::Builder::new().name(name).spawn_scoped(scope, move || w.run())?;
             }
         }
-        Ok(Fleet { shared, done, cancel })
+        Ok(Fleet { shared, done, cancel, started: std::time::Instant::now() })
     }
 
     /// Queues a search; `id` comes back with its answer.
     pub fn submit(&self, id: usize, query: Query) {
         lock(&self.shared.queue).push_back(Task { id, query, failed_on: SmallVec::new() });
         self.shared.ready.notify_one();
+    }
+
+    /// The share of its workers' time spent on searches since the fleet
+    /// started (0 to 1): a search is counted once it is over.
+    pub fn utilisation(&self) -> f64 {
+        let engines = lock(&self.shared.engines);
+        let busy: Duration = engines.iter().map(|h| h.report.busy).sum();
+        let workers: usize = engines.iter().map(|h| h.report.workers).sum();
+        let whole = workers.max(1) as f64 * self.started.elapsed().as_secs_f64();
+        if whole > 0.0 {
+            (busy.as_secs_f64() / whole).min(1.0)
+        } else {
+            0.0
+        }
     }
 
     /// Workers of engines not retired: how many searches can be under way.

@@ -98,6 +98,8 @@ impl fmt::Display for GrowReport {
             e.from_journal,
             e.journal.display()
         )?;
+        super::write_taken(f, &e.taken_from)?;
+        super::write_set_aside(f, e.journal_set_aside.as_deref())?;
         writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
         write_engines(f, &e.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
@@ -159,12 +161,16 @@ pub fn grow_with(
         hidden: HashSet::new(),
         busy_since: None,
         worked: Duration::ZERO,
+        least_chosen: None,
+        left_told: None,
     };
     let grown = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
         run.run(&fleet, wind_down, &mut control)
     });
     report.extend.engines = room.reports();
+    report.extend.taken_from = journal.taken_from(&super::labels(&report.extend.engines));
+    report.extend.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
     grown?;
     let busy: Duration = report.extend.engines.iter().map(|e| e.busy).sum();
     let workers: usize = report.extend.engines.iter().map(|e| e.workers).sum();
@@ -224,7 +230,14 @@ struct Growth<'r, 's, 'b> {
     /// Since when an engine has had work, and how long they have had it.
     busy_since: Option<Instant>,
     worked: Duration,
+    /// The priority of the last position chosen (`None` once none is left).
+    least_chosen: Option<f64>,
+    /// When what is left was last told.
+    left_told: Option<Instant>,
 }
+
+/// How often a run tells what is left to grow.
+const LEFT_EVERY: Duration = Duration::from_secs(10);
 
 /// A search's id: its expansion's number and the leaf's index in it.
 fn search_id(expansion: usize, leaf: usize) -> usize {
@@ -264,6 +277,10 @@ impl Growth<'_, '_, '_> {
             let answered = done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.answered(answered)?;
             (control.progress)(self.progress());
+            control.engines_busy(fleet.utilisation());
+            if let Some(left) = self.left() {
+                (control.progress)(left);
+            }
         }
     }
 
@@ -292,6 +309,22 @@ impl Growth<'_, '_, '_> {
         Progress::Grown { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
     }
 
+    /// What is left to grow, at most every [`LEFT_EVERY`]: the least
+    /// priority chosen last and, with `max_priority`, the frontier
+    /// positions at or under it (a search of the book, so not after each
+    /// answer).
+    fn left(&mut self) -> Option<Progress<'static>> {
+        if self.left_told.is_some_and(|t| t.elapsed() < LEFT_EVERY) {
+            return None;
+        }
+        self.left_told = Some(Instant::now());
+        let at_most = self.options.max_priority.map(|c| {
+            let view = View::new(self.store, self.solved, self.root, self.gates, &self.hidden);
+            priority::count_at_most(&view, self.root, self.options.error_weight, c)
+        });
+        Some(Progress::Left { least: self.least_chosen, at_most })
+    }
+
     /// Chooses the least priority not under way and dispatches its
     /// expansion (number `number`): the child joins the book, the leaf
     /// becomes a link, and the leaves to search go to the fleet (or come
@@ -300,7 +333,11 @@ impl Growth<'_, '_, '_> {
         if self.options.extend.max_positions.is_some_and(|n| self.report.extend.added >= n) {
             return Ok(Dispatch::Stop(Ended::MaxPositions));
         }
-        let Some(chosen) = self.least() else { return Ok(Dispatch::Stop(Ended::Exhausted)) };
+        let Some(chosen) = self.least() else {
+            self.least_chosen = None;
+            return Ok(Dispatch::Stop(Ended::Exhausted));
+        };
+        self.least_chosen = Some(chosen.priority.to_f64());
         if self.options.max_priority.is_some_and(|c| !chosen.priority.at_most(c)) {
             return Ok(Dispatch::Stop(Ended::MaxPriority));
         }
@@ -322,7 +359,7 @@ impl Growth<'_, '_, '_> {
         for (k, &at) in positions.iter().enumerate() {
             let plan = self.store.leaf_plan(at)?;
             let answer = match plan {
-                LeafPlan::Search { query, .. } => self.journal.answer(&query),
+                LeafPlan::Search { query, .. } => self.journal.take(&query),
                 LeafPlan::Known { .. } => None,
             };
             if let (LeafPlan::Search { query, .. }, None) = (plan, answer) {

@@ -88,11 +88,54 @@ impl JournalError {
 pub struct Journal {
     path: PathBuf,
     file: File,
-    answers: HashMap<Query, Answer>,
+    /// Each answer, with the engine that gave it.
+    held: Held,
+    /// Answers taken from the journal by this run, by engine.
+    taken: Vec<u64>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    set_aside: Option<PathBuf>,
+}
+
+/// An engine command line of the journal, as an index of [`Held::engines`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EngineId(usize);
+
+/// The answers this run took from the journal that one engine command gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenFrom {
+    /// The engine's command line, as the journal names it.
+    pub engine: String,
+    pub answers: u64,
+    /// Whether the command is one of this run's engines.
+    pub this_run: bool,
+}
+
+/// The journal's answers: each with the engine that gave it (an index of
+/// `engines`), and the engine command lines the journal names, each once.
+#[derive(Default)]
+struct Held {
+    answers: HashMap<Query, (Answer, EngineId)>,
+    engines: Vec<String>,
+}
+
+impl Held {
+    /// Keeps `answer` to `query`, given by `engine` (a later line for the
+    /// same search replaces an earlier one).
+    fn insert(&mut self, (query, answer, engine): (Query, Answer, &str)) {
+        let id = match self.engines.iter().position(|e| e == engine) {
+            Some(i) => EngineId(i),
+            None => {
+                self.engines.push(engine.to_string());
+                EngineId(self.engines.len() - 1)
+            }
+        };
+        self.answers.insert(query, (answer, id));
+    }
 }
 
 /// A line as written. `engine` is required (every line has it, and a line
-/// without it is not ours) but not used: any engine's answer serves.
+/// without it is not ours): any engine's answer serves, and the summary
+/// says which engines gave the answers taken.
 #[derive(Deserialize)]
 struct Line {
     board: String,
@@ -102,8 +145,7 @@ struct Line {
     #[serde(rename = "move")]
     mv: String,
     score: i8,
-    #[serde(rename = "engine")]
-    _engine: String,
+    engine: String,
 }
 
 /// What follows the journal's last newline.
@@ -139,7 +181,7 @@ impl Journal {
         }
         let mut text = Vec::new();
         file.read_to_end(&mut text).map_err(io)?;
-        let (answers, tail) = read_lines(path, &text)?;
+        let (held, tail) = read_lines(path, &text)?;
         match tail {
             Tail::Nothing => {}
             Tail::Whole => {
@@ -154,7 +196,44 @@ impl Journal {
                 file.seek(io::SeekFrom::End(0)).map_err(io)?;
             }
         }
-        Ok(Journal { path: path.to_path_buf(), file, answers })
+        let taken = vec![0; held.engines.len()];
+        Ok(Journal { path: path.to_path_buf(), file, held, taken, set_aside: None })
+    }
+
+    /// Opens the journal at `path` as [`Journal::open`] does, once set
+    /// aside ([`Journal::set_aside`]) when `fresh`: a run that searches
+    /// everything anew starts an empty journal.
+    pub fn open_for_run(path: &Path, fresh: bool) -> Result<Journal, JournalError> {
+        let set_aside = if fresh { Journal::set_aside(path)? } else { None };
+        Ok(Journal { set_aside, ..Journal::open(path)? })
+    }
+
+    /// Where the journal of earlier runs was set aside, if it was.
+    pub fn set_aside_as(&self) -> Option<&Path> {
+        self.set_aside.as_deref()
+    }
+
+    /// Sets the journal at `path` aside for a run that searches everything
+    /// anew (`--fresh`): renamed `extend.N.jsonl` beside it, N the first
+    /// number free, never deleted; its path, or `None` when there was no
+    /// journal or an empty one. The journal is locked and read as a journal
+    /// first: one another run holds, or a file that is not a journal, is
+    /// refused as [`Journal::open`] refuses it, and left as it is.
+    fn set_aside(path: &Path) -> Result<Option<PathBuf>, JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.len() == 0 => return Ok(None),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(e)),
+        }
+        // Held, and so left to no other run, until it has its new name.
+        let held = Journal::open(path)?;
+        let aside = link_aside(path).map_err(io)?;
+        std::fs::remove_file(path).map_err(io)?;
+        sync_folder(path).map_err(io)?;
+        tracing::info!("{}: set aside as {} (--fresh), {} answers", path.display(), aside.display(), held.len());
+        Ok(Some(aside))
     }
 
     /// Refuses, changing nothing, a journal that another run holds or that
@@ -184,16 +263,46 @@ impl Journal {
 
     /// Answers held.
     pub fn len(&self) -> usize {
-        self.answers.len()
+        self.held.answers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty()
+        self.held.answers.is_empty()
     }
 
     /// The answer the journal holds for `query`, whichever engine gave it.
+    #[cfg(test)]
     pub fn answer(&self, query: &Query) -> Option<Answer> {
-        self.answers.get(query).copied()
+        self.held.answers.get(query).map(|&(answer, _)| answer)
+    }
+
+    /// The answer the journal holds for `query`, counted as taken by this
+    /// run from the engine that gave it.
+    pub fn take(&mut self, query: &Query) -> Option<Answer> {
+        let &(answer, EngineId(engine)) = self.held.answers.get(query)?;
+        self.taken[engine] += 1;
+        Some(answer)
+    }
+
+    /// The answers taken so far by this run, by the engine command that
+    /// gave them, in the order the journal first names each engine; each
+    /// said to be of this run or not (`run`: this run's engine commands).
+    /// Answers of another command than this run's are warned of: the
+    /// engine, or its settings, may have changed since they were given.
+    pub fn taken_from(&self, run: &[&str]) -> Vec<TakenFrom> {
+        let taken = self.held.engines.iter().zip(&self.taken).filter(|(_, &n)| n > 0);
+        let taken: Vec<TakenFrom> = taken
+            .map(|(engine, &answers)| TakenFrom { engine: engine.clone(), answers, this_run: run.contains(&&**engine) })
+            .collect();
+        for other in taken.iter().filter(|t| !t.this_run) {
+            tracing::warn!(
+                "{}: {} answers taken were given by `{}`, not by an engine of this run; --fresh sets the journal aside and searches anew",
+                self.path.display(),
+                other.answers,
+                other.engine
+            );
+        }
+        taken
     }
 
     /// Notes an expansion `grow` dispatched: the position expanded, its D
@@ -216,9 +325,25 @@ impl Journal {
         // followed by another line.
         self.file.write_all(line.as_bytes()).map_err(io)?;
         self.file.sync_data().map_err(io)?;
-        self.answers.insert(*query, answer);
+        self.held.insert((*query, answer, engine));
+        self.taken.resize(self.held.engines.len(), 0);
         Ok(())
     }
+}
+
+/// Gives the journal at `path` a second name, `extend.N.jsonl` beside it,
+/// N the first number whose name is free (a name taken is never replaced).
+fn link_aside(path: &Path) -> io::Result<PathBuf> {
+    let stem = path.file_stem().map_or("extend".into(), |s| s.to_string_lossy().into_owned());
+    for n in 1..=u32::MAX {
+        let aside = path.with_file_name(format!("{stem}.{n}.jsonl"));
+        match std::fs::hard_link(path, &aside) {
+            Ok(()) => return Ok(aside),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no free name to set the journal aside"))
 }
 
 /// Refuses a journal that exists and is not a regular file (a link to one
@@ -325,13 +450,15 @@ fn sync_folder(path: &Path) -> io::Result<()> {
 /// follows the last newline. Any line that does not read is an error,
 /// but for a last line that begins as the journal's lines do, which a kill
 /// cut short.
-fn read_lines(path: &Path, text: &[u8]) -> Result<(HashMap<Query, Answer>, Tail), JournalError> {
+fn read_lines(path: &Path, text: &[u8]) -> Result<(Held, Tail), JournalError> {
     let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut answers = HashMap::new();
+    let mut answers = Held::default();
     let lines = text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
     for (i, line) in lines {
-        if let Some((query, answer)) = read_line(line).map_err(|why| JournalError::bad_line(path, i + 1, why))? {
-            answers.insert(query, answer);
+        if let Some((query, answer, engine)) =
+            read_line(line).map_err(|why| JournalError::bad_line(path, i + 1, why))?
+        {
+            answers.insert((query, answer, &engine));
         }
     }
     let last = &text[whole..];
@@ -340,7 +467,9 @@ fn read_lines(path: &Path, text: &[u8]) -> Result<(HashMap<Query, Answer>, Tail)
     }
     match read_line(last) {
         Ok(read) => {
-            answers.extend(read);
+            if let Some((query, answer, engine)) = read {
+                answers.insert((query, answer, &engine));
+            }
             Ok((answers, Tail::Whole))
         }
         Err(_) if [LINE_START, EXPANSION_START].iter().any(|s| last.starts_with(s) || s.starts_with(last)) => {
@@ -353,9 +482,9 @@ fn read_lines(path: &Path, text: &[u8]) -> Result<(HashMap<Query, Answer>, Tail)
     }
 }
 
-/// One line: the search and its answer, or none for a line that notes an
-/// expansion.
-fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer)>, String> {
+/// One line: the search, its answer and the engine that gave it, or none
+/// for a line that notes an expansion.
+fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer, String)>, String> {
     if bytes.starts_with(EXPANSION_START) {
         return read_expansion(bytes).map(|_| None);
     }
@@ -377,7 +506,7 @@ fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer)>, String> {
     if !query.accepts(&answer) {
         return Err(format!("{} cannot be the answer to {query}: not a legal move there, or one left out", line.mv));
     }
-    Ok(Some((query, answer)))
+    Ok(Some((query, answer, line.engine)))
 }
 
 /// An expansion `grow` dispatched, as written.

@@ -28,7 +28,7 @@ mod view;
 mod write;
 
 pub use ask::Asked;
-pub use journal::{JournalError, JOURNAL};
+pub use journal::{JournalError, TakenFrom, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
@@ -181,6 +181,8 @@ pub struct ExtendPaths {
     pub journal: PathBuf,
     /// Where the run's folder of round books is made (scratch.rs).
     pub scratch: PathBuf,
+    /// The journal of earlier runs set aside, and everything searched anew.
+    pub fresh: bool,
 }
 
 impl ExtendPaths {
@@ -198,7 +200,12 @@ impl ExtendPaths {
         }
         Journal::check_free(&journal)?;
         let scratch = scratch::folder_for(&journal)?;
-        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch })
+        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch, fresh: false })
+    }
+
+    /// The same paths, the journal of earlier runs set aside when `fresh`.
+    pub fn fresh(self, fresh: bool) -> ExtendPaths {
+        ExtendPaths { fresh, ..self }
     }
 }
 
@@ -218,6 +225,10 @@ pub struct ExtendReport {
     /// Searches the engines did, and answers taken from the journal.
     pub searched: u64,
     pub from_journal: u64,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub journal_set_aside: Option<PathBuf>,
     /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
     /// Each engine: its searches, faults, and whether it was retired.
@@ -243,6 +254,8 @@ impl fmt::Display for ExtendReport {
             self.from_journal,
             self.journal.display()
         )?;
+        write_taken(f, &self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside.as_deref())?;
         writeln!(f, "engine time          {:.3} s ({engines})", self.engine_time.as_secs_f64())?;
         write_engines(f, &self.engines)?;
         if self.stopped_early {
@@ -251,6 +264,29 @@ impl fmt::Display for ExtendReport {
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
+}
+
+/// A summary's line for each engine command whose answers were taken from
+/// the journal, saying those of another command than this run's.
+pub fn write_taken(f: &mut fmt::Formatter<'_>, taken: &[TakenFrom]) -> fmt::Result {
+    for t in taken {
+        let other = if t.this_run { "" } else { " (not an engine of this run)" };
+        writeln!(f, "  from the journal   {} given by `{}`{other}", t.answers, t.engine)?;
+    }
+    Ok(())
+}
+
+/// A summary's line for the journal of earlier runs set aside (`--fresh`).
+pub fn write_set_aside(f: &mut fmt::Formatter<'_>, aside: Option<&Path>) -> fmt::Result {
+    match aside {
+        Some(aside) => writeln!(f, "journal set aside    {} (--fresh: every search made anew)", aside.display()),
+        None => Ok(()),
+    }
+}
+
+/// The command lines of a fleet's engines.
+fn labels(engines: &[EngineReport]) -> Vec<&str> {
+    engines.iter().map(|e| e.label.as_str()).collect()
 }
 
 /// A summary's line for each engine of the fleet: its command, workers,
@@ -376,6 +412,8 @@ pub fn extend_with(
         run.rounds(root, candidates, &fleet, options.max_positions, gates, &mut control)
     });
     report.engines = room.reports();
+    report.taken_from = journal.taken_from(&labels(&report.engines));
+    report.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
     grown?;
     report.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
         Written::Out(records) => records,
@@ -392,6 +430,10 @@ pub struct LeavesAnswered {
     pub answers: Vec<Option<Answer>>,
     pub asked: Asked,
     pub engines: Vec<EngineReport>,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub journal_set_aside: Option<PathBuf>,
 }
 
 /// Answers the searches `plans` ask, the journal of `paths` first, then
@@ -402,13 +444,13 @@ pub fn answer_leaves(
     plans: &[LeafPlan],
     paths: &ExtendPaths,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    done: &mut dyn FnMut(usize),
+    done: &mut dyn FnMut(usize, f64),
     cancel: &AtomicBool,
 ) -> Result<LeavesAnswered, ExtendError> {
     if let Some(dir) = paths.journal.parent() {
         ensure_dir(dir).map_err(RunError::io(dir))?;
     }
-    let mut journal = Journal::open(&paths.journal)?;
+    let mut journal = Journal::open_for_run(&paths.journal, paths.fresh)?;
     let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
@@ -417,7 +459,10 @@ pub fn answer_leaves(
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.journal))?;
         Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(plans, &mut asked, done)
     })?;
-    Ok(LeavesAnswered { answers, asked, engines: room.reports() })
+    let engines = room.reports();
+    let taken_from = journal.taken_from(&labels(&engines));
+    let journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
+    Ok(LeavesAnswered { answers, asked, engines, taken_from, journal_set_aside })
 }
 
 /// How `book` grows, and the fewest empty squares growth enters
@@ -614,7 +659,10 @@ impl Run<'_, '_, '_> {
         let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
         let known = plans.iter().filter(|p| p.query().is_none()).count();
         // Searches of this round done, by an engine or from the journal.
-        let answers = answerers.answer(plans, &mut asked, &mut |done| control.counted((known + done) as u64));
+        let answers = answerers.answer(plans, &mut asked, &mut |done, busy| {
+            control.counted((known + done) as u64);
+            control.engines_busy(busy);
+        });
         self.report.searched += asked.searched;
         self.report.from_journal += asked.from_journal;
         self.report.engine_time += asked.engine_time;
@@ -652,7 +700,7 @@ impl Opened {
             }
         }
         let out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
-        let journal = Journal::open(&paths.journal)?;
+        let journal = Journal::open_for_run(&paths.journal, paths.fresh)?;
         if !journal.is_empty() {
             tracing::info!(
                 "{}: {} answers of earlier runs, taken instead of searching again",

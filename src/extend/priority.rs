@@ -255,6 +255,24 @@ pub fn any_at_most<G: LinkGraph>(graph: &G, start: G::Node, w: ErrorWeight, max_
     false
 }
 
+/// How many frontier positions have a priority of at most `max_priority`:
+/// what a budget of `max_priority` has left to expand. Settles only
+/// positions whose D is at most `max_priority`.
+pub fn count_at_most<G: LinkGraph>(graph: &G, start: G::Node, w: ErrorWeight, max_priority: f64) -> u64 {
+    let Some(bound) = Cost::floor(max_priority) else { return 0 };
+    let mut search = Search::new(graph, start, w);
+    let mut count = 0;
+    while let Some(cost) = search.peek() {
+        if cost > bound {
+            break;
+        }
+        if let Some(Step::Frontier(f)) = search.next() {
+            count += u64::from(f.priority.at_most(max_priority));
+        }
+    }
+    count
+}
+
 /// D of every entered position the walk from `start` reaches.
 pub fn distances<G: LinkGraph>(graph: &G, start: G::Node, w: ErrorWeight) -> HashMap<G::Node, Cost> {
     let mut search = Search::new(graph, start, w);

@@ -22,7 +22,7 @@ use crate::book::{Book, ReadOptions, RecordId};
 use crate::convert::{convert, ConvertError, ConvertReport};
 use crate::extend::fleet::{EngineReport, EngineSet};
 use crate::extend::search::LeafPlan;
-use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, JOURNAL};
+use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, LeavesAnswered, TakenFrom, JOURNAL};
 use crate::failure::ErrorKind;
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
@@ -155,6 +155,10 @@ pub struct MergeReport {
     /// answers the journal held, the engines' time.
     pub asked: Asked,
     pub engines: Vec<EngineReport>,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub journal_set_aside: Option<PathBuf>,
     pub records_written: u64,
     pub elapsed: Duration,
 }
@@ -197,8 +201,9 @@ pub fn merge(
     report.tally = tally;
     drop((a, b));
     if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
-        (report.asked, report.engines) =
-            search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
+        let answered = search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
+        (report.asked, report.engines) = (answered.asked, answered.engines);
+        (report.taken_from, report.journal_set_aside) = (answered.taken_from, answered.journal_set_aside);
     }
     let merged = Book::open_as(
         &composed_path,
@@ -288,13 +293,17 @@ fn search_stale(
     entries: &mut [compose::Entry],
     (paths, engines): (&ExtendPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
     control: &mut Control<'_>,
-) -> Result<(Asked, Vec<EngineReport>), MergeError> {
+) -> Result<LeavesAnswered, MergeError> {
     let plans: Vec<LeafPlan> = pending.iter().map(|p| p.plan).collect();
     let searches = plans.len();
     control.phase(Phase::StaleLeaves { searches });
     tracing::info!("{} to search", count(searches, "stale leaf", "stale leaves"));
     let cancel = control.cancel;
-    let answered = answer_leaves(&plans, paths, engines, &mut |done| control.counted(done as u64), cancel)?;
+    let mut done = |done: usize, busy: f64| {
+        control.counted(done as u64);
+        control.engines_busy(busy);
+    };
+    let answered = answer_leaves(&plans, paths, engines, &mut done, cancel)?;
     let io = |path: &Path| composing(&paths.output, path);
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
@@ -308,7 +317,7 @@ fn search_stale(
         }
     }
     file.sync_all().map_err(io(composed))?;
-    Ok((answered.asked, answered.engines))
+    Ok(answered)
 }
 
 /// Negamaxes the book composed into OUT as `fix` does, writes the receipt,
@@ -378,6 +387,8 @@ impl fmt::Display for MergeReport {
             "stale leaves         {} ({} searched, {} taken from the journal, {} known without a search, {} left empty)",
             t.stale, self.asked.searched, self.asked.from_journal, t.stale_known, t.stale_emptied
         )?;
+        crate::extend::write_taken(f, &self.taken_from)?;
+        crate::extend::write_set_aside(f, self.journal_set_aside.as_deref())?;
         if !self.engines.is_empty() {
             let workers: usize = self.engines.iter().map(|e| e.workers).sum();
             writeln!(

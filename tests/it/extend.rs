@@ -551,6 +551,60 @@ fn answers_are_taken_from_the_journal_whichever_engine_gave_them() {
     assert_eq!(bytes("out.dat"), bytes("again.dat"));
 }
 
+/// Issue 47 item 3: a run that takes answers another engine command gave
+/// says so, by command, in its summary (text and JSON) and warns of it.
+#[test]
+fn answers_taken_from_another_engine_are_counted_by_engine_and_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "out.dat", &[]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let ours = solver().display().to_string();
+    let other = format!("sh -c 'exec \"$0\" \"$@\"' {ours}");
+    let again = run(extend(dir.path(), &book(), "again.dat", &["--engine", &other]));
+    assert!(again.status.success(), "{}", stderr(&again));
+    let line = summary(&again, "  from the journal");
+    assert_eq!(line, format!("  from the journal   92 given by `{ours}` (not an engine of this run)"));
+    let warned = stderr(&again);
+    assert!(
+        warned.contains(&format!("92 answers taken were given by `{ours}`, not by an engine of this run")),
+        "{warned}"
+    );
+    assert!(warned.contains("--fresh"), "the way out is named: {warned}");
+    // The same engine again: counted, not warned of.
+    let json = run(extend(dir.path(), &book(), "third.dat", &["--summary", "json"]));
+    assert!(json.status.success(), "{}", stderr(&json));
+    let summary: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let by = serde_json::json!([{"engine": ours, "answers": 92, "this_run": true}]);
+    assert_eq!(summary["journal_answers_by"], by);
+    assert!(!stderr(&json).contains("not by an engine of this run"), "{}", stderr(&json));
+}
+
+/// Issue 47 item 3: `--fresh` sets the journal aside, renamed and whole,
+/// and searches everything anew, to the same book.
+#[test]
+fn fresh_sets_the_journal_aside_and_searches_everything_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(extend(dir.path(), &book(), "out.dat", &[]));
+    assert!(first.status.success(), "{}", stderr(&first));
+    let journal = dir.path().join("o/extend.jsonl");
+    let before = std::fs::read(&journal).unwrap();
+    for (n, name) in [(1, "fresh.dat"), (2, "fresher.dat")] {
+        let fresh = run(extend(dir.path(), &book(), name, &["--fresh"]));
+        assert!(fresh.status.success(), "{}", stderr(&fresh));
+        assert!(summary(&fresh, "searches").starts_with("searches             92 by the engines, 0 taken"));
+        let aside = format!("o/extend.{n}.jsonl");
+        assert_eq!(
+            summary(&fresh, "journal set aside"),
+            format!("journal set aside    {aside} (--fresh: every search made anew)")
+        );
+        assert_eq!(std::fs::read(dir.path().join(&aside)).unwrap().len(), before.len(), "{aside} is whole");
+    }
+    assert_eq!(std::fs::read(dir.path().join("o/extend.1.jsonl")).unwrap(), before, "the first journal, as it was");
+    let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(bytes("out.dat"), bytes("fresh.dat"));
+    assert_eq!(bytes("out.dat"), bytes("fresher.dat"));
+}
+
 /// Issue 40 item 10: the "interrupted" warning is said once, however many
 /// signals come while the run stops.
 #[test]

@@ -297,6 +297,65 @@ fn no_engine_process_nor_any_it_started_outlives_bookminer_killed() {
     assert!(left.is_empty(), "30 s after bookminer ({bookminer}) was killed, still running: {left:?}");
 }
 
+/// An engine command that starts a process in a session of its own
+/// (`setsid`: out of the engine's process group), then the solver.
+fn engine_that_leaves_a_session_behind() -> String {
+    format!("setsid sleep 100004 & exec {}", solver().display())
+}
+
+/// The processes of the test in `dir` still running after bookminer ended,
+/// by command line, once they have had `limit` to go.
+fn left_after(dir: &Path, limit: Duration) -> Vec<String> {
+    let deadline = Instant::now() + limit;
+    while !tagged_processes(dir, None).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tagged_processes(dir, None)
+        .iter()
+        .map(|pid| std::fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default().replace('\0', " "))
+        .collect()
+}
+
+/// Issue 47 item 12: what an engine started in a session of its own ends
+/// with the run, on a normal end.
+#[test]
+fn a_process_an_engine_started_with_setsid_ends_with_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let _leftovers = KillLeftovers(dir.path());
+    let engine = engine_that_leaves_a_session_behind();
+    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", &engine]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let left = left_after(dir.path(), Duration::from_secs(30));
+    assert!(left.is_empty(), "30 s after the run ended, still running: {left:?}");
+}
+
+/// Issue 47 item 12: and when bookminer is killed with SIGKILL.
+#[test]
+fn a_process_an_engine_started_with_setsid_ends_when_bookminer_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let _leftovers = KillLeftovers(dir.path());
+    let engine = engine_that_leaves_a_session_behind();
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &engine]);
+    let mut running = Running(Some(command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while journal(dir.path()).len() < 5 {
+        assert!(running.child().try_wait().unwrap().is_none(), "the run ended before 5 answers");
+        assert!(Instant::now() < deadline, "the journal never reached 5 answers");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sessions = || {
+        let cmdlines = tagged_processes(dir.path(), None)
+            .iter()
+            .map(|pid| std::fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default())
+            .collect::<Vec<_>>();
+        cmdlines.iter().filter(|c| c.starts_with("sleep\0100004")).count()
+    };
+    assert!(sessions() >= 1, "the engines' sessions run");
+    drop(running); // SIGKILL
+    let left = left_after(dir.path(), Duration::from_secs(30));
+    assert!(left.is_empty(), "30 s after bookminer was killed, still running: {left:?}");
+}
+
 #[test]
 fn a_journal_score_out_of_range_is_named_as_the_score() {
     let dir = tempfile::tempdir().unwrap();

@@ -22,6 +22,7 @@ mod manifest;
 mod merge;
 mod older;
 mod one_file;
+mod progress;
 mod props;
 mod quiet;
 mod rewritten;
