@@ -23,6 +23,7 @@ pub mod failure;
 mod first_arrivals;
 pub mod fix;
 pub mod format;
+pub mod games;
 pub mod input;
 pub mod inspect;
 pub mod judging;
