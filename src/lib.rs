@@ -14,6 +14,7 @@ mod arrivals;
 mod bits;
 pub mod board;
 pub mod book;
+pub mod check;
 pub mod choice;
 pub mod convert;
 pub mod cut;

@@ -61,6 +61,10 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.", "bookminer merge mine.dat theirs.egbk3 both.dat"),
             ("Stale leaves searched again by Edax; Edax's unlinked moves linked.", "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\""),
         ],
+        "check" => &[
+            ("Edax's book check counts of a year of WTHOR games; out/check-bad.txt, out/check-missing.txt.", "bookminer check book.dat WTH_2021.wtb"),
+            ("The counts alone, for a script.", "bookminer check book.dat games.ggf -q --summary json | jq .bad_percent"),
+        ],
         "synth" => &[
             ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
             ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),
