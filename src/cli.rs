@@ -572,7 +572,9 @@ pub enum Command {
     /// (lines bookminer wrote, each line's kifu a game); a name of another
     /// format is refused (status 2) before anything is read. Each game is
     /// played from the initial position for at most 61 - n_empties moves
-    /// (the Edax book's header; every move on an Egaroucid book); then,
+    /// (an Edax book's header; for an Egaroucid book the fewest empty
+    /// squares of a record, as Edax checks the book `convert` makes of
+    /// it); then,
     /// last move first, each position and move played not met before in
     /// the run is judged: good when the book scores the move (a link, or
     /// the leaf) as its best, bad when below it, missing when the book has

@@ -128,6 +128,7 @@ pub fn check(report: &CheckReport) -> Value {
         "command": "check",
         "book": text(&report.book),
         "games": report.games.iter().map(|g| text(g)).collect::<Vec<_>>(),
+        "n_empties": report.depth.n_empties,
         "moves_a_game": report.depth.moves(),
         "games_read": report.games_read,
         "games_skipped": report.games_skipped,

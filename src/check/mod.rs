@@ -1,7 +1,8 @@
 //! `check` (docs/games.md): a book measured against games, as Edax 4.6's
 //! `book check` measures it. Each game is played from the initial
-//! position for at most `61 − n_empties` moves (every move on an
-//! Egaroucid book, which has no such depth); then, last move first, each
+//! position for at most `61 − n_empties` moves (on an Egaroucid book, which
+//! has no such field, the fewest empty squares of a record); then, last
+//! move first, each
 //! (position, move played) pair not met before in the run is judged: the
 //! book has the position and scores the move as its best (*good*) or below
 //! it (*bad*), or has no score for it (not counted), or has not the
@@ -124,31 +125,34 @@ impl CheckError {
 /// What a failed run leaves: the files of an earlier run, as they were.
 const LEFT: Left = Left::Outputs;
 
-/// How many moves of a game are checked.
+/// How many moves of a game are checked: `61 − n_empties` (passes not
+/// counted), as Edax's `book check` plays them. An Edax book's header
+/// gives n_empties; an Egaroucid book has no such field, and is checked as
+/// Edax checks the book `convert` makes of it, whose n_empties is the
+/// fewest empty squares of any record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Depth {
-    /// `61 − n_empties` moves (passes not counted), from an Edax book's
-    /// header, as Edax's `book check` plays them.
-    Moves(usize),
-    /// Every move: an Egaroucid book has no depth.
-    Whole,
+pub struct Depth {
+    pub n_empties: i32,
+    /// Whether n_empties is the header's (else the records').
+    pub from_header: bool,
 }
 
 impl Depth {
     /// The depth a book is checked to.
     pub fn of(book: &Book) -> Depth {
         match book.header().edax() {
-            Some(header) => Depth::Moves(usize::try_from(61i64 - i64::from(header.n_empties)).unwrap_or(0)),
-            None => Depth::Whole,
+            Some(header) => Depth { n_empties: header.n_empties, from_header: true },
+            None => {
+                let file = book.file();
+                let fewest = file.every_record().map(|at| file.board_of(at).empties()).min().unwrap_or(60);
+                Depth { n_empties: fewest as i32, from_header: false }
+            }
         }
     }
 
-    /// The moves checked a game; none for every move.
-    pub fn moves(self) -> Option<usize> {
-        match self {
-            Depth::Moves(moves) => Some(moves),
-            Depth::Whole => None,
-        }
+    /// The moves checked a game.
+    pub fn moves(self) -> usize {
+        usize::try_from(61i64 - i64::from(self.n_empties)).unwrap_or(0)
     }
 }
 
@@ -210,11 +214,17 @@ pub struct CheckReport {
 
 impl fmt::Display for CheckReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let depth = match self.depth {
-            Depth::Moves(moves) => format!("the first {} of each game", count(moves as u64, "move", "moves")),
-            Depth::Whole => "every move of each game".to_string(),
+        let source = match self.depth.from_header {
+            true => "the header's",
+            false => "the fewest empty squares of a record",
         };
-        writeln!(f, "book               {} ({depth})", self.book.display())?;
+        writeln!(
+            f,
+            "book               {} (the first {} of each game: n_empties {}, {source})",
+            self.book.display(),
+            count(self.depth.moves() as u64, "move", "moves"),
+            self.depth.n_empties
+        )?;
         writeln!(
             f,
             "games read         {} from {}: {} skipped (another start), {} cut short (a move not legal)",
@@ -290,7 +300,7 @@ pub fn check(
         );
     }
     control.phase(Phase::Writing);
-    let Judge { counts, bad, missing, played, skipped, cut_short, .. } = judge;
+    let Judge { depth, counts, bad, missing, played, skipped, cut_short, .. } = judge;
     let mut sets = Vec::new();
     let mut finished = Vec::new();
     for (stem, files) in STEMS.into_iter().zip([bad, missing]) {
@@ -310,7 +320,6 @@ pub fn check(
         let path = file.path().to_path_buf();
         file.commit().map_err(RunError::io(&path))?;
     }
-    let depth = Depth::of(&book);
     let files = sets.iter().flat_map(|s| &s.files).map(|f| (f.path.as_path(), f.lines));
     Manifest::make_set(&options.out_dir, "check", &inputs, options.settings(depth), files)
         .map_err(|e: ManifestError| RunError::Io { path: e.path, source: e.source })?;
@@ -392,10 +401,7 @@ impl<'b> Judge<'b> {
             self.note_cut(&paths[game.file], game, cut);
         }
         let replay = &game.replay;
-        let steps = match self.depth {
-            Depth::Moves(moves) => replay.steps_within(moves),
-            Depth::Whole => replay.steps.len(),
-        };
+        let steps = replay.steps_within(self.depth.moves());
         let judged = |k: usize| self.passes_judged || replay.steps[k] != Move::Pass;
         let known: Vec<Option<Known>> =
             (0..steps).map(|k| if judged(k) { self.known(&replay.boards[k]) } else { None }).collect();
