@@ -216,7 +216,20 @@ impl GameFile {
         let format = GameFormat::of_path(path).ok_or_else(|| GamesError::UnknownFormat { path: path.to_path_buf() })?;
         let io = |source| GamesError::Io { path: path.to_path_buf(), source };
         let (file, _) = crate::input::open_regular(path).map_err(io)?;
-        let source = BufReader::with_capacity(1 << 16, file);
+        GameFile::from_source(path, format, BufReader::with_capacity(1 << 16, file))
+    }
+
+    /// Reads games of `format` from bytes held in memory; `name` stands for
+    /// the path in messages.
+    pub fn from_bytes(name: &str, format: GameFormat, bytes: Vec<u8>) -> Result<GameFile, GamesError> {
+        GameFile::from_source(Path::new(name), format, io::Cursor::new(bytes))
+    }
+
+    fn from_source(
+        path: &Path,
+        format: GameFormat,
+        source: impl io::BufRead + 'static,
+    ) -> Result<GameFile, GamesError> {
         let reader: Box<dyn Reader> = match format {
             GameFormat::Wthor => Box::new(wthor::WthorReader::new(path, source).map_err(|e| e.at(path))?),
             GameFormat::Ggf => Box::new(ggf::GgfReader::new(source)),
@@ -318,7 +331,7 @@ impl GameFiles {
             let mut file = GameFile::open(path)?;
             while let Some(entry) = file.next_entry()? {
                 let read = match entry {
-                    Entry::Game(game) => Read::Played(play(index, game)),
+                    Entry::Game(game) => Read::Played(PlayedGame::of(index, game)),
                     Entry::Skipped(skipped) => Read::Skipped { file: index, skipped },
                 };
                 each(read, done + file.offset())?;
@@ -329,38 +342,35 @@ impl GameFiles {
     }
 }
 
-/// Replays a game, noting the move that ended it early.
-fn play(file: usize, game: Game) -> PlayedGame {
-    let replay = kifu::replay(&game.moves);
-    let cut = match (&replay.illegal, game.unreadable) {
-        (Some((i, mv)), _) => Some(Cut { move_number: i + 1, text: mv.to_string(), readable: true }),
-        (None, Some(text)) => Some(Cut { move_number: game.moves.len() + 1, text, readable: false }),
-        (None, None) => None,
-    };
-    PlayedGame { file, place: game.place, replay, cut }
+impl PlayedGame {
+    /// Replays a game of the `file`-th file, noting the move that ended it
+    /// early.
+    pub fn of(file: usize, game: Game) -> PlayedGame {
+        let replay = kifu::replay(&game.moves);
+        let cut = match (&replay.illegal, game.unreadable) {
+            (Some((i, mv)), _) => Some(Cut { move_number: i + 1, text: mv.to_string(), readable: true }),
+            (None, Some(text)) => Some(Cut { move_number: game.moves.len() + 1, text, readable: false }),
+            (None, None) => None,
+        };
+        PlayedGame { file, place: game.place, replay, cut }
+    }
 }
 
-/// Opens a file as a game file would be, for the tests of each reader.
+/// Every entry of `bytes` read as a file of `format` named `test`, the
+/// error (as its message) ending the list: for the tests of each reader.
 #[cfg(test)]
 fn reader_of(format: GameFormat, bytes: &[u8]) -> Vec<Result<Entry, String>> {
-    let path = Path::new("test");
-    let source = BufReader::new(io::Cursor::new(bytes.to_vec()));
-    let mut reader: Box<dyn Reader> = match format {
-        GameFormat::Wthor => match wthor::WthorReader::new(path, source) {
-            Ok(reader) => Box::new(reader),
-            Err(e) => return vec![Err(e.at(path).to_string())],
-        },
-        GameFormat::Ggf => Box::new(ggf::GgfReader::new(source)),
-        GameFormat::Text => Box::new(text::TextReader::new(source)),
-        GameFormat::Jsonl => Box::new(jsonl::JsonlReader::new(source)),
+    let mut file = match GameFile::from_bytes("test", format, bytes.to_vec()) {
+        Ok(file) => file,
+        Err(e) => return vec![Err(e.to_string())],
     };
     let mut entries = Vec::new();
     loop {
-        match reader.next_entry() {
+        match file.next_entry() {
             Ok(Some(entry)) => entries.push(Ok(entry)),
             Ok(None) => return entries,
             Err(e) => {
-                entries.push(Err(e.at(path).to_string()));
+                entries.push(Err(e.to_string()));
                 return entries;
             }
         }
