@@ -20,8 +20,8 @@ use std::path::PathBuf;
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
-/// a file that is no book at all) or arguments (an output that is the input,
-/// or exists and is not a regular file); 3 a file could not be read or
+/// a file that is no book at all), game file (check) or arguments (an output
+/// that is the input, or exists and is not a regular file); 3 a file could not be read or
 /// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when

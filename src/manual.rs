@@ -15,9 +15,9 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("1", "verify or stats found problems, or inspect had positions it could not report"),
     (
         "2",
-        "bad input: config, arguments, a damaged book, a start not in the book, an output that is the input \
-         or not a regular file, a log file that is an input or output, an extend journal in use by another run \
-         or not one",
+        "bad input: config, arguments, a damaged book, a game file damaged or of no format read (check), a start \
+         not in the book, an output that is the input or not a regular file, a log file that is an input or \
+         output, an extend journal in use by another run or not one",
     ),
     (
         "3",
