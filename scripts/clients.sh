@@ -20,7 +20,11 @@
 #   * `merge` of each book with itself (--link: its stale leaves left with
 #     no score, or searched by Edax) and of the extend book with Edax's own
 #     extension of it must load in Edax with nothing to repair and come back
-#     unchanged from Edax's negamax, or be held by Egaroucid as written.
+#     unchanged from Edax's negamax, or be held by Egaroucid as written;
+#   * `check` of the games of ../shared/books/games (WTHOR years, the GGF
+#     file, pairs of lines in a text file) against Edax books must count
+#     the missing, good and bad moves Edax's own `book check` counts, and of
+#     an .egbk3 book the missing and bad Edax counts of its conversion.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -171,6 +175,73 @@ edax_engine="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
 check "merge edax46-l2-small.dat with itself --link, stale leaves searched by Edax" \
   merged_then "$shared/books/edax46-l2-small.dat" "$shared/books/edax46-l2-small.dat" m.dat --link \
   --engine "$edax_engine" --workers 1
+
+# counts FILE: the missing, good and bad of a `check --summary json` summary.
+counts() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["missing"], d["good"], d["bad"])' "$1"; }
+
+# edax_counts BOOK GAMES: the missing, good and bad of Edax's own book check.
+edax_counts() {
+  "$clients/edax-book-check.sh" "$1" "$2" | sed -nE 's/.*Positions : ([0-9]+) missing, ([0-9]+) good, ([0-9]+) bad.*/\1 \2 \3/p'
+}
+
+# checked_as_edax BOOK GAMES: bookminer's check of one game file counts the
+# missing, good and bad moves Edax's own book check counts.
+checked_as_edax() {
+  local ours theirs
+  bm check "$1" "$2" --out-dir "$d/o" -q --summary json || return 1
+  ours=$(counts "$d/bm.out"); theirs=$(edax_counts "$1" "$2")
+  [ -n "$theirs" ] && [ "$ours" = "$theirs" ] || { echo "bookminer: $ours; Edax: $theirs"; return 1; }
+}
+
+# checked_as_recorded: check of WTH_2021.wtb against edax46-l2-small.dat
+# prints, byte for byte, the line Edax printed (../shared/books/games).
+checked_as_recorded() {
+  bm check "$shared/books/edax46-l2-small.dat" "$shared/books/games/wthor/WTH_2021.wtb" --out-dir "$d/o" || return 1
+  grep -qxF "$(cat "$shared/books/games/edax46-check-2021.edax.txt")" "$d/bm.out" || { cat "$d/bm.out"; return 1; }
+}
+
+# checked_pairs_as_edax BOOK A B: two games, one a line, whose last pairs
+# are images of each other on a board that is its own image: Edax's vector
+# code counts them as one pair or two, and check must count as it does.
+checked_pairs_as_edax() {
+  printf '%s\n%s\n' "$2" "$3" > "$d/pair.txt"
+  checked_as_edax "$1" "$d/pair.txt"
+}
+
+# checked_egaroucid_as_edax_converted BOOK GAMES: check of an Egaroucid book
+# counts the missing and bad moves Edax's book check counts of the Edax book
+# convert makes of it, and no more good ones (the conversion gives Edax a
+# leaf where the Egaroucid book scores no move: docs/games.md).
+checked_egaroucid_as_edax_converted() {
+  local om og ob tm tg tb theirs
+  bm convert "$1" "$d/converted.dat" || return 1
+  bm check "$1" "$2" --out-dir "$d/o" -q --summary json || return 1
+  read -r om og ob <<< "$(counts "$d/bm.out")"
+  theirs=$(edax_counts "$d/converted.dat" "$2"); read -r tm tg tb <<< "$theirs"
+  [ -n "$theirs" ] && [ "$om" = "$tm" ] && [ "$ob" = "$tb" ] && [ "$og" -le "$tg" ] ||
+    { echo "bookminer: $om $og $ob; Edax of the conversion: $theirs"; return 1; }
+}
+
+games=$shared/books/games
+check "check WTH_2021 against edax46-l2-small: Edax's recorded line" checked_as_recorded
+check "check wthor-1980.ggf against edax46-l2-small as Edax's book check" \
+  checked_as_edax "$shared/books/edax46-l2-small.dat" "$games/wthor-1980.ggf"
+check "check WTH_1977 against wthor1977-l10 (60 moves a game) as Edax's book check" \
+  checked_as_edax "$games/wthor1977-l10.edax.dat" "$games/wthor/WTH_1977.wtb"
+check "check WTH_1980 against wthor2021-l2, negamaxed, as Edax's book check" \
+  checked_as_edax "$games/wthor2021-l2.edax-negamax.dat" "$games/wthor/WTH_1980.wtb"
+check "check wthor-1980.ggf against edax46-plus-games as Edax's book check" \
+  checked_as_edax "$games/edax46-plus-games.edax.dat" "$games/wthor-1980.ggf"
+check "check WTH_1985 against edax46-plus-games, negamaxed, as Edax's book check" \
+  checked_as_edax "$games/edax46-plus-games.edax-negamax.dat" "$games/wthor/WTH_1985.wtb"
+check "check two games whose last pairs Edax counts as one" \
+  checked_pairs_as_edax "$shared/books/edax46-l2-small.dat" d3c3f5f6b3 c4c3e6f6c2
+check "check two games whose last pairs Edax counts as two" \
+  checked_pairs_as_edax "$games/wthor1977-l10.edax.dat" d3c3f5f6b3 e6f6c4c3g6
+check "check WTH_2021 against edax46-l2-small.egbk3 as Edax's book check of its conversion" \
+  checked_egaroucid_as_edax_converted "$shared/books/egbk3/edax46-l2-small.egbk3" "$games/wthor/WTH_2021.wtb"
+check "check wthor-1980.ggf against edax46-l2-small-perturbed.egbk3 as Edax's of its conversion" \
+  checked_egaroucid_as_edax_converted "$shared/books/egbk3/edax46-l2-small-perturbed.egbk3" "$games/wthor-1980.ggf"
 
 books=("$shared"/books/*.dat "$shared"/books/egbk3/*.egbk3)
 olds=("$shared"/books/egbk3/*.egbk2 "$shared"/books/egbk3/*.egbk)

@@ -9,6 +9,7 @@ use crate::summary;
 use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::Bytes;
 use bookminer::book::{Book, BookError, Format, ReadOptions};
+use bookminer::check::{check, CheckError, CheckOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
@@ -16,6 +17,7 @@ use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
+use bookminer::games::{GameFiles, GamesError};
 use bookminer::inspect::{inspect, Request};
 use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
@@ -57,6 +59,10 @@ pub enum AppError {
     Diff(#[from] DiffError),
     #[error(transparent)]
     Merge(#[from] MergeError),
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    #[error(transparent)]
+    Games(#[from] GamesError),
     #[error(transparent)]
     Synth(SynthError),
     #[error("{}: {source}", path.display())]
@@ -121,6 +127,8 @@ impl AppError {
             AppError::Extend(e) => e.kind(),
             AppError::Diff(e) => e.kind(),
             AppError::Merge(e) => e.kind(),
+            AppError::Check(e) => e.kind(),
+            AppError::Games(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
             AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
                 io_kind(source)
@@ -208,6 +216,11 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             }
         }
         Some(Command::Synth { path, .. }) => written.push(path.clone()),
+        Some(Command::Check { book, games, .. }) => {
+            read.push(book.clone());
+            read.extend(games.iter().cloned());
+            written.extend(check_options(config).outputs());
+        }
         Some(Command::Merge { a, b, output, .. }) => {
             read.extend([a.clone(), b.clone()]);
             written.extend([output.clone(), config.out_dir.join(bookminer::merge::RECEIPT)]);
@@ -291,6 +304,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
+        Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -797,6 +811,37 @@ fn run_merge(
     })?;
     end(report.to_string(), || summary::merge(&report), Some(output))?;
     Ok(0)
+}
+
+/// `check BOOK GAMES...`: every game file told a format by its name
+/// before the book is read.
+fn run_check(config: &Config, book: &Path, games: &[PathBuf]) -> Result<u8, AppError> {
+    let games = GameFiles::new(games)?;
+    let options = check_options(config);
+    let mut inputs = vec![book];
+    inputs.extend(games.paths().iter().map(PathBuf::as_path));
+    // Before anything is loaded: a refusal should not wait for a large book.
+    options.check_outputs(&inputs)?;
+    stop_on_interrupt("no output file will be changed");
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(book, config, &mut shown.borrow_mut())?;
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Err(AppError::Check(RunError::interrupted(Left::Outputs)(Interrupted).into()));
+    }
+    let report = with_control(None, &shown, |control| Ok(check(book, &games, &options, control)?))?;
+    end(report.to_string(), || summary::check(&report), Some(&config.out_dir))?;
+    Ok(0)
+}
+
+/// How the config says `check` writes its lines.
+fn check_options(config: &Config) -> CheckOptions {
+    CheckOptions {
+        style: line_style(config),
+        formats: config.format,
+        bom: config.bom,
+        unique_lines: config.unique_lines,
+        out_dir: config.out_dir.clone(),
+    }
 }
 
 /// `output`: the lines' file, or `-` for standard output; `exit_code`:

@@ -3,7 +3,7 @@
 
 use crate::config::{
     choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings,
-    WalkKeys,
+    WalkKeys, WrittenKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -20,8 +20,8 @@ use std::path::PathBuf;
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
-/// a file that is no book at all) or arguments (an output that is the input,
-/// or exists and is not a regular file); 3 a file could not be read or
+/// a file that is no book at all), game file (check) or arguments (an output
+/// that is the input, or exists and is not a regular file); 3 a file could not be read or
 /// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when
@@ -71,6 +71,8 @@ pub struct MineArgs {
     pub read: ReadKeys,
     #[command(flatten)]
     pub mine: MineKeys,
+    #[command(flatten)]
+    pub written: WrittenKeys,
     #[command(flatten)]
     pub line: LineKeys,
     #[command(flatten)]
@@ -130,6 +132,7 @@ impl Cli {
             book: args.book.clone(),
             read: args.read.clone(),
             mine: args.mine.clone(),
+            written: args.written.clone(),
             line: args.line.clone(),
             walk: args.walk.clone(),
             log: args.log.clone(),
@@ -157,6 +160,13 @@ impl Cli {
                 Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
             }
             Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
+            Some(Command::Check { written, line, read, log, .. }) => Settings {
+                written: written.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                ..Settings::default()
+            },
             Some(Command::Merge { engines, line, read, log, .. }) => Settings {
                 engines: engines.clone(),
                 line: line.clone(),
@@ -559,6 +569,52 @@ pub enum Command {
         /// The lines on standard output: the same as -o -.
         #[arg(long, conflicts_with = "output")]
         stdout: bool,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Measure a book against games, as Edax's `book check` does.
+    ///
+    /// Reads BOOK (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk) and the
+    /// game files, each told by its extension: .wtb (WTHOR), .ggf (GGF),
+    /// .txt (one game a line, a byte-order mark allowed, # comments), .jsonl
+    /// (lines bookminer wrote, each line's kifu a game); a name of another
+    /// format is refused (status 2) before anything is read. Each game is
+    /// played from the initial position for at most 61 - n_empties moves
+    /// (an Edax book's header; for an Egaroucid book the fewest empty
+    /// squares of a record, as Edax checks the book `convert` makes of
+    /// it); then,
+    /// last move first, each position and move played not met before in
+    /// the run is judged: good when the book scores the move (a link, or
+    /// the leaf) as its best, bad when below it, missing when the book has
+    /// not the position (not counted when the book has no score for the
+    /// move). A game from another start is skipped; a move that is not
+    /// legal ends its game there (the first few are named). Prints Edax's
+    /// line, "Positions : M missing, G good, B bad (P% bad)", with the
+    /// games read, skipped and cut short (--summary json: missing, good,
+    /// bad, bad_percent, ...).
+    ///
+    /// Writes {out_dir}/check-bad.txt (each game line up to and including
+    /// a bad move) and {out_dir}/check-missing.txt (each line up to the
+    /// first position the book has not), .jsonl (with the move's score and
+    /// the best) and .obf too with --format, a line written once, as
+    /// mining writes its lines: the files one set, complete or not at all,
+    /// replacing the previous set in out_dir (manifest.json). Exit status
+    /// 2 for a game file or book that is damaged or of no format read, 3 if
+    /// a file cannot be read or written, 130 if interrupted (no file
+    /// changed).
+    Check {
+        /// The book to measure.
+        #[arg(value_name = "BOOK")]
+        book: PathBuf,
+        /// The game files, read in this order.
+        #[arg(value_name = "GAMES", required = true)]
+        games: Vec<PathBuf>,
+        #[command(flatten)]
+        written: WrittenKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

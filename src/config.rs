@@ -96,6 +96,9 @@ pub struct Settings {
     pub mine: MineKeys,
     #[command(flatten)]
     #[serde(flatten)]
+    pub written: WrittenKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub line: LineKeys,
     #[command(flatten)]
     #[serde(flatten)]
@@ -154,7 +157,7 @@ pub struct LogKeys {
     pub progress_seconds: Option<f64>,
 }
 
-/// What mining looks for and which files it writes.
+/// What mining looks for.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct MineKeys {
     /// 1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs
@@ -170,8 +173,13 @@ pub struct MineKeys {
     #[arg(long, display_order = 8, value_name = "HOW", value_parser = choice::<Linkless>(), ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
     pub mode1_linkless: Option<Linkless>,
-    /// Files to write per mode: kifu (.txt), jsonl, obf, or a list such as
-    /// kifu,jsonl,obf [config: format]
+}
+
+/// Which files of lines are written, and how: mining's and `check`'s.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct WrittenKeys {
+    /// Files to write per set of lines: kifu (.txt), jsonl, obf, or a list
+    /// such as kifu,jsonl,obf [config: format]
     #[arg(long, display_order = 12, value_name = "LIST", value_parser = parse_formats)]
     #[serde(default, deserialize_with = "de::formats")]
     pub format: Option<RecordFormats>,
@@ -179,7 +187,7 @@ pub struct MineKeys {
     #[arg(long, display_order = 13, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
     pub bom: Option<bool>,
-    /// true: write each line once per mode; false: every line [config: unique_lines]
+    /// true: write each line once per set (a mode's, check-bad, check-missing); false: every line [config: unique_lines]
     #[arg(long, display_order = 7, value_name = "BOOL", value_parser = parse_bool)]
     #[serde(default, deserialize_with = "de::boolean")]
     pub unique_lines: Option<bool>,
@@ -939,11 +947,11 @@ impl Config {
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
         self.orientation = s.line.orientation.unwrap_or(self.orientation);
         self.pass_token = s.line.pass_token.clone().unwrap_or(std::mem::take(&mut self.pass_token));
-        self.unique_lines = s.mine.unique_lines.unwrap_or(self.unique_lines);
+        self.unique_lines = s.written.unique_lines.unwrap_or(self.unique_lines);
         self.mode1_linkless = s.mine.mode1_linkless.unwrap_or(self.mode1_linkless);
         self.log_level = s.log.log_level.unwrap_or(self.log_level);
-        self.format = s.mine.format.unwrap_or(self.format);
-        self.bom = s.mine.bom.unwrap_or(self.bom);
+        self.format = s.written.format.unwrap_or(self.format);
+        self.bom = s.written.bom.unwrap_or(self.bom);
         self.window.deviation = s.walk.deviation.map_or(self.window.deviation, Limit::bound);
         self.window.error = s.walk.error.map_or(self.window.error, Limit::bound);
         self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, Limit::bound);

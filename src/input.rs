@@ -207,6 +207,8 @@ pub enum Writer {
     /// Mining's files.
     Mine,
     Diff,
+    /// `check`'s lines, beside a book and the game files read.
+    Check,
     /// Any book written (`write::BookOut`): convert, cut, and the
     /// others' last guard.
     Book,
@@ -235,6 +237,7 @@ impl OverInput {
         match self.writer {
             Writer::Fix | Writer::Extend | Writer::Mine => "is the book being read",
             Writer::Diff | Writer::Merge => "is a book being read",
+            Writer::Check => "is a file being read (the book or a game file)",
             Writer::Book => "this is the book being read",
         }
     }
@@ -245,7 +248,7 @@ impl OverInput {
             Writer::Extend => "extend never writes over its input",
             Writer::Merge => "merge never writes over its input",
             Writer::Mine => "name another out_dir (or -o file)",
-            Writer::Diff => "name another out_dir",
+            Writer::Diff | Writer::Check => "name another out_dir",
             Writer::Book => "write the result to another file",
         }
     }

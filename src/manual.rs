@@ -15,9 +15,9 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("1", "verify or stats found problems, or inspect had positions it could not report"),
     (
         "2",
-        "bad input: config, arguments, a damaged book, a start not in the book, an output that is the input \
-         or not a regular file, a log file that is an input or output, an extend journal in use by another run \
-         or not one",
+        "bad input: config, arguments, a damaged book, a game file damaged or of no format read (check), a start \
+         not in the book, an output that is the input or not a regular file, a log file that is an input or \
+         output, an extend journal in use by another run or not one",
     ),
     (
         "3",
@@ -60,6 +60,10 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
         "merge" => &[
             ("Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.", "bookminer merge mine.dat theirs.egbk3 both.dat"),
             ("Stale leaves searched again by Edax; Edax's unlinked moves linked.", "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
+        "check" => &[
+            ("Edax's book check counts of a year of WTHOR games; out/check-bad.txt, out/check-missing.txt.", "bookminer check book.dat WTH_2021.wtb"),
+            ("The counts alone, for a script.", "bookminer check book.dat games.ggf -q --summary json | jq .bad_percent"),
         ],
         "synth" => &[
             ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),

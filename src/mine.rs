@@ -13,7 +13,7 @@ use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
 use crate::output::manifest::{Manifest, ManifestError, MANIFEST};
 use crate::output::{
-    ensure_dir, folder_of, output_path, FileReport, FileSettings, LineStyle, ModeFiles, Place, RecordFormat,
+    ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
     RecordFormats,
 };
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
@@ -343,7 +343,7 @@ fn write_failed((path, source): WriteFailure) -> RunError {
 }
 
 /// Each mode's files, fed records in the walk's order.
-impl Findings for Vec<ModeFiles> {
+impl Findings for Vec<LineFiles> {
     fn take(&mut self, index: usize, record: &Mismatch<'_>) -> Result<(), WriteFailure> {
         self[index].write(record)
     }
@@ -374,7 +374,7 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
                 scratch: std::env::temp_dir(),
             },
         };
-        files.push(ModeFiles::create(place, mode, &settings).map_err(write_failed)?);
+        files.push(LineFiles::create(place, mode, &settings).map_err(write_failed)?);
     }
     let book_path = book.path().to_path_buf();
     let (mined, book) = mine_walked(book, start, options.sought(), files, control)?;
@@ -419,16 +419,9 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
 /// [`crate::output::manifest`]). Runs only once every output is in place:
 /// a run that failed before removes nothing and leaves the old manifest.
 fn replace_set(options: &MineOptions, start: &Start, book: &Path, modes: &[ModeReport]) -> Result<(), RunError> {
-    let failed = |e: ManifestError| RunError::Io { path: e.path, source: e.source };
-    let previous = Manifest::previous(&options.out_dir);
-    let mut manifest = Manifest::new("mine", &[book], options.settings(start));
-    for file in modes.iter().flat_map(|m| &m.files) {
-        manifest.add(&file.path, file.lines).map_err(failed)?;
-    }
-    manifest.commit(&options.out_dir).map_err(failed)?;
-    if let Some(previous) = previous {
-        manifest.replace(&previous, &options.out_dir);
-    }
+    let files = modes.iter().flat_map(|m| &m.files).map(|f| (f.path.as_path(), f.lines));
+    Manifest::make_set(&options.out_dir, "mine", &[book], options.settings(start), files)
+        .map_err(|e: ManifestError| RunError::Io { path: e.path, source: e.source })?;
     Ok(())
 }
 

@@ -38,15 +38,6 @@ pub struct Mismatch<'a> {
     pub board: Board,
 }
 
-impl Mismatch<'_> {
-    /// Whether black moves at the end of the line: the line starts at the
-    /// initial position (black to move) and holds its passes, so its length
-    /// tells.
-    pub fn black_to_move(&self) -> bool {
-        self.line.len().is_multiple_of(2)
-    }
-}
-
 /// One arrival as records are made from it, whatever the book it came from.
 #[derive(Clone, Debug)]
 pub struct ArrivalFacts<'a> {

@@ -1,7 +1,7 @@
 //! Output (docs/modes.md, output), by job: [`text`] renders lines and boards, [`print`]
-//! turns mismatch records into lines of each format, [`files`] holds a mode's
-//! files and decides which records they get, and [`atomic`] makes files
-//! appear complete or not at all.
+//! turns records (a mode's mismatches, `check`'s lines) into lines of each
+//! format, [`files`] holds a set's files and decides which records they
+//! get, and [`atomic`] makes files appear complete or not at all.
 
 pub mod atomic;
 pub mod files;
@@ -12,8 +12,8 @@ mod seen;
 pub mod text;
 
 pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
-pub use files::{output_path, FileReport, FileSettings, KifuFile, ModeFiles, Place};
-pub use print::{Printer, RecordFormat, RecordFormats};
+pub use files::{output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
+pub use print::{Lined, Printer, RecordFormat, RecordFormats};
 pub use text::{LineStyle, Orientation};
 
 /// The name `-o` gives standard output, and reports give it.

@@ -10,6 +10,7 @@
 use crate::cli::SummaryFormat;
 use bookminer::book::verify::VerifyReport;
 use bookminer::book::Book;
+use bookminer::check::CheckReport;
 use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
@@ -100,6 +101,44 @@ pub fn mine(report: &MineReport) -> Value {
         "arrivals": report.walk.arrivals,
         "modes": modes,
         "walk_seconds": secs(report.walk_time),
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn check(report: &CheckReport) -> Value {
+    let sets: Vec<Value> = report
+        .sets
+        .iter()
+        .map(|set| {
+            let files: Vec<Value> = set
+                .files
+                .iter()
+                .map(|f| json!({"format": f.format.name(), "path": text(&f.path), "lines": f.lines}))
+                .collect();
+            json!({
+                "lines": set.stem.name(),
+                "lines_written": set.lines_written,
+                "duplicates_dropped": set.duplicates_dropped,
+                "files": files,
+            })
+        })
+        .collect();
+    let c = &report.counts;
+    json!({
+        "command": "check",
+        "book": text(&report.book),
+        "games": report.games.iter().map(|g| text(g)).collect::<Vec<_>>(),
+        "n_empties": report.depth.n_empties,
+        "moves_a_game": report.depth.moves(),
+        "games_read": report.games_read,
+        "games_skipped": report.games_skipped,
+        "games_cut_short": report.games_cut_short,
+        "missing": c.missing,
+        "good": c.good,
+        "bad": c.bad,
+        "bad_percent": c.bad_percent(),
+        "unscored": c.unscored,
+        "sets": sets,
         "elapsed_seconds": secs(report.elapsed),
     })
 }

@@ -1,13 +1,13 @@
-//! One mode's output files (docs/modes.md, output): the kifu file decides which records are
-//! written (`unique_lines` drops a line already in it), and every format asked
-//! for writes those records and no others, in the same order.
+//! One set of lines' output files (docs/modes.md, output): a mining mode's,
+//! or one of `check`'s. The kifu file decides which records are written
+//! (`unique_lines` drops a line already in it), and every format asked for
+//! writes those records and no others, in the same order.
 
 use super::atomic::{AtomicFile, FinishedFile};
-use super::print::{LineText, RecordFormat, RecordFormats};
+use super::print::{LineText, Lined, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
 use super::text::LineStyle;
 use super::BOM;
-use crate::mismatch::Mismatch;
 use crate::modes::Mode;
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -24,12 +24,46 @@ pub struct FileSettings {
     pub unique_lines: bool,
 }
 
-/// Where a mode's file of one format goes: `out_dir/mode{N}.{txt,jsonl,obf}`.
-pub fn output_path(out_dir: &Path, mode: Mode, format: RecordFormat) -> PathBuf {
-    out_dir.join(format!("mode{}.{}", mode.number(), format.extension()))
+/// Which lines a set of files holds, and so the name of each of its files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stem {
+    /// A mining mode's lines: `mode{N}`.
+    Mode(Mode),
+    /// `check`'s lines to a move the book scores below its best: `check-bad`.
+    CheckBad,
+    /// `check`'s lines to a position the book has not: `check-missing`.
+    CheckMissing,
 }
 
-/// Where a mode's lines go.
+impl Stem {
+    /// Every set bookminer writes into `out_dir`.
+    pub fn all() -> impl Iterator<Item = Stem> {
+        Mode::ALL.into_iter().map(Stem::Mode).chain([Stem::CheckBad, Stem::CheckMissing])
+    }
+
+    /// The files' name before the extension.
+    pub fn name(self) -> String {
+        match self {
+            Stem::Mode(mode) => format!("mode{}", mode.number()),
+            Stem::CheckBad => "check-bad".to_string(),
+            Stem::CheckMissing => "check-missing".to_string(),
+        }
+    }
+}
+
+impl From<Mode> for Stem {
+    fn from(mode: Mode) -> Stem {
+        Stem::Mode(mode)
+    }
+}
+
+/// Where a set's file of one format goes: `out_dir/mode{N}.{txt,jsonl,obf}`,
+/// `out_dir/check-bad.txt`, ...
+pub fn output_path(out_dir: &Path, stem: impl Into<Stem>, format: RecordFormat) -> PathBuf {
+    out_dir.join(format!("{}.{}", stem.into().name(), format.extension()))
+}
+
+/// Where a set's lines go.
 pub enum Place {
     /// A file per format in this folder (see [`output_path`]).
     Folder(PathBuf),
@@ -42,15 +76,13 @@ pub enum Place {
 }
 
 impl Place {
-    /// The file of `format` for `mode`: in a stream's case, the scratch
+    /// The file of `format` for `stem`: in a stream's case, the scratch
     /// kifu file's.
-    fn path(&self, mode: Mode, format: RecordFormat) -> PathBuf {
+    fn path(&self, stem: Stem, format: RecordFormat) -> PathBuf {
         match self {
-            Place::Folder(dir) => output_path(dir, mode, format),
+            Place::Folder(dir) => output_path(dir, stem, format),
             Place::File(path) => path.clone(),
-            Place::Stream { scratch, .. } => {
-                scratch.join(format!("bookminer-mode{}.{}", mode.number(), format.extension()))
-            }
+            Place::Stream { scratch, .. } => scratch.join(format!("bookminer-{}.{}", stem.name(), format.extension())),
         }
     }
 }
@@ -158,7 +190,7 @@ struct RecordFile {
     file: Sink,
 }
 
-/// What one file of a mode holds once written.
+/// What one file of a set holds once written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileReport {
     pub format: RecordFormat,
@@ -167,9 +199,9 @@ pub struct FileReport {
     pub lines: u64,
 }
 
-/// A mode's files, fed mismatch records.
-pub struct ModeFiles {
-    mode: Mode,
+/// A set's files, fed records.
+pub struct LineFiles {
+    stem: Stem,
     style: LineStyle,
     /// Decides which records are written. When kifu is not asked for but
     /// repeats are dropped, it is still written, to a temporary file that is
@@ -196,29 +228,34 @@ struct Pending {
     kifu: String,
     /// What [`KifuFile::ask_for`] said of `kifu`.
     print: Option<Fingerprint>,
-    /// The record in each of [`ModeFiles::others`]' formats.
+    /// The record in each of [`LineFiles::others`]' formats.
     printed: Vec<String>,
 }
 
-/// What a mode's files hold once written out.
+/// What a set's files hold once written out.
 pub struct Written {
     /// The files, to be renamed into place.
     pub files: Vec<FinishedFile>,
     pub reports: Vec<FileReport>,
-    /// Lines written to each file of the mode.
+    /// Lines written to each file of the set.
     pub lines_written: u64,
     /// Lines not written because they were written before.
     pub duplicates_dropped: u64,
 }
 
-impl ModeFiles {
-    /// The files of `mode` at `place`, which takes one format only when it
+impl LineFiles {
+    /// The files of `stem` at `place`, which takes one format only when it
     /// is one file or a stream (a caller's mistake otherwise: it panics).
-    pub fn create(place: Place, mode: Mode, settings: &FileSettings) -> Result<ModeFiles, (PathBuf, io::Error)> {
+    pub fn create(
+        place: Place,
+        stem: impl Into<Stem>,
+        settings: &FileSettings,
+    ) -> Result<LineFiles, (PathBuf, io::Error)> {
+        let stem = stem.into();
         let one = !matches!(place, Place::Folder(_));
         assert!(!one || settings.formats.iter().count() == 1, "one file, or a stream, takes one format");
         let open = |format: RecordFormat| {
-            let path = place.path(mode, format);
+            let path = place.path(stem, format);
             AtomicFile::create(&path).map_err(|e| (path, e))
         };
         // A stream takes kifu lines as it takes any other format's; a kifu
@@ -226,7 +263,7 @@ impl ModeFiles {
         let streamed = matches!(place, Place::Stream { .. });
         let kifu_wanted = settings.formats.contains(RecordFormat::Kifu) && !streamed;
         let kifu = if kifu_wanted || settings.unique_lines {
-            let path = place.path(mode, RecordFormat::Kifu);
+            let path = place.path(stem, RecordFormat::Kifu);
             Some(KifuFile::create(&path, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
         } else {
             None
@@ -244,8 +281,8 @@ impl ModeFiles {
             }
             others.push(RecordFile { format, file: Sink::Stream(to) });
         }
-        Ok(ModeFiles {
-            mode,
+        Ok(LineFiles {
+            stem,
             style: settings.style.clone(),
             kifu,
             kifu_wanted,
@@ -256,15 +293,15 @@ impl ModeFiles {
         })
     }
 
-    pub fn mode(&self) -> Mode {
-        self.mode
+    pub fn stem(&self) -> Stem {
+        self.stem
     }
 
     /// Writes a record to every format, unless its kifu line was written before
     /// and repeats are dropped. The record is printed now and written
-    /// [`LOOKAHEAD`] records later (or by [`ModeFiles::finish`]). On error,
+    /// [`LOOKAHEAD`] records later (or by [`LineFiles::finish`]). On error,
     /// names the file that failed.
-    pub fn write(&mut self, record: &Mismatch<'_>) -> Result<(), (PathBuf, io::Error)> {
+    pub fn write(&mut self, record: &dyn Lined) -> Result<(), (PathBuf, io::Error)> {
         let others = self.others.len();
         let mut entry = self.spare.pop().unwrap_or_else(|| Pending {
             kifu: String::new(),
@@ -272,7 +309,7 @@ impl ModeFiles {
             printed: vec![String::new(); others],
         });
         entry.kifu.clear();
-        let symmetry = self.style.render(record.line, &mut entry.kifu);
+        let symmetry = self.style.render(record.line(), &mut entry.kifu);
         let line = LineText { kifu: &entry.kifu, symmetry };
         for (other, printed) in self.others.iter().zip(&mut entry.printed) {
             printed.clear();
@@ -348,6 +385,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::book::Score;
+    use crate::mismatch::Mismatch;
     use crate::modes::{Branch, Mode, Target};
     use crate::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
     use std::fs;
@@ -379,9 +417,9 @@ mod tests {
             bom: true,
             unique_lines: true,
         };
-        let mut files: Vec<ModeFiles> = [Mode::LeafVsLinks, Mode::ValueVsBest]
+        let mut files: Vec<LineFiles> = [Mode::LeafVsLinks, Mode::ValueVsBest]
             .iter()
-            .map(|&mode| ModeFiles::create(Place::Folder(dir.path().to_path_buf()), mode, &settings).unwrap())
+            .map(|&mode| LineFiles::create(Place::Folder(dir.path().to_path_buf()), mode, &settings).unwrap())
             .collect();
         let mut expected = [String::new(), String::new()];
         for i in 0..20_000u32 {
@@ -401,7 +439,8 @@ mod tests {
             files[number].write(&record(&line)).unwrap();
         }
         for files in files {
-            let expected_lines = expected[files.mode().number() as usize - 1].lines().count() as u64;
+            let Stem::Mode(mode) = files.stem() else { panic!("mining's files") };
+            let expected_lines = expected[mode.number() as usize - 1].lines().count() as u64;
             let written = files.finish().unwrap();
             assert_eq!(written.lines_written, expected_lines);
             for file in written.files {
@@ -427,7 +466,7 @@ mod tests {
             unique_lines: true,
         };
         let mut files =
-            ModeFiles::create(Place::Folder(dir.path().to_path_buf()), Mode::ValueVsBest, &settings).unwrap();
+            LineFiles::create(Place::Folder(dir.path().to_path_buf()), Mode::ValueVsBest, &settings).unwrap();
         // Lines 0, 0, 1, 0, 1, 2, ...: every line comes back at once and
         // then within a few records, inside the lookahead.
         let lines: Vec<[Move; 1]> = (0..LOOKAHEAD as u8 * 2).map(|i| [Move::Play(Square::new(i).unwrap())]).collect();

@@ -1,5 +1,5 @@
-//! A run's output files as one set (docs/modes.md, output): `mine`, writing
-//! into `out_dir`, records there what it wrote (`manifest.json`: the
+//! A run's output files as one set (docs/modes.md, output): `mine` and
+//! `check`, writing into `out_dir`, record there what they wrote (`manifest.json`: the
 //! command, the book, the settings, and each file with its line count,
 //! size and modification time), and replaces the previous run's set whole.
 //!
@@ -8,9 +8,10 @@
 //! the previous manifest names and this run did not write removed. A run
 //! that fails or is interrupted before that removes nothing and leaves the
 //! old manifest. A file is removed only when
-//! * its name is one `mine` writes (`mode{N}.{txt,jsonl,obf}`), in
-//!   `out_dir` itself: a manifest someone edited cannot reach any other
-//!   file (a book, `extend`'s journal, `fix`'s receipt), and
+//! * its name is one `mine` or `check` writes (`mode{N}.{txt,jsonl,obf}`,
+//!   `check-bad.*`, `check-missing.*`), in `out_dir` itself: a manifest
+//!   someone edited cannot reach any other file (a book, `extend`'s
+//!   journal, `fix`'s receipt), and
 //! * it is a regular file (not a link) whose size and modification time
 //!   are still the ones the manifest recorded: a file the user has since
 //!   replaced or edited is kept, and the log says so.
@@ -19,8 +20,7 @@
 //! file) is ignored with a warning naming it, and nothing is removed
 //! because of it.
 
-use super::{output_path, AtomicFile, RecordFormat};
-use crate::modes::Mode;
+use super::{output_path, AtomicFile, RecordFormat, Stem};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -96,10 +96,10 @@ fn stamp(path: &Path) -> io::Result<Option<(u64, Option<u64>)>> {
     Ok(Some((metadata.len(), modified)))
 }
 
-/// Whether `name` is a file `mine` writes into its folder.
-fn written_by_mine(name: &str) -> bool {
-    Mode::ALL.iter().any(|&mode| {
-        RecordFormat::ALL.iter().any(|&format| output_path(Path::new(""), mode, format).as_os_str() == name)
+/// Whether `name` is a file `mine` or `check` writes into its folder.
+fn is_set_file(name: &str) -> bool {
+    Stem::all().any(|stem| {
+        RecordFormat::ALL.iter().any(|&format| output_path(Path::new(""), stem, format).as_os_str() == name)
     })
 }
 
@@ -115,6 +115,28 @@ impl Manifest {
             settings,
             files: Vec::new(),
         }
+    }
+
+    /// Makes the files just committed in `out_dir` (each with its lines)
+    /// the folder's set: records them in a manifest of `command` reading
+    /// `inputs` with `settings`, commits it, then removes the previous
+    /// set's files this one did not write ([`Manifest::replace`]). Called
+    /// only once every output is in place: a run that failed before
+    /// removes nothing and leaves the old manifest.
+    pub fn make_set<'a>(
+        out_dir: &Path,
+        command: &str,
+        inputs: &[&Path],
+        settings: serde_json::Map<String, serde_json::Value>,
+        files: impl IntoIterator<Item = (&'a Path, u64)>,
+    ) -> Result<Replaced, ManifestError> {
+        let previous = Manifest::previous(out_dir);
+        let mut manifest = Manifest::new(command, inputs, settings);
+        for (path, lines) in files {
+            manifest.add(path, lines)?;
+        }
+        manifest.commit(out_dir)?;
+        Ok(previous.map(|previous| manifest.replace(&previous, out_dir)).unwrap_or_default())
     }
 
     /// Records `path` (in `out_dir`), committed with `lines` lines, as it is now.
@@ -213,7 +235,7 @@ impl Manifest {
     /// Why `file` of the previous manifest, at `path`, must stay; none
     /// when it may be removed. A file already gone needs nothing said.
     fn why_kept(&self, file: &ManifestFile, path: &Path) -> Option<String> {
-        if !written_by_mine(&file.name) {
+        if !is_set_file(&file.name) {
             return Some(format!("{MANIFEST} names it, but bookminer never writes a file of that name"));
         }
         let now = match stamp(path) {
@@ -237,12 +259,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_names_mine_writes_are_its_own() {
-        for name in ["mode1.txt", "mode4.obf", "mode2.jsonl"] {
-            assert!(written_by_mine(name), "{name}");
+    fn only_the_names_mine_and_check_write_are_their_own() {
+        for name in ["mode1.txt", "mode4.obf", "mode2.jsonl", "check-bad.txt", "check-missing.jsonl"] {
+            assert!(is_set_file(name), "{name}");
         }
         for name in ["mode5.txt", "book.dat", "../mode1.txt", "fix.jsonl", "manifest.json", "mode1.txt/"] {
-            assert!(!written_by_mine(name), "{name}");
+            assert!(!is_set_file(name), "{name}");
         }
     }
 }

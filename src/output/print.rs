@@ -3,6 +3,7 @@
 //! into one line of its file.
 
 use super::text::{push_board, push_move, side_char};
+use crate::board::{Board, Move};
 use crate::book::Score;
 use crate::mismatch::Mismatch;
 use crate::modes::{Branch, Target};
@@ -131,63 +132,95 @@ pub struct LineText<'a> {
     pub symmetry: Symmetry,
 }
 
+/// A record written as one line of each format: a line of moves from the
+/// initial position, the position at its end, and the JSONL keys only it
+/// has (a mining mode's, `check`'s).
+pub trait Lined {
+    /// Moves from the initial position to the end of the line, passes included.
+    fn line(&self) -> &[Move];
+
+    /// The position at the end of the line; `player` is the side to move.
+    fn board(&self) -> Board;
+
+    /// Appends the JSONL keys that come after `"kifu"` and before
+    /// `"board"`, each with its leading comma; a move is turned by
+    /// `symmetry`, as the line is.
+    fn push_keys(&self, symmetry: Symmetry, out: &mut String);
+
+    /// Whether black moves at the end of the line: the line starts at the
+    /// initial position (black to move) and holds its passes, so its
+    /// length tells.
+    fn black_to_move(&self) -> bool {
+        self.line().len().is_multiple_of(2)
+    }
+}
+
 /// Writes records in one format.
 pub trait Printer: Sync {
     /// Appends the record's line of the file, line end included.
-    fn print(&self, record: &Mismatch<'_>, line: &LineText<'_>, out: &mut String);
+    fn print(&self, record: &dyn Lined, line: &LineText<'_>, out: &mut String);
 }
 
 /// `mode{N}.txt`: the kifu.
 pub struct KifuPrinter;
 
 impl Printer for KifuPrinter {
-    fn print(&self, _record: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
+    fn print(&self, _record: &dyn Lined, line: &LineText<'_>, out: &mut String) {
         out.push_str(line.kifu);
         out.push('\n');
     }
 }
 
-/// `mode{N}.jsonl`: the keys of docs/modes.md (JSONL record), in order, without spaces.
+/// `mode{N}.jsonl`: `kifu`, the record's own keys, then `board` and `side`,
+/// in order, without spaces (docs/modes.md, JSONL record).
 pub struct JsonlPrinter;
 
 impl Printer for JsonlPrinter {
-    fn print(&self, r: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
+    fn print(&self, r: &dyn Lined, line: &LineText<'_>, out: &mut String) {
         out.push_str("{\"kifu\":");
         push_json_string(line.kifu, out);
+        r.push_keys(line.symmetry, out);
+        out.push_str(",\"board\":\"");
+        push_board(&r.board(), r.black_to_move(), line.symmetry, out);
+        out.push_str("\",\"side\":\"");
+        out.push(side_char(r.black_to_move()));
+        out.push_str("\"}\n");
+    }
+}
+
+/// A mining mode's keys (docs/modes.md, JSONL record): from `mode` to `empties`.
+impl Lined for Mismatch<'_> {
+    fn line(&self) -> &[Move] {
+        self.line
+    }
+
+    fn board(&self) -> Board {
+        self.board
+    }
+
+    fn push_keys(&self, symmetry: Symmetry, out: &mut String) {
         out.push_str(",\"mode\":");
-        push_int(r.mode.number().into(), out);
-        out.push_str(match r.branch {
+        push_int(self.mode.number().into(), out);
+        out.push_str(match self.branch {
             Branch::Above => ",\"branch\":\"above\"",
             Branch::Below => ",\"branch\":\"below\"",
         });
-        out.push_str(match r.target {
+        out.push_str(match self.target {
             Target::Child => ",\"target\":\"child\"",
             Target::Move(_) => ",\"target\":\"move\"",
         });
         out.push_str(",\"move\":");
-        match r.mv {
-            Some(mv) => {
-                out.push('"');
-                push_move(line.symmetry.apply_move(mv), out);
-                out.push('"');
-            }
-            None => out.push_str("null"),
-        }
-        for (key, value) in [(",\"score\":", r.score), (",\"p\":", Some(r.p)), (",\"v\":", Some(r.v))] {
+        push_json_move(self.mv, symmetry, out);
+        for (key, value) in [(",\"score\":", self.score), (",\"p\":", Some(self.p)), (",\"v\":", Some(self.v))] {
             out.push_str(key);
             push_score(value, out);
         }
-        for (key, value) in [(",\"l\":", r.l), (",\"f\":", r.f), (",\"m\":", r.m)] {
+        for (key, value) in [(",\"l\":", self.l), (",\"f\":", self.f), (",\"m\":", self.m)] {
             out.push_str(key);
             push_score(value, out);
         }
         out.push_str(",\"empties\":");
-        push_int(r.empties.into(), out);
-        out.push_str(",\"board\":\"");
-        push_board(&r.board, r.black_to_move(), line.symmetry, out);
-        out.push_str("\",\"side\":\"");
-        out.push(side_char(r.black_to_move()));
-        out.push_str("\"}\n");
+        push_int(self.empties.into(), out);
     }
 }
 
@@ -195,8 +228,8 @@ impl Printer for JsonlPrinter {
 pub struct ObfPrinter;
 
 impl Printer for ObfPrinter {
-    fn print(&self, r: &Mismatch<'_>, line: &LineText<'_>, out: &mut String) {
-        push_board(&r.board, r.black_to_move(), line.symmetry, out);
+    fn print(&self, r: &dyn Lined, line: &LineText<'_>, out: &mut String) {
+        push_board(&r.board(), r.black_to_move(), line.symmetry, out);
         out.push(' ');
         out.push(side_char(r.black_to_move()));
         out.push_str("; % ");
@@ -205,7 +238,21 @@ impl Printer for ObfPrinter {
     }
 }
 
-fn push_score(score: Option<Score>, out: &mut String) {
+/// Appends a move as a JSON string, turned by `symmetry` (`"PS"` for a
+/// pass), or `null`.
+pub fn push_json_move(mv: Option<Move>, symmetry: Symmetry, out: &mut String) {
+    match mv {
+        Some(mv) => {
+            out.push('"');
+            push_move(symmetry.apply_move(mv), out);
+            out.push('"');
+        }
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends a score, or `null`.
+pub fn push_score(score: Option<Score>, out: &mut String) {
     match score {
         Some(s) => push_int(s.0.into(), out),
         None => out.push_str("null"),

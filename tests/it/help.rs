@@ -52,6 +52,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["cut"], set(&[&["--egbk-level"], WINDOW])),
         (&["fix"], set(&[&["--egbk-level"], LINES])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES])),
+        (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
@@ -70,6 +71,7 @@ fn each_command_says_what_it_does_writes_and_needs() {
         (&["cut"], &["Writes OUT", "window", "never IN"]),
         (&["fix"], &["writes OUT", "fix.jsonl", "Needs the book"]),
         (&["diff"], &["Writes {out_dir}/diff.jsonl", "file order", "first arrival"]),
+        (&["check"], &["Writes {out_dir}/check-bad.txt", "Edax's", "refused", "61 - n_empties"]),
     ] {
         let help = help_of(command);
         for words in says {

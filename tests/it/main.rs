@@ -6,6 +6,7 @@
 mod common;
 
 mod cases;
+mod check;
 mod cli;
 mod convert;
 mod diff;
@@ -13,6 +14,7 @@ mod extend;
 mod extend_hostile;
 mod fix;
 mod formats;
+mod games;
 mod grow;
 mod help;
 mod hostile;

@@ -1,0 +1,378 @@
+//! Game files (docs/games.md): WTHOR's `.wtb`, GGF's `.ggf`, text with one
+//! game a line (`.txt`), and the `.jsonl` lines `mine` and `check` write.
+//! Each reader turns its file into games, in file order; [`GameFiles`] reads
+//! the files in the order named and replays each game from the initial
+//! position ([`crate::kifu::replay`]), so that a command sees every
+//! position a game passes through, in order.
+//!
+//! Game files are untrusted input: a damaged file says where (the game or
+//! line, the byte), a move that cannot be read or played ends its game
+//! there, and no reader allocates by a count it has not checked.
+
+mod ggf;
+mod jsonl;
+mod lines;
+mod text;
+mod wthor;
+
+use crate::board::Move;
+use crate::failure::{io_kind, ErrorKind};
+use crate::kifu::{self, Replay};
+use std::fmt;
+use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
+
+/// A game file's format, told by its extension in any case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameFormat {
+    /// `.wtb`: the French federation's WTHOR database, a year a file.
+    Wthor,
+    /// `.ggf`: the Generic Game Format of GGS archives.
+    Ggf,
+    /// `.txt`: one game a line, its moves as squares.
+    Text,
+    /// `.jsonl`: lines `mine` (or `check`) wrote, each line's kifu a game.
+    Jsonl,
+}
+
+impl GameFormat {
+    pub const ALL: [GameFormat; 4] = [GameFormat::Wthor, GameFormat::Ggf, GameFormat::Text, GameFormat::Jsonl];
+
+    /// The extension that names the format, without its dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            GameFormat::Wthor => "wtb",
+            GameFormat::Ggf => "ggf",
+            GameFormat::Text => "txt",
+            GameFormat::Jsonl => "jsonl",
+        }
+    }
+
+    /// The format a file's extension names, in any case.
+    pub fn of_path(path: &Path) -> Option<GameFormat> {
+        let extension = path.extension()?.to_str()?;
+        GameFormat::ALL.into_iter().find(|f| f.extension().eq_ignore_ascii_case(extension))
+    }
+
+    /// The formats read, as messages list them.
+    pub fn listing() -> &'static str {
+        ".wtb (WTHOR), .ggf (GGF), .txt (one game a line), .jsonl (lines bookminer wrote)"
+    }
+}
+
+/// Where a game is in its file, as messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamePlace {
+    /// Which game of the file, from 1.
+    pub number: u64,
+    /// The line it is on (text and JSONL) or starts on (GGF); none in a
+    /// binary file.
+    pub line: Option<u64>,
+    /// The byte it starts at.
+    pub offset: u64,
+}
+
+impl fmt::Display for GamePlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "game {} (line {line})", self.number),
+            None => write!(f, "game {} at byte {}", self.number, self.offset),
+        }
+    }
+}
+
+/// A game as its file writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub place: GamePlace,
+    /// Squares and the passes written, in order.
+    pub moves: Vec<Move>,
+    /// What is written where the next move should be, if it is no move at
+    /// all: it ends the game as a move that is not legal does.
+    pub unreadable: Option<String>,
+}
+
+/// A game a reader passes over, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub place: GamePlace,
+    pub why: SkipReason,
+}
+
+/// Why a game is passed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// A GGF game of another game than Othello (`GM`).
+    NotOthello(String),
+    /// A GGF game from another position than the standard start with black
+    /// to move (`BO`), or on another board.
+    OtherStart,
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::NotOthello(game) => write!(f, "a game of {game:?}, not Othello"),
+            SkipReason::OtherStart => f.write_str("not from the standard start with black to move"),
+        }
+    }
+}
+
+/// What a reader finds next in its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Game(Game),
+    Skipped(Skipped),
+}
+
+/// A game file that cannot be read on.
+#[derive(Debug, thiserror::Error)]
+pub enum GamesError {
+    /// The name says no format bookminer reads.
+    #[error("{}: not a game file bookminer reads (told by the extension): it reads {}", path.display(), GameFormat::listing())]
+    UnknownFormat { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The file is not what its format says from `at` on.
+    #[error("{}: {at}: {what}", path.display())]
+    Damaged { path: PathBuf, at: Where, what: String },
+}
+
+impl GamesError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            GamesError::UnknownFormat { .. } | GamesError::Damaged { .. } => ErrorKind::BadInput,
+            GamesError::Io { source, .. } => io_kind(source),
+        }
+    }
+}
+
+/// Where in a file something is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Where {
+    /// The game, when the file is read game by game.
+    pub game: Option<u64>,
+    /// The line, in a text file.
+    pub line: Option<u64>,
+    pub byte: u64,
+}
+
+impl fmt::Display for Where {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(game) = self.game {
+            write!(f, "game {game}, ")?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}, ")?;
+        }
+        write!(f, "byte {}", self.byte)
+    }
+}
+
+/// Damage found by a reader, before the file's name is put to it.
+#[derive(Debug)]
+enum ReadError {
+    Io(io::Error),
+    Damaged { at: Where, what: String },
+}
+
+impl From<io::Error> for ReadError {
+    fn from(error: io::Error) -> ReadError {
+        ReadError::Io(error)
+    }
+}
+
+impl ReadError {
+    fn at(self, path: &Path) -> GamesError {
+        match self {
+            ReadError::Io(source) => GamesError::Io { path: path.to_path_buf(), source },
+            ReadError::Damaged { at, what } => GamesError::Damaged { path: path.to_path_buf(), at, what },
+        }
+    }
+}
+
+/// One format's reader over an open file.
+trait Reader {
+    /// The next game or skipped game; none at the end of the file.
+    fn next_entry(&mut self) -> Result<Option<Entry>, ReadError>;
+    /// The bytes read so far.
+    fn offset(&self) -> u64;
+}
+
+/// One game file, read game by game.
+pub struct GameFile {
+    path: PathBuf,
+    format: GameFormat,
+    reader: Box<dyn Reader>,
+}
+
+impl GameFile {
+    /// Opens a game file of the format its name says.
+    pub fn open(path: &Path) -> Result<GameFile, GamesError> {
+        let format = GameFormat::of_path(path).ok_or_else(|| GamesError::UnknownFormat { path: path.to_path_buf() })?;
+        let io = |source| GamesError::Io { path: path.to_path_buf(), source };
+        let (file, _) = crate::input::open_regular(path).map_err(io)?;
+        GameFile::from_source(path, format, BufReader::with_capacity(1 << 16, file))
+    }
+
+    /// Reads games of `format` from bytes held in memory; `name` stands for
+    /// the path in messages.
+    pub fn from_bytes(name: &str, format: GameFormat, bytes: Vec<u8>) -> Result<GameFile, GamesError> {
+        GameFile::from_source(Path::new(name), format, io::Cursor::new(bytes))
+    }
+
+    fn from_source(
+        path: &Path,
+        format: GameFormat,
+        source: impl io::BufRead + 'static,
+    ) -> Result<GameFile, GamesError> {
+        let reader: Box<dyn Reader> = match format {
+            GameFormat::Wthor => Box::new(wthor::WthorReader::new(path, source).map_err(|e| e.at(path))?),
+            GameFormat::Ggf => Box::new(ggf::GgfReader::new(source)),
+            GameFormat::Text => Box::new(text::TextReader::new(source)),
+            GameFormat::Jsonl => Box::new(jsonl::JsonlReader::new(source)),
+        };
+        Ok(GameFile { path: path.to_path_buf(), format, reader })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn format(&self) -> GameFormat {
+        self.format
+    }
+
+    /// The next game or skipped game; none at the end of the file.
+    pub fn next_entry(&mut self) -> Result<Option<Entry>, GamesError> {
+        self.reader.next_entry().map_err(|e| e.at(&self.path))
+    }
+
+    /// The bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.reader.offset()
+    }
+}
+
+/// The game files of a run, in the order named.
+pub struct GameFiles {
+    paths: Vec<PathBuf>,
+}
+
+/// A game replayed, and where it came from.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// Which of the files named, from 0.
+    pub file: usize,
+    pub place: GamePlace,
+    pub replay: Replay,
+    /// The move that ended the game early, if one did: not legal where
+    /// it came, or no move at all.
+    pub cut: Option<Cut>,
+}
+
+/// The move that ended a game before its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// 1-based number of the move among those the file writes.
+    pub move_number: usize,
+    /// The move as written (`PS` for a pass).
+    pub text: String,
+    /// Whether it is a move at all (else it is one not legal there).
+    pub readable: bool,
+}
+
+impl fmt::Display for Cut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.readable {
+            true => write!(f, "move {} ({}) is not legal there", self.move_number, self.text),
+            false => write!(f, "move {} ({:?}) is no square or pass", self.move_number, self.text),
+        }
+    }
+}
+
+/// What [`GameFiles::read`] hands on, in file order.
+#[derive(Clone, Debug)]
+pub enum Read {
+    Played(PlayedGame),
+    Skipped { file: usize, skipped: Skipped },
+}
+
+impl GameFiles {
+    /// The files named, each told a format by its name: a name of no
+    /// format read is refused here, before any file (or book) is read.
+    pub fn new(paths: &[PathBuf]) -> Result<GameFiles, GamesError> {
+        if let Some(path) = paths.iter().find(|p| GameFormat::of_path(p).is_none()) {
+            return Err(GamesError::UnknownFormat { path: path.clone() });
+        }
+        Ok(GameFiles { paths: paths.to_vec() })
+    }
+
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
+
+    /// The files' sizes together, for a progress bar (a file that cannot
+    /// be asked counts 0; reading it will say why).
+    pub fn total_bytes(&self) -> u64 {
+        self.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+    }
+
+    /// Reads every game of every file, in order, and hands each on,
+    /// replayed, with `bytes` the bytes read so far in all files; an error
+    /// from `each` stops the reading and is returned.
+    pub fn read<E: From<GamesError>>(&self, mut each: impl FnMut(Read, u64) -> Result<(), E>) -> Result<(), E> {
+        let mut done = 0;
+        for (index, path) in self.paths.iter().enumerate() {
+            let mut file = GameFile::open(path)?;
+            while let Some(entry) = file.next_entry()? {
+                let read = match entry {
+                    Entry::Game(game) => Read::Played(PlayedGame::of(index, game)),
+                    Entry::Skipped(skipped) => Read::Skipped { file: index, skipped },
+                };
+                each(read, done + file.offset())?;
+            }
+            done += file.offset();
+        }
+        Ok(())
+    }
+}
+
+impl PlayedGame {
+    /// Replays a game of the `file`-th file, noting the move that ended it
+    /// early.
+    pub fn of(file: usize, game: Game) -> PlayedGame {
+        let replay = kifu::replay(&game.moves);
+        let cut = match (&replay.illegal, game.unreadable) {
+            (Some((i, mv)), _) => Some(Cut { move_number: i + 1, text: mv.to_string(), readable: true }),
+            (None, Some(text)) => Some(Cut { move_number: game.moves.len() + 1, text, readable: false }),
+            (None, None) => None,
+        };
+        PlayedGame { file, place: game.place, replay, cut }
+    }
+}
+
+/// Every entry of `bytes` read as a file of `format` named `test`, the
+/// error (as its message) ending the list: for the tests of each reader.
+#[cfg(test)]
+fn reader_of(format: GameFormat, bytes: &[u8]) -> Vec<Result<Entry, String>> {
+    let mut file = match GameFile::from_bytes("test", format, bytes.to_vec()) {
+        Ok(file) => file,
+        Err(e) => return vec![Err(e.to_string())],
+    };
+    let mut entries = Vec::new();
+    loop {
+        match file.next_entry() {
+            Ok(Some(entry)) => entries.push(Ok(entry)),
+            Ok(None) => return entries,
+            Err(e) => {
+                entries.push(Err(e.to_string()));
+                return entries;
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Text game files (`.txt`): one game a line, its moves as squares in
+//! either case, with or without spaces, passes written (`PA`, `PS`) or
+//! left for the replay to find. A UTF-8 byte-order mark at the start of
+//! the file is not part of the first game (kifu files `mine` writes with
+//! `bom = true` read whole); empty lines and lines starting with `#` are
+//! no games.
+
+use super::lines::Lines;
+use super::{Entry, Game, GamePlace, ReadError, Reader};
+use crate::kifu::read_moves;
+use std::io::BufRead;
+
+pub struct TextReader<R> {
+    lines: Lines<R>,
+    /// Games read so far.
+    games: u64,
+}
+
+impl<R: BufRead> TextReader<R> {
+    pub fn new(source: R) -> TextReader<R> {
+        TextReader { lines: Lines::new(source), games: 0 }
+    }
+}
+
+impl<R: BufRead> Reader for TextReader<R> {
+    fn next_entry(&mut self) -> Result<Option<Entry>, ReadError> {
+        while let Some(line) = self.lines.next_line()? {
+            let text = String::from_utf8_lossy(line.text);
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            self.games += 1;
+            let read = read_moves(text);
+            let place = GamePlace { number: self.games, line: Some(line.number), offset: line.offset };
+            let unreadable = read.unreadable.map(|u| u.text);
+            return Ok(Some(Entry::Game(Game { place, moves: read.moves, unreadable })));
+        }
+        Ok(None)
+    }
+
+    fn offset(&self) -> u64 {
+        self.lines.offset()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{reader_of, GameFormat};
+    use super::*;
+    use crate::board::{Move, Square};
+
+    fn games(bytes: &[u8]) -> Vec<Game> {
+        reader_of(GameFormat::Text, bytes)
+            .into_iter()
+            .map(|e| match e {
+                Ok(Entry::Game(game)) => game,
+                other => panic!("a text file holds games only: {other:?}"),
+            })
+            .collect()
+    }
+
+    fn square(text: &str) -> Move {
+        Move::Play(Square::parse(text).unwrap())
+    }
+
+    #[test]
+    fn a_line_is_a_game_and_comments_and_blank_lines_are_none() {
+        let found = games(b"\xEF\xBB\xBFf5D6 c3\n# a comment\n\n  \nF5 PS d6\r\nf5zz\n");
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].moves, [square("F5"), square("D6"), square("C3")]);
+        assert_eq!(found[0].place, GamePlace { number: 1, line: Some(1), offset: 0 });
+        assert_eq!(found[1].moves, [square("F5"), Move::Pass, square("D6")]);
+        assert_eq!(found[1].place, GamePlace { number: 2, line: Some(5), offset: 27 });
+        assert_eq!((found[2].moves.clone(), found[2].unreadable.clone()), (vec![square("F5")], Some("zz".to_string())));
+    }
+}
