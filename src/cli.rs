@@ -2,8 +2,8 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings,
-    WalkKeys, WrittenKeys,
+    choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ProgressKeys,
+    ReadKeys, Settings, WalkKeys, WrittenKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -80,6 +80,8 @@ pub struct MineArgs {
     #[command(flatten)]
     pub log: LogKeys,
     #[command(flatten)]
+    pub progress: ProgressKeys,
+    #[command(flatten)]
     pub output: MineOutputArgs,
 }
 
@@ -136,6 +138,7 @@ impl Cli {
             line: args.line.clone(),
             walk: args.walk.clone(),
             log: args.log.clone(),
+            progress: args.progress.clone(),
             ..Settings::default()
         }
     }
@@ -150,40 +153,55 @@ impl Cli {
                 | Command::Verify { book, read, log, .. }
                 | Command::Stats { book, read, log, .. },
             ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
-            Some(Command::Convert { read, log, .. }) => {
-                Settings { read: read.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Convert { read, log, progress, .. }) => {
+                Settings { read: read.clone(), log: log.clone(), progress: progress.clone(), ..Settings::default() }
             }
-            Some(Command::Cut { read, walk, log, .. }) => {
-                Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Cut { read, walk, log, progress, .. }) => Settings {
+                read: read.clone(),
+                walk: walk.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Fix { line, read, log, progress, .. } | Command::Diff { line, read, log, progress, .. }) => {
+                Settings {
+                    line: line.clone(),
+                    read: read.clone(),
+                    log: log.clone(),
+                    progress: progress.clone(),
+                    ..Settings::default()
+                }
             }
-            Some(Command::Fix { line, read, log, .. } | Command::Diff { line, read, log, .. }) => {
-                Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Synth { log, progress, .. }) => {
+                Settings { log: log.clone(), progress: progress.clone(), ..Settings::default() }
             }
-            Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
-            Some(Command::Check { written, line, read, log, .. }) => Settings {
+            Some(Command::Check { written, line, read, log, progress, .. }) => Settings {
                 written: written.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                progress: progress.clone(),
                 ..Settings::default()
             },
-            Some(Command::Merge { engines, line, read, log, .. }) => Settings {
+            Some(Command::Merge { engines, line, read, log, progress, .. }) => Settings {
                 engines: engines.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                progress: progress.clone(),
                 ..Settings::default()
             },
-            Some(Command::Extend { engines, extend, walk, line, read, log, .. }) => Settings {
+            Some(Command::Extend { engines, extend, walk, line, read, log, progress, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                progress: progress.clone(),
                 ..Settings::default()
             },
-            Some(Command::Grow { engines, extend, grow, walk, line, read, log, .. }) => Settings {
+            Some(Command::Grow { engines, extend, grow, walk, line, read, log, progress, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 grow: grow.clone(),
@@ -191,6 +209,7 @@ impl Cli {
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                progress: progress.clone(),
                 ..Settings::default()
             },
             Some(Command::Completions { .. } | Command::Man { .. }) => Settings::default(),
@@ -297,6 +316,8 @@ pub enum Command {
         path: PathBuf,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Write any book bookminer reads as an Edax or an Egaroucid book.
     ///
@@ -322,6 +343,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Keep the part of a book that the walk under a window reaches.
     ///
@@ -346,6 +369,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Repair a book as Edax's `book negamax` does, and say what changed.
     ///
@@ -384,6 +409,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Grow a book with an engine, as Edax's `book extend` does.
     ///
@@ -433,6 +460,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Grow a book best-first under a budget: Lincke's drop-out expansion.
     ///
@@ -476,6 +505,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Merge two books, of any formats bookminer reads, into one.
     ///
@@ -523,6 +554,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Say what differs between two books, of any formats bookminer reads.
     ///
@@ -575,6 +608,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Measure a book against games, as Edax's `book check` does.
     ///
@@ -621,6 +656,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
     },
     /// Print a shell completion script to standard output.
     ///

@@ -93,6 +93,9 @@ pub struct Settings {
     pub log: LogKeys,
     #[command(flatten)]
     #[serde(flatten)]
+    pub progress: ProgressKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub mine: MineKeys,
     #[command(flatten)]
     #[serde(flatten)]
@@ -149,6 +152,12 @@ pub struct LogKeys {
     #[arg(long, display_order = 11, value_name = "FILE", value_parser = parse_path)]
     #[serde(default, deserialize_with = "de::path")]
     pub log_file: Option<PathBuf>,
+}
+
+/// How a long run (a walk, a book written, engines searching) says how far
+/// it has come where no bar is drawn.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct ProgressKeys {
     /// Seconds between the progress lines of a long run (counts, rate,
     /// engines' use), written to the log and, when it is not a terminal, to
     /// standard error; 0: none [config: progress_seconds]
@@ -942,7 +951,7 @@ impl Config {
         self.out_dir = path(&s.line.out_dir).unwrap_or(std::mem::take(&mut self.out_dir));
         self.positions_file = path(&s.inspect.positions_file).or(self.positions_file.take());
         self.log_file = path(&s.log.log_file).or(self.log_file.take());
-        self.progress_seconds = s.log.progress_seconds.unwrap_or(self.progress_seconds);
+        self.progress_seconds = s.progress.progress_seconds.unwrap_or(self.progress_seconds);
         self.mode = s.mine.mode.unwrap_or(self.mode);
         self.min_gap = s.mine.min_gap.unwrap_or(self.min_gap);
         self.orientation = s.line.orientation.unwrap_or(self.orientation);

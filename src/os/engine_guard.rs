@@ -61,44 +61,61 @@ pub fn run(args: &[OsString]) -> ! {
         // bookminer was gone before the guard could start anything.
         end_itself()
     }
-    let mut engine = match start_engine(program, args) {
+    let engine = match start_engine(program, args) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("cannot start the engine {}: {e}", program.to_string_lossy());
             std::process::exit(127)
         }
     };
-    let engine_pid = engine.id();
+    let Ok(engine) = libc::pid_t::try_from(engine.id()) else { end_itself() };
     let_go_of_streams();
     loop {
         if ASKED_TO_END.load(Ordering::Relaxed) || std::os::unix::process::parent_id() != parent {
             // An engine that was leaving by itself (its output closed, which
             // is often why bookminer asks) leaves its own status.
-            if let Some(status) = left_within(&mut engine, LEAVING) {
+            if let Some(status) = left_within(engine, LEAVING) {
                 end_tree();
                 leave_as(status)
             }
             end_tree();
             end_itself()
         }
-        if let Ok(Some(status)) = engine.try_wait() {
-            end_tree();
-            leave_as(status)
+        match reap_any() {
+            // The engine left: what it left behind is ended.
+            Some((pid, status)) if pid == engine => {
+                end_tree();
+                leave_as(status)
+            }
+            // Something the engine started and left to the guard: reaped.
+            Some(_) => continue,
+            None => std::thread::sleep(WATCH),
         }
-        reap_strays(engine_pid);
-        std::thread::sleep(WATCH);
     }
 }
 
 /// The engine's status if it leaves within `grace`.
-fn left_within(engine: &mut std::process::Child, grace: Duration) -> Option<ExitStatus> {
+fn left_within(engine: libc::pid_t, grace: Duration) -> Option<ExitStatus> {
     let deadline = Instant::now() + grace;
     loop {
-        match engine.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
+        let mut status = 0;
+        // SAFETY: waitpid writes the status into a local integer.
+        match unsafe { libc::waitpid(engine, &mut status, libc::WNOHANG) } {
+            pid if pid == engine => return Some(std::os::unix::process::ExitStatusExt::from_raw(status)),
+            0 if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
             _ => return None,
         }
+    }
+}
+
+/// Reaps one child of the guard that has ended, without waiting: its pid
+/// and status, or `None` when none has.
+fn reap_any() -> Option<(libc::pid_t, ExitStatus)> {
+    let mut status = 0;
+    // SAFETY: waitpid writes the status into a local integer.
+    match unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) } {
+        pid if pid > 0 => Some((pid, std::os::unix::process::ExitStatusExt::from_raw(status))),
+        _ => None,
     }
 }
 
@@ -205,16 +222,6 @@ fn end_tree() {
             reap(pid);
         }
         std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
-/// Reaps the children other than the engine that have ended: what the
-/// engine started and left to the guard.
-fn reap_strays(engine: u32) {
-    for (pid, zombie) in children_of(std::process::id()) {
-        if zombie && u32::try_from(pid).ok() != Some(engine) {
-            reap(pid);
-        }
     }
 }
 

@@ -224,7 +224,8 @@ fn verify_and_stats_describe_a_good_book() {
 #[test]
 fn help_lists_the_commands_and_exit_statuses() {
     let out = run(Path::new("."), &["--help"]);
-    let help = text(&out.stdout);
+    // Words, wherever the help's lines are wrapped.
+    let help = text(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
     for word in ["mine", "inspect", "verify", "stats", "--config", "--min-gap", "130 interrupted"] {
         assert!(help.contains(word), "--help lacks {word}");
     }

@@ -25,6 +25,8 @@ const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--summary"];
 const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--summary", "--log-level", "--log-file"];
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
+/// Commands that run long enough to say how far they have come.
+const PROGRESS: &[&str] = &["--progress-seconds"];
 const MINING: &[&str] =
     &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines", "--output", "--stdout"];
 
@@ -34,7 +36,7 @@ fn set(groups: &[&[&str]]) -> BTreeSet<String> {
 
 #[test]
 fn each_command_shows_exactly_the_options_it_uses() {
-    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW]);
+    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, PROGRESS]);
     let reading = set(&[&["--book", "--egbk-level"]]);
     let mut top = mine.clone();
     top.extend(["--positions-file".to_string(), "--version".to_string()]);
@@ -48,14 +50,14 @@ fn each_command_shows_exactly_the_options_it_uses() {
         }),
         (&["verify"], reading.clone()),
         (&["stats"], reading),
-        (&["convert"], set(&[&["--egbk-level", "--to"]])),
-        (&["cut"], set(&[&["--egbk-level"], WINDOW])),
-        (&["fix"], set(&[&["--egbk-level"], LINES])),
-        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES])),
-        (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES])),
+        (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS])),
+        (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS])),
+        (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS])),
+        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS])),
+        (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
-        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
+        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS])),
     ];
     for (command, expected) in cases {
         let shown = flags_in(&help_of(command));
