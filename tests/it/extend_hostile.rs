@@ -348,7 +348,7 @@ fn a_process_an_engine_started_with_setsid_ends_when_bookminer_is_killed() {
             .iter()
             .map(|pid| std::fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default())
             .collect::<Vec<_>>();
-        cmdlines.iter().filter(|c| c.starts_with("sleep\0100004")).count()
+        cmdlines.iter().filter(|c| c.starts_with("sleep\x00100004")).count()
     };
     assert!(sessions() >= 1, "the engines' sessions run");
     drop(running); // SIGKILL
