@@ -303,11 +303,16 @@ pub enum Read {
 }
 
 impl GameFiles {
-    /// The files named, each told a format by its name: a name of no
-    /// format read is refused here, before any file (or book) is read.
+    /// The files named, each told a format by its name and opened once: a
+    /// name of no format read, or a file that cannot be opened (missing, a
+    /// folder, a device), is refused here, before any game (or book) is
+    /// read.
     pub fn new(paths: &[PathBuf]) -> Result<GameFiles, GamesError> {
         if let Some(path) = paths.iter().find(|p| GameFormat::of_path(p).is_none()) {
             return Err(GamesError::UnknownFormat { path: path.clone() });
+        }
+        for path in paths {
+            crate::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
         }
         Ok(GameFiles { paths: paths.to_vec() })
     }
