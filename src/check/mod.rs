@@ -79,6 +79,7 @@ impl CheckOptions {
         }
     }
 
+    /// How the sets' files are written.
     fn file_settings(&self) -> FileSettings {
         FileSettings {
             style: self.style.clone(),
@@ -115,6 +116,7 @@ pub enum CheckError {
 }
 
 impl CheckError {
+    /// The kind of failure, which the exit status follows.
     pub fn kind(&self) -> ErrorKind {
         match self {
             CheckError::Games(e) => e.kind(),

@@ -143,6 +143,7 @@ pub enum GamesError {
 }
 
 impl GamesError {
+    /// The kind of failure, which the exit status follows.
     pub fn kind(&self) -> ErrorKind {
         match self {
             GamesError::UnknownFormat { .. } | GamesError::Damaged { .. } => ErrorKind::BadInput,
@@ -187,6 +188,7 @@ impl From<io::Error> for ReadError {
 }
 
 impl ReadError {
+    /// The damage, named by the file it is in.
     fn at(self, path: &Path) -> GamesError {
         match self {
             ReadError::Io(source) => GamesError::Io { path: path.to_path_buf(), source },
@@ -225,6 +227,7 @@ impl GameFile {
         GameFile::from_source(Path::new(name), format, io::Cursor::new(bytes))
     }
 
+    /// A reader of `format` over `source`, named `path` in messages.
     fn from_source(
         path: &Path,
         format: GameFormat,
