@@ -20,14 +20,15 @@ use crate::board::{Board, Move};
 use crate::book::{Book, Record, Score};
 use crate::failure::ErrorKind;
 use crate::format::Family;
-use crate::games::{Cut, GameFiles, GamesError, PlayedGame, Read};
+use crate::games::{Cut, GameFiles, GamesError, PlayedGame, Read, Skipped};
 use crate::input::{first_on_one_file, OverInput, Writer};
+use crate::kifu::Replay;
 use crate::output::manifest::{Manifest, ManifestError};
 use crate::output::{
-    ensure_dir, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormats, Stem,
+    ensure_dir, output_path, FileReport, FileSettings, FinishedFile, LineFiles, LineStyle, Place, RecordFormats, Stem,
 };
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
-use crate::symmetry::{normalize, symmetry_between};
+use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::wording::count;
 use pairs::Pairs;
 use std::fmt;
@@ -78,6 +79,7 @@ impl CheckOptions {
         }
     }
 
+    /// How the sets' files are written.
     fn file_settings(&self) -> FileSettings {
         FileSettings {
             style: self.style.clone(),
@@ -114,6 +116,7 @@ pub enum CheckError {
 }
 
 impl CheckError {
+    /// The kind of failure, which the exit status follows.
     pub fn kind(&self) -> ErrorKind {
         match self {
             CheckError::Games(e) => e.kind(),
@@ -271,48 +274,10 @@ pub fn check(
     inputs.extend(games.paths().iter().map(PathBuf::as_path));
     options.check_outputs(&inputs)?;
     ensure_dir(&options.out_dir).map_err(RunError::io(&options.out_dir))?;
-    let settings = options.file_settings();
-    let open = |stem| LineFiles::create(Place::Folder(options.out_dir.clone()), stem, &settings).map_err(write_failed);
-    let mut judge = Judge::new(&book, open(Stem::CheckBad)?, open(Stem::CheckMissing)?);
-    control.phase(Phase::Counting { what: "bytes of games read", total: games.total_bytes() });
-    let mut read = 0u64;
-    games.read(|entry, bytes| {
-        Interrupted::check(control.cancel).map_err(RunError::interrupted(LEFT))?;
-        read += 1;
-        if read.is_multiple_of(1024) {
-            control.counted(bytes);
-        }
-        match entry {
-            Read::Played(game) => judge.game(&game, games.paths()),
-            Read::Skipped { file, skipped } => {
-                judge.skipped += 1;
-                if judge.skipped <= NAMED {
-                    tracing::info!("{}: {}: skipped, {}", games.paths()[file].display(), skipped.place, skipped.why);
-                }
-                Ok(())
-            }
-        }
-    })?;
-    if judge.cut_short > NAMED {
-        tracing::warn!(
-            "{} more cut short by a move that is not legal",
-            count(judge.cut_short - NAMED, "game", "games")
-        );
-    }
+    let judge = judge_games(&book, games, options, &mut control)?;
     control.phase(Phase::Writing);
     let Judge { depth, counts, bad, missing, played, skipped, cut_short, .. } = judge;
-    let mut sets = Vec::new();
-    let mut finished = Vec::new();
-    for (stem, files) in STEMS.into_iter().zip([bad, missing]) {
-        let written = files.finish().map_err(write_failed)?;
-        finished.extend(written.files);
-        sets.push(SetReport {
-            stem,
-            lines_written: written.lines_written,
-            duplicates_dropped: written.duplicates_dropped,
-            files: written.reports,
-        });
-    }
+    let (sets, finished) = finish_sets([bad, missing])?;
     if book.file().changed() {
         return Err(RunError::BookChanged { book: book.path().to_path_buf(), left: LEFT }.into());
     }
@@ -334,6 +299,58 @@ pub fn check(
         sets,
         elapsed: began.elapsed(),
     })
+}
+
+/// Reads every game and judges it, its lines written to the sets' files
+/// (not yet in place); the progress is the bytes of games read.
+fn judge_games<'b>(
+    book: &'b Book,
+    games: &GameFiles,
+    options: &CheckOptions,
+    control: &mut Control<'_>,
+) -> Result<Judge<'b>, CheckError> {
+    let settings = options.file_settings();
+    let open = |stem| LineFiles::create(Place::Folder(options.out_dir.clone()), stem, &settings).map_err(write_failed);
+    let mut judge = Judge::new(book, open(Stem::CheckBad)?, open(Stem::CheckMissing)?);
+    control.phase(Phase::Counting { what: "bytes of games read", total: games.total_bytes() });
+    let mut entries = 0u64;
+    games.read(|entry, bytes| {
+        Interrupted::check(control.cancel).map_err(RunError::interrupted(LEFT))?;
+        entries += 1;
+        if entries.is_multiple_of(1024) {
+            control.counted(bytes);
+        }
+        match entry {
+            Read::Played(game) => judge.game(&game, &games.paths()[game.file]),
+            Read::Skipped { file, skipped } => {
+                judge.skip(&games.paths()[file], &skipped);
+                Ok(())
+            }
+        }
+    })?;
+    if judge.cut_short > NAMED {
+        let more = count(judge.cut_short - NAMED, "game", "games");
+        tracing::warn!("{more} more cut short by a move that is not legal");
+    }
+    Ok(judge)
+}
+
+/// Writes out each set's files, in [`STEMS`] order, without putting any
+/// in place.
+fn finish_sets(sets: [LineFiles; 2]) -> Result<(Vec<SetReport>, Vec<FinishedFile>), CheckError> {
+    let mut reports = Vec::new();
+    let mut finished = Vec::new();
+    for (stem, files) in STEMS.into_iter().zip(sets) {
+        let written = files.finish().map_err(write_failed)?;
+        finished.extend(written.files);
+        reports.push(SetReport {
+            stem,
+            lines_written: written.lines_written,
+            duplicates_dropped: written.duplicates_dropped,
+            files: written.reports,
+        });
+    }
+    Ok((reports, finished))
 }
 
 /// A file that could not be written, as the run's failure.
@@ -362,7 +379,7 @@ struct Judge<'b> {
 struct Known {
     record: Record,
     /// Maps the record's stored moves onto the game's board.
-    symmetry: crate::symmetry::Symmetry,
+    symmetry: Symmetry,
 }
 
 /// What judging one pair found.
@@ -375,6 +392,8 @@ enum Verdict {
 }
 
 impl<'b> Judge<'b> {
+    /// A judge of games against `book`, writing its lines to `bad` and
+    /// `missing`.
     fn new(book: &'b Book, bad: LineFiles, missing: LineFiles) -> Judge<'b> {
         let passes_judged = match book.format().family() {
             Family::Edax => true,
@@ -394,11 +413,13 @@ impl<'b> Judge<'b> {
         }
     }
 
-    /// Judges one game's new pairs, last move first, and writes its lines.
-    fn game(&mut self, game: &PlayedGame, paths: &[PathBuf]) -> Result<(), CheckError> {
+    /// Judges one game's new pairs, last move first, and writes its lines:
+    /// each bad move's, in the order of the game, and the one to its first
+    /// position the book has not.
+    fn game(&mut self, game: &PlayedGame, path: &Path) -> Result<(), CheckError> {
         self.played += 1;
         if let Some(cut) = &game.cut {
-            self.note_cut(&paths[game.file], game, cut);
+            self.note_cut(path, game, cut);
         }
         let replay = &game.replay;
         let steps = replay.steps_within(self.depth.moves());
@@ -414,22 +435,42 @@ impl<'b> Judge<'b> {
                 Verdict::Good => self.counts.good += 1,
                 Verdict::Bad { score, best } => {
                     self.counts.bad += 1;
-                    bad.push((k, score, best));
+                    bad.push((k, Kind::Bad { mv: replay.steps[k], score, best }));
                 }
                 Verdict::Unscored => self.counts.unscored += 1,
                 Verdict::Missing => self.counts.missing += 1,
             }
         }
-        for &(k, score, best) in bad.iter().rev() {
-            let kind = Kind::Bad { mv: replay.steps[k], score, best };
+        let first_missing = (0..steps).find(|&k| judged(k) && known[k].is_none());
+        self.write_lines(replay, &bad, first_missing)
+    }
+
+    /// Writes a game's lines: one to each bad move (`bad`: its step and
+    /// what it is, found last move first), and one to its first position
+    /// the book has not.
+    fn write_lines(
+        &mut self,
+        replay: &Replay,
+        bad: &[(usize, Kind)],
+        first_missing: Option<usize>,
+    ) -> Result<(), CheckError> {
+        for &(k, kind) in bad.iter().rev() {
             let line = CheckLine { line: &replay.steps[..=k], board: replay.boards[k + 1], kind };
             self.bad.write(&line).map_err(write_failed)?;
         }
-        if let Some(k) = (0..steps).find(|&k| judged(k) && known[k].is_none()) {
+        if let Some(k) = first_missing {
             let line = CheckLine { line: &replay.steps[..k], board: replay.boards[k], kind: Kind::Missing };
             self.missing.write(&line).map_err(write_failed)?;
         }
         Ok(())
+    }
+
+    /// Counts a game passed over, and names the first few.
+    fn skip(&mut self, path: &Path, skipped: &Skipped) {
+        self.skipped += 1;
+        if self.skipped <= NAMED {
+            tracing::info!("{}: {}: skipped, {}", path.display(), skipped.place, skipped.why);
+        }
     }
 
     /// What the book holds of a board, and how its record lies on it.

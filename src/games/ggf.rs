@@ -46,10 +46,12 @@ struct Tags {
 }
 
 impl<R: BufRead> GgfReader<R> {
+    /// A reader of the GGF games of `source`, from its start.
     pub fn new(source: R) -> GgfReader<R> {
         GgfReader { source, offset: 0, line: 1, games: 0 }
     }
 
+    /// The next byte, left where it is; none at the end of the file.
     fn peek(&mut self) -> Result<Option<u8>, ReadError> {
         Ok(self.source.fill_buf()?.first().copied())
     }
@@ -72,6 +74,7 @@ impl<R: BufRead> GgfReader<R> {
         Ok(byte)
     }
 
+    /// Moves past blanks; the byte after them, peeked.
     fn skip_blanks(&mut self) -> Result<Option<u8>, ReadError> {
         loop {
             match self.peek()? {
@@ -81,6 +84,7 @@ impl<R: BufRead> GgfReader<R> {
         }
     }
 
+    /// Damage at the byte the reader has come to.
     fn damaged(&self, game: Option<u64>, what: String) -> ReadError {
         ReadError::Damaged { at: Where { game, line: Some(self.line), byte: self.offset }, what }
     }

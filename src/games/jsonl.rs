@@ -15,6 +15,7 @@ pub struct JsonlReader<R> {
 }
 
 impl<R: BufRead> JsonlReader<R> {
+    /// A reader of the JSON lines of `source`, from its start.
     pub fn new(source: R) -> JsonlReader<R> {
         JsonlReader { lines: Lines::new(source), games: 0 }
     }

@@ -29,6 +29,7 @@ pub struct Line<'a> {
 }
 
 impl<R: BufRead> Lines<R> {
+    /// The lines of `source`, from its start.
     pub fn new(source: R) -> Lines<R> {
         Lines { source, offset: 0, number: 0, buffer: Vec::new() }
     }

@@ -143,6 +143,7 @@ pub enum GamesError {
 }
 
 impl GamesError {
+    /// The kind of failure, which the exit status follows.
     pub fn kind(&self) -> ErrorKind {
         match self {
             GamesError::UnknownFormat { .. } | GamesError::Damaged { .. } => ErrorKind::BadInput,
@@ -187,6 +188,7 @@ impl From<io::Error> for ReadError {
 }
 
 impl ReadError {
+    /// The damage, named by the file it is in.
     fn at(self, path: &Path) -> GamesError {
         match self {
             ReadError::Io(source) => GamesError::Io { path: path.to_path_buf(), source },
@@ -225,6 +227,7 @@ impl GameFile {
         GameFile::from_source(Path::new(name), format, io::Cursor::new(bytes))
     }
 
+    /// A reader of `format` over `source`, named `path` in messages.
     fn from_source(
         path: &Path,
         format: GameFormat,
@@ -303,11 +306,16 @@ pub enum Read {
 }
 
 impl GameFiles {
-    /// The files named, each told a format by its name: a name of no
-    /// format read is refused here, before any file (or book) is read.
+    /// The files named, each told a format by its name and opened once: a
+    /// name of no format read, or a file that cannot be opened (missing, a
+    /// folder, a device), is refused here, before any game (or book) is
+    /// read.
     pub fn new(paths: &[PathBuf]) -> Result<GameFiles, GamesError> {
         if let Some(path) = paths.iter().find(|p| GameFormat::of_path(p).is_none()) {
             return Err(GamesError::UnknownFormat { path: path.clone() });
+        }
+        for path in paths {
+            crate::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
         }
         Ok(GameFiles { paths: paths.to_vec() })
     }

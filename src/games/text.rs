@@ -17,6 +17,7 @@ pub struct TextReader<R> {
 }
 
 impl<R: BufRead> TextReader<R> {
+    /// A reader of the lines of `source`, from its start.
     pub fn new(source: R) -> TextReader<R> {
         TextReader { lines: Lines::new(source), games: 0 }
     }

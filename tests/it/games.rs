@@ -152,6 +152,19 @@ fn a_name_of_no_format_read_is_refused_before_the_book_is_read() {
 }
 
 #[test]
+fn a_game_file_that_cannot_be_opened_is_refused_before_the_book_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_in(dir.path(), &["check", "no-such-book.dat", "missing.wtb"]);
+    assert_eq!(out.status.code(), Some(3), "a file that cannot be read");
+    let said = stderr_of(&out);
+    assert!(said.contains("missing.wtb: ") && !said.contains("no-such-book"), "{said}");
+    fs::create_dir(dir.path().join("folder.txt")).unwrap();
+    let out = run_in(dir.path(), &["check", "no-such-book.dat", "folder.txt"]);
+    assert_eq!(out.status.code(), Some(3), "a folder is a file that cannot be read, as a folder named as a book is");
+    assert!(stderr_of(&out).contains("folder.txt: a directory, not a regular file"), "{}", stderr_of(&out));
+}
+
+#[test]
 fn a_cut_wthor_file_is_read_to_its_last_whole_game_and_says_what_was_left() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = fs::read(data("games/WTH_1977.wtb")).unwrap();

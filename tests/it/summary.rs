@@ -81,8 +81,11 @@ fn every_command_ends_with_one_json_object_when_asked() {
     let d = dir.path();
     let book = sample();
     let book = book.to_str().unwrap();
-    let cases: [(&str, Vec<&str>); 9] = [
+    let games = data("games/WTH_1977.wtb");
+    let games = games.to_str().unwrap();
+    let cases: [(&str, Vec<&str>); 10] = [
         ("mine", vec!["mine", "--book", book, "--mode", "all", "--out-dir", "o"]),
+        ("check", vec!["check", book, games, "--out-dir", "o", "--format", "kifu,obf", "--bom", "false"]),
         ("inspect", vec!["inspect", "--book", book, "F5D6"]),
         ("verify", vec!["verify", book]),
         ("stats", vec!["stats", book]),
@@ -108,6 +111,14 @@ fn every_command_ends_with_one_json_object_when_asked() {
                 }
             }
             "inspect" => assert!(summary["reports"][0].as_str().unwrap().contains("F5D6"), "{summary}"),
+            "check" => {
+                assert_eq!(summary["games_read"], 12, "{summary}");
+                for set in summary["sets"].as_array().unwrap() {
+                    for file in set["files"].as_array().unwrap() {
+                        assert_eq!(file["lines"], lines_in(&d.join(file["path"].as_str().unwrap())), "{set}");
+                    }
+                }
+            }
             _ => assert!(summary["elapsed_seconds"].is_number() || summary.get("elapsed_seconds").is_none()),
         }
     }
@@ -127,8 +138,11 @@ fn quiet_does_not_silence_a_json_summary() {
     let d = dir.path();
     let book = sample();
     let book = book.to_str().unwrap();
-    let cases: [(&str, Vec<&str>); 9] = [
+    let games = data("games/WTH_1977.wtb");
+    let games = games.to_str().unwrap();
+    let cases: [(&str, Vec<&str>); 10] = [
         ("fix", vec!["fix", book, "fixed.dat", "-q", "--summary", "json"]),
+        ("check", vec!["check", book, games, "--out-dir", "o", "-q", "--summary", "json"]),
         ("mine", vec!["-q", "mine", "--book", book, "--out-dir", "o", "--summary", "json"]),
         ("inspect", vec!["inspect", "--book", book, "F5D6", "-q", "--summary", "json"]),
         ("verify", vec!["verify", book, "-q", "--summary", "json"]),
