@@ -19,8 +19,7 @@
 //! file) is ignored with a warning naming it, and nothing is removed
 //! because of it.
 
-use super::{output_path, AtomicFile, RecordFormat};
-use crate::modes::Mode;
+use super::{mode_of_file_name, AtomicFile};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -98,9 +97,7 @@ fn stamp(path: &Path) -> io::Result<Option<(u64, Option<u64>)>> {
 
 /// Whether `name` is a file `mine` writes into its folder.
 fn written_by_mine(name: &str) -> bool {
-    Mode::ALL.iter().any(|&mode| {
-        RecordFormat::ALL.iter().any(|&format| output_path(Path::new(""), mode, format).as_os_str() == name)
-    })
+    mode_of_file_name(name).is_some()
 }
 
 impl Manifest {
