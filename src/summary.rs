@@ -104,6 +104,8 @@ pub fn mine(report: &MineReport) -> Value {
         "edges": report.walk.edges,
         "arrivals": report.walk.arrivals,
         "modes": modes,
+        "removed": report.replaced.removed.iter().map(|p| text(p)).collect::<Vec<_>>(),
+        "kept": report.replaced.kept.iter().map(|(p, why)| json!({"path": text(p), "why": why})).collect::<Vec<_>>(),
         "walk_seconds": secs(report.walk_time),
         "elapsed_seconds": secs(report.elapsed),
     })
