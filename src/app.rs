@@ -18,7 +18,7 @@ use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, Exten
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::games::{GameFiles, GamesError};
-use bookminer::inspect::{inspect, Request};
+use bookminer::inspect::{inspect, InspectError, Request};
 use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::modes::Rules;
@@ -932,35 +932,37 @@ fn run_inspect(
         let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
         let bytes = bookminer::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
-        Request::from_bytes(&path.display().to_string(), &bytes)
+        Request::from_file(path, &bytes)
     } else {
-        positions
-            .iter()
-            .enumerate()
-            .map(|(i, text)| Ok(Request { origin: format!("argument {}", i + 1), text: text.clone() }))
-            .collect()
+        positions.iter().enumerate().map(|(i, text)| Ok(Request::argument(i + 1, text))).collect()
     };
     let book = open_book(book_path, config, &mut Progress::default())?;
-    let mut failed = 0;
-    // With --summary json the reports are gathered into one object.
-    let mut gathered = Vec::new();
+    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let outcomes = inspect(&book, &rules, &requests);
     let json = summary::ending().summary == SummaryFormat::Json;
-    for outcome in inspect(&book, &requests) {
+    // With --summary json every position read is gathered into one object,
+    // those the book lacks too.
+    let mut gathered = Vec::new();
+    for outcome in &outcomes {
         match outcome {
             Ok(report) if json => {
-                log_report(&report);
+                log_report(&report.to_string());
                 gathered.push(report);
             }
             Ok(report) => {
-                say!("{report}")?;
-                log_report(&report);
+                let text = report.to_string();
+                say!("{text}")?;
+                log_report(&text);
             }
             Err(error) => {
-                failed += 1;
                 tracing::error!("{error}");
+                if let InspectError::NotInBook { report, .. } = error {
+                    gathered.push(report);
+                }
             }
         }
     }
+    let failed = outcomes.iter().filter(|outcome| outcome.is_err()).count();
     if json {
         say!("{}", summary::inspect(book.path(), &gathered, failed))?;
     }

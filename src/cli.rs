@@ -243,7 +243,10 @@ pub enum Command {
     ///
     /// The lines bookminer writes read as positions too: an OBF line (the
     /// board and side before its `;`), a JSON line with "board" and "side"
-    /// (mode N's .jsonl, fix.jsonl, diff.jsonl), a kifu line. A position
+    /// (fix.jsonl, diff.jsonl), a kifu line. A line of a mode's file
+    /// (modeN.txt, .jsonl, .obf) is reported at the position the mode
+    /// judged: for a line ending with one of its moves (mode 1's leaf), the
+    /// position before that move, and the report says so. A position
     /// starting with `-` (an OBF board) is a position, not a flag.
     ///
     /// The book is the first argument when that names an existing file that

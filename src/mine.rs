@@ -11,7 +11,7 @@ use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
-use crate::output::manifest::{Manifest, ManifestError, MANIFEST};
+use crate::output::manifest::{Manifest, ManifestError, Replaced, MANIFEST};
 use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
     RecordFormats,
@@ -143,12 +143,16 @@ impl MineOptions {
             "formats": self.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
             "min_gap": self.rules.min_gap,
             "mode1_linkless": self.rules.linkless.name(),
-            "orientation": format!("{:?}", self.style.orientation),
+            "orientation": self.style.orientation.name(),
             "pass_token": self.style.pass_token,
             "bom": self.bom,
             "unique_lines": self.unique_lines,
             "start": start.line.iter().map(|m| m.to_string()).collect::<String>(),
-            "window": format!("{:?}", self.window),
+            "window": {
+                "deviation": self.window.deviation,
+                "error": self.window.error,
+                "max_ply": self.window.max_ply,
+            },
         })
         .as_object()
         .cloned()
@@ -239,6 +243,9 @@ pub struct MineReport {
     pub walk_time: Duration,
     /// The walk and the files written out.
     pub elapsed: Duration,
+    /// The files of the previous run in `out_dir` this one removed, or
+    /// kept and why (docs/modes.md, one run, one set of files).
+    pub replaced: Replaced,
 }
 
 impl fmt::Display for MineReport {
@@ -274,8 +281,23 @@ impl fmt::Display for MineReport {
             }
             writeln!(f)?;
         }
+        write_replaced(f, &self.replaced)?;
         write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
     }
+}
+
+/// The summary's lines on the previous run's files: those removed, in one
+/// line, then each kept with why.
+fn write_replaced(f: &mut fmt::Formatter<'_>, replaced: &Replaced) -> fmt::Result {
+    if !replaced.removed.is_empty() {
+        let names: Vec<String> = replaced.removed.iter().map(|p| p.display().to_string()).collect();
+        let files = if names.len() == 1 { "file" } else { "files" };
+        writeln!(f, "removed            {} (the previous run's {files}, not written by this one)", names.join(", "))?;
+    }
+    for (path, why) in &replaced.kept {
+        writeln!(f, "kept               {} (the previous run's file: {why})", path.display())?;
+    }
+    Ok(())
 }
 
 /// Arrivals copied before they are handed to the judge: enough to make the
@@ -402,27 +424,29 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
         let path = file.path().to_path_buf();
         file.commit().map_err(RunError::io(&path))?;
     }
-    if options.output.is_none() {
-        replace_set(options, start, &book_path, &modes)?;
-    }
+    let replaced = match options.output {
+        None => replace_set(options, start, &book_path, &modes)?,
+        Some(_) => Replaced::default(),
+    };
     Ok(MineReport {
         positions_loaded: mined.positions_loaded,
         walk: mined.walk,
         modes,
         walk_time: mined.walk_time,
         elapsed: began.elapsed(),
+        replaced,
     })
 }
 
 /// Records the files just committed in `out_dir`'s manifest, then removes
 /// the previous run's files this run did not write (see
-/// [`crate::output::manifest`]). Runs only once every output is in place:
-/// a run that failed before removes nothing and leaves the old manifest.
-fn replace_set(options: &MineOptions, start: &Start, book: &Path, modes: &[ModeReport]) -> Result<(), RunError> {
+/// [`crate::output::manifest`]), and says which. Runs only once every
+/// output is in place: a run that failed before removes nothing and leaves
+/// the old manifest.
+fn replace_set(options: &MineOptions, start: &Start, book: &Path, modes: &[ModeReport]) -> Result<Replaced, RunError> {
     let files = modes.iter().flat_map(|m| &m.files).map(|f| (f.path.as_path(), f.lines));
     Manifest::make_set(&options.out_dir, "mine", &[book], options.settings(start), files)
-        .map_err(|e: ManifestError| RunError::Io { path: e.path, source: e.source })?;
-    Ok(())
+        .map_err(|e: ManifestError| RunError::Io { path: e.path, source: e.source })
 }
 
 /// Walks the book from `start` and hands every record the sought modes make

@@ -12,7 +12,7 @@ mod seen;
 pub mod text;
 
 pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
-pub use files::{output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
+pub use files::{mode_of_file_name, output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
 pub use print::{Lined, Printer, RecordFormat, RecordFormats};
 pub use text::{LineStyle, Orientation};
 

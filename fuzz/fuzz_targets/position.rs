@@ -6,6 +6,7 @@
 
 use bookminer::book::Book;
 use bookminer::inspect::{inspect, Request};
+use bookminer::modes::Rules;
 use bookminer::kifu::{parse_and_play, parse_moves};
 use bookminer::position;
 use bookminer::synth::{synthesize, SynthOptions};
@@ -29,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     for request in requests.iter().flatten() {
         let _ = position::parse(&request.text);
     }
-    let outcomes = inspect(book(), &requests);
+    let outcomes = inspect(book(), &Rules::default(), &requests);
     assert_eq!(outcomes.len(), requests.len(), "one outcome per request");
 
     if let Ok(moves) = parse_moves(&text) {

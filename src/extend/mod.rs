@@ -241,8 +241,6 @@ pub struct ExtendReport {
 
 impl fmt::Display for ExtendReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let workers: usize = self.engines.iter().map(|e| e.workers).sum();
-        let engines = if workers == 1 { "1 engine".to_string() } else { format!("{workers} engines") };
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
@@ -256,7 +254,7 @@ impl fmt::Display for ExtendReport {
         )?;
         write_taken(f, &self.taken_from)?;
         write_set_aside(f, self.journal_set_aside.as_deref())?;
-        writeln!(f, "engine time          {:.3} s ({engines})", self.engine_time.as_secs_f64())?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
         write_engines(f, &self.engines)?;
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
@@ -287,6 +285,13 @@ pub fn write_set_aside(f: &mut fmt::Formatter<'_>, aside: Option<&Path>) -> fmt:
 /// The command lines of a fleet's engines.
 fn labels(engines: &[EngineReport]) -> Vec<&str> {
     engines.iter().map(|e| e.label.as_str()).collect()
+}
+
+/// How large the fleet was, as the summary's lines on each engine count
+/// it: "2 workers on 1 engine".
+pub fn fleet_size(engines: &[EngineReport]) -> String {
+    let workers: usize = engines.iter().map(|e| e.workers).sum();
+    format!("{} on {}", count(workers, "worker", "workers"), count(engines.len(), "engine", "engines"))
 }
 
 /// A summary's line for each engine of the fleet: its command, workers,

@@ -81,8 +81,9 @@ pub struct Conflict {
     pub b: Held,
 }
 
-/// What one book's record of a conflict held.
-#[derive(Clone, Copy, Debug)]
+/// What one book's record of a board holds, as the rule and the receipt
+/// see it: two records holding the same are alike, no conflict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Held {
     pub level: i32,
     pub value: i32,
@@ -104,7 +105,7 @@ pub struct Tally {
     pub records: u64,
     pub only_a: u64,
     pub only_b: u64,
-    /// Boards both books hold with the same record.
+    /// Boards both books hold with the same value, level and leaf.
     pub same: u64,
     pub by_level: u64,
     pub by_leaf: u64,
@@ -353,8 +354,8 @@ impl Composer<'_> {
         let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
         let linked = |code: u8| is_linked(&joined, &added, code);
         let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
-        let (kept, why) =
-            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let alike = || held_edax(ra.as_ref()) == held_edax(rb.as_ref());
+        let (kept, why) = decide(ra.as_ref().map(side), rb.as_ref().map(side), alike);
         let chosen = match kept {
             Kept::A => ra.unwrap_or(first),
             Kept::B => rb.unwrap_or(first),
@@ -391,8 +392,8 @@ impl Composer<'_> {
         let links = egaroucid_links(&board, |child| self.holds(child));
         let stale_of = |r: &egaroucid::RawRecord<'_>| r.leaf().filter(|l| links.contains(&l.mv));
         let side = |r: &egaroucid::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: stale_of(r).is_some() };
-        let (kept, why) =
-            decide(ra.as_ref().map(side), rb.as_ref().map(side), || ra.map(|r| r.bytes()) == rb.map(|r| r.bytes()));
+        let alike = || held_egaroucid(ra.as_ref()) == held_egaroucid(rb.as_ref());
+        let (kept, why) = decide(ra.as_ref().map(side), rb.as_ref().map(side), alike);
         let chosen = match kept {
             Kept::A => ra.unwrap_or(first),
             Kept::B => rb.unwrap_or(first),
@@ -482,11 +483,12 @@ fn child_held(c: &egaroucid::Candidate, holds: &impl Fn(&Board) -> bool) -> bool
     holds(&c.child.board) || c.other_child().is_some_and(|o| holds(&o.board))
 }
 
-/// The rule's choice for a board held by one book or both; `same` is asked
-/// only when both hold it.
-fn decide(a: Option<Side>, b: Option<Side>, same: impl FnOnce() -> bool) -> (Kept, Why) {
+/// The rule's choice for a board held by one book or both; `alike` (both
+/// records hold the same value, level and leaf) is asked only when both
+/// hold it.
+fn decide(a: Option<Side>, b: Option<Side>, alike: impl FnOnce() -> bool) -> (Kept, Why) {
     match (a, b) {
-        (Some(a), Some(b)) => choose(a, b, same()),
+        (Some(a), Some(b)) => choose(a, b, alike()),
         (Some(_), None) | (None, None) => (Kept::A, Why::Alone),
         (None, Some(_)) => (Kept::B, Why::Alone),
     }

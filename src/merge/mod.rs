@@ -390,13 +390,8 @@ impl fmt::Display for MergeReport {
         crate::extend::write_taken(f, &self.taken_from)?;
         crate::extend::write_set_aside(f, self.journal_set_aside.as_deref())?;
         if !self.engines.is_empty() {
-            let workers: usize = self.engines.iter().map(|e| e.workers).sum();
-            writeln!(
-                f,
-                "engine time          {:.3} s ({})",
-                self.asked.engine_time.as_secs_f64(),
-                count(workers, "engine", "engines")
-            )?;
+            let fleet = crate::extend::fleet_size(&self.engines);
+            writeln!(f, "engine time          {:.3} s ({fleet})", self.asked.engine_time.as_secs_f64())?;
         }
         writeln!(f, "receipt              {}", self.receipt.display())?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;

@@ -1,6 +1,7 @@
 //! Which record a board of both books keeps (docs/merge.md, the rule): the
 //! higher level; at equal levels, the record whose leaf is not a link of
-//! the merged book; else A's. Two records alike to the byte are no conflict.
+//! the merged book; else A's. Two records holding the same value, level
+//! and leaf are alike, no conflict.
 
 /// One book's record of a board, as the rule sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub enum Kept {
 pub enum Why {
     /// Only that book holds the board.
     Alone,
-    /// Both hold the same record, byte for byte: no conflict.
+    /// Both records hold the same value, level and leaf: no conflict.
     Same,
     /// Its level is the higher.
     Level,
@@ -54,10 +55,11 @@ impl Why {
     }
 }
 
-/// The record kept for a board of both books, `same` when the two records
-/// are alike byte for byte.
-pub fn choose(a: Side, b: Side, same: bool) -> (Kept, Why) {
-    if same {
+/// The record kept for a board of both books, `alike` when the two records
+/// hold the same value, level and leaf (A's is kept: it holds what B's
+/// does, and the bytes besides are A's).
+pub fn choose(a: Side, b: Side, alike: bool) -> (Kept, Why) {
+    if alike {
         return (Kept::A, Why::Same);
     }
     if a.level != b.level {

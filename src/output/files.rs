@@ -63,6 +63,14 @@ pub fn output_path(out_dir: &Path, stem: impl Into<Stem>, format: RecordFormat) 
     out_dir.join(format!("{}.{}", stem.into().name(), format.extension()))
 }
 
+/// The mode whose file `name` is, when it is named as [`output_path`]
+/// names a mode's file of some format (`mode3.obf`).
+pub fn mode_of_file_name(name: &str) -> Option<Mode> {
+    Mode::ALL.into_iter().find(|&mode| {
+        RecordFormat::ALL.iter().any(|&format| output_path(Path::new(""), mode, format).as_os_str() == name)
+    })
+}
+
 /// Where a set's lines go.
 pub enum Place {
     /// A file per format in this folder (see [`output_path`]).

@@ -142,31 +142,15 @@ fn inspect_reads_the_lines_mining_writes_and_a_board_starting_with_a_dash() {
     let mined =
         run(dir.path(), &["mine", &book("sample"), "--mode", "3", "--format", "kifu,jsonl,obf", "--out-dir", "o"]);
     assert!(mined.status.success(), "{}", text(&mined.stderr));
-    let reports = |file: &str| {
-        let out = run(dir.path(), &["inspect", &book("sample"), "-f", &format!("o/{file}"), "--summary", "json", "-q"]);
-        let said = text(&out.stderr);
-        assert!(!said.contains("is not a position"), "{file}: {said}");
-        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        // Each report without its first line (where the position was written).
-        let reports: Vec<String> = summary["reports"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                r.as_str().unwrap().lines().skip(1).filter(|l| !l.starts_with("line: ")).collect::<Vec<_>>().join("\n")
-            })
-            .collect();
-        (reports, summary["failed"].as_u64().unwrap())
-    };
-    let (obf, obf_failed) = reports("mode3.obf");
-    let (jsonl, jsonl_failed) = reports("mode3.jsonl");
-    let (kifu, kifu_failed) = reports("mode3.txt");
-    let lines = fs::read_to_string(dir.path().join("o/mode3.obf")).unwrap().lines().count() as u64;
+    let (obf, obf_failed) = inspected(dir.path(), "o/mode3.obf");
+    let (jsonl, jsonl_failed) = inspected(dir.path(), "o/mode3.jsonl");
+    let (kifu, kifu_failed) = inspected(dir.path(), "o/mode3.txt");
+    let lines = fs::read_to_string(dir.path().join("o/mode3.obf")).unwrap().lines().count();
     assert!(obf.len() > 10, "{obf:?}");
-    assert_eq!(obf.len() as u64 + obf_failed, lines, "every line a position, in the book or not");
+    assert_eq!(obf.len(), lines, "every line a position, in the book or not");
+    let (obf, jsonl, kifu) = (same_position(&obf), same_position(&jsonl), same_position(&kifu));
     assert!(obf == jsonl && obf_failed == jsonl_failed, "the OBF and JSONL lines are the same positions");
-    // (A kifu's board after a forced pass is drawn from the other side: counted only.)
-    assert_eq!((obf.len(), obf_failed), (kifu.len(), kifu_failed), "and the kifu lines too");
+    assert!(obf == kifu && obf_failed == kifu_failed, "and the kifu lines too");
 
     let first = fs::read_to_string(dir.path().join("o/mode3.obf")).unwrap().lines().next().unwrap().to_string();
     assert!(first.starts_with('-'), "the test needs an OBF board starting with -: {first}");
@@ -178,6 +162,91 @@ fn inspect_reads_the_lines_mining_writes_and_a_board_starting_with_a_dash() {
         assert!(text(&out.stdout).starts_with(&format!("argument 1 {first}\n")), "as written: {}", text(&out.stdout));
         assert!(text(&out.stdout).contains("in book: yes"), "{}", text(&out.stdout));
     }
+}
+
+/// `inspect BOOK -f FILE --summary json -q` in `dir`: each position's
+/// report (those the book lacks too) and how many failed.
+fn inspected(dir: &Path, file: &str) -> (Vec<serde_json::Value>, u64) {
+    let out = run(dir, &["inspect", &book("sample"), "-f", file, "--summary", "json", "-q"]);
+    let said = text(&out.stderr);
+    assert!(!said.contains("is not a position"), "{file}: {said}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (summary["reports"].as_array().unwrap().clone(), summary["failed"].as_u64().unwrap())
+}
+
+/// The fields of reports that say which position they are and what the
+/// book holds there, without where the position was written.
+fn same_position(reports: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let keys = ["judged", "board", "side", "in_book", "record", "value", "lower", "upper", "level", "links", "leaf"];
+    reports.iter().map(|r| keys.iter().map(|k| r[*k].clone()).collect()).collect()
+}
+
+/// Issue 47 item 2: every line of every file a mode writes is reported, at
+/// the position the mode judged: the position before the last move for a
+/// line to one of its moves (mode 1's leaf, moves above the expected
+/// score), saying so, and in fields under --summary json. The mode's JSONL
+/// says independently what it judged there: its target, and the judged
+/// position's V, L and F.
+#[test]
+fn inspect_reports_every_line_of_every_mode_where_the_mode_judged_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mined = run(
+        dir.path(),
+        &["mine", &book("sample"), "--mode", "all", "--format", "kifu,jsonl,obf", "--out-dir", "o", "--bom", "false"],
+    );
+    assert!(mined.status.success(), "{}", text(&mined.stderr));
+    let mut targets = std::collections::BTreeSet::new();
+    for mode in 1..=4 {
+        let records: Vec<serde_json::Value> = fs::read_to_string(dir.path().join(format!("o/mode{mode}.jsonl")))
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert!(!records.is_empty(), "the sample book gives every mode lines");
+        let (reports, failed) = inspected(dir.path(), &format!("o/mode{mode}.jsonl"));
+        assert_eq!((reports.len(), failed), (records.len(), 0), "mode {mode}: every line reported");
+        for (record, report) in records.iter().zip(&reports) {
+            let target = record["target"].as_str().unwrap();
+            targets.insert((mode, target.to_string()));
+            let judged = &report["judged"];
+            assert_eq!(judged["mode"], mode, "{report}");
+            match target {
+                "move" => {
+                    assert_eq!(judged["at"], "before_last_move", "{record}\n{report}");
+                    assert_eq!(judged["last_move"], record["move"], "{record}\n{report}");
+                }
+                _ => {
+                    assert_eq!(judged["at"], "line_end", "{record}\n{report}");
+                    assert_eq!((&report["board"], &report["side"]), (&record["board"], &record["side"]));
+                }
+            }
+            let links: Vec<i64> =
+                report["links"].as_array().unwrap().iter().map(|l| l["score"].as_i64().unwrap()).collect();
+            let best_link = links.iter().max().map_or(serde_json::Value::Null, |&l| l.into());
+            assert_eq!(
+                (&report["value"], &best_link, &report["leaf"]["score"]),
+                (&record["v"], &record["l"], &record["f"]),
+                "the judged position's V, L, F\n{record}\n{report}"
+            );
+            let line = report["line"].as_str().unwrap().replace("PS", "");
+            assert!(record["kifu"].as_str().unwrap().starts_with(&line), "{record}\n{report}");
+        }
+        let expected = same_position(&reports);
+        for format in ["obf", "txt"] {
+            let (others, failed) = inspected(dir.path(), &format!("o/mode{mode}.{format}"));
+            assert_eq!(failed, 0, "mode{mode}.{format}");
+            assert!(same_position(&others) == expected, "mode{mode}.{format}: the positions the JSONL names");
+        }
+    }
+    assert!(targets.contains(&(3, "move".into())) && targets.contains(&(3, "child".into())), "{targets:?}");
+    let out = run(dir.path(), &["inspect", &book("sample"), "-f", "o/mode1.obf"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("mode 1 judged the position before the line's last move ")
+            && text(&out.stdout).contains(" (its leaf): shown below\n"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]

@@ -192,6 +192,9 @@ fn the_book_grown_holds_what_edax_grew_with_the_same_values() {
     }
     assert_eq!(summary(&out, "positions added"), "positions added      46");
     assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    // Issue 47 item 9: the engine time counts the fleet as the engine's own line does.
+    assert!(summary(&out, "engine time").ends_with(" s (2 workers on 1 engine)"), "{}", summary(&out, "engine time"));
+    assert!(summary(&out, "engine 1").contains(": 2 workers, 92 searches"), "{}", summary(&out, "engine 1"));
     // Nothing left to do: a second run adds nothing, and the book agrees
     // with itself (fix changes no record).
     let again =

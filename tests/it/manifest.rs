@@ -157,3 +157,45 @@ fn a_manifest_that_lands_on_another_output_is_refused() {
     assert!(err.contains("o/mode1.txt") && err.contains("o/manifest.json") && !err.contains("panicked"), "{err}");
     assert_eq!(names_in(&dir.path().join("o")), ["manifest.json"], "nothing written");
 }
+
+/// Issue 47 item 9: the manifest gives the window as JSON fields (it held
+/// Rust's debug text, "Window { deviation: None, … }"), and the
+/// orientation as the config key writes it.
+#[test]
+fn the_manifest_gives_the_window_and_orientation_as_the_config_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    mine(dir.path(), &edax46(), &["--mode", "1", "--deviation", "2", "--max-ply", "20"]);
+    let settings = &manifest(dir.path())["settings"];
+    assert_eq!(settings["window"], serde_json::json!({"deviation": 2, "error": null, "max_ply": 20}), "{settings}");
+    assert_eq!(settings["orientation"], "f5", "{settings}");
+}
+
+/// Issue 47 item 9: the previous run's files removed, and those kept and
+/// why, are said in the summary (they were said only in `info:` lines),
+/// and with -q in the JSON summary a script asks for.
+#[test]
+fn the_summary_names_the_previous_run_s_files_removed_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    mine(dir.path(), &edax46(), &["--mode", "all", "--format", "kifu,obf"]);
+    fs::write(dir.path().join("o/mode3.obf"), "the user's own positions\n").unwrap();
+    let book = sample().display().to_string();
+    let out = run(dir.path(), &["--book", &book, "--out-dir", "o", "--mode", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let removed =
+        ["mode1.obf", "mode2.txt", "mode2.obf", "mode3.txt", "mode4.txt", "mode4.obf"].map(|n| format!("o/{n}"));
+    let line = said.lines().find(|l| l.starts_with("removed ")).unwrap_or_else(|| panic!("{said}"));
+    assert_eq!(
+        line,
+        format!("removed            {} (the previous run's files, not written by this one)", removed.join(", "))
+    );
+    assert!(said.contains("kept               o/mode3.obf (the previous run's file: it changed since"), "{said}");
+
+    mine(dir.path(), &edax46(), &["--mode", "all", "--format", "kifu,obf"]);
+    let out = run(dir.path(), &["--book", &book, "--out-dir", "o", "--mode", "1", "-q", "--summary", "json"]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let removed: Vec<String> =
+        (1..=4).flat_map(|n| ["txt", "obf"].map(|e| format!("o/mode{n}.{e}"))).filter(|p| p != "o/mode1.txt").collect();
+    assert_eq!(summary["removed"], serde_json::json!(removed), "{summary}");
+    assert_eq!(summary["kept"], serde_json::json!([]), "{summary}");
+}

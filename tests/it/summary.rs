@@ -110,7 +110,10 @@ fn every_command_ends_with_one_json_object_when_asked() {
                     assert_eq!(file["lines"], lines_in(&d.join(file["path"].as_str().unwrap())), "{mode}");
                 }
             }
-            "inspect" => assert!(summary["reports"][0].as_str().unwrap().contains("F5D6"), "{summary}"),
+            "inspect" => {
+                let report = &summary["reports"][0];
+                assert_eq!((&report["line"], &report["in_book"]), (&"F5D6".into(), &true.into()), "{summary}");
+            }
             "check" => {
                 assert_eq!(summary["games_read"], 12, "{summary}");
                 for set in summary["sets"].as_array().unwrap() {
