@@ -93,6 +93,10 @@ pub enum AppError {
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// A file the command line names to be written exists, and replacing
+    /// it was not asked for (--force).
+    #[error("{} exists ({holds}); --force replaces it", path.display())]
+    Exists { path: PathBuf, holds: bookminer::existing::Holds },
     /// An output is the config file, by some path.
     #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
     OverConfig { output: PathBuf, config: PathBuf },
@@ -130,6 +134,7 @@ impl AppError {
             | AppError::NoPositions
             | AppError::OutName { .. }
             | AppError::LogFile { .. }
+            | AppError::Exists { .. }
             | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
@@ -226,7 +231,67 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// to check, each command's own way.)
 pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
     check_log_file(cli, config)?;
-    check_config_file(cli, config)
+    check_config_file(cli, config)?;
+    check_named_outputs(cli, config)
+}
+
+/// The files the command line names for the command to write: OUT, and
+/// the file `-o` names (mine, diff). The files of out_dir are bookminer's
+/// own, replaced by each run (README, one run, one set of files).
+fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
+    match &cli.command {
+        None | Some(Command::Mine { .. }) => match cli.mine_output() {
+            Some(OneOutput::File(path)) => vec![path],
+            Some(OneOutput::Stdout) | None => Vec::new(),
+        },
+        Some(Command::Diff { output: Some(output), stdout: false, .. })
+            if output.as_os_str() != bookminer::diff::STDOUT =>
+        {
+            vec![output.clone()]
+        }
+        Some(
+            Command::Convert { output, .. }
+            | Command::Cut { output, .. }
+            | Command::Fix { output, .. }
+            | Command::Extend { output, .. }
+            | Command::Grow { output, .. }
+            | Command::Merge { output, .. },
+        ) => vec![output.clone()],
+        Some(Command::Synth { path, .. }) => vec![path.clone()],
+        Some(
+            Command::Diff { .. }
+            | Command::Inspect { .. }
+            | Command::Verify { .. }
+            | Command::Stats { .. }
+            | Command::Completions { .. }
+            | Command::Man { .. },
+        ) => Vec::new(),
+    }
+}
+
+/// Refuses, before any work, a file named to be written that exists and
+/// that the command did not write: a book can be days of engine time. It
+/// is replaced (atomically, as any output) only with --force (`force` in
+/// the config). Something that is no regular file (a folder, a device) is
+/// never written over. A named output that is a book read is left to the
+/// command's own refusal, which says so.
+fn check_named_outputs(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    use bookminer::existing::Found;
+    let (read, _) = files_of(cli, config);
+    for output in named_outputs(cli) {
+        if read.iter().any(|input| bookminer::input::same_destination(input, &output)) {
+            continue;
+        }
+        match Found::at(&output) {
+            Ok(Found::Nothing) | Err(_) => {}
+            Ok(Found::NotAFile(what)) => {
+                return Err(AppError::Io { path: output, source: bookminer::input::NotAFile::error(what) })
+            }
+            Ok(Found::File(_)) if config.force => {}
+            Ok(Found::File(holds)) => return Err(AppError::Exists { path: output, holds }),
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an output that is the config file by any path: the config is
@@ -982,7 +1047,7 @@ fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, pat
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;
     stop_on_interrupt("nothing will be written");
-    let mut file = AtomicFile::create(path).map_err(io)?;
+    let mut file = AtomicFile::create_named(path).map_err(io)?;
     inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
     let report = with_control(None, &shown, |control| {

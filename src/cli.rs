@@ -3,7 +3,7 @@
 
 use crate::config::{
     choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ReadKeys, Settings,
-    WalkKeys,
+    WalkKeys, WriteKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -21,12 +21,16 @@ use std::path::PathBuf;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
 /// a file that is no book at all) or arguments (an output that is the input,
-/// or exists and is not a regular file); 3 a file could not be read or
-/// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
+/// or exists and is not a regular file; an OUT or -o file that exists,
+/// without --force); 3 a file could not be read or written; 130 interrupted
+/// (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when
-/// complete; an output named by a symbolic link replaces the file the link
-/// leads to, and the link is kept.
+/// complete. A file the command line names (OUT, -o FILE) that exists is
+/// refused before any work, naming what it holds, unless --force says to
+/// replace it; the files of out_dir are bookminer's own, replaced by each
+/// run. An output named by a symbolic link replaces the file the link leads
+/// to, and the link is kept.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {
@@ -79,6 +83,8 @@ pub struct MineArgs {
     pub log: LogKeys,
     #[command(flatten)]
     pub output: MineOutputArgs,
+    #[command(flatten)]
+    pub write: WriteKeys,
 }
 
 /// Where a run of one mode and one format writes its lines instead of
@@ -133,6 +139,7 @@ impl Cli {
             line: args.line.clone(),
             walk: args.walk.clone(),
             log: args.log.clone(),
+            write: args.write.clone(),
             ..Settings::default()
         }
     }
@@ -147,33 +154,47 @@ impl Cli {
                 | Command::Verify { book, read, log, .. }
                 | Command::Stats { book, read, log, .. },
             ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
-            Some(Command::Convert { read, log, .. }) => {
-                Settings { read: read.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Convert { read, log, write, .. }) => {
+                Settings { read: read.clone(), log: log.clone(), write: write.clone(), ..Settings::default() }
             }
-            Some(Command::Cut { read, walk, log, .. }) => {
-                Settings { read: read.clone(), walk: walk.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Cut { read, walk, log, write, .. }) => Settings {
+                read: read.clone(),
+                walk: walk.clone(),
+                log: log.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Fix { line, read, log, write, .. } | Command::Diff { line, read, log, write, .. }) => {
+                Settings {
+                    line: line.clone(),
+                    read: read.clone(),
+                    log: log.clone(),
+                    write: write.clone(),
+                    ..Settings::default()
+                }
             }
-            Some(Command::Fix { line, read, log, .. } | Command::Diff { line, read, log, .. }) => {
-                Settings { line: line.clone(), read: read.clone(), log: log.clone(), ..Settings::default() }
+            Some(Command::Synth { log, write, .. }) => {
+                Settings { log: log.clone(), write: write.clone(), ..Settings::default() }
             }
-            Some(Command::Synth { log, .. }) => Settings { log: log.clone(), ..Settings::default() },
-            Some(Command::Merge { engines, line, read, log, .. }) => Settings {
+            Some(Command::Merge { engines, line, read, log, write, .. }) => Settings {
                 engines: engines.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Extend { engines, extend, walk, line, read, log, .. }) => Settings {
+            Some(Command::Extend { engines, extend, walk, line, read, log, write, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Grow { engines, extend, grow, walk, line, read, log, .. }) => Settings {
+            Some(Command::Grow { engines, extend, grow, walk, line, read, log, write, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 grow: grow.clone(),
@@ -181,6 +202,7 @@ impl Cli {
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
             Some(Command::Completions { .. } | Command::Man { .. }) => Settings::default(),
@@ -282,11 +304,13 @@ pub enum Command {
         /// format than this one is refused.
         #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", ignore_case = true)]
         book_format: Option<Format>,
-        /// The book file to write (replaced only when complete).
+        /// The book file to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         path: PathBuf,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Write any book bookminer reads as an Edax or an Egaroucid book.
     ///
@@ -312,6 +336,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Keep the part of a book that the walk under a window reaches.
     ///
@@ -336,6 +362,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Repair a book as Edax's `book negamax` does, and say what changed.
     ///
@@ -365,7 +393,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The fixed book to write (replaced only when complete).
+        /// The fixed book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -374,6 +402,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Grow a book with an engine, as Edax's `book extend` does.
     ///
@@ -404,7 +434,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The book to write (replaced only when complete).
+        /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -419,6 +449,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Grow a book best-first under a budget: Lincke's drop-out expansion.
     ///
@@ -441,7 +473,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The book to write (replaced only when complete).
+        /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -458,6 +490,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Merge two books, of any formats bookminer reads, into one.
     ///
@@ -501,6 +535,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Say what differs between two books, of any formats bookminer reads.
     ///
@@ -553,6 +589,8 @@ pub enum Command {
         read: ReadKeys,
         #[command(flatten)]
         log: LogKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Print a shell completion script to standard output.
     ///

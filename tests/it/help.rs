@@ -27,6 +27,8 @@ const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
 const MINING: &[&str] =
     &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines", "--output", "--stdout"];
+/// Every command that writes a file the command line names (OUT, -o).
+const NAMED: &[&str] = &["--force"];
 
 fn set(groups: &[&[&str]]) -> BTreeSet<String> {
     ALWAYS.iter().chain(groups.iter().flat_map(|g| g.iter())).map(|f| f.to_string()).collect()
@@ -34,7 +36,7 @@ fn set(groups: &[&[&str]]) -> BTreeSet<String> {
 
 #[test]
 fn each_command_shows_exactly_the_options_it_uses() {
-    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW]);
+    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, NAMED]);
     let reading = set(&[&["--book", "--egbk-level"]]);
     let mut top = mine.clone();
     top.extend(["--positions-file".to_string(), "--version".to_string()]);
@@ -48,13 +50,13 @@ fn each_command_shows_exactly_the_options_it_uses() {
         }),
         (&["verify"], reading.clone()),
         (&["stats"], reading),
-        (&["convert"], set(&[&["--egbk-level", "--to"]])),
-        (&["cut"], set(&[&["--egbk-level"], WINDOW])),
-        (&["fix"], set(&[&["--egbk-level"], LINES])),
-        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES])),
+        (&["convert"], set(&[&["--egbk-level", "--to"], NAMED])),
+        (&["cut"], set(&[&["--egbk-level"], WINDOW, NAMED])),
+        (&["fix"], set(&[&["--egbk-level"], LINES, NAMED])),
+        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, NAMED])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
-        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"]])),
+        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], NAMED])),
     ];
     for (command, expected) in cases {
         let shown = flags_in(&help_of(command));

@@ -147,7 +147,7 @@ fn an_output_that_is_a_symbolic_link_is_written_through() {
     // A link to a missing file is written through as well.
     std::os::unix::fs::symlink("real/new.dat", dir.path().join("dangling.dat")).unwrap();
     for out_name in ["link.dat", "dangling.dat"] {
-        let out = run(dir.path(), &["cut", "in.dat", out_name]);
+        let out = run(dir.path(), &["cut", "in.dat", out_name, "--force"]);
         assert!(out.status.success(), "{out_name}: {}", stderr(&out));
         assert!(fs::symlink_metadata(dir.path().join(out_name)).unwrap().file_type().is_symlink(), "{out_name}");
     }
@@ -180,7 +180,7 @@ fn sigterm_and_sighup_at_any_moment_leave_out_whole_or_as_it_was() {
             fs::write(dir.path().join("o.dat"), b"previous").unwrap();
             let child = bin()
                 .current_dir(dir.path())
-                .args(["--config", "/dev/null", "--out-dir", "r", "fix", "in.dat", "o.dat"])
+                .args(["--config", "/dev/null", "--out-dir", "r", "fix", "in.dat", "o.dat", "--force"])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped())
                 .spawn()

@@ -9,6 +9,7 @@ mod cases;
 mod cli;
 mod convert;
 mod diff;
+mod existing;
 mod extend;
 mod extend_hostile;
 mod fix;
