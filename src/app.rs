@@ -279,7 +279,9 @@ fn check_named_outputs(cli: &Cli, config: &Config) -> Result<(), AppError> {
     use bookminer::existing::Found;
     let (read, _) = files_of(cli, config);
     for output in named_outputs(cli) {
-        if read.iter().any(|input| bookminer::input::same_destination(input, &output)) {
+        // (`--config /dev/null` is read, but is no book an output could be over.)
+        let over_input = |input: &PathBuf| input.is_file() && bookminer::input::same_destination(input, &output);
+        if read.iter().any(over_input) {
             continue;
         }
         match Found::at(&output) {
@@ -677,10 +679,25 @@ fn unnamed_format(output: &Path, writes: &str, remedy: &str) -> AppError {
     ))
 }
 
+/// Refuses, before anything is read, an OUT whose name says no book format
+/// (`fixed.txt`, `near`): a book no program would then take for one. The
+/// one rule of every command that writes a book in the format of the book
+/// it reads (fix, cut, extend, grow), as `convert` and `merge` refuse such
+/// a name ([`unnamed_format`]); which format is checked once the book is
+/// read ([`check_out_name`]).
+fn check_out_named(output: &Path, command: &'static str) -> Result<(), AppError> {
+    if Format::named_by(output).is_some() {
+        return Ok(());
+    }
+    Err(AppError::Usage(format!(
+        "{}: the name says no book format; {command} writes the format of the book it reads, Edax's (.dat) or Egaroucid's (.egbk3): name OUT for it (`bookminer convert` changes formats)",
+        output.display()
+    )))
+}
+
 /// Refuses an OUT whose extension names a format other than the one
 /// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
-/// read for what its name says. A name without one of the books'
-/// extensions is taken as it is.
+/// read for what its name says.
 fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
     let Some(named) = Format::named_by(output) else { return Ok(()) };
     if OutFormat::of(named) == Some(written) {
@@ -690,6 +707,7 @@ fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> R
 }
 
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    check_out_named(output, "cut")?;
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
@@ -704,6 +722,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
 fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = FixPaths::new(input, output, &config.out_dir)?;
+    check_out_named(output, "fix")?;
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
@@ -766,6 +785,7 @@ fn extend_options(config: &Config) -> ExtendOptions {
 fn run_grow(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    check_out_named(output, "grow")?;
     wind_down_on_interrupt();
     let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
@@ -791,6 +811,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path) -> Result<u8, AppErr
     let engines = engine_commands(config, "extend")?;
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?;
+    check_out_named(output, "extend")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let options = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
@@ -1027,16 +1048,21 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
 }
 
 /// The format `synth` writes: the one asked for, else the one OUT's name
-/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`), else Edax's. A name that
-/// says another format than the one asked for is refused, as the other
-/// writers refuse it.
+/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`). A name that says another
+/// format than the one asked for is refused, as the other writers refuse
+/// it, and so is a name that says none without --book-format, as `convert`
+/// refuses one without --to.
 fn synth_format(path: &Path, asked: Option<Format>) -> Result<Format, AppError> {
     let named = Format::named_by(path);
     match (asked, named) {
         (Some(written), Some(named)) if written != named => {
             Err(AppError::OutName { output: path.to_path_buf(), named, written, command: "synth --book-format" })
         }
-        (asked, named) => Ok(asked.or(named).unwrap_or(Format::Edax)),
+        (Some(format), _) | (None, Some(format)) => Ok(format),
+        (None, None) => Err(AppError::Usage(format!(
+            "{}: cannot tell the format to write from the name; synth writes Edax books (.dat) and Egaroucid's (.egbk3, .egbk2, .egbk): name OUT so, or give --book-format edax|egbk3|egbk2|egbk",
+            path.display()
+        ))),
     }
 }
 

@@ -273,8 +273,8 @@ pub enum Command {
     /// sample book); the same options always give the same file.
     ///
     /// The format is the one OUT's name says (.dat Edax's; .egbk3, .egbk2,
-    /// .egbk Egaroucid's; Edax's for any other name), or the one
-    /// --book-format names.
+    /// .egbk Egaroucid's), or the one --book-format names (which a name
+    /// that says no format needs).
     ///
     /// Lines are grown from the initial position a level of discs at a time,
     /// by a cheap evaluation with seeded noise, down to the end of the game;
@@ -300,8 +300,8 @@ pub enum Command {
         /// leaves only: its links are the moves whose child is in the book),
         /// .egbk2 or .egbk (values only, boards in any symmetric image).
         /// Default: the format OUT's name says (.dat, .egbk3, .egbk2,
-        /// .egbk), Edax's for any other name; a name that says another
-        /// format than this one is refused.
+        /// .egbk); a name that says another format than this one is
+        /// refused.
         #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", ignore_case = true)]
         book_format: Option<Format>,
         /// The book file to write (whole or not at all; an existing one only with --force).
@@ -347,8 +347,8 @@ pub enum Command {
     /// Edax book, links to records not kept are removed, the best of them
     /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
     /// OUT appears only when complete and is never IN; an OUT named for
-    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written is
-    /// refused (status 2): `convert` changes formats.
+    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written, or
+    /// for none, is refused (status 2): `convert` changes formats.
     Cut {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -385,7 +385,8 @@ pub enum Command {
     /// Needs the book and room for OUT beside its final name (it is written
     /// there and renamed when complete, so OUT is whole or not written); OUT
     /// may never be IN, by any path, nor be named for another format (.dat,
-    /// .egbk3, .egbk2, .egbk) than the one written: `convert` changes formats. Uses about the book's size in memory
+    /// .egbk3, .egbk2, .egbk) than the one written, nor for none: `convert`
+    /// changes formats. Uses about the book's size in memory
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.
