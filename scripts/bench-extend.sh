@@ -20,7 +20,7 @@ edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 ours=() theirs=()
 for i in $(seq "$runs"); do
-  rm -rf "$work/o"
+  rm -rf "$work/o" "$work/ours.dat"
   t=$( { /usr/bin/time -f "%e %U" "$bin" --config /dev/null extend "$book" "$work/ours.dat" --start "$line" \
         --engine "$edax" --workers "$workers" --out-dir "$work/o" --log-file "$work/o/log" -q; } 2>&1 | tail -n 1)
   ours+=("${t%% *}"); echo "bookminer extend: ${t%% *} s wall, ${t##* } s user"

@@ -190,15 +190,18 @@ writes="$dir/writes.md"
   echo "| command | positions | input file | clock | end to end | peak RSS | RSS over input |"
   echo "|---|---|---|---|---|---|---|"
 } > "$writes"
-# write_best LABEL N INPUT COMMAND...: the fastest of RUNS runs of COMMAND
-# (each command takes only its own options: --out-dir goes to those that
-# write into it, fix and mining).
+# write_best LABEL N INPUT OUT COMMAND...: the fastest of RUNS runs of
+# COMMAND, which writes the book OUT ("" for none; removed before each run,
+# since a command never replaces a book it did not write unasked); each
+# command takes only its own options: --out-dir goes to those that write
+# into it, fix and mining.
 write_best() {
-  local label=$1 n=$2 input=$3; shift 3
+  local label=$1 n=$2 input=$3 out=$4; shift 4
   local best_w="" best_r="" best_g="" run_ghz w
   warm "$input"
   for run in $(seq "$runs"); do
     echo "== $label, $n positions, run $run" >&2
+    [ -z "$out" ] || rm -f "$out"
     run_ghz=$("$clock")
     timed "$dir/time-write" -- "$@" --config /dev/null --log-file "$dir/log-write" > /dev/null
     w=$(field wall "$dir/time-write")
@@ -209,14 +212,16 @@ write_best() {
 }
 for n in ${WRITE_SIZES-10000000} $big; do
   book=$(book_file edax "$n")
-  write_best "convert Edax to .egbk3" "$n" "$book" "$bin" convert "$book" "$dir/conv-$n.egbk3"
-  write_best "convert .egbk3 to Edax" "$n" "$dir/conv-$n.egbk3" "$bin" convert "$dir/conv-$n.egbk3" "$dir/conv-$n.dat"
-  write_best "cut --deviation 2" "$n" "$book" "$bin" cut "$book" "$dir/cut-$n.dat" --deviation 2
+  write_best "convert Edax to .egbk3" "$n" "$book" "$dir/conv-$n.egbk3" \
+    "$bin" convert "$book" "$dir/conv-$n.egbk3"
+  write_best "convert .egbk3 to Edax" "$n" "$dir/conv-$n.egbk3" "$dir/conv-$n.dat" \
+    "$bin" convert "$dir/conv-$n.egbk3" "$dir/conv-$n.dat"
+  write_best "cut --deviation 2" "$n" "$book" "$dir/cut-$n.dat" "$bin" cut "$book" "$dir/cut-$n.dat" --deviation 2
   if "$bin" fix --help > /dev/null 2>&1; then
-    write_best "fix" "$n" "$book" "$bin" fix "$book" "$dir/fix-$n.dat" --out-dir "$dir/write-out"
+    write_best "fix" "$n" "$book" "$dir/fix-$n.dat" "$bin" fix "$book" "$dir/fix-$n.dat" --out-dir "$dir/write-out"
   fi
-  write_best "mine, mode all" "$n" "$book" "$bin" --book "$book" --mode all --out-dir "$dir/write-out"
-  write_best "mine, mode all, --deviation 2" "$n" "$book" "$bin" --book "$book" --mode all --deviation 2 \
+  write_best "mine, mode all" "$n" "$book" "" "$bin" --book "$book" --mode all --out-dir "$dir/write-out"
+  write_best "mine, mode all, --deviation 2" "$n" "$book" "" "$bin" --book "$book" --mode all --deviation 2 \
     --out-dir "$dir/write-out"
   rm -f "$dir/conv-$n.egbk3" "$dir/conv-$n.dat" "$dir/cut-$n.dat" "$dir/fix-$n.dat"
 done

@@ -99,6 +99,10 @@ pub enum AppError {
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
+    /// A file the command line names to be written exists, and replacing
+    /// it was not asked for (--force).
+    #[error("{} exists ({holds}); --force replaces it", path.display())]
+    Exists { path: PathBuf, holds: bookminer::existing::Holds },
     /// An output is the config file, by some path.
     #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
     OverConfig { output: PathBuf, config: PathBuf },
@@ -138,6 +142,7 @@ impl AppError {
             | AppError::NoPositions
             | AppError::OutName { .. }
             | AppError::LogFile { .. }
+            | AppError::Exists { .. }
             | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
@@ -239,7 +244,70 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// to check, each command's own way.)
 pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
     check_log_file(cli, config)?;
-    check_config_file(cli, config)
+    check_config_file(cli, config)?;
+    check_named_outputs(cli, config)
+}
+
+/// The files the command line names for the command to write: OUT, and
+/// the file `-o` names (mine, diff). The files of out_dir are bookminer's
+/// own, replaced by each run (README, one run, one set of files).
+fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
+    match &cli.command {
+        None | Some(Command::Mine { .. }) => match cli.mine_output() {
+            Some(OneOutput::File(path)) => vec![path],
+            Some(OneOutput::Stdout) | None => Vec::new(),
+        },
+        Some(Command::Diff { output: Some(output), stdout: false, .. })
+            if output.as_os_str() != bookminer::diff::STDOUT =>
+        {
+            vec![output.clone()]
+        }
+        Some(
+            Command::Convert { output, .. }
+            | Command::Cut { output, .. }
+            | Command::Fix { output, .. }
+            | Command::Extend { output, .. }
+            | Command::Grow { output, .. }
+            | Command::Merge { output, .. },
+        ) => vec![output.clone()],
+        Some(Command::Synth { path, .. }) => vec![path.clone()],
+        Some(
+            Command::Diff { .. }
+            | Command::Check { .. }
+            | Command::Inspect { .. }
+            | Command::Verify { .. }
+            | Command::Stats { .. }
+            | Command::Completions { .. }
+            | Command::Man { .. },
+        ) => Vec::new(),
+    }
+}
+
+/// Refuses, before any work, a file named to be written that exists and
+/// that the command did not write: a book can be days of engine time. It
+/// is replaced (atomically, as any output) only with --force (`force` in
+/// the config). Something that is no regular file (a folder, a device) is
+/// never written over. A named output that is a book read is left to the
+/// command's own refusal, which says so.
+fn check_named_outputs(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    use bookminer::existing::Found;
+    let (read, _) = files_of(cli, config);
+    for output in named_outputs(cli) {
+        // (`--config /dev/null` is read, but is no book an output could be over.)
+        let over_input = |input: &PathBuf| input.is_file() && bookminer::input::same_destination(input, &output);
+        if read.iter().any(over_input) {
+            continue;
+        }
+        match Found::at(&output) {
+            Ok(Found::Nothing) | Err(_) => {}
+            Ok(Found::NotAFile(what)) => {
+                return Err(AppError::Io { path: output, source: bookminer::input::NotAFile::error(what) })
+            }
+            Ok(Found::File(_)) if config.force => {}
+            Ok(Found::File(holds)) => return Err(AppError::Exists { path: output, holds }),
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an output that is the config file by any path: the config is
@@ -643,10 +711,25 @@ fn unnamed_format(output: &Path, writes: &str, remedy: &str) -> AppError {
     ))
 }
 
+/// Refuses, before anything is read, an OUT whose name says no book format
+/// (`fixed.txt`, `near`): a book no program would then take for one. The
+/// one rule of every command that writes a book in the format of the book
+/// it reads (fix, cut, extend, grow), as `convert` and `merge` refuse such
+/// a name ([`unnamed_format`]); which format is checked once the book is
+/// read ([`check_out_name`]).
+fn check_out_named(output: &Path, command: &'static str) -> Result<(), AppError> {
+    if Format::named_by(output).is_some() {
+        return Ok(());
+    }
+    Err(AppError::Usage(format!(
+        "{}: the name says no book format; {command} writes the format of the book it reads, Edax's (.dat) or Egaroucid's (.egbk3): name OUT for it (`bookminer convert` changes formats)",
+        output.display()
+    )))
+}
+
 /// Refuses an OUT whose extension names a format other than the one
 /// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
-/// read for what its name says. A name without one of the books'
-/// extensions is taken as it is.
+/// read for what its name says.
 fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
     let Some(named) = Format::named_by(output) else { return Ok(()) };
     if OutFormat::of(named) == Some(written) {
@@ -656,6 +739,7 @@ fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> R
 }
 
 fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
+    check_out_named(output, "cut")?;
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
@@ -670,6 +754,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
 fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = FixPaths::new(input, output, &config.out_dir)?;
+    check_out_named(output, "fix")?;
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
@@ -732,6 +817,7 @@ fn extend_options(config: &Config) -> ExtendOptions {
 fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "grow")?;
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "grow")?;
     wind_down_on_interrupt();
     let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
@@ -757,6 +843,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let engines = engine_commands(config, "extend")?;
     // Before anything is loaded: a refusal should not wait for a large book.
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "extend")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let options = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
@@ -1033,16 +1120,21 @@ fn verify_file(book: &Book) -> Result<VerifyReport, AppError> {
 }
 
 /// The format `synth` writes: the one asked for, else the one OUT's name
-/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`), else Edax's. A name that
-/// says another format than the one asked for is refused, as the other
-/// writers refuse it.
+/// says (`.dat`, `.egbk3`, `.egbk2`, `.egbk`). A name that says another
+/// format than the one asked for is refused, as the other writers refuse
+/// it, and so is a name that says none without --book-format, as `convert`
+/// refuses one without --to.
 fn synth_format(path: &Path, asked: Option<Format>) -> Result<Format, AppError> {
     let named = Format::named_by(path);
     match (asked, named) {
         (Some(written), Some(named)) if written != named => {
             Err(AppError::OutName { output: path.to_path_buf(), named, written, command: "synth --book-format" })
         }
-        (asked, named) => Ok(asked.or(named).unwrap_or(Format::Edax)),
+        (Some(format), _) | (None, Some(format)) => Ok(format),
+        (None, None) => Err(AppError::Usage(format!(
+            "{}: cannot tell the format to write from the name; synth writes Edax books (.dat) and Egaroucid's (.egbk3, .egbk2, .egbk): name OUT so, or give --book-format edax|egbk3|egbk2|egbk",
+            path.display()
+        ))),
     }
 }
 
@@ -1053,7 +1145,7 @@ fn run_synth(config: &Config, asked: Option<Format>, options: &SynthOptions, pat
     let folder = folder_of(path);
     ensure_dir(folder).map_err(io)?;
     stop_on_interrupt("nothing will be written");
-    let mut file = AtomicFile::create(path).map_err(io)?;
+    let mut file = AtomicFile::create_named(path).map_err(io)?;
     inputs_are_good(config);
     let shown = RefCell::new(Progress::default());
     let report = with_control(None, &shown, |control| {

@@ -3,7 +3,7 @@
 
 use crate::config::{
     choice, BookKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys, ProgressKeys,
-    ReadKeys, Settings, WalkKeys, WrittenKeys,
+    ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -21,12 +21,16 @@ use std::path::PathBuf;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
 /// a file that is no book at all), game file (check) or arguments (an output
-/// that is the input, or exists and is not a regular file); 3 a file could not be read or
-/// written; 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
+/// that is the input, or exists and is not a regular file; an OUT or -o file
+/// that exists, without --force); 3 a file could not be read or written; 130
+/// interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when
-/// complete; an output named by a symbolic link replaces the file the link
-/// leads to, and the link is kept.
+/// complete. A file the command line names (OUT, -o FILE) that exists is
+/// refused before any work, naming what it holds, unless --force says to
+/// replace it; the files of out_dir are bookminer's own, replaced by each
+/// run. An output named by a symbolic link replaces the file the link leads
+/// to, and the link is kept.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", version, max_term_width = 100)]
 pub struct Cli {
@@ -83,6 +87,8 @@ pub struct MineArgs {
     pub progress: ProgressKeys,
     #[command(flatten)]
     pub output: MineOutputArgs,
+    #[command(flatten)]
+    pub write: WriteKeys,
 }
 
 /// Where a run of one mode and one format writes its lines instead of
@@ -139,6 +145,7 @@ impl Cli {
             walk: args.walk.clone(),
             log: args.log.clone(),
             progress: args.progress.clone(),
+            write: args.write.clone(),
             ..Settings::default()
         }
     }
@@ -153,27 +160,31 @@ impl Cli {
                 | Command::Verify { book, read, log, .. }
                 | Command::Stats { book, read, log, .. },
             ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
-            Some(Command::Convert { read, log, progress, .. }) => {
-                Settings { read: read.clone(), log: log.clone(), progress: progress.clone(), ..Settings::default() }
+            Some(Command::Convert { read, log, progress, write, .. }) => {
+                Settings { read: read.clone(), log: log.clone(), progress: progress.clone(),
+                write: write.clone(), ..Settings::default() }
             }
-            Some(Command::Cut { read, walk, log, progress, .. }) => Settings {
+            Some(Command::Cut { read, walk, log, progress, write, .. }) => Settings {
                 read: read.clone(),
                 walk: walk.clone(),
                 log: log.clone(),
                 progress: progress.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Fix { line, read, log, progress, .. } | Command::Diff { line, read, log, progress, .. }) => {
+            Some(Command::Fix { line, read, log, progress, write, .. } | Command::Diff { line, read, log, progress, write, .. }) => {
                 Settings {
                     line: line.clone(),
                     read: read.clone(),
                     log: log.clone(),
                     progress: progress.clone(),
+                write: write.clone(),
                     ..Settings::default()
                 }
             }
-            Some(Command::Synth { log, progress, .. }) => {
-                Settings { log: log.clone(), progress: progress.clone(), ..Settings::default() }
+            Some(Command::Synth { log, progress, write, .. }) => {
+                Settings { log: log.clone(), progress: progress.clone(),
+                write: write.clone(), ..Settings::default() }
             }
             Some(Command::Check { written, line, read, log, progress, .. }) => Settings {
                 written: written.clone(),
@@ -183,15 +194,16 @@ impl Cli {
                 progress: progress.clone(),
                 ..Settings::default()
             },
-            Some(Command::Merge { engines, line, read, log, progress, .. }) => Settings {
+            Some(Command::Merge { engines, line, read, log, progress, write, .. }) => Settings {
                 engines: engines.clone(),
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
                 progress: progress.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Extend { engines, extend, walk, line, read, log, progress, .. }) => Settings {
+            Some(Command::Extend { engines, extend, walk, line, read, log, progress, write, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
@@ -199,9 +211,10 @@ impl Cli {
                 read: read.clone(),
                 log: log.clone(),
                 progress: progress.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Grow { engines, extend, grow, walk, line, read, log, progress, .. }) => Settings {
+            Some(Command::Grow { engines, extend, grow, walk, line, read, log, progress, write, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 grow: grow.clone(),
@@ -210,6 +223,7 @@ impl Cli {
                 read: read.clone(),
                 log: log.clone(),
                 progress: progress.clone(),
+                write: write.clone(),
                 ..Settings::default()
             },
             Some(Command::Completions { .. } | Command::Man { .. }) => Settings::default(),
@@ -283,8 +297,8 @@ pub enum Command {
     /// sample book); the same options always give the same file.
     ///
     /// The format is the one OUT's name says (.dat Edax's; .egbk3, .egbk2,
-    /// .egbk Egaroucid's; Edax's for any other name), or the one
-    /// --book-format names.
+    /// .egbk Egaroucid's), or the one --book-format names (which a name
+    /// that says no format needs).
     ///
     /// Lines are grown from the initial position a level of discs at a time,
     /// by a cheap evaluation with seeded noise, down to the end of the game;
@@ -310,17 +324,19 @@ pub enum Command {
         /// leaves only: its links are the moves whose child is in the book),
         /// .egbk2 or .egbk (values only, boards in any symmetric image).
         /// Default: the format OUT's name says (.dat, .egbk3, .egbk2,
-        /// .egbk), Edax's for any other name; a name that says another
-        /// format than this one is refused.
+        /// .egbk); a name that says another format than this one is
+        /// refused.
         #[arg(long, value_parser = choice::<Format>(), value_name = "FORMAT", ignore_case = true)]
         book_format: Option<Format>,
-        /// The book file to write (replaced only when complete).
+        /// The book file to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         path: PathBuf,
         #[command(flatten)]
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Write any book bookminer reads as an Edax or an Egaroucid book.
     ///
@@ -348,17 +364,21 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Keep the part of a book that the walk under a window reaches.
     ///
     /// Writes OUT, in IN's format (an .egbk2 or .egbk book as .egbk3): the
-    /// start position's record and every record the walk from `start` arrives
-    /// at under the window (deviation, error, max_ply), in walk order. In an
+    /// records of the line from the initial position to `start` (so that OUT
+    /// holds the initial position, as every book does), then the start
+    /// position's record and every record the walk from `start` arrives at
+    /// under the window (deviation, error, max_ply), in walk order. In an
     /// Edax book, links to records not kept are removed, the best of them
     /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
     /// OUT appears only when complete and is never IN; an OUT named for
-    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written is
-    /// refused (status 2): `convert` changes formats.
+    /// another format (.dat, .egbk3, .egbk2, .egbk) than the one written, or
+    /// for none, is refused (status 2): `convert` changes formats.
     Cut {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -374,6 +394,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Repair a book as Edax's `book negamax` does, and say what changed.
     ///
@@ -395,7 +417,8 @@ pub enum Command {
     /// Needs the book and room for OUT beside its final name (it is written
     /// there and renamed when complete, so OUT is whole or not written); OUT
     /// may never be IN, by any path, nor be named for another format (.dat,
-    /// .egbk3, .egbk2, .egbk) than the one written: `convert` changes formats. Uses about the book's size in memory
+    /// .egbk3, .egbk2, .egbk) than the one written, nor for none: `convert`
+    /// changes formats. Uses about the book's size in memory
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.
@@ -403,7 +426,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The fixed book to write (replaced only when complete).
+        /// The fixed book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -414,6 +437,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Grow a book with an engine, as Edax's `book extend` does.
     ///
@@ -444,7 +469,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The book to write (replaced only when complete).
+        /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
@@ -465,6 +490,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Grow a book best-first under a budget: Lincke's drop-out expansion.
     ///
@@ -487,7 +514,7 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The book to write (replaced only when complete).
+        /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
@@ -510,6 +537,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Merge two books, of any formats bookminer reads, into one.
     ///
@@ -559,6 +588,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Say what differs between two books, of any formats bookminer reads.
     ///
@@ -613,6 +644,8 @@ pub enum Command {
         log: LogKeys,
         #[command(flatten)]
         progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
     },
     /// Measure a book against games, as Edax's `book check` does.
     ///

@@ -118,6 +118,9 @@ pub struct Settings {
     #[command(flatten)]
     #[serde(flatten)]
     pub grow: GrowKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub write: WriteKeys,
 }
 
 /// The book mining, inspect, verify and stats read (the book commands that
@@ -302,6 +305,26 @@ pub struct GrowKeys {
     #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
     #[serde(default, deserialize_with = "de::max_seconds")]
     pub max_seconds: Option<f64>,
+}
+
+/// Whether a file the command line names to write (OUT, `-o FILE`) may
+/// replace a file already there: every command that writes one.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct WriteKeys {
+    /// Replace OUT (or the -o file) if it exists; without it an existing
+    /// file is refused (status 2) before any work, naming what it holds.
+    /// Never replaces an extend journal [config: force]
+    #[arg(
+        long,
+        display_order = 26,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_parser = parse_bool
+    )]
+    #[serde(default, deserialize_with = "de::boolean")]
+    pub force: Option<bool>,
 }
 
 /// The settings alone as a command line, to check one flag at a time.
@@ -701,6 +724,9 @@ pub struct Config {
     pub max_priority: Option<f64>,
     /// `grow` dispatches nothing new after this many seconds.
     pub max_seconds: Option<f64>,
+    /// A file named to be written (OUT, `-o FILE`) may replace one that
+    /// exists (never a journal).
+    pub force: bool,
 }
 
 /// The default number of engines: one per core.
@@ -736,6 +762,7 @@ impl Default for Config {
             error_weight: 1.0,
             max_priority: None,
             max_seconds: None,
+            force: false,
         }
     }
 }
@@ -975,6 +1002,7 @@ impl Config {
         self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);
         self.max_priority = s.grow.max_priority.or(self.max_priority);
         self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
+        self.force = s.write.force.unwrap_or(self.force);
         Ok(())
     }
 }
@@ -1188,9 +1216,23 @@ mod tests {
     }
 
     #[test]
+    fn force_is_a_flag_alone_or_with_a_value_and_a_file_key() {
+        assert!(!parse("").unwrap().force, "nothing is replaced unasked");
+        assert!(parse("force = true").unwrap().force);
+        let given = |args: &[&str]| Flags::try_parse_from(args).map(|f| f.settings.write.force);
+        assert_eq!(given(&["--force"]).unwrap(), Some(true));
+        assert_eq!(given(&["--force=false"]).unwrap(), Some(false));
+        assert_eq!(given(&[]).unwrap(), None);
+        assert!(given(&["--force=maybe"]).is_err());
+        let mut c = parse("force = true").unwrap();
+        c.set_from_command_line("force", "false").unwrap();
+        assert!(!c.force, "the flag overrides the file");
+    }
+
+    #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 27, "{keys:?}");
+        assert_eq!(keys.len(), 28, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

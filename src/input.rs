@@ -264,6 +264,11 @@ impl NotAFile {
     pub fn new(kind: FileType) -> NotAFile {
         NotAFile(describe(kind))
     }
+
+    /// The refusal, as an I/O error, of an output that is `what` ([`describe`]'s words).
+    pub fn error(what: &'static str) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, NotAFile(what))
+    }
 }
 
 /// Whether an error is the refusal of an output that is not a regular file

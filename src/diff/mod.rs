@@ -184,7 +184,7 @@ pub fn diff(
             if let Some(dir) = path.parent() {
                 ensure_dir(dir).map_err(io_error)?;
             }
-            Sink::File(AtomicFile::create(path).map_err(io_error)?)
+            Sink::File(AtomicFile::create_named(path).map_err(io_error)?)
         }
         LinesOut::Stream(stream) => Sink::Stream(stream),
     };

@@ -183,7 +183,7 @@ pub fn grow_with(
     report.extend.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)?
     {
         Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, control)?,
+        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
     };
     report.extend.elapsed = began.elapsed();
     Ok(report)

@@ -36,6 +36,14 @@ const LINE_START: &[u8] = br#"{"board":""#;
 /// How a line that notes an expansion `grow` dispatched begins.
 const EXPANSION_START: &[u8] = br#"{"expand":""#;
 
+/// Whether a file's first bytes are a journal's: its first line notes an
+/// answer or an expansion, as every line the journal writes begins. No
+/// other file bookminer writes begins so (a receipt's lines begin with
+/// their record's number, a mode's JSON lines with their kifu).
+pub fn starts_as_journal(first: &[u8]) -> bool {
+    [LINE_START, EXPANSION_START].iter().any(|start| first.starts_with(start))
+}
+
 /// Why the journal cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {

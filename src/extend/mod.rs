@@ -28,7 +28,7 @@ mod view;
 mod write;
 
 pub use ask::Asked;
-pub use journal::{JournalError, TakenFrom, JOURNAL};
+pub use journal::{starts_as_journal, JournalError, TakenFrom, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
@@ -422,7 +422,7 @@ pub fn extend_with(
     grown?;
     report.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
         Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, out, paths, control)?,
+        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
     };
     report.elapsed = began.elapsed();
     Ok(report)
@@ -704,7 +704,7 @@ impl Opened {
                 ensure_dir(dir).map_err(io(dir))?;
             }
         }
-        let out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
+        let out = AtomicFile::create_named(&paths.output).map_err(io(&paths.output))?;
         let journal = Journal::open_for_run(&paths.journal, paths.fresh)?;
         if !journal.is_empty() {
             tracing::info!(
@@ -732,8 +732,9 @@ enum Written {
     /// OUT written, with this many records.
     Out(u64),
     /// The book grown set aside, for `fix` to write into OUT
-    /// ([`SetAside::write`]) once the book read is let go.
-    SetAside(SetAside, AtomicFile),
+    /// ([`SetAside::write`]) once the book read is let go (boxed: a
+    /// begun file is large beside a count).
+    SetAside(SetAside, Box<AtomicFile>),
 }
 
 /// Writes OUT, the book grown, negamaxed as `fix` does, and makes it
@@ -751,7 +752,7 @@ fn write_grown(
     let initial = store.find(&normalize(&Start::initial().board).board);
     if !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
         drop(solved);
-        return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, out));
+        return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, Box::new(out)));
     }
     let interrupted = ExtendError::interrupted(&paths.journal);
     let path = &paths.output;

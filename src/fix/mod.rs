@@ -172,7 +172,7 @@ pub fn fix(book: Book, paths: &FixPaths, options: &FixOptions, control: Control<
     }
     // Made before the long part, so that an output that cannot be written
     // is known at once.
-    let mut book_file = AtomicFile::create(output).map_err(io_error(output))?;
+    let mut book_file = AtomicFile::create_named(output).map_err(io_error(output))?;
     let mut receipt_file = AtomicFile::create(receipt).map_err(io_error(receipt))?;
     let input_format = book.format();
     let positions_loaded = book.counts().positions;

@@ -335,7 +335,7 @@ fn write_out(
             ensure_dir(dir).map_err(io(dir))?;
         }
     }
-    let mut out = AtomicFile::create(&paths.output).map_err(io(&paths.output))?;
+    let mut out = AtomicFile::create_named(&paths.output).map_err(io(&paths.output))?;
     let mut receipt = AtomicFile::create(&paths.receipt).map_err(io(&paths.receipt))?;
     let sink = Path::new("(no receipt)");
     let fixed = fix_into(merged, &FixOptions::default(), (&mut out, &paths.output), (&mut io::sink(), sink), control)?;

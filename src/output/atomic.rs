@@ -33,6 +33,18 @@ pub struct AtomicFile {
     /// to start writing to disk (see [`AtomicFile::start_writeback`]).
     written: u64,
     written_back: u64,
+    /// What the commit does to a file found under the final name then.
+    commit: Commit,
+}
+
+/// What committing does to a file under the final name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Commit {
+    /// Replaces it: a file of bookminer's own folder (mining's, a receipt).
+    Replacing,
+    /// Fails, the file kept: a file named by the user (OUT, `-o FILE`)
+    /// where nothing was when the run began, and something appeared since.
+    KeepingNewcomer,
 }
 
 /// How much a file grows between two requests to start writing it to disk.
@@ -43,6 +55,24 @@ impl AtomicFile {
     /// [`AtomicFile::commit`] could never succeed, and finding that out only
     /// after a long walk (perhaps with other outputs already renamed) is worse.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        AtomicFile::create_as(path, Commit::Replacing)
+    }
+
+    /// [`AtomicFile::create`] for a file the user named (OUT, `-o FILE`),
+    /// whose command has refused (or been told to replace) what was there
+    /// before it began: when nothing is under the name now, a file that
+    /// appears there while the run writes (another program's) is never
+    /// replaced; the commit fails instead, naming it.
+    pub fn create_named(path: &Path) -> io::Result<AtomicFile> {
+        let target = through_links(path)?;
+        let commit = match fs::symlink_metadata(&target) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Commit::KeepingNewcomer,
+            _ => Commit::Replacing,
+        };
+        AtomicFile::create_as(path, commit)
+    }
+
+    fn create_as(path: &Path, commit: Commit) -> io::Result<AtomicFile> {
         let target = through_links(path)?;
         refuse_unless_replaceable(&target)?;
         let temp = Temp::create(folder_of(&target), temp_prefix(&target))?;
@@ -52,6 +82,7 @@ impl AtomicFile {
             target,
             written: 0,
             written_back: 0,
+            commit,
         })
     }
 
@@ -117,7 +148,7 @@ impl AtomicFile {
     pub fn finish(self) -> io::Result<FinishedFile> {
         let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
         temp.as_file().sync_all()?;
-        Ok(FinishedFile { temp, path: self.path, target: self.target })
+        Ok(FinishedFile { temp, path: self.path, target: self.target, commit: self.commit })
     }
 }
 
@@ -171,10 +202,12 @@ impl Temp {
         }
     }
 
-    /// Puts the file under `target`'s name, replacing what was there. An
-    /// unnamed file is first linked under a hidden name beside it (a link
-    /// cannot replace a file), then renamed over it.
-    fn persist(self, target: &Path) -> io::Result<()> {
+    /// Puts the file under `target`'s name, replacing what was there
+    /// (`Commit::Replacing`) or failing if anything is (an error of kind
+    /// `AlreadyExists`). An unnamed file is linked: straight under the name
+    /// when nothing may be replaced (a link never replaces), else under a
+    /// hidden name beside it first, then renamed over it.
+    fn persist(self, target: &Path, commit: Commit) -> io::Result<()> {
         match self {
             #[cfg(target_os = "linux")]
             Temp::Unnamed { file, dir, prefix } => {
@@ -184,10 +217,16 @@ impl Temp {
                     let (cwd, follow) = (rustix::fs::CWD, rustix::fs::AtFlags::SYMLINK_FOLLOW);
                     rustix::fs::linkat(cwd, this.as_str(), cwd, name, follow).map_err(io::Error::from)
                 };
+                if commit == Commit::KeepingNewcomer {
+                    return link(target);
+                }
                 let mut builder = tempfile::Builder::new();
                 builder.prefix(&prefix).suffix(".tmp").rand_bytes(RANDOM_LEN);
                 let named = builder.make_in(&dir, link)?;
                 named.persist(target).map_err(|e| e.error)?;
+            }
+            Temp::Named(temp) if commit == Commit::KeepingNewcomer => {
+                temp.persist_noclobber(target).map_err(|e| e.error)?;
             }
             Temp::Named(temp) => {
                 temp.persist(target).map_err(|e| e.error)?;
@@ -258,6 +297,7 @@ pub struct FinishedFile {
     temp: Temp,
     path: PathBuf,
     target: PathBuf,
+    commit: Commit,
 }
 
 impl FinishedFile {
@@ -265,9 +305,17 @@ impl FinishedFile {
         &self.path
     }
 
-    /// Renames the file into place.
+    /// Renames the file into place. A file named by the user that another
+    /// program made while the run wrote ([`AtomicFile::create_named`]) is
+    /// kept, and the error says so.
     pub fn commit(self) -> io::Result<()> {
-        self.temp.persist(&self.target)
+        self.temp.persist(&self.target, self.commit).map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists if self.commit == Commit::KeepingNewcomer => io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "a file appeared under this name while the run was writing it; it is kept, and nothing was written",
+            ),
+            _ => e,
+        })
     }
 }
 
@@ -396,6 +444,31 @@ mod tests {
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["book.dat"]);
         assert_eq!(fs::read(dir.path().join("book.dat")).unwrap(), b"bytes");
+    }
+
+    #[test]
+    fn a_named_output_never_replaces_a_file_that_appeared_while_it_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.dat");
+        let mut file = AtomicFile::create_named(&path).unwrap();
+        file.write_all(b"ours").unwrap();
+        fs::write(&path, b"theirs").unwrap();
+        let e = file.commit().expect_err("the newcomer is kept");
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists, "{e}");
+        assert!(e.to_string().contains("appeared"), "{e}");
+        assert_eq!(fs::read(&path).unwrap(), b"theirs");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "nothing left behind");
+        // Named when it was there already (the command was told to replace it).
+        let mut file = AtomicFile::create_named(&path).unwrap();
+        file.write_all(b"ours").unwrap();
+        file.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"ours");
+        // Nothing there, nothing appearing: written as any output.
+        let fresh = dir.path().join("fresh.dat");
+        let mut file = AtomicFile::create_named(&fresh).unwrap();
+        file.write_all(b"new").unwrap();
+        file.commit().unwrap();
+        assert_eq!(fs::read(&fresh).unwrap(), b"new");
     }
 
     #[test]

@@ -84,6 +84,17 @@ pub enum Place {
 }
 
 impl Place {
+    /// Begins the file of `format` for `stem`: the one `-o` names is the
+    /// user's ([`AtomicFile::create_named`]), the others bookminer's own.
+    fn begin(&self, stem: Stem, format: RecordFormat) -> Result<AtomicFile, (PathBuf, io::Error)> {
+        let path = self.path(stem, format);
+        let begun = match self {
+            Place::File(_) => AtomicFile::create_named(&path),
+            Place::Folder(_) | Place::Stream { .. } => AtomicFile::create(&path),
+        };
+        begun.map_err(|e| (path, e))
+    }
+
     /// The file of `format` for `stem`: in a stream's case, the scratch
     /// kifu file's.
     fn path(&self, stem: Stem, format: RecordFormat) -> PathBuf {
@@ -133,7 +144,11 @@ pub struct KifuFile {
 
 impl KifuFile {
     pub fn create(path: &Path, unique_lines: bool, bom: bool) -> io::Result<KifuFile> {
-        let mut file = AtomicFile::create(path)?;
+        KifuFile::in_file(AtomicFile::create(path)?, unique_lines, bom)
+    }
+
+    /// Kifu lines written into `file`, begun already.
+    fn in_file(mut file: AtomicFile, unique_lines: bool, bom: bool) -> io::Result<KifuFile> {
         let mut len = 0;
         if bom {
             file.write_all(BOM)?;
@@ -262,17 +277,15 @@ impl LineFiles {
         let stem = stem.into();
         let one = !matches!(place, Place::Folder(_));
         assert!(!one || settings.formats.iter().count() == 1, "one file, or a stream, takes one format");
-        let open = |format: RecordFormat| {
-            let path = place.path(stem, format);
-            AtomicFile::create(&path).map_err(|e| (path, e))
-        };
+        let open = |format: RecordFormat| place.begin(stem, format);
         // A stream takes kifu lines as it takes any other format's; a kifu
         // file is then kept only to drop repeats.
         let streamed = matches!(place, Place::Stream { .. });
         let kifu_wanted = settings.formats.contains(RecordFormat::Kifu) && !streamed;
         let kifu = if kifu_wanted || settings.unique_lines {
-            let path = place.path(stem, RecordFormat::Kifu);
-            Some(KifuFile::create(&path, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
+            let file = place.begin(stem, RecordFormat::Kifu)?;
+            let path = file.path().to_path_buf();
+            Some(KifuFile::in_file(file, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
         } else {
             None
         };

@@ -52,7 +52,7 @@ impl BookOut {
         }
         // OUT's folder is made if missing, by every command that writes a book.
         crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
-        let mut file = AtomicFile::create(out).map_err(io)?;
+        let mut file = AtomicFile::create_named(out).map_err(io)?;
         file.write_all(&vec![0; header_len]).map_err(io)?;
         Ok(BookOut { file, records: 0 })
     }

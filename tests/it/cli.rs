@@ -459,7 +459,13 @@ fn synth_writes_the_format_out_s_name_says_and_refuses_a_name_for_another() {
         assert!(by_name == asked, "{name}: the format the name says, as --book-format {format} writes it");
         assert_eq!(Format::of(&by_name), Format::named_by(Path::new(name)).unwrap(), "{name}");
     }
-    assert_eq!(Format::of(&synth(&[], "plain.bin")), Format::Edax, "a name that says no format: Edax's");
+    // A name that says no format needs --book-format, as convert's needs --to (issue 47 item 8).
+    let out = run(dir.path(), &["synth", "--positions", "10", "plain.bin"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("plain.bin: cannot tell the format") && text(&out.stderr).contains("--book-format")
+    );
+    assert!(!dir.path().join("plain.bin").exists());
     for (format, name) in [("edax", "r.egbk3"), ("egbk3", "r.dat"), ("egbk2", "r.egbk")] {
         let out = run(dir.path(), &["synth", "--positions", "10", "--book-format", format, name]);
         let message = text(&out.stderr);

@@ -29,6 +29,8 @@ const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
 const PROGRESS: &[&str] = &["--progress-seconds"];
 const MINING: &[&str] =
     &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines", "--output", "--stdout"];
+/// Every command that writes a file the command line names (OUT, -o).
+const NAMED: &[&str] = &["--force"];
 
 fn set(groups: &[&[&str]]) -> BTreeSet<String> {
     ALWAYS.iter().chain(groups.iter().flat_map(|g| g.iter())).map(|f| f.to_string()).collect()
@@ -36,7 +38,7 @@ fn set(groups: &[&[&str]]) -> BTreeSet<String> {
 
 #[test]
 fn each_command_shows_exactly_the_options_it_uses() {
-    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, PROGRESS]);
+    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, PROGRESS, NAMED]);
     let reading = set(&[&["--book", "--egbk-level"]]);
     let mut top = mine.clone();
     top.extend(["--positions-file".to_string(), "--version".to_string()]);
@@ -50,14 +52,14 @@ fn each_command_shows_exactly_the_options_it_uses() {
         }),
         (&["verify"], reading.clone()),
         (&["stats"], reading),
-        (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS])),
-        (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS])),
-        (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS])),
-        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS])),
+        (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),
+        (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS, NAMED])),
+        (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS, NAMED])),
+        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
-        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS])),
+        (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS, NAMED])),
     ];
     for (command, expected) in cases {
         let shown = flags_in(&help_of(command));

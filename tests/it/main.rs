@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod convert;
 mod diff;
+mod existing;
 mod extend;
 mod extend_hostile;
 mod fix;

@@ -162,7 +162,7 @@ fn quiet_does_not_silence_a_json_summary() {
         assert_eq!(summary["command"], command, "{args:?}: {summary}");
     }
     let receipt = d.join("out/fix.jsonl");
-    let summary = json_of(&run_in(d, &["fix", book, "fixed.dat", "-q", "--summary", "json"]));
+    let summary = json_of(&run_in(d, &["fix", book, "fixed.dat", "--force", "-q", "--summary", "json"]));
     assert_eq!(summary["records_changed"], lines_in(&receipt), "{summary}");
 }
 
