@@ -160,10 +160,13 @@ impl Cli {
                 | Command::Verify { book, read, log, .. }
                 | Command::Stats { book, read, log, .. },
             ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
-            Some(Command::Convert { read, log, progress, write, .. }) => {
-                Settings { read: read.clone(), log: log.clone(), progress: progress.clone(),
-                write: write.clone(), ..Settings::default() }
-            }
+            Some(Command::Convert { read, log, progress, write, .. }) => Settings {
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
             Some(Command::Cut { read, walk, log, progress, write, .. }) => Settings {
                 read: read.clone(),
                 walk: walk.clone(),
@@ -172,19 +175,19 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Fix { line, read, log, progress, write, .. } | Command::Diff { line, read, log, progress, write, .. }) => {
-                Settings {
-                    line: line.clone(),
-                    read: read.clone(),
-                    log: log.clone(),
-                    progress: progress.clone(),
+            Some(
+                Command::Fix { line, read, log, progress, write, .. }
+                | Command::Diff { line, read, log, progress, write, .. },
+            ) => Settings {
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
                 write: write.clone(),
-                    ..Settings::default()
-                }
-            }
+                ..Settings::default()
+            },
             Some(Command::Synth { log, progress, write, .. }) => {
-                Settings { log: log.clone(), progress: progress.clone(),
-                write: write.clone(), ..Settings::default() }
+                Settings { log: log.clone(), progress: progress.clone(), write: write.clone(), ..Settings::default() }
             }
             Some(Command::Check { written, line, read, log, progress, .. }) => Settings {
                 written: written.clone(),
