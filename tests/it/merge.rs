@@ -429,9 +429,12 @@ fn an_egaroucid_book_merged_with_itself_is_its_fix_byte_for_byte() {
     }
 }
 
+/// A record's value, level and leaf (score and move), as merge compares them.
+type Held = (i32, i32, Option<(i32, Move)>);
+
 /// Board → (value, level, leaf) of every record of a book, read as every
 /// command reads it.
-fn value_level_leaf(path: &Path) -> HashMap<Board, (i32, i32, Option<(i32, Move)>)> {
+fn value_level_leaf(path: &Path) -> HashMap<Board, Held> {
     let book = Book::open(path, &bookminer::book::ReadOptions::default()).unwrap();
     let leaf = |l: Link| (l.score.discs(), l.mv);
     book.records().map(|r| (r.board, (r.value().discs(), r.level, r.leaf().map(leaf)))).collect()
