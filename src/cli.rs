@@ -373,10 +373,8 @@ pub enum Command {
     /// Keep the part of a book that the walk under a window reaches.
     ///
     /// Writes OUT, in IN's format (an .egbk2 or .egbk book as .egbk3): the
-    /// records of the line from the initial position to `start` (so that OUT
-    /// holds the initial position, as every book does), then the start
-    /// position's record and every record the walk from `start` arrives at
-    /// under the window (deviation, error, max_ply), in walk order. In an
+    /// start position's record and every record the walk from `start` arrives
+    /// at under the window (deviation, error, max_ply), in walk order. In an
     /// Edax book, links to records not kept are removed, the best of them
     /// becoming the leaf when it beats the leaf (as Edax's `book prune`).
     /// OUT appears only when complete and is never IN; an OUT named for

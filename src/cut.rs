@@ -1,18 +1,14 @@
-//! `cut` (docs/convert.md, cut): the records of the line from the initial
-//! position to the start that the book holds, then the start position's
-//! record and every record the windowed walk arrives at, in walk order, in
-//! the book's own format (an older Egaroucid book as .egbk3); an Edax
-//! record's links to records not written are pruned as Edax's `book prune`
-//! does.
+//! `cut` (docs/convert.md, cut): the start position's record and every record the
+//! windowed walk arrives at, in walk order, in the book's own format (an
+//! older Egaroucid book as .egbk3); an Edax record's links to records not
+//! written are pruned as Edax's `book prune` does.
 
-use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, Destination, RecordId, ResolvedBook};
 use crate::convert::{walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
 use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
-use crate::symmetry::normalize;
 use crate::walk::{Start, Walkable};
 use crate::window::Window;
 use crate::write::pipeline::{self, Chunk};
@@ -27,11 +23,8 @@ pub struct CutReport {
     pub out: PathBuf,
     /// Records in the file read.
     pub read: u64,
-    /// Records written: the line to the start, and those the windowed walk reached.
+    /// Records written: those the windowed walk reached.
     pub kept: u64,
-    /// Of them, the records of the line from the initial position to the
-    /// start (the start excluded).
-    pub line: u64,
     /// Edax links removed because their child was not written.
     pub links_pruned: u64,
     /// Edax leaves replaced by the best link removed.
@@ -43,9 +36,6 @@ impl fmt::Display for CutReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "records read       {}", self.read)?;
         writeln!(f, "records kept       {} written to {}", self.kept, self.out.display())?;
-        if self.line > 0 {
-            writeln!(f, "line to the start  {} of them, from the initial position", self.line)?;
-        }
         writeln!(f, "links pruned       {}", self.links_pruned)?;
         writeln!(f, "leaves replaced    {}", self.leaves_replaced)?;
         write!(f, "elapsed            {:.3} s", self.elapsed.as_secs_f64())
@@ -117,28 +107,8 @@ impl Part {
     }
 }
 
-/// The records `book` holds of the positions on `start`'s line from the
-/// initial position, the start excluded, in the line's order: kept by a cut,
-/// so that the book it writes holds the initial position and the way to the
-/// start, as `verify`, mining and Edax need.
-fn line_to(book: &Book, start: &Start) -> Vec<Located> {
-    let mut board = Board::INITIAL;
-    let mut boards = vec![board];
-    for &mv in &start.line {
-        match board.after(mv) {
-            Some(next) => board = next,
-            None => break,
-        }
-        boards.push(board);
-    }
-    boards.pop();
-    let mut line: Vec<Located> = boards.iter().filter_map(|b| book.locate(&normalize(b).board)).collect();
-    line.dedup_by_key(|at| at.id);
-    line
-}
-
 /// Writes to `out` the part of `book` that the walk from `start` under
-/// `window` reaches, after the records of the line that leads to it.
+/// `window` reaches.
 pub fn cut(
     book: Book,
     start: &Start,
@@ -153,7 +123,6 @@ pub fn cut(
     let mut sink = BookOut::create(out, &book_path, format.header_len())?;
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
     (control.phase)(Phase::Resolving);
-    let mut line = line_to(&book, start);
     let walkable = Walkable::new(book, start).map_err(RunError::start_missing(&book_path))?.within(window);
     (control.phase)(Phase::Walking);
     let mut reached = Vec::new();
@@ -164,17 +133,11 @@ pub fn cut(
     let (order, _) = walk_order(&walkable, control.cancel, control.progress, &mut note)
         .map_err(|error| walk_error(&book_path, error))?;
     (control.phase)(Phase::Writing);
-    // A position of the line is below the start in no walk (a move adds a
-    // disc), but the start itself may be on it twice: never write a record twice.
-    line.retain(|at| !order.is_reached(at.id));
-    report.line = line.len() as u64;
-    let on_line: std::collections::HashSet<RecordId> = line.iter().map(|at| at.id).collect();
-    reached.splice(0..0, line);
     let resolved = walkable.book();
     let changed = || ConvertError::from(RunError::BookChanged { book: book_path.clone(), left: LEFT });
     let cut_chunk = |k: usize, part: &mut Part| {
         for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
-            part.push(resolved, at, format, |id| order.is_reached(id) || on_line.contains(&id)).ok_or_else(changed)?;
+            part.push(resolved, at, format, |id| order.is_reached(id)).ok_or_else(changed)?;
         }
         Ok::<(), ConvertError>(())
     };
