@@ -20,10 +20,10 @@ use std::path::PathBuf;
 /// With no command, does what the config file says (mode 1–4 or "all": mine;
 /// mode 5: inspect). Exit status: 0 done; 1 problems found (verify) or
 /// positions missing or malformed (inspect); 2 bad config, book (for verify:
-/// a file that is no book at all), game file (check) or arguments (an output
-/// that is the input, or exists and is not a regular file; an OUT or -o file
-/// that exists, without --force); 3 a file could not be read or written; 130
-/// interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
+/// a file that is no book at all), game file or arguments (an output that is
+/// the input, or exists and is not a regular file; an OUT or -o file that
+/// exists, without --force); 3 a file could not be read or written;
+/// 130 interrupted (Ctrl-C, SIGTERM or SIGHUP), nothing changed.
 ///
 /// Outputs are written beside their final name and renamed into place when
 /// complete. A file the command line names (OUT, -o FILE) that exists is
