@@ -121,6 +121,9 @@ pub struct Settings {
     #[command(flatten)]
     #[serde(flatten)]
     pub write: WriteKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub games: GamesKeys,
 }
 
 /// The book mining, inspect, verify and stats read (the book commands that
@@ -327,6 +330,24 @@ pub struct WriteKeys {
     pub force: Option<bool>,
 }
 
+/// The level and depth of a book made from games (`new`; `add` into an
+/// Egaroucid book, whose header holds neither).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct GamesKeys {
+    /// Edax's search level of the positions added, 0 to 60; `new`: the
+    /// book's level (default 21, as Edax's `book new`); `add`: for an
+    /// Egaroucid book only (an Edax book's header says it) [config: level]
+    #[arg(long, display_order = 27, value_name = "L", value_parser = parse_level)]
+    #[serde(default, deserialize_with = "de::level")]
+    pub level: Option<u8>,
+    /// Plies of each game added to the book, 1 to 60; `new`: the book's
+    /// depth, its header n_empties being 61 - D (default 36, as Edax's
+    /// `book new`); `add`: for an Egaroucid book only (default 60) [config: depth]
+    #[arg(long, display_order = 28, value_name = "D", value_parser = parse_depth)]
+    #[serde(default, deserialize_with = "de::depth")]
+    pub depth: Option<u32>,
+}
+
 /// The settings alone as a command line, to check one flag at a time.
 #[derive(Parser, Debug)]
 #[command(name = "bookminer", no_binary_name = true, disable_help_flag = true)]
@@ -482,6 +503,14 @@ fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
     parse_count(text, 0..=u64::from(u32::MAX))
 }
 
+fn parse_level(text: &str) -> Result<u8, BadValue> {
+    parse_count(text, 0..=60)
+}
+
+fn parse_depth(text: &str) -> Result<u32, BadValue> {
+    parse_count(text, 1..=60)
+}
+
 fn parse_bool(text: &str) -> Result<bool, BadValue> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" => Ok(true),
@@ -627,6 +656,14 @@ mod de {
         count(d, parse_max_positions)
     }
 
+    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+        count(d, parse_level)
+    }
+
+    pub fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        count(d, parse_depth)
+    }
+
     /// A real number read with `parse`, given as a number or as text.
     fn real<'de, D: Deserializer<'de>>(
         d: D,
@@ -727,6 +764,10 @@ pub struct Config {
     /// A file named to be written (OUT, `-o FILE`) may replace one that
     /// exists (never a journal).
     pub force: bool,
+    /// `new`'s level, and `add`'s for an Egaroucid book; `None`: the command's default.
+    pub level: Option<u8>,
+    /// `new`'s depth, and `add`'s for an Egaroucid book, in plies; `None`: the command's default.
+    pub depth: Option<u32>,
 }
 
 /// The default number of engines: one per core.
@@ -763,6 +804,8 @@ impl Default for Config {
             max_priority: None,
             max_seconds: None,
             force: false,
+            level: None,
+            depth: None,
         }
     }
 }
@@ -1003,6 +1046,8 @@ impl Config {
         self.max_priority = s.grow.max_priority.or(self.max_priority);
         self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
         self.force = s.write.force.unwrap_or(self.force);
+        self.level = s.games.level.or(self.level);
+        self.depth = s.games.depth.or(self.depth);
         Ok(())
     }
 }
@@ -1232,7 +1277,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 28, "{keys:?}");
+        assert_eq!(keys.len(), 30, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();
