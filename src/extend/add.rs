@@ -12,23 +12,24 @@
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
 use super::ask::{Answerers, Asked};
-use super::fleet::{EngineReport, EngineSet, Fleet, Room};
+use super::fleet::{EngineReport, EngineSet, Fleet};
 use super::journal::TakenFrom;
 use super::search::{Answer, LeafPlan};
+use super::session::{self, Held, Policy};
 use super::store::{score_byte, Flavor, Node, NodeId, Store};
-use super::{fleet_size, labels, set_aside, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
-use super::{ExtendPaths, Opened};
+use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::games::{GameFiles, PlayedGame, Read};
 use crate::negamax::SCORE_INF;
-use crate::run::{Control, Interrupted, Phase, Progress, RunError};
+use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::symmetry::normalize;
 use crate::wording::count;
 use smallvec::SmallVec;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The games whose cut is named in the summary and the log, at most.
 const CUTS_NAMED: usize = 5;
@@ -149,6 +150,19 @@ impl Rule {
     }
 }
 
+/// The options of the session `add` runs in: from the initial position,
+/// no window, its engines.
+fn session_options(options: &AddOptions) -> ExtendOptions {
+    ExtendOptions {
+        engines: options.engines.clone(),
+        engine_timeout: options.engine_timeout,
+        min_empties: None,
+        max_positions: None,
+        start: crate::walk::Start::initial(),
+        window: crate::window::Window::NONE,
+    }
+}
+
 /// Adds the positions of `games` to `book` (read from `paths.input`) into
 /// `paths.output`, with the engine processes `options` names.
 pub fn add(
@@ -158,15 +172,8 @@ pub fn add(
     options: &AddOptions,
     control: Control<'_>,
 ) -> Result<AddReport, ExtendError> {
-    let extend = super::ExtendOptions {
-        engines: options.engines.clone(),
-        engine_timeout: options.engine_timeout,
-        min_empties: None,
-        max_positions: None,
-        start: crate::walk::Start::initial(),
-        window: crate::window::Window::NONE,
-    };
-    add_with(book, games, paths, options, |scratch| super::process_engines(&extend, scratch), control)
+    let session = session_options(options);
+    add_with(book, games, paths, options, |scratch| super::process_engines(&session, scratch), control)
 }
 
 /// Adds games to `book` as [`add`] does, the searches answered by the
@@ -177,30 +184,50 @@ pub fn add_with(
     paths: &ExtendPaths,
     options: &AddOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    mut control: Control<'_>,
+    control: Control<'_>,
 ) -> Result<AddReport, ExtendError> {
-    let began = Instant::now();
-    let cancel = control.cancel;
     let rule = Rule::of(&book.header(), options);
-    let Opened { out, mut journal, scratch } = Opened::open(paths)?;
-    let mut store = Store::with_links(&book, rule.flavor, None);
-    let mut report = AddReport {
+    let report = AddReport {
         input: paths.input.clone(),
         output: paths.output.clone(),
         journal: paths.journal.clone(),
-        positions_loaded: book.counts().positions,
         ..AddReport::default()
     };
-    let engines = &engines(scratch.path());
-    let room = Room::new(engines);
-    let total_bytes = games.total_bytes().max(1);
-    control.phase(Phase::Growing);
-    let added = std::thread::scope(|scope| {
-        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.output))?;
-        let mut answerers = Answerers { journal: &mut journal, fleet: &fleet, engines, cancel };
-        let mut adding = Adding { store: &mut store, rule, report: &mut report };
+    let mut adder = Adder { games, rule, report };
+    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
+    let mut report = adder.report;
+    report.positions_loaded = ran.positions_loaded;
+    report.engines = ran.engines;
+    report.taken_from = ran.taken_from;
+    report.journal_set_aside = ran.journal_set_aside;
+    report.records_written = ran.records_written;
+    report.elapsed = ran.elapsed;
+    Ok(report)
+}
+
+/// `add` as a policy of the growth session: the games read in order, each
+/// position added as its step comes, on the book as read.
+struct Adder<'g> {
+    games: &'g GameFiles,
+    rule: Rule,
+    report: AddReport,
+}
+
+impl Policy for Adder<'_> {
+    fn negamaxes_first(&self) -> bool {
+        false
+    }
+
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        let Held { store, journal, engines, cancel, .. } = held;
+        let journal_path = journal.path().to_path_buf();
+        let mut answerers = Answerers { journal, fleet, engines, cancel };
+        let total_bytes = self.games.total_bytes().max(1);
+        let games = self.games;
+        control.phase(Phase::Growing);
+        let mut adding = Adding { store, rule: self.rule, report: &mut self.report };
         games.read(|read, bytes| {
-            Interrupted::check(cancel).map_err(ExtendError::interrupted(&paths.journal))?;
+            Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal_path))?;
             match read {
                 Read::Skipped { .. } => adding.report.skipped += 1,
                 Read::Played(game) => {
@@ -212,23 +239,17 @@ pub fn add_with(
             let (added, searched) = (adding.report.added, adding.report.searched);
             (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
             Ok::<(), ExtendError>(())
-        })
-    });
-    report.engines = room.reports();
-    report.taken_from = journal.taken_from(&labels(&report.engines));
-    report.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
-    added?;
-    tracing::info!(
-        "{} read: {} met, {} added, {}",
-        count(report.games_read, "game", "games"),
-        count(report.positions_met, "position", "positions"),
-        report.added,
-        count(report.links_added, "link added", "links added")
-    );
-    let unfixed = set_aside(store, &book, scratch.path(), paths)?;
-    report.records_written = unfixed.write(book, out, paths, control)?;
-    report.elapsed = began.elapsed();
-    Ok(report)
+        })?;
+        let r = &self.report;
+        tracing::info!(
+            "{} read: {} met, {} added, {}",
+            count(r.games_read, "game", "games"),
+            count(r.positions_met, "position", "positions"),
+            r.added,
+            count(r.links_added, "link added", "links added")
+        );
+        Ok(())
+    }
 }
 
 /// The answer to the search `plan` asks (none when it asks none), from the

@@ -2,11 +2,12 @@
 //! initial position alone, its leaf searched by the engine at level L.
 
 use super::ask::{Answerers, Asked};
-use super::fleet::{EngineReport, EngineSet, Fleet, Room};
+use super::fleet::{EngineReport, EngineSet};
 use super::journal::TakenFrom;
 use super::search::LeafPlan;
-use super::{fleet_size, labels, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
-use super::{ExtendOptions, ExtendPaths, Opened};
+use super::session::{run_fleet, FleetRan, Opened};
+use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{ExtendOptions, ExtendPaths};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::format::{edax, egaroucid};
@@ -103,19 +104,15 @@ pub fn new_book_with(
     let cancel = control.cancel;
     let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
     let engines = &engines(scratch.path());
-    let room = Room::new(engines);
     let board = normalize(&Board::INITIAL).board;
     let plan = LeafPlan::of(&board, [], options.level);
     control.phase(Phase::Growing);
     let mut asked = Asked::default();
-    let answered = std::thread::scope(|scope| {
-        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.output))?;
-        Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(
-            std::slice::from_ref(&plan),
-            &mut asked,
-            &mut |_, _| {},
-        )
+    let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
+        let mut answerers = Answerers { journal, fleet, engines, cancel };
+        answerers.answer(std::slice::from_ref(&plan), &mut asked, &mut |_, _| {})
     });
+    let FleetRan { engines, taken_from, journal_set_aside } = ran;
     let mut report = NewReport {
         output: paths.output.clone(),
         journal: paths.journal.clone(),
@@ -123,11 +120,11 @@ pub fn new_book_with(
         searched: asked.searched,
         from_journal: asked.from_journal,
         engine_time: asked.engine_time,
-        engines: room.reports(),
+        engines,
+        taken_from,
+        journal_set_aside,
         ..NewReport::default()
     };
-    report.taken_from = journal.taken_from(&labels(&report.engines));
-    report.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
     let answer = answered?.into_iter().next().flatten();
     (report.leaf_score, report.leaf_move) = plan.leaf(answer);
     let bytes = match options.to {
