@@ -340,9 +340,10 @@ pub struct GamesKeys {
     #[arg(long, display_order = 27, value_name = "L", value_parser = parse_level)]
     #[serde(default, deserialize_with = "de::level")]
     pub level: Option<u8>,
-    /// Plies of each game added to the book, 1 to 60; `new`: the book's
-    /// depth, its header n_empties being 61 - D (default 36, as Edax's
-    /// `book new`); `add`: for an Egaroucid book only (default 60) [config: depth]
+    /// The book's depth, 1 to 60; `new`: its header's n_empties is 61 - D
+    /// (default 36, as Edax's `book new`), and `add` plays D - 1 moves of
+    /// a game; `add`: for an Egaroucid book only, the moves of a game
+    /// played (default 60) [config: depth]
     #[arg(long, display_order = 28, value_name = "D", value_parser = parse_depth)]
     #[serde(default, deserialize_with = "de::depth")]
     pub depth: Option<u32>,
