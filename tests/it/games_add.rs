@@ -37,8 +37,12 @@ fn add(dir: &Path, games: &str, out: &str, extra: &[&str]) -> Command {
     command
 }
 
+/// A record of an Edax book: board, value, links (score, move), leaf
+/// (score, move) and level.
+type Held = (Board, i32, Vec<(i32, Move)>, (i32, Option<Move>), u8);
+
 /// Every record of an Edax book, in file order.
-fn records(path: &Path) -> Vec<(Board, i32, Vec<(i32, Move)>, (i32, Option<Move>), u8)> {
+fn records(path: &Path) -> Vec<Held> {
     let bytes = std::fs::read(path).unwrap();
     edax::records(&bytes)
         .map(Result::unwrap)
