@@ -16,8 +16,9 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "2",
         "bad input: config, arguments, a damaged book, a start not in the book, an output that is the input \
-         or not a regular file, an OUT (or -o file) that exists without --force, a log file that is an input or \
-         output, an extend journal in use by another run or not one",
+         or not a regular file, an OUT (or -o file) that exists without --force, a file to write that is extend's \
+         journal or held by another live run, a log file that is an input or output, an extend journal in use by \
+         another run or not one",
     ),
     (
         "3",

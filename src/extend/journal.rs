@@ -264,6 +264,26 @@ fn open_or_create(path: &Path) -> io::Result<(File, bool)> {
     }
 }
 
+/// Whether another process holds the file at `path` locked, as a live run
+/// holds its journal: `Some` with the process when `/proc/locks` names it.
+/// None when nobody does, or when the file cannot be asked (missing, no
+/// regular file: then nothing holds it the way a run does).
+pub fn holder_of(path: &Path) -> Option<Option<u32>> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
+    // Shared: it conflicts only with a run's own, exclusive, lock.
+    match file.try_lock_shared() {
+        Err(std::fs::TryLockError::WouldBlock) => Some(lock_holder(&file)),
+        Ok(()) | Err(std::fs::TryLockError::Error(_)) => None,
+    }
+}
+
 /// Takes the journal for this run alone, or says which process has it.
 fn lock(path: &Path, file: &File) -> Result<(), JournalError> {
     held_by_another(path, file, file.try_lock())

@@ -28,7 +28,7 @@ mod view;
 mod write;
 
 pub use ask::Asked;
-pub use journal::{starts_as_journal, JournalError, JOURNAL};
+pub use journal::{holder_of, starts_as_journal, JournalError, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions, RecordId};
