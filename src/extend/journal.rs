@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The journal's name in the output folder.
@@ -97,6 +98,9 @@ pub struct Journal {
     path: PathBuf,
     file: File,
     answers: HashMap<Query, Answer>,
+    /// The run's hold on the file: let go (and an empty journal the run
+    /// made removed) only once the journal read is gone too.
+    _taken: Arc<Taken>,
 }
 
 /// A line as written. `engine` is required (every line has it, and a line
@@ -123,30 +127,77 @@ enum Tail {
     CutShort(u64),
 }
 
+/// The journal taken for one run: its file, open and locked, from before
+/// the run starts an engine or removes a folder a killed run left, until
+/// the run ends ([`Journal::take`]). The journal is read from it
+/// ([`Journal::read`]); a journal the run made and never wrote to is
+/// removed when the run lets it go, so that a run refused before any
+/// search leaves no empty journal behind.
+#[derive(Debug)]
+pub struct Taken {
+    path: PathBuf,
+    file: File,
+    /// Made by this run, and to be removed at its end if still empty.
+    made: bool,
+}
+
+/// Times the path is opened again when its file was replaced between the
+/// open and the lock (a run ending that removed the journal it made).
+const TAKE_TRIES: usize = 8;
+
 impl Journal {
-    /// Opens (or starts) the journal at `path`, which must be a regular
-    /// file (or nothing yet), and locks it for this run. Every line is
-    /// read before anything is changed: a last line cut short (the run was
-    /// killed while writing it) is then taken off, a last line lacking only
-    /// its newline given one; any other line that does not read is an error,
-    /// and the file is left as it is.
-    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+    /// Takes (or starts) the journal at `path` for one run: it must be a
+    /// regular file (or nothing yet), and is locked until the run lets the
+    /// [`Taken`] go; another run that holds it is named. Nothing in it is
+    /// read or changed yet.
+    pub fn take(path: &Path) -> Result<Taken, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        // Asked before opening, so that a FIFO is refused, not waited on.
-        match std::fs::metadata(path) {
-            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => refuse_link_to_nothing(path)?,
-            Err(e) => return Err(io(e)),
+        for _ in 0..TAKE_TRIES {
+            // Asked before opening, so that a FIFO is refused, not waited on.
+            match std::fs::metadata(path) {
+                Ok(metadata) => refuse_unless_regular(path, &metadata)?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => refuse_link_to_nothing(path)?,
+                Err(e) => return Err(io(e)),
+            }
+            let (file, made) = open_or_create(path).map_err(io)?;
+            // And again once open, in case the path changed in between.
+            refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
+            lock(path, &file)?;
+            // A run that made the journal and removed it, empty, as it
+            // ended, may have done so between the open and the lock: the
+            // file locked is then no longer the journal's. Open it anew.
+            if !still_named(path, &file) {
+                continue;
+            }
+            if made {
+                sync_folder(path).map_err(io)?;
+            }
+            return Ok(Taken { path: path.to_path_buf(), file, made });
         }
-        let (mut file, created) = open_or_create(path).map_err(io)?;
-        // And again once open, in case the path changed in between.
-        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
-        lock(path, &file)?;
-        if created {
-            sync_folder(path).map_err(io)?;
-        }
+        Err(io(io::Error::other("the journal was replaced again and again while it was being opened")))
+    }
+
+    /// Opens (or starts) the journal at `path` and locks it, as
+    /// [`Journal::take`] and [`Journal::read`] do; kept when the journal
+    /// is let go, empty or not (the tests' way in).
+    #[cfg(test)]
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let mut taken = Journal::take(path)?;
+        taken.made = false;
+        Journal::read(&Arc::new(taken))
+    }
+
+    /// Reads the journal a run took. Every line is read before anything is
+    /// changed: a last line cut short (the run was killed while writing it)
+    /// is then taken off, a last line lacking only its newline given one;
+    /// any other line that does not read is an error, and the file is left
+    /// as it is. The journal read holds the run's lock as long as it lives.
+    pub fn read(taken: &Arc<Taken>) -> Result<Journal, JournalError> {
+        let path = taken.path.as_path();
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let mut file = taken.file.try_clone().map_err(io)?;
         let mut text = Vec::new();
-        file.read_to_end(&mut text).map_err(io)?;
+        file.seek(io::SeekFrom::Start(0)).and_then(|_| file.read_to_end(&mut text)).map_err(io)?;
         let (answers, tail) = read_lines(path, &text)?;
         match tail {
             Tail::Nothing => {}
@@ -162,28 +213,7 @@ impl Journal {
                 file.seek(io::SeekFrom::End(0)).map_err(io)?;
             }
         }
-        Ok(Journal { path: path.to_path_buf(), file, answers })
-    }
-
-    /// Refuses, changing nothing, a journal that another run holds or that
-    /// is not a regular file: asked before the book is loaded (and the log
-    /// file made), so that a second run is refused at once and touches
-    /// nothing of the first's. [`Journal::open`] asks again, for good.
-    pub fn check_free(path: &Path) -> Result<(), JournalError> {
-        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        match std::fs::metadata(path) {
-            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return refuse_link_to_nothing(path),
-            Err(e) => return Err(io(e)),
-        }
-        let mut options = OpenOptions::new();
-        options.read(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-        let file = options.open(path).map_err(io)?;
-        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
-        // Shared: two runs that ask at once do not refuse each other here.
-        held_by_another(path, &file, file.try_lock_shared())
+        Ok(Journal { path: path.to_path_buf(), file, answers, _taken: Arc::clone(taken) })
     }
 
     pub fn path(&self) -> &Path {
@@ -281,6 +311,37 @@ pub fn holder_of(path: &Path) -> Option<Option<u32>> {
     match file.try_lock_shared() {
         Err(std::fs::TryLockError::WouldBlock) => Some(lock_holder(&file)),
         Ok(()) | Err(std::fs::TryLockError::Error(_)) => None,
+    }
+}
+
+impl Drop for Taken {
+    /// Removes the journal the run made if nothing was written to it, the
+    /// lock still held: a run that later opens the same path and finds it
+    /// gone makes a new one ([`Journal::take`] checks it locked that one).
+    fn drop(&mut self) {
+        let empty = self.file.metadata().is_ok_and(|m| m.len() == 0);
+        if self.made && empty && still_named(&self.path, &self.file) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` still names the file open as `file` (one device and
+/// inode): not removed, nor replaced, since it was opened.
+fn still_named(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let id = |m: std::fs::Metadata| (m.dev(), m.ino());
+        match (std::fs::metadata(path), file.metadata()) {
+            (Ok(named), Ok(open)) => id(named) == id(open),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
     }
 }
 
@@ -492,20 +553,26 @@ mod tests {
     fn a_second_open_is_refused_naming_the_process_that_holds_the_journal() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        Journal::check_free(&path).expect("no journal yet: nothing to refuse");
-        assert!(!path.exists(), "and nothing made");
-        let held = Journal::open(&path).unwrap();
-        let early = Journal::check_free(&path).expect_err("the journal is held");
+        let taken = Arc::new(Journal::take(&path).expect("no journal yet: one is made"));
+        let early = Journal::take(&path).expect_err("the journal is held");
         assert!(matches!(early, JournalError::Locked { .. }), "{early}");
-        let refused = Journal::open(&path).err().expect("the journal is held");
+        let held = Journal::read(&taken).unwrap();
+        drop(taken);
+        let refused = Journal::open(&path).err().expect("the journal read holds the lock");
         assert_eq!(refused.kind(), ErrorKind::BadInput);
         let JournalError::Locked { holder, .. } = &refused else { panic!("{refused}") };
         #[cfg(target_os = "linux")]
         assert_eq!(*holder, Some(std::process::id()), "{refused}");
         assert!(refused.to_string().contains("in use by another run"), "{refused}");
         drop(held);
-        Journal::check_free(&path).expect("free once the run is over");
+        assert!(!path.exists(), "a journal its run made and never wrote to is removed");
         Journal::open(&path).expect("free once the run is over");
+        assert!(path.exists(), "a journal opened on its own is kept, empty or not");
+        let written = dir.path().join("written.jsonl");
+        let taken = Arc::new(Journal::take(&written).unwrap());
+        Journal::read(&taken).unwrap().record(&query(), answer(-2), "e", Duration::ZERO).unwrap();
+        drop(taken);
+        assert!(written.exists(), "a journal its run made and wrote to is kept");
     }
 
     #[test]
@@ -540,7 +607,7 @@ mod tests {
             (dir.path().to_path_buf(), "a directory"),
             (link("dangling", "nowhere/out.dat"), "a symbolic link to nothing"),
         ] {
-            let early = Journal::check_free(&path).err().map(|e| e.to_string());
+            let early = Journal::take(&path).err().map(|e| e.to_string());
             assert!(early.as_ref().is_some_and(|e| e.contains(what)), "{early:?}");
             let (kind, text) = refused(&path).unwrap_or_else(|| panic!("{} was taken", path.display()));
             assert_eq!(kind, ErrorKind::BadInput, "{text}");
