@@ -158,15 +158,6 @@ fn a_manifest_that_lands_on_another_output_is_refused() {
     assert_eq!(names_in(&dir.path().join("o")), ["manifest.json"], "nothing written");
 }
 
-/// Whether `/proc/locks` lists process `pid` waiting for a lock (`-> FLOCK`).
-fn waits_for_a_lock(pid: u32) -> bool {
-    let locks = fs::read_to_string("/proc/locks").unwrap_or_default();
-    locks.lines().any(|l| {
-        let words: Vec<&str> = l.split_whitespace().collect();
-        words.get(1) == Some(&"->") && words.get(5) == Some(&pid.to_string().as_str())
-    })
-}
-
 /// Issue 47 item 11: a run holds out_dir's lock before it removes anything
 /// of the previous run's set, and a second run waits for it, never removing
 /// files the first is still recording. The first run here is the test
@@ -191,7 +182,7 @@ fn a_run_waits_for_another_that_holds_out_dir_before_it_replaces_the_set() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !waits_for_a_lock(child.id()) {
+    while !crate::common::waits_for_a_lock(child.id()) {
         assert!(child.try_wait().unwrap().is_none(), "the run ended without waiting for the folder's lock");
         assert!(Instant::now() < deadline, "the run never waited for the folder's lock");
         std::thread::sleep(Duration::from_millis(20));
