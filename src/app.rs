@@ -103,6 +103,13 @@ pub enum AppError {
     /// it was not asked for (--force).
     #[error("{} exists ({holds}); --force replaces it", path.display())]
     Exists { path: PathBuf, holds: bookminer::existing::Holds },
+    /// A file the run would write is extend's journal: never written over,
+    /// whatever the command, --force included.
+    #[error("{}: is extend's journal (the answers of its searches), which no command writes over, --force included; name another file", path.display())]
+    IsJournal { path: PathBuf },
+    /// A file the run would write is held by another run that is alive.
+    #[error("{}: held by another run ({}), which is writing it; name another file, or wait for that run to end", path.display(), holder.map_or("a process not listed in /proc/locks".to_string(), |pid| format!("process {pid}")))]
+    Held { path: PathBuf, holder: Option<u32> },
     /// An output is the config file, by some path.
     #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
     OverConfig { output: PathBuf, config: PathBuf },
@@ -143,6 +150,8 @@ impl AppError {
             | AppError::OutName { .. }
             | AppError::LogFile { .. }
             | AppError::Exists { .. }
+            | AppError::IsJournal { .. }
+            | AppError::Held { .. }
             | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
@@ -245,7 +254,36 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
 pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
     check_log_file(cli, config)?;
     check_config_file(cli, config)?;
+    check_journals_and_held(cli, config)?;
     check_named_outputs(cli, config)
+}
+
+/// Refuses, whatever the command, any file it would write (OUT, receipt,
+/// mining's files and manifest, the log) that is extend's journal, or that
+/// another live run holds: a journal replaced by a book, or cut into a log,
+/// loses every answer, and the next extend refuses what is left. The
+/// command's own journal (extend, grow, merge with an engine) is the
+/// journal's to check, which refuses one in use naming its run.
+fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    use bookminer::existing::{Found, Holds};
+    let (_, written) = files_of(cli, config);
+    let own_journal = match &cli.command {
+        Some(Command::Extend { .. } | Command::Grow { .. }) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
+        Some(Command::Merge { .. }) if !config.engines.is_empty() => {
+            Some(config.out_dir.join(bookminer::extend::JOURNAL))
+        }
+        _ => None,
+    };
+    let is_own = |path: &Path| own_journal.as_deref().is_some_and(|own| bookminer::input::same_destination(own, path));
+    for path in written.iter().chain(&config.log_file).filter(|path| !is_own(path)) {
+        if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
+            return Err(AppError::IsJournal { path: path.clone() });
+        }
+        if let Some(holder) = bookminer::extend::holder_of(path) {
+            return Err(AppError::Held { path: path.clone(), holder });
+        }
+    }
+    Ok(())
 }
 
 /// The files the command line names for the command to write: OUT, and

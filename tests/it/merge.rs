@@ -190,6 +190,43 @@ fn killed_while_searching_stale_leaves_and_run_again_nothing_is_searched_twice()
     assert!(hidden.is_empty(), "the killed run's folder is removed by the next: {hidden:?}");
 }
 
+/// Issue 47 item 13: a merge made its `.bookminer-merge-XXXXXX` folder
+/// before it locked it, and another merge into the same folder, seeing a
+/// folder without its lock, removed it as a dead run's (the first then
+/// failed, status 3). A merge now makes and locks its folder, and looks
+/// for dead runs' folders, under the lock of the folder they are in. The
+/// other merge here is the test: it holds that lock, with a folder of its
+/// own made and not locked yet; the merge waits, removes nothing, and once
+/// the test's folder is locked and the lock let go, leaves it and succeeds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_merge_waits_while_another_makes_its_folder_and_never_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let being_made = dir.path().join(".bookminer-merge-abc123");
+    let folder = std::fs::File::open(dir.path()).unwrap();
+    folder.lock().unwrap();
+    std::fs::create_dir(&being_made).unwrap();
+    let mut child = merge(dir.path(), &edax46(), &edax46(), "m.dat", &["-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !crate::common::waits_for_a_lock(child.id()) {
+        assert!(child.try_wait().unwrap().is_none(), "the merge ended without waiting for the folder's lock");
+        assert!(Instant::now() < deadline, "the merge never waited for the folder's lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(being_made.is_dir(), "a folder being made is not removed");
+    let lock = std::fs::File::create(being_made.join("lock")).unwrap();
+    lock.try_lock().unwrap();
+    drop(folder);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(being_made.join("lock").is_file(), "a live merge's folder is left alone");
+    assert!(dir.path().join("m.dat").is_file());
+}
+
 /// Each board's legal moves that its record does not link but whose child
 /// the book holds: what Edax's `book link` would link.
 fn unlinked_in_book(path: &Path) -> u64 {
