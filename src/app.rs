@@ -207,7 +207,8 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
         Some(Command::Inspect { positions, file, .. }) => {
-            let book = book_argument(positions).map(Path::to_path_buf).or_else(|| config.book.clone());
+            let named = book_among(positions).ok().flatten().map(|(_, book)| book.to_path_buf());
+            let book = named.or_else(|| config.book.clone());
             read.extend(book.into_iter().chain(file.clone()).chain(config.positions_file.clone()));
         }
         Some(Command::Convert { input, output, .. } | Command::Cut { input, output, .. }) => {
@@ -397,8 +398,12 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
         None => run_mine(book_of(None, config)?, config, output),
         Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config, output),
-        Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
-            Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
+        Some(Command::Inspect { positions, file, .. }) => match book_among(&positions)? {
+            Some((at, book)) => {
+                let others: Vec<String> =
+                    positions.iter().enumerate().filter(|&(i, _)| i != at).map(|(_, p)| p.clone()).collect();
+                run_inspect(config, Some(book), &others, file.as_deref())
+            }
             None => run_inspect(config, None, &positions, file.as_deref()),
         },
         // The book named, else the one mining would read.
@@ -426,7 +431,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
 /// Prints the completion script or the manual page when that is the
 /// command (its exit status); none for any other command.
 pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
-    let mut cli = <Cli as clap::CommandFactory>::command();
+    let mut cli = crate::cli::command();
     let mut page = Vec::new();
     match command? {
         Command::Completions { shell } => clap_complete::generate(*shell, &mut cli, "bookminer", &mut page),
@@ -482,21 +487,33 @@ fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, 
     named.or(config.book.as_deref()).ok_or(AppError::NoBook)
 }
 
-/// `inspect`'s first argument, when it is a book rather than a position:
-/// an existing file that starts as a book does (Edax's or Egaroucid's
-/// magic), or one named `.egbk` (which has no magic). No position is
-/// written so, and a file is never taken for a position.
-fn book_argument(arguments: &[String]) -> Option<&Path> {
-    let path = Path::new(arguments.first()?);
+/// `inspect`'s book among its arguments, in any place, and where it is: the
+/// argument that names an existing file that starts as a book does
+/// (Edax's or Egaroucid's magic), or one named `.egbk` (which has no
+/// magic). No position is written so, and a file is never taken for a
+/// position. Two such arguments are refused: which is the book?
+fn book_among(arguments: &[String]) -> Result<Option<(usize, &Path)>, AppError> {
+    let mut books = arguments.iter().enumerate().filter(|(_, a)| is_book(Path::new(a)));
+    match (books.next(), books.next()) {
+        (Some((_, first)), Some((_, second))) => Err(AppError::Usage(format!(
+            "inspect reads one book, but {first} and {second} are both books: name the book once (or with --book)"
+        ))),
+        (first, _) => Ok(first.map(|(i, book)| (i, Path::new(book)))),
+    }
+}
+
+/// Whether `path` names an existing file that starts as a book does, or
+/// is named `.egbk` (a format without magic).
+fn is_book(path: &Path) -> bool {
     if !path.is_file() {
-        return None;
+        return false;
     }
     let mut start = Vec::new();
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
     let magic = read.is_ok() && Format::has_magic(&start);
     let magicless = Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
-    (magic || magicless).then_some(path)
+    magic || magicless
 }
 
 /// Writes one line to standard output, turning a closed pipe into
