@@ -37,14 +37,14 @@ pub struct FolderLock {
 }
 
 impl FolderLock {
-    /// Takes `out_dir`'s lock, waiting (and saying so in the log) while
+    /// Takes `out_dir`'s lock, waiting (and warning that it waits) while
     /// another run holds it.
     pub fn take(out_dir: &Path) -> io::Result<FolderLock> {
         let folder = fs::File::open(out_dir)?;
         match folder.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
-                tracing::info!(
+                tracing::warn!(
                     "{}: another run is putting its files in place there; waiting for it to be done",
                     out_dir.display()
                 );
