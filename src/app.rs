@@ -874,7 +874,9 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "grow")?;
     wind_down_on_interrupt();
-    let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
+    // Only a second Ctrl-C stops the greeting: after one, grow goes on,
+    // dispatches nothing and writes the book, as one Ctrl-C always does.
+    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
     bookminer::extend::greet(&paths, &greeting, &stopped)?;

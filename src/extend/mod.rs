@@ -211,7 +211,14 @@ impl ExtendPaths {
             ensure_dir(dir).map_err(RunError::io(dir))?;
         }
         let taken = Arc::new(Journal::lock_for_run(&journal)?);
-        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch, fresh: false, taken })
+        Ok(ExtendPaths {
+            input: input.to_path_buf(),
+            output: output.to_path_buf(),
+            journal,
+            scratch,
+            fresh: false,
+            taken,
+        })
     }
 
     /// The same paths, the journal of earlier runs set aside when `fresh`.
@@ -348,7 +355,6 @@ pub fn greet(
     options: &ExtendOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), ExtendError> {
-    ensure_dir(&paths.scratch).map_err(RunError::io(&paths.scratch))?;
     let scratch = scratch_dir(paths)?;
     let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
         let greetings: Vec<_> = options
@@ -365,7 +371,8 @@ pub fn greet(
     });
     drop(scratch);
     if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
-        return Err(ExtendError::interrupted(&paths.journal)(Interrupted));
+        // No search was made yet: the journal holds nothing of this run.
+        return Err(RunError::Interrupted { stop: Interrupted, left: Left::Nothing }.into());
     }
     let failed: Vec<(String, Fault)> = options
         .engines

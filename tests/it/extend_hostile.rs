@@ -286,6 +286,22 @@ fn folders_whose_paths_an_engines_console_cannot_read_are_refused_before_loading
     assert!(!dir.path().join("o ut").exists() && round_folders(&tmp).is_empty(), "nothing made");
 }
 
+/// Issue 47 item 14: a TMPDIR that does not exist is named, not made (it
+/// was made, and left behind, when out_dir's path had a blank).
+#[test]
+fn a_temporary_folder_that_does_not_exist_is_named_and_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("nothing-here");
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--out-dir", "o ut", "--log-file", "log"]);
+    command.env("TMPDIR", &tmp);
+    let out = run_within(command, Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&tmp.display().to_string()), "{}", stderr(&out));
+    assert!(!tmp.exists(), "the temporary folder was made");
+    assert!(!dir.path().join("out.dat").exists());
+    assert_no_engine_left(dir.path());
+}
+
 /// Kills, when dropped, whatever the test in `dir` started that is still
 /// running (each by its process id): a test that fails leaves nothing behind.
 struct KillLeftovers<'d>(&'d Path);

@@ -389,3 +389,44 @@ fn killed_and_run_again_with_its_journal_it_searches_nothing_twice_and_writes_th
     let bytes = |d: &Path| std::fs::read(d.join("out.dat")).unwrap();
     assert_eq!(bytes(dir.path()), bytes(whole.path()), "the same book byte for byte");
 }
+
+/// Issue 47 item 14: one Ctrl-C while grow's engines are starting is the
+/// one Ctrl-C grow.md describes: nothing new is dispatched and the book is
+/// written (it said "the journal keeps every answer" and ended 130, with
+/// no journal at all). The engine here waits for the file `go` before it
+/// starts, so the signal surely comes while it is being greeted.
+#[test]
+fn one_ctrl_c_while_the_engines_start_writes_the_book() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!(
+        "sh -c 'touch started; while [ ! -e go ]; do sleep 0.02; done; exec {} \"$@\"' engine",
+        solver().display()
+    );
+    let child = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "grow"])
+        .arg(data("books/endgames-extend.dat"))
+        .arg("out.dat")
+        .args(["--start", START, "--workers", "1", "--out-dir", "o", "--log-file", "o/log"])
+        .args(["--engine", &engine, "--summary", "json", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !dir.path().join("started").exists() {
+        assert!(Instant::now() < deadline, "the engine never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    std::fs::write(dir.path().join("go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["ended_by"], "asked to stop", "{summary}");
+    assert_eq!(summary["positions_added"], 0, "{summary}");
+    assert!(dir.path().join("out.dat").is_file());
+}

@@ -505,3 +505,37 @@ fn boards_holding_the_same_value_level_and_leaf_are_alike_not_conflicts() {
         assert_eq!(conflicts, both - alike, "a receipt line per conflict");
     }
 }
+
+/// Issue 47 item 14: a record of B that stores an illegal move is named in
+/// B, by its record and byte (as `verify` names it), before any search;
+/// it was named in the merged book before its negamax, a file the user
+/// never sees.
+#[test]
+fn a_damaged_b_is_named_in_b_by_its_record_and_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = data("books/edax-endgames-perturbed.dat");
+    let mut bytes = std::fs::read(&a).unwrap();
+    let (offset, square) = records(&bytes)
+        .map(Result::unwrap)
+        .filter(|(_, _, raw)| raw.n_links() > 0)
+        .find_map(|(_, offset, raw)| {
+            let board = raw.board();
+            let illegal = Square::iter(!0).find(|&s| board.check_move(Move::Play(s)).is_none())?;
+            Some((offset, illegal))
+        })
+        .expect("a record with a link");
+    bytes[offset + bookminer::format::edax::LINKS_AT + 1] = Move::Play(square).code();
+    let b = dir.path().join("b.dat");
+    std::fs::write(&b, &bytes).unwrap();
+    // The place as verify names it, for the byte changed.
+    let verified = String::from_utf8(bin().arg("verify").arg(&b).output().unwrap().stdout).unwrap();
+    let place = verified.split(": ").nth(1).unwrap_or_else(|| panic!("{verified}")).to_string();
+    assert!(place.ends_with(&format!(" at byte {offset}")), "{verified}");
+
+    let out = merge(dir.path(), &a, &b, "m.dat", &[]).output().unwrap();
+    let said = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("b.dat: {place}: ")), "{said}");
+    assert!(!said.contains("merged"), "{said}");
+    assert!(!dir.path().join("m.dat").exists());
+}
