@@ -274,13 +274,15 @@ pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
 /// mining's files and manifest, the log) that is extend's journal, or that
 /// another live run holds: a journal replaced by a book, or cut into a log,
 /// loses every answer, and the next extend refuses what is left. The
-/// command's own journal (extend, grow, merge with an engine) is the
+/// command's own journal (extend, grow, new, add, merge with an engine) is the
 /// journal's to check, which refuses one in use naming its run.
 fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
     use bookminer::existing::{Found, Holds};
     let (_, written) = files_of(cli, config);
     let own_journal = match &cli.command {
-        Some(Command::Extend { .. } | Command::Grow { .. }) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
+        Some(Command::Extend { .. } | Command::Grow { .. } | Command::New { .. } | Command::Add { .. }) => {
+            Some(config.out_dir.join(bookminer::extend::JOURNAL))
+        }
         Some(Command::Merge { .. }) if !config.engines.is_empty() => {
             Some(config.out_dir.join(bookminer::extend::JOURNAL))
         }
