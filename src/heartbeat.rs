@@ -131,6 +131,9 @@ impl Beat {
             Stage::Phase(Phase::StaleLeaves { searches }) => {
                 format!("stale leaves: {}", of(searches as u64, "searches"))
             }
+            Stage::Phase(Phase::Deepening { records }) => {
+                format!("deepening: {}", of(records as u64, "leaves"))
+            }
             Stage::Phase(Phase::Growing) => {
                 let (added, searched) = self.grown.unwrap_or_default();
                 format!("growing: {added} positions added, {searched} searches, {rate} searches/s")

@@ -12,6 +12,7 @@
 
 mod ask;
 mod candidates;
+pub mod deepen;
 pub mod engine;
 mod exclusions;
 mod first;
