@@ -96,8 +96,9 @@ mine_best() {
       best=$wall
       ghz=$run_ghz
       rss=$(field rss "$dir/time-$tag")
-      load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
-      resolve=$(sed -n 's/.*moves resolved in \([0-9.]*\) s.*/\1/p' "$dir/stderr-$tag")
+      # The log file's info lines (standard error shows only warnings and errors).
+      load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$dir/log-$tag")
+      resolve=$(sed -n 's/.*moves resolved in \([0-9.]*\) s.*/\1/p' "$dir/log-$tag")
       edges=$(awk '/^edges followed/ { print $3 }' "$dir/summary-$tag")
       walk=$(awk '/^edges followed/ { print $5 }' "$dir/summary-$tag")
     fi

@@ -57,10 +57,13 @@ run() {
   done
 }
 
+i=0
 for book in "${books[@]}"; do
   [ -f "$book" ] || continue
   b=$(realpath "$book")
-  n=$(basename "$book")
+  # Numbered: books of one name in two folders get folders of their own.
+  i=$((i + 1))
+  n=$i-$(basename "$book")
   case "$n" in *.dat) ext=dat ;; *) ext=egbk3 ;; esac
   run "$n-verify" verify "$b"
   run "$n-stats" stats "$b"
@@ -82,14 +85,15 @@ done
 run synth-edax synth --positions 30000 --seed 3 s.dat
 run synth-egbk3 synth --positions 30000 --seed 3 --book-format egbk3 --perturb 0.1 s.egbk3
 extend_book=$(realpath tests/data/books/endgames-extend.dat)
+run extend-book-convert3 convert "$extend_book" c.egbk3
 start=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1
 run extend extend "$extend_book" x.dat --engine "$engine" --workers 2 --start "$start" --out-dir o
-run extend-egbk3 extend "$work/old/endgames-extend.dat-convert3/c.egbk3" x.egbk3 --engine "$engine" \
+run extend-egbk3 extend "$work/old/extend-book-convert3/c.egbk3" x.egbk3 --engine "$engine" \
   --workers 2 --start "$start" --out-dir o --min-empties 14
 # Windows make the candidates' walk its own (each position once, links
 # scored by the run's negamax), in every round; grow spends a budget
 # (one engine: with more, which answers first decides what is grown).
-egbk3_book="$work/old/endgames-extend.dat-convert3/c.egbk3"
+egbk3_book="$work/old/extend-book-convert3/c.egbk3"
 for window in "--deviation 2" "--error 3" "--max-ply 3" "--deviation 4 --error 6 --max-ply 5"; do
   name=$(echo "$window" | tr -d ' -')
   # shellcheck disable=SC2086 # the window is two words or more

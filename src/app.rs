@@ -104,6 +104,13 @@ pub enum AppError {
     /// it was not asked for (--force).
     #[error("{} exists ({holds}); --force replaces it", path.display())]
     Exists { path: PathBuf, holds: bookminer::existing::Holds },
+    /// A file the run would write is extend's journal: never written over,
+    /// whatever the command, --force included.
+    #[error("{}: is extend's journal (the answers of its searches), which no command writes over, --force included; name another file", path.display())]
+    IsJournal { path: PathBuf },
+    /// A file the run would write is held by another run that is alive.
+    #[error("{}: held by another run ({}), which is writing it; name another file, or wait for that run to end", path.display(), holder.map_or("a process not listed in /proc/locks".to_string(), |pid| format!("process {pid}")))]
+    Held { path: PathBuf, holder: Option<u32> },
     /// An output is the config file, by some path.
     #[error("{}: is the config file ({}); name another output", output.display(), config.display())]
     OverConfig { output: PathBuf, config: PathBuf },
@@ -144,6 +151,8 @@ impl AppError {
             | AppError::OutName { .. }
             | AppError::LogFile { .. }
             | AppError::Exists { .. }
+            | AppError::IsJournal { .. }
+            | AppError::Held { .. }
             | AppError::OverConfig { .. } => ErrorKind::BadInput,
             AppError::StdoutClosed => return None,
         })
@@ -199,7 +208,8 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
         Some(Command::Inspect { positions, file, .. }) => {
-            let book = book_argument(positions).map(Path::to_path_buf).or_else(|| config.book.clone());
+            let named = book_among(positions).ok().flatten().map(|(_, book)| book.to_path_buf());
+            let book = named.or_else(|| config.book.clone());
             read.extend(book.into_iter().chain(file.clone()).chain(config.positions_file.clone()));
         }
         Some(Command::Convert { input, output, .. } | Command::Cut { input, output, .. }) => {
@@ -250,7 +260,38 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
 pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
     check_log_file(cli, config)?;
     check_config_file(cli, config)?;
+    check_journals_and_held(cli, config)?;
     check_named_outputs(cli, config)
+}
+
+/// Refuses, whatever the command, any file it would write (OUT, receipt,
+/// mining's files and manifest, the log) that is extend's journal, or that
+/// another live run holds: a journal replaced by a book, or cut into a log,
+/// loses every answer, and the next extend refuses what is left. The
+/// command's own journal (extend, grow, deepen, merge with an engine) is the
+/// journal's to check, which refuses one in use naming its run.
+fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    use bookminer::existing::{Found, Holds};
+    let (_, written) = files_of(cli, config);
+    let own_journal = match &cli.command {
+        Some(Command::Extend { .. } | Command::Grow { .. } | Command::Deepen { .. }) => {
+            Some(config.out_dir.join(bookminer::extend::JOURNAL))
+        }
+        Some(Command::Merge { .. }) if !config.engines.is_empty() => {
+            Some(config.out_dir.join(bookminer::extend::JOURNAL))
+        }
+        _ => None,
+    };
+    let is_own = |path: &Path| own_journal.as_deref().is_some_and(|own| bookminer::input::same_destination(own, path));
+    for path in written.iter().chain(&config.log_file).filter(|path| !is_own(path)) {
+        if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
+            return Err(AppError::IsJournal { path: path.clone() });
+        }
+        if let Some(holder) = bookminer::extend::holder_of(path) {
+            return Err(AppError::Held { path: path.clone(), holder });
+        }
+    }
+    Ok(())
 }
 
 /// The files the command line names for the command to write: OUT, and
@@ -365,8 +406,12 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
         None => run_mine(book_of(None, config)?, config, output),
         Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config, output),
-        Some(Command::Inspect { positions, file, .. }) => match book_argument(&positions) {
-            Some(book) => run_inspect(config, Some(book), &positions[1..], file.as_deref()),
+        Some(Command::Inspect { positions, file, .. }) => match book_among(&positions)? {
+            Some((at, book)) => {
+                let others: Vec<String> =
+                    positions.iter().enumerate().filter(|&(i, _)| i != at).map(|(_, p)| p.clone()).collect();
+                run_inspect(config, Some(book), &others, file.as_deref())
+            }
             None => run_inspect(config, None, &positions, file.as_deref()),
         },
         // The book named, else the one mining would read.
@@ -395,7 +440,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
 /// Prints the completion script or the manual page when that is the
 /// command (its exit status); none for any other command.
 pub fn run_documentation(command: Option<&Command>) -> Option<u8> {
-    let mut cli = <Cli as clap::CommandFactory>::command();
+    let mut cli = crate::cli::command();
     let mut page = Vec::new();
     match command? {
         Command::Completions { shell } => clap_complete::generate(*shell, &mut cli, "bookminer", &mut page),
@@ -451,21 +496,33 @@ fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, 
     named.or(config.book.as_deref()).ok_or(AppError::NoBook)
 }
 
-/// `inspect`'s first argument, when it is a book rather than a position:
-/// an existing file that starts as a book does (Edax's or Egaroucid's
-/// magic), or one named `.egbk` (which has no magic). No position is
-/// written so, and a file is never taken for a position.
-fn book_argument(arguments: &[String]) -> Option<&Path> {
-    let path = Path::new(arguments.first()?);
+/// `inspect`'s book among its arguments, in any place, and where it is: the
+/// argument that names an existing file that starts as a book does
+/// (Edax's or Egaroucid's magic), or one named `.egbk` (which has no
+/// magic). No position is written so, and a file is never taken for a
+/// position. Two such arguments are refused: which is the book?
+fn book_among(arguments: &[String]) -> Result<Option<(usize, &Path)>, AppError> {
+    let mut books = arguments.iter().enumerate().filter(|(_, a)| is_book(Path::new(a)));
+    match (books.next(), books.next()) {
+        (Some((_, first)), Some((_, second))) => Err(AppError::Usage(format!(
+            "inspect reads one book, but {first} and {second} are both books: name the book once (or with --book)"
+        ))),
+        (first, _) => Ok(first.map(|(i, book)| (i, Path::new(book)))),
+    }
+}
+
+/// Whether `path` names an existing file that starts as a book does, or
+/// is named `.egbk` (a format without magic).
+fn is_book(path: &Path) -> bool {
     if !path.is_file() {
-        return None;
+        return false;
     }
     let mut start = Vec::new();
     let read =
         std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
     let magic = read.is_ok() && Format::has_magic(&start);
     let magicless = Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
-    (magic || magicless).then_some(path)
+    magic || magicless
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -827,7 +884,9 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "grow")?;
     wind_down_on_interrupt();
-    let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
+    // Only a second Ctrl-C stops the greeting: after one, grow goes on,
+    // dispatches nothing and writes the book, as one Ctrl-C always does.
+    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
     bookminer::extend::greet(&paths, &greeting, &stopped)?;
@@ -857,7 +916,8 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "deepen")?;
     wind_down_on_interrupt();
-    let stopped = || WIND_DOWN.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
+    // Only a second Ctrl-C stops the greeting, as for grow.
+    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
     let greeting = ExtendOptions { engines, ..extend_options(config) };
     // The engines greeted before the book is read: one that cannot start says so at once.
     bookminer::extend::greet(&paths, &greeting, &stopped)?;

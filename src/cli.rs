@@ -3,7 +3,7 @@
 
 use crate::config::{
     choice, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys,
-    ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys,
+    MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -46,6 +46,12 @@ pub struct Cli {
     /// log file, as log_level says).
     #[arg(short, long, global = true)]
     pub quiet: bool,
+
+    /// More on stderr, which shows warnings and errors only: -v adds what a
+    /// run did (info), -vv debug, -vvv trace. The log file gets log_level's
+    /// whatever this says.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
 
     /// The summary at the end: human (text), or json (one JSON object on
     /// standard output: the command, its counts, paths, and times in
@@ -281,11 +287,11 @@ pub enum Command {
     /// position before that move, and the report says so. A position
     /// starting with `-` (an OBF board) is a position, not a flag.
     ///
-    /// The book is the first argument when that names an existing file that
-    /// starts as a book does (Edax's or Egaroucid's magic, or an .egbk
+    /// The book is the argument, first or not, that names an existing file
+    /// that starts as a book does (Edax's or Egaroucid's magic, or an .egbk
     /// name); else --book, or the config's book.
     Inspect {
-        /// [BOOK] then the positions to inspect; no positions: read the file.
+        /// [BOOK] and the positions to inspect, in any order; no positions: read the file.
         #[arg(value_name = "[BOOK] POSITION")]
         positions: Vec<String>,
         /// File with one position per line [config: positions_file]
@@ -805,11 +811,21 @@ pub enum Command {
     },
 }
 
+/// The command line's definition: the derived one, with `mine --mode`
+/// offering only what `mine` does (1–4, all: mode 5 is `inspect`).
+/// `--help`, the shell completions and the manual pages are made from it.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().mut_subcommand("mine", |mine| {
+        mine.mut_arg("mode", |mode| mode.value_parser(MiningModeParser).help(MINING_MODE_HELP))
+    })
+}
+
 /// The command line parsed. A board written as `inspect` takes it (OBF's
 /// 64 squares and the side to move) may start with `-`, which clap would
 /// take for a flag: such an argument after `inspect` is handed to clap
 /// with its leading `-` written `.` (the same empty squares), and given
-/// back as written once parsed. No flag is 65 squares long.
+/// back as written once parsed. No flag is 65 squares long. A mistake
+/// clap reports ends the run, with a tip where bookminer has one.
 pub fn parse() -> Cli {
     let mut given = Vec::new();
     let mut after_inspect = false;
@@ -831,7 +847,10 @@ pub fn parse() -> Cli {
             arg
         })
         .collect();
-    let mut cli = Cli::parse_from(args);
+    let mut cli = command()
+        .try_get_matches_from(args)
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+        .unwrap_or_else(|error| with_tip(error).exit());
     if let Some(Command::Inspect { positions, .. }) = &mut cli.command {
         for position in positions {
             if let Some((_, written)) = given.iter().find(|(dotted, _)| dotted == position) {
@@ -840,6 +859,24 @@ pub fn parse() -> Cli {
         }
     }
     cli
+}
+
+/// A parse error, with a tip for a command that is a file: `bookminer
+/// book.dat` means `bookminer mine book.dat`.
+fn with_tip(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(word)) = error.get(ContextKind::InvalidSubcommand) else { return error };
+    if error.kind() != clap::error::ErrorKind::InvalidSubcommand || !std::path::Path::new(word).is_file() {
+        return error;
+    }
+    let tip = format!("'{word}' is a file, not a command: to mine it, run `bookminer mine {word}`");
+    let mut tips = match error.get(ContextKind::Suggested) {
+        Some(ContextValue::StyledStrs(tips)) => tips.clone(),
+        _ => Vec::new(),
+    };
+    tips.insert(0, tip.into());
+    error.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
+    error
 }
 
 /// How the summary at the end of a run is written.

@@ -390,6 +390,42 @@ impl clap::builder::TypedValueParser for RunModeParser {
     }
 }
 
+/// `mine --mode`'s parser: [`RunModeParser`] without mode 5, which `mine`
+/// refuses (it is `inspect`), so that `mine --help` and the shells offer
+/// only what `mine` does.
+#[derive(Clone)]
+pub struct MiningModeParser;
+
+impl clap::builder::TypedValueParser for MiningModeParser {
+    type Value = RunMode;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<RunMode, clap::Error> {
+        parse_mining_mode.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let values = ["1", "2", "3", "4", "all"].into_iter().map(clap::builder::PossibleValue::new);
+        Some(Box::new(values))
+    }
+}
+
+/// `mine --mode`'s help: [`MineKeys::mode`]'s without mode 5.
+pub const MINING_MODE_HELP: &str =
+    "1 leaf vs links, 2 value vs best move, 3 parent vs value, 4 parent vs best move, or \"all\" (1–4 in one walk) [config: mode]";
+
+/// A mode `mine` runs: 1–4 or all.
+fn parse_mining_mode(text: &str) -> Result<RunMode, BadValue> {
+    match parse_run_mode(text)? {
+        RunMode::Inspect => Err(BadValue("mode 5 is `bookminer inspect`; mine takes 1, 2, 3, 4 or \"all\"".into())),
+        mode => Ok(mode),
+    }
+}
+
 fn parse_run_mode(text: &str) -> Result<RunMode, BadValue> {
     let t = text.trim();
     match t.parse::<u8>() {

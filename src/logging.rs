@@ -1,6 +1,8 @@
 //! Logs: short `level: message` lines on stderr, and a time-stamped log file
-//! (UTF-8 with BOM) when one is asked for. Reports (mode 5) go to the file
-//! only, since they are printed on stdout already; progress lines
+//! (UTF-8 with BOM) when one is asked for. Stderr shows warnings and errors
+//! unless `-v` asks for more, as cargo and ripgrep do: what a run did
+//! (`info`) is the log file's, at `log_level`. Reports (mode 5) go to the
+//! file only, since they are printed on stdout already; progress lines
 //! ([`crate::heartbeat`]) go to stderr only when it is not a terminal,
 //! where the bar shows, and the run is not quiet.
 //!
@@ -76,12 +78,34 @@ impl Write for ToLogFile {
     }
 }
 
+/// How much of the log standard error shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnStderr {
+    /// Warnings and errors (as `log_level` lets through): the default, and
+    /// `-q`'s.
+    Problems,
+    /// `-v` given this many times: info, debug, trace.
+    Verbose(u8),
+}
+
+impl OnStderr {
+    /// The least severe level stderr shows; `level` is the config's
+    /// `log_level`, which `-v` overrides.
+    fn level(self, level: LogLevel) -> LogLevel {
+        match self {
+            OnStderr::Problems => level.min(LogLevel::Warn),
+            OnStderr::Verbose(1) => LogLevel::Info,
+            OnStderr::Verbose(2) => LogLevel::Debug,
+            OnStderr::Verbose(_) => LogLevel::Trace,
+        }
+    }
+}
+
 /// Installs the logger; with `file_wanted`, lines for the log file are kept
-/// until [`open_file`] creates it. `quiet` keeps only warnings and errors on
-/// stderr; the file still gets `level`.
-pub fn init(level: LogLevel, file_wanted: bool, quiet: bool) {
-    let on_stderr = if quiet { level.min(LogLevel::Warn) } else { level };
-    let on_stderr = LevelFilter::from_level(on_stderr.as_tracing());
+/// until [`open_file`] creates it. The file gets `level`; stderr what
+/// `on_stderr` says, and progress lines unless `quiet`.
+pub fn init(level: LogLevel, file_wanted: bool, on_stderr: OnStderr, quiet: bool) {
+    let on_stderr = LevelFilter::from_level(on_stderr.level(level).as_tracing());
     // Progress lines where no bar is drawn, unless quiet.
     let progress_on_stderr = !quiet && !std::io::stderr().is_terminal();
     let level = LevelFilter::from_level(level.as_tracing());

@@ -50,7 +50,11 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    logging::init(config.log_level, config.log_file.is_some(), cli.quiet);
+    let on_stderr = match cli.verbose {
+        0 => logging::OnStderr::Problems,
+        more => logging::OnStderr::Verbose(more),
+    };
+    logging::init(config.log_level, config.log_file.is_some(), on_stderr, cli.quiet);
     heartbeat::set_interval(config.progress_seconds);
     let mine_output = cli.mine_output();
     match app::run(cli.command, mine_output, &config) {

@@ -17,8 +17,8 @@ const EXIT_STATUS: &[(&str, &str)] = &[
         "2",
         "bad input: config, arguments, a damaged book, a game file damaged or of no format read (check), a start \
          not in the book, an output that is the input or not a regular file, an OUT (or -o file) that exists \
-         without --force, a log file that is an input or \
-         output, an extend journal in use by another run or not one",
+         without --force, a file to write that is extend's journal or held by another live run, a log file that \
+         is an input or output, an extend journal in use by another run or not one",
     ),
     (
         "3",

@@ -11,7 +11,7 @@ use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::judging::{Findings, Judge, WriteFailure};
 use crate::mismatch::{Mismatch, Recorder};
 use crate::modes::{Mode, Rules};
-use crate::output::manifest::{Manifest, ManifestError, Replaced, MANIFEST};
+use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
 use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
     RecordFormats,
@@ -420,6 +420,12 @@ pub fn mine(book: Book, start: &Start, options: &MineOptions, control: Control<'
     if book.file().changed() {
         return Err(RunError::BookChanged { book: book_path, left: LEFT }.into());
     }
+    // The set of out_dir is replaced under its lock, files, manifest and
+    // removals together: another run into it waits (docs/modes.md).
+    let _folder = match options.output {
+        None => Some(FolderLock::take(&options.out_dir).map_err(RunError::io(&options.out_dir))?),
+        Some(_) => None,
+    };
     for file in finished {
         let path = file.path().to_path_buf();
         file.commit().map_err(RunError::io(&path))?;

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The journal's name in the output folder.
@@ -102,6 +103,9 @@ pub struct Journal {
     taken: Vec<u64>,
     /// Where the journal of earlier runs was set aside (`--fresh`).
     set_aside: Option<PathBuf>,
+    /// The run's hold on the file: let go (and an empty journal the run
+    /// made removed) only once the journal read is gone too.
+    _hold: Arc<Taken>,
 }
 
 /// An engine command line of the journal, as an index of [`Held::engines`].
@@ -165,30 +169,77 @@ enum Tail {
     CutShort(u64),
 }
 
+/// The journal taken for one run: its file, open and locked, from before
+/// the run starts an engine or removes a folder a killed run left, until
+/// the run ends ([`Journal::lock_for_run`]). The journal is read from it
+/// ([`Journal::read`]); a journal the run made and never wrote to is
+/// removed when the run lets it go, so that a run refused before any
+/// search leaves no empty journal behind.
+#[derive(Debug)]
+pub struct Taken {
+    path: PathBuf,
+    file: File,
+    /// Made by this run, and to be removed at its end if still empty.
+    made: bool,
+}
+
+/// Times the path is opened again when its file was replaced between the
+/// open and the lock (a run ending that removed the journal it made).
+const TAKE_TRIES: usize = 8;
+
 impl Journal {
-    /// Opens (or starts) the journal at `path`, which must be a regular
-    /// file (or nothing yet), and locks it for this run. Every line is
-    /// read before anything is changed: a last line cut short (the run was
-    /// killed while writing it) is then taken off, a last line lacking only
-    /// its newline given one; any other line that does not read is an error,
-    /// and the file is left as it is.
-    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+    /// Takes (or starts) the journal at `path` for one run: it must be a
+    /// regular file (or nothing yet), and is locked until the run lets the
+    /// [`Taken`] go; another run that holds it is named. Nothing in it is
+    /// read or changed yet.
+    pub fn lock_for_run(path: &Path) -> Result<Taken, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        // Asked before opening, so that a FIFO is refused, not waited on.
-        match std::fs::metadata(path) {
-            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => refuse_link_to_nothing(path)?,
-            Err(e) => return Err(io(e)),
+        for _ in 0..TAKE_TRIES {
+            // Asked before opening, so that a FIFO is refused, not waited on.
+            match std::fs::metadata(path) {
+                Ok(metadata) => refuse_unless_regular(path, &metadata)?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => refuse_link_to_nothing(path)?,
+                Err(e) => return Err(io(e)),
+            }
+            let (file, made) = open_or_create(path).map_err(io)?;
+            // And again once open, in case the path changed in between.
+            refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
+            lock(path, &file)?;
+            // A run that made the journal and removed it, empty, as it
+            // ended, may have done so between the open and the lock: the
+            // file locked is then no longer the journal's. Open it anew.
+            if !still_named(path, &file) {
+                continue;
+            }
+            if made {
+                sync_folder(path).map_err(io)?;
+            }
+            return Ok(Taken { path: path.to_path_buf(), file, made });
         }
-        let (mut file, created) = open_or_create(path).map_err(io)?;
-        // And again once open, in case the path changed in between.
-        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
-        lock(path, &file)?;
-        if created {
-            sync_folder(path).map_err(io)?;
-        }
+        Err(io(io::Error::other("the journal was replaced again and again while it was being opened")))
+    }
+
+    /// Opens (or starts) the journal at `path` and locks it, as
+    /// [`Journal::lock_for_run`] and [`Journal::read`] do; kept when the journal
+    /// is let go, empty or not (the tests' way in).
+    #[cfg(test)]
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let mut taken = Journal::lock_for_run(path)?;
+        taken.made = false;
+        Journal::read(&Arc::new(taken))
+    }
+
+    /// Reads the journal a run took. Every line is read before anything is
+    /// changed: a last line cut short (the run was killed while writing it)
+    /// is then taken off, a last line lacking only its newline given one;
+    /// any other line that does not read is an error, and the file is left
+    /// as it is. The journal read holds the run's lock as long as it lives.
+    pub fn read(taken: &Arc<Taken>) -> Result<Journal, JournalError> {
+        let path = taken.path.as_path();
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let mut file = taken.file.try_clone().map_err(io)?;
         let mut text = Vec::new();
-        file.read_to_end(&mut text).map_err(io)?;
+        file.seek(io::SeekFrom::Start(0)).and_then(|_| file.read_to_end(&mut text)).map_err(io)?;
         let (held, tail) = read_lines(path, &text)?;
         match tail {
             Tail::Nothing => {}
@@ -204,16 +255,22 @@ impl Journal {
                 file.seek(io::SeekFrom::End(0)).map_err(io)?;
             }
         }
-        let taken = vec![0; held.engines.len()];
-        Ok(Journal { path: path.to_path_buf(), file, held, taken, set_aside: None })
+        let counts = vec![0; held.engines.len()];
+        Ok(Journal { path: path.to_path_buf(), file, held, taken: counts, set_aside: None, _hold: Arc::clone(taken) })
     }
 
-    /// Opens the journal at `path` as [`Journal::open`] does, once set
-    /// aside ([`Journal::set_aside`]) when `fresh`: a run that searches
-    /// everything anew starts an empty journal.
-    pub fn open_for_run(path: &Path, fresh: bool) -> Result<Journal, JournalError> {
-        let set_aside = if fresh { Journal::set_aside(path)? } else { None };
-        Ok(Journal { set_aside, ..Journal::open(path)? })
+    /// Reads the journal a run took, as [`Journal::read`] does; when
+    /// `fresh`, a journal with answers is first set aside
+    /// ([`Journal::set_aside`]) and a new, empty one taken in its place: a
+    /// run that searches everything anew starts an empty journal.
+    pub fn read_for_run(taken: &Arc<Taken>, fresh: bool) -> Result<Journal, JournalError> {
+        let journal = Journal::read(taken)?;
+        if !fresh || journal.is_empty() {
+            return Ok(journal);
+        }
+        let aside = journal.set_aside()?;
+        let anew = Journal::read(&Arc::new(Journal::lock_for_run(&taken.path)?))?;
+        Ok(Journal { set_aside: Some(aside), ..anew })
     }
 
     /// Where the journal of earlier runs was set aside, if it was.
@@ -221,48 +278,19 @@ impl Journal {
         self.set_aside.as_deref()
     }
 
-    /// Sets the journal at `path` aside for a run that searches everything
-    /// anew (`--fresh`): renamed `extend.N.jsonl` beside it, N the first
-    /// number free, never deleted; its path, or `None` when there was no
-    /// journal or an empty one. The journal is locked and read as a journal
-    /// first: one another run holds, or a file that is not a journal, is
-    /// refused as [`Journal::open`] refuses it, and left as it is.
-    fn set_aside(path: &Path) -> Result<Option<PathBuf>, JournalError> {
+    /// Sets this journal aside for a run that searches everything anew
+    /// (`--fresh`): given the name `extend.N.jsonl` beside it, N the first
+    /// number free, never deleted; its new path. It was read whole as a
+    /// journal first, and is held, so left to no other run, until it has
+    /// its new name.
+    fn set_aside(&self) -> Result<PathBuf, JournalError> {
+        let path = self.path.as_path();
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        match std::fs::metadata(path) {
-            Ok(metadata) if metadata.len() == 0 => return Ok(None),
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
-        }
-        // Held, and so left to no other run, until it has its new name.
-        let held = Journal::open(path)?;
         let aside = link_aside(path).map_err(io)?;
         std::fs::remove_file(path).map_err(io)?;
         sync_folder(path).map_err(io)?;
-        tracing::info!("{}: set aside as {} (--fresh), {} answers", path.display(), aside.display(), held.len());
-        Ok(Some(aside))
-    }
-
-    /// Refuses, changing nothing, a journal that another run holds or that
-    /// is not a regular file: asked before the book is loaded (and the log
-    /// file made), so that a second run is refused at once and touches
-    /// nothing of the first's. [`Journal::open`] asks again, for good.
-    pub fn check_free(path: &Path) -> Result<(), JournalError> {
-        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        match std::fs::metadata(path) {
-            Ok(metadata) => refuse_unless_regular(path, &metadata)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return refuse_link_to_nothing(path),
-            Err(e) => return Err(io(e)),
-        }
-        let mut options = OpenOptions::new();
-        options.read(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-        let file = options.open(path).map_err(io)?;
-        refuse_unless_regular(path, &file.metadata().map_err(io)?)?;
-        // Shared: two runs that ask at once do not refuse each other here.
-        held_by_another(path, &file, file.try_lock_shared())
+        tracing::info!("{}: set aside as {} (--fresh), {} answers", path.display(), aside.display(), self.len());
+        Ok(aside)
     }
 
     pub fn path(&self) -> &Path {
@@ -386,6 +414,57 @@ fn open_or_create(path: &Path) -> io::Result<(File, bool)> {
         Ok(file) => Ok((file, true)),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
         Err(e) => Err(e),
+    }
+}
+
+/// Whether another process holds the file at `path` locked, as a live run
+/// holds its journal: `Some` with the process when `/proc/locks` names it.
+/// None when nobody does, or when the file cannot be asked (missing, no
+/// regular file: then nothing holds it the way a run does).
+pub fn holder_of(path: &Path) -> Option<Option<u32>> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
+    // Shared: it conflicts only with a run's own, exclusive, lock.
+    match file.try_lock_shared() {
+        Err(std::fs::TryLockError::WouldBlock) => Some(lock_holder(&file)),
+        Ok(()) | Err(std::fs::TryLockError::Error(_)) => None,
+    }
+}
+
+impl Drop for Taken {
+    /// Removes the journal the run made if nothing was written to it, the
+    /// lock still held: a run that later opens the same path and finds it
+    /// gone makes a new one ([`Journal::lock_for_run`] checks it locked that one).
+    fn drop(&mut self) {
+        let empty = self.file.metadata().is_ok_and(|m| m.len() == 0);
+        if self.made && empty && still_named(&self.path, &self.file) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` still names the file open as `file` (one device and
+/// inode): not removed, nor replaced, since it was opened.
+fn still_named(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let id = |m: std::fs::Metadata| (m.dev(), m.ino());
+        match (std::fs::metadata(path), file.metadata()) {
+            (Ok(named), Ok(open)) => id(named) == id(open),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
     }
 }
 
@@ -601,20 +680,26 @@ mod tests {
     fn a_second_open_is_refused_naming_the_process_that_holds_the_journal() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        Journal::check_free(&path).expect("no journal yet: nothing to refuse");
-        assert!(!path.exists(), "and nothing made");
-        let held = Journal::open(&path).unwrap();
-        let early = Journal::check_free(&path).expect_err("the journal is held");
+        let taken = Arc::new(Journal::lock_for_run(&path).expect("no journal yet: one is made"));
+        let early = Journal::lock_for_run(&path).expect_err("the journal is held");
         assert!(matches!(early, JournalError::Locked { .. }), "{early}");
-        let refused = Journal::open(&path).err().expect("the journal is held");
+        let held = Journal::read(&taken).unwrap();
+        drop(taken);
+        let refused = Journal::open(&path).err().expect("the journal read holds the lock");
         assert_eq!(refused.kind(), ErrorKind::BadInput);
         let JournalError::Locked { holder, .. } = &refused else { panic!("{refused}") };
         #[cfg(target_os = "linux")]
         assert_eq!(*holder, Some(std::process::id()), "{refused}");
         assert!(refused.to_string().contains("in use by another run"), "{refused}");
         drop(held);
-        Journal::check_free(&path).expect("free once the run is over");
+        assert!(!path.exists(), "a journal its run made and never wrote to is removed");
         Journal::open(&path).expect("free once the run is over");
+        assert!(path.exists(), "a journal opened on its own is kept, empty or not");
+        let written = dir.path().join("written.jsonl");
+        let taken = Arc::new(Journal::lock_for_run(&written).unwrap());
+        Journal::read(&taken).unwrap().record(&query(), answer(-2), "e", Duration::ZERO).unwrap();
+        drop(taken);
+        assert!(written.exists(), "a journal its run made and wrote to is kept");
     }
 
     #[test]
@@ -649,7 +734,7 @@ mod tests {
             (dir.path().to_path_buf(), "a directory"),
             (link("dangling", "nowhere/out.dat"), "a symbolic link to nothing"),
         ] {
-            let early = Journal::check_free(&path).err().map(|e| e.to_string());
+            let early = Journal::lock_for_run(&path).err().map(|e| e.to_string());
             assert!(early.as_ref().is_some_and(|e| e.contains(what)), "{early:?}");
             let (kind, text) = refused(&path).unwrap_or_else(|| panic!("{} was taken", path.display()));
             assert_eq!(kind, ErrorKind::BadInput, "{text}");

@@ -30,7 +30,7 @@ mod view;
 mod write;
 
 pub use ask::Asked;
-pub use journal::{starts_as_journal, JournalError, TakenFrom, JOURNAL};
+pub use journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, RecordId};
@@ -54,6 +54,7 @@ use solved::Solved;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{Flavor, NodeId, Store};
 use view::Stop;
@@ -173,7 +174,8 @@ pub struct ExtendOptions {
     pub window: Window,
 }
 
-/// Where `extend` reads and writes, checked before anything is read.
+/// Where `extend` reads and writes, checked before anything is read, and
+/// the journal taken for the run.
 #[derive(Clone, Debug)]
 pub struct ExtendPaths {
     pub input: PathBuf,
@@ -183,12 +185,18 @@ pub struct ExtendPaths {
     pub scratch: PathBuf,
     /// The journal of earlier runs set aside, and everything searched anew.
     pub fresh: bool,
+    /// The journal, locked for the run from the moment its paths are
+    /// checked: no engine is started and no folder a killed run left is
+    /// removed before the run holds it, so a second run is refused at once
+    /// and never touches the first's (issue 47 item 11).
+    taken: Arc<journal::Taken>,
 }
 
 impl ExtendPaths {
     /// Refuses an OUT or a journal that is IN by any path, an OUT that is
-    /// the journal, a journal another run holds or that is not a regular
-    /// file, and folders whose paths no engine's console reads.
+    /// the journal, folders whose paths no engine's console reads, and a
+    /// journal that is not a regular file or that another run holds (named);
+    /// then takes the journal for this run (out_dir made if need be).
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
         let over = OverInput::find(input, &[output, &journal], Writer::Extend).map_err(RunError::io(input))?;
@@ -198,9 +206,19 @@ impl ExtendPaths {
         if crate::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
-        Journal::check_free(&journal)?;
         let scratch = scratch::folder_for(&journal)?;
-        Ok(ExtendPaths { input: input.to_path_buf(), output: output.to_path_buf(), journal, scratch, fresh: false })
+        if let Some(dir) = journal.parent() {
+            ensure_dir(dir).map_err(RunError::io(dir))?;
+        }
+        let taken = Arc::new(Journal::lock_for_run(&journal)?);
+        Ok(ExtendPaths {
+            input: input.to_path_buf(),
+            output: output.to_path_buf(),
+            journal,
+            scratch,
+            fresh: false,
+            taken,
+        })
     }
 
     /// The same paths, the journal of earlier runs set aside when `fresh`.
@@ -337,7 +355,6 @@ pub fn greet(
     options: &ExtendOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), ExtendError> {
-    ensure_dir(&paths.scratch).map_err(RunError::io(&paths.scratch))?;
     let scratch = session::scratch_dir(paths)?;
     let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
         let greetings: Vec<_> = options
@@ -354,7 +371,8 @@ pub fn greet(
     });
     drop(scratch);
     if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
-        return Err(ExtendError::interrupted(&paths.journal)(Interrupted));
+        // No search was made yet: the journal holds nothing of this run.
+        return Err(RunError::Interrupted { stop: Interrupted, left: Left::Nothing }.into());
     }
     let failed: Vec<(String, Fault)> = options
         .engines
@@ -443,10 +461,7 @@ pub fn answer_leaves(
     done: &mut dyn FnMut(usize, f64),
     cancel: &AtomicBool,
 ) -> Result<LeavesAnswered, ExtendError> {
-    if let Some(dir) = paths.journal.parent() {
-        ensure_dir(dir).map_err(RunError::io(dir))?;
-    }
-    let mut journal = Journal::open_for_run(&paths.journal, paths.fresh)?;
+    let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
     let scratch = session::scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);

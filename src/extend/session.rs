@@ -216,7 +216,7 @@ impl Opened {
             }
         }
         let out = AtomicFile::create_named(&paths.output).map_err(io(&paths.output))?;
-        let journal = Journal::open_for_run(&paths.journal, paths.fresh)?;
+        let journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
         if !journal.is_empty() {
             tracing::info!(
                 "{}: {} answers of earlier runs, taken instead of searching again",

@@ -9,7 +9,7 @@
 use super::rule::{choose, Kept, Side, Why};
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::Book;
+use crate::book::{Book, FilePlace, MoveSlot, Problem};
 use crate::extend::search::LeafPlan;
 use crate::format::edax::read::{self as edax, LINKS_AT, N_LINK_AT};
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, LEVEL_AT, NO_LEAF_MOVE, NO_VALUE};
@@ -190,6 +190,13 @@ pub enum Failure {
     /// The links of both books for this board are more than a record holds
     /// (255): only a book that repeats moves can have so many.
     TooManyLinks(Board),
+    /// A record of book A or B stores a move that is illegal on its board:
+    /// the book is damaged (where in it, and what).
+    Damaged {
+        book: Kept,
+        place: FilePlace,
+        problem: Problem,
+    },
     Interrupted,
 }
 
@@ -291,14 +298,38 @@ impl Composer<'_> {
         }
     }
 
-    /// The Edax record at `at` in book `which`, if it holds the board.
+    /// The Edax record at `at` in book `which`, if it holds the board;
+    /// refused, naming the book and the record, if one of its moves is
+    /// illegal on its board (the loader does not ask: the walk does, and
+    /// the merged book's walk would name the merged book instead).
     fn edax_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<edax::RawRecord<'_>>, Failure> {
-        at.map(|at| self.book(which).file().edax_record(at).ok_or(Failure::Changed(which))).transpose()
+        let Some(at) = at else { return Ok(None) };
+        let raw = self.book(which).file().edax_record(at).ok_or(Failure::Changed(which))?;
+        let record = raw.to_record(at.id, 0);
+        let slots = (0..record.n_links()).map(MoveSlot::Link).chain(record.leaf().map(|_| MoveSlot::Leaf));
+        let board = raw.board();
+        let illegal = slots.zip(record.moves()).find(|(_, link)| board.check_move(link.mv).is_none());
+        match illegal {
+            Some((slot, link)) => Err(self.damaged(which, at, Problem::IllegalMove { slot, mv: link.mv })),
+            None => Ok(Some(raw)),
+        }
     }
 
-    /// The Egaroucid record at `at` in book `which`, if it holds the board.
+    /// The Egaroucid record at `at` in book `which`, if it holds the board;
+    /// refused as [`Composer::edax_raw`] refuses one, if its leaf is illegal.
     fn egaroucid_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<egaroucid::RawRecord<'_>>, Failure> {
-        at.map(|at| self.book(which).file().egaroucid_record(at).ok_or(Failure::Changed(which))).transpose()
+        let Some(at) = at else { return Ok(None) };
+        let raw = self.book(which).file().egaroucid_record(at).ok_or(Failure::Changed(which))?;
+        match raw.leaf().filter(|leaf| raw.board().check_move(leaf.mv).is_none()) {
+            Some(leaf) => Err(self.damaged(which, at, Problem::IllegalMove { slot: MoveSlot::Leaf, mv: leaf.mv })),
+            None => Ok(Some(raw)),
+        }
+    }
+
+    /// The failure of a damaged record of book `which` at `at`.
+    fn damaged(&self, which: Kept, at: Located, problem: Problem) -> Failure {
+        let file = self.book(which).file();
+        Failure::Damaged { book: which, place: file.place(at.id, file.offset(at)), problem }
     }
 
     /// An Edax record of the merged book.

@@ -46,6 +46,10 @@ pub enum MergeError {
     /// The merged book and the receipt would be one file (by any path).
     #[error("{}: the merged book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
     BookIsReceipt { output: PathBuf, receipt: PathBuf },
+    /// A record of A or B stores a move illegal on its board, found as it
+    /// is merged: named in its own book, before any search.
+    #[error("{}: {place}: {problem} (`bookminer verify` lists every problem of the book); nothing was written", book.display())]
+    Damaged { book: PathBuf, place: crate::book::FilePlace, problem: crate::book::Problem },
     #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
     TooLarge { a: PathBuf, b: PathBuf, records: u64 },
     /// A board whose links in both books are more than an Edax record holds.
@@ -78,6 +82,7 @@ impl MergeError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             MergeError::OverInput(_)
+            | MergeError::Damaged { .. }
             | MergeError::TooManyLinks { .. }
             | MergeError::BookIsReceipt { .. }
             | MergeError::TooLarge { .. } => ErrorKind::BadInput,
@@ -256,6 +261,13 @@ fn compose_into(
         Failure::Io(source) => io(path)(source),
         Failure::Changed(kept) => changed(paths, kept),
         Failure::TooManyLinks(board) => MergeError::TooManyLinks { a: paths.a.clone(), b: paths.b.clone(), board },
+        Failure::Damaged { book, place, problem } => {
+            let book = match book {
+                rule::Kept::A => composer.a.path(),
+                rule::Kept::B => composer.b.path(),
+            };
+            MergeError::Damaged { book: book.to_path_buf(), place, problem }
+        }
         Failure::Interrupted => MergeError::interrupted(),
     })?;
     // A's header (an Edax one but for the count), as a book kept in its format.

@@ -4,6 +4,11 @@
 //! merge into the same folder removes it. A run holds a lock on a file in
 //! its folder for as long as it lives, so a folder whose lock can be taken
 //! is a dead run's, and one whose lock cannot is another run's, left alone.
+//!
+//! A run makes its folder and takes the folder's lock while it holds a lock
+//! on the folder they are in (OUT's), and looks for dead runs' folders only
+//! under that lock too: a folder without its lock file is then one a run
+//! was killed in before it took it, never one a live run has just made.
 
 use std::fs::File;
 use std::io;
@@ -25,10 +30,15 @@ impl Scratch {
     /// Makes the run's folder in `folder`, first removing the folders that
     /// killed runs left there.
     pub fn make(folder: &Path) -> io::Result<Scratch> {
+        // Held while the runs' folders are looked at, and this one is made
+        // and locked: other merges into `folder` wait that long.
+        let beside = File::open(folder)?;
+        beside.lock()?;
         remove_left(folder);
         let made = tempfile::Builder::new().prefix(PREFIX).tempdir_in(folder)?;
         let lock = File::create(made.path().join(LOCK))?;
         lock.try_lock().map_err(io::Error::from)?;
+        drop(beside);
         Ok(Scratch { folder: made, _lock: lock })
     }
 

@@ -27,6 +27,35 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+/// The lock a mining run holds on `out_dir` (the folder itself, so that
+/// nothing is left in it) while it puts its files in place, writes its
+/// manifest and removes the previous run's files: another run into the
+/// same folder waits until that is done, so that each run replaces the
+/// other's set whole, and none removes files another is still recording.
+pub struct FolderLock {
+    _folder: fs::File,
+}
+
+impl FolderLock {
+    /// Takes `out_dir`'s lock, waiting (and warning that it waits) while
+    /// another run holds it.
+    pub fn take(out_dir: &Path) -> io::Result<FolderLock> {
+        let folder = fs::File::open(out_dir)?;
+        match folder.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                tracing::warn!(
+                    "{}: another run is putting its files in place there; waiting for it to be done",
+                    out_dir.display()
+                );
+                folder.lock()?;
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+        Ok(FolderLock { _folder: folder })
+    }
+}
+
 /// The manifest's name in `out_dir`.
 pub const MANIFEST: &str = "manifest.json";
 

@@ -547,7 +547,7 @@ fn fix_says_plainly_what_records_kept_in_full_are() {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()
         .current_dir(dir.path())
-        .args(["--config", "/dev/null", "fix", &book("sample"), "fixed.dat", "--log-level", "info"])
+        .args(["--config", "/dev/null", "fix", &book("sample"), "fixed.dat", "-v"])
         .output()
         .unwrap();
     let log = String::from_utf8_lossy(&out.stderr);
@@ -559,4 +559,84 @@ fn fix_says_plainly_what_records_kept_in_full_are() {
         "{log}"
     );
     assert!(!log.contains("kept aside"), "{log}");
+}
+
+/// Issue 47 item 7: a book given as the command (`bookminer book.dat`)
+/// gets a tip naming `mine`; a word that is no file gets clap's answer
+/// alone.
+#[test]
+fn a_file_given_as_the_command_is_told_to_mine() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(book("edax46"), dir.path().join("book.dat")).unwrap();
+    let out = run(dir.path(), &["book.dat"]);
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("unrecognized subcommand 'book.dat'"), "{said}");
+    assert!(
+        said.contains("tip: 'book.dat' is a file, not a command: to mine it, run `bookminer mine book.dat`"),
+        "{said}"
+    );
+    let out = run(dir.path(), &["nosuch.dat"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!text(&out.stderr).contains("tip: 'nosuch.dat'"), "{}", text(&out.stderr));
+}
+
+/// Issue 47 item 7: `inspect` finds its book among its arguments wherever
+/// it is (`inspect F5D6 book.dat` said "no book given"); the positions keep
+/// their order, numbered without the book; two books are refused.
+#[test]
+fn inspect_finds_its_book_among_its_arguments_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book("edax46");
+    for args in [["F5", &book, "F5D6"], [&book, "F5", "F5D6"], ["F5", "F5D6", &book]] {
+        let out = run(dir.path(), &[&["inspect", "-q"][..], &args].concat());
+        let said = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let first = said.lines().filter(|l| l.starts_with("argument ")).collect::<Vec<_>>();
+        assert_eq!(first, ["argument 1 F5", "argument 2 F5D6"], "{args:?}");
+        assert_eq!(said.matches("in book: yes").count(), 2, "{args:?}: {said}");
+    }
+    let out = run(dir.path(), &["inspect", "F5", &book, &book]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("both books"), "{}", text(&out.stderr));
+}
+
+/// Issue 47 item 7: `mine --help` offers the modes mine runs, not mode 5,
+/// which it refuses (that is `inspect`); with no command, mode 5 is
+/// inspect and is offered.
+#[test]
+fn mine_offers_only_the_modes_it_runs() {
+    let help = |args: &[&str]| text(&run(Path::new("."), args).stdout);
+    let mine = help(&["mine", "--help"]);
+    assert!(mine.contains("[possible values: 1, 2, 3, 4, all]") && !mine.contains("5 inspect"), "{mine}");
+    let top = help(&["--help"]);
+    assert!(top.contains("[possible values: 1, 2, 3, 4, 5, all]"), "{top}");
+    let out = run(Path::new("."), &["mine", &book("edax46"), "--mode", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("mode 5 is `bookminer inspect`"), "{}", text(&out.stderr));
+}
+
+/// Issue 47 item 7: standard error shows warnings and errors; what a run
+/// did (`info:`) goes to the log file, and to stderr only when -v asks.
+#[test]
+fn stderr_shows_warnings_and_errors_unless_v_asks_for_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let edax46 = book("edax46");
+    let mine = |extra: &[&str]| {
+        fs::create_dir_all(dir.path().join("o")).unwrap();
+        // A manifest that does not read: a warning.
+        fs::write(dir.path().join("o/manifest.json"), "not json").unwrap();
+        let args = [&["mine", &edax46, "--out-dir", "o", "--log-file", "o/log"][..], extra].concat();
+        let out = run(dir.path(), &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (text(&out.stderr), text(&fs::read(dir.path().join("o/log")).unwrap()))
+    };
+    let (said, log) = mine(&[]);
+    assert!(said.contains("warn: ") && said.contains("manifest.json") && said.contains("ignored"), "{said}");
+    assert!(!said.contains("info: "), "{said}");
+    assert!(log.contains("positions loaded in"), "the log file still gets info: {log}");
+    let (said, _) = mine(&["-v"]);
+    assert!(said.contains("warn: ") && said.contains("info: ") && said.contains("positions loaded in"), "{said}");
+    let out = run(dir.path(), &["mine", &book("edax46"), "--out-dir", "o", "-q", "-v"]);
+    assert_eq!(out.status.code(), Some(2), "-q and -v ask for opposites");
 }

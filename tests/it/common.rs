@@ -114,3 +114,13 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Whether `/proc/locks` lists process `pid` waiting for a lock (`-> FLOCK`):
+/// a run held at a lock the test holds, without a clock.
+pub fn waits_for_a_lock(pid: u32) -> bool {
+    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+    locks.lines().any(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        words.get(1) == Some(&"->") && words.get(5) == Some(&pid.to_string().as_str())
+    })
+}

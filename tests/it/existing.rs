@@ -122,3 +122,74 @@ fn a_rerun_replaces_its_own_out_dir_files_without_force() {
     let names = names_in(&dir.path().join("o"));
     assert_eq!(names, ["diff.jsonl", "fix.jsonl", "manifest.json", "mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt"]);
 }
+
+/// A journal of two answers, as extend writes it.
+const JOURNAL: &str = concat!(
+    r#"{"board":"---------------------------OX------XO---------------------------","side":"X","level":1,"excluded":[],"move":"F5","score":0,"engine":"e","seconds":0.1}"#,
+    "\n",
+    r#"{"board":"---------------------------OX------XO---------------------------","side":"X","level":2,"excluded":[],"move":"D3","score":0,"engine":"e","seconds":0.1}"#,
+    "\n"
+);
+
+/// Issue 47 item 10: the journal's lock kept out only extend, grow and
+/// merge with an engine; `fix IN o/extend.jsonl` replaced it with a book,
+/// `stats --log-file o/extend.jsonl` cut it into a log. Every file a run
+/// writes (OUT, receipt, log, mining's files) is refused when it is a
+/// journal, whatever the command, --force included.
+#[test]
+fn a_journal_is_never_written_over_by_any_command_force_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(edax46(), dir.path().join("in.dat")).unwrap();
+    fs::create_dir(dir.path().join("o")).unwrap();
+    let journal = dir.path().join("o/extend.jsonl");
+    fs::write(&journal, JOURNAL).unwrap();
+    // Named for a book too: the OUT of a book writer.
+    fs::write(dir.path().join("o/answers.dat"), JOURNAL).unwrap();
+    let runs: [&[&str]; 9] = [
+        &["fix", "in.dat", "o/answers.dat"],
+        &["fix", "in.dat", "o/answers.dat", "--force"],
+        &["convert", "in.dat", "o/extend.jsonl", "--to", "edax", "--force"],
+        &["stats", "in.dat", "--log-file", "o/extend.jsonl"],
+        &["verify", "in.dat", "--log-file", "o/extend.jsonl"],
+        &["merge", "in.dat", "in.dat", "m.dat", "--log-file", "o/extend.jsonl"],
+        &["mine", "in.dat", "-o", "o/extend.jsonl", "--force"],
+        &["diff", "in.dat", "in.dat", "-o", "o/extend.jsonl", "--force"],
+        &["fix", "in.dat", "f.dat", "--out-dir", "r", "--log-file", "o/extend.jsonl"],
+    ];
+    for args in runs {
+        let out = run(dir.path(), args);
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        assert!(message.contains("is extend's journal") && message.contains("--force included"), "{args:?}: {message}");
+        assert_eq!(fs::read_to_string(&journal).unwrap(), JOURNAL, "{args:?}: the journal is intact");
+        assert_eq!(fs::read_to_string(dir.path().join("o/answers.dat")).unwrap(), JOURNAL, "{args:?}");
+        assert_eq!(names_in(dir.path()), ["in.dat", "o"], "{args:?}: nothing written");
+    }
+}
+
+/// Issue 47 item 10: a file another live run holds (a journal just made,
+/// still empty, locked by its run) is refused as any file a run writes,
+/// naming the run that holds it. The lock is the test's own, taken as a
+/// run takes its journal's.
+#[test]
+fn a_file_another_live_run_holds_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(edax46(), dir.path().join("in.dat")).unwrap();
+    let held = dir.path().join("held.dat");
+    let file = fs::File::create(&held).unwrap();
+    file.try_lock().unwrap();
+    let holder = format!("held by another run (process {})", std::process::id());
+    for args in [
+        &["stats", "in.dat", "--log-file", "held.dat"][..],
+        &["fix", "in.dat", "held.dat", "--force"],
+        &["cut", "in.dat", "c.dat", "--log-file", "held.dat"],
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&holder), "{args:?}: {}", stderr(&out));
+        assert_eq!(fs::read(&held).unwrap(), b"", "{args:?}: untouched");
+    }
+    drop(file);
+    let out = run(dir.path(), &["stats", "in.dat", "--log-file", "held.dat"]);
+    assert!(out.status.success(), "free once its run ends: {}", stderr(&out));
+}

@@ -121,6 +121,39 @@ fn a_second_run_on_a_journal_in_use_is_refused_at_once_and_the_first_finishes_un
     assert!(log.contains("round 10") && !log.contains("in use"), "the first run's log is its own: {log}");
 }
 
+/// Issue 47 item 11: a run removed the folders "left by killed runs"
+/// before it held the journal's lock, so a second run removed a live run's
+/// engine folder while that run greeted its engines (and ran in its place).
+/// The journal is now taken before anything is started or removed: the
+/// first run's greeting is held open by its engine, which waits for `go`,
+/// and the second run is refused at once, naming it, its folder untouched.
+#[test]
+fn a_second_run_while_the_first_greets_its_engines_is_refused_and_removes_nothing_of_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let gated = format!(
+        "sh -c 'touch greeting; while [ ! -e go ]; do sleep 0.05; done; exec \"$0\" \"$@\"' {}",
+        solver().display()
+    );
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &gated]);
+    let mut first = Running(Some(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()));
+    wait_for_file(dir.path(), "greeting", first.child());
+    let folders = || -> Vec<String> {
+        let names = crate::common::names_in(&dir.path().join("o"));
+        names.into_iter().filter(|n| n.starts_with(".bookminer-extend-")).collect()
+    };
+    let greeting = folders();
+    assert_eq!(greeting.len(), 1, "the first run's folder, its engine greeted in it: {greeting:?}");
+    let holder = format!("process {}", first.child().id());
+    let message = assert_refused(extend(dir.path(), &book(), "second.dat", &[]), &holder);
+    assert!(message.contains("o/extend.jsonl") && message.contains("in use"), "{message}");
+    assert_eq!(folders(), greeting, "the first run's folder is left as it was");
+    assert!(!dir.path().join("second.dat").exists());
+    std::fs::write(dir.path().join("go"), b"").unwrap();
+    let out = finish(first);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+}
+
 #[test]
 fn answers_of_another_engine_command_are_taken() {
     let dir = tempfile::tempdir().unwrap();
@@ -251,6 +284,22 @@ fn folders_whose_paths_an_engines_console_cannot_read_are_refused_before_loading
     let message = assert_refused(command, "TMPDIR");
     assert!(message.contains("o ut") && message.contains("t mp") && message.contains("blank"), "{message}");
     assert!(!dir.path().join("o ut").exists() && round_folders(&tmp).is_empty(), "nothing made");
+}
+
+/// Issue 47 item 14: a TMPDIR that does not exist is named, not made (it
+/// was made, and left behind, when out_dir's path had a blank).
+#[test]
+fn a_temporary_folder_that_does_not_exist_is_named_and_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("nothing-here");
+    let mut command = extend(dir.path(), &book(), "out.dat", &["--out-dir", "o ut", "--log-file", "log"]);
+    command.env("TMPDIR", &tmp);
+    let out = run_within(command, Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&tmp.display().to_string()), "{}", stderr(&out));
+    assert!(!tmp.exists(), "the temporary folder was made");
+    assert!(!dir.path().join("out.dat").exists());
+    assert_no_engine_left(dir.path());
 }
 
 /// Kills, when dropped, whatever the test in `dir` started that is still

@@ -10,7 +10,7 @@ use crate::common;
 fn flags_in(help: &str) -> BTreeSet<String> {
     help.split(|c: char| c.is_whitespace() || ",[]()".contains(c))
         .filter(|word| word.starts_with("--") && word.len() > 2)
-        .map(|word| word.split(['=', '<']).next().unwrap_or(word).to_string())
+        .map(|word| word.split(['=', '<']).next().unwrap_or(word).trim_end_matches("...").to_string())
         .collect()
 }
 
@@ -21,8 +21,8 @@ fn help_of(command: &[&str]) -> String {
 }
 
 /// The flags every command takes: the global ones, and the log's.
-const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--summary"];
-const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--summary", "--log-level", "--log-file"];
+const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--verbose", "--summary"];
+const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--verbose", "--summary", "--log-level", "--log-file"];
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
 /// Commands that run long enough to say how far they have come.

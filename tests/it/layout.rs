@@ -277,3 +277,25 @@ fn a_function_that_calls_itself_is_found() {
                 fn declared(&self);\n";
     assert_eq!(recursive_functions(code), ["visit", "open", "depth"]);
 }
+
+/// Issue 47 item 5: what `cargo install` builds (the release profile)
+/// carries no debug information, which made the binary 30 MB; profilers
+/// get it from the `profiling` profile, the release build with line tables;
+/// and the README installs with the dependencies Cargo.lock names.
+#[test]
+fn the_installed_build_carries_no_debug_information_and_installs_locked() {
+    let manifest: toml::Value =
+        toml::from_str(&fs::read_to_string(common::repo().join("Cargo.toml")).unwrap()).unwrap();
+    let profiles = &manifest["profile"];
+    let release = profiles["release"].as_table().unwrap();
+    let no_debug = |d: &toml::Value| {
+        matches!(d, toml::Value::Boolean(false) | toml::Value::Integer(0)) || d.as_str().is_some_and(|s| s == "none")
+    };
+    assert!(release.get("debug").is_none_or(no_debug), "release: {release:?}");
+    assert!(release.get("strip").is_none_or(|s| s.as_bool() != Some(false)), "release: {release:?}");
+    let profiling = profiles["profiling"].as_table().unwrap();
+    assert_eq!(profiling["inherits"].as_str(), Some("release"));
+    assert!(!no_debug(&profiling["debug"]), "profiling keeps line tables: {profiling:?}");
+    let readme = fs::read_to_string(common::repo().join("README.md")).unwrap();
+    assert!(readme.contains("\ncargo install --locked --path ."), "the README installs locked");
+}

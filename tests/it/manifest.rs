@@ -199,3 +199,41 @@ fn the_summary_names_the_previous_run_s_files_removed_and_kept() {
     assert_eq!(summary["removed"], serde_json::json!(removed), "{summary}");
     assert_eq!(summary["kept"], serde_json::json!([]), "{summary}");
 }
+
+/// Issue 47 item 11: a run holds out_dir's lock before it removes anything
+/// of the previous run's set, and a second run waits for it, never removing
+/// files the first is still recording. The first run here is the test
+/// itself, holding the folder's lock as a run does while it puts its set in
+/// place: the run waits (listed waiting in /proc/locks, nothing of its set
+/// in place), then, once the lock is let go, replaces the set whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_waits_for_another_that_holds_out_dir_before_it_replaces_the_set() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    mine(dir.path(), &edax46(), &["--mode", "all"]);
+    let before = fs::read(dir.path().join("o/manifest.json")).unwrap();
+    let folder = fs::File::open(dir.path().join("o")).unwrap();
+    folder.lock().unwrap();
+    let book = sample().display().to_string();
+    let mut child = crate::common::bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "--book", &book, "--out-dir", "o", "--mode", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !crate::common::waits_for_a_lock(child.id()) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended without waiting for the folder's lock");
+        assert!(Instant::now() < deadline, "the run never waited for the folder's lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(fs::read(dir.path().join("o/manifest.json")).unwrap(), before, "nothing replaced while it waits");
+    assert_eq!(names_in(&dir.path().join("o")), ["manifest.json", "mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt"]);
+    drop(folder);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("waiting for it to be done"), "{}", stderr(&out));
+    assert_eq!(names_in(&dir.path().join("o")), ["manifest.json", "mode1.txt"], "the set replaced whole");
+}

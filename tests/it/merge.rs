@@ -190,6 +190,43 @@ fn killed_while_searching_stale_leaves_and_run_again_nothing_is_searched_twice()
     assert!(hidden.is_empty(), "the killed run's folder is removed by the next: {hidden:?}");
 }
 
+/// Issue 47 item 13: a merge made its `.bookminer-merge-XXXXXX` folder
+/// before it locked it, and another merge into the same folder, seeing a
+/// folder without its lock, removed it as a dead run's (the first then
+/// failed, status 3). A merge now makes and locks its folder, and looks
+/// for dead runs' folders, under the lock of the folder they are in. The
+/// other merge here is the test: it holds that lock, with a folder of its
+/// own made and not locked yet; the merge waits, removes nothing, and once
+/// the test's folder is locked and the lock let go, leaves it and succeeds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_merge_waits_while_another_makes_its_folder_and_never_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let being_made = dir.path().join(".bookminer-merge-abc123");
+    let folder = std::fs::File::open(dir.path()).unwrap();
+    folder.lock().unwrap();
+    std::fs::create_dir(&being_made).unwrap();
+    let mut child = merge(dir.path(), &edax46(), &edax46(), "m.dat", &["-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !crate::common::waits_for_a_lock(child.id()) {
+        assert!(child.try_wait().unwrap().is_none(), "the merge ended without waiting for the folder's lock");
+        assert!(Instant::now() < deadline, "the merge never waited for the folder's lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(being_made.is_dir(), "a folder being made is not removed");
+    let lock = std::fs::File::create(being_made.join("lock")).unwrap();
+    lock.try_lock().unwrap();
+    drop(folder);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(being_made.join("lock").is_file(), "a live merge's folder is left alone");
+    assert!(dir.path().join("m.dat").is_file());
+}
+
 /// Each board's legal moves that its record does not link but whose child
 /// the book holds: what Edax's `book link` would link.
 fn unlinked_in_book(path: &Path) -> u64 {
@@ -467,4 +504,38 @@ fn boards_holding_the_same_value_level_and_leaf_are_alike_not_conflicts() {
         let conflicts = lines.iter().filter(|line| line.get("kept").is_some()).count() as u64;
         assert_eq!(conflicts, both - alike, "a receipt line per conflict");
     }
+}
+
+/// Issue 47 item 14: a record of B that stores an illegal move is named in
+/// B, by its record and byte (as `verify` names it), before any search;
+/// it was named in the merged book before its negamax, a file the user
+/// never sees.
+#[test]
+fn a_damaged_b_is_named_in_b_by_its_record_and_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = data("books/edax-endgames-perturbed.dat");
+    let mut bytes = std::fs::read(&a).unwrap();
+    let (offset, square) = records(&bytes)
+        .map(Result::unwrap)
+        .filter(|(_, _, raw)| raw.n_links() > 0)
+        .find_map(|(_, offset, raw)| {
+            let board = raw.board();
+            let illegal = Square::iter(!0).find(|&s| board.check_move(Move::Play(s)).is_none())?;
+            Some((offset, illegal))
+        })
+        .expect("a record with a link");
+    bytes[offset + bookminer::format::edax::LINKS_AT + 1] = Move::Play(square).code();
+    let b = dir.path().join("b.dat");
+    std::fs::write(&b, &bytes).unwrap();
+    // The place as verify names it, for the byte changed.
+    let verified = String::from_utf8(bin().arg("verify").arg(&b).output().unwrap().stdout).unwrap();
+    let place = verified.split(": ").nth(1).unwrap_or_else(|| panic!("{verified}")).to_string();
+    assert!(place.ends_with(&format!(" at byte {offset}")), "{verified}");
+
+    let out = merge(dir.path(), &a, &b, "m.dat", &[]).output().unwrap();
+    let said = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("b.dat: {place}: ")), "{said}");
+    assert!(!said.contains("merged"), "{said}");
+    assert!(!dir.path().join("m.dat").exists());
 }
