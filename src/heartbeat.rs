@@ -291,6 +291,16 @@ mod tests {
     }
 
     #[test]
+    fn a_deepen_line_counts_the_leaves() {
+        let t0 = Instant::now();
+        let mut beat = Beat::new(t0);
+        beat.phase(Phase::Deepening { records: 200 }, t0);
+        beat.progress(&Progress::Counted(50));
+        let line = beat.line(t0 + Duration::from_secs(10), None);
+        assert_eq!(line, "deepening: 50 of 200 leaves (25%), 5.0 leaves/s, 10s in this stage; 10s in all");
+    }
+
+    #[test]
     fn rates_and_times_read_as_people_say_them() {
         assert_eq!(rate(2_500_000, Duration::from_secs(1)), "2.5M");
         assert_eq!(rate(830_000, Duration::from_secs(1)), "830k");
