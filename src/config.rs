@@ -120,6 +120,9 @@ pub struct Settings {
     pub grow: GrowKeys,
     #[command(flatten)]
     #[serde(flatten)]
+    pub deepen: DeepenKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub write: WriteKeys,
 }
 
@@ -305,6 +308,16 @@ pub struct GrowKeys {
     #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
     #[serde(default, deserialize_with = "de::max_seconds")]
     pub max_seconds: Option<f64>,
+}
+
+/// The level `deepen` searches leaves again at (docs/deepen.md).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct DeepenKeys {
+    /// Edax's level, 0 to 60, that every record shallower at its empty
+    /// squares is given and its leaf searched again at [config: level]
+    #[arg(long, display_order = 26, value_name = "L", value_parser = parse_level)]
+    #[serde(default, deserialize_with = "de::level")]
+    pub level: Option<u8>,
 }
 
 /// Whether a file the command line names to write (OUT, `-o FILE`) may
@@ -506,6 +519,10 @@ fn parse_max_priority(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e12)
 }
 
+fn parse_level(text: &str) -> Result<u8, BadValue> {
+    parse_count(text, 0..=60)
+}
+
 fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e9)
 }
@@ -683,6 +700,12 @@ mod de {
         real(d, parse_max_priority)
     }
 
+    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "a whole number from 0 to 60")?;
+        parse_level(&text).map(Some).map_err(D::Error::custom)
+    }
+
     pub fn max_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         real(d, parse_max_seconds)
     }
@@ -760,6 +783,8 @@ pub struct Config {
     pub max_priority: Option<f64>,
     /// `grow` dispatches nothing new after this many seconds.
     pub max_seconds: Option<f64>,
+    /// `deepen`'s level; none given: `deepen` cannot run.
+    pub level: Option<u8>,
     /// A file named to be written (OUT, `-o FILE`) may replace one that
     /// exists (never a journal).
     pub force: bool,
@@ -798,6 +823,7 @@ impl Default for Config {
             error_weight: 1.0,
             max_priority: None,
             max_seconds: None,
+            level: None,
             force: false,
         }
     }
@@ -1038,6 +1064,7 @@ impl Config {
         self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);
         self.max_priority = s.grow.max_priority.or(self.max_priority);
         self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
+        self.level = s.deepen.level.or(self.level);
         self.force = s.write.force.unwrap_or(self.force);
         Ok(())
     }
@@ -1189,6 +1216,13 @@ mod tests {
     }
 
     #[test]
+    fn deepen_level_is_a_level() {
+        assert_eq!(parse("").unwrap().level, None);
+        assert_eq!(parse("LEVEL = 60").unwrap().level, Some(60));
+        assert_eq!(parse("level = 61").unwrap_err().key(), Some("level"));
+    }
+
+    #[test]
     fn egbk_level_is_a_level() {
         assert_eq!(parse("").unwrap().egbk_level, 1);
         assert_eq!(parse("EGBK_LEVEL = 60").unwrap().egbk_level, 60);
@@ -1268,7 +1302,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 28, "{keys:?}");
+        assert_eq!(keys.len(), 29, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

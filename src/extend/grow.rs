@@ -7,21 +7,18 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::first::{self, Prepared};
-use super::fleet::{Answered, EngineSet, Fleet, Room};
+use super::fleet::{Answered, EngineSet, Fleet};
 use super::journal::Journal;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::search::LeafPlan;
+use super::session::{self, Held, Policy};
 use super::solved::edge_score;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
-use super::{
-    gates_of, gave_up_error, growing, process_engines, write_engines, write_grown, ExtendError, ExtendOptions,
-    ExtendPaths, ExtendReport, Growing, Opened, Written,
-};
+use super::{gave_up_error, process_engines, write_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Score};
-use crate::run::{Control, Interrupted, Phase, Progress, RunError};
+use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
@@ -131,47 +128,13 @@ pub fn grow_with(
     options: &GrowOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     wind_down: &AtomicBool,
-    mut control: Control<'_>,
+    control: Control<'_>,
 ) -> Result<GrowReport, ExtendError> {
-    let began = Instant::now();
-    let cancel = control.cancel;
-    let io = RunError::io;
-    let (flavor, min_empties) = gates_of(&book, &options.extend)?;
-    let Opened { out, mut journal, scratch } = Opened::open(paths)?;
-    let start = &options.extend.start;
-    let Prepared { book, links, first } = first::prepare(book, start, min_empties, &paths.journal, cancel)?;
-    let Growing { mut store, root, mut solved, .. } =
-        growing(&book, flavor, links, first, &options.extend, min_empties, Stop { cancel, journal: &paths.journal })?;
-    let mut report = GrowReport { extend: ExtendReport::new(paths, book.counts().positions), ..GrowReport::default() };
-    let engines = &engines(scratch.path());
-    let room = Room::new(engines);
-    let mut run = Growth {
-        store: &mut store,
-        solved: &mut solved,
-        journal: &mut journal,
-        report: &mut report,
-        engines,
-        cancel,
-        options,
-        gates: (options.extend.window, min_empties),
-        root,
-        began,
-        pending: HashMap::new(),
-        under_way: HashSet::new(),
-        hidden: HashSet::new(),
-        busy_since: None,
-        worked: Duration::ZERO,
-        least_chosen: None,
-        left_told: None,
-    };
-    let grown = std::thread::scope(|scope| {
-        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(io(&paths.output))?;
-        run.run(&fleet, wind_down, &mut control)
-    });
-    report.extend.engines = room.reports();
-    report.extend.taken_from = journal.taken_from(&super::labels(&report.extend.engines));
-    report.extend.journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
-    grown?;
+    let report = GrowReport { extend: ExtendReport::new(paths, 0), ..GrowReport::default() };
+    let mut best_first = BestFirst { options, wind_down, report };
+    let ran = session::grow_book(book, paths, &options.extend, engines, &mut best_first, control)?;
+    let mut report = best_first.report;
+    ran.fill(&mut report.extend);
     let busy: Duration = report.extend.engines.iter().map(|e| e.busy).sum();
     let workers: usize = report.extend.engines.iter().map(|e| e.workers).sum();
     report.utilisation = match report.worked.is_zero() {
@@ -179,14 +142,44 @@ pub fn grow_with(
         false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
     }
     .min(1.0);
-    report.least_left = least_left(&store, &solved, root, options, min_empties);
-    report.extend.records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)?
-    {
-        Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
-    };
-    report.extend.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// Grow's policy: the frontier position of least priority first.
+struct BestFirst<'o> {
+    options: &'o GrowOptions,
+    wind_down: &'o AtomicBool,
+    report: GrowReport,
+}
+
+impl Policy for BestFirst<'_> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
+        let options = self.options;
+        let mut run = Growth {
+            store,
+            solved,
+            journal,
+            report: &mut self.report,
+            engines,
+            cancel,
+            options,
+            gates: (options.extend.window, min_empties),
+            root,
+            began,
+            pending: HashMap::new(),
+            under_way: HashSet::new(),
+            hidden: HashSet::new(),
+            busy_since: None,
+            worked: Duration::ZERO,
+            least_chosen: None,
+            left_told: None,
+        };
+        run.run(fleet, self.wind_down, control)?;
+        let least = least_left(run.store, run.solved, root, options, min_empties);
+        self.report.least_left = least;
+        Ok(())
+    }
 }
 
 /// The least priority of a frontier position left in the book grown.
@@ -451,7 +444,7 @@ enum Dispatch {
 
 /// The growing book as §14 sees it: the window's links, the gates, the
 /// positions under way hidden.
-struct View<'a, 'b> {
+pub(super) struct View<'a, 'b> {
     store: &'a Store<'b>,
     solved: &'a Solved,
     window: Window,
@@ -463,7 +456,7 @@ struct View<'a, 'b> {
 }
 
 impl<'a, 'b> View<'a, 'b> {
-    fn new(
+    pub(super) fn new(
         store: &'a Store<'b>,
         solved: &'a Solved,
         root: NodeId,

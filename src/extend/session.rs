@@ -1,0 +1,341 @@
+//! What `extend`, `grow` and `deepen` share: a growth session. It checks
+//! the start, begins OUT, opens the journal, makes the book ready to grow
+//! (negamaxed below the start), starts the fleet, hands all of it to a
+//! [`Policy`] (extend's rounds, grow's best-first, deepen's leaves), then
+//! writes the book grown, negamaxed as `fix` does, into OUT and says what
+//! the engines did.
+
+use super::first::{self, FirstNegamax, Prepared};
+use super::fleet::{EngineReport, EngineSet, Fleet, Room};
+use super::journal::{Journal, TakenFrom};
+use super::scratch;
+use super::solved::Solved;
+use super::store::{Flavor, NodeId, Store};
+use super::view::Stop;
+use super::write;
+use super::{labels, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
+use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
+use crate::fix::{fix_into, FixError, FixOptions};
+use crate::output::{ensure_dir, AtomicFile};
+use crate::run::{Control, Interrupted, RunError};
+use crate::symmetry::normalize;
+use crate::walk::Start;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// What a policy is handed to grow the book with: the growing book and its
+/// negamax, the journal, the engines, and the gates the session found.
+pub(crate) struct Held<'s, 'b> {
+    pub(crate) store: &'s mut Store<'b>,
+    pub(crate) solved: &'s mut Solved,
+    pub(crate) journal: &'s mut Journal,
+    pub(crate) engines: &'s [EngineSet],
+    pub(crate) cancel: &'s AtomicBool,
+    /// The start position's node.
+    pub(crate) root: NodeId,
+    /// The fewest empty squares growth enters (`min_empties`, else the
+    /// book's default).
+    pub(crate) min_empties: u32,
+    /// The first candidate walk's candidates, in its order.
+    pub(crate) candidates: Vec<NodeId>,
+    /// When the run began.
+    pub(crate) began: Instant,
+}
+
+/// How a session grows its book: what `extend`, `grow` and `deepen` differ
+/// in. The fleet is running while [`Policy::grow`] runs; the book it leaves
+/// is written once it returns `Ok`.
+pub(crate) trait Policy {
+    /// Grows the book `held` holds, with the searches answered by the
+    /// journal or `fleet`, telling `control` how it goes.
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError>;
+}
+
+/// What a session did beside its policy's own work, for the summary.
+pub(crate) struct Ran {
+    pub(crate) positions_loaded: u64,
+    /// Each engine: its searches, faults, and whether it was retired.
+    pub(crate) engines: Vec<EngineReport>,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub(crate) taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub(crate) journal_set_aside: Option<PathBuf>,
+    pub(crate) records_written: u64,
+    pub(crate) elapsed: Duration,
+}
+
+impl Ran {
+    /// Puts what the session did into a run's report.
+    pub(crate) fn fill(self, report: &mut ExtendReport) {
+        report.positions_loaded = self.positions_loaded;
+        report.engines = self.engines;
+        report.taken_from = self.taken_from;
+        report.journal_set_aside = self.journal_set_aside;
+        report.records_written = self.records_written;
+        report.elapsed = self.elapsed;
+    }
+}
+
+/// Grows `book` (read from `paths.input`) into `paths.output` as `policy`
+/// does, with the searches answered by the journal or by the fleet
+/// `engines` makes (given a folder of the run's own, removed at its end).
+/// OUT appears only when whole; the journal keeps every answer whatever
+/// happens. `control` hears the policy's stages, then the final negamax's.
+pub(crate) fn grow_book(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    policy: &mut impl Policy,
+    mut control: Control<'_>,
+) -> Result<Ran, ExtendError> {
+    let began = Instant::now();
+    let cancel = control.cancel;
+    // Refused before anything is written.
+    let (flavor, min_empties) = gates_of(&book, options)?;
+    let Opened { out, mut journal, scratch } = Opened::open(paths)?;
+    let Prepared { book, links, first } = first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
+    let Growing { mut store, root, mut solved, candidates } =
+        growing(&book, flavor, links, first, options, min_empties, Stop { cancel, journal: &paths.journal })?;
+    let positions_loaded = book.counts().positions;
+    let engines = &engines(scratch.path());
+    let room = Room::new(engines);
+    let held = Held {
+        store: &mut store,
+        solved: &mut solved,
+        journal: &mut journal,
+        engines,
+        cancel,
+        root,
+        min_empties,
+        candidates,
+        began,
+    };
+    let grown = std::thread::scope(|scope| {
+        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.output))?;
+        policy.grow(held, &fleet, &mut control)
+    });
+    let engines = room.reports();
+    let taken_from = journal.taken_from(&labels(&engines));
+    let journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
+    grown?;
+    let records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
+        Written::Out(records) => records,
+        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
+    };
+    Ok(Ran { positions_loaded, engines, taken_from, journal_set_aside, records_written, elapsed: began.elapsed() })
+}
+
+/// How `book` grows, and the fewest empty squares growth enters
+/// (`min_empties`, else the book's default); a start the book does not
+/// hold is refused.
+fn gates_of(book: &Book, options: &ExtendOptions) -> Result<(Flavor, u32), ExtendError> {
+    let (flavor, header_empties) = flavor_of(&book.header());
+    start_node(book, &options.start)?;
+    Ok((flavor, options.min_empties.unwrap_or(header_empties)))
+}
+
+/// A run's growing book, negamaxed below its start.
+struct Growing<'b> {
+    store: Store<'b>,
+    root: NodeId,
+    solved: Solved,
+    /// The first round's candidates, in the candidate walk's order.
+    candidates: Vec<NodeId>,
+}
+
+/// The growing book over `book` as [`first::prepare`] made it ready:
+/// negamaxed below the start by the walk, or, where that was not made (an
+/// Edax book with too many links to turn round), here.
+fn growing<'b>(
+    book: &'b Book,
+    flavor: Flavor,
+    links: Option<(LinkTargets, Parents)>,
+    first: Option<FirstNegamax>,
+    options: &ExtendOptions,
+    min_empties: u32,
+    stop: Stop<'_>,
+) -> Result<Growing<'b>, ExtendError> {
+    let mut store = Store::with_links(book, flavor, links);
+    let root = start_node(book, &options.start)?;
+    if let Some(mut first) = first {
+        let candidates = std::mem::take(&mut first.candidates);
+        return Ok(Growing { store, root, solved: Solved::from_first(first), candidates });
+    }
+    let began = Instant::now();
+    let mut solved = Solved::new(book.counts().records as usize);
+    solved.note_candidates(min_empties);
+    solved.solve_from(&mut store, root, stop)?;
+    let candidates = solved.take_candidates();
+    let seconds = began.elapsed().as_secs_f64();
+    tracing::info!("{}: negamaxed below the start in {seconds:.3} s", book.path().display());
+    Ok(Growing { store, root, solved, candidates })
+}
+
+/// How a book's positions are grown, as its header says: an Edax book's
+/// searches and the fewest empty squares it expands (its `n_empties`), or
+/// Egaroucid's, which expands any.
+fn flavor_of(header: &Header) -> (Flavor, u32) {
+    match header.edax() {
+        Some(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
+        None => (Flavor::Egaroucid, 0),
+    }
+}
+
+/// The run's folder of round books, the journal locked: what runs killed
+/// before it left there is removed first (scratch.rs).
+pub(super) fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
+    let made = scratch::make(&paths.scratch, &paths.journal);
+    made.map_err(|source| RunError::Io { path: paths.scratch.clone(), source }.into())
+}
+
+/// The start position's node.
+fn start_node(book: &Book, start: &Start) -> Result<NodeId, ExtendError> {
+    let root = start.locate_in(book).map_err(|missing| ExtendError::start_missing(book.path(), missing))?;
+    Ok(NodeId::Book(root))
+}
+
+/// What a growth run holds open: OUT begun beside its final name, the
+/// journal (locked), and the run's scratch folder.
+struct Opened {
+    out: AtomicFile,
+    journal: Journal,
+    scratch: tempfile::TempDir,
+}
+
+impl Opened {
+    /// Makes the folders, begins OUT, opens the journal and makes the
+    /// scratch folder: what extend and grow do once the start is known.
+    fn open(paths: &ExtendPaths) -> Result<Opened, ExtendError> {
+        let io = RunError::io;
+        for path in [&paths.output, &paths.journal] {
+            if let Some(dir) = path.parent() {
+                ensure_dir(dir).map_err(io(dir))?;
+            }
+        }
+        let out = AtomicFile::create_named(&paths.output).map_err(io(&paths.output))?;
+        let journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
+        if !journal.is_empty() {
+            tracing::info!(
+                "{}: {} answers of earlier runs, taken instead of searching again",
+                paths.journal.display(),
+                journal.len()
+            );
+        }
+        let scratch = scratch_dir(paths)?;
+        Ok(Opened { out, journal, scratch })
+    }
+}
+
+/// The book growth made, before its final negamax, in a file of the run's
+/// scratch folder (removed when dropped, and with the folder by the next
+/// run on the journal if this one is killed).
+struct SetAside {
+    file: tempfile::NamedTempFile,
+    /// The book read's name, for messages.
+    name: String,
+}
+
+/// What [`write_grown`] did.
+enum Written {
+    /// OUT written, with this many records.
+    Out(u64),
+    /// The book grown set aside, for `fix` to write into OUT
+    /// ([`SetAside::write`]) once the book read is let go (boxed: a
+    /// begun file is large beside a count).
+    SetAside(SetAside, Box<AtomicFile>),
+}
+
+/// Writes OUT, the book grown, negamaxed as `fix` does, and makes it
+/// appear unless the run was stopped. Written straight from what the run
+/// computed when the run negamaxed what `fix` would (an Edax book grown
+/// from the initial position); else set aside in `folder`.
+fn write_grown(
+    (store, solved, root): (Store<'_>, Solved, NodeId),
+    book: &Book,
+    mut out: AtomicFile,
+    folder: &Path,
+    paths: &ExtendPaths,
+    cancel: &AtomicBool,
+) -> Result<Written, ExtendError> {
+    let initial = store.find(&normalize(&Start::initial().board).board);
+    if !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
+        drop(solved);
+        return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, Box::new(out)));
+    }
+    let interrupted = ExtendError::interrupted(&paths.journal);
+    let path = &paths.output;
+    let began = Instant::now();
+    let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
+        write::WriteFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
+        write::WriteFailure::Interrupted(stop) => interrupted(stop),
+        write::WriteFailure::Run(error) => error,
+    })?;
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    let out = out.finish().map_err(RunError::io(path))?;
+    Interrupted::check(cancel).map_err(&interrupted)?;
+    out.commit().map_err(RunError::io(path))?;
+    tracing::info!("{}: written negamaxed in {:.3} s", path.display(), began.elapsed().as_secs_f64());
+    Ok(Written::Out(records))
+}
+
+/// Streams the book `store` grew into `folder` and lets the store go;
+/// refused if the book read changed meanwhile.
+fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) -> Result<SetAside, ExtendError> {
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    let io = RunError::io;
+    let mut file = tempfile::Builder::new().prefix("grown-").tempfile_in(folder).map_err(io(folder))?;
+    let path = file.path().to_path_buf();
+    let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file_mut());
+    write::write_unfixed(&store, &mut buffered).and_then(|_| buffered.flush()).map_err(io(&path))?;
+    drop(buffered);
+    drop(store);
+    if book.file().changed() {
+        return Err(ExtendError::book_changed(&paths.input));
+    }
+    Ok(SetAside { file, name: book.path().display().to_string() })
+}
+
+impl SetAside {
+    /// Writes OUT: the book set aside negamaxed as `fix` does (no receipt:
+    /// every change is the run's own), under the run's `control`, then made
+    /// to appear under its name unless the run was stopped. Returns the
+    /// records written. The book read is let go first: the run never holds
+    /// both.
+    fn write(
+        self,
+        book: Book,
+        mut out: AtomicFile,
+        paths: &ExtendPaths,
+        control: Control<'_>,
+    ) -> Result<u64, ExtendError> {
+        drop(book);
+        let cancel = control.cancel;
+        let path = &paths.output;
+        let shown_as = format!("{} (grown, before its negamax)", paths.output.display());
+        let grown = Book::open_as(self.file.path(), &shown_as, &ReadOptions::default())
+            .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
+        let records = grown.counts().records;
+        let sink = Path::new("(no receipt)");
+        // A stop while the book is written is the run's stop: the journal
+        // keeps every answer, as at any other moment.
+        let interrupted = ExtendError::interrupted(&paths.journal);
+        let run_error = |error| match error {
+            FixError::Run(RunError::Interrupted { stop, .. }) => interrupted(stop),
+            error => error.into(),
+        };
+        let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
+        done.and_then(|done| done.checked()).map_err(run_error)?;
+        drop(self.file);
+        let out = out.finish().map_err(RunError::io(path))?;
+        Interrupted::check(cancel).map_err(&interrupted)?;
+        out.commit().map_err(RunError::io(path))?;
+        Ok(records)
+    }
+}
