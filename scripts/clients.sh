@@ -17,6 +17,10 @@
 #     to repair and its own `book extend` of it add nothing; the same book as
 #     .egbk3 must grow to the same boards and values (but the positions an
 #     Egaroucid book does not store) and load in Egaroucid as written;
+#   * `deepen` of ../shared/books/extend, its levels set to 2, to level 8 with
+#     Edax as the engine must raise every record Edax's level table asks to,
+#     add no error Edax's own `book correct` finds, load in Edax with nothing
+#     to repair and come back with the same values from Edax's negamax;
 #   * `merge` of each book with itself (--link: its stale leaves left with
 #     no score, or searched by Edax) and of the extend book with Edax's own
 #     extension of it must load in Edax with nothing to repair and come back
@@ -149,6 +153,54 @@ extended_as_edax_would() {
   python3 "$clients/bookdiff.py" egbk3 "$d/edax-neg.egbk3" "$d/grown.egbk3" --fields value
 }
 check "extend with Edax as the engine, as Edax's own book extend" extended_as_edax_would
+
+# deepened_as_edax_checks: ../shared/books/extend with every level set to 2,
+# deepened to level 8 with Edax as the engine (issue 48): every record with
+# more than 4 empty squares has level 8 (at 4 or fewer level 2 already
+# solves it, and SPEC §16 leaves a solved record alone); Edax's own `book
+# correct`, which searches again every record its level solves, finds no
+# error but those IN held already in the records deepening leaves alone;
+# Edax loads OUT with nothing to repair and its own negamax changes nothing
+# (values, bounds, counts, links, leaves, levels).
+deepened_as_edax_checks() {
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  python3 - "$shared/books/extend/endgames-extend.dat" "$d/level2.dat" 2 <<'PY' || return 1
+import struct, sys
+src, dst, level = sys.argv[1], sys.argv[2], int(sys.argv[3])
+b = bytearray(open(src, 'rb').read())
+struct.pack_into('<i', b, 18, level)
+at = 42
+while at < len(b):
+    b[at + 39] = level
+    at += 42 + 2 * b[at + 38]
+open(dst, 'wb').write(b)
+PY
+  bm deepen "$d/level2.dat" "$d/deep.dat" --level 8 --engine "$edax" --workers 2 --out-dir "$d/o" || return 1
+  python3 - "$d/deep.dat" 8 <<'PY' || return 1
+import struct, sys
+b = open(sys.argv[1], 'rb').read(); want = int(sys.argv[2])
+at, deep, shallow = 42, 0, 0
+while at < len(b):
+    p, o = struct.unpack_from('<QQ', b, at)
+    if 64 - bin(p | o).count('1') > 4:
+        deep += 1
+        shallow += b[at + 39] != want
+    at += 42 + 2 * b[at + 38]
+print(f"{deep} records with more than 4 empty squares, {shallow} not at level {want}")
+sys.exit(1 if shallow or not deep else 0)
+PY
+  local before after
+  before=$("$clients/edax-correct.sh" "$d/level2.dat" | tail -n 1)
+  after=$("$clients/edax-correct.sh" "$d/deep.dat" | tail -n 1)
+  echo "book correct of IN: $before"; echo "book correct of OUT: $after"
+  local n_in e_in n_out e_out
+  read -r n_in e_in < <(echo "$before" | sed -n 's/^\([0-9]*\) solved records searched, \([0-9]*\) errors.*/\1 \2/p')
+  read -r n_out e_out < <(echo "$after" | sed -n 's/^\([0-9]*\) solved records searched, \([0-9]*\) errors.*/\1 \2/p')
+  [ -n "$e_in" ] && [ -n "$e_out" ] && [ "$e_out" = "$e_in" ] && [ "$n_out" -gt "$n_in" ] || return 1
+  "$clients/edax-check.sh" "$d/deep.dat" "$d/neg.dat" || return 1
+  python3 "$clients/bookdiff.py" edax "$d/deep.dat" "$d/neg.dat"
+}
+check "deepen with Edax as the engine: levels raised, Edax's correct and negamax agree" deepened_as_edax_checks
 
 # merged_then A B OUT FLAGS...: merges A and B into OUT; an Edax OUT must
 # load in Edax with nothing to repair and come back from Edax's own negamax

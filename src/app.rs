@@ -14,6 +14,7 @@ use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
 use bookminer::extend::add::{add, AddOptions};
+use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths};
@@ -221,7 +222,11 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
         }
-        Some(Command::Extend { input, output, .. } | Command::Grow { input, output, .. }) => {
+        Some(
+            Command::Extend { input, output, .. }
+            | Command::Grow { input, output, .. }
+            | Command::Deepen { input, output, .. },
+        ) => {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
@@ -274,15 +279,19 @@ pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
 /// mining's files and manifest, the log) that is extend's journal, or that
 /// another live run holds: a journal replaced by a book, or cut into a log,
 /// loses every answer, and the next extend refuses what is left. The
-/// command's own journal (extend, grow, new, add, merge with an engine) is the
+/// command's own journal (extend, grow, deepen, new, add, merge with an engine) is the
 /// journal's to check, which refuses one in use naming its run.
 fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
     use bookminer::existing::{Found, Holds};
     let (_, written) = files_of(cli, config);
     let own_journal = match &cli.command {
-        Some(Command::Extend { .. } | Command::Grow { .. } | Command::New { .. } | Command::Add { .. }) => {
-            Some(config.out_dir.join(bookminer::extend::JOURNAL))
-        }
+        Some(
+            Command::Extend { .. }
+            | Command::Grow { .. }
+            | Command::Deepen { .. }
+            | Command::New { .. }
+            | Command::Add { .. },
+        ) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
         Some(Command::Merge { .. }) if !config.engines.is_empty() => {
             Some(config.out_dir.join(bookminer::extend::JOURNAL))
         }
@@ -320,6 +329,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Fix { output, .. }
             | Command::Extend { output, .. }
             | Command::Grow { output, .. }
+            | Command::Deepen { output, .. }
             | Command::Merge { output, .. }
             | Command::New { output, .. },
         ) => vec![output.clone()],
@@ -429,6 +439,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
         Some(Command::New { output, fresh, .. }) => run_new(config, &output, fresh),
@@ -717,7 +728,7 @@ fn with_control<T>(
             shown.borrow_mut().clear();
             waiting.set(Some(phase));
         }
-        (Phase::Counting { .. } | Phase::StaleLeaves { .. }, _) => waiting.set(Some(phase)),
+        (Phase::Counting { .. } | Phase::StaleLeaves { .. } | Phase::Deepening { .. }, _) => waiting.set(Some(phase)),
     };
     let mut phase = |phase: Phase| {
         heartbeat.phase(phase);
@@ -735,6 +746,7 @@ fn with_control<T>(
                     shown.searching(round, candidates, searches as u64)
                 }
                 Some(Phase::StaleLeaves { searches }) => shown.searching_stale(searches as u64),
+                Some(Phase::Deepening { records }) => shown.count("deepening leaves", records as u64),
                 _ => {}
             }
             shown.counted(done);
@@ -913,6 +925,38 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     };
     let report = with_control(None, &shown, |control| Ok(grow(book, &paths, &options, &WIND_DOWN, control)?))?;
     end(report.to_string(), || summary::grow(&report), Some(output))?;
+    Ok(0)
+}
+
+fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let Some(level) = config.level else {
+        return Err(AppError::Usage(
+            "deepen needs a level: --level L (Edax's, 0 to 60; or the config key level)".into(),
+        ));
+    };
+    let engines = engine_commands(config, "deepen")?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "deepen")?;
+    wind_down_on_interrupt();
+    // Only a second Ctrl-C stops the greeting, as for grow.
+    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
+    let greeting = ExtendOptions { engines, ..extend_options(config) };
+    // The engines greeted before the book is read: one that cannot start says so at once.
+    bookminer::extend::greet(&paths, &greeting, &stopped)?;
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), "deepen")?;
+    let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
+        .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
+    let options = DeepenOptions {
+        extend: greeting,
+        level,
+        error_weight,
+        max_priority: config.max_priority,
+        max_seconds: config.max_seconds,
+    };
+    let report = with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, &WIND_DOWN, control)?))?;
+    end(report.to_string(), || summary::deepen(&report), Some(output))?;
     Ok(0)
 }
 

@@ -2,8 +2,8 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, EngineKeys, ExtendKeys, GamesKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys,
-    MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
+    choice, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GamesKeys, GrowKeys, InspectKeys, LineKeys, LogKeys,
+    MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -235,7 +235,23 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::New { games, engines, line, log, progress, write, .. }) => Settings {
+            Some(Command::Deepen { engines, extend, grow, deepen, walk, line, read, log, progress, write, .. }) => {
+                Settings {
+                    engines: engines.clone(),
+                    extend: extend.clone(),
+                    grow: grow.clone(),
+                    deepen: deepen.clone(),
+                    walk: walk.clone(),
+                    line: line.clone(),
+                    read: read.clone(),
+                    log: log.clone(),
+                    progress: progress.clone(),
+                    write: write.clone(),
+                    ..Settings::default()
+                }
+            }
+            Some(Command::New { level, games, engines, line, log, progress, write, .. }) => Settings {
+                deepen: level.clone(),
                 games: games.clone(),
                 engines: engines.clone(),
                 line: line.clone(),
@@ -244,7 +260,8 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Add { games_keys, engines, line, read, log, progress, write, .. }) => Settings {
+            Some(Command::Add { level, games_keys, engines, line, read, log, progress, write, .. }) => Settings {
+                deepen: level.clone(),
                 games: games_keys.clone(),
                 engines: engines.clone(),
                 line: line.clone(),
@@ -566,6 +583,55 @@ pub enum Command {
         #[command(flatten)]
         write: WriteKeys,
     },
+    /// Search leaves again at a higher level (docs/deepen.md).
+    ///
+    /// Every record whose level, at its number of empty squares, searches
+    /// less deeply than --level L in Edax's level table (a smaller depth,
+    /// or the same with a lower selectivity; a solved record never) is
+    /// given level L and its leaf searched again at L, its links excluded;
+    /// OUT is IN with those levels and leaves, negamaxed as `fix` does (an
+    /// Edax book's header says L when every record reachable from the
+    /// initial position is that deep). Which records: every one, in file
+    /// order; with --start or a window, only what extend's walk enters;
+    /// with a budget (--max-positions records deepened, --max-seconds,
+    /// --max-priority) they are taken in grow's priority order, least
+    /// first, so that a run stopped early has deepened the lines play
+    /// reaches first. Ctrl-C once finishes what is under way and writes
+    /// OUT; twice stops at once (status 130, OUT not written). The
+    /// engines, the journal ({out_dir}/extend.jsonl, shared with extend
+    /// and grow) and the statuses are extend's.
+    Deepen {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        deepen: DeepenKeys,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        grow: GrowKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
     /// Merge two books, of any formats bookminer reads, into one.
     ///
     /// OUT holds every board of A or B once, in the format its name says
@@ -739,6 +805,8 @@ pub enum Command {
         #[arg(long)]
         fresh: bool,
         #[command(flatten)]
+        level: DeepenKeys,
+        #[command(flatten)]
         games: GamesKeys,
         #[command(flatten)]
         engines: EngineKeys,
@@ -782,6 +850,8 @@ pub enum Command {
         /// deleted) and search everything anew, as after a change of engine
         #[arg(long)]
         fresh: bool,
+        #[command(flatten)]
+        level: DeepenKeys,
         #[command(flatten)]
         games_keys: GamesKeys,
         #[command(flatten)]

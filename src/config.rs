@@ -120,6 +120,9 @@ pub struct Settings {
     pub grow: GrowKeys,
     #[command(flatten)]
     #[serde(flatten)]
+    pub deepen: DeepenKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub write: WriteKeys,
     #[command(flatten)]
     #[serde(flatten)]
@@ -310,6 +313,20 @@ pub struct GrowKeys {
     pub max_seconds: Option<f64>,
 }
 
+/// The level `deepen` searches leaves again at (docs/deepen.md), `new`
+/// starts a book at, and `add` gives an Egaroucid book's new positions.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct DeepenKeys {
+    /// Edax's level, 0 to 60: `deepen`, that every record shallower at
+    /// its empty squares is given and its leaf searched again at; `new`,
+    /// the book's (default 21, as Edax's `book new`); `add`, that of an
+    /// Egaroucid book's new positions (an Edax book's header says its
+    /// own) [config: level]
+    #[arg(long, display_order = 26, value_name = "L", value_parser = parse_level)]
+    #[serde(default, deserialize_with = "de::level")]
+    pub level: Option<u8>,
+}
+
 /// Whether a file the command line names to write (OUT, `-o FILE`) may
 /// replace a file already there: every command that writes one.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
@@ -330,16 +347,10 @@ pub struct WriteKeys {
     pub force: Option<bool>,
 }
 
-/// The level and depth of a book made from games (`new`; `add` into an
-/// Egaroucid book, whose header holds neither).
+/// The depth of a book made from games (`new`; `add` into an Egaroucid
+/// book, whose header holds none).
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct GamesKeys {
-    /// Edax's search level of the positions added, 0 to 60; `new`: the
-    /// book's level (default 21, as Edax's `book new`); `add`: for an
-    /// Egaroucid book only (an Edax book's header says it) [config: level]
-    #[arg(long, display_order = 27, value_name = "L", value_parser = parse_level)]
-    #[serde(default, deserialize_with = "de::level")]
-    pub level: Option<u8>,
     /// The book's depth, 1 to 60; `new`: its header's n_empties is 61 - D
     /// (default 36, as Edax's `book new`), and `add` plays D - 1 moves of
     /// a game; `add`: for an Egaroucid book only, the moves of a game
@@ -693,10 +704,6 @@ mod de {
         count(d, parse_max_positions)
     }
 
-    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
-        count(d, parse_level)
-    }
-
     pub fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
         count(d, parse_depth)
     }
@@ -719,6 +726,12 @@ mod de {
 
     pub fn max_priority<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         real(d, parse_max_priority)
+    }
+
+    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+        let v = value(d)?;
+        let text = scalar_text(&v, "a whole number from 0 to 60")?;
+        parse_level(&text).map(Some).map_err(D::Error::custom)
     }
 
     pub fn max_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
@@ -798,11 +811,11 @@ pub struct Config {
     pub max_priority: Option<f64>,
     /// `grow` dispatches nothing new after this many seconds.
     pub max_seconds: Option<f64>,
+    /// `deepen`'s level (none given: `deepen` cannot run), `new`'s, and `add`'s for an Egaroucid book.
+    pub level: Option<u8>,
     /// A file named to be written (OUT, `-o FILE`) may replace one that
     /// exists (never a journal).
     pub force: bool,
-    /// `new`'s level, and `add`'s for an Egaroucid book; `None`: the command's default.
-    pub level: Option<u8>,
     /// `new`'s depth, and `add`'s for an Egaroucid book, in plies; `None`: the command's default.
     pub depth: Option<u32>,
 }
@@ -840,8 +853,8 @@ impl Default for Config {
             error_weight: 1.0,
             max_priority: None,
             max_seconds: None,
-            force: false,
             level: None,
+            force: false,
             depth: None,
         }
     }
@@ -1082,8 +1095,8 @@ impl Config {
         self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);
         self.max_priority = s.grow.max_priority.or(self.max_priority);
         self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
+        self.level = s.deepen.level.or(self.level);
         self.force = s.write.force.unwrap_or(self.force);
-        self.level = s.games.level.or(self.level);
         self.depth = s.games.depth.or(self.depth);
         Ok(())
     }
@@ -1232,6 +1245,13 @@ mod tests {
         c.set_from_command_line("deviation", "4").unwrap();
         assert_eq!(c.window, Window { deviation: Some(4), error: None, max_ply: None });
         assert_eq!(c.set_from_command_line("error", "-2").unwrap_err().key(), Some("--error"));
+    }
+
+    #[test]
+    fn deepen_level_is_a_level() {
+        assert_eq!(parse("").unwrap().level, None);
+        assert_eq!(parse("LEVEL = 60").unwrap().level, Some(60));
+        assert_eq!(parse("level = 61").unwrap_err().key(), Some("level"));
     }
 
     #[test]

@@ -131,6 +131,9 @@ impl Beat {
             Stage::Phase(Phase::StaleLeaves { searches }) => {
                 format!("stale leaves: {}", of(searches as u64, "searches"))
             }
+            Stage::Phase(Phase::Deepening { records }) => {
+                format!("deepening: {}", of(records as u64, "leaves"))
+            }
             Stage::Phase(Phase::Growing) => {
                 let (added, searched) = self.grown.unwrap_or_default();
                 format!("growing: {added} positions added, {searched} searches, {rate} searches/s")
@@ -285,6 +288,16 @@ mod tests {
             "growing: 12 positions added, 30 searches, 0.0 searches/s, 3h00m04s in this stage, least priority left 6.5, \
              120 frontier positions at or under max_priority; 3h00m04s in all"
         );
+    }
+
+    #[test]
+    fn a_deepen_line_counts_the_leaves() {
+        let t0 = Instant::now();
+        let mut beat = Beat::new(t0);
+        beat.phase(Phase::Deepening { records: 200 }, t0);
+        beat.progress(&Progress::Counted(50));
+        let line = beat.line(t0 + Duration::from_secs(10), None);
+        assert_eq!(line, "deepening: 50 of 200 leaves (25%), 5.0 leaves/s, 10s in this stage; 10s in all");
     }
 
     #[test]

@@ -58,6 +58,10 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
         ],
         "grow" => &[("Best first, up to a priority.", "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12")],
+        "deepen" => &[
+            ("Every leaf shallower than level 24 searched again at 24.", "bookminer deepen book.dat deep.dat --level 24 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+            ("The lines play reaches first, for an hour.", "bookminer deepen book.dat deep.dat --level 24 --max-seconds 3600 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
         "merge" => &[
             ("Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.", "bookminer merge mine.dat theirs.egbk3 both.dat"),
             ("Stale leaves searched again by Edax; Edax's unlinked moves linked.", "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\""),

@@ -49,6 +49,9 @@ pub enum Phase {
     StaleLeaves { searches: usize },
     /// `grow`'s best-first growth, which [`Progress::Grown`] reports on.
     Growing,
+    /// `deepen`'s leaves searched again, `records` of them at most,
+    /// counted by [`Progress::Counted`].
+    Deepening { records: usize },
 }
 
 /// How far the stage under way has come: what a run's progress hook hears.
@@ -57,7 +60,7 @@ pub enum Progress<'s> {
     /// The walk's counts ([`Phase::Walking`]).
     Walked(&'s WalkStats),
     /// Steps of a counted stage done ([`Phase::Counting`], [`Phase::Round`],
-    /// [`Phase::StaleLeaves`]).
+    /// [`Phase::StaleLeaves`], [`Phase::Deepening`]).
     Counted(u64),
     /// Where `grow` is ([`Phase::Growing`]): positions added, searches by
     /// the engines, the largest priority expanded (how far the growth has

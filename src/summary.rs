@@ -15,6 +15,7 @@ use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
 use bookminer::extend::add::AddReport;
+use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::new_book::NewReport;
 use bookminer::extend::{ExtendReport, TakenFrom};
@@ -305,6 +306,34 @@ pub fn grow(report: &GrowReport) -> Value {
         "journal_set_aside": e.journal_set_aside.as_deref().map(text),
         "engine_seconds": secs(e.engine_time),
         "engine_utilisation": report.utilisation,
+        "engines": engines(&e.engines),
+        "records_written": e.records_written,
+        "elapsed_seconds": secs(e.elapsed),
+    })
+}
+
+pub fn deepen(report: &DeepenReport) -> Value {
+    let e = &report.extend;
+    json!({
+        "command": "deepen",
+        "input": text(&e.input),
+        "output": text(&e.output),
+        "journal": text(&e.journal),
+        "positions_loaded": e.positions_loaded,
+        "level": report.level,
+        "needed_deepening": report.needed,
+        "deepened": report.deepened,
+        "ended_by": report.ended.name(),
+        "leaf_moves_changed": report.moves_changed,
+        "leaf_scores_changed": report.scores_changed,
+        "largest_leaf_score_change": report.largest_score_change,
+        "values_changed": report.values_changed,
+        "header_level_set": report.header_level_set,
+        "searches": e.searched,
+        "searches_from_journal": e.from_journal,
+        "journal_answers_by": taken_from(&e.taken_from),
+        "journal_set_aside": e.journal_set_aside.as_deref().map(text),
+        "engine_seconds": secs(e.engine_time),
         "engines": engines(&e.engines),
         "records_written": e.records_written,
         "elapsed_seconds": secs(e.elapsed),

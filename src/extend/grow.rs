@@ -444,7 +444,7 @@ enum Dispatch {
 
 /// The growing book as §14 sees it: the window's links, the gates, the
 /// positions under way hidden.
-struct View<'a, 'b> {
+pub(super) struct View<'a, 'b> {
     store: &'a Store<'b>,
     solved: &'a Solved,
     window: Window,
@@ -456,7 +456,7 @@ struct View<'a, 'b> {
 }
 
 impl<'a, 'b> View<'a, 'b> {
-    fn new(
+    pub(super) fn new(
         store: &'a Store<'b>,
         solved: &'a Solved,
         root: NodeId,

@@ -13,6 +13,7 @@
 pub mod add;
 mod ask;
 mod candidates;
+pub mod deepen;
 pub mod engine;
 mod exclusions;
 mod first;
@@ -50,7 +51,7 @@ use fleet::{EngineReport, EngineSet, Fleet, GaveUp, Room};
 use journal::Journal;
 use search::LeafPlan;
 use search::{Answer, Fault, Query};
-use session::{scratch_dir, Held, Policy};
+use session::{Held, Policy};
 use solved::Solved;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -376,7 +377,7 @@ pub fn greet(
     options: &ExtendOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), ExtendError> {
-    let scratch = scratch_dir(paths)?;
+    let scratch = session::scratch_dir(paths)?;
     let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
         let greetings: Vec<_> = options
             .engines
@@ -483,7 +484,7 @@ pub fn answer_leaves(
     cancel: &AtomicBool,
 ) -> Result<LeavesAnswered, ExtendError> {
     let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
-    let scratch = scratch_dir(paths)?;
+    let scratch = session::scratch_dir(paths)?;
     let engines = &engines(scratch.path());
     let room = Room::new(engines);
     let mut asked = Asked::default();

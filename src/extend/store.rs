@@ -14,8 +14,8 @@ use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
-use crate::format::edax;
 use crate::format::egaroucid::{self, Lookup};
+use crate::format::{edax, Header};
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
 use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
@@ -132,6 +132,9 @@ pub struct Store<'b> {
     /// The positions added, in the order added, and their boards.
     added: Vec<Node>,
     added_ids: HashMap<Board, u32>,
+    /// The level an Edax book written from the store says in its header,
+    /// when not the book read's.
+    header_level: Option<u8>,
 }
 
 impl<'b> Store<'b> {
@@ -147,6 +150,7 @@ impl<'b> Store<'b> {
             changed_ids,
             added: Vec::new(),
             added_ids: HashMap::new(),
+            header_level: None,
         }
     }
 
@@ -587,6 +591,31 @@ impl<'b> Store<'b> {
     pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, ExtendError> {
         let Facts { board, level, edges, .. } = self.facts(id)?;
         Ok(LeafPlan::of(&board, edges.iter().map(|e| e.mv), level))
+    }
+
+    /// Sets the level of a position, its leaf to be searched again at it.
+    pub fn set_level(&mut self, id: NodeId, level: u8) -> Result<(), ExtendError> {
+        self.touch(id)?;
+        self.node_mut(id).expect("touched").level = level;
+        Ok(())
+    }
+
+    /// Has the header of the book written say `level` (an Edax book's;
+    /// an Egaroucid header holds no level).
+    pub fn set_header_level(&mut self, level: u8) {
+        self.header_level = Some(level);
+    }
+
+    /// The header of the book written from the store, with `records`
+    /// records: the book read's, with the level set, if one was.
+    pub fn header_bytes(&self, records: u64) -> Vec<u8> {
+        match (self.book.header(), self.header_level) {
+            (Header::Edax(header), Some(level)) => {
+                let header = edax::Header { level: level.into(), ..header };
+                Header::Edax(header).kept(records)
+            }
+            (header, _) => header.kept(records),
+        }
     }
 
     /// Sets the leaf of a position growth changed or added.

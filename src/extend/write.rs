@@ -64,7 +64,7 @@ pub fn write_fixed(
     let book = store.book();
     let read = book.counts().records as usize;
     let records = read as u64 + store.added().len() as u64;
-    out.write_all(&book.header().kept(records)).map_err(WriteFailure::Io)?;
+    out.write_all(&store.header_bytes(records)).map_err(WriteFailure::Io)?;
     let read_chunks = read.div_ceil(CHUNK);
     let chunks = read_chunks + store.added().len().div_ceil(CHUNK);
     let convert = |k: usize, chunk: &mut FixedChunk| {
@@ -226,7 +226,7 @@ pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64>
     let book = store.book();
     let bytes = book.file().bytes();
     let records = book.counts().records + store.added().len() as u64;
-    out.write_all(&book.header().kept(records))?;
+    out.write_all(&store.header_bytes(records))?;
     let mut encoded = Vec::new();
     // The records read are copied in runs between the records changed.
     let mut run_from = None;

@@ -35,6 +35,7 @@ fn commands(engine: &str) -> Vec<(&'static str, Vec<String>)> {
         ("old.jsonl", owned(&["diff", "in.dat", "in.dat", "-o", "old.jsonl", "--out-dir", "o"])),
         ("old.dat", engine_flags(&extend_book, "extend")),
         ("old.dat", engine_flags(&extend_book, "grow")),
+        ("old.dat", [engine_flags(&extend_book, "deepen"), owned(&["--level", "20"])].concat()),
     ]
 }
 

@@ -358,7 +358,7 @@ fn an_out_named_for_another_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     book_in(dir.path());
     let egbk2 = crate::common::data("books/egbk3/edax46-l2-small.egbk2").display().to_string();
-    let refused: [&[&str]; 11] = [
+    let refused: [&[&str]; 12] = [
         // A name that says no format, as convert refuses one without --to
         // (issue 47 item 8); before the engines are started (`false` cannot be).
         &["cut", "in.dat", "kept.bin"],
@@ -366,6 +366,7 @@ fn an_out_named_for_another_format_is_refused() {
         &["fix", "in.dat", "fixed.txt"],
         &["extend", "in.dat", "grown.txt", "--engine", "false"],
         &["grow", "in.dat", "grown", "--engine", "false"],
+        &["deepen", "in.dat", "deep", "--level", "20", "--engine", "false"],
         &["cut", "in.dat", "x.egbk3"],
         &["fix", "in.dat", "f.EGBK3"],
         &["cut", &egbk2, "y.dat"],

@@ -9,6 +9,7 @@ mod cases;
 mod check;
 mod cli;
 mod convert;
+mod deepen;
 mod diff;
 mod existing;
 mod extend;

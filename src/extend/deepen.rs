@@ -1,0 +1,458 @@
+//! `deepen` (docs/deepen.md, SPEC §16): leaves searched again at a higher
+//! level. Each record whose level, at its empty squares, searches less
+//! deeply than the level asked for takes that level, and its leaf is
+//! searched again at it, its links excluded; the book is then negamaxed as
+//! `fix` does. Which records, and in which order: every record in file
+//! order; with a start or a window, the positions extend's walk enters;
+//! with a budget, grow's priority order, least first, so that a run
+//! stopped early has deepened the lines play reaches first.
+//!
+//! The growth session ([`super::session`]) opens, prepares and writes;
+//! this is its policy. The order is worked out once, on the book read
+//! (negamaxed): a leaf searched deeper changes values, not which lines
+//! the book holds, and a fixed order is what makes a run stopped by its
+//! budget say, from the book read alone, what it deepened.
+
+use super::fleet::{Answered, EngineSet, Fleet};
+use super::grow::View;
+use super::journal::Journal;
+use super::priority::{self, ErrorWeight, LinkGraph};
+use super::search::{Answer, LeafPlan};
+use super::session::{self, Held, Policy};
+use super::store::{Flavor, NodeId, Store};
+use super::view::Stop;
+use super::{gave_up_error, process_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
+use crate::book::Book;
+use crate::negamax::search_level;
+use crate::run::{Control, Interrupted, Phase};
+use crate::symmetry::normalize;
+use crate::walk::Start;
+use crate::window::Window;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What `deepen` is asked to do.
+#[derive(Clone, Debug)]
+pub struct DeepenOptions {
+    /// The engines, the start, the window, `min_empties`, `max_positions`
+    /// (here: records deepened).
+    pub extend: ExtendOptions,
+    /// The level every record is deepened to, 0 to 60.
+    pub level: u8,
+    /// The priority's weight of a disc of error (grow's).
+    pub error_weight: ErrorWeight,
+    /// Deepen no record whose priority is above this.
+    pub max_priority: Option<f64>,
+    /// Dispatch nothing new once this long has passed.
+    pub max_seconds: Option<f64>,
+}
+
+impl DeepenOptions {
+    /// A budget is given: the records are taken in priority order.
+    fn budgeted(&self) -> bool {
+        self.extend.max_positions.is_some() || self.max_priority.is_some() || self.max_seconds.is_some()
+    }
+
+    /// A start other than the initial position, or a window: only what
+    /// the walk enters is deepened.
+    fn walked(&self) -> bool {
+        self.extend.start.board != Start::initial().board || self.extend.window != Window::NONE
+    }
+}
+
+/// Whether a record of level `level` with `empties` empty squares needs
+/// deepening to `to`: Edax's level table gives its level a smaller depth
+/// at those empty squares, or the same depth with a lower selectivity. A
+/// solved record never does.
+pub fn needs_deepening(level: u8, empties: u32, to: u8) -> bool {
+    let empties = empties.min(60) as u8;
+    let (have, want) = (search_level(level, empties), search_level(to, empties));
+    !have.solves(empties) && (have.depth, have.selectivity) < (want.depth, want.selectivity)
+}
+
+/// Why a run stopped deepening.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ended {
+    /// Every record that needed it was deepened.
+    #[default]
+    AllDeepened,
+    MaxPriority,
+    MaxPositions,
+    MaxSeconds,
+    /// Asked to finish (Ctrl-C once): what was under way was finished.
+    Asked,
+}
+
+impl Ended {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ended::AllDeepened => "all deepened",
+            Ended::MaxPriority => "max_priority",
+            Ended::MaxPositions => "max_positions",
+            Ended::MaxSeconds => "max_seconds",
+            Ended::Asked => "asked to stop",
+        }
+    }
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct DeepenReport {
+    /// The searches, engines, journal and book written, as extend counts them.
+    pub extend: ExtendReport,
+    pub level: u8,
+    /// Records that needed deepening, among those the run looks at.
+    pub needed: u64,
+    /// Records given the level, their leaves searched again.
+    pub deepened: u64,
+    /// Leaves whose move changed, and whose score changed.
+    pub moves_changed: u64,
+    pub scores_changed: u64,
+    /// The largest change of a leaf's score, in discs (leaves that had a
+    /// score before and after).
+    pub largest_score_change: u32,
+    /// Positions below the start whose negamaxed value is not the book read's.
+    pub values_changed: u64,
+    pub ended: Ended,
+    /// The header's level was set to the level (an Edax book, every record
+    /// reachable from the initial position as deep as asked).
+    pub header_level_set: bool,
+}
+
+impl fmt::Display for DeepenReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.extend;
+        writeln!(f, "positions loaded     {}", e.positions_loaded)?;
+        writeln!(f, "level                {}", self.level)?;
+        writeln!(f, "needed deepening     {}", self.needed)?;
+        writeln!(f, "deepened             {}", self.deepened)?;
+        writeln!(f, "ended by             {}", self.ended.name())?;
+        writeln!(f, "leaf moves changed   {}", self.moves_changed)?;
+        writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
+        writeln!(f, "values changed       {}", self.values_changed)?;
+        writeln!(
+            f,
+            "searches             {} by the engines, {} taken from {}",
+            e.searched,
+            e.from_journal,
+            e.journal.display()
+        )?;
+        super::write_taken(f, &e.taken_from)?;
+        super::write_set_aside(f, e.journal_set_aside.as_deref())?;
+        writeln!(f, "engine time          {:.3} s ({})", e.engine_time.as_secs_f64(), super::fleet_size(&e.engines))?;
+        super::write_engines(f, &e.engines)?;
+        let header = if self.header_level_set { ", its header's level set" } else { "" };
+        writeln!(f, "book written         {} ({} records{header})", e.output.display(), e.records_written)?;
+        write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
+    }
+}
+
+/// Deepens `book` into `paths.output` with the engine processes `options`
+/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
+/// the book; the run's `control` stops it at once, the journal kept, and
+/// hears the deepening ([`Phase::Deepening`], counted) and then the final
+/// negamax's stages, as `fix` tells them.
+pub fn deepen(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &DeepenOptions,
+    wind_down: &AtomicBool,
+    control: Control<'_>,
+) -> Result<DeepenReport, ExtendError> {
+    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
+    deepen_with(book, paths, options, engines, wind_down, control)
+}
+
+/// [`deepen`] with the searches answered by the fleet `engines` makes.
+pub fn deepen_with(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &DeepenOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    wind_down: &AtomicBool,
+    control: Control<'_>,
+) -> Result<DeepenReport, ExtendError> {
+    let report = DeepenReport { extend: ExtendReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
+    let mut leaves = Leaves { options, wind_down, report };
+    let ran = session::grow_book(book, paths, &options.extend, engines, &mut leaves, control)?;
+    ran.fill(&mut leaves.report.extend);
+    Ok(leaves.report)
+}
+
+/// Deepen's policy: the records' leaves searched again, in order.
+struct Leaves<'o> {
+    options: &'o DeepenOptions,
+    wind_down: &'o AtomicBool,
+    report: DeepenReport,
+}
+
+impl Policy for Leaves<'_> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
+        let options = self.options;
+        let (chosen, needed, ended) = {
+            let none_hidden = HashSet::new();
+            let view = View::new(store, solved, root, (options.extend.window, min_empties), &none_hidden);
+            to_deepen(&Needing { view: &view, store, level: options.level }, root, options)?
+        };
+        self.report.needed = needed;
+        let mut run = Deepening {
+            store,
+            journal,
+            engines,
+            options,
+            began,
+            wind_down: self.wind_down,
+            report: &mut self.report,
+            changed: Vec::new(),
+        };
+        control.phase(Phase::Deepening { records: chosen.len() });
+        let stopped = run.run(&chosen, fleet, control)?;
+        let Deepening { store, changed, .. } = run;
+        self.report.ended = stopped.or(ended).unwrap_or_default();
+        let reached: Vec<NodeId> = changed.into_iter().filter(|&id| solved.is_solved(id)).collect();
+        let stop = Stop { cancel, journal: journal.path() };
+        solved.after_change(store, &reached, stop)?;
+        self.report.values_changed = values_changed(store, solved)?;
+        if matches!(store.flavor(), Flavor::Edax(_)) && !any_needs_deepening(store, options.level)? {
+            store.set_header_level(options.level);
+            self.report.header_level_set = true;
+        }
+        Ok(())
+    }
+}
+
+/// The records to deepen, in order, how many needed it, and the budget
+/// that cut the list short, if one did (max_positions, max_priority).
+fn to_deepen(
+    graph: &Needing<'_, '_, '_>,
+    root: NodeId,
+    options: &DeepenOptions,
+) -> Result<(Vec<NodeId>, u64, Option<Ended>), ExtendError> {
+    if options.budgeted() {
+        let frontier = priority::frontier(graph, root, options.error_weight);
+        let needed = frontier.len() as u64;
+        let mut chosen = Vec::new();
+        for f in frontier {
+            if options.extend.max_positions.is_some_and(|n| chosen.len() as u64 >= n) {
+                return Ok((chosen, needed, Some(Ended::MaxPositions)));
+            }
+            if options.max_priority.is_some_and(|c| !f.priority.at_most(c)) {
+                return Ok((chosen, needed, Some(Ended::MaxPriority)));
+            }
+            chosen.push(f.node);
+        }
+        return Ok((chosen, needed, None));
+    }
+    let chosen = if options.walked() { walk_order(graph, root) } else { file_order(graph)? };
+    let needed = chosen.len() as u64;
+    Ok((chosen, needed, None))
+}
+
+/// Every record of the book read that needs deepening, in file order.
+fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, ExtendError> {
+    let book = graph.store.book();
+    let mut chosen = Vec::new();
+    for at in book.file().records_in(0..book.counts().records as usize) {
+        let id = NodeId::Book(at);
+        if graph.needs(id)? {
+            chosen.push(id);
+        }
+    }
+    Ok(chosen)
+}
+
+/// The positions extend's walk enters from `root` that need deepening, in
+/// the order it first enters them: depth first over the links it follows,
+/// in stored order, each position once.
+fn walk_order(graph: &Needing<'_, '_, '_>, root: NodeId) -> Vec<NodeId> {
+    let mut chosen = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![root];
+    let mut links = Vec::new();
+    while let Some(node) = stack.pop() {
+        if !graph.entered(node) || !seen.insert(node) {
+            continue;
+        }
+        if graph.leaf(node).is_some() {
+            chosen.push(node);
+        }
+        links.clear();
+        graph.links(node, &mut links);
+        stack.extend(links.iter().rev().map(|&(_, child)| child));
+    }
+    chosen
+}
+
+/// The growing book as deepen orders it: grow's view, with the records
+/// that need deepening as its frontier, each scored by its leaf (−127, the
+/// least, for a leaf that is no move).
+struct Needing<'v, 'a, 'b> {
+    view: &'v View<'a, 'b>,
+    store: &'v Store<'b>,
+    level: u8,
+}
+
+impl Needing<'_, '_, '_> {
+    /// Whether the position needs deepening.
+    fn needs(&self, id: NodeId) -> Result<bool, ExtendError> {
+        let level = self.store.facts(id)?.level;
+        Ok(needs_deepening(level, self.store.board(id).empties(), self.level))
+    }
+}
+
+impl LinkGraph for Needing<'_, '_, '_> {
+    type Node = NodeId;
+
+    fn entered(&self, node: NodeId) -> bool {
+        self.view.entered(node)
+    }
+
+    fn value(&self, node: NodeId) -> i32 {
+        self.view.value(node)
+    }
+
+    fn leaf(&self, node: NodeId) -> Option<i32> {
+        let leaf = self.store.leaf(node).ok()?;
+        let score = if leaf.mv.is_some() { i32::from(leaf.score) } else { -127 };
+        self.needs(node).ok()?.then_some(score)
+    }
+
+    fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
+        self.view.links(node, out)
+    }
+}
+
+/// The deepening under way, and what it needs at hand.
+struct Deepening<'r, 's, 'b> {
+    store: &'s mut Store<'b>,
+    journal: &'r mut Journal,
+    engines: &'r [EngineSet],
+    options: &'r DeepenOptions,
+    began: Instant,
+    wind_down: &'r AtomicBool,
+    report: &'r mut DeepenReport,
+    /// The positions deepened, in the order their leaves were set.
+    changed: Vec<NodeId>,
+}
+
+impl Deepening<'_, '_, '_> {
+    /// Deepens `chosen` in order, as many searches under way as the fleet
+    /// has workers, each answer journaled first; returns why it stopped
+    /// before the end, if it did.
+    fn run(
+        &mut self,
+        chosen: &[NodeId],
+        fleet: &Fleet<'_>,
+        control: &mut Control<'_>,
+    ) -> Result<Option<Ended>, ExtendError> {
+        let mut pending: HashMap<usize, (NodeId, LeafPlan)> = HashMap::new();
+        let mut next = 0;
+        let mut stopped = None;
+        loop {
+            while stopped.is_none() && next < chosen.len() && pending.len() < fleet.workers().max(1) {
+                stopped = self.budget_spent();
+                if stopped.is_some() {
+                    break;
+                }
+                let id = chosen[next];
+                self.store.set_level(id, self.options.level)?;
+                let plan = self.store.leaf_plan(id)?;
+                let answer = plan.query().and_then(|query| self.journal.take(query));
+                match (plan, answer) {
+                    (LeafPlan::Search { query, .. }, None) => {
+                        fleet.submit(next, query);
+                        pending.insert(next, (id, plan));
+                    }
+                    (_, answer) => {
+                        self.report.extend.from_journal += u64::from(answer.is_some());
+                        self.set_leaf(id, plan, answer)?;
+                        control.counted(self.report.deepened);
+                    }
+                }
+                next += 1;
+            }
+            if pending.is_empty() {
+                return Ok(stopped);
+            }
+            let Some(done) = fleet.next_done() else {
+                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+            };
+            let Answered { id, query, answer, engine, took } =
+                done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
+            self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+            self.report.extend.searched += 1;
+            self.report.extend.engine_time += took;
+            let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");
+            self.set_leaf(node, plan, Some(answer))?;
+            control.counted(self.report.deepened);
+            control.engines_busy(fleet.utilisation());
+        }
+    }
+
+    /// Which budget is spent, if one is (max_positions and max_priority
+    /// cut the list before the run).
+    fn budget_spent(&self) -> Option<Ended> {
+        if self.wind_down.load(Ordering::Relaxed) {
+            return Some(Ended::Asked);
+        }
+        match self.options.max_seconds {
+            Some(limit) if self.began.elapsed().as_secs_f64() >= limit => Some(Ended::MaxSeconds),
+            _ => None,
+        }
+    }
+
+    /// Sets a position's leaf searched again, and counts what changed.
+    fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), ExtendError> {
+        let before = self.store.leaf(id)?;
+        let (score, mv) = plan.leaf(answer);
+        let report = &mut *self.report;
+        report.deepened += 1;
+        report.moves_changed += u64::from(mv != before.mv);
+        if score != before.score {
+            report.scores_changed += 1;
+            let none = i8::MIN + 1;
+            if score > none && before.score > none {
+                let by = (i32::from(score) - i32::from(before.score)).unsigned_abs();
+                report.largest_score_change = report.largest_score_change.max(by);
+            }
+        }
+        self.store.set_leaf(id, score, mv);
+        self.changed.push(id);
+        Ok(())
+    }
+}
+
+/// How many records of the book read the negamax reached whose value is
+/// not the one the book read holds.
+fn values_changed(store: &Store<'_>, solved: &super::solved::Solved) -> Result<u64, ExtendError> {
+    let book = store.book();
+    let mut changed = 0;
+    for at in book.file().records_in(0..book.counts().records as usize) {
+        let id = NodeId::Book(at);
+        if solved.is_solved(id) {
+            changed += u64::from(solved.get(store, id)?.value != store.stored_negamax(at)?.value);
+        }
+    }
+    Ok(changed)
+}
+
+/// Whether a record reachable over links from the initial position (none
+/// if the book does not hold it) still needs deepening to `level`.
+fn any_needs_deepening(store: &Store<'_>, level: u8) -> Result<bool, ExtendError> {
+    let Some(initial) = store.find(&normalize(&Start::initial().board).board) else { return Ok(false) };
+    let mut seen = HashSet::from([initial]);
+    let mut stack = vec![initial];
+    while let Some(id) = stack.pop() {
+        let facts = store.facts(id)?;
+        if needs_deepening(facts.level, facts.board.empties(), level) {
+            return Ok(true);
+        }
+        let children = facts.edges.iter().filter_map(|e| e.child);
+        stack.extend(children.filter(|&child| seen.insert(child)));
+    }
+    Ok(false)
+}
