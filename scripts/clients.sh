@@ -28,7 +28,12 @@
 #   * `check` of the games of ../shared/books/games (WTHOR years, the GGF
 #     file, pairs of lines in a text file) against Edax books must count
 #     the missing, good and bad moves Edax's own `book check` counts, and of
-#     an .egbk3 book the missing and bad Edax counts of its conversion.
+#     an .egbk3 book the missing and bad Edax counts of its conversion;
+#   * `new` and `add` with Edax as the engine must make of games the book
+#     Edax's own `book new` and `book add`, then its `book negamax`, make:
+#     the same boards, links, values, bounds and levels (the recorded books
+#     of ../shared/books/games, and a live run of Edax's), loading in Edax
+#     with nothing to repair.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -294,6 +299,42 @@ check "check WTH_2021 against edax46-l2-small.egbk3 as Edax's book check of its 
   checked_egaroucid_as_edax_converted "$shared/books/egbk3/edax46-l2-small.egbk3" "$games/wthor/WTH_2021.wtb"
 check "check wthor-1980.ggf against edax46-l2-small-perturbed.egbk3 as Edax's of its conversion" \
   checked_egaroucid_as_edax_converted "$shared/books/egbk3/edax46-l2-small-perturbed.egbk3" "$games/wthor-1980.ggf"
+
+# added_as_edax EXPECTED IN GAMES...: IN (or, for IN "new L D", the book
+# `new --level L --depth D` starts) with GAMES added, Edax as the engine,
+# holds EXPECTED's boards, links, values, bounds and levels (leaf moves may
+# differ between moves of equal score) and loads in Edax with nothing to
+# repair.
+added_as_edax() {
+  local expected=$1 in=$2 edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  shift 2
+  if [ "${in%% *}" = new ]; then
+    read -r _ level depth <<< "$in"
+    bm new "$d/new.dat" --level "$level" --depth "$depth" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+    in=$d/new.dat
+  fi
+  bm add "$in" "$@" "$d/added.dat" --engine "$edax" --workers 2 --out-dir "$d/o" || return 1
+  python3 "$clients/bookdiff.py" edax "$d/added.dat" "$expected" --fields value,lower,upper,level,links || return 1
+  edax_ok "$d/added.dat"
+}
+
+# added_as_edax_live IN GAMES...: as added_as_edax, against what Edax's own
+# `book add` (edax-add.sh), then its negamax, make of IN and GAMES now.
+added_as_edax_live() {
+  "$clients/edax-add.sh" --book "$1" "$d/edax.dat" "${@:2}" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  added_as_edax "$d/edax-neg.dat" "$@"
+}
+
+check "new 10 60, add WTH_1977 as Edax's book new, book add, book negamax" \
+  added_as_edax "$games/wthor1977-l10.edax-negamax.dat" "new 10 60" "$games/wthor/WTH_1977.wtb"
+check "new 2 20, add WTH_2021 as Edax's book new, book add, book negamax" \
+  added_as_edax "$games/wthor2021-l2.edax-negamax.dat" "new 2 20" "$games/wthor/WTH_2021.wtb"
+check "add WTH_2021 and wthor-1980.ggf to edax46-l2-small as Edax's book add, book negamax" \
+  added_as_edax "$games/edax46-plus-games.edax-negamax.dat" "$shared/books/edax46-l2-small.dat" \
+  "$games/wthor/WTH_2021.wtb" "$games/wthor-1980.ggf"
+check "add WTH_1985 to edax46-l2-small as Edax's own book add of it now" \
+  added_as_edax_live "$shared/books/edax46-l2-small.dat" "$games/wthor/WTH_1985.wtb"
 
 books=("$shared"/books/*.dat "$shared"/books/egbk3/*.egbk3)
 olds=("$shared"/books/egbk3/*.egbk2 "$shared"/books/egbk3/*.egbk)

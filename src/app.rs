@@ -13,8 +13,10 @@ use bookminer::check::{check, CheckError, CheckOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
+use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
+use bookminer::extend::new_book::{new_book, NewOptions};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
@@ -228,6 +230,15 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
+        Some(Command::New { output, .. }) => {
+            written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
+        }
+        Some(Command::Add { input, files, .. }) => {
+            let (games, output) = Command::games_and_out(files);
+            read.push(input.clone());
+            read.extend(games.iter().cloned());
+            written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
+        }
         Some(Command::Diff { old, new, output, stdout, .. }) => {
             read.extend([old.clone(), new.clone()]);
             let output = Command::diff_output(output, *stdout, &config.out_dir);
@@ -268,15 +279,19 @@ pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
 /// mining's files and manifest, the log) that is extend's journal, or that
 /// another live run holds: a journal replaced by a book, or cut into a log,
 /// loses every answer, and the next extend refuses what is left. The
-/// command's own journal (extend, grow, deepen, merge with an engine) is the
+/// command's own journal (extend, grow, deepen, new, add, merge with an engine) is the
 /// journal's to check, which refuses one in use naming its run.
 fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
     use bookminer::existing::{Found, Holds};
     let (_, written) = files_of(cli, config);
     let own_journal = match &cli.command {
-        Some(Command::Extend { .. } | Command::Grow { .. } | Command::Deepen { .. }) => {
-            Some(config.out_dir.join(bookminer::extend::JOURNAL))
-        }
+        Some(
+            Command::Extend { .. }
+            | Command::Grow { .. }
+            | Command::Deepen { .. }
+            | Command::New { .. }
+            | Command::Add { .. },
+        ) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
         Some(Command::Merge { .. }) if !config.engines.is_empty() => {
             Some(config.out_dir.join(bookminer::extend::JOURNAL))
         }
@@ -315,8 +330,10 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Extend { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
-            | Command::Merge { output, .. },
+            | Command::Merge { output, .. }
+            | Command::New { output, .. },
         ) => vec![output.clone()],
+        Some(Command::Add { files, .. }) => vec![Command::games_and_out(files).1.clone()],
         Some(Command::Synth { path, .. }) => vec![path.clone()],
         Some(
             Command::Diff { .. }
@@ -425,6 +442,11 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
+        Some(Command::New { output, fresh, .. }) => run_new(config, &output, fresh),
+        Some(Command::Add { input, files, fresh, .. }) => {
+            let (games, output) = Command::games_and_out(&files);
+            run_add(config, &input, games, output, fresh)
+        }
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -952,6 +974,53 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     check_out_name(output, book.format().kept_as(), "extend")?;
     let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `new OUT`: the engines greeted, the initial position's leaf searched,
+/// the book written.
+fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let engines = engine_commands(config, "new")?;
+    let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "new writes", "")) };
+    let paths = ExtendPaths::without_input(output, &config.out_dir)?.fresh(fresh);
+    stop_on_interrupt("the journal is kept; OUT will not be written");
+    let greeting = ExtendOptions { engines: engines.clone(), ..extend_options(config) };
+    bookminer::extend::greet(&paths, &greeting, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+    inputs_are_good(config);
+    let options = NewOptions {
+        engines,
+        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+        level: config.level.unwrap_or(bookminer::extend::add::DEFAULT_LEVEL),
+        depth: config.depth.unwrap_or(bookminer::extend::new_book::DEFAULT_DEPTH),
+        to,
+    };
+    let shown = RefCell::new(Progress::default());
+    let report = with_control(None, &shown, |control| Ok(new_book(&paths, &options, control)?))?;
+    end(report.to_string(), || summary::new_book(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `add IN GAMES... OUT`: every game file told a format by its name and
+/// the engines greeted before the book is read.
+fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let engines = engine_commands(config, "add")?;
+    let games = GameFiles::new(games)?;
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "add")?;
+    stop_on_interrupt("the journal is kept; OUT will not be written");
+    let greeting = ExtendOptions { engines: engines.clone(), ..extend_options(config) };
+    bookminer::extend::greet(&paths, &greeting, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), "add")?;
+    let options = AddOptions {
+        engines,
+        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+        level: config.level,
+        depth: config.depth,
+    };
+    let report = with_control(None, &shown, |control| Ok(add(book, &games, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::add(&report), Some(output))?;
     Ok(0)
 }
 

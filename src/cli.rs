@@ -2,8 +2,8 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GrowKeys, InspectKeys, LineKeys, LogKeys, MineKeys,
-    MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
+    choice, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GamesKeys, GrowKeys, InspectKeys, LineKeys, LogKeys,
+    MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -250,6 +250,27 @@ impl Cli {
                     ..Settings::default()
                 }
             }
+            Some(Command::New { level, games, engines, line, log, progress, write, .. }) => Settings {
+                deepen: level.clone(),
+                games: games.clone(),
+                engines: engines.clone(),
+                line: line.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Add { level, games_keys, engines, line, read, log, progress, write, .. }) => Settings {
+                deepen: level.clone(),
+                games: games_keys.clone(),
+                engines: engines.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
             Some(Command::Completions { .. } | Command::Man { .. }) => Settings::default(),
         }
     }
@@ -766,6 +787,86 @@ pub enum Command {
         #[command(flatten)]
         progress: ProgressKeys,
     },
+    /// Start a book from the initial position, as Edax's `book new L D` does.
+    ///
+    /// Writes OUT (an Edax book, or an Egaroucid one for a .egbk3 name)
+    /// holding one position, the initial one, at level --level, its best
+    /// move searched by the engine (the leaf); an Edax book's header says
+    /// the level and n_empties 61 - --depth, the fewest empty squares
+    /// `add` takes positions at and `extend` expands. Then `bookminer add`
+    /// puts games in, `extend` or `grow` grow it. The engine, its journal
+    /// ({out_dir}/extend.jsonl) and the exit statuses are extend's.
+    New {
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        level: DeepenKeys,
+        #[command(flatten)]
+        games: GamesKeys,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Add games' positions to a book, as Edax's `book add` does.
+    ///
+    /// Reads IN and the game files, each told by its extension (as
+    /// `check` reads them: .wtb, .ggf, .txt, .jsonl), and plays each game,
+    /// in order, for at most 60 - n_empties moves (an Edax book's header;
+    /// for an Egaroucid book, --depth plies, default 60), a pass where the
+    /// side to move has none. Then, last position first, each position
+    /// with at least n_empties - 1 empty squares is added: one the book
+    /// has gets a link for each move whose child the book has, and its
+    /// best move not linked searched if it has none; a new one gets the
+    /// book's level (an Egaroucid book: --level), its links, and its best
+    /// move not linked searched by the engine. OUT, in IN's format,
+    /// holds IN's records, then the new ones in the order added,
+    /// negamaxed as `fix` does. A game from another start is skipped; a
+    /// move that is not legal ends its game there.
+    ///
+    /// The engines, the journal ({out_dir}/extend.jsonl, which a run
+    /// killed and started again takes its answers from), the greeting and
+    /// the exit statuses are extend's.
+    Add {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The game files, read in this order, then the book to write
+        /// (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "GAMES... OUT", required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        level: DeepenKeys,
+        #[command(flatten)]
+        games_keys: GamesKeys,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
     /// Print a shell completion script to standard output.
     ///
     /// bash: `bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer`;
@@ -898,6 +999,12 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 impl Command {
+    /// `add`'s files as named: the game files, then OUT, the last.
+    pub fn games_and_out(files: &[PathBuf]) -> (&[PathBuf], &PathBuf) {
+        let (out, games) = files.split_last().expect("clap asks for at least two files");
+        (games, out)
+    }
+
     /// Where `diff` writes its lines: -o FILE, `-` (or --stdout) for
     /// standard output, else `{out_dir}/diff.jsonl`.
     pub fn diff_output(output: &Option<PathBuf>, stdout: bool, out_dir: &std::path::Path) -> PathBuf {

@@ -124,6 +124,9 @@ pub struct Settings {
     #[command(flatten)]
     #[serde(flatten)]
     pub write: WriteKeys,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub games: GamesKeys,
 }
 
 /// The book mining, inspect, verify and stats read (the book commands that
@@ -310,11 +313,15 @@ pub struct GrowKeys {
     pub max_seconds: Option<f64>,
 }
 
-/// The level `deepen` searches leaves again at (docs/deepen.md).
+/// The level `deepen` searches leaves again at (docs/deepen.md), `new`
+/// starts a book at, and `add` gives an Egaroucid book's new positions.
 #[derive(Args, Deserialize, Debug, Default, Clone)]
 pub struct DeepenKeys {
-    /// Edax's level, 0 to 60, that every record shallower at its empty
-    /// squares is given and its leaf searched again at [config: level]
+    /// Edax's level, 0 to 60: `deepen`, that every record shallower at
+    /// its empty squares is given and its leaf searched again at; `new`,
+    /// the book's (default 21, as Edax's `book new`); `add`, that of an
+    /// Egaroucid book's new positions (an Edax book's header says its
+    /// own) [config: level]
     #[arg(long, display_order = 26, value_name = "L", value_parser = parse_level)]
     #[serde(default, deserialize_with = "de::level")]
     pub level: Option<u8>,
@@ -338,6 +345,19 @@ pub struct WriteKeys {
     )]
     #[serde(default, deserialize_with = "de::boolean")]
     pub force: Option<bool>,
+}
+
+/// The depth of a book made from games (`new`; `add` into an Egaroucid
+/// book, whose header holds none).
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct GamesKeys {
+    /// The book's depth, 1 to 60; `new`: its header's n_empties is 61 - D
+    /// (default 36, as Edax's `book new`), and `add` plays D - 1 moves of
+    /// a game; `add`: for an Egaroucid book only, the moves of a game
+    /// played (default 60) [config: depth]
+    #[arg(long, display_order = 28, value_name = "D", value_parser = parse_depth)]
+    #[serde(default, deserialize_with = "de::depth")]
+    pub depth: Option<u32>,
 }
 
 /// The settings alone as a command line, to check one flag at a time.
@@ -519,10 +539,6 @@ fn parse_max_priority(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e12)
 }
 
-fn parse_level(text: &str) -> Result<u8, BadValue> {
-    parse_count(text, 0..=60)
-}
-
 fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e9)
 }
@@ -533,6 +549,14 @@ fn parse_progress_seconds(text: &str) -> Result<f64, BadValue> {
 
 fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
     parse_count(text, 0..=u64::from(u32::MAX))
+}
+
+fn parse_level(text: &str) -> Result<u8, BadValue> {
+    parse_count(text, 0..=60)
+}
+
+fn parse_depth(text: &str) -> Result<u32, BadValue> {
+    parse_count(text, 1..=60)
 }
 
 fn parse_bool(text: &str) -> Result<bool, BadValue> {
@@ -680,6 +704,10 @@ mod de {
         count(d, parse_max_positions)
     }
 
+    pub fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        count(d, parse_depth)
+    }
+
     /// A real number read with `parse`, given as a number or as text.
     fn real<'de, D: Deserializer<'de>>(
         d: D,
@@ -783,11 +811,13 @@ pub struct Config {
     pub max_priority: Option<f64>,
     /// `grow` dispatches nothing new after this many seconds.
     pub max_seconds: Option<f64>,
-    /// `deepen`'s level; none given: `deepen` cannot run.
+    /// `deepen`'s level (none given: `deepen` cannot run), `new`'s, and `add`'s for an Egaroucid book.
     pub level: Option<u8>,
     /// A file named to be written (OUT, `-o FILE`) may replace one that
     /// exists (never a journal).
     pub force: bool,
+    /// `new`'s depth, and `add`'s for an Egaroucid book, in plies; `None`: the command's default.
+    pub depth: Option<u32>,
 }
 
 /// The default number of engines: one per core.
@@ -825,6 +855,7 @@ impl Default for Config {
             max_seconds: None,
             level: None,
             force: false,
+            depth: None,
         }
     }
 }
@@ -1066,6 +1097,7 @@ impl Config {
         self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
         self.level = s.deepen.level.or(self.level);
         self.force = s.write.force.unwrap_or(self.force);
+        self.depth = s.games.depth.or(self.depth);
         Ok(())
     }
 }
@@ -1302,7 +1334,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 29, "{keys:?}");
+        assert_eq!(keys.len(), 30, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

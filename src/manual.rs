@@ -70,6 +70,13 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Edax's book check counts of a year of WTHOR games; out/check-bad.txt, out/check-missing.txt.", "bookminer check book.dat WTH_2021.wtb"),
             ("The counts alone, for a script.", "bookminer check book.dat games.ggf -q --summary json | jq .bad_percent"),
         ],
+        "new" => &[
+            ("A book as Edax's book new 18 30 starts it.", "bookminer new book.dat --level 18 --depth 30 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
+        "add" => &[
+            ("A year of WTHOR games added as Edax's book add adds them.", "bookminer add book.dat WTH_2021.wtb bigger.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
+            ("The lines mining found put back in.", "bookminer add book.dat out/mode1.txt again.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
         "synth" => &[
             ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
             ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),

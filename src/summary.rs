@@ -14,8 +14,10 @@ use bookminer::check::CheckReport;
 use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
+use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::grow::GrowReport;
+use bookminer::extend::new_book::NewReport;
 use bookminer::extend::{ExtendReport, TakenFrom};
 use bookminer::fix::FixReport;
 use bookminer::inspect::line::JudgedAt;
@@ -187,6 +189,51 @@ pub fn extend(report: &ExtendReport) -> Value {
         "engine_seconds": secs(report.engine_time),
         "engines": engines(&report.engines),
         "stopped_early": report.stopped_early,
+        "records_written": report.records_written,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn new_book(report: &NewReport) -> Value {
+    json!({
+        "command": "new",
+        "output": text(&report.output),
+        "journal": text(&report.journal),
+        "level": report.level,
+        "n_empties": report.n_empties,
+        "leaf_move": report.leaf_move.map(|m| m.to_string()),
+        "leaf_score": report.leaf_score,
+        "searches": report.searched,
+        "searches_from_journal": report.from_journal,
+        "journal_answers_by": taken_from(&report.taken_from),
+        "journal_set_aside": report.journal_set_aside.as_deref().map(text),
+        "engine_seconds": secs(report.engine_time),
+        "engines": engines(&report.engines),
+        "records_written": 1,
+        "elapsed_seconds": secs(report.elapsed),
+    })
+}
+
+pub fn add(report: &AddReport) -> Value {
+    json!({
+        "command": "add",
+        "input": text(&report.input),
+        "output": text(&report.output),
+        "journal": text(&report.journal),
+        "positions_loaded": report.positions_loaded,
+        "games_read": report.games_read,
+        "games_skipped": report.skipped,
+        "games_cut_short": report.cut_short,
+        "cut_short": report.cuts,
+        "positions_met": report.positions_met,
+        "positions_added": report.added,
+        "links_added": report.links_added,
+        "searches": report.searched,
+        "searches_from_journal": report.from_journal,
+        "journal_answers_by": taken_from(&report.taken_from),
+        "journal_set_aside": report.journal_set_aside.as_deref().map(text),
+        "engine_seconds": secs(report.engine_time),
+        "engines": engines(&report.engines),
         "records_written": report.records_written,
         "elapsed_seconds": secs(report.elapsed),
     })

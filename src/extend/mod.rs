@@ -10,6 +10,7 @@
 //! comes. Rounds go on until no candidate is left to expand. The book is
 //! then written ([`write`]) and negamaxed as `fix` does it, into OUT.
 
+pub mod add;
 mod ask;
 mod candidates;
 pub mod deepen;
@@ -19,6 +20,7 @@ mod first;
 pub mod fleet;
 pub mod grow;
 mod journal;
+pub mod new_book;
 mod position;
 pub mod priority;
 mod scratch;
@@ -95,6 +97,9 @@ pub enum ExtendError {
     Position { query: Query, engines: Vec<String>, fault: Fault, journal: PathBuf },
     #[error(transparent)]
     Fix(#[from] FixError),
+    /// A game file that cannot be read on (`add`).
+    #[error(transparent)]
+    Games(#[from] crate::games::GamesError),
     /// The book grown does not read back: a fault of bookminer's, not of the book.
     #[error("the book grown does not read back ({0}); please report this")]
     Grown(String),
@@ -133,6 +138,7 @@ impl ExtendError {
                 ErrorKind::Engine
             }
             ExtendError::Fix(e) => e.kind(),
+            ExtendError::Games(e) => e.kind(),
             ExtendError::Grown(_) => ErrorKind::Internal,
             ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
         }
@@ -219,6 +225,22 @@ impl ExtendPaths {
             fresh: false,
             taken,
         })
+    }
+
+    /// The paths of `new`, which reads no book: OUT, and the journal and
+    /// scratch folder of `out_dir`, refused as [`ExtendPaths::new`]
+    /// refuses them.
+    pub fn without_input(output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
+        let journal = out_dir.join(JOURNAL);
+        if crate::input::same_destination(output, &journal) {
+            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
+        }
+        let scratch = scratch::folder_for(&journal)?;
+        if let Some(dir) = journal.parent() {
+            ensure_dir(dir).map_err(RunError::io(dir))?;
+        }
+        let taken = Arc::new(Journal::lock_for_run(&journal)?);
+        Ok(ExtendPaths { input: PathBuf::new(), output: output.to_path_buf(), journal, scratch, fresh: false, taken })
     }
 
     /// The same paths, the journal of earlier runs set aside when `fresh`.

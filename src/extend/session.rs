@@ -51,6 +51,15 @@ pub(crate) trait Policy {
     /// Grows the book `held` holds, with the searches answered by the
     /// journal or `fleet`, telling `control` how it goes.
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError>;
+
+    /// Whether the policy grows the book negamaxed below the start (and
+    /// keeps [`Held::solved`] up to date), as extend and grow do; else it
+    /// grows the book as read, as `add` does (Edax's `book add` negamaxes
+    /// nothing first), [`Held::solved`] holding nothing, and the book is
+    /// negamaxed only as it is written.
+    fn negamaxes_first(&self) -> bool {
+        true
+    }
 }
 
 /// What a session did beside its policy's own work, for the summary.
@@ -96,36 +105,73 @@ pub(crate) fn grow_book(
     // Refused before anything is written.
     let (flavor, min_empties) = gates_of(&book, options)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
-    let Prepared { book, links, first } = first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
-    let Growing { mut store, root, mut solved, candidates } =
-        growing(&book, flavor, links, first, options, min_empties, Stop { cancel, journal: &paths.journal })?;
+    let negamaxed = policy.negamaxes_first();
+    let (book, links, first) = match negamaxed {
+        true => {
+            let Prepared { book, links, first } =
+                first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
+            (book, links, first)
+        }
+        false => (book, None, None),
+    };
+    let stop = Stop { cancel, journal: &paths.journal };
+    let Growing { mut store, root, mut solved, candidates } = match negamaxed {
+        true => growing(&book, flavor, links, first, options, min_empties, stop)?,
+        false => Growing::as_read(&book, flavor, options)?,
+    };
     let positions_loaded = book.counts().positions;
     let engines = &engines(scratch.path());
-    let room = Room::new(engines);
-    let held = Held {
-        store: &mut store,
-        solved: &mut solved,
-        journal: &mut journal,
-        engines,
-        cancel,
-        root,
-        min_empties,
-        candidates,
-        began,
+    let (grown, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
+        let held = Held {
+            store: &mut store,
+            solved: &mut solved,
+            journal,
+            engines,
+            cancel,
+            root,
+            min_empties,
+            candidates,
+            began,
+        };
+        policy.grow(held, fleet, &mut control)
+    });
+    grown?;
+    let grown = (store, solved, root);
+    let records_written = match write_grown(grown, negamaxed, &book, out, scratch.path(), paths, cancel)? {
+        Written::Out(records) => records,
+        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
     };
-    let grown = std::thread::scope(|scope| {
+    let FleetRan { engines, taken_from, journal_set_aside } = ran;
+    Ok(Ran { positions_loaded, engines, taken_from, journal_set_aside, records_written, elapsed: began.elapsed() })
+}
+
+/// What a session's fleet did, for the summary: each engine's searches
+/// and faults, the answers taken from the journal by the engine that gave
+/// them, and where the journal of earlier runs was set aside.
+pub(crate) struct FleetRan {
+    pub(crate) engines: Vec<EngineReport>,
+    pub(crate) taken_from: Vec<TakenFrom>,
+    pub(crate) journal_set_aside: Option<PathBuf>,
+}
+
+/// Runs `work` with the journal and the fleet of `engines` started (and
+/// stopped when it returns): what it returns, and what the fleet did.
+pub(crate) fn run_fleet<T>(
+    engines: &[EngineSet],
+    journal: &mut Journal,
+    paths: &ExtendPaths,
+    cancel: &AtomicBool,
+    work: impl FnOnce(&mut Journal, &Fleet<'_>) -> Result<T, ExtendError>,
+) -> (Result<T, ExtendError>, FleetRan) {
+    let room = Room::new(engines);
+    let done = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.output))?;
-        policy.grow(held, &fleet, &mut control)
+        work(journal, &fleet)
     });
     let engines = room.reports();
     let taken_from = journal.taken_from(&labels(&engines));
     let journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
-    grown?;
-    let records_written = match write_grown((store, solved, root), &book, out, scratch.path(), paths, cancel)? {
-        Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
-    };
-    Ok(Ran { positions_loaded, engines, taken_from, journal_set_aside, records_written, elapsed: began.elapsed() })
+    (done, FleetRan { engines, taken_from, journal_set_aside })
 }
 
 /// How `book` grows, and the fewest empty squares growth enters
@@ -144,6 +190,15 @@ struct Growing<'b> {
     solved: Solved,
     /// The first round's candidates, in the candidate walk's order.
     candidates: Vec<NodeId>,
+}
+
+impl<'b> Growing<'b> {
+    /// The growing book over `book` as read, nothing negamaxed.
+    fn as_read(book: &'b Book, flavor: Flavor, options: &ExtendOptions) -> Result<Growing<'b>, ExtendError> {
+        let store = Store::with_links(book, flavor, None);
+        let root = start_node(book, &options.start)?;
+        Ok(Growing { store, root, solved: Solved::new(0), candidates: Vec::new() })
+    }
 }
 
 /// The growing book over `book` as [`first::prepare`] made it ready:
@@ -199,16 +254,16 @@ fn start_node(book: &Book, start: &Start) -> Result<NodeId, ExtendError> {
 
 /// What a growth run holds open: OUT begun beside its final name, the
 /// journal (locked), and the run's scratch folder.
-struct Opened {
-    out: AtomicFile,
-    journal: Journal,
-    scratch: tempfile::TempDir,
+pub(crate) struct Opened {
+    pub(crate) out: AtomicFile,
+    pub(crate) journal: Journal,
+    pub(crate) scratch: tempfile::TempDir,
 }
 
 impl Opened {
     /// Makes the folders, begins OUT, opens the journal and makes the
     /// scratch folder: what extend and grow do once the start is known.
-    fn open(paths: &ExtendPaths) -> Result<Opened, ExtendError> {
+    pub(crate) fn open(paths: &ExtendPaths) -> Result<Opened, ExtendError> {
         let io = RunError::io;
         for path in [&paths.output, &paths.journal] {
             if let Some(dir) = path.parent() {
@@ -251,9 +306,11 @@ enum Written {
 /// Writes OUT, the book grown, negamaxed as `fix` does, and makes it
 /// appear unless the run was stopped. Written straight from what the run
 /// computed when the run negamaxed what `fix` would (an Edax book grown
-/// from the initial position); else set aside in `folder`.
+/// from the initial position, `negamaxed` as it grew); else set aside in
+/// `folder`.
 fn write_grown(
     (store, solved, root): (Store<'_>, Solved, NodeId),
+    negamaxed: bool,
     book: &Book,
     mut out: AtomicFile,
     folder: &Path,
@@ -261,7 +318,7 @@ fn write_grown(
     cancel: &AtomicBool,
 ) -> Result<Written, ExtendError> {
     let initial = store.find(&normalize(&Start::initial().board).board);
-    if !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
+    if !negamaxed || !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
         drop(solved);
         return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, Box::new(out)));
     }

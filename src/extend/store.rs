@@ -212,7 +212,7 @@ impl<'b> Store<'b> {
         }
     }
 
-    fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+    pub(super) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         match id {
             NodeId::Book(at) => self.changed.get_mut(&at.id),
             NodeId::Added(k) => Some(&mut self.added[k as usize]),
@@ -274,6 +274,16 @@ impl<'b> Store<'b> {
         match (self.node(id), id) {
             (Some(node), _) => Ok(of(node)),
             (None, NodeId::Book(at)) => Ok(of(&self.read(at)?)),
+            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        }
+    }
+
+    /// A position's value as it now stands: as the book read stores it,
+    /// or as growth left it.
+    pub fn value(&self, id: NodeId) -> Result<i16, ExtendError> {
+        match (self.node(id), id) {
+            (Some(node), _) => Ok(node.solved.value),
+            (None, NodeId::Book(at)) => Ok(self.read(at)?.solved.value),
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         }
     }
@@ -511,7 +521,7 @@ impl<'b> Store<'b> {
     }
 
     /// Puts a book record into the overlay, as the map holds it, to change it.
-    fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    pub(super) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
         if let NodeId::Book(at) = id {
             if !self.changed.contains_key(&at.id) {
                 let node = self.read(at)?;
@@ -522,7 +532,7 @@ impl<'b> Store<'b> {
         Ok(())
     }
 
-    fn add(&mut self, node: Node) -> NodeId {
+    pub(super) fn add(&mut self, node: Node) -> NodeId {
         let k = u32::try_from(self.added.len()).expect("fewer positions added than a book holds");
         self.added_ids.insert(node.board, k);
         self.added.push(node);
@@ -621,7 +631,7 @@ impl<'b> Store<'b> {
 }
 
 impl Node {
-    fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
+    pub(super) fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
         let none = -SCORE_INF;
         Node {
             board,

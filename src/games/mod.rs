@@ -15,7 +15,7 @@ mod lines;
 mod text;
 mod wthor;
 
-use crate::board::Move;
+use crate::board::{Board, Move};
 use crate::failure::{io_kind, ErrorKind};
 use crate::kifu::{self, Replay};
 use std::fmt;
@@ -362,6 +362,17 @@ impl PlayedGame {
         };
         PlayedGame { file, place: game.place, replay, cut }
     }
+
+    /// The positions a book takes from the game, as Edax's `book add`
+    /// takes them (docs/games.md): the game played for at most `squares`
+    /// squares (a pass before a square is a step of it), then the boards
+    /// it reached, last first, down to the one after the first step (the
+    /// initial position is not one), each as played (not normalized);
+    /// only those with at least `least_empties` empty squares.
+    pub fn positions_to_add(&self, squares: usize, least_empties: i32) -> impl Iterator<Item = Board> + '_ {
+        let steps = self.replay.steps_within(squares);
+        self.replay.boards[1..=steps].iter().rev().copied().filter(move |b| b.empties() as i32 >= least_empties)
+    }
 }
 
 /// Every entry of `bytes` read as a file of `format` named `test`, the
@@ -382,5 +393,77 @@ fn reader_of(format: GameFormat, bytes: &[u8]) -> Vec<Result<Entry, String>> {
                 return entries;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    /// A game of `text` (squares, passes left implied), as a reader hands it on.
+    fn game(text: &str) -> PlayedGame {
+        let moves = crate::kifu::parse_moves(text).unwrap();
+        PlayedGame::of(0, Game { place: GamePlace { number: 1, line: Some(1), offset: 0 }, moves, unreadable: None })
+    }
+
+    /// The board `text` reaches from the initial position.
+    fn at(text: &str) -> Board {
+        game(text).replay.board()
+    }
+
+    #[test]
+    fn a_game_gives_its_positions_last_first_without_the_initial_one() {
+        let g = game("f5d6c3d3c4");
+        let all: Vec<Board> = g.positions_to_add(60, 0).collect();
+        assert_eq!(all, [at("f5d6c3d3c4"), at("f5d6c3d3"), at("f5d6c3"), at("f5d6"), at("f5")]);
+        let two: Vec<Board> = g.positions_to_add(2, 0).collect();
+        assert_eq!(two, [at("f5d6"), at("f5")], "played for two squares only");
+        assert_eq!(g.positions_to_add(0, 0).count(), 0);
+    }
+
+    #[test]
+    fn positions_with_too_few_empty_squares_are_left_out() {
+        // After f5 59 empty squares, after d6 58, after c3 57.
+        let g = game("f5d6c3");
+        let kept: Vec<Board> = g.positions_to_add(60, 58).collect();
+        assert_eq!(kept, [at("f5d6"), at("f5")]);
+        assert_eq!(g.positions_to_add(60, -1).count(), 3, "n_empties 0 keeps all");
+    }
+
+    /// The first line from `board`, at most `depth` squares deep, that
+    /// reaches a side that must pass, in square order.
+    fn line_to_a_pass(board: Board, depth: u32, line: &mut Vec<Square>) -> bool {
+        if board.must_pass() {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for square in Square::iter(board.legal_moves()) {
+            line.push(square);
+            if line_to_a_pass(board.after(Move::Play(square)).unwrap(), depth - 1, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+
+    #[test]
+    fn a_pass_is_a_step_and_both_its_boards_are_taken() {
+        let mut line = Vec::new();
+        assert!(line_to_a_pass(Board::INITIAL, 9, &mut line));
+        let n = line.len();
+        let stuck = at(&line.iter().map(|s| s.to_string()).collect::<String>());
+        let reply = Square::iter(stuck.swapped().legal_moves()).next().unwrap();
+        let text: String = line.iter().chain([&reply]).map(|s| s.to_string()).collect();
+        let g = game(&text);
+        let all: Vec<Board> = g.positions_to_add(60, 0).collect();
+        assert_eq!(all.len(), n + 2, "the squares, and the pass");
+        assert_eq!(all[1], stuck.swapped(), "the board after the pass");
+        assert_eq!(all[2], stuck, "the board that must pass");
+        let to_stuck: Vec<Board> = g.positions_to_add(n, 0).collect();
+        assert_eq!(to_stuck[0], stuck, "no pass after the last square played");
     }
 }

@@ -25,6 +25,8 @@ const GLOBAL: &[&str] = &["--help", "--config", "--quiet", "--verbose", "--summa
 const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--verbose", "--summary", "--log-level", "--log-file"];
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
+/// Commands that search with engines.
+const ENGINES: &[&str] = &["--engine", "--workers", "--engine-timeout"];
 /// Commands that run long enough to say how far they have come.
 const PROGRESS: &[&str] = &["--progress-seconds"];
 const MINING: &[&str] =
@@ -57,6 +59,8 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS, NAMED])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
+        (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (&["add"], set(&[&["--egbk-level", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS, NAMED])),
@@ -76,6 +80,8 @@ fn each_command_says_what_it_does_writes_and_needs() {
         (&["fix"], &["writes OUT", "fix.jsonl", "Needs the book"]),
         (&["diff"], &["Writes {out_dir}/diff.jsonl", "file order", "first arrival"]),
         (&["check"], &["Writes {out_dir}/check-bad.txt", "Edax's", "refused", "61 - n_empties"]),
+        (&["new"], &["Writes", "Edax's", "n_empties", "journal"]),
+        (&["add"], &["Edax's", "n_empties", "skipped", "journal"]),
     ] {
         let help = help_of(command);
         for words in says {

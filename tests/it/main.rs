@@ -17,6 +17,7 @@ mod extend_hostile;
 mod fix;
 mod formats;
 mod games;
+mod games_add;
 mod grow;
 mod help;
 mod hostile;

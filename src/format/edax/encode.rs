@@ -67,6 +67,24 @@ pub fn new_header(date: time::OffsetDateTime, level: i32, n_empties: i32, n_node
     })
 }
 
+/// The header of a book Edax's `book new` starts, dated `date` (UTC):
+/// version 4, release 6, the level and n_empties given, Edax's own search
+/// errors (midgame 2, endcut 1), verbosity 0, one record.
+pub fn book_new_header(date: time::OffsetDateTime, level: i32, n_empties: i32) -> [u8; HEADER_LEN] {
+    let date = (date.year() as i16, u8::from(date.month()), date.day(), date.hour(), date.minute(), date.second());
+    header_bytes(&Header {
+        version: edax::VERSION,
+        release: 6,
+        date,
+        level,
+        n_empties,
+        midgame_error: 2,
+        endcut_error: 1,
+        verbosity: 0,
+        n_nodes: 1,
+    })
+}
+
 fn count(n: u64) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }

@@ -8,7 +8,8 @@ pub mod patch;
 pub mod read;
 
 pub use encode::{
-    encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned, EdaxRecord, NO_LEAF,
+    book_new_header, encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned,
+    EdaxRecord, NO_LEAF,
 };
 pub(crate) use read::board_problems;
 pub use read::{

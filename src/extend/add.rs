@@ -1,0 +1,418 @@
+//! `add` (docs/games.md): games' positions put into a book as Edax's `book
+//! add` puts them, with the engines, journal and faults of `extend`.
+//!
+//! Each game is played for the book's depth; its positions, last first,
+//! are added one by one, each step seeing what every earlier step left: a
+//! position the book holds gets a link for each move whose child the book
+//! holds (an existing link is scored again), and its leaf searched only if
+//! it has no leaf move; a new position gets the book's level, its links,
+//! and its leaf searched excluding them. A value is what Edax keeps as it
+//! goes: the best of the scores the position's links and leaf were given,
+//! each when it was given. OUT is IN's records, changed ones as they now
+//! are, then the new ones in the order added, negamaxed as `fix` does.
+
+use super::ask::{Answerers, Asked};
+use super::fleet::{EngineReport, EngineSet, Fleet};
+use super::journal::TakenFrom;
+use super::search::{Answer, LeafPlan};
+use super::session::{self, Held, Policy};
+use super::store::{score_byte, Flavor, Node, NodeId, Store};
+use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{ExtendOptions, ExtendPaths};
+use crate::board::Board;
+use crate::book::{Book, Header};
+use crate::games::{GameFiles, PlayedGame, Read};
+use crate::negamax::SCORE_INF;
+use crate::run::{Control, Interrupted, Phase, Progress};
+use crate::symmetry::normalize;
+use crate::wording::count;
+use smallvec::SmallVec;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The games whose cut is named in the summary and the log, at most.
+const CUTS_NAMED: usize = 5;
+
+/// What `add` is asked to do.
+#[derive(Clone, Debug)]
+pub struct AddOptions {
+    /// The fleet: one engine or more, each with its workers.
+    pub engines: Vec<EngineCommand>,
+    /// The longest wait for one answer.
+    pub engine_timeout: Duration,
+    /// An Egaroucid book's level for the positions added (an Edax book's
+    /// header says its own); `None`: Edax's default, 21.
+    pub level: Option<u8>,
+    /// An Egaroucid book's depth, in squares played (an Edax book's is 60 −
+    /// its header's n_empties); `None`: 60.
+    pub depth: Option<u32>,
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct AddReport {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub journal: PathBuf,
+    pub positions_loaded: u64,
+    /// Games read, skipped (another start), and cut short by a move that
+    /// is not legal or no move at all (the first few named).
+    pub games_read: u64,
+    pub skipped: u64,
+    pub cut_short: u64,
+    pub cuts: Vec<String>,
+    /// Positions the games reached that the rule takes (each time one is
+    /// met), those that were new to the book, and the links added.
+    pub positions_met: u64,
+    pub added: u64,
+    pub links_added: u64,
+    /// Searches the engines did, and answers taken from the journal.
+    pub searched: u64,
+    pub from_journal: u64,
+    pub taken_from: Vec<TakenFrom>,
+    pub journal_set_aside: Option<PathBuf>,
+    pub engine_time: Duration,
+    pub engines: Vec<EngineReport>,
+    pub records_written: u64,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for AddReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "positions loaded     {}", self.positions_loaded)?;
+        writeln!(
+            f,
+            "games                {} read, {} skipped (another start), {} cut short",
+            self.games_read, self.skipped, self.cut_short
+        )?;
+        for cut in &self.cuts {
+            writeln!(f, "  cut short          {cut}")?;
+        }
+        writeln!(f, "positions met        {}", self.positions_met)?;
+        writeln!(f, "positions added      {}", self.added)?;
+        writeln!(f, "links added          {}", self.links_added)?;
+        writeln!(
+            f,
+            "searches             {} by the engines, {} taken from {}",
+            self.searched,
+            self.from_journal,
+            self.journal.display()
+        )?;
+        write_taken(f, &self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside.as_deref())?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
+        write_engines(f, &self.engines)?;
+        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// How a book takes games: how it stores links, the level of its new
+/// positions, how many squares of a game are played, and the fewest empty
+/// squares of a position taken.
+#[derive(Clone, Copy, Debug)]
+struct Rule {
+    flavor: Flavor,
+    level: u8,
+    squares: usize,
+    least_empties: i32,
+}
+
+/// Edax's level of a new book when none is given (its `book new`'s).
+pub const DEFAULT_LEVEL: u8 = 21;
+
+impl Rule {
+    /// An Edax book's rule from its header (level; depth 60 − n_empties),
+    /// an Egaroucid book's from the options.
+    fn of(header: &Header, options: &AddOptions) -> Rule {
+        match header.edax() {
+            Some(h) => {
+                let n_empties = h.n_empties.clamp(0, 60);
+                Rule {
+                    flavor: Flavor::Edax(h.search_errors()),
+                    level: h.level.clamp(0, 60) as u8,
+                    squares: (60 - n_empties) as usize,
+                    least_empties: n_empties - 1,
+                }
+            }
+            None => {
+                let depth = options.depth.unwrap_or(60).min(60);
+                let n_empties = 60 - depth as i32;
+                Rule {
+                    flavor: Flavor::Egaroucid,
+                    level: options.level.unwrap_or(DEFAULT_LEVEL).min(60),
+                    squares: depth as usize,
+                    least_empties: n_empties - 1,
+                }
+            }
+        }
+    }
+}
+
+/// The options of the session `add` runs in: from the initial position,
+/// no window, its engines.
+fn session_options(options: &AddOptions) -> ExtendOptions {
+    ExtendOptions {
+        engines: options.engines.clone(),
+        engine_timeout: options.engine_timeout,
+        min_empties: None,
+        max_positions: None,
+        start: crate::walk::Start::initial(),
+        window: crate::window::Window::NONE,
+    }
+}
+
+/// Adds the positions of `games` to `book` (read from `paths.input`) into
+/// `paths.output`, with the engine processes `options` names.
+pub fn add(
+    book: Book,
+    games: &GameFiles,
+    paths: &ExtendPaths,
+    options: &AddOptions,
+    control: Control<'_>,
+) -> Result<AddReport, ExtendError> {
+    let session = session_options(options);
+    add_with(book, games, paths, options, |scratch| super::process_engines(&session, scratch), control)
+}
+
+/// Adds games to `book` as [`add`] does, the searches answered by the
+/// fleet `engines` makes (given the run's own folder).
+pub fn add_with(
+    book: Book,
+    games: &GameFiles,
+    paths: &ExtendPaths,
+    options: &AddOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    control: Control<'_>,
+) -> Result<AddReport, ExtendError> {
+    let rule = Rule::of(&book.header(), options);
+    let report = AddReport {
+        input: paths.input.clone(),
+        output: paths.output.clone(),
+        journal: paths.journal.clone(),
+        ..AddReport::default()
+    };
+    let mut adder = Adder { games, rule, report };
+    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
+    let mut report = adder.report;
+    report.positions_loaded = ran.positions_loaded;
+    report.engines = ran.engines;
+    report.taken_from = ran.taken_from;
+    report.journal_set_aside = ran.journal_set_aside;
+    report.records_written = ran.records_written;
+    report.elapsed = ran.elapsed;
+    Ok(report)
+}
+
+/// `add` as a policy of the growth session: the games read in order, each
+/// position added as its step comes, on the book as read.
+struct Adder<'g> {
+    games: &'g GameFiles,
+    rule: Rule,
+    report: AddReport,
+}
+
+impl Policy for Adder<'_> {
+    fn negamaxes_first(&self) -> bool {
+        false
+    }
+
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        let Held { store, journal, engines, cancel, .. } = held;
+        let journal_path = journal.path().to_path_buf();
+        let mut answerers = Answerers { journal, fleet, engines, cancel };
+        let total_bytes = self.games.total_bytes().max(1);
+        let games = self.games;
+        control.phase(Phase::Growing);
+        let mut adding = Adding { store, rule: self.rule, report: &mut self.report };
+        games.read(|read, bytes| {
+            Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal_path))?;
+            match read {
+                Read::Skipped { .. } => adding.report.skipped += 1,
+                Read::Played(game) => {
+                    adding.note_game(games, &game);
+                    adding.game(&game, &mut |plan| ask(&mut answerers, plan))?;
+                }
+            }
+            let spent = (bytes as f64 / total_bytes as f64).min(1.0);
+            let (added, searched) = (adding.report.added, adding.report.searched);
+            (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
+            Ok::<(), ExtendError>(())
+        })?;
+        let r = &self.report;
+        tracing::info!(
+            "{} read: {} met, {} added, {}",
+            count(r.games_read, "game", "games"),
+            count(r.positions_met, "position", "positions"),
+            r.added,
+            count(r.links_added, "link added", "links added")
+        );
+        Ok(())
+    }
+}
+
+/// The answer to the search `plan` asks (none when it asks none), from the
+/// journal or an engine, and what it cost.
+fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> {
+    let mut asked = Asked::default();
+    let answers = answerers.answer(std::slice::from_ref(plan), &mut asked, &mut |_, _| {})?;
+    Ok((answers.into_iter().next().flatten(), asked))
+}
+
+/// The positions being added, one step at a time.
+struct Adding<'r, 'b> {
+    store: &'r mut Store<'b>,
+    rule: Rule,
+    report: &'r mut AddReport,
+}
+
+/// Asks a leaf's search: its answer, and what it cost.
+type Ask<'a> = dyn FnMut(&LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> + 'a;
+
+impl Adding<'_, '_> {
+    /// Counts a game read, and names it when a move cut it short.
+    fn note_game(&mut self, games: &GameFiles, game: &PlayedGame) {
+        self.report.games_read += 1;
+        if let Some(cut) = &game.cut {
+            self.report.cut_short += 1;
+            if self.report.cuts.len() < CUTS_NAMED {
+                let named = format!("{}: {}: {cut}", games.paths()[game.file].display(), game.place);
+                tracing::warn!("{named}: the game ends there");
+                self.report.cuts.push(named);
+            }
+        }
+    }
+
+    /// Adds a game's positions, last first.
+    fn game(&mut self, game: &PlayedGame, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+        for board in game.positions_to_add(self.rule.squares, self.rule.least_empties) {
+            self.position(&board, ask)?;
+        }
+        Ok(())
+    }
+
+    /// Adds one position, `played` as the game has it (not normalized).
+    fn position(&mut self, played: &Board, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+        self.report.positions_met += 1;
+        let stored = normalize(played);
+        match self.store.find(&stored.board) {
+            Some(id) => {
+                self.link_held(id)?;
+                if self.store.leaf(id)?.mv.is_none() {
+                    self.search(id, ask)?;
+                }
+            }
+            None => {
+                let mut node = Node::new(stored.board, self.rule.level, None);
+                node.solved.upper = SCORE_INF;
+                if let Flavor::Edax(_) = self.rule.flavor {
+                    // Found in the order of the board as played, then
+                    // turned as the stored board lies.
+                    let to_stored = stored.to_original.inverse();
+                    let mut links = SmallVec::new();
+                    for (mv, child) in played.children() {
+                        if let Some(child) = self.store.find(&normalize(&child).board) {
+                            links.push((score_byte(-i32::from(self.store.value(child)?)), to_stored.apply_move(mv)));
+                        }
+                    }
+                    for &(score, _) in &links {
+                        node.solved.value = node.solved.value.max(i16::from(score));
+                    }
+                    self.report.links_added += links.len() as u64;
+                    node.links = links;
+                }
+                let id = self.store.add(node);
+                self.report.added += 1;
+                if let Flavor::Egaroucid = self.rule.flavor {
+                    self.egaroucid_value(id)?;
+                }
+                self.search(id, ask)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Links a position the book holds, as Edax's `position_link` does:
+    /// each move (or the pass) whose child the book holds becomes a link if
+    /// it is not one, raising the value to its score and taking the leaf's
+    /// place if it was the leaf's move; a link there already is scored
+    /// again. An Egaroucid book's links are its moves whose child it holds:
+    /// nothing to store.
+    fn link_held(&mut self, id: NodeId) -> Result<(), ExtendError> {
+        if let Flavor::Egaroucid = self.rule.flavor {
+            return Ok(());
+        }
+        let board = self.store.board(id);
+        let mut links = self.store.links(id)?;
+        let mut leaf = self.store.leaf(id)?;
+        let mut value = self.store.value(id)?;
+        let (before, mut added) = (links.clone(), 0);
+        for (mv, child) in board.children() {
+            let Some(child) = self.store.find(&normalize(&child).board) else { continue };
+            let score = score_byte(-i32::from(self.store.value(child)?));
+            match links.iter_mut().find(|(_, m)| *m == mv) {
+                Some(link) => link.0 = score,
+                None => {
+                    links.push((score, mv));
+                    added += 1;
+                    value = value.max(score.into());
+                    if leaf.mv == Some(mv) {
+                        (leaf.score, leaf.mv) = (-(SCORE_INF as i8), None);
+                    }
+                }
+            }
+        }
+        if links == before {
+            return Ok(());
+        }
+        if links.len() > usize::from(u8::MAX) {
+            let book = self.store.book().path().to_path_buf();
+            return Err(ExtendError::NoRoomForLink { book, origin: self.store.origin(id) });
+        }
+        self.report.links_added += added;
+        self.store.touch(id)?;
+        let node = self.store.node_mut(id).expect("touched");
+        node.links = links;
+        node.solved.value = value;
+        (node.leaf_score, node.leaf_move) = (leaf.score, leaf.mv);
+        Ok(())
+    }
+
+    /// A new Egaroucid position's value from its links as the book now
+    /// holds them: the best of minus its children's values.
+    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), ExtendError> {
+        let edges = self.store.facts(id)?.edges;
+        let mut value = -SCORE_INF;
+        for child in edges.iter().filter_map(|e| e.child) {
+            value = value.max(-self.store.value(child)?);
+        }
+        self.store.node_mut(id).expect("added").solved.value = value;
+        Ok(())
+    }
+
+    /// Searches a position's leaf as Edax's `position_search` does: when it
+    /// has a legal move that is not linked, or it has no move, no link and
+    /// no value yet (a pass or a finished game); the value rises to the
+    /// leaf's score.
+    fn search(&mut self, id: NodeId, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+        let facts = self.store.facts(id)?;
+        let value = self.store.value(id)?;
+        let moves = facts.board.legal_moves().count_ones() as usize;
+        let linked = facts.edges.len();
+        if linked >= moves && !(linked == 0 && moves == 0 && value == -SCORE_INF) {
+            return Ok(());
+        }
+        let plan = LeafPlan::of(&facts.board, facts.edges.iter().map(|e| e.mv), facts.level);
+        let (answer, asked) = ask(&plan)?;
+        self.report.searched += asked.searched;
+        self.report.from_journal += asked.from_journal;
+        self.report.engine_time += asked.engine_time;
+        let (score, mv) = plan.leaf(answer);
+        self.store.touch(id)?;
+        let node = self.store.node_mut(id).expect("touched");
+        (node.leaf_score, node.leaf_move) = (score, mv);
+        node.solved.value = node.solved.value.max(score.into());
+        Ok(())
+    }
+}

@@ -1,0 +1,177 @@
+//! `new` (docs/games.md): the book Edax's `book new L D` starts, the
+//! initial position alone, its leaf searched by the engine at level L.
+
+use super::ask::{Answerers, Asked};
+use super::fleet::{EngineReport, EngineSet};
+use super::journal::TakenFrom;
+use super::search::LeafPlan;
+use super::session::{run_fleet, FleetRan, Opened};
+use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{ExtendOptions, ExtendPaths};
+use crate::board::{Board, Move};
+use crate::convert::{header_date, OutFormat};
+use crate::format::{edax, egaroucid};
+use crate::negamax::SCORE_INF;
+use crate::record::{Link, Score};
+use crate::run::{Control, Interrupted, Phase, RunError};
+use crate::symmetry::normalize;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Edax's depth of a new book when none is given (its `book new`'s).
+pub const DEFAULT_DEPTH: u32 = 36;
+
+/// What `new` is asked to make.
+#[derive(Clone, Debug)]
+pub struct NewOptions {
+    pub engines: Vec<EngineCommand>,
+    pub engine_timeout: Duration,
+    /// Edax's search level of the book, 0 to 60.
+    pub level: u8,
+    /// The plies `add` plays of a game, 1 to 60: the header's n_empties is 61 − depth.
+    pub depth: u32,
+    pub to: OutFormat,
+}
+
+/// What a run made, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct NewReport {
+    pub output: PathBuf,
+    pub journal: PathBuf,
+    pub level: u8,
+    /// The header's n_empties (an Edax book).
+    pub n_empties: Option<i32>,
+    /// The initial position's leaf: its score, and its move (`None`: none).
+    pub leaf_score: i8,
+    pub leaf_move: Option<Move>,
+    pub searched: u64,
+    pub from_journal: u64,
+    pub taken_from: Vec<TakenFrom>,
+    pub journal_set_aside: Option<PathBuf>,
+    pub engine_time: Duration,
+    pub engines: Vec<EngineReport>,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for NewReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mv = self.leaf_move.map_or("none".to_string(), |m| m.to_string());
+        writeln!(f, "initial position     leaf {mv}, score {}, level {}", self.leaf_score, self.level)?;
+        if let Some(n_empties) = self.n_empties {
+            writeln!(f, "n_empties            {n_empties} (add takes positions down to {})", n_empties - 1)?;
+        }
+        writeln!(
+            f,
+            "searches             {} by the engines, {} taken from {}",
+            self.searched,
+            self.from_journal,
+            self.journal.display()
+        )?;
+        write_taken(f, &self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside.as_deref())?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
+        write_engines(f, &self.engines)?;
+        writeln!(f, "book written         {} (1 record)", self.output.display())?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// Writes the new book `options` asks into `paths.output`, searched by the
+/// engine processes it names.
+pub fn new_book(paths: &ExtendPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, ExtendError> {
+    let extend = ExtendOptions {
+        engines: options.engines.clone(),
+        engine_timeout: options.engine_timeout,
+        min_empties: None,
+        max_positions: None,
+        start: crate::walk::Start::initial(),
+        window: crate::window::Window::NONE,
+    };
+    new_book_with(paths, options, |scratch| super::process_engines(&extend, scratch), control)
+}
+
+/// Writes the new book as [`new_book`] does, the search answered by the
+/// fleet `engines` makes (given the run's own folder).
+pub fn new_book_with(
+    paths: &ExtendPaths,
+    options: &NewOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    mut control: Control<'_>,
+) -> Result<NewReport, ExtendError> {
+    let began = Instant::now();
+    let cancel = control.cancel;
+    let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
+    let engines = &engines(scratch.path());
+    let board = normalize(&Board::INITIAL).board;
+    let plan = LeafPlan::of(&board, [], options.level);
+    control.phase(Phase::Growing);
+    let mut asked = Asked::default();
+    let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
+        let mut answerers = Answerers { journal, fleet, engines, cancel };
+        answerers.answer(std::slice::from_ref(&plan), &mut asked, &mut |_, _| {})
+    });
+    let FleetRan { engines, taken_from, journal_set_aside } = ran;
+    let mut report = NewReport {
+        output: paths.output.clone(),
+        journal: paths.journal.clone(),
+        level: options.level,
+        searched: asked.searched,
+        from_journal: asked.from_journal,
+        engine_time: asked.engine_time,
+        engines,
+        taken_from,
+        journal_set_aside,
+        ..NewReport::default()
+    };
+    let answer = answered?.into_iter().next().flatten();
+    (report.leaf_score, report.leaf_move) = plan.leaf(answer);
+    let bytes = match options.to {
+        OutFormat::Edax => {
+            let n_empties = 61 - options.depth.clamp(1, 60) as i32;
+            report.n_empties = Some(n_empties);
+            edax_book(board, options.level, n_empties, (report.leaf_score, report.leaf_move))
+        }
+        OutFormat::Egbk3 => egaroucid_book(board, options.level, (report.leaf_score, report.leaf_move)),
+    };
+    let path = &paths.output;
+    out.write_all(&bytes).map_err(RunError::io(path))?;
+    let out = out.finish().map_err(RunError::io(path))?;
+    Interrupted::check(cancel).map_err(ExtendError::interrupted(&paths.journal))?;
+    out.commit().map_err(RunError::io(path))?;
+    report.elapsed = began.elapsed();
+    Ok(report)
+}
+
+/// The value Edax gives a position with a leaf and no link.
+fn value_of(leaf_score: i8) -> i16 {
+    i16::from(leaf_score).max(-SCORE_INF)
+}
+
+/// An Edax book of the one record, as `book_new` leaves it: no counts,
+/// the value the leaf's score, the bounds unknown (−127, +127).
+fn edax_book(board: Board, level: u8, n_empties: i32, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+    let mut bytes = edax::book_new_header(header_date(), level.into(), n_empties).to_vec();
+    let record = edax::EdaxRecord {
+        board,
+        counts: [0; 4],
+        value: value_of(score),
+        lower: -SCORE_INF,
+        upper: SCORE_INF,
+        level,
+        links: Default::default(),
+        leaf: (score, mv.map_or(Move::NONE_CODE, Move::code)),
+    };
+    record.encode(&mut bytes);
+    bytes
+}
+
+/// An Egaroucid book of the one record: its value, level and leaf.
+fn egaroucid_book(board: Board, level: u8, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+    let mut bytes = egaroucid::header(1).to_vec();
+    let leaf = mv.map(|mv| Link::new(Score(score.into()), mv));
+    let value = value_of(score).clamp(-64, 64) as i8;
+    egaroucid::encode_record(&mut bytes, &board, value, level as i8, 0, leaf);
+    bytes
+}

@@ -1,0 +1,281 @@
+//! `new` and `add` end to end (SPEC §15.2, §15.3), with the exact solver
+//! of `examples/solver.rs` as the engine, as `extend`'s tests use it.
+//!
+//! The book is `tests/data/books/endgames-extend.dat` (level 60, header
+//! n_empties 14: a game is played for 46 squares and positions of 13
+//! empty squares or more are taken). Its records lie along a few lines
+//! from the initial position, [`START`] among them, so that games along
+//! START that go on a few squares past it add only positions of 17 empty
+//! squares or fewer, which the solver solves at once.
+
+use crate::common::bin;
+use crate::extend::{assert_no_engine_left, book, journal, run, solver, stderr, summary, RUN_TAG, START};
+use bookminer::board::{Board, Move, Square};
+use bookminer::extend::search::Query;
+use bookminer::format::edax;
+use bookminer::kifu::play;
+use bookminer::symmetry::normalize;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The squares of a line written as text.
+fn squares(text: &str) -> Vec<Square> {
+    text.as_bytes().chunks(2).map(|c| Square::parse(std::str::from_utf8(c).unwrap()).unwrap()).collect()
+}
+
+/// The board `line` reaches from the initial position.
+fn board_of(line: &str) -> Board {
+    play(&squares(line)).unwrap().0
+}
+
+/// `bookminer add IN GAMES OUT` in `dir` with the solver, journal in `o`.
+fn add(dir: &Path, games: &str, out: &str, extra: &[&str]) -> Command {
+    let mut command = bin();
+    command.current_dir(dir).args(["--config", "/dev/null", "add"]).arg(book()).arg(games).arg(out);
+    command.args(["--workers", "2", "--out-dir", "o"]).arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir);
+    command
+}
+
+/// A record of an Edax book: board, value, links (score, move), leaf
+/// (score, move) and level.
+type Held = (Board, i32, Vec<(i32, Move)>, (i32, Option<Move>), u8);
+
+/// Every record of an Edax book, in file order.
+fn records(path: &Path) -> Vec<Held> {
+    let bytes = std::fs::read(path).unwrap();
+    edax::records(&bytes)
+        .map(Result::unwrap)
+        .map(|(_, _, raw)| {
+            let links = (0..raw.n_links())
+                .filter_map(|i| raw.link_at(bookminer::book::MoveSlot::Link(i)))
+                .map(|l| (l.score.discs(), l.mv))
+                .collect();
+            let leaf = raw.link_at(bookminer::book::MoveSlot::Leaf).map(|l| l.mv);
+            (raw.board(), raw.value().discs(), links, (i32::from(raw.leaf_score()), leaf), raw.level())
+        })
+        .collect()
+}
+
+/// The game's value for the side to move at `board`, by alpha-beta to
+/// the end of the game: the slow reference (plain negamax is too slow at
+/// 17 empty squares).
+fn solved(board: &Board) -> i32 {
+    alpha_beta(board, -64, 64)
+}
+
+fn alpha_beta(board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.legal_moves();
+    if moves == 0 {
+        let passed = board.swapped();
+        return if passed.has_moves() { -alpha_beta(&passed, -beta, -alpha) } else { board.final_score() };
+    }
+    let mut best = -65;
+    for square in Square::iter(moves) {
+        let score = -alpha_beta(&board.after(Move::Play(square)).unwrap(), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The game `START` then `more` (squares), a line of a .txt game file.
+fn game(more: &str) -> String {
+    format!("{START}{more}\n")
+}
+
+#[test]
+fn a_game_past_the_book_adds_its_new_positions_last_first_with_their_exact_values() {
+    let dir = tempfile::tempdir().unwrap();
+    // H3 leaves the book's line at START (18 empty squares); then G7.
+    std::fs::write(dir.path().join("g.txt"), game("h3g7")).unwrap();
+    let out = run(add(dir.path(), "g.txt", "out.dat", &[]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let read = records(&book());
+    let written = records(&dir.path().join("out.dat"));
+    assert_eq!(written.len(), read.len() + 2, "the two positions past the book");
+    let boards: Vec<Board> = written.iter().map(|r| r.0).collect();
+    let read_boards: Vec<Board> = read.iter().map(|r| r.0).collect();
+    assert_eq!(boards[..read.len()], read_boards[..], "IN's records first, in IN's order");
+    let (after_h3, after_g7) = (board_of(&format!("{START}h3")), board_of(&format!("{START}h3g7")));
+    assert_eq!(boards[read.len()], normalize(&after_g7).board, "the last position first");
+    assert_eq!(boards[read.len() + 1], normalize(&after_h3).board);
+    // Every search exact, and P1 reached from the initial position: each
+    // new value is the game's value there.
+    let p2 = &written[read.len()];
+    let p1 = &written[read.len() + 1];
+    assert_eq!(p2.1, solved(&after_g7));
+    assert_eq!(p1.1, solved(&after_h3));
+    assert_eq!((p1.4, p2.4), (60, 60), "the book's level");
+    assert!(p2.2.is_empty(), "no child of P2 in the book");
+    assert_eq!(p1.2.len(), 1, "P1 links its child in the game");
+    let g7 = normalize(&after_h3).to_original.inverse().apply_move(Move::Play(Square::parse("g7").unwrap()));
+    assert_eq!(p1.2[0], (-p2.1, g7), "linked by the move played, scored by minus its child's value");
+    assert_ne!(p1.3 .1, Some(g7), "P1's leaf is another move than its link");
+    // START, in the book, gets the link to P1.
+    let start = normalize(&board_of(START));
+    let h3 = start.to_original.inverse().apply_move(Move::Play(Square::parse("h3").unwrap()));
+    let at_start = written.iter().find(|r| r.0 == start.board).unwrap();
+    assert!(at_start.2.contains(&(-p1.1, h3)), "{:?}", at_start.2);
+    assert_eq!(summary(&out, "positions added"), "positions added      2");
+    assert_eq!(summary(&out, "links added"), "links added          2");
+    // 44 squares played, each position at 16 empty squares or more.
+    assert_eq!(summary(&out, "positions met"), "positions met        44");
+    assert_eq!(journal(dir.path()).len(), 2, "a search for each new position");
+    assert_no_engine_left(dir.path());
+}
+
+#[test]
+fn a_game_that_stays_in_the_book_adds_nothing_and_searches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.txt"), game("")).unwrap();
+    let out = run(add(dir.path(), "g.txt", "out.dat", &["--summary", "json"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["command"], "add");
+    assert_eq!(json["games_read"], 1);
+    assert_eq!(json["positions_met"], 42);
+    assert_eq!(json["positions_added"], 0);
+    assert_eq!(json["searches"], 0);
+    assert_eq!(records(&dir.path().join("out.dat")).len(), records(&book()).len());
+}
+
+/// Games along START that go on past it, each by two squares of the
+/// first moves there: enough searches for a run to be killed in the
+/// middle of them.
+fn many_games() -> String {
+    let start = board_of(START);
+    let mut text = String::new();
+    for first in Square::iter(start.legal_moves()) {
+        let after = start.after(Move::Play(first)).unwrap();
+        for second in Square::iter(after.legal_moves()).take(3) {
+            text.push_str(&game(&format!("{first}{second}")));
+        }
+    }
+    text
+}
+
+#[test]
+fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
+    let games = many_games();
+    let whole = tempfile::tempdir().unwrap();
+    std::fs::write(whole.path().join("g.txt"), &games).unwrap();
+    let out = run(add(whole.path(), "g.txt", "out.dat", &[]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
+    let searches = journal(whole.path()).len();
+    assert!(searches > 20, "{searches} searches");
+    for n in [1, searches / 2] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("g.txt"), &games).unwrap();
+        let mut child =
+            add(dir.path(), "g.txt", "out.dat", &[]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while journal(dir.path()).len() < n {
+            assert!(Instant::now() < deadline, "the journal never reached {n} answers");
+            assert!(child.try_wait().unwrap().is_none(), "the run ended before {n} answers");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        assert_no_engine_left(dir.path());
+        assert!(!dir.path().join("out.dat").exists(), "no OUT from a killed run");
+        let before = journal(dir.path()).len();
+        let again = run(add(dir.path(), "g.txt", "out.dat", &[]));
+        assert!(again.status.success(), "{}", stderr(&again));
+        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {n} answers");
+        let taken = summary(&again, "searches");
+        assert!(taken.contains(&format!(" {before} taken from")), "{taken} (journal held {before})");
+        assert_eq!(journal(dir.path()).len(), searches, "no search made twice");
+    }
+}
+
+#[test]
+fn an_existing_out_is_refused_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.txt"), game("h3")).unwrap();
+    std::fs::write(dir.path().join("out.dat"), b"mine").unwrap();
+    let out = run(add(dir.path(), "g.txt", "out.dat", &[]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("out.dat"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), b"mine");
+    assert!(!dir.path().join("o/extend.jsonl").exists(), "refused before any search");
+    let forced = run(add(dir.path(), "g.txt", "out.dat", &["--force"]));
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert_eq!(records(&dir.path().join("out.dat")).len(), records(&book()).len() + 1);
+}
+
+#[test]
+fn a_game_file_of_no_format_read_is_refused_before_the_book_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.pgn"), game("h3")).unwrap();
+    let out = run(add(dir.path(), "g.pgn", "out.dat", &[]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("g.pgn"), "{}", stderr(&out));
+    assert!(!dir.path().join("out.dat").exists());
+}
+
+/// `bookminer new OUT` in `dir`, the solver greeted, journal in `o`.
+fn new(dir: &Path, out: &str, extra: &[&str]) -> Command {
+    let mut command = bin();
+    command.current_dir(dir).args(["--config", "/dev/null", "new", out, "--workers", "1", "--out-dir", "o"]);
+    command.arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir).env("SOURCE_DATE_EPOCH", "0");
+    command
+}
+
+/// A journal holding one answer: the initial position at `level`, its best
+/// move `mv` scoring `score` (the solver cannot solve it: the answer is
+/// taken from the journal, as a run killed after its search would).
+fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
+    let query = Query { board: normalize(&Board::INITIAL).board, excluded: 0, level };
+    let line = format!(
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":\"elsewhere\"}}\n",
+        query.board_text(),
+        query.side()
+    );
+    std::fs::create_dir_all(dir.join("o")).unwrap();
+    std::fs::write(dir.join("o/extend.jsonl"), line).unwrap();
+}
+
+#[test]
+fn new_writes_the_initial_position_with_its_leaf_as_edax_book_new_does() {
+    let dir = tempfile::tempdir().unwrap();
+    // The stored initial position: d3 is one of its four (equal) moves.
+    journal_of_the_initial_position(dir.path(), 10, "D3", 2);
+    let out = run(new(dir.path(), "n.dat", &["--level", "10", "--depth", "20"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(dir.path().join("n.dat")).unwrap();
+    let header = edax::parse_header(&bytes).unwrap();
+    assert_eq!((header.version, header.release), (4, 6));
+    assert_eq!(header.date, (1970, 1, 1, 0, 0, 0), "SOURCE_DATE_EPOCH");
+    assert_eq!((header.level, header.n_empties), (10, 41), "n_empties 61 - depth");
+    assert_eq!((header.midgame_error, header.endcut_error, header.verbosity), (2, 1, 0), "as Edax's book_new");
+    assert_eq!(header.n_nodes, 1);
+    let written = records(&dir.path().join("n.dat"));
+    assert_eq!(written.len(), 1);
+    let (board, value, links, leaf, level) = &written[0];
+    assert_eq!(*board, normalize(&Board::INITIAL).board);
+    assert_eq!((*value, links.len(), *level), (2, 0, 10));
+    assert_eq!(*leaf, (2, Some(Move::Play(Square::parse("d3").unwrap()))));
+    let raw = edax::records(&bytes).next().unwrap().unwrap().2;
+    assert_eq!(raw.counts(), [0; 4]);
+    assert_eq!((raw.bounds().0.discs(), raw.bounds().1.discs()), (-127, 127), "bounds unknown until a negamax");
+    assert!(summary(&out, "searches").contains(" 1 taken from"), "{}", summary(&out, "searches"));
+    let again = run(new(dir.path(), "n.dat", &["--level", "10", "--depth", "20"]));
+    assert_eq!(again.status.code(), Some(2), "an existing OUT is refused without --force");
+}
+
+#[test]
+fn new_writes_an_egaroucid_book_for_an_egbk3_name() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_of_the_initial_position(dir.path(), 21, "D3", 0);
+    let out = run(new(dir.path(), "n.egbk3", &[]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let book = bookminer::book::Book::open(&dir.path().join("n.egbk3"), &Default::default()).unwrap();
+    assert_eq!(book.format(), bookminer::book::Format::Egbk3);
+    assert_eq!(book.counts().positions, 1);
+    assert!(book.locate(&normalize(&Board::INITIAL).board).is_some());
+}
