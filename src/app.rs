@@ -901,25 +901,65 @@ fn extend_options(config: &Config) -> ExtendOptions {
     }
 }
 
-fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let engines = engine_commands(config, "grow")?;
+/// What a command that grows or searches a book (extend, grow, deepen,
+/// add) has once it may begin: its paths checked and journal taken, its
+/// engines greeted, its book read and found good for OUT.
+struct Growing {
+    paths: ExtendPaths,
+    options: ExtendOptions,
+    book: Book,
+    shown: RefCell<Progress>,
+}
+
+/// How a growth command stops on Ctrl-C.
+#[derive(Clone, Copy)]
+enum OnInterrupt {
+    /// The first finishes what is under way and writes OUT (grow, deepen).
+    WindDown,
+    /// The first stops at once, the journal kept (extend, add).
+    Stop,
+}
+
+/// The steps every growth command takes before its own work, in this
+/// order: refusals first (a refusal should not wait for a large book), the
+/// engines greeted before the book is read (one that cannot start says so
+/// at once), then the book.
+fn begin_growth(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    command: &'static str,
+    on_interrupt: OnInterrupt,
+) -> Result<Growing, AppError> {
+    let engines = engine_commands(config, command)?;
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
-    check_out_named(output, "grow")?;
-    wind_down_on_interrupt();
-    // Only a second Ctrl-C stops the greeting: after one, grow goes on,
-    // dispatches nothing and writes the book, as one Ctrl-C always does.
-    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
-    let greeting = ExtendOptions { engines, ..extend_options(config) };
-    // The engines greeted before the book is read: one that cannot start says so at once.
-    bookminer::extend::greet(&paths, &greeting, &stopped)?;
+    check_out_named(output, command)?;
+    match on_interrupt {
+        OnInterrupt::WindDown => wind_down_on_interrupt(),
+        OnInterrupt::Stop => stop_on_interrupt("the journal is kept; OUT will not be written"),
+    }
+    let options = ExtendOptions { engines, ..extend_options(config) };
+    // Only a second Ctrl-C stops the greeting when the first winds down:
+    // after one, the run goes on, dispatches nothing and writes the book.
+    bookminer::extend::greet(&paths, &options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, book.format().kept_as(), "grow")?;
-    let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
-        .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
+    check_out_name(output, book.format().kept_as(), command)?;
+    Ok(Growing { paths, options, book, shown })
+}
+
+/// The config's `error_weight`, checked.
+fn error_weight(config: &Config) -> Result<bookminer::extend::priority::ErrorWeight, AppError> {
+    bookminer::extend::priority::ErrorWeight::new(config.error_weight)
+        .map_err(|e| AppError::Usage(format!("error_weight: {e}")))
+}
+
+fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
     let options = GrowOptions {
-        extend: greeting,
-        error_weight,
+        extend: options,
+        error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
@@ -934,24 +974,12 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
             "deepen needs a level: --level L (Edax's, 0 to 60; or the config key level)".into(),
         ));
     };
-    let engines = engine_commands(config, "deepen")?;
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
-    check_out_named(output, "deepen")?;
-    wind_down_on_interrupt();
-    // Only a second Ctrl-C stops the greeting, as for grow.
-    let stopped = || INTERRUPTED.load(Ordering::Relaxed);
-    let greeting = ExtendOptions { engines, ..extend_options(config) };
-    // The engines greeted before the book is read: one that cannot start says so at once.
-    bookminer::extend::greet(&paths, &greeting, &stopped)?;
-    let shown = RefCell::new(Progress::default());
-    let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, book.format().kept_as(), "deepen")?;
-    let error_weight = bookminer::extend::priority::ErrorWeight::new(config.error_weight)
-        .map_err(|e| AppError::Usage(format!("error_weight: {e}")))?;
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
     let options = DeepenOptions {
-        extend: greeting,
+        extend: options,
         level,
-        error_weight,
+        error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
@@ -961,17 +989,8 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 }
 
 fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let engines = engine_commands(config, "extend")?;
-    // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
-    check_out_named(output, "extend")?;
-    stop_on_interrupt("the journal is kept; OUT will not be written");
-    let options = ExtendOptions { engines, ..extend_options(config) };
-    // The engines greeted before the book is read: one that cannot start says so at once.
-    bookminer::extend::greet(&paths, &options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
-    let shown = RefCell::new(Progress::default());
-    let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, book.format().kept_as(), "extend")?;
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
     Ok(0)
@@ -1003,19 +1022,12 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
 /// `add IN GAMES... OUT`: every game file told a format by its name and
 /// the engines greeted before the book is read.
 fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let engines = engine_commands(config, "add")?;
     let games = GameFiles::new(games)?;
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
-    check_out_named(output, "add")?;
-    stop_on_interrupt("the journal is kept; OUT will not be written");
-    let greeting = ExtendOptions { engines: engines.clone(), ..extend_options(config) };
-    bookminer::extend::greet(&paths, &greeting, &|| INTERRUPTED.load(Ordering::Relaxed))?;
-    let shown = RefCell::new(Progress::default());
-    let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, book.format().kept_as(), "add")?;
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "add", OnInterrupt::Stop)?;
     let options = AddOptions {
-        engines,
-        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
+        engines: options.engines,
+        engine_timeout: options.engine_timeout,
         level: config.level,
         depth: config.depth,
     };
