@@ -16,7 +16,7 @@
 use super::fleet::{Answered, EngineSet, Fleet};
 use super::grow::View;
 use super::journal::Journal;
-use super::priority::{self, ErrorWeight, LinkGraph};
+use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use super::search::{Answer, LeafPlan};
 use super::session::{self, Held, Policy};
 use super::store::{Flavor, NodeId, Store};
@@ -233,23 +233,47 @@ fn to_deepen(
     options: &DeepenOptions,
 ) -> Result<(Vec<NodeId>, u64, Option<Ended>), ExtendError> {
     if options.budgeted() {
-        let frontier = priority::frontier(graph, root, options.error_weight);
-        let needed = frontier.len() as u64;
-        let mut chosen = Vec::new();
-        for f in frontier {
-            if options.extend.max_positions.is_some_and(|n| chosen.len() as u64 >= n) {
-                return Ok((chosen, needed, Some(Ended::MaxPositions)));
-            }
-            if options.max_priority.is_some_and(|c| !f.priority.at_most(c)) {
-                return Ok((chosen, needed, Some(Ended::MaxPriority)));
-            }
-            chosen.push(f.node);
-        }
-        return Ok((chosen, needed, None));
+        return Ok(by_priority(graph, root, options));
     }
     let chosen = if options.walked() { walk_order(graph, root) } else { file_order(graph)? };
     let needed = chosen.len() as u64;
     Ok((chosen, needed, None))
+}
+
+/// The records to deepen under a budget, in §14's priority order, as
+/// [`to_deepen`] gives them. A budget of positions or of priority asks
+/// only for the least priorities ([`priority::least`], which settles no
+/// more of the book than they need): on a book of millions of records the
+/// whole order would cost more than the deepening. A budget of seconds
+/// alone may reach every record, and orders them all.
+fn by_priority(
+    graph: &Needing<'_, '_, '_>,
+    root: NodeId,
+    options: &DeepenOptions,
+) -> (Vec<NodeId>, u64, Option<Ended>) {
+    let w = options.error_weight;
+    let needed = walk_order(graph, root).len() as u64;
+    let by_positions = options.extend.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let by_priority = options.max_priority.map(|c| priority::count_at_most(graph, root, w, c));
+    let by_priority = by_priority.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
+    let limit = match (by_positions, by_priority) {
+        (None, None) => {
+            return (priority::frontier(graph, root, w).into_iter().map(|f| f.node).collect(), needed, None)
+        }
+        (n, k) => n.unwrap_or(usize::MAX).min(k.unwrap_or(usize::MAX)),
+    };
+    // One more than the budget: whether it cut the order short, and which.
+    let mut chosen: Vec<NodeId> =
+        priority::least(graph, root, w, |_| false, limit.saturating_add(1)).into_iter().map(|f| f.node).collect();
+    if chosen.len() <= limit {
+        return (chosen, needed, None);
+    }
+    chosen.truncate(limit);
+    let ended = match by_positions {
+        Some(n) if n == limit => Ended::MaxPositions,
+        _ => Ended::MaxPriority,
+    };
+    (chosen, needed, Some(ended))
 }
 
 /// Every record of the book read that needs deepening, in file order.
@@ -270,11 +294,19 @@ fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, ExtendError> {
 /// in stored order, each position once.
 fn walk_order(graph: &Needing<'_, '_, '_>, root: NodeId) -> Vec<NodeId> {
     let mut chosen = Vec::new();
-    let mut seen = HashSet::new();
+    // A flag a record of the book read (on a book of millions, hashing
+    // each position entered cost more than the rest of the walk), a set
+    // for the positions added.
+    let mut seen_record = vec![false; graph.store.book().counts().records as usize];
+    let mut seen_added = HashSet::new();
+    let mut first_time = |node: NodeId| match node {
+        NodeId::Book(at) => !std::mem::replace(&mut seen_record[at.id.index()], true),
+        NodeId::Added(_) => seen_added.insert(node),
+    };
     let mut stack = vec![root];
     let mut links = Vec::new();
     while let Some(node) = stack.pop() {
-        if !graph.entered(node) || !seen.insert(node) {
+        if !graph.entered(node) || !first_time(node) {
             continue;
         }
         if graph.leaf(node).is_some() {
@@ -299,7 +331,8 @@ struct Needing<'v, 'a, 'b> {
 impl Needing<'_, '_, '_> {
     /// Whether the position needs deepening.
     fn needs(&self, id: NodeId) -> Result<bool, ExtendError> {
-        let level = self.store.facts(id)?.level;
+        // The level alone: a position's facts would resolve its links too.
+        let level = self.store.level(id)?;
         Ok(needs_deepening(level, self.store.board(id).empties(), self.level))
     }
 }
@@ -323,6 +356,12 @@ impl LinkGraph for Needing<'_, '_, '_> {
 
     fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
         self.view.links(node, out)
+    }
+}
+
+impl ParentLinks for Needing<'_, '_, '_> {
+    fn parents(&self, node: NodeId, out: &mut Vec<NodeId>) {
+        self.view.parents(node, out)
     }
 }
 

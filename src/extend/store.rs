@@ -278,6 +278,15 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// A position's level: as the book read stores it, or as growth set it.
+    pub fn level(&self, id: NodeId) -> Result<u8, ExtendError> {
+        match (self.node(id), id) {
+            (Some(node), _) => Ok(node.level),
+            (None, NodeId::Book(at)) => Ok(self.read(at)?.level),
+            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        }
+    }
+
     /// A position's value as it now stands: as the book read stores it,
     /// or as growth left it.
     pub fn value(&self, id: NodeId) -> Result<i16, ExtendError> {
