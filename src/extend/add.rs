@@ -17,7 +17,7 @@ use super::journal::TakenFrom;
 use super::search::{Answer, LeafPlan};
 use super::session::{self, Held, Policy};
 use super::store::{score_byte, Flavor, Node, NodeId, Store};
-use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
 use crate::book::{Book, Header};
@@ -78,6 +78,21 @@ pub struct AddReport {
     pub elapsed: Duration,
 }
 
+impl AddReport {
+    /// What the summary says of the searches.
+    pub fn searches(&self) -> Searches<'_> {
+        Searches {
+            searched: self.searched,
+            from_journal: self.from_journal,
+            journal: &self.journal,
+            taken_from: &self.taken_from,
+            journal_set_aside: self.journal_set_aside.as_deref(),
+            engine_time: self.engine_time,
+            engines: &self.engines,
+        }
+    }
+}
+
 impl fmt::Display for AddReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
@@ -92,17 +107,7 @@ impl fmt::Display for AddReport {
         writeln!(f, "positions met        {}", self.positions_met)?;
         writeln!(f, "positions added      {}", self.added)?;
         writeln!(f, "links added          {}", self.links_added)?;
-        writeln!(
-            f,
-            "searches             {} by the engines, {} taken from {}",
-            self.searched,
-            self.from_journal,
-            self.journal.display()
-        )?;
-        write_taken(f, &self.taken_from)?;
-        write_set_aside(f, self.journal_set_aside.as_deref())?;
-        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
-        write_engines(f, &self.engines)?;
+        self.searches().write(f)?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }

@@ -133,17 +133,7 @@ impl fmt::Display for DeepenReport {
         writeln!(f, "leaf moves changed   {}", self.moves_changed)?;
         writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
         writeln!(f, "values changed       {}", self.values_changed)?;
-        writeln!(
-            f,
-            "searches             {} by the engines, {} taken from {}",
-            e.searched,
-            e.from_journal,
-            e.journal.display()
-        )?;
-        super::write_taken(f, &e.taken_from)?;
-        super::write_set_aside(f, e.journal_set_aside.as_deref())?;
-        writeln!(f, "engine time          {:.3} s ({})", e.engine_time.as_secs_f64(), super::fleet_size(&e.engines))?;
-        super::write_engines(f, &e.engines)?;
+        e.searches().write(f)?;
         let header = if self.header_level_set { ", its header's level set" } else { "" };
         writeln!(f, "book written         {} ({} records{header})", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())

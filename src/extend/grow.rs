@@ -88,15 +88,7 @@ impl fmt::Display for GrowReport {
         writeln!(f, "ended by             {}", self.ended.name())?;
         writeln!(f, "largest expanded     {}", shown(self.largest_expanded))?;
         writeln!(f, "least priority left  {}", shown(self.least_left))?;
-        writeln!(
-            f,
-            "searches             {} by the engines, {} taken from {}",
-            e.searched,
-            e.from_journal,
-            e.journal.display()
-        )?;
-        super::write_taken(f, &e.taken_from)?;
-        super::write_set_aside(f, e.journal_set_aside.as_deref())?;
+        e.searches().write_counts(f)?;
         writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
         write_engines(f, &e.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;

@@ -285,6 +285,31 @@ impl fmt::Display for ExtendReport {
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
         writeln!(f, "positions added      {}", self.added)?;
+        self.searches().write(f)?;
+        if self.stopped_early {
+            writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
+        }
+        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// What a growth command's summary says of its searches and the engines
+/// that made them: the lines extend, grow, deepen, add and new share.
+pub struct Searches<'a> {
+    pub searched: u64,
+    pub from_journal: u64,
+    pub journal: &'a Path,
+    pub taken_from: &'a [TakenFrom],
+    pub journal_set_aside: Option<&'a Path>,
+    pub engine_time: Duration,
+    pub engines: &'a [EngineReport],
+}
+
+impl Searches<'_> {
+    /// The searches made and taken from the journal (by whom), and the
+    /// journal set aside.
+    pub fn write_counts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "searches             {} by the engines, {} taken from {}",
@@ -292,15 +317,30 @@ impl fmt::Display for ExtendReport {
             self.from_journal,
             self.journal.display()
         )?;
-        write_taken(f, &self.taken_from)?;
-        write_set_aside(f, self.journal_set_aside.as_deref())?;
-        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
-        write_engines(f, &self.engines)?;
-        if self.stopped_early {
-            writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
+        write_taken(f, self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside)
+    }
+
+    /// [`Searches::write_counts`], then the engines' time and each engine.
+    pub fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_counts(f)?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(self.engines))?;
+        write_engines(f, self.engines)
+    }
+}
+
+impl ExtendReport {
+    /// What the summary says of the searches.
+    pub fn searches(&self) -> Searches<'_> {
+        Searches {
+            searched: self.searched,
+            from_journal: self.from_journal,
+            journal: &self.journal,
+            taken_from: &self.taken_from,
+            journal_set_aside: self.journal_set_aside.as_deref(),
+            engine_time: self.engine_time,
+            engines: &self.engines,
         }
-        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
-        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
 }
 

@@ -6,7 +6,7 @@ use super::fleet::{EngineReport, EngineSet};
 use super::journal::TakenFrom;
 use super::search::LeafPlan;
 use super::session::{run_fleet, FleetRan, Opened};
-use super::{fleet_size, write_engines, write_set_aside, write_taken, EngineCommand, ExtendError};
+use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
@@ -55,6 +55,21 @@ pub struct NewReport {
     pub elapsed: Duration,
 }
 
+impl NewReport {
+    /// What the summary says of the searches.
+    pub fn searches(&self) -> Searches<'_> {
+        Searches {
+            searched: self.searched,
+            from_journal: self.from_journal,
+            journal: &self.journal,
+            taken_from: &self.taken_from,
+            journal_set_aside: self.journal_set_aside.as_deref(),
+            engine_time: self.engine_time,
+            engines: &self.engines,
+        }
+    }
+}
+
 impl fmt::Display for NewReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mv = self.leaf_move.map_or("none".to_string(), |m| m.to_string());
@@ -62,17 +77,7 @@ impl fmt::Display for NewReport {
         if let Some(n_empties) = self.n_empties {
             writeln!(f, "n_empties            {n_empties} (add takes positions down to {})", n_empties - 1)?;
         }
-        writeln!(
-            f,
-            "searches             {} by the engines, {} taken from {}",
-            self.searched,
-            self.from_journal,
-            self.journal.display()
-        )?;
-        write_taken(f, &self.taken_from)?;
-        write_set_aside(f, self.journal_set_aside.as_deref())?;
-        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
-        write_engines(f, &self.engines)?;
+        self.searches().write(f)?;
         writeln!(f, "book written         {} (1 record)", self.output.display())?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
