@@ -9,7 +9,7 @@
 use bookminer::choice::Choice;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
-use bookminer::modes::{Linkless, Mode};
+use bookminer::mine::modes::{Linkless, Mode};
 use bookminer::output::{Orientation, RecordFormats};
 use bookminer::walk::Start;
 use bookminer::window::Window;

@@ -2,15 +2,14 @@
 //! Egaroucid's `.egbk3`, `.egbk2` or `.egbk`) and writes the kifu of the
 //! places where it disagrees with itself (see docs/README.md).
 //!
-//! Data flows one way: [`book`] (file → index) → [`walk`] → [`modes`] (rules)
-//! → [`mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
+//! Data flows one way: [`book`] (file → index) → [`walk`] → [`mine::modes`] (rules)
+//! → [`mine::mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
 //! them together for one run.
 //!
 //! Every `unsafe` call is in [`os`], each with its safety argument; the
 //! compiler refuses one anywhere else.
 #![deny(unsafe_code)]
 
-mod arrivals;
 mod bits;
 pub mod board;
 pub mod book;
@@ -28,12 +27,9 @@ pub mod format;
 pub mod games;
 pub mod input;
 pub mod inspect;
-pub mod judging;
 pub mod kifu;
 pub mod merge;
 pub mod mine;
-pub mod mismatch;
-pub mod modes;
 pub mod negamax;
 mod order;
 #[allow(unsafe_code)]

@@ -7,7 +7,7 @@
 use crate::board::{Board, Move};
 use crate::book::{Book, Link, Record, Score};
 use crate::kifu;
-use crate::modes::{judge, ArrivalScores, Mode, Rules, Target};
+use crate::mine::modes::{judge, ArrivalScores, Mode, Rules, Target};
 use crate::position::{self, Colour, Position, PositionError};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;

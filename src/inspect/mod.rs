@@ -7,7 +7,7 @@ pub mod line;
 pub mod report;
 
 use crate::book::Book;
-use crate::modes::{Mode, Rules};
+use crate::mine::modes::{Mode, Rules};
 use crate::output::mode_of_file_name;
 use crate::position::{self, PositionError};
 use crate::symmetry::normalize;

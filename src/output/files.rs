@@ -8,7 +8,7 @@ use super::print::{LineText, Lined, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
 use super::text::LineStyle;
 use super::BOM;
-use crate::modes::Mode;
+use crate::mine::modes::Mode;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -406,8 +406,8 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::book::Score;
-    use crate::mismatch::Mismatch;
-    use crate::modes::{Branch, Mode, Target};
+    use crate::mine::mismatch::Mismatch;
+    use crate::mine::modes::{Branch, Mode, Target};
     use crate::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
     use std::fs;
 

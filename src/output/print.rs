@@ -5,8 +5,8 @@
 use super::text::{push_board, push_move, side_char};
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::mismatch::Mismatch;
-use crate::modes::{Branch, Target};
+use crate::mine::mismatch::Mismatch;
+use crate::mine::modes::{Branch, Target};
 use crate::symmetry::Symmetry;
 use std::fmt;
 use std::str::FromStr;
@@ -322,7 +322,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::kifu::parse_and_play;
-    use crate::modes::Mode;
+    use crate::mine::modes::Mode;
     use crate::output::{LineStyle, Orientation};
 
     /// Prints `record` in `format` with its line rendered by `text`.

@@ -3,14 +3,19 @@
 //! hands them to each mode's files, in every format asked for, committed only
 //! when the whole walk succeeds.
 
-use crate::arrivals::Packer;
+mod arrivals;
+pub mod judging;
+pub mod mismatch;
+pub mod modes;
+
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
 use crate::failure::ErrorKind;
 use crate::input::{first_on_one_file, OverInput, Writer};
-use crate::judging::{Findings, Judge, WriteFailure};
-use crate::mismatch::{Mismatch, Recorder};
-use crate::modes::{Mode, Rules};
+use crate::mine::arrivals::Packer;
+use crate::mine::judging::{Findings, Judge, WriteFailure};
+use crate::mine::mismatch::{Mismatch, Recorder};
+use crate::mine::modes::{Mode, Rules};
 use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
 use crate::output::{
     ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
