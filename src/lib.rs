@@ -21,7 +21,6 @@ pub mod diff;
 pub mod existing;
 pub mod extend;
 pub mod failure;
-mod first_arrivals;
 pub mod fix;
 pub mod format;
 pub mod games;
@@ -31,7 +30,6 @@ pub mod kifu;
 pub mod merge;
 pub mod mine;
 pub mod negamax;
-mod order;
 #[allow(unsafe_code)]
 pub mod os;
 pub mod output;

@@ -16,8 +16,11 @@
 //! its record is read. Entering a position asks for all of its children's
 //! records and targets at once, and the arrival is judged while they
 //! arrive: a line of positions costs one trip to memory per position, not
-//! an index lookup and then a record. Where a walk starts is [`start`]'s.
+//! an index lookup and then a record. Where a walk starts is [`start`]'s;
+//! where it first arrived at each record, kept for lines written after it
+//! (`fix`'s receipt, `diff`), is `first_arrivals`'.
 
+pub(crate) mod first_arrivals;
 mod start;
 
 pub use start::{describe_line, LeavesBook, Start, StartMissing};

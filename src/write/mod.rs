@@ -1,8 +1,10 @@
 //! Writing books: the file a book is written into, which appears complete
 //! or not at all and is never the book being read (docs/formats.md,
 //! writing books). The records and headers are encoded by each format
-//! ([`crate::format`]).
+//! ([`crate::format`]); the order a book is written in, when a walk gives
+//! it, is [`order`]'s, and many records are written through [`pipeline`].
 
+pub mod order;
 pub mod pipeline;
 
 use crate::failure::{io_kind, ErrorKind};
