@@ -982,7 +982,7 @@ const CONFIG_LIMIT: u64 = 1 << 20;
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = bookminer::input::read_bounded(path, CONFIG_LIMIT)
+        let bytes = bookminer::files::input::read_bounded(path, CONFIG_LIMIT)
             .map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
         // Text that is not UTF-8 is a bad config (status 2), not a read failure

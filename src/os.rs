@@ -90,7 +90,7 @@ impl Bytes {
     /// Maps a book file (reads it, when very short), naming the file in errors.
     pub fn open(path: &Path) -> Result<Bytes, OsError> {
         let io = |source| OsError { path: path.to_path_buf(), source };
-        let (file, metadata) = crate::input::open_regular(path).map_err(io)?;
+        let (file, metadata) = crate::files::input::open_regular(path).map_err(io)?;
         let source = Some((path.to_path_buf(), Stamp::of(&metadata)));
         if metadata.len() < MAP_FROM {
             let mut bytes = Vec::new();

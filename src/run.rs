@@ -4,7 +4,7 @@
 //! ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::input::OverInput;
+use crate::files::input::OverInput;
 use crate::walk::{StartMissing, WalkError, WalkStats};
 use std::convert::Infallible;
 use std::fmt;

@@ -19,14 +19,13 @@ pub use line::{CheckLine, Kind};
 use crate::board::{Board, Move};
 use crate::book::{Book, Record, Score};
 use crate::failure::ErrorKind;
+use crate::files::input::{first_on_one_file, OverInput, Writer};
+use crate::files::{ensure_dir, FinishedFile};
 use crate::format::Family;
 use crate::games::{Cut, GameFiles, GamesError, PlayedGame, Read, Skipped};
-use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::kifu::Replay;
 use crate::output::manifest::{Manifest, ManifestError};
-use crate::output::{
-    ensure_dir, output_path, FileReport, FileSettings, FinishedFile, LineFiles, LineStyle, Place, RecordFormats, Stem,
-};
+use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormats, Stem};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::wording::count;

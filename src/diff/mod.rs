@@ -20,8 +20,9 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
-use crate::input::{OverInput, Writer};
-use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
+use crate::output::LineStyle;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use lines::{Both, Failure, NewBook};
 use std::fmt;

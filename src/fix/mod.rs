@@ -23,10 +23,11 @@ pub use write::Changes;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
 use crate::format::Format;
-use crate::input::{OverInput, Writer};
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::output::LineStyle;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{walk, FromInitial, Start, WalkStats};
@@ -92,13 +93,13 @@ impl FixPaths {
     /// Checks the paths before anything is read or written: any path to
     /// the input (a hard link, a symbolic link) is refused as an output,
     /// and the book and receipt must land on two files, compared where they
-    /// really land ([`crate::input::Landing`]), not by their text.
+    /// really land ([`crate::files::input::Landing`]), not by their text.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
         if let Some(over) = OverInput::find(input, &[output, &receipt], Writer::Fix).map_err(io_error(input))? {
             return Err(over.into());
         }
-        if crate::input::same_destination(output, &receipt) {
+        if crate::files::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })

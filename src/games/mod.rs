@@ -217,7 +217,7 @@ impl GameFile {
     pub fn open(path: &Path) -> Result<GameFile, GamesError> {
         let format = GameFormat::of_path(path).ok_or_else(|| GamesError::UnknownFormat { path: path.to_path_buf() })?;
         let io = |source| GamesError::Io { path: path.to_path_buf(), source };
-        let (file, _) = crate::input::open_regular(path).map_err(io)?;
+        let (file, _) = crate::files::input::open_regular(path).map_err(io)?;
         GameFile::from_source(path, format, BufReader::with_capacity(1 << 16, file))
     }
 
@@ -315,7 +315,7 @@ impl GameFiles {
             return Err(GamesError::UnknownFormat { path: path.clone() });
         }
         for path in paths {
-            crate::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
+            crate::files::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
         }
         Ok(GameFiles { paths: paths.to_vec() })
     }

@@ -24,10 +24,10 @@ use crate::extend::fleet::{EngineReport, EngineSet};
 use crate::extend::search::LeafPlan;
 use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, LeavesAnswered, TakenFrom, JOURNAL};
 use crate::failure::ErrorKind;
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
-use crate::input::{OverInput, Writer};
-use crate::output::{ensure_dir, AtomicFile};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
@@ -124,7 +124,7 @@ impl MergePaths {
                 return Err(over.into());
             }
         }
-        if crate::input::same_destination(output, &receipt) {
+        if crate::files::input::same_destination(output, &receipt) {
             return Err(MergeError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         let engines = match engines {
@@ -190,7 +190,7 @@ pub fn merge(
         positions: [a.counts().positions, b.counts().positions],
         ..MergeReport::default()
     };
-    let folder = crate::output::atomic::folder_of(&paths.output);
+    let folder = crate::files::folder_of(&paths.output);
     ensure_dir(folder).map_err(RunError::io(folder))?;
     let scratch = scratch::Scratch::make(folder).map_err(RunError::io(folder))?;
     let (a, converted_a) = in_format(a, to, &scratch.path().join("a"), &mut control)?;

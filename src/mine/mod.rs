@@ -11,16 +11,14 @@ pub mod modes;
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
 use crate::failure::ErrorKind;
-use crate::input::{first_on_one_file, OverInput, Writer};
+use crate::files::input::{first_on_one_file, OverInput, Writer};
+use crate::files::{ensure_dir, folder_of};
 use crate::mine::arrivals::Packer;
 use crate::mine::judging::{Findings, Judge, WriteFailure};
 use crate::mine::mismatch::{Mismatch, Recorder};
 use crate::mine::modes::{Mode, Rules};
 use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
-use crate::output::{
-    ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
-    RecordFormats,
-};
+use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat, RecordFormats};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
@@ -122,7 +120,7 @@ impl MineOptions {
 
     /// Refuses, before anything is made, an output that is the book by some
     /// path or another output (a link in the output folder): compared where
-    /// each really lands ([`crate::input::Landing`]), so that a run never
+    /// each really lands ([`crate::files::input::Landing`]), so that a run never
     /// writes over its book, nor says it wrote two files when one was lost.
     /// A book that cannot be asked about is left to loading, which says why.
     pub fn check_outputs(&self, book: &Path) -> Result<(), MineError> {

@@ -20,7 +20,8 @@
 //! file) is ignored with a warning naming it, and nothing is removed
 //! because of it.
 
-use super::{output_path, AtomicFile, RecordFormat, Stem};
+use super::{output_path, RecordFormat, Stem};
+use crate::files::AtomicFile;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};

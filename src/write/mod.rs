@@ -8,8 +8,8 @@ pub mod order;
 pub mod pipeline;
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::input::{OverInput, Writer};
-use crate::output::{AtomicFile, FinishedFile};
+use crate::files::input::{OverInput, Writer};
+use crate::files::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -53,7 +53,7 @@ impl BookOut {
             return Err(over.into());
         }
         // OUT's folder is made if missing, by every command that writes a book.
-        crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
+        crate::files::ensure_dir(crate::files::folder_of(out)).map_err(io)?;
         let mut file = AtomicFile::create_named(out).map_err(io)?;
         file.write_all(&vec![0; header_len]).map_err(io)?;
         Ok(BookOut { file, records: 0 })

@@ -66,7 +66,7 @@ impl Found {
             Err(e) => return Err(e),
         };
         if !metadata.is_file() {
-            return Ok(Found::NotAFile(crate::input::describe(metadata.file_type())));
+            return Ok(Found::NotAFile(crate::files::input::describe(metadata.file_type())));
         }
         let mut first = Vec::new();
         File::open(path)?.take(SNIFFED).read_to_end(&mut first)?;

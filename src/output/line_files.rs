@@ -3,11 +3,11 @@
 //! (`unique_lines` drops a line already in it), and every format asked for
 //! writes those records and no others, in the same order.
 
-use super::atomic::{AtomicFile, FinishedFile};
 use super::print::{LineText, Lined, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
 use super::text::LineStyle;
 use super::BOM;
+use crate::files::{AtomicFile, FinishedFile};
 use crate::mine::modes::Mode;
 use std::collections::VecDeque;
 use std::io::{self, Write};
