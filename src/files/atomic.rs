@@ -86,6 +86,7 @@ impl AtomicFile {
         })
     }
 
+    /// The final name the file takes when it is committed.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -301,6 +302,7 @@ pub struct FinishedFile {
 }
 
 impl FinishedFile {
+    /// The final name the file takes when it is committed.
     pub fn path(&self) -> &Path {
         &self.path
     }
