@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 /// What a cut did, for the summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CutReport {
+    /// The book written.
     pub out: PathBuf,
     /// Records in the file read.
     pub read: u64,
@@ -29,6 +30,7 @@ pub struct CutReport {
     pub links_pruned: u64,
     /// Edax leaves replaced by the best link removed.
     pub leaves_replaced: u64,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 

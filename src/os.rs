@@ -24,12 +24,15 @@ use std::time::SystemTime;
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", path.display())]
 pub struct OsError {
+    /// The file.
     pub path: PathBuf,
     #[source]
+    /// Why.
     pub source: io::Error,
 }
 
 impl OsError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         io_kind(&self.source)
     }
@@ -109,6 +112,7 @@ impl Bytes {
         Ok(Bytes { storage: Storage::Mapped { map, guard }, source })
     }
 
+    /// The book's bytes.
     pub fn as_slice(&self) -> &[u8] {
         match &self.storage {
             Storage::Mapped { map, .. } => map,

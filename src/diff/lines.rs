@@ -36,9 +36,13 @@ pub struct DiffCounts {
     /// Of those, the records whose value differs, whose bounds do, whose
     /// level does, whose leaf does, and whose links do.
     pub values: u64,
+    /// Boards whose bounds differ.
     pub bounds: u64,
+    /// Boards whose level differs.
     pub levels: u64,
+    /// Boards whose leaf differs.
     pub leaves: u64,
+    /// Boards whose links differ.
     pub links: u64,
     /// Links whose score differs or that one record lacks.
     pub link_scores: u64,

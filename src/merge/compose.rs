@@ -104,20 +104,29 @@ pub struct Stale {
 /// What composing counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Records of the merged book.
     pub records: u64,
+    /// Boards only A holds.
     pub only_a: u64,
+    /// Boards only B holds.
     pub only_b: u64,
     /// Boards both books hold with the same value, level and leaf.
     pub same: u64,
+    /// Conflicts decided by the higher level.
     pub by_level: u64,
+    /// Conflicts decided by the leaf (equal levels).
     pub by_leaf: u64,
+    /// Conflicts nothing decided: A's record kept.
     pub first: u64,
+    /// Conflicts that kept A's record.
     pub kept_a: u64,
+    /// Conflicts that kept B's record.
     pub kept_b: u64,
     /// Links a kept record took from the other book's record.
     pub links_joined: u64,
     /// Links `--link` added: legal moves whose child the merged book holds.
     pub links_added: u64,
+    /// Leaves that are links of the merged book and not of the record's own book.
     pub stale: u64,
     /// Stale leaves decided without a search (a finished game, every move linked).
     pub stale_known: u64,
@@ -160,6 +169,7 @@ impl Tally {
         self.stale_emptied += stale_emptied;
     }
 
+    /// Boards both books hold and the rule decided between.
     pub fn conflicts(&self) -> u64 {
         self.by_level + self.by_leaf + self.first
     }

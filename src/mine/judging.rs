@@ -50,6 +50,7 @@ impl Finding {
 /// Every record, kept in memory, per mode in the order of the modes judged.
 #[derive(Clone, Debug, Default)]
 pub struct Collected {
+    /// For each mode judged, its records in walk order.
     pub per_mode: Vec<Vec<Finding>>,
 }
 

@@ -30,7 +30,9 @@ use std::time::{Duration, Instant};
 /// What to mine and how to write it.
 #[derive(Clone, Debug)]
 pub struct MineOptions {
+    /// The modes mined, each with its files.
     pub modes: Vec<Mode>,
+    /// Settings shared by the rules.
     pub rules: Rules,
     /// How lines are rendered (orientation, pass token).
     pub style: LineStyle,
@@ -38,7 +40,9 @@ pub struct MineOptions {
     pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
+    /// A line already in a kifu file is not written again.
     pub unique_lines: bool,
+    /// The folder the files are written in.
     pub out_dir: PathBuf,
     /// The one file of a run of one mode and one format, instead of
     /// `out_dir/mode{N}.{ext}` (`-o`): none for the files in `out_dir`.
@@ -175,7 +179,9 @@ impl MineOptions {
 /// What a walk looks for: the modes, their rules, and which moves it follows.
 #[derive(Clone, Copy, Debug)]
 pub struct Sought<'a> {
+    /// The modes.
     pub modes: &'a [Mode],
+    /// Their rules' settings.
     pub rules: Rules,
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
@@ -183,7 +189,9 @@ pub struct Sought<'a> {
 
 /// What [`mine_into`] found, before any file is finished.
 pub struct Mined<F> {
+    /// Positions the book holds.
     pub positions_loaded: u64,
+    /// What the walk counted.
     pub walk: WalkStats,
     /// Where every record went.
     pub findings: F,
@@ -204,12 +212,21 @@ pub enum MineError {
         count(*modes as u64, "mode", "modes"),
         count(*formats as u64, "format", "formats")
     )]
-    NotOneFile { output: PathBuf, modes: usize, formats: usize },
+    NotOneFile {
+        /// The file `-o` names.
+        output: PathBuf,
+        /// The modes asked for.
+        modes: usize,
+        /// The formats asked for.
+        formats: usize,
+    },
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
 }
 
 impl MineError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             MineError::NotOneFile { .. } => ErrorKind::BadInput,
@@ -224,6 +241,7 @@ const LEFT: Left = Left::Outputs;
 /// One mode's results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModeReport {
+    /// The mode.
     pub mode: Mode,
     /// Arrivals where observed > expected.
     pub above: u64,
@@ -231,6 +249,7 @@ pub struct ModeReport {
     pub below: u64,
     /// Lines written to each of the mode's files.
     pub lines_written: u64,
+    /// Lines not written because a kifu file held them already.
     pub duplicates_dropped: u64,
     /// The files written, one per format.
     pub files: Vec<FileReport>,
@@ -239,8 +258,11 @@ pub struct ModeReport {
 /// What a run did, for the summary.
 #[derive(Clone, Debug)]
 pub struct MineReport {
+    /// Positions the book holds.
     pub positions_loaded: u64,
+    /// What the walk counted.
     pub walk: WalkStats,
+    /// Each mode's results, in the order asked.
     pub modes: Vec<ModeReport>,
     /// The walk alone, judging and writing included.
     pub walk_time: Duration,

@@ -13,15 +13,21 @@ pub const NO_LEAF: (i8, u8) = (-127, Move::NONE_CODE);
 /// One record in Edax's layout, ready to encode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdaxRecord {
+    /// The board, normalized.
     pub board: Board,
     /// wins, draws, losses, lines
     pub counts: [u32; 4],
+    /// Its value.
     pub value: i16,
+    /// The lower bound of its value.
     pub lower: i16,
+    /// The upper bound of its value.
     pub upper: i16,
+    /// Its level.
     pub level: u8,
     /// (score, move code) pairs.
     pub links: SmallVec<[(i8, u8); 16]>,
+    /// The leaf: (score, move code), move 65 for none.
     pub leaf: (i8, u8),
 }
 
