@@ -10,8 +10,8 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Score;
-use bookminer::mismatch::{ArrivalFacts, Found, Recorder};
-use bookminer::modes::{ArrivalScores, Mode, Rules};
+use bookminer::mine::mismatch::{ArrivalFacts, Found, Recorder};
+use bookminer::mine::modes::{ArrivalScores, Mode, Rules};
 use bookminer::output::{LineStyle, BOM};
 use bookminer::symmetry::{normalize, Symmetry};
 use std::collections::{HashMap, HashSet};

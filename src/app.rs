@@ -19,13 +19,14 @@ use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
 use bookminer::extend::{extend, EngineCommand, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
+use bookminer::files::{ensure_dir, folder_of, AtomicFile};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::games::{GameFiles, GamesError};
 use bookminer::inspect::{inspect, InspectError, Request};
 use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
+use bookminer::mine::modes::Rules;
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
-use bookminer::modes::Rules;
-use bookminer::output::{ensure_dir, folder_of, AtomicFile, LineStyle};
+use bookminer::output::LineStyle;
 use bookminer::run::{self, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions};
@@ -105,7 +106,7 @@ pub enum AppError {
     /// A file the command line names to be written exists, and replacing
     /// it was not asked for (--force).
     #[error("{} exists ({holds}); --force replaces it", path.display())]
-    Exists { path: PathBuf, holds: bookminer::existing::Holds },
+    Exists { path: PathBuf, holds: bookminer::files::existing::Holds },
     /// A file the run would write is extend's journal: never written over,
     /// whatever the command, --force included.
     #[error("{}: is extend's journal (the answers of its searches), which no command writes over, --force included; name another file", path.display())]
@@ -282,7 +283,7 @@ pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
 /// command's own journal (extend, grow, deepen, new, add, merge with an engine) is the
 /// journal's to check, which refuses one in use naming its run.
 fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
-    use bookminer::existing::{Found, Holds};
+    use bookminer::files::existing::{Found, Holds};
     let (_, written) = files_of(cli, config);
     let own_journal = match &cli.command {
         Some(
@@ -297,7 +298,8 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
         }
         _ => None,
     };
-    let is_own = |path: &Path| own_journal.as_deref().is_some_and(|own| bookminer::input::same_destination(own, path));
+    let is_own =
+        |path: &Path| own_journal.as_deref().is_some_and(|own| bookminer::files::input::same_destination(own, path));
     for path in written.iter().chain(&config.log_file).filter(|path| !is_own(path)) {
         if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
             return Err(AppError::IsJournal { path: path.clone() });
@@ -354,18 +356,18 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
 /// never written over. A named output that is a book read is left to the
 /// command's own refusal, which says so.
 fn check_named_outputs(cli: &Cli, config: &Config) -> Result<(), AppError> {
-    use bookminer::existing::Found;
+    use bookminer::files::existing::Found;
     let (read, _) = files_of(cli, config);
     for output in named_outputs(cli) {
         // (`--config /dev/null` is read, but is no book an output could be over.)
-        let over_input = |input: &PathBuf| input.is_file() && bookminer::input::same_destination(input, &output);
+        let over_input = |input: &PathBuf| input.is_file() && bookminer::files::input::same_destination(input, &output);
         if read.iter().any(over_input) {
             continue;
         }
         match Found::at(&output) {
             Ok(Found::Nothing) | Err(_) => {}
             Ok(Found::NotAFile(what)) => {
-                return Err(AppError::Io { path: output, source: bookminer::input::NotAFile::error(what) })
+                return Err(AppError::Io { path: output, source: bookminer::files::input::NotAFile::error(what) })
             }
             Ok(Found::File(_)) if config.force => {}
             Ok(Found::File(holds)) => return Err(AppError::Exists { path: output, holds }),
@@ -382,7 +384,7 @@ fn check_config_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let Some(file) = config_file(cli).filter(|file| file.is_file()) else { return Ok(()) };
     let (_, written) = files_of(cli, config);
     let written: Vec<&Path> = written.iter().map(PathBuf::as_path).collect();
-    match bookminer::input::output_over_input(&file, &written) {
+    match bookminer::files::input::output_over_input(&file, &written) {
         Ok(Some(output)) => Err(AppError::OverConfig { output: output.to_path_buf(), config: file }),
         _ => Ok(()),
     }
@@ -398,11 +400,11 @@ fn check_log_file(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let (read, written) = files_of(cli, config);
     let clash =
         |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
-    let clashes = |input: &&PathBuf| input.is_file() && bookminer::input::same_destination(input, log);
+    let clashes = |input: &&PathBuf| input.is_file() && bookminer::files::input::same_destination(input, log);
     if let Some(input) = read.iter().find(clashes) {
         return Err(clash(input, "read"));
     }
-    if let Some(output) = written.iter().find(|output| bookminer::input::same_destination(output, log)) {
+    if let Some(output) = written.iter().find(|output| bookminer::files::input::same_destination(output, log)) {
         return Err(clash(output, "write"));
     }
     Ok(())
@@ -1197,7 +1199,7 @@ fn run_inspect(
     let book_path = book_of(book, config)?;
     let requests = if positions.is_empty() {
         let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
-        let bytes = bookminer::input::read_bounded(path, POSITIONS_LIMIT)
+        let bytes = bookminer::files::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_file(path, &bytes)
     } else {

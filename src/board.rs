@@ -28,18 +28,22 @@ impl Square {
         }
     }
 
+    /// Its index, 0 (A1) to 63 (H8), row by row.
     pub const fn index(self) -> u8 {
         self.0
     }
 
+    /// Its bit in a [`Bitboard`].
     pub const fn bit(self) -> Bitboard {
         1 << self.0
     }
 
+    /// Its column, 0 (A) to 7 (H).
     pub const fn column(self) -> u8 {
         self.0 & 7
     }
 
+    /// Its row, 0 (1) to 7 (8).
     pub const fn row(self) -> u8 {
         self.0 >> 3
     }
@@ -78,7 +82,9 @@ impl fmt::Display for Square {
 /// A move as the book stores it: a square, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A disc played on a square.
     Play(Square),
+    /// No disc played: the side to move has no legal move.
     Pass,
 }
 
@@ -97,6 +103,7 @@ impl Move {
         }
     }
 
+    /// The code the book stores for the move (0-63 a square, 64 a pass).
     pub fn code(self) -> u8 {
         match self {
             Move::Play(square) => square.0,
@@ -118,7 +125,9 @@ impl fmt::Display for Move {
 /// Colour is not stored; the side to move is always `player`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Board {
+    /// The discs of the side to move.
     pub player: Bitboard,
+    /// The discs of the side that moved last.
     pub opponent: Bitboard,
 }
 
@@ -126,14 +135,17 @@ impl Board {
     /// The initial position, black to move.
     pub const INITIAL: Board = Board { player: 0x0000_0008_1000_0000, opponent: 0x0000_0010_0800_0000 };
 
+    /// The board of these discs, `player` to move.
     pub const fn new(player: Bitboard, opponent: Bitboard) -> Board {
         Board { player, opponent }
     }
 
+    /// The empty squares.
     pub const fn empty(&self) -> Bitboard {
         !(self.player | self.opponent)
     }
 
+    /// How many squares are empty.
     pub const fn empties(&self) -> u32 {
         self.empty().count_ones()
     }

@@ -9,7 +9,7 @@
 use bookminer::choice::Choice;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
-use bookminer::modes::{Linkless, Mode};
+use bookminer::mine::modes::{Linkless, Mode};
 use bookminer::output::{Orientation, RecordFormats};
 use bookminer::walk::Start;
 use bookminer::window::Window;
@@ -982,7 +982,7 @@ const CONFIG_LIMIT: u64 = 1 << 20;
 impl Config {
     /// Reads a config file; relative paths in it are taken from its folder.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = bookminer::input::read_bounded(path, CONFIG_LIMIT)
+        let bytes = bookminer::files::input::read_bounded(path, CONFIG_LIMIT)
             .map_err(|source| ConfigError::Unreadable { path: path.to_path_buf(), source })?;
         let origin = path.display().to_string();
         // Text that is not UTF-8 is a bad config (status 2), not a read failure

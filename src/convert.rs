@@ -10,11 +10,11 @@ use crate::format::edax;
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::Family;
 pub use crate::format::{Format, OutFormat};
-use crate::order::{walk_order, PassThrough, WalkOrder};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{FromInitial, WalkError, Walkable};
 use crate::wording::count;
+use crate::write::order::{walk_order, PassThrough, WalkOrder};
 use crate::write::pipeline::{self, Chunk, Sink};
 use crate::write::{BookOut, WriteError};
 use std::collections::HashSet;
@@ -27,14 +27,18 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     #[error(transparent)]
+    /// The book cannot be read.
     Book(#[from] BookError),
     #[error(transparent)]
+    /// OUT cannot be written.
     Write(#[from] WriteError),
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
 }
 
 impl ConvertError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             ConvertError::Book(e) => e.kind(),
@@ -50,8 +54,11 @@ pub(crate) const LEFT: Left = Left::Nothing;
 /// What a conversion did, for the summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConvertReport {
+    /// The format read.
     pub from: Option<Format>,
+    /// The format written.
     pub to: Option<OutFormat>,
+    /// The book written.
     pub out: PathBuf,
     /// Records in the file read.
     pub read: u64,
@@ -76,6 +83,7 @@ pub struct ConvertReport {
     /// Edax records written to .egbk3: their bounds and win/draw/loss
     /// counts are lost.
     pub bounds_lost: u64,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 

@@ -7,10 +7,10 @@ use crate::book::index::Located;
 use crate::book::{Book, Destination, RecordId, ResolvedBook};
 use crate::convert::{walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
-use crate::order::walk_order;
 use crate::run::{Control, Phase, RunError};
 use crate::walk::{Start, Walkable};
 use crate::window::Window;
+use crate::write::order::walk_order;
 use crate::write::pipeline::{self, Chunk};
 use crate::write::BookOut;
 use std::fmt;
@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 /// What a cut did, for the summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CutReport {
+    /// The book written.
     pub out: PathBuf,
     /// Records in the file read.
     pub read: u64,
@@ -29,6 +30,7 @@ pub struct CutReport {
     pub links_pruned: u64,
     /// Edax leaves replaced by the best link removed.
     pub leaves_replaced: u64,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 

@@ -2,7 +2,7 @@
 //! sorts itself into, each by an exhaustive match: a command's exit status
 //! follows from the kind alone.
 
-use crate::input::is_not_a_file;
+use crate::files::input::is_not_a_file;
 use std::io;
 
 /// The kinds of failure, each with its exit status (docs/README.md).
@@ -40,7 +40,7 @@ pub fn io_kind(error: &io::Error) -> ErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::AtomicFile;
+    use crate::files::AtomicFile;
 
     /// The error of an output named over a device.
     fn refusal() -> io::Error {

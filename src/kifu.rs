@@ -8,7 +8,9 @@ use std::fmt;
 pub struct KifuError {
     /// 1-based number of the move in the text.
     pub move_number: usize,
+    /// The move as written.
     pub text: String,
+    /// Why it cannot be read or played.
     pub reason: &'static str,
 }
 
@@ -36,7 +38,9 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, KifuError> {
 /// characters that is no move, and that pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadMoves {
+    /// The moves read.
     pub moves: Vec<Move>,
+    /// What stopped the reading, if anything did.
     pub unreadable: Option<Unreadable>,
 }
 
@@ -45,6 +49,7 @@ pub struct ReadMoves {
 pub struct Unreadable {
     /// 1-based number of the move in the text.
     pub move_number: usize,
+    /// The characters written there.
     pub text: String,
 }
 

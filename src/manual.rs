@@ -173,7 +173,7 @@ pub fn write_all(cli: Command, dir: &Path) -> io::Result<Vec<PathBuf>> {
         let mut page = Vec::new();
         render(&command, &name, &mut page)?;
         // As every file bookminer writes: complete, or not there at all.
-        let mut file = bookminer::output::AtomicFile::create(&path)?;
+        let mut file = bookminer::files::AtomicFile::create(&path)?;
         file.write_all(&page)?;
         file.finish()?.commit()?;
         written.push(path);

@@ -26,7 +26,9 @@ pub const MAX_LEVEL: u8 = 60;
 /// empty squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchLevel {
+    /// How many empty squares deep the search looks.
     pub depth: u8,
+    /// Its selectivity, as Edax numbers it ([`NO_SELECTIVITY`]: exact).
     pub selectivity: u8,
 }
 
@@ -93,9 +95,13 @@ pub fn search_level(level: u8, empties: u8) -> SearchLevel {
 /// many lines end below it (Edax's n_wins, n_draws, n_losses, n_lines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Counts {
+    /// Solved lines won below the position.
     pub wins: u32,
+    /// Solved lines drawn.
     pub draws: u32,
+    /// Solved lines lost.
     pub losses: u32,
+    /// Lines that end below it.
     pub lines: u32,
 }
 
@@ -120,9 +126,13 @@ impl Tally {
 /// counts. (Its link scores follow from its children's: [`edax_link_score`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Negamaxed {
+    /// Its value.
     pub value: i16,
+    /// The lower bound of its value.
     pub lower: i16,
+    /// The upper bound of its value.
     pub upper: i16,
+    /// Its counts.
     pub counts: Counts,
 }
 
@@ -152,7 +162,9 @@ pub struct EdaxPosition {
 /// knowledge is its leaf's search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchErrors {
+    /// The midgame error, as the header records it.
     pub midgame: i32,
+    /// The endcut error, as the header records it.
     pub endcut: i32,
 }
 

@@ -24,12 +24,15 @@ use std::time::SystemTime;
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", path.display())]
 pub struct OsError {
+    /// The file.
     pub path: PathBuf,
     #[source]
+    /// Why.
     pub source: io::Error,
 }
 
 impl OsError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         io_kind(&self.source)
     }
@@ -90,7 +93,7 @@ impl Bytes {
     /// Maps a book file (reads it, when very short), naming the file in errors.
     pub fn open(path: &Path) -> Result<Bytes, OsError> {
         let io = |source| OsError { path: path.to_path_buf(), source };
-        let (file, metadata) = crate::input::open_regular(path).map_err(io)?;
+        let (file, metadata) = crate::files::input::open_regular(path).map_err(io)?;
         let source = Some((path.to_path_buf(), Stamp::of(&metadata)));
         if metadata.len() < MAP_FROM {
             let mut bytes = Vec::new();
@@ -109,6 +112,7 @@ impl Bytes {
         Ok(Bytes { storage: Storage::Mapped { map, guard }, source })
     }
 
+    /// The book's bytes.
     pub fn as_slice(&self) -> &[u8] {
         match &self.storage {
             Storage::Mapped { map, .. } => map,

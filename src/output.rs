@@ -1,18 +1,17 @@
 //! Output (docs/modes.md, output), by job: [`text`] renders lines and boards, [`print`]
 //! turns records (a mode's mismatches, `check`'s lines) into lines of each
-//! format, [`files`] holds a set's files and decides which records they
-//! get, and [`atomic`] makes files appear complete or not at all.
+//! format, [`line_files`] holds a set's files and decides which records they
+//! get, and [`manifest`] records a run's set of files. Files are written
+//! through [`crate::files`], which makes them appear complete or not at all.
 
-pub mod atomic;
-pub mod files;
+pub mod line_files;
 pub mod manifest;
 pub mod placed;
 pub mod print;
 mod seen;
 pub mod text;
 
-pub use atomic::{ensure_dir, folder_of, AtomicFile, FinishedFile};
-pub use files::{mode_of_file_name, output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
+pub use line_files::{mode_of_file_name, output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
 pub use print::{Lined, Printer, RecordFormat, RecordFormats};
 pub use text::{LineStyle, Orientation};
 

@@ -8,13 +8,16 @@ use crate::kifu::{self, KifuError};
 /// Which colour the side to move is, when the notation says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
+    /// Black to move.
     Black,
+    /// White to move.
     White,
 }
 
 /// A position as written by the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The position, the side to move as player.
     pub board: Board,
     /// The colour to move, unknown for the two-number form.
     pub to_move: Option<Colour>,
@@ -33,16 +36,25 @@ pub enum PositionError {
         "\"{text}\" is not a position: write two 64-bit numbers (player opponent), a kifu such as F5D6C3, \
          or 64 squares (X/* black, O white, -/. empty) and the side to move"
     )]
-    NotAPosition { text: String },
+    NotAPosition {
+        /// The text, as read, trimmed.
+        text: String,
+    },
     /// Written as a kifu, but it cannot be read or played.
     #[error("kifu {0}")]
     Kifu(#[from] KifuError),
     /// Two numbers sharing squares: `discs` holds the squares both claim.
     #[error("both sides have a disc on {}", square_list(.discs))]
-    Overlap { discs: u64 },
+    Overlap {
+        /// The squares both numbers claim.
+        discs: u64,
+    },
     /// A 64-square board followed by something other than `X`, `*` or `O`.
     #[error("side to move must be X or O, not {side:?}")]
-    SideToMove { side: char },
+    SideToMove {
+        /// What follows the board.
+        side: char,
+    },
 }
 
 /// The squares of a bitboard, "A1 B1 C1".

@@ -4,7 +4,7 @@
 //! ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::input::OverInput;
+use crate::files::input::OverInput;
 use crate::walk::{StartMissing, WalkError, WalkStats};
 use std::convert::Infallible;
 use std::fmt;
@@ -41,17 +41,35 @@ pub enum Phase {
     Writing,
     /// A stage of `total` steps, named as a user reads it (`synth`'s
     /// "growing positions"), counted by [`Progress::Counted`].
-    Counting { what: &'static str, total: u64 },
+    Counting {
+        /// The stage's name.
+        what: &'static str,
+        /// Its steps.
+        total: u64,
+    },
     /// A round of `extend`: its candidates, and the searches of their
     /// leaves, counted by [`Progress::Counted`].
-    Round { round: u32, candidates: usize, searches: usize },
+    Round {
+        /// The round's number, from 1.
+        round: u32,
+        /// Its candidates.
+        candidates: usize,
+        /// The searches it asks.
+        searches: usize,
+    },
     /// `merge`'s searches of its stale leaves, counted by [`Progress::Counted`].
-    StaleLeaves { searches: usize },
+    StaleLeaves {
+        /// The searches asked.
+        searches: usize,
+    },
     /// `grow`'s best-first growth, which [`Progress::Grown`] reports on.
     Growing,
     /// `deepen`'s leaves searched again, `records` of them at most,
     /// counted by [`Progress::Counted`].
-    Deepening { records: usize },
+    Deepening {
+        /// The records to deepen, at most.
+        records: usize,
+    },
 }
 
 /// How far the stage under way has come: what a run's progress hook hears.
@@ -65,11 +83,25 @@ pub enum Progress<'s> {
     /// Where `grow` is ([`Phase::Growing`]): positions added, searches by
     /// the engines, the largest priority expanded (how far the growth has
     /// come) and, with a budget, how much of it is spent (0 to 1).
-    Grown { added: u64, searched: u64, reached: Option<f64>, spent: Option<f64> },
+    Grown {
+        /// Positions added.
+        added: u64,
+        /// Searches by the engines.
+        searched: u64,
+        /// The largest priority expanded.
+        reached: Option<f64>,
+        /// The share of the budget spent (0 to 1), with a budget.
+        spent: Option<f64>,
+    },
     /// What is left to `grow`: the least priority of the frontier (none
     /// left: `None`) and, with `max_priority`, how many frontier positions
     /// are at or under it, as last counted.
-    Left { least: Option<f64>, at_most: Option<u64> },
+    Left {
+        /// The least priority of the frontier; none when it is empty.
+        least: Option<f64>,
+        /// The frontier positions at or under `max_priority`, with one.
+        at_most: Option<u64>,
+    },
     /// The share of the engines' time spent searching so far (0 to 1).
     EnginesBusy(f64),
 }
@@ -77,9 +109,11 @@ pub enum Progress<'s> {
 /// Hooks for a long run, every command's alike: a flag that stops it
 /// (Ctrl-C), the stage it is in, and how far that stage has come.
 pub struct Control<'a> {
+    /// Set when the run is asked to stop (Ctrl-C).
     pub cancel: &'a AtomicBool,
     /// Told as each stage starts, before anything is logged about it.
     pub phase: &'a mut dyn FnMut(Phase),
+    /// Told how far the stage under way has come.
     pub progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -152,24 +186,40 @@ impl fmt::Display for Left {
 /// failures of its own.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// Why.
         #[source]
         source: io::Error,
     },
     /// The book cannot be walked: its start is missing, or a stored move is illegal.
     #[error("{}: {error}", book.display())]
     Walk {
+        /// The book walked.
         book: PathBuf,
+        /// Why the walk stopped.
         #[source]
         error: WalkError<Infallible>,
     },
+    /// The run was stopped (Ctrl-C).
     #[error("{stop}; {left}")]
-    Interrupted { stop: Interrupted, left: Left },
+    Interrupted {
+        /// The stop.
+        stop: Interrupted,
+        /// What the run left as it was.
+        left: Left,
+    },
     /// The book file changed while it was being read: nothing read can be trusted.
     #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
-    BookChanged { book: PathBuf, left: Left },
+    BookChanged {
+        /// The book.
+        book: PathBuf,
+        /// What the run left as it was.
+        left: Left,
+    },
     /// An output is, by some path, the book being read (mining's files):
     /// writing it would destroy the book.
     #[error(transparent)]
@@ -177,10 +227,20 @@ pub enum RunError {
     /// Two outputs are one file by some path (a link in the output folder):
     /// one would be lost to the other, and the run would say both were written.
     #[error("{}: is also {}, another output of this run; name another out_dir", second.display(), first.display())]
-    OneFile { first: PathBuf, second: PathBuf },
+    OneFile {
+        /// The output named first.
+        first: PathBuf,
+        /// The output that is the same file.
+        second: PathBuf,
+    },
     /// A part of the run stopped without saying why: bookminer's own fault.
     #[error("{what}; {left}; please report this")]
-    Internal { what: &'static str, left: Left },
+    Internal {
+        /// The part that stopped.
+        what: &'static str,
+        /// What the run left as it was.
+        left: Left,
+    },
 }
 
 impl RunError {
@@ -212,6 +272,7 @@ impl RunError {
         RunError::Walk { book: book.to_path_buf(), error }
     }
 
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             RunError::Io { source, .. } => io_kind(source),

@@ -10,10 +10,15 @@ use std::path::Path;
 /// Counts over every record of a book.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BookStats {
+    /// Records.
     pub positions: u64,
+    /// Links, over every record.
     pub links: u64,
+    /// Records with a leaf.
     pub leaves: u64,
+    /// Links that are passes.
     pub pass_links: u64,
+    /// Leaves that are passes.
     pub pass_leaves: u64,
     /// Positions with no link and no leaf.
     pub bare: u64,
@@ -21,7 +26,9 @@ pub struct BookStats {
     pub by_empties: Vec<u64>,
     /// Positions by value, by level, and by number of links.
     pub by_value: BTreeMap<i32, u64>,
+    /// Positions by level.
     pub by_level: BTreeMap<i32, u64>,
+    /// Positions by number of links.
     pub by_links: BTreeMap<usize, u64>,
     /// Positions with a leaf and at least one link, by the leaf's score
     /// minus the best link's: what mode 1 compares (docs/modes.md, F − L).
@@ -40,21 +47,34 @@ impl BookStats {
 /// distribution a list of [value, positions] pairs for the values held.
 #[derive(serde::Serialize)]
 pub struct StatsJson {
+    /// [`BookStats::positions`].
     pub positions: u64,
+    /// [`BookStats::links`].
     pub links: u64,
+    /// [`BookStats::pass_links`].
     pub pass_links: u64,
+    /// [`BookStats::leaves`].
     pub leaves: u64,
+    /// [`BookStats::pass_leaves`].
     pub pass_leaves: u64,
+    /// [`BookStats::bare`]: positions with no link and no leaf.
     pub no_moves: u64,
+    /// [`BookStats::leaves_above_links`].
     pub leaves_above_links: u64,
+    /// [`BookStats::by_empties`], the empties held.
     pub by_empties: Vec<(i32, u64)>,
+    /// [`BookStats::by_value`].
     pub by_value: Vec<(i32, u64)>,
+    /// [`BookStats::by_level`].
     pub by_level: Vec<(i32, u64)>,
+    /// [`BookStats::by_links`].
     pub by_links: Vec<(i32, u64)>,
+    /// [`BookStats::by_leaf_gap`].
     pub by_leaf_gap: Vec<(i32, u64)>,
 }
 
 impl BookStats {
+    /// The counts as `--summary json` writes them.
     pub fn to_json(&self) -> StatsJson {
         let pairs = |map: &BTreeMap<i32, u64>| map.iter().map(|(&k, &n)| (k, n)).collect();
         StatsJson {
@@ -144,7 +164,9 @@ fn table<'a, K: fmt::Display + 'a>(
 /// The lines of `stats` before the counts: the file, and what its header
 /// and record counts say (no line end after the last).
 pub struct Heading<'a> {
+    /// The book's file, as named.
     pub path: &'a Path,
+    /// The book read.
     pub book: &'a Book,
     /// The level an `.egbk` book was read with (it stores none).
     pub egbk_level: i8,

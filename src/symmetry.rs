@@ -10,14 +10,18 @@ use crate::board::{Bitboard, Board, Move, Square};
 pub struct Symmetry(u8);
 
 impl Symmetry {
+    /// The symmetry that moves nothing.
     pub const IDENTITY: Symmetry = Symmetry(0);
+    /// The eight, in order of their number.
     pub const ALL: [Symmetry; 8] =
         [Symmetry(0), Symmetry(1), Symmetry(2), Symmetry(3), Symmetry(4), Symmetry(5), Symmetry(6), Symmetry(7)];
 
+    /// Symmetry number `index`, if it is one (0 to 7).
     pub fn new(index: u8) -> Option<Symmetry> {
         (index < 8).then_some(Symmetry(index))
     }
 
+    /// Its number, 0 to 7.
     pub fn index(self) -> u8 {
         self.0
     }
@@ -39,6 +43,7 @@ impl Symmetry {
         Symmetry(COMPOSED[self.0 as usize][first.0 as usize])
     }
 
+    /// The square `square` is mapped to.
     pub fn square(self, square: Square) -> Square {
         Square::new(self.square_index(square.index())).expect("a symmetry keeps squares on the board")
     }
@@ -57,6 +62,7 @@ impl Symmetry {
         x
     }
 
+    /// The move `mv` is mapped to: its square's image, a pass as it is.
     pub fn apply_move(self, mv: Move) -> Move {
         match mv {
             Move::Play(square) => Move::Play(self.square(square)),
@@ -77,6 +83,7 @@ impl Symmetry {
         keep(4, transpose(bits), bits)
     }
 
+    /// The board `board` is mapped to, both sides' discs alike.
     pub fn board(self, board: &Board) -> Board {
         Board::new(self.bits(board.player), self.bits(board.opponent))
     }
@@ -147,7 +154,9 @@ impl Normalized {
 /// there too, and the smallest must be searched for: [`symmetry_between`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Placement {
+    /// A symmetry that maps the stored board onto the other (the smallest).
     pub symmetry: Symmetry,
+    /// The stored board is symmetric, so others map it there too.
     pub symmetric: bool,
 }
 

@@ -9,8 +9,8 @@
 use bookminer::board::Board;
 use bookminer::book::verify::verify;
 use bookminer::book::{Book, Format as BookFormat, Problem, ReadOptions};
-use bookminer::mismatch::{Found, Recorder};
-use bookminer::modes::{Linkless, Mode, Rules};
+use bookminer::mine::mismatch::{Found, Recorder};
+use bookminer::mine::modes::{Linkless, Mode, Rules};
 use bookminer::output::print::LineText;
 use bookminer::output::{LineStyle, Orientation, RecordFormat};
 use bookminer::stats::book_stats;

@@ -63,6 +63,7 @@ pub struct BookCounts {
     pub positions: u64,
     /// Stored links (Edax only: Egaroucid's are found while walking).
     pub links: u64,
+    /// Records with a leaf.
     pub leaves: u64,
 }
 
@@ -75,14 +76,17 @@ pub struct BookFile {
 }
 
 impl BookFile {
+    /// The file, as named.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
         self.bytes.as_slice()
     }
 
+    /// What the book holds, counted at load.
     pub fn counts(&self) -> BookCounts {
         self.counts
     }

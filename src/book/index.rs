@@ -31,7 +31,9 @@ use crate::record::RecordId;
 /// record whose offset is kept; unused for fixed-size records).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Located {
+    /// The record.
     pub id: RecordId,
+    /// The reader's hint (see above).
     pub hint: u32,
 }
 
@@ -390,6 +392,7 @@ impl PositionIndex {
         self.halves.iter().map(|t| t.len).sum()
     }
 
+    /// Whether no board is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -16,6 +16,7 @@ use crate::record::problem::FormatError;
 use crate::record::{Record, RecordId};
 use std::path::{Path, PathBuf};
 
+/// A book read: its file checked (docs/formats.md), and every board indexed to its record.
 pub struct Book {
     file: BookFile,
     index: PositionIndex,
@@ -74,18 +75,22 @@ impl Book {
         Ok(Book { file, index })
     }
 
+    /// The file and its records.
     pub fn file(&self) -> &BookFile {
         &self.file
     }
 
+    /// The file, as named.
     pub fn path(&self) -> &Path {
         &self.file.path
     }
 
+    /// What the book holds, counted at load.
     pub fn counts(&self) -> BookCounts {
         self.file.counts
     }
 
+    /// The format it was read in.
     pub fn format(&self) -> Format {
         self.file.format()
     }
@@ -103,6 +108,7 @@ impl Book {
         }
     }
 
+    /// The index board → record.
     pub fn index(&self) -> &PositionIndex {
         &self.index
     }

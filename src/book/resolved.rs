@@ -282,14 +282,17 @@ impl ResolvedBook {
         }
     }
 
+    /// The file and its records.
     pub fn file(&self) -> &BookFile {
         &self.file
     }
 
+    /// The file, as named.
     pub fn path(&self) -> &Path {
         self.file.path()
     }
 
+    /// What the book holds, counted at load.
     pub fn counts(&self) -> BookCounts {
         self.file.counts()
     }

@@ -19,6 +19,7 @@ use std::path::Path;
 pub struct VerifyReport {
     /// Records in the file.
     pub records: u64,
+    /// Every problem found, in file order.
     pub problems: Vec<FormatError>,
     /// The records of one position in an older Egaroucid book, which
     /// reading merges (docs/formats.md, older Egaroucid books): listed, but no problem.
@@ -30,6 +31,7 @@ pub struct VerifyReport {
 pub struct MergedPair {
     /// The record whose fields the book held when the later one came.
     pub earlier: FilePlace,
+    /// The record of the same position that came later.
     pub later: FilePlace,
     /// Their levels, earlier then later; an `.egbk` stores none (every
     /// record gets the same level, so the later always replaces).
@@ -100,6 +102,7 @@ impl fmt::Display for MergedPair {
 }
 
 impl VerifyReport {
+    /// Whether no problem was found.
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }

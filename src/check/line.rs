@@ -16,6 +16,7 @@ pub struct CheckLine<'a> {
     pub line: &'a [Move],
     /// The position at the end of the line; `player` is the side to move.
     pub board: Board,
+    /// What it ends at.
     pub kind: Kind,
 }
 
@@ -24,7 +25,14 @@ pub struct CheckLine<'a> {
 pub enum Kind {
     /// The line's last move, which the book scores `score`, below the best
     /// score `best` of the position it was played in.
-    Bad { mv: Move, score: Score, best: Score },
+    Bad {
+        /// The move.
+        mv: Move,
+        /// Its score.
+        score: Score,
+        /// The best score of the position it was played in.
+        best: Score,
+    },
     /// The position at the end of the line, which the book has not.
     Missing,
 }

@@ -19,14 +19,13 @@ pub use line::{CheckLine, Kind};
 use crate::board::{Board, Move};
 use crate::book::{Book, Record, Score};
 use crate::failure::ErrorKind;
+use crate::files::input::{first_on_one_file, OverInput, Writer};
+use crate::files::{ensure_dir, FinishedFile};
 use crate::format::Family;
 use crate::games::{Cut, GameFiles, GamesError, PlayedGame, Read, Skipped};
-use crate::input::{first_on_one_file, OverInput, Writer};
 use crate::kifu::Replay;
 use crate::output::manifest::{Manifest, ManifestError};
-use crate::output::{
-    ensure_dir, output_path, FileReport, FileSettings, FinishedFile, LineFiles, LineStyle, Place, RecordFormats, Stem,
-};
+use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormats, Stem};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::wording::count;
@@ -38,11 +37,15 @@ use std::time::{Duration, Instant};
 /// How `check` writes its lines.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
+    /// How lines are written (orientation, pass token).
     pub style: LineStyle,
+    /// The formats each set is written in.
     pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
+    /// A line already in a kifu file is not written again.
     pub unique_lines: bool,
+    /// The folder the sets are written in.
     pub out_dir: PathBuf,
 }
 
@@ -110,8 +113,10 @@ impl CheckOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
     #[error(transparent)]
+    /// The game files cannot be read.
     Games(#[from] GamesError),
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
 }
 
@@ -135,6 +140,7 @@ const LEFT: Left = Left::Outputs;
 /// fewest empty squares of any record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Depth {
+    /// The fewest empty squares a checked position has.
     pub n_empties: i32,
     /// Whether n_empties is the header's (else the records').
     pub from_header: bool,
@@ -163,9 +169,13 @@ impl Depth {
 /// book holds the position of but scores no move of, or not the one played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Pairs whose position the book has not.
     pub missing: u64,
+    /// Pairs whose move the book scores as the position's best.
     pub good: u64,
+    /// Pairs whose move the book scores below the best.
     pub bad: u64,
+    /// Pairs whose position the book holds, but scores no move of, or not the one played.
     pub unscored: u64,
 }
 
@@ -192,8 +202,11 @@ impl fmt::Display for Counts {
 /// One set of lines written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetReport {
+    /// Which set.
     pub stem: Stem,
+    /// Lines written.
     pub lines_written: u64,
+    /// Lines not written because a kifu file held them already.
     pub duplicates_dropped: u64,
     /// One file per format.
     pub files: Vec<FileReport>,
@@ -202,16 +215,23 @@ pub struct SetReport {
 /// What a run did, for the summary.
 #[derive(Clone, Debug)]
 pub struct CheckReport {
+    /// The book checked.
     pub book: PathBuf,
+    /// The game files, in order.
     pub games: Vec<PathBuf>,
+    /// How deep each game is checked.
     pub depth: Depth,
+    /// Games read.
     pub games_read: u64,
     /// Games not from the standard start (or not of Othello), passed over.
     pub games_skipped: u64,
     /// Games ended early by a move that is not legal, or no move at all.
     pub games_cut_short: u64,
+    /// The pairs judged.
     pub counts: Counts,
+    /// The sets of lines written.
     pub sets: Vec<SetReport>,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 

@@ -3,7 +3,7 @@
 //! then the new book's records whose board the old book lacks, in file
 //! order. Made a chunk of records at a time on every core, each chunk's
 //! lines rebuilt together
-//! ([`crate::first_arrivals::FirstArrivals::lines`]), and handed to the
+//! ([`crate::walk::first_arrivals::FirstArrivals::lines`]), and handed to the
 //! file in order.
 
 use super::compare::{compare, Difference, Leaf};
@@ -12,12 +12,12 @@ use super::walked::Walked;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, BookFile, Destination, Record, RecordId};
-use crate::first_arrivals::Lines;
 use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
 use crate::parallel;
 use crate::run::Interrupted;
+use crate::walk::first_arrivals::Lines;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 
@@ -36,9 +36,13 @@ pub struct DiffCounts {
     /// Of those, the records whose value differs, whose bounds do, whose
     /// level does, whose leaf does, and whose links do.
     pub values: u64,
+    /// Boards whose bounds differ.
     pub bounds: u64,
+    /// Boards whose level differs.
     pub levels: u64,
+    /// Boards whose leaf differs.
     pub leaves: u64,
+    /// Boards whose links differ.
     pub links: u64,
     /// Links whose score differs or that one record lacks.
     pub link_scores: u64,

@@ -20,8 +20,9 @@ pub use lines::DiffCounts;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
-use crate::input::{OverInput, Writer};
-use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
+use crate::output::LineStyle;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use lines::{Both, Failure, NewBook};
 use std::fmt;
@@ -39,7 +40,9 @@ pub use crate::output::STDOUT;
 /// Where the lines go: a file, whole or not at all, or a stream (standard
 /// output), written as they come.
 pub enum LinesOut<'a> {
+    /// A file, put in place when the run succeeds.
     File(&'a Path),
+    /// A stream, written as the lines come.
     Stream(&'a mut dyn Write),
 }
 
@@ -50,10 +53,12 @@ pub enum DiffError {
     #[error(transparent)]
     OverInput(#[from] OverInput),
     #[error(transparent)]
+    /// The walks, the file or a stop failed the run.
     Run(#[from] RunError),
 }
 
 impl DiffError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             DiffError::OverInput(_) => ErrorKind::BadInput,
@@ -85,12 +90,19 @@ pub fn diff_path(old: &Path, new: &Path, output: &Path) -> Result<PathBuf, DiffE
 /// What a run found, for the summary.
 #[derive(Clone, Debug)]
 pub struct DiffReport {
+    /// The old book.
     pub old: PathBuf,
+    /// The new book.
     pub new: PathBuf,
+    /// Where the lines went.
     pub output: PathBuf,
+    /// Positions the old book holds.
     pub old_positions: u64,
+    /// Positions the new book holds.
     pub new_positions: u64,
+    /// What differs, counted.
     pub counts: DiffCounts,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 

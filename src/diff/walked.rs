@@ -4,9 +4,9 @@
 
 use crate::bits::Bits;
 use crate::book::{Book, ResolvedBook};
-use crate::first_arrivals::FirstArrivals;
 use crate::run::{walked, Interrupted, Progress};
 use crate::symmetry::normalize;
+use crate::walk::first_arrivals::FirstArrivals;
 use crate::walk::{walk, Arrival, FromInitial, Start, StartMissing, Visitor, WalkError, WalkStats};
 use std::sync::atomic::AtomicBool;
 

@@ -387,7 +387,7 @@ fn link_aside(path: &Path) -> io::Result<PathBuf> {
 fn refuse_unless_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), JournalError> {
     match metadata.file_type() {
         kind if kind.is_file() => Ok(()),
-        kind => Err(JournalError::NotAFile { path: path.to_path_buf(), what: crate::input::describe(kind) }),
+        kind => Err(JournalError::NotAFile { path: path.to_path_buf(), what: crate::files::input::describe(kind) }),
     }
 }
 

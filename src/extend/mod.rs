@@ -37,9 +37,9 @@ pub use journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL
 use crate::board::Move;
 use crate::book::{Book, RecordId};
 use crate::failure::ErrorKind;
+use crate::files::ensure_dir;
+use crate::files::input::{OverInput, Writer};
 use crate::fix::FixError;
-use crate::input::{OverInput, Writer};
-use crate::output::ensure_dir;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::Start;
 use crate::window::Window;
@@ -209,7 +209,7 @@ impl ExtendPaths {
         if let Some(over) = over {
             return Err(over.into());
         }
-        if crate::input::same_destination(output, &journal) {
+        if crate::files::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
         let scratch = scratch::folder_for(&journal)?;
@@ -232,7 +232,7 @@ impl ExtendPaths {
     /// refuses them.
     pub fn without_input(output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        if crate::input::same_destination(output, &journal) {
+        if crate::files::input::same_destination(output, &journal) {
             return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
         }
         let scratch = scratch::folder_for(&journal)?;

@@ -60,7 +60,7 @@ fn console_reads(path: &Path) -> bool {
 /// journal locked: no run that could still use them is alive.
 pub fn make(folder: &Path, journal: &Path) -> io::Result<tempfile::TempDir> {
     let prefix = format!("{PREFIX}{:016x}-", tag(journal));
-    let beside = crate::input::resolved(folder) == crate::input::resolved(parent(journal));
+    let beside = crate::files::input::resolved(folder) == crate::files::input::resolved(parent(journal));
     remove_left(folder, &prefix, beside);
     tempfile::Builder::new().prefix(&prefix).tempdir_in(folder)
 }
@@ -73,7 +73,7 @@ fn parent(path: &Path) -> &Path {
 /// A tag of the journal's path, the same by any path to it: FNV-1a of its
 /// folder resolved, and its name.
 fn tag(journal: &Path) -> u64 {
-    let path = crate::input::resolved(parent(journal)).join(journal.file_name().unwrap_or(OsStr::new("")));
+    let path = crate::files::input::resolved(parent(journal)).join(journal.file_name().unwrap_or(OsStr::new("")));
     path.as_os_str()
         .as_encoded_bytes()
         .iter()

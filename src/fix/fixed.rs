@@ -5,8 +5,8 @@
 use super::solutions::EdaxSolutions;
 use crate::bits::Bits;
 use crate::book::{RecordId, ResolvedBook};
-use crate::first_arrivals::FirstArrivals;
 use crate::negamax::SearchErrors;
+use crate::walk::first_arrivals::FirstArrivals;
 
 /// What the negamax found, by format.
 pub(super) enum Solutions {

@@ -23,10 +23,11 @@ pub use write::Changes;
 
 use crate::book::Book;
 use crate::failure::ErrorKind;
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
 use crate::format::Format;
-use crate::input::{OverInput, Writer};
 use crate::negamax::SearchErrors;
-use crate::output::{ensure_dir, AtomicFile, LineStyle};
+use crate::output::LineStyle;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{walk, FromInitial, Start, WalkStats};
@@ -56,12 +57,19 @@ pub enum FixError {
     OverInput(#[from] OverInput),
     /// The fixed book and the receipt would be one file (by any path).
     #[error("{}: the fixed book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
-    BookIsReceipt { output: PathBuf, receipt: PathBuf },
+    BookIsReceipt {
+        /// OUT.
+        output: PathBuf,
+        /// The receipt.
+        receipt: PathBuf,
+    },
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
 }
 
 impl FixError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             FixError::OverInput(_) | FixError::BookIsReceipt { .. } => ErrorKind::BadInput,
@@ -92,26 +100,29 @@ impl FixPaths {
     /// Checks the paths before anything is read or written: any path to
     /// the input (a hard link, a symbolic link) is refused as an output,
     /// and the book and receipt must land on two files, compared where they
-    /// really land ([`crate::input::Landing`]), not by their text.
+    /// really land ([`crate::files::input::Landing`]), not by their text.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<FixPaths, FixError> {
         let receipt = out_dir.join(RECEIPT);
         if let Some(over) = OverInput::find(input, &[output, &receipt], Writer::Fix).map_err(io_error(input))? {
             return Err(over.into());
         }
-        if crate::input::same_destination(output, &receipt) {
+        if crate::files::input::same_destination(output, &receipt) {
             return Err(FixError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         Ok(FixPaths { input: input.to_path_buf(), output: output.to_path_buf(), receipt })
     }
 
+    /// The book read (IN).
     pub fn input(&self) -> &Path {
         &self.input
     }
 
+    /// The book written (OUT).
     pub fn output(&self) -> &Path {
         &self.output
     }
 
+    /// The receipt, fix.jsonl in out_dir.
     pub fn receipt(&self) -> &Path {
         &self.receipt
     }
@@ -120,23 +131,31 @@ impl FixPaths {
 /// How the receipt writes lines (orientation, pass token).
 #[derive(Clone, Debug, Default)]
 pub struct FixOptions {
+    /// How the receipt's lines are written.
     pub style: LineStyle,
 }
 
 /// What a run did, for the summary.
 #[derive(Clone, Debug)]
 pub struct FixReport {
+    /// The book read (IN).
     pub input: PathBuf,
     /// IN's format: an .egbk2 or .egbk is written as an .egbk3.
     pub input_format: Format,
+    /// The book written (OUT).
     pub output: PathBuf,
+    /// The receipt.
     pub receipt: PathBuf,
+    /// Positions the book read holds.
     pub positions_loaded: u64,
     /// Records reachable from the initial position over links: the ones
     /// the negamax computes.
     pub reachable: u64,
+    /// What the walk counted.
     pub walk: WalkStats,
+    /// What the negamax changed.
     pub changes: Changes,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 
@@ -208,7 +227,9 @@ pub struct FixedInto<'c> {
 /// What [`fix_into`] counted.
 #[derive(Clone, Copy, Debug)]
 pub struct FixCounts {
+    /// What the negamax changed.
     pub changes: Changes,
+    /// What the walk counted.
     pub walk: WalkStats,
     /// Records reachable from the initial position over links.
     pub reachable: u64,

@@ -147,9 +147,13 @@ impl Format {
 /// A book's header, as its format has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Header {
+    /// An Edax book's.
     Edax(edax::Header),
+    /// An `.egbk3`'s.
     Egbk3(egaroucid::Header),
+    /// An `.egbk2`'s.
     Egbk2(older::Egbk2Header),
+    /// An `.egbk`'s.
     Egbk(older::EgbkHeader),
 }
 
@@ -193,14 +197,18 @@ impl Header {
 /// on the families alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
+    /// Edax's `book.dat`.
     Edax,
+    /// Egaroucid's `.egbk3`, and the older formats read into its layout.
     Egaroucid,
 }
 
 /// The formats bookminer writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutFormat {
+    /// Edax's `book.dat`.
     Edax,
+    /// Egaroucid's `.egbk3`.
     Egbk3,
 }
 

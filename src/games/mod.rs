@@ -36,6 +36,7 @@ pub enum GameFormat {
 }
 
 impl GameFormat {
+    /// Every format read, in the order messages list them.
     pub const ALL: [GameFormat; 4] = [GameFormat::Wthor, GameFormat::Ggf, GameFormat::Text, GameFormat::Jsonl];
 
     /// The extension that names the format, without its dot.
@@ -84,6 +85,7 @@ impl fmt::Display for GamePlace {
 /// A game as its file writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
+    /// Where it is in its file.
     pub place: GamePlace,
     /// Squares and the passes written, in order.
     pub moves: Vec<Move>,
@@ -95,7 +97,9 @@ pub struct Game {
 /// A game a reader passes over, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
+    /// Where it is in its file.
     pub place: GamePlace,
+    /// Why it is passed over.
     pub why: SkipReason,
 }
 
@@ -121,7 +125,9 @@ impl fmt::Display for SkipReason {
 /// What a reader finds next in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
+    /// A game to replay.
     Game(Game),
+    /// A game passed over.
     Skipped(Skipped),
 }
 
@@ -130,16 +136,29 @@ pub enum Entry {
 pub enum GamesError {
     /// The name says no format bookminer reads.
     #[error("{}: not a game file bookminer reads (told by the extension): it reads {}", path.display(), GameFormat::listing())]
-    UnknownFormat { path: PathBuf },
+    UnknownFormat {
+        /// The file, as named.
+        path: PathBuf,
+    },
     #[error("{}: {source}", path.display())]
+    /// The file cannot be opened or read.
     Io {
+        /// The file.
         path: PathBuf,
         #[source]
+        /// Why.
         source: io::Error,
     },
     /// The file is not what its format says from `at` on.
     #[error("{}: {at}: {what}", path.display())]
-    Damaged { path: PathBuf, at: Where, what: String },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// Where in it.
+        at: Where,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 impl GamesError {
@@ -159,6 +178,7 @@ pub struct Where {
     pub game: Option<u64>,
     /// The line, in a text file.
     pub line: Option<u64>,
+    /// The byte of the file.
     pub byte: u64,
 }
 
@@ -217,7 +237,7 @@ impl GameFile {
     pub fn open(path: &Path) -> Result<GameFile, GamesError> {
         let format = GameFormat::of_path(path).ok_or_else(|| GamesError::UnknownFormat { path: path.to_path_buf() })?;
         let io = |source| GamesError::Io { path: path.to_path_buf(), source };
-        let (file, _) = crate::input::open_regular(path).map_err(io)?;
+        let (file, _) = crate::files::input::open_regular(path).map_err(io)?;
         GameFile::from_source(path, format, BufReader::with_capacity(1 << 16, file))
     }
 
@@ -242,10 +262,12 @@ impl GameFile {
         Ok(GameFile { path: path.to_path_buf(), format, reader })
     }
 
+    /// The file, as named.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Its format.
     pub fn format(&self) -> GameFormat {
         self.format
     }
@@ -271,7 +293,9 @@ pub struct GameFiles {
 pub struct PlayedGame {
     /// Which of the files named, from 0.
     pub file: usize,
+    /// Where it is in its file.
     pub place: GamePlace,
+    /// Its moves played from the initial position.
     pub replay: Replay,
     /// The move that ended the game early, if one did: not legal where
     /// it came, or no move at all.
@@ -301,8 +325,15 @@ impl fmt::Display for Cut {
 /// What [`GameFiles::read`] hands on, in file order.
 #[derive(Clone, Debug)]
 pub enum Read {
+    /// A game replayed.
     Played(PlayedGame),
-    Skipped { file: usize, skipped: Skipped },
+    /// A game passed over.
+    Skipped {
+        /// Which of the files named, from 0.
+        file: usize,
+        /// The game, and why.
+        skipped: Skipped,
+    },
 }
 
 impl GameFiles {
@@ -315,11 +346,12 @@ impl GameFiles {
             return Err(GamesError::UnknownFormat { path: path.clone() });
         }
         for path in paths {
-            crate::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
+            crate::files::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
         }
         Ok(GameFiles { paths: paths.to_vec() })
     }
 
+    /// The files named, in order.
     pub fn paths(&self) -> &[PathBuf] {
         &self.paths
     }

@@ -7,7 +7,7 @@
 use crate::board::{Board, Move};
 use crate::book::{Book, Link, Record, Score};
 use crate::kifu;
-use crate::modes::{judge, ArrivalScores, Mode, Rules, Target};
+use crate::mine::modes::{judge, ArrivalScores, Mode, Rules, Target};
 use crate::position::{self, Colour, Position, PositionError};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
@@ -15,7 +15,9 @@ use smallvec::SmallVec;
 /// Which mode judged a line, and at which of its positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Judged {
+    /// The mode.
     pub mode: Mode,
+    /// Where on the line it judged.
     pub at: JudgedAt,
 }
 
@@ -33,6 +35,7 @@ pub enum JudgedAt {
 /// A line a mode wrote, as one line of its file gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModeLine {
+    /// The mode whose file holds it.
     pub mode: Mode,
     /// The kifu, as written.
     pub kifu: String,

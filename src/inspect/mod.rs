@@ -7,7 +7,7 @@ pub mod line;
 pub mod report;
 
 use crate::book::Book;
-use crate::modes::{Mode, Rules};
+use crate::mine::modes::{Mode, Rules};
 use crate::output::mode_of_file_name;
 use crate::position::{self, PositionError};
 use crate::symmetry::normalize;
@@ -21,25 +21,43 @@ pub enum InspectError {
     /// A line of a positions file that is not UTF-8 text; `byte` is the
     /// 1-based byte of the line where it stops being UTF-8.
     #[error("{file_name}:{line}: not valid UTF-8 text (byte {byte} of the line)")]
-    NotUtf8 { file_name: String, line: usize, byte: usize },
+    NotUtf8 {
+        /// The file, as named.
+        file_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The byte of the line where the text stops being UTF-8, from 1.
+        byte: usize,
+    },
     /// A text that is not a position.
     #[error("{origin}: {source}")]
     Malformed {
+        /// Where the text was written.
         origin: String,
         #[source]
+        /// Why it is no position.
         source: PositionError,
     },
     /// A position the book does not hold; `report` is what could be said
     /// of it (the request, the board, "in book: no").
     #[error("{origin}: {text} is not in the book\n{report}")]
-    NotInBook { origin: String, text: String, report: Box<Report> },
+    NotInBook {
+        /// Where the position was written.
+        origin: String,
+        /// The text, as written.
+        text: String,
+        /// What can be said of it.
+        report: Box<Report>,
+    },
 }
 
 /// One position to inspect and where it was written ("positions.txt:3",
 /// "argument 2"); for a line of a file a mode wrote, which mode.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// Where the position was written ("positions.txt:3", "argument 2").
     pub origin: String,
+    /// The text, as written.
     pub text: String,
     /// The mode whose file the line comes from (told by the file's name,
     /// `mode{N}.txt`, `.jsonl`, `.obf`): a kifu or OBF line of it is a line

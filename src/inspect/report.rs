@@ -28,6 +28,7 @@ pub struct Report {
 /// The book's record of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
+    /// The record.
     pub record: Record,
     /// The record's number (from 1) and byte offset in the file.
     pub place: FilePlace,
@@ -57,7 +58,9 @@ impl Found {
 /// A record's move as stored, and the same move on the position reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turned {
+    /// The move as the record stores it, with its score.
     pub stored: crate::book::Link,
+    /// The same move on the position reported.
     pub actual: crate::board::Move,
 }
 

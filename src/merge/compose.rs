@@ -11,8 +11,10 @@ use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, FilePlace, MoveSlot, Problem};
 use crate::extend::search::LeafPlan;
-use crate::format::edax::read::{self as edax, LINKS_AT, N_LINK_AT};
-use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, LEVEL_AT, NO_LEAF_MOVE, NO_VALUE};
+use crate::format::edax::read::{self as edax, LINKS_AT};
+use crate::format::edax::{Relinked, NO_LEAF};
+use crate::format::egaroucid::put_leaf;
+use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
 use crate::run::Interrupted;
 use crate::symmetry::normalize;
@@ -102,20 +104,29 @@ pub struct Stale {
 /// What composing counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Records of the merged book.
     pub records: u64,
+    /// Boards only A holds.
     pub only_a: u64,
+    /// Boards only B holds.
     pub only_b: u64,
     /// Boards both books hold with the same value, level and leaf.
     pub same: u64,
+    /// Conflicts decided by the higher level.
     pub by_level: u64,
+    /// Conflicts decided by the leaf (equal levels).
     pub by_leaf: u64,
+    /// Conflicts nothing decided: A's record kept.
     pub first: u64,
+    /// Conflicts that kept A's record.
     pub kept_a: u64,
+    /// Conflicts that kept B's record.
     pub kept_b: u64,
     /// Links a kept record took from the other book's record.
     pub links_joined: u64,
     /// Links `--link` added: legal moves whose child the merged book holds.
     pub links_added: u64,
+    /// Leaves that are links of the merged book and not of the record's own book.
     pub stale: u64,
     /// Stale leaves decided without a search (a finished game, every move linked).
     pub stale_known: u64,
@@ -158,6 +169,7 @@ impl Tally {
         self.stale_emptied += stale_emptied;
     }
 
+    /// Boards both books hold and the rule decided between.
     pub fn conflicts(&self) -> u64 {
         self.by_level + self.by_leaf + self.first
     }
@@ -338,18 +350,15 @@ impl Composer<'_> {
         let linked = |code: u8| is_linked(&joined, &added, code);
         tally.links_joined += joined.len().saturating_sub(chosen.n_links()) as u64;
         tally.links_added += added.len() as u64;
-        let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (joined.len() + added.len() + 1));
-        bytes.extend_from_slice(&chosen.bytes()[..N_LINK_AT]);
         let n_links = joined.len() + added.len();
-        bytes.push(u8::try_from(n_links).map_err(|_| Failure::TooManyLinks(board))?);
-        bytes.push(chosen.level());
-        for &(score, code) in &joined {
-            bytes.extend_from_slice(&[score as u8, code]);
+        let mut record = Relinked::start(&chosen, n_links).ok_or(Failure::TooManyLinks(board))?;
+        for &pair in &joined {
+            record.link(pair);
         }
         for &(mv, child) in &added {
-            bytes.extend_from_slice(&[(-self.edax_value(&child)?) as u8, mv.code()]);
+            record.link((-self.edax_value(&child)?, mv.code()));
         }
-        let leaf_at = bytes.len();
+        let leaf_at = record.leaf_at();
         let leaf = chosen.raw_leaf();
         let conflict =
             why.is_conflict().then(|| Conflict { kept, why, a: held_edax(ra.as_ref()), b: held_edax(rb.as_ref()) });
@@ -364,12 +373,11 @@ impl Composer<'_> {
             Some(was) => {
                 let plan = LeafPlan::of(&board, links, chosen.level());
                 let (now, pending) = self.stale_leaf(plan, tally);
-                let pair =
-                    now.map_or((-127, Move::NONE_CODE), |(s, mv)| (s as i8, mv.map_or(Move::NONE_CODE, Move::code)));
+                let pair = now.map_or(NO_LEAF, |(s, mv)| (s as i8, mv.map_or(Move::NONE_CODE, Move::code)));
                 (pair, pending, Some(Stale { was, now }))
             }
         };
-        bytes.extend_from_slice(&[pair.0 as u8, pair.1]);
+        let bytes = record.leaf(pair);
         count_choice(tally, kept, why);
         let entry = (conflict.is_some() || stale.is_some()).then_some(Entry { record: 0, board, conflict, stale });
         Ok(Made { bytes, leaf_at, entry, plan })
@@ -444,13 +452,11 @@ impl Composer<'_> {
             Some(leaf) => {
                 let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
                 let (now, pending) = self.stale_leaf(plan, tally);
-                let (value, code) = match now {
+                let new_leaf = match now {
                     Some((score, Some(mv))) if score > -127 => (score as i8, mv.code()),
                     Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
                 };
-                bytes[LEAF_AT] = value as u8;
-                bytes[LEAF_AT + 1] = code;
-                bytes[LEAF_AT + 2] = bytes[LEVEL_AT];
+                put_leaf(&mut bytes, new_leaf);
                 (pending, Some(Stale { was: (leaf.score.discs(), leaf.mv), now }))
             }
         };

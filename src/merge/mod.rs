@@ -24,10 +24,10 @@ use crate::extend::fleet::{EngineReport, EngineSet};
 use crate::extend::search::LeafPlan;
 use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, LeavesAnswered, TakenFrom, JOURNAL};
 use crate::failure::ErrorKind;
+use crate::files::input::{OverInput, Writer};
+use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
-use crate::input::{OverInput, Writer};
-use crate::output::{ensure_dir, AtomicFile};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
@@ -42,25 +42,56 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
     #[error(transparent)]
+    /// OUT or the receipt would be written over a book being read.
     OverInput(#[from] OverInput),
     /// The merged book and the receipt would be one file (by any path).
     #[error("{}: the merged book cannot also be the receipt ({}); name another file or out_dir", output.display(), receipt.display())]
-    BookIsReceipt { output: PathBuf, receipt: PathBuf },
+    BookIsReceipt {
+        /// OUT.
+        output: PathBuf,
+        /// The receipt.
+        receipt: PathBuf,
+    },
     /// A record of A or B stores a move illegal on its board, found as it
     /// is merged: named in its own book, before any search.
     #[error("{}: {place}: {problem} (`bookminer verify` lists every problem of the book); nothing was written", book.display())]
-    Damaged { book: PathBuf, place: crate::book::FilePlace, problem: crate::book::Problem },
+    Damaged {
+        /// The book.
+        book: PathBuf,
+        /// The record.
+        place: crate::book::FilePlace,
+        /// What is wrong with it.
+        problem: crate::book::Problem,
+    },
+    /// A and B hold more records together than a book can number.
     #[error("{} and {} hold {records} records together; a book holds at most {}", a.display(), b.display(), RecordId::MAX_RECORDS)]
-    TooLarge { a: PathBuf, b: PathBuf, records: u64 },
+    TooLarge {
+        /// Book A.
+        a: PathBuf,
+        /// Book B.
+        b: PathBuf,
+        /// Their records together.
+        records: u64,
+    },
     /// A board whose links in both books are more than an Edax record holds.
     #[error("{} and {}: the board {} has more than 255 links in the two books together (`bookminer verify` lists the moves a book repeats); nothing was written", a.display(), b.display(), receipt::board_and_side(board))]
-    TooManyLinks { a: PathBuf, b: PathBuf, board: crate::board::Board },
+    TooManyLinks {
+        /// Book A.
+        a: PathBuf,
+        /// Book B.
+        b: PathBuf,
+        /// The board.
+        board: crate::board::Board,
+    },
     /// The book composed before its negamax, in a folder of the run's own
     /// beside OUT, could not be written.
     #[error("{}: composing it in {}: {source}; nothing was written", output.display(), composed.display())]
     Composing {
+        /// OUT.
         output: PathBuf,
+        /// The file composed.
         composed: PathBuf,
+        /// Why.
         #[source]
         source: io::Error,
     },
@@ -68,10 +99,13 @@ pub enum MergeError {
     #[error("the merged book could not be read back: {0}; nothing was written; please report this")]
     Composed(String),
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
     #[error(transparent)]
+    /// A or B could not be converted into OUT's format.
     Convert(#[from] ConvertError),
     #[error(transparent)]
+    /// The merged book could not be negamaxed into OUT.
     Fix(#[from] FixError),
     /// The engines, or the journal.
     #[error(transparent)]
@@ -79,6 +113,7 @@ pub enum MergeError {
 }
 
 impl MergeError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             MergeError::OverInput(_)
@@ -104,9 +139,13 @@ impl MergeError {
 /// Where `merge` reads and writes, checked before anything is read.
 #[derive(Clone, Debug)]
 pub struct MergePaths {
+    /// Book A.
     pub a: PathBuf,
+    /// Book B.
     pub b: PathBuf,
+    /// The book written (OUT).
     pub output: PathBuf,
+    /// The receipt, merge.jsonl.
     pub receipt: PathBuf,
     /// The journal and the engines' folder, when an engine searches.
     pub engines: Option<ExtendPaths>,
@@ -124,7 +163,7 @@ impl MergePaths {
                 return Err(over.into());
             }
         }
-        if crate::input::same_destination(output, &receipt) {
+        if crate::files::input::same_destination(output, &receipt) {
             return Err(MergeError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         let engines = match engines {
@@ -138,6 +177,7 @@ impl MergePaths {
 /// What `merge` is asked to do.
 #[derive(Clone, Copy, Debug)]
 pub struct MergeOptions {
+    /// OUT's format.
     pub to: OutFormat,
     /// Link every legal move whose child the merged book holds, as Edax's
     /// `book link` does (an Edax book).
@@ -147,24 +187,34 @@ pub struct MergeOptions {
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct MergeReport {
+    /// Book A.
     pub a: PathBuf,
+    /// Book B.
     pub b: PathBuf,
+    /// The book written (OUT).
     pub output: PathBuf,
+    /// The receipt.
     pub receipt: PathBuf,
+    /// OUT's format, once settled.
     pub to: Option<OutFormat>,
     /// A and B as `convert` made them into OUT's format, if it had to.
     pub converted: [Option<ConvertReport>; 2],
+    /// Positions A and B hold.
     pub positions: [u64; 2],
+    /// What composing counted.
     pub tally: Tally,
     /// What searching the stale leaves cost: searches by the engines,
     /// answers the journal held, the engines' time.
     pub asked: Asked,
+    /// Each engine: its searches, faults, and whether it was retired.
     pub engines: Vec<EngineReport>,
     /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: Vec<TakenFrom>,
     /// Where the journal of earlier runs was set aside (`--fresh`).
     pub journal_set_aside: Option<PathBuf>,
+    /// Records written into OUT.
     pub records_written: u64,
+    /// How long the run took.
     pub elapsed: Duration,
 }
 
@@ -190,7 +240,7 @@ pub fn merge(
         positions: [a.counts().positions, b.counts().positions],
         ..MergeReport::default()
     };
-    let folder = crate::output::atomic::folder_of(&paths.output);
+    let folder = crate::files::folder_of(&paths.output);
     ensure_dir(folder).map_err(RunError::io(folder))?;
     let scratch = scratch::Scratch::make(folder).map_err(RunError::io(folder))?;
     let (a, converted_a) = in_format(a, to, &scratch.path().join("a"), &mut control)?;

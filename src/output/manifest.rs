@@ -20,7 +20,8 @@
 //! file) is ignored with a warning naming it, and nothing is removed
 //! because of it.
 
-use super::{output_path, AtomicFile, RecordFormat, Stem};
+use super::{output_path, RecordFormat, Stem};
+use crate::files::AtomicFile;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -67,14 +68,18 @@ const WRITTEN_BY: &str = "bookminer";
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// What wrote the file: bookminer's own name for its manifests, so
+    /// that another tool's file is not taken for one.
     pub written_by: String,
     /// The version of bookminer that wrote it.
     pub version: String,
+    /// The command run.
     pub command: String,
     /// The files read (the book), as given.
     pub inputs: Vec<String>,
     /// The settings that decide what the files hold.
     pub settings: serde_json::Map<String, serde_json::Value>,
+    /// The files written.
     pub files: Vec<ManifestFile>,
 }
 
@@ -86,6 +91,7 @@ pub struct ManifestFile {
     pub name: String,
     /// Records written to it.
     pub lines: u64,
+    /// Its size in bytes.
     pub size: u64,
     /// Last modified, in nanoseconds since 1970 (none when the system does
     /// not say): with the size, how a file replaced since is told.
@@ -96,8 +102,10 @@ pub struct ManifestFile {
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", path.display())]
 pub struct ManifestError {
+    /// The manifest.
     pub path: PathBuf,
     #[source]
+    /// Why.
     pub source: io::Error,
 }
 

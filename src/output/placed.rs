@@ -28,6 +28,7 @@ pub struct MoveFrame<'a> {
 }
 
 impl<'a> Placer<'a> {
+    /// A placer writing lines in `format`'s style.
     pub fn new(format: &'a LineStyle) -> Placer<'a> {
         Placer { format, kifu: String::new() }
     }

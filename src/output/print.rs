@@ -5,8 +5,8 @@
 use super::text::{push_board, push_move, side_char};
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::mismatch::Mismatch;
-use crate::modes::{Branch, Target};
+use crate::mine::mismatch::Mismatch;
+use crate::mine::modes::{Branch, Target};
 use crate::symmetry::Symmetry;
 use std::fmt;
 use std::str::FromStr;
@@ -23,8 +23,10 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
+    /// Every format, in the order files are listed.
     pub const ALL: [RecordFormat; 3] = [RecordFormat::Kifu, RecordFormat::Jsonl, RecordFormat::Obf];
 
+    /// The format's name, as `format` takes it.
     pub fn name(self) -> &'static str {
         match self {
             RecordFormat::Kifu => "kifu",
@@ -42,6 +44,7 @@ impl RecordFormat {
         }
     }
 
+    /// The printer that writes its lines.
     pub fn printer(self) -> &'static dyn Printer {
         match self {
             RecordFormat::Kifu => &KifuPrinter,
@@ -62,12 +65,15 @@ impl fmt::Display for RecordFormat {
 pub struct RecordFormats(u8);
 
 impl RecordFormats {
+    /// The kifu file alone.
     pub const KIFU: RecordFormats = RecordFormats(1);
 
+    /// The set of `formats`.
     pub fn of(formats: &[RecordFormat]) -> RecordFormats {
         RecordFormats(formats.iter().fold(0, |bits, &f| bits | 1 << f as u8))
     }
 
+    /// Whether the set holds `format`.
     pub fn contains(self, format: RecordFormat) -> bool {
         self.0 & 1 << format as u8 != 0
     }
@@ -106,6 +112,7 @@ impl fmt::Display for RecordFormats {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{text:?} is not a format; allowed values: \"kifu\", \"jsonl\", \"obf\", or a comma-separated list of them")]
 pub struct RecordFormatsError {
+    /// The value, as written.
     pub text: String,
 }
 
@@ -128,7 +135,9 @@ impl FromStr for RecordFormats {
 /// A record's line as the kifu file writes it, and the symmetry it was turned by.
 #[derive(Clone, Copy, Debug)]
 pub struct LineText<'a> {
+    /// The line, as kifu.
     pub kifu: &'a str,
+    /// The symmetry it was turned by.
     pub symmetry: Symmetry,
 }
 
@@ -322,7 +331,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::kifu::parse_and_play;
-    use crate::modes::Mode;
+    use crate::mine::modes::Mode;
     use crate::output::{LineStyle, Orientation};
 
     /// Prints `record` in `format` with its line rendered by `text`.

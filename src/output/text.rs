@@ -10,7 +10,9 @@ use crate::symmetry::Symmetry;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Orientation {
     #[default]
+    /// Turned so that its first move is F5.
     F5,
+    /// In the walk's own coordinates.
     AsWalked,
 }
 
@@ -49,6 +51,7 @@ fn to_f5(first: Option<&Move>) -> Symmetry {
 /// Renders move lines as kifu text.
 #[derive(Clone, Debug, Default)]
 pub struct LineStyle {
+    /// How lines are turned.
     pub orientation: Orientation,
     /// Written for a pass; empty leaves passes out.
     pub pass_token: String,

@@ -23,6 +23,7 @@ impl RecordId {
         RecordId(index)
     }
 
+    /// Its number from 0, as an index into a table of records.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -46,7 +47,9 @@ impl fmt::Display for RecordId {
 /// records' places are kept apart (see [`crate::book::BookFile::place`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FilePlace {
+    /// The record's number in its file, from 1.
     pub number: u64,
+    /// The byte of the file it starts at.
     pub offset: u64,
 }
 
@@ -68,6 +71,7 @@ impl fmt::Display for FilePlace {
 pub struct Score(pub(crate) i32);
 
 impl Score {
+    /// A score of `discs` discs.
     pub fn new(discs: i32) -> Score {
         Score(discs)
     }
@@ -87,7 +91,9 @@ impl fmt::Display for Score {
 /// One move of a record and its score, in the record's stored coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
+    /// The score the record stores for the move.
     pub score: Score,
+    /// The move, in the record's stored coordinates.
     pub mv: Move,
     /// The move is followed by a pass before its child is reached (an
     /// Egaroucid book stores the position after the pass, docs/formats.md, Egaroucid books). The
@@ -105,17 +111,23 @@ impl Link {
 /// What only one format stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Details {
+    /// An Edax record's.
     Edax {
         /// Wins, draws, losses and lines below this position.
         counts: [u32; 4],
+        /// The lower bound of its value.
         lower: Score,
+        /// The upper bound of its value.
         upper: Score,
     },
+    /// An Egaroucid record's.
     Egaroucid {
+        /// Its `n_lines` field, as stored.
         n_lines: u32,
         /// The leaf as stored, even when its move is linked (and so is not
         /// the record's [`Record::leaf`]).
         stored_leaf: Option<Link>,
+        /// The leaf's level, as stored.
         leaf_level: i8,
     },
 }
@@ -124,28 +136,36 @@ pub enum Details {
 /// links in the order the walk follows them, then its leaf.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// Its number in the book.
     pub id: RecordId,
     /// Where the record starts in the bytes it is read from: the file's,
     /// but for an older Egaroucid book the layout it was translated into.
     /// Messages and `inspect` name [`crate::book::BookFile::place`] instead.
     pub offset: u64,
+    /// The position, normalized.
     pub board: Board,
+    /// Its value, for the side to move.
     pub value: Score,
+    /// The level of the searches it was made with.
     pub level: i32,
     pub(crate) links: SmallVec<[Link; 8]>,
     pub(crate) leaf: Option<Link>,
+    /// What only its format stores.
     pub details: Details,
 }
 
 impl Record {
+    /// The position, normalized.
     pub fn board(&self) -> Board {
         self.board
     }
 
+    /// Its value, for the side to move.
     pub fn value(&self) -> Score {
         self.value
     }
 
+    /// How many links it has.
     pub fn n_links(&self) -> usize {
         self.links.len()
     }

@@ -47,7 +47,9 @@ pub const MAX_POSITIONS: usize = i32::MAX as usize;
 /// What to synthesize.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SynthOptions {
+    /// Positions the book holds.
     pub positions: usize,
+    /// The seed of the random choices: one seed, one book.
     pub seed: u64,
     /// Fraction of positions (0..=1) with one score changed after scoring.
     pub perturb: f64,
@@ -56,10 +58,15 @@ pub struct SynthOptions {
 /// What a synthesized book holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SynthReport {
+    /// Positions written.
     pub positions: u64,
+    /// Links, over every position.
     pub links: u64,
+    /// Positions with a leaf.
     pub leaves: u64,
+    /// Passes among the links and leaves.
     pub passes: u64,
+    /// Positions with a score changed after scoring.
     pub perturbed: u64,
 }
 
@@ -104,13 +111,20 @@ pub enum SynthError {
     #[error(transparent)]
     Write(io::Error),
     #[error("{0}; {left}", left = Left::Nothing)]
+    /// The run was stopped (Ctrl-C).
     Interrupted(#[from] Interrupted),
     /// Every move of every position was tried and the book is still smaller.
     #[error("only {grown} positions could be grown of the {asked} asked for")]
-    TooLarge { asked: u64, grown: u64 },
+    TooLarge {
+        /// The positions asked for.
+        asked: u64,
+        /// The positions grown.
+        grown: u64,
+    },
 }
 
 impl SynthError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             SynthError::Spill(source) | SynthError::Write(source) => io_kind(source),

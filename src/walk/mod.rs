@@ -16,8 +16,11 @@
 //! its record is read. Entering a position asks for all of its children's
 //! records and targets at once, and the arrival is judged while they
 //! arrive: a line of positions costs one trip to memory per position, not
-//! an index lookup and then a record. Where a walk starts is [`start`]'s.
+//! an index lookup and then a record. Where a walk starts is [`start`]'s;
+//! where it first arrived at each record, kept for lines written after it
+//! (`fix`'s receipt, `diff`), is `first_arrivals`'.
 
+pub(crate) mod first_arrivals;
 mod start;
 
 pub use start::{describe_line, LeavesBook, Start, StartMissing};
@@ -158,6 +161,7 @@ impl Walkable {
         Ok(Walkable::over(book, start.clone(), root))
     }
 
+    /// The resolved book the walk reads.
     pub fn book(&self) -> &ResolvedBook {
         &self.book
     }
@@ -172,7 +176,9 @@ impl Walkable {
 /// that position (an empty book), resolved with nothing to walk: every
 /// record is then unreached.
 pub enum FromInitial {
+    /// The book holds the initial position: ready to walk from it.
     Walkable(Walkable),
+    /// The book lacks it: resolved, nothing to walk.
     Unwalkable(ResolvedBook),
 }
 
@@ -187,6 +193,7 @@ impl FromInitial {
         }
     }
 
+    /// The resolved book, walkable or not.
     pub fn book(&self) -> &ResolvedBook {
         match self {
             FromInitial::Walkable(walkable) => walkable.book(),
@@ -244,6 +251,7 @@ pub struct WalkStats {
 /// A position the walk leaves for good: every move of it has been followed,
 /// and every position below it left before it (post-order).
 pub struct Departure<'a> {
+    /// The record of the position left.
     pub record: RecordId,
     /// Where the record starts in the file.
     pub offset: u64,
@@ -255,6 +263,7 @@ pub struct Departure<'a> {
 
 /// What the walk reports to.
 pub trait Visitor {
+    /// What stops the walk when the visitor fails ([`WalkError::Visitor`]).
     type Error;
     /// Called once for every arrival, in walk order.
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Self::Error>;
@@ -286,7 +295,19 @@ pub enum WalkError<E> {
     /// The start position (normalized) is not in the book.
     StartMissing(StartMissing),
     /// A stored move is not legal on the board it belongs to.
-    IllegalMove { place: FilePlace, stored: Move, actual: Move, board: Board, line: Vec<Move> },
+    IllegalMove {
+        /// The record that stores it.
+        place: FilePlace,
+        /// The move as stored.
+        stored: Move,
+        /// The move as played on the position the walk stands on (turned
+        /// as the stored board lies there).
+        actual: Move,
+        /// That position, on which the move is illegal.
+        board: Board,
+        /// The line from the start to that position.
+        line: Vec<Move>,
+    },
     /// The visitor stopped the walk.
     Visitor(E),
 }
@@ -319,7 +340,9 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for WalkError<E> {}
 /// A move of a position on the stack, and where it leads.
 #[derive(Clone, Copy, Debug)]
 pub struct Child {
+    /// The move, with its stored score.
     pub link: Link,
+    /// Where it leads, as resolved before the walk.
     pub target: Destination,
 }
 

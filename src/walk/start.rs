@@ -12,11 +12,14 @@ use std::fmt;
 /// position (empty for the initial position itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Start {
+    /// The position the walk starts from.
     pub board: Board,
+    /// The moves from the initial position to it.
     pub line: Vec<Move>,
 }
 
 impl Start {
+    /// The initial position, by an empty line.
     pub fn initial() -> Start {
         Start { board: Board::INITIAL, line: Vec::new() }
     }
@@ -34,7 +37,9 @@ impl Start {
 /// The start position (normalized) is not in the book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StartMissing {
+    /// The start position, as the line reaches it.
     pub board: Board,
+    /// The line to it.
     pub line: Vec<Move>,
     /// Where the line leaves the book (none if the book changed meanwhile).
     pub leaves: Option<Box<LeavesBook>>,
@@ -65,13 +70,16 @@ pub enum LeavesBook {
     AtTheInitialPosition,
     /// Move `number` (from 1) of the line, `mv`, leads out of the book.
     AtMove {
+        /// The move's number in the line, from 1.
         number: usize,
+        /// The move.
         mv: Move,
         /// The line's moves before it.
         before: Vec<Move>,
         /// The moves the book links at the position before it (for a book
         /// that stores no links, the legal moves whose child it holds).
         links: Vec<Link>,
+        /// The leaf the book stores there, if any.
         leaf: Option<Link>,
     },
 }

@@ -1,13 +1,15 @@
 //! Writing books: the file a book is written into, which appears complete
 //! or not at all and is never the book being read (docs/formats.md,
 //! writing books). The records and headers are encoded by each format
-//! ([`crate::format`]).
+//! ([`crate::format`]); the order a book is written in, when a walk gives
+//! it, is [`order`]'s, and many records are written through [`pipeline`].
 
+pub mod order;
 pub mod pipeline;
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::input::{OverInput, Writer};
-use crate::output::{AtomicFile, FinishedFile};
+use crate::files::input::{OverInput, Writer};
+use crate::files::{AtomicFile, FinishedFile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -51,7 +53,7 @@ impl BookOut {
             return Err(over.into());
         }
         // OUT's folder is made if missing, by every command that writes a book.
-        crate::output::ensure_dir(crate::output::folder_of(out)).map_err(io)?;
+        crate::files::ensure_dir(crate::files::folder_of(out)).map_err(io)?;
         let mut file = AtomicFile::create_named(out).map_err(io)?;
         file.write_all(&vec![0; header_len]).map_err(io)?;
         Ok(BookOut { file, records: 0 })

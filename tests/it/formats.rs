@@ -3,8 +3,8 @@
 //! the lines of the kifu file of the same run, whether or not kifu is written.
 
 use bookminer::book::Book;
+use bookminer::mine::modes::{Linkless, Mode, Rules};
 use bookminer::mine::{mine, MineOptions};
-use bookminer::modes::{Linkless, Mode, Rules};
 use bookminer::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
 use bookminer::run::Control;
 use bookminer::synth::{synthesize, SynthOptions};

@@ -4,8 +4,8 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Book;
+use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
-use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::{Control, Phase};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};

@@ -5,8 +5,8 @@
 //! the change lands mid-walk at the same edge on every run.
 
 use bookminer::book::{Book, BookError};
+use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
-use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::{Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};

@@ -5,9 +5,9 @@
 
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
-use bookminer::judging::Collected;
+use bookminer::mine::judging::Collected;
+use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
-use bookminer::modes::{Mode, Rules};
 use bookminer::output::{LineStyle, RecordFormats};
 use bookminer::run::Control;
 use bookminer::stats::book_stats;

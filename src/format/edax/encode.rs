@@ -2,7 +2,7 @@
 //! (or with links pruned, §12), a record made from an Egaroucid one, and
 //! the pass records Edax needs where Egaroucid links through a pass.
 
-use super::read::{self as edax, Header, HEADER_LEN, MAGIC};
+use super::read::{self as edax, Header, HEADER_LEN, LINKS_AT, MAGIC, N_LINK_AT};
 use crate::board::{Board, Move, Square};
 use crate::record::{Details, Link, Record, Score};
 use smallvec::SmallVec;
@@ -13,15 +13,21 @@ pub const NO_LEAF: (i8, u8) = (-127, Move::NONE_CODE);
 /// One record in Edax's layout, ready to encode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdaxRecord {
+    /// The board, normalized.
     pub board: Board,
     /// wins, draws, losses, lines
     pub counts: [u32; 4],
+    /// Its value.
     pub value: i16,
+    /// The lower bound of its value.
     pub lower: i16,
+    /// The upper bound of its value.
     pub upper: i16,
+    /// Its level.
     pub level: u8,
     /// (score, move code) pairs.
     pub links: SmallVec<[(i8, u8); 16]>,
+    /// The leaf: (score, move code), move 65 for none.
     pub leaf: (i8, u8),
 }
 
@@ -41,6 +47,49 @@ impl EdaxRecord {
         for &(score, mv) in self.links.iter().chain([&self.leaf]) {
             out.extend_from_slice(&[score as u8, mv]);
         }
+    }
+}
+
+/// A record of a book read, written again with the links and leaf another
+/// book adds to it (merge: both books' links joined, docs/merge.md): its
+/// board, counts, value and bounds and its level as stored, then the links
+/// and the leaf given, each a (score, move code) pair.
+pub struct Relinked {
+    bytes: Vec<u8>,
+}
+
+impl Relinked {
+    /// Starts the record `kept` with `n_links` links to come; none if more
+    /// than a record counts (255).
+    pub fn start(kept: &edax::RawRecord<'_>, n_links: usize) -> Option<Relinked> {
+        let count = u8::try_from(n_links).ok()?;
+        let mut bytes = Vec::with_capacity(LINKS_AT + 2 * (n_links + 1));
+        bytes.extend_from_slice(&kept.bytes()[..N_LINK_AT]);
+        bytes.push(count);
+        bytes.push(kept.level());
+        Some(Relinked { bytes })
+    }
+
+    /// Appends a link, as stored.
+    pub fn link(&mut self, (score, code): (i8, u8)) {
+        self.bytes.extend_from_slice(&[score as u8, code]);
+    }
+
+    /// Where the leaf's pair goes in the record's bytes (an engine's answer
+    /// is written there later, in place).
+    pub fn leaf_at(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Appends the leaf, ending the record: its bytes.
+    pub fn leaf(mut self, (score, code): (i8, u8)) -> Vec<u8> {
+        debug_assert_eq!(
+            self.bytes.len(),
+            LINKS_AT + 2 * usize::from(self.bytes[N_LINK_AT]),
+            "every link counted given"
+        );
+        self.bytes.extend_from_slice(&[score as u8, code]);
+        self.bytes
     }
 }
 

@@ -9,14 +9,21 @@ use crate::record::{Link, Score};
 /// given in its coordinates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The board, normalized.
     pub board: Board,
+    /// Its value.
     pub value: Score,
+    /// The lower bound of its value.
     pub lower: Score,
+    /// The upper bound of its value.
     pub upper: Score,
+    /// Its level.
     pub level: u8,
     /// wins, draws, losses, lines
     pub counts: [u32; 4],
+    /// Its links.
     pub links: Vec<Link>,
+    /// Its leaf, if it has one.
     pub leaf: Option<Link>,
     /// The score stored beside move 65 when there is no leaf: Edax writes
     /// −127 when every legal move is linked and a finished game's score when

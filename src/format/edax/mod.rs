@@ -9,7 +9,7 @@ pub mod read;
 
 pub use encode::{
     book_new_header, encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned,
-    EdaxRecord, NO_LEAF,
+    EdaxRecord, Relinked, NO_LEAF,
 };
 pub(crate) use read::board_problems;
 pub use read::{

@@ -7,6 +7,7 @@ use crate::record::problem::{FormatError, MoveSlot, Problem};
 use crate::record::{Details, Link, Record, RecordId, Score};
 use smallvec::SmallVec;
 
+/// The header's size.
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
@@ -27,19 +28,27 @@ pub const RECORD_MAX_LEN: usize = RECORD_MIN_LEN + 2 * 255;
 pub const MAGIC: [u8; 8] = *b"XADEKOOB";
 /// Where the header's record count (`n_nodes`) starts.
 pub const N_NODES_AT: usize = 38;
+/// The version bookminer reads and writes.
 pub const VERSION: u8 = 4;
 
 /// The file header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The book format's version.
     pub version: u8,
+    /// Its release.
     pub release: u8,
     /// year, month, day, hour, minute, second
     pub date: (i16, u8, u8, u8, u8, u8),
+    /// The level the book was built at.
     pub level: i32,
+    /// Its `n_empties` field (`check` plays `61 - n_empties` moves of a game).
     pub n_empties: i32,
+    /// The midgame error of its searches.
     pub midgame_error: i32,
+    /// The endcut error of its searches.
     pub endcut_error: i32,
+    /// Its `verbosity` field.
     pub verbosity: i32,
     /// What the header claims; the records in the file are what count.
     pub n_nodes: i32,
@@ -116,6 +125,7 @@ pub struct RawRecord<'a> {
 }
 
 impl<'a> RawRecord<'a> {
+    /// The board, as stored.
     pub fn board(&self) -> Board {
         Board::new(u64_at(self.bytes, 0), u64_at(self.bytes, 8))
     }

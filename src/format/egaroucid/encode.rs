@@ -1,7 +1,7 @@
 //! Encoding Egaroucid `.egbk3` books (docs/formats.md, writing an .egbk3 book): the header, a record kept
 //! as read, and a record made from an Edax one.
 
-use super::read::{HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VALUE_AT, VERSION};
+use super::read::{HEADER_LEN, LEAF_AT, LEVEL_AT, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VALUE_AT, VERSION};
 use crate::board::Board;
 use crate::format::edax::read as edax;
 use crate::record::Link;
@@ -69,6 +69,14 @@ pub fn encode_record(out: &mut Vec<u8>, board: &Board, value: i8, level: i8, n_l
 /// Puts a new value into a record's bytes (fix), leaving the rest as it is.
 pub fn put_value(record: &mut [u8; RECORD_LEN], value: i8) {
     record[VALUE_AT] = value as u8;
+}
+
+/// Puts a new leaf into a record's bytes (merge: a stale leaf replaced),
+/// its level the record's, leaving the rest as it is.
+pub fn put_leaf(record: &mut [u8], (value, code): (i8, u8)) {
+    record[LEAF_AT] = value as u8;
+    record[LEAF_AT + 1] = code;
+    record[LEAF_AT + 2] = record[LEVEL_AT];
 }
 
 /// Appends the header for `n_boards` records.

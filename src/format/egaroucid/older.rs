@@ -20,13 +20,17 @@ use crate::symmetry::normalize;
 use hashbrown::HashTable;
 use std::ops::RangeInclusive;
 
+/// The version an `.egbk2` header stores.
 pub const EGBK2_VERSION: u8 = 2;
+/// An `.egbk2` header's size.
 pub const EGBK2_HEADER_LEN: usize = 14;
 /// An `.egbk2` record without pairs: board, value, level and pair count.
 pub const EGBK2_RECORD_MIN_LEN: usize = 19;
 /// Where an `.egbk2` record's pair count is.
 const N_PAIRS_AT: usize = 18;
+/// An `.egbk` header's size: the count alone.
 pub const EGBK_HEADER_LEN: usize = 4;
+/// An `.egbk` record's size.
 pub const EGBK_RECORD_LEN: usize = 17;
 /// The values Egaroucid accepts: any other makes it refuse the whole book.
 const VALUE_RANGE: RangeInclusive<i32> = -64..=64;
@@ -34,6 +38,7 @@ const VALUE_RANGE: RangeInclusive<i32> = -64..=64;
 /// An `.egbk2` header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Egbk2Header {
+    /// The version stored.
     pub version: u8,
     /// How many records follow; the file must end where they do. Below 0,
     /// none (Egaroucid reads none either).
@@ -43,13 +48,16 @@ pub struct Egbk2Header {
 /// An `.egbk` header: only the count, which the file's size must match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EgbkHeader {
+    /// How many records follow.
     pub n_boards: i32,
 }
 
 /// The header of an older Egaroucid book; which one it is tells the format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OlderHeader {
+    /// An `.egbk2`'s.
     Egbk2(Egbk2Header),
+    /// An `.egbk`'s.
     Egbk(EgbkHeader),
 }
 
@@ -91,6 +99,7 @@ impl StoredValue {
 pub struct OlderRecord<'a> {
     /// The board as stored: any of its symmetric images.
     pub stored: Board,
+    /// Its value.
     pub value: StoredValue,
     /// The `.egbk2` level; an `.egbk` stores none.
     pub level: Option<i8>,
@@ -272,6 +281,7 @@ pub fn egbk_records(file: &[u8]) -> impl Iterator<Item = Item<'_>> {
 pub struct Translated {
     /// A whole `.egbk3` file: header, then one record per position.
     pub bytes: Vec<u8>,
+    /// Where its records came from.
     pub origin: Origin,
 }
 
@@ -279,6 +289,7 @@ pub struct Translated {
 /// each record of the translation the place in the file whose fields it holds.
 #[derive(Clone, Debug)]
 pub struct Origin {
+    /// The older book's header.
     pub header: OlderHeader,
     /// By [`RecordId`] of the translation.
     places: Vec<FilePlace>,

@@ -18,7 +18,9 @@ use smallvec::SmallVec;
 
 /// The bytes every Egaroucid book starts with.
 pub const MAGIC: &[u8; 9] = b"DICUORAGE";
+/// The header's size.
 pub const HEADER_LEN: usize = 14;
+/// A record's size.
 pub const RECORD_LEN: usize = 25;
 /// Where a record's value is (i8).
 pub const VALUE_AT: usize = 16;
@@ -26,17 +28,20 @@ pub const VALUE_AT: usize = 16;
 pub const LEVEL_AT: usize = 17;
 /// Where a record's leaf is: its value (i8), move and level (i8).
 pub const LEAF_AT: usize = 22;
+/// The version bookminer reads and writes.
 pub const VERSION: u8 = 3;
 /// Values outside this range mean "no value": the record is not part of the
 /// book, and a leaf with such a value does not exist.
 const VALUE_RANGE: std::ops::RangeInclusive<i32> = -64..=64;
 /// The leaf move and value Egaroucid writes for "no leaf".
 pub const NO_LEAF_MOVE: u8 = 125;
+/// The value Egaroucid writes for "no value".
 pub const NO_VALUE: i8 = -126;
 
 /// The file header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The version stored.
     pub version: u8,
     /// What the header claims; the records in the file are what count.
     pub n_boards: i32,
@@ -81,6 +86,7 @@ impl<'a> RawRecord<'a> {
     }
 
     #[inline]
+    /// The board, as the record's bytes hold it.
     pub fn board(&self) -> Board {
         let word = |at: usize| u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
         Board::new(word(0), word(8))
@@ -99,11 +105,13 @@ impl<'a> RawRecord<'a> {
     }
 
     #[inline]
+    /// Its level.
     pub fn level(&self) -> i8 {
         self.bytes[LEVEL_AT] as i8
     }
 
     #[inline]
+    /// Its `n_lines` field.
     pub fn n_lines(&self) -> u32 {
         u32::from_le_bytes(self.bytes[18..22].try_into().expect("4 bytes"))
     }
@@ -229,7 +237,9 @@ pub trait Lookup {
 /// A link, and the record its child is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FoundLink<F> {
+    /// The link, in the record's coordinates.
     pub link: Link,
+    /// The child's record.
     pub child: F,
     /// How the child's stored board lies on the position the link reaches
     /// (after the pass, if one follows), in the record's coordinates.
@@ -240,6 +250,7 @@ pub struct FoundLink<F> {
 /// for it (docs/formats.md, Egaroucid books).
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
+    /// The move.
     pub mv: Move,
     /// The position right after the move.
     after: Board,

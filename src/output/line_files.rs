@@ -3,12 +3,12 @@
 //! (`unique_lines` drops a line already in it), and every format asked for
 //! writes those records and no others, in the same order.
 
-use super::atomic::{AtomicFile, FinishedFile};
 use super::print::{LineText, Lined, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
 use super::text::LineStyle;
 use super::BOM;
-use crate::modes::Mode;
+use crate::files::{AtomicFile, FinishedFile};
+use crate::mine::modes::Mode;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 /// How a run writes its files.
 #[derive(Clone, Debug)]
 pub struct FileSettings {
+    /// How lines are written (orientation, pass token).
     pub style: LineStyle,
+    /// The formats each set is written in.
     pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
@@ -80,7 +82,12 @@ pub enum Place {
     /// The one format asked for, to a stream (standard output) as the
     /// lines come. A kifu file kept only to drop repeats is then an
     /// unnamed file in `scratch`.
-    Stream { to: Box<dyn Write + Send>, scratch: PathBuf },
+    Stream {
+        /// The stream.
+        to: Box<dyn Write + Send>,
+        /// The folder of the unnamed kifu file.
+        scratch: PathBuf,
+    },
 }
 
 impl Place {
@@ -138,11 +145,16 @@ pub struct KifuFile {
     seen: Option<SeenLines>,
     /// Bytes written so far: where the next line starts.
     len: u64,
+    /// Lines written.
     pub lines_written: u64,
+    /// Lines not written because the file held them already.
     pub duplicates_dropped: u64,
 }
 
 impl KifuFile {
+    /// A kifu file at `path`, appearing whole or not at all; with
+    /// `unique_lines` a line is written once, with `bom` the file starts
+    /// with the byte-order mark.
     pub fn create(path: &Path, unique_lines: bool, bom: bool) -> io::Result<KifuFile> {
         KifuFile::in_file(AtomicFile::create(path)?, unique_lines, bom)
     }
@@ -157,6 +169,7 @@ impl KifuFile {
         Ok(KifuFile { file, seen: unique_lines.then(SeenLines::default), len, lines_written: 0, duplicates_dropped: 0 })
     }
 
+    /// The file's final name.
     pub fn path(&self) -> &Path {
         self.file.path()
     }
@@ -196,6 +209,7 @@ impl KifuFile {
         Ok(true)
     }
 
+    /// Puts the file in place.
     pub fn commit(self) -> io::Result<()> {
         self.file.commit()
     }
@@ -216,9 +230,11 @@ struct RecordFile {
 /// What one file of a set holds once written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileReport {
+    /// The file's format.
     pub format: RecordFormat,
     /// The file; `-` ([`super::STDOUT`]) for standard output.
     pub path: PathBuf,
+    /// Lines written to it.
     pub lines: u64,
 }
 
@@ -259,6 +275,7 @@ struct Pending {
 pub struct Written {
     /// The files, to be renamed into place.
     pub files: Vec<FinishedFile>,
+    /// What each file holds.
     pub reports: Vec<FileReport>,
     /// Lines written to each file of the set.
     pub lines_written: u64,
@@ -314,6 +331,7 @@ impl LineFiles {
         })
     }
 
+    /// Which set.
     pub fn stem(&self) -> Stem {
         self.stem
     }
@@ -406,8 +424,8 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::book::Score;
-    use crate::mismatch::Mismatch;
-    use crate::modes::{Branch, Mode, Target};
+    use crate::mine::mismatch::Mismatch;
+    use crate::mine::modes::{Branch, Mode, Target};
     use crate::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
     use std::fs;
 

@@ -19,8 +19,10 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode, by number.
     pub const ALL: [Mode; 4] = [Mode::LeafVsLinks, Mode::ValueVsBest, Mode::ParentVsValue, Mode::ParentVsBest];
 
+    /// Its number, 1 to 4.
     pub fn number(self) -> u8 {
         match self {
             Mode::LeafVsLinks => 1,
@@ -30,6 +32,7 @@ impl Mode {
         }
     }
 
+    /// The mode numbered `n`, if there is one.
     pub fn from_number(n: u8) -> Option<Mode> {
         Mode::ALL.into_iter().find(|m| m.number() == n)
     }
@@ -56,7 +59,9 @@ impl fmt::Display for Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Linkless {
     #[default]
+    /// Write no line for it.
     Skip,
+    /// Write the line to its leaf (docs/modes.md, when a rule applies).
     Report,
 }
 
@@ -76,6 +81,7 @@ impl Choice for Linkless {
 pub struct Rules {
     /// How far apart two scores must be to differ (docs/modes.md); at least 1.
     pub min_gap: i32,
+    /// What mode 1 does with a child that has a leaf but no links.
     pub linkless: Linkless,
 }
 
@@ -89,12 +95,16 @@ impl Default for Rules {
 /// the child's value, link scores (stored order) and leaf score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArrivalScores<'a> {
+    /// P: the parent's score for the move that reached the child.
     pub parent: Score,
     /// A pass followed the parent's move, so the child's side to move is the
     /// parent's and expects `P`, not `−P` (docs/formats.md, Egaroucid books).
     pub via_pass: bool,
+    /// V: the child's value.
     pub value: Score,
+    /// The child's link scores, in stored order.
     pub links: &'a [Score],
+    /// F: the child's leaf score.
     pub leaf: Option<Score>,
 }
 
@@ -130,6 +140,7 @@ pub struct Letters {
 }
 
 impl Letters {
+    /// The letters of an arrival; `via_pass` as in [`ArrivalScores`].
     pub fn new(parent: Score, via_pass: bool, value: Score, best_link: Option<Score>, leaf: Option<Score>) -> Letters {
         let parent_expects = if via_pass { parent } else { Score(-parent.0) };
         Letters { parent_expects, value, best_link, leaf }
@@ -155,14 +166,18 @@ pub enum Branch {
 /// numbered in walk order (links, then the leaf).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
+    /// The child itself.
     Child,
+    /// The child's move of this number.
     Move(usize),
 }
 
 /// A fired rule and the lines it writes (possibly none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
+    /// Which way the observed score missed the expected one.
     pub branch: Branch,
+    /// The lines it writes.
     pub targets: SmallVec<[Target; 4]>,
 }
 

@@ -15,7 +15,7 @@
 //! a regular file (a device such as `/dev/null`, a FIFO, a socket) is
 //! refused ([`NotAFile`]): renaming over it would replace the device itself.
 
-use crate::input::NotAFile;
+use crate::files::input::NotAFile;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -86,6 +86,7 @@ impl AtomicFile {
         })
     }
 
+    /// The final name the file takes when it is committed.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -93,7 +94,7 @@ impl AtomicFile {
     /// Whether `line` and its line end were written at byte `at`: compared
     /// in the write buffer if they are still there (repeats are often
     /// close), else read back from the file once the buffer is written out.
-    pub(super) fn holds_line(&mut self, at: u64, line: &[u8]) -> io::Result<bool> {
+    pub(crate) fn holds_line(&mut self, at: u64, line: &[u8]) -> io::Result<bool> {
         let holds = |earlier: &[u8]| {
             earlier.len() == line.len() + 1 && earlier[..line.len()] == *line && earlier[line.len()] == b'\n'
         };
@@ -301,6 +302,7 @@ pub struct FinishedFile {
 }
 
 impl FinishedFile {
+    /// The final name the file takes when it is committed.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -201,11 +201,15 @@ pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<O
 /// words ([`OverInput`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Writer {
+    /// `fix`'s book and receipt.
     Fix,
+    /// The growth commands' book and journal (`extend`'s words).
     Extend,
+    /// `merge`'s book and receipt.
     Merge,
     /// Mining's files.
     Mine,
+    /// `diff`'s lines.
     Diff,
     /// `check`'s lines, beside a book and the game files read.
     Check,
@@ -219,8 +223,11 @@ pub enum Writer {
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {} ({}); {}", output.display(), self.is(), input.display(), self.advice())]
 pub struct OverInput {
+    /// The output, as the command line names it.
     pub output: PathBuf,
+    /// The input it would be written over.
     pub input: PathBuf,
+    /// The command that refuses it.
     pub writer: Writer,
 }
 

@@ -33,22 +33,30 @@ pub enum Holds {
     /// A book whose header reads: its format and the positions its header
     /// (or, for an `.egbk`, its size) counts.
     Book {
+        /// Its format, told from its first bytes.
         format: Format,
+        /// The positions it holds.
         positions: u64,
     },
     /// A file that starts as a book of `format` does and whose header does not read.
     DamagedBook {
+        /// The format its first bytes name.
         format: Format,
+        /// Its size.
         bytes: u64,
     },
     /// `extend`'s journal (its lines start as a journal's do).
     Journal,
+    /// A file of no bytes.
     Empty,
     /// UTF-8 text without NUL bytes, as far as its first bytes go.
     Text {
+        /// Its size.
         bytes: u64,
     },
+    /// Any other bytes.
     Other {
+        /// Its size.
         bytes: u64,
     },
 }
@@ -66,7 +74,7 @@ impl Found {
             Err(e) => return Err(e),
         };
         if !metadata.is_file() {
-            return Ok(Found::NotAFile(crate::input::describe(metadata.file_type())));
+            return Ok(Found::NotAFile(crate::files::input::describe(metadata.file_type())));
         }
         let mut first = Vec::new();
         File::open(path)?.take(SNIFFED).read_to_end(&mut first)?;

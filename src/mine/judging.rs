@@ -1,14 +1,14 @@
 //! A run's second thread: the walk's arrivals, handed over in batches (see
-//! [`crate::arrivals`]), are judged under every chosen mode and their
+//! [`crate::mine::arrivals`]), are judged under every chosen mode and their
 //! records handed to a [`Findings`]: each mode's files, or memory. The walk's
 //! own thread, whose speed is bounded by memory, is left to walk; judging,
 //! rendering, dropping repeated lines and writing overlap with it on the
 //! second core.
 
-use crate::arrivals::{ArrivalBatch, Replay};
 use crate::board::Move;
-use crate::mismatch::{Found, Mismatch, Recorder};
-use crate::modes::{Branch, Mode, Rules};
+use crate::mine::arrivals::{ArrivalBatch, Replay};
+use crate::mine::mismatch::{Found, Mismatch, Recorder};
+use crate::mine::modes::{Branch, Mode, Rules};
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -50,6 +50,7 @@ impl Finding {
 /// Every record, kept in memory, per mode in the order of the modes judged.
 #[derive(Clone, Debug, Default)]
 pub struct Collected {
+    /// For each mode judged, its records in walk order.
     pub per_mode: Vec<Vec<Finding>>,
 }
 

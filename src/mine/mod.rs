@@ -3,19 +3,22 @@
 //! hands them to each mode's files, in every format asked for, committed only
 //! when the whole walk succeeds.
 
-use crate::arrivals::Packer;
+mod arrivals;
+pub mod judging;
+pub mod mismatch;
+pub mod modes;
+
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
 use crate::failure::ErrorKind;
-use crate::input::{first_on_one_file, OverInput, Writer};
-use crate::judging::{Findings, Judge, WriteFailure};
-use crate::mismatch::{Mismatch, Recorder};
-use crate::modes::{Mode, Rules};
+use crate::files::input::{first_on_one_file, OverInput, Writer};
+use crate::files::{ensure_dir, folder_of};
+use crate::mine::arrivals::Packer;
+use crate::mine::judging::{Findings, Judge, WriteFailure};
+use crate::mine::mismatch::{Mismatch, Recorder};
+use crate::mine::modes::{Mode, Rules};
 use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
-use crate::output::{
-    ensure_dir, folder_of, output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat,
-    RecordFormats,
-};
+use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat, RecordFormats};
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
@@ -27,7 +30,9 @@ use std::time::{Duration, Instant};
 /// What to mine and how to write it.
 #[derive(Clone, Debug)]
 pub struct MineOptions {
+    /// The modes mined, each with its files.
     pub modes: Vec<Mode>,
+    /// Settings shared by the rules.
     pub rules: Rules,
     /// How lines are rendered (orientation, pass token).
     pub style: LineStyle,
@@ -35,7 +40,9 @@ pub struct MineOptions {
     pub formats: RecordFormats,
     /// Kifu files start with a byte-order mark.
     pub bom: bool,
+    /// A line already in a kifu file is not written again.
     pub unique_lines: bool,
+    /// The folder the files are written in.
     pub out_dir: PathBuf,
     /// The one file of a run of one mode and one format, instead of
     /// `out_dir/mode{N}.{ext}` (`-o`): none for the files in `out_dir`.
@@ -117,7 +124,7 @@ impl MineOptions {
 
     /// Refuses, before anything is made, an output that is the book by some
     /// path or another output (a link in the output folder): compared where
-    /// each really lands ([`crate::input::Landing`]), so that a run never
+    /// each really lands ([`crate::files::input::Landing`]), so that a run never
     /// writes over its book, nor says it wrote two files when one was lost.
     /// A book that cannot be asked about is left to loading, which says why.
     pub fn check_outputs(&self, book: &Path) -> Result<(), MineError> {
@@ -172,7 +179,9 @@ impl MineOptions {
 /// What a walk looks for: the modes, their rules, and which moves it follows.
 #[derive(Clone, Copy, Debug)]
 pub struct Sought<'a> {
+    /// The modes.
     pub modes: &'a [Mode],
+    /// Their rules' settings.
     pub rules: Rules,
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
@@ -180,7 +189,9 @@ pub struct Sought<'a> {
 
 /// What [`mine_into`] found, before any file is finished.
 pub struct Mined<F> {
+    /// Positions the book holds.
     pub positions_loaded: u64,
+    /// What the walk counted.
     pub walk: WalkStats,
     /// Where every record went.
     pub findings: F,
@@ -201,12 +212,21 @@ pub enum MineError {
         count(*modes as u64, "mode", "modes"),
         count(*formats as u64, "format", "formats")
     )]
-    NotOneFile { output: PathBuf, modes: usize, formats: usize },
+    NotOneFile {
+        /// The file `-o` names.
+        output: PathBuf,
+        /// The modes asked for.
+        modes: usize,
+        /// The formats asked for.
+        formats: usize,
+    },
     #[error(transparent)]
+    /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
 }
 
 impl MineError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             MineError::NotOneFile { .. } => ErrorKind::BadInput,
@@ -221,6 +241,7 @@ const LEFT: Left = Left::Outputs;
 /// One mode's results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModeReport {
+    /// The mode.
     pub mode: Mode,
     /// Arrivals where observed > expected.
     pub above: u64,
@@ -228,6 +249,7 @@ pub struct ModeReport {
     pub below: u64,
     /// Lines written to each of the mode's files.
     pub lines_written: u64,
+    /// Lines not written because a kifu file held them already.
     pub duplicates_dropped: u64,
     /// The files written, one per format.
     pub files: Vec<FileReport>,
@@ -236,8 +258,11 @@ pub struct ModeReport {
 /// What a run did, for the summary.
 #[derive(Clone, Debug)]
 pub struct MineReport {
+    /// Positions the book holds.
     pub positions_loaded: u64,
+    /// What the walk counted.
     pub walk: WalkStats,
+    /// Each mode's results, in the order asked.
     pub modes: Vec<ModeReport>,
     /// The walk alone, judging and writing included.
     pub walk_time: Duration,

@@ -1,11 +1,11 @@
 //! Mismatch records (docs/modes.md, the rules and the JSONL record): what the rules found at one arrival, as
-//! data. The walk reports arrivals, [`crate::modes`] judges them, this module
+//! data. The walk reports arrivals, [`crate::mine::modes`] judges them, this module
 //! turns each line a verdict asks for into a [`Mismatch`], and the printers of
 //! [`crate::output`] write records as text. Nothing here knows of text or files.
 
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::modes::{fired, judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
+use crate::mine::modes::{fired, judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
 use crate::symmetry::Symmetry;
 use crate::walk::Arrival;
 use smallvec::SmallVec;
@@ -14,7 +14,9 @@ use smallvec::SmallVec;
 /// Moves and boards are in the walk's own coordinates; the printers orient them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mismatch<'a> {
+    /// The mode whose rule fired.
     pub mode: Mode,
+    /// Which way the observed score missed the expected one.
     pub branch: Branch,
     /// The judged child, or one of its moves (links in stored order, then the leaf).
     pub target: Target,
@@ -27,8 +29,11 @@ pub struct Mismatch<'a> {
     /// V, L, F, M of the judged child (docs/modes.md); L, F, M absent without links,
     /// leaf, or both.
     pub v: Score,
+    /// L: the child's best link score.
     pub l: Option<Score>,
+    /// F: the child's leaf score.
     pub f: Option<Score>,
+    /// M: the child's best move score, links and leaf.
     pub m: Option<Score>,
     /// Empty squares of the judged child.
     pub empties: u32,
@@ -45,6 +50,7 @@ pub struct ArrivalFacts<'a> {
     pub line: &'a [Move],
     /// The child on the walk's board.
     pub board: Board,
+    /// The scores the rules read.
     pub scores: ArrivalScores<'a>,
     /// The child's stored moves, numbered as [`Target::Move`] numbers them:
     /// links in stored order, then the leaf.
@@ -58,9 +64,19 @@ pub struct ArrivalFacts<'a> {
 #[derive(Clone, Copy, Debug)]
 pub enum Found<'r> {
     /// The rule of `modes[index]` fired on `branch` (counted even if it writes no line).
-    Fired { index: usize, branch: Branch },
+    Fired {
+        /// The mode's place among those judged.
+        index: usize,
+        /// Which way.
+        branch: Branch,
+    },
     /// A line for `modes[index]`.
-    Record { index: usize, record: &'r Mismatch<'r> },
+    Record {
+        /// The mode's place among those judged.
+        index: usize,
+        /// The line's record.
+        record: &'r Mismatch<'r>,
+    },
 }
 
 /// Judges arrivals under a set of modes and makes their records, reusing its
@@ -75,10 +91,12 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder judging under `modes` with `rules`.
     pub fn new(modes: &[Mode], rules: Rules) -> Recorder {
         Recorder { modes: modes.to_vec(), rules, scores: SmallVec::new(), moves: SmallVec::new(), line: Vec::new() }
     }
 
+    /// The modes it judges under.
     pub fn modes(&self) -> &[Mode] {
         &self.modes
     }
@@ -302,7 +320,7 @@ mod tests {
         let walkable = crate::walk::Walkable::new(book, &crate::walk::Start::initial()).unwrap();
         let all = Mode::ALL.map(|m| vec![m]);
         for modes in all.iter().map(Vec::as_slice).chain([&Mode::ALL[..], &[Mode::ParentVsValue, Mode::LeafVsLinks]]) {
-            for rules in [Rules::default(), Rules { min_gap: 2, linkless: crate::modes::Linkless::Report }] {
+            for rules in [Rules::default(), Rules { min_gap: 2, linkless: crate::mine::modes::Linkless::Report }] {
                 let sieve =
                     Sieve { recorder: Recorder::new(modes, rules), judged: Recorder::new(modes, rules), firing: 0 };
                 let (stats, sieve) = crate::walk::walk(&walkable, sieve).unwrap();
