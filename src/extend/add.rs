@@ -160,6 +160,27 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// Warns of a level or depth given for an Edax book that differs from
+    /// its header's, which it keeps: the book's own depth is one more than
+    /// the squares played (Edax's `book new L D` writes n_empties 61 − D).
+    fn warn_of_left_aside(&self, options: &AddOptions) {
+        if !matches!(self.flavor, Flavor::Edax(_)) {
+            return;
+        }
+        if let Some(level) = options.level.filter(|&l| l != self.level) {
+            tracing::warn!(
+                "level {level} left aside: an Edax book's positions take its header's level, {}",
+                self.level
+            );
+        }
+        let depth = self.squares as u32 + 1;
+        if let Some(given) = options.depth.filter(|&d| d != depth) {
+            tracing::warn!("depth {given} left aside: an Edax book's games are played to its header's depth, {depth}");
+        }
+    }
+}
+
 /// The options of the session `add` runs in: from the initial position,
 /// no window, its engines.
 fn session_options(options: &AddOptions) -> ExtendOptions {
@@ -197,6 +218,7 @@ pub fn add_with(
     control: Control<'_>,
 ) -> Result<AddReport, ExtendError> {
     let rule = Rule::of(&book.header(), options);
+    rule.warn_of_left_aside(options);
     let report = AddReport {
         input: paths.input.clone(),
         output: paths.output.clone(),

@@ -215,6 +215,25 @@ fn searches_asked_of_every_worker_at_once_write_the_book_of_one_worker() {
 }
 
 #[test]
+fn a_level_and_depth_given_for_an_edax_book_are_left_aside_with_a_warning() {
+    let books: Vec<(Vec<u8>, String)> = [&[][..], &["--level", "5", "--depth", "30"][..]]
+        .iter()
+        .map(|extra| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("g.txt"), game("h3")).unwrap();
+            let out = run(add(dir.path(), "g.txt", "out.dat", extra));
+            assert!(out.status.success(), "{}", stderr(&out));
+            (std::fs::read(dir.path().join("out.dat")).unwrap(), stderr(&out))
+        })
+        .collect();
+    assert_eq!(books[0].0, books[1].0, "the book written as without them");
+    assert!(!books[0].1.contains("left aside"), "{}", books[0].1);
+    let said = &books[1].1;
+    assert!(said.contains("warn: level 5 left aside: an Edax book's positions take its header's level"), "{said}");
+    assert!(said.contains("warn: depth 30 left aside"), "{said}");
+}
+
+#[test]
 fn an_existing_out_is_refused_without_force() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("g.txt"), game("h3")).unwrap();
