@@ -19,6 +19,7 @@ pub mod choice;
 pub mod convert;
 pub mod cut;
 pub mod diff;
+pub mod engine;
 pub mod existing;
 pub mod extend;
 pub mod failure;

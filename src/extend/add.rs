@@ -11,16 +11,17 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::ask::{Answerers, Asked};
-use super::fleet::{EngineReport, EngineSet, Fleet};
-use super::journal::TakenFrom;
-use super::search::{Answer, LeafPlan, Query};
+use super::leaf_plan::LeafPlan;
 use super::session::{self, Held, Policy};
 use super::store::{score_byte, Flavor, Node, NodeId, Store};
 use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
 use crate::book::{Book, Header};
+use crate::engine::ask::{Answerers, Asked};
+use crate::engine::fleet::{EngineReport, EngineSet, Fleet};
+use crate::engine::journal::TakenFrom;
+use crate::engine::search::{Answer, Query};
 use crate::games::{GameFiles, PlayedGame, Read};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Interrupted, Phase, Progress};
@@ -291,7 +292,7 @@ impl Policy for Adder<'_> {
 /// journal or an engine, and what it cost.
 fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> {
     let mut asked = Asked::default();
-    let answers = answerers.answer(std::slice::from_ref(plan), &mut asked, &mut |_, _| {})?;
+    let answers = answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?;
     Ok((answers.into_iter().next().flatten(), asked))
 }
 
@@ -388,7 +389,7 @@ impl Adding<'_, '_> {
     ) -> Result<HashMap<Query, Answer>, ExtendError> {
         let mut asked = Asked::default();
         let (added, searched) = (self.report.added, self.report.searched);
-        let answers = answerers.answer(plans, &mut asked, &mut |answered, _| {
+        let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |answered, _| {
             let searched = searched + answered as u64;
             (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
         })?;

@@ -8,7 +8,7 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
-use super::search::LeafPlan;
+use super::leaf_plan::LeafPlan;
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move};

@@ -10,7 +10,7 @@ use super::rule::{choose, Kept, Side, Why};
 use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, FilePlace, MoveSlot, Problem};
-use crate::extend::search::LeafPlan;
+use crate::extend::leaf_plan::LeafPlan;
 use crate::format::edax::read::{self as edax, LINKS_AT, N_LINK_AT};
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, LEVEL_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;

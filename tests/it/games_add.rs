@@ -11,7 +11,7 @@
 use crate::common::bin;
 use crate::extend::{assert_no_engine_left, book, journal, run, solver, stderr, summary, RUN_TAG, START};
 use bookminer::board::{Board, Move, Square};
-use bookminer::extend::search::Query;
+use bookminer::engine::search::Query;
 use bookminer::format::edax;
 use bookminer::kifu::play;
 use bookminer::symmetry::normalize;
