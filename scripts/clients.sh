@@ -30,7 +30,8 @@
 #     the missing, good and bad moves Edax's own `book check` counts, and of
 #     an .egbk3 book the missing and bad Edax counts of its conversion;
 #   * `new` and `add` with Edax as the engine must make of games the book
-#     Edax's own `book new` and `book add`, then its `book negamax`, make:
+#     Edax's own `book new` and `book add`, then its `book negamax`, make
+#     (an .egbk3 book too, compared with Edax's converted):
 #     the same boards, links, values, bounds and levels (the recorded books
 #     of ../shared/books/games, and a live run of Edax's), loading in Edax
 #     with nothing to repair.
@@ -326,6 +327,22 @@ added_as_edax_live() {
   added_as_edax "$d/edax-neg.dat" "$@"
 }
 
+# added_egaroucid_as_edax EXPECTED LEVEL DEPTH GAMES...: a new .egbk3 book
+# (`new`) with GAMES added at LEVEL, DEPTH − 1 plies a game (what an Edax
+# book of depth DEPTH plays; an Egaroucid book's --depth is in plies), Edax
+# as the engine, holds the boards, values and levels of EXPECTED (an Edax
+# book, converted) and loads in Egaroucid.
+added_egaroucid_as_edax() {
+  local expected=$1 level=$2 depth=$3 edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  shift 3
+  bm new "$d/new.egbk3" --level "$level" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  bm add "$d/new.egbk3" "$@" "$d/added.egbk3" --level "$level" --depth "$((depth - 1))" --engine "$edax" \
+    --workers 2 --out-dir "$d/o" || return 1
+  bm convert "$expected" "$d/expected.egbk3" || return 1
+  python3 "$clients/bookdiff.py" egbk3 "$d/added.egbk3" "$d/expected.egbk3" --fields value,level || return 1
+  egaroucid_ok "$d/added.egbk3"
+}
+
 check "new 10 60, add WTH_1977 as Edax's book new, book add, book negamax" \
   added_as_edax "$games/wthor1977-l10.edax-negamax.dat" "new 10 60" "$games/wthor/WTH_1977.wtb"
 check "new 2 20, add WTH_2021 as Edax's book new, book add, book negamax" \
@@ -333,6 +350,8 @@ check "new 2 20, add WTH_2021 as Edax's book new, book add, book negamax" \
 check "add WTH_2021 and wthor-1980.ggf to edax46-l2-small as Edax's book add, book negamax" \
   added_as_edax "$games/edax46-plus-games.edax-negamax.dat" "$shared/books/edax46-l2-small.dat" \
   "$games/wthor/WTH_2021.wtb" "$games/wthor-1980.ggf"
+check "new .egbk3, add WTH_2021 at level 2, 19 plies, as Edax's book new 2 20, book add, book negamax" \
+  added_egaroucid_as_edax "$games/wthor2021-l2.edax-negamax.dat" 2 20 "$games/wthor/WTH_2021.wtb"
 check "add WTH_1985 to edax46-l2-small as Edax's own book add of it now" \
   added_as_edax_live "$shared/books/edax46-l2-small.dat" "$games/wthor/WTH_1985.wtb"
 

@@ -55,6 +55,7 @@ pub mod choice;
 pub mod convert;
 pub mod cut;
 pub mod diff;
+pub mod engine;
 pub mod extend;
 pub mod failure;
 pub mod files;

@@ -348,8 +348,8 @@ fn taken_from(taken: &[TakenFrom]) -> Value {
 }
 
 /// Each engine of a fleet, as extend and grow report it.
-fn engines(engines: &[bookminer::extend::fleet::EngineReport]) -> Vec<Value> {
-    let engine = |e: &bookminer::extend::fleet::EngineReport| {
+fn engines(engines: &[bookminer::engine::fleet::EngineReport]) -> Vec<Value> {
+    let engine = |e: &bookminer::engine::fleet::EngineReport| {
         json!({
             "command": e.label,
             "workers": e.workers,

@@ -11,21 +11,23 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::ask::{Answerers, Asked};
-use super::fleet::{EngineReport, EngineSet, Fleet};
-use super::journal::TakenFrom;
-use super::search::{Answer, LeafPlan};
+use super::leaf_plan::LeafPlan;
 use super::session::{self, Held, Policy};
 use super::store::{score_byte, Flavor, Node, NodeId, Store};
 use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
 use crate::book::{Book, Header};
+use crate::engine::ask::{Answerers, Asked};
+use crate::engine::fleet::{EngineReport, EngineSet, Fleet};
+use crate::engine::journal::TakenFrom;
+use crate::engine::search::{Answer, Query};
 use crate::games::{GameFiles, PlayedGame, Read};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::symmetry::normalize;
 use crate::wording::count;
+use hashbrown::{HashMap, HashSet};
 use smallvec::SmallVec;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,10 @@ use std::time::Duration;
 
 /// The games whose cut is named in the summary and the log, at most.
 const CUTS_NAMED: usize = 5;
+
+/// The games read ahead at a time, whose new positions' searches are
+/// asked of every engine at once before they are added one by one.
+const GAMES_AHEAD: usize = 512;
 
 /// What `add` is asked to do.
 #[derive(Clone, Debug)]
@@ -155,6 +161,27 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// Warns of a level or depth given for an Edax book that differs from
+    /// its header's, which it keeps: the book's own depth is one more than
+    /// the squares played (Edax's `book new L D` writes n_empties 61 − D).
+    fn warn_of_left_aside(&self, options: &AddOptions) {
+        if !matches!(self.flavor, Flavor::Edax(_)) {
+            return;
+        }
+        if let Some(level) = options.level.filter(|&l| l != self.level) {
+            tracing::warn!(
+                "level {level} left aside: an Edax book's positions take its header's level, {}",
+                self.level
+            );
+        }
+        let depth = self.squares as u32 + 1;
+        if let Some(given) = options.depth.filter(|&d| d != depth) {
+            tracing::warn!("depth {given} left aside: an Edax book's games are played to its header's depth, {depth}");
+        }
+    }
+}
+
 /// The options of the session `add` runs in: from the initial position,
 /// no window, its engines.
 fn session_options(options: &AddOptions) -> ExtendOptions {
@@ -192,6 +219,7 @@ pub fn add_with(
     control: Control<'_>,
 ) -> Result<AddReport, ExtendError> {
     let rule = Rule::of(&book.header(), options);
+    rule.warn_of_left_aside(options);
     let report = AddReport {
         input: paths.input.clone(),
         output: paths.output.clone(),
@@ -231,20 +259,23 @@ impl Policy for Adder<'_> {
         let games = self.games;
         control.phase(Phase::Growing);
         let mut adding = Adding { store, rule: self.rule, report: &mut self.report };
+        let mut batch: Vec<PlayedGame> = Vec::new();
         games.read(|read, bytes| {
             Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal_path))?;
             match read {
                 Read::Skipped { .. } => adding.report.skipped += 1,
                 Read::Played(game) => {
                     adding.note_game(games, &game);
-                    adding.game(&game, &mut |plan| ask(&mut answerers, plan))?;
+                    batch.push(game);
                 }
             }
-            let spent = (bytes as f64 / total_bytes as f64).min(1.0);
-            let (added, searched) = (adding.report.added, adding.report.searched);
-            (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
+            if batch.len() >= GAMES_AHEAD {
+                let spent = (bytes as f64 / total_bytes as f64).min(1.0);
+                adding.batch(&std::mem::take(&mut batch), &mut answerers, control, spent)?;
+            }
             Ok::<(), ExtendError>(())
         })?;
+        adding.batch(&batch, &mut answerers, control, 1.0)?;
         let r = &self.report;
         tracing::info!(
             "{} read: {} met, {} added, {}",
@@ -261,7 +292,7 @@ impl Policy for Adder<'_> {
 /// journal or an engine, and what it cost.
 fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> {
     let mut asked = Asked::default();
-    let answers = answerers.answer(std::slice::from_ref(plan), &mut asked, &mut |_, _| {})?;
+    let answers = answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?;
     Ok((answers.into_iter().next().flatten(), asked))
 }
 
@@ -287,6 +318,86 @@ impl Adding<'_, '_> {
                 self.report.cuts.push(named);
             }
         }
+    }
+
+    /// Adds the positions of `games`, in order, as the sequential rule
+    /// does. The searches of the positions new to the book are asked of
+    /// every engine at once first (they do not depend on any answer: which
+    /// positions are new, and their links, follow from the games alone);
+    /// the few the look-ahead cannot foresee (a position the book holds
+    /// whose leaf an earlier step took away) are asked as their step comes.
+    fn batch(
+        &mut self,
+        games: &[PlayedGame],
+        answerers: &mut Answerers<'_, '_>,
+        control: &mut Control<'_>,
+        spent: f64,
+    ) -> Result<(), ExtendError> {
+        let ahead = self.answer_ahead(&self.searches_ahead(games), answerers, control, spent)?;
+        let (cancel, journal) = (answerers.cancel, answerers.journal.path().to_path_buf());
+        let mut ask_in_turn = |plan: &LeafPlan| match plan.query().and_then(|q| ahead.get(q)) {
+            Some(answer) => Ok((Some(*answer), Asked::default())),
+            None => ask(answerers, plan),
+        };
+        for game in games {
+            Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal))?;
+            self.game(game, &mut ask_in_turn)?;
+        }
+        let (added, searched) = (self.report.added, self.report.searched);
+        (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
+        Ok(())
+    }
+
+    /// The searches the positions of `games` that are new to the book will
+    /// ask, each once, in the order they come: a new position's links are
+    /// its moves whose child the book holds by then, so its search follows
+    /// from the positions added before it.
+    fn searches_ahead(&self, games: &[PlayedGame]) -> Vec<LeafPlan> {
+        let mut added: HashSet<Board> = HashSet::new();
+        let mut asked: HashSet<Query> = HashSet::new();
+        let held = |board: &Board, added: &HashSet<Board>| {
+            let board = normalize(board).board;
+            added.contains(&board) || self.store.find(&board).is_some()
+        };
+        let mut plans = Vec::new();
+        for game in games {
+            for played in game.positions_to_add(self.rule.squares, self.rule.least_empties) {
+                let stored = normalize(&played).board;
+                if held(&stored, &added) {
+                    continue;
+                }
+                let linked = stored.children().into_iter().filter(|(_, child)| held(child, &added)).map(|(mv, _)| mv);
+                let plan = LeafPlan::of(&stored, linked, self.rule.level);
+                if plan.query().is_some_and(|q| asked.insert(*q)) {
+                    plans.push(plan);
+                }
+                added.insert(stored);
+            }
+        }
+        plans
+    }
+
+    /// The answers to `plans`, from the journal or every engine at once,
+    /// by their query; counted into the report, the progress told as they
+    /// come.
+    fn answer_ahead(
+        &mut self,
+        plans: &[LeafPlan],
+        answerers: &mut Answerers<'_, '_>,
+        control: &mut Control<'_>,
+        spent: f64,
+    ) -> Result<HashMap<Query, Answer>, ExtendError> {
+        let mut asked = Asked::default();
+        let (added, searched) = (self.report.added, self.report.searched);
+        let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |answered, _| {
+            let searched = searched + answered as u64;
+            (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
+        })?;
+        self.report.searched += asked.searched;
+        self.report.from_journal += asked.from_journal;
+        self.report.engine_time += asked.engine_time;
+        let answered = plans.iter().zip(answers).filter_map(|(plan, answer)| Some((*plan.query()?, answer?)));
+        Ok(answered.collect())
     }
 
     /// Adds a game's positions, last first.
@@ -419,5 +530,93 @@ impl Adding<'_, '_> {
         (node.leaf_score, node.leaf_move) = (score, mv);
         node.solved.value = node.solved.value.max(score.into());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+    use crate::games::{Game, GamePlace};
+    use crate::synth::{book_bytes, SynthOptions};
+
+    /// A game of random legal moves from the initial position, `plies` long
+    /// at most, passes written.
+    fn random_game(seed: &mut u64, plies: usize) -> PlayedGame {
+        let (mut board, mut moves) = (Board::INITIAL, Vec::new());
+        while moves.len() < plies && !board.is_game_over() {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mv = match Square::iter(board.legal_moves()).collect::<Vec<_>>() {
+                legal if legal.is_empty() => Move::Pass,
+                // Few choices early, so that games meet each other and the book.
+                legal => Move::Play(legal[(*seed >> 33) as usize % legal.len().min(3)]),
+            };
+            board = board.after(mv).unwrap();
+            moves.push(mv);
+        }
+        let place = GamePlace { number: 1, line: None, offset: 0 };
+        PlayedGame::of(0, Game { place, moves, unreadable: None })
+    }
+
+    /// An answer that depends on the query alone: its first square allowed,
+    /// a score from its bits.
+    fn answer_of(query: &Query) -> Answer {
+        let allowed = query.board.legal_moves() & !query.excluded;
+        let mv = Square::iter(allowed).next().expect("a search has a move allowed");
+        let score = ((query.board.player ^ query.board.opponent.rotate_left(7)) % 129) as i8 - 64;
+        Answer { mv, score: score & !1 }
+    }
+
+    /// Every search the look-ahead names is one the one-by-one rule asks,
+    /// in the same order; the rule's other searches are all of positions
+    /// held already (a leaf an earlier step took away): in the book before
+    /// the games, or searched once already.
+    fn look_ahead_names_the_searches_of_the_rule(book: &Book, flavor: Flavor, games: &[PlayedGame]) -> usize {
+        let rule = Rule { flavor, level: 10, squares: 24, least_empties: 0 };
+        let (mut store, before) = (Store::with_links(book, flavor, None), Store::with_links(book, flavor, None));
+        let mut report = AddReport::default();
+        let mut adding = Adding { store: &mut store, rule, report: &mut report };
+        let ahead = adding.searches_ahead(games);
+        let mut asked: Vec<LeafPlan> = Vec::new();
+        let mut ask = |plan: &LeafPlan| {
+            asked.push(*plan);
+            Ok((plan.query().map(answer_of), Asked::default()))
+        };
+        for game in games {
+            adding.game(game, &mut ask).unwrap();
+        }
+        let foreseen: HashSet<Query> = ahead.iter().filter_map(|p| p.query().copied()).collect();
+        let mut in_order = asked.iter().filter_map(|p| p.query()).filter(|q| foreseen.contains(*q)).collect::<Vec<_>>();
+        in_order.dedup();
+        let ahead_queries: Vec<&Query> = ahead.iter().filter_map(|p| p.query()).collect();
+        assert_eq!(in_order, ahead_queries, "each search foreseen is asked, in order");
+        let mut searched_before: HashSet<Board> = HashSet::new();
+        for query in asked.iter().filter_map(|p| p.query()) {
+            if !foreseen.contains(query) {
+                let board = query.board;
+                let held = before.find(&board).is_some() || before.find(&normalize(&board.swapped()).board).is_some();
+                assert!(
+                    held || searched_before.contains(&board),
+                    "a search not foreseen is of a position held before the games or searched before: {query:?}"
+                );
+            }
+            searched_before.insert(query.board);
+        }
+        ahead_queries.len()
+    }
+
+    #[test]
+    fn the_look_ahead_foresees_every_search_of_a_new_position_in_both_formats() {
+        let options = SynthOptions { positions: 3000, seed: 5, perturb: 0.2 };
+        let edax = Book::from_bytes("synthetic", book_bytes(&options)).unwrap();
+        let mut bytes = Vec::new();
+        crate::synth::synthesize_as(crate::format::Format::Egbk3, &options, &mut bytes).unwrap();
+        let egaroucid = Book::from_bytes("synthetic.egbk3", bytes).unwrap();
+        let mut seed = 11;
+        let games: Vec<PlayedGame> = (0..300).map(|_| random_game(&mut seed, 60)).collect();
+        let flavor = Flavor::Edax(edax.header().edax().unwrap().search_errors());
+        let foreseen = look_ahead_names_the_searches_of_the_rule(&edax, flavor, &games);
+        assert!(foreseen > 1000, "the games reach past the book: {foreseen} searches");
+        look_ahead_names_the_searches_of_the_rule(&egaroucid, Flavor::Egaroucid, &games);
     }
 }

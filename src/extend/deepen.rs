@@ -13,16 +13,17 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::fleet::{Answered, EngineSet, Fleet};
 use super::grow::View;
-use super::journal::Journal;
+use super::leaf_plan::LeafPlan;
 use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
-use super::search::{Answer, LeafPlan};
 use super::session::{self, Held, Policy};
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
 use super::{gave_up_error, process_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::Book;
+use crate::engine::fleet::{Answered, EngineSet, Fleet};
+use crate::engine::journal::Journal;
+use crate::engine::search::Answer;
 use crate::negamax::search_level;
 use crate::run::{Control, Interrupted, Phase};
 use crate::symmetry::normalize;

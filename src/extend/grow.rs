@@ -7,10 +7,8 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::fleet::{Answered, EngineSet, Fleet};
-use super::journal::Journal;
+use super::leaf_plan::LeafPlan;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
-use super::search::LeafPlan;
 use super::session::{self, Held, Policy};
 use super::solved::edge_score;
 use super::solved::Solved;
@@ -18,6 +16,8 @@ use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
 use super::{gave_up_error, process_engines, write_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Score};
+use crate::engine::fleet::{Answered, EngineSet, Fleet};
+use crate::engine::journal::Journal;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
@@ -186,7 +186,7 @@ fn least_left(store: &Store<'_>, solved: &Solved, root: NodeId, options: &GrowOp
 /// with its plan, and how many answers it still waits for.
 struct Expansion {
     /// (position, its leaf's plan, the answer once known).
-    leaves: SmallVec<[(NodeId, LeafPlan, Option<super::search::Answer>); 2]>,
+    leaves: SmallVec<[(NodeId, LeafPlan, Option<crate::engine::search::Answer>); 2]>,
     waiting: usize,
     /// The position the expanded leaf leads to.
     child: NodeId,

@@ -5,37 +5,36 @@
 //! A round negamaxes the book below the start ([`store`]), walks its links
 //! for candidates (positions whose leaf is as good as their value), expands
 //! each (the leaf's child joins the book, the leaf becomes a link), and has
-//! the engines ([`pool`], [`engine`]) search the new positions' leaves and
-//! the candidates' new ones, each answer written to the [`journal`] as it
+//! the engines ([`crate::engine`]) search the new positions' leaves and
+//! the candidates' new ones, each answer written to the journal as it
 //! comes. Rounds go on until no candidate is left to expand. The book is
 //! then written ([`write`]) and negamaxed as `fix` does it, into OUT.
 
 pub mod add;
-mod ask;
 mod candidates;
 pub mod deepen;
-pub mod engine;
-mod exclusions;
 mod first;
-pub mod fleet;
 pub mod grow;
-mod journal;
+pub mod leaf_plan;
 pub mod new_book;
 mod position;
 pub mod priority;
-mod scratch;
-pub mod search;
 mod session;
 mod solved;
 mod store;
 mod view;
 mod write;
 
-pub use ask::Asked;
-pub use journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
+pub use crate::engine::ask::Asked;
+pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
 
 use crate::board::Move;
 use crate::book::{Book, RecordId};
+use crate::engine::ask::Answerers;
+use crate::engine::fleet::{EngineReport, EngineSet, Fleet, GaveUp, Room};
+use crate::engine::journal::Journal;
+use crate::engine::search::Answer;
+use crate::engine::{scratch, EngineCommand, EngineError};
 use crate::failure::ErrorKind;
 use crate::files::ensure_dir;
 use crate::files::input::{OverInput, Writer};
@@ -44,18 +43,13 @@ use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::Start;
 use crate::window::Window;
 use crate::wording::count;
-use ask::Answerers;
 use candidates::Gates;
-use engine::{EngineSpec, ProcessLauncher};
-use fleet::{EngineReport, EngineSet, Fleet, GaveUp, Room};
-use journal::Journal;
-use search::LeafPlan;
-use search::{Answer, Fault, Query};
+use leaf_plan::LeafPlan;
 use session::{Held, Policy};
 use solved::Solved;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{Flavor, NodeId, Store};
@@ -85,16 +79,9 @@ pub enum ExtendError {
     /// of repeated moves: a position has at most 33).
     #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
     NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
-    /// No engine of the fleet could be started and greeted, before the book
-    /// was read: each engine's command and its words.
-    #[error("no engine could be started{}", started_text(failed))]
-    NoEngineStarts { failed: Vec<(String, Fault)> },
-    /// Every engine was retired: each failed too many times in a row.
-    #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
-    NoEngineLeft { engine: String, query: Query, fault: Fault, journal: PathBuf },
-    /// One position failed on several engines: the position, not the engines, is at fault.
-    #[error("{query}: failed on {} engines ({}), last: {fault}; the journal {} keeps every answer so far", engines.len(), engines.join(", "), journal.display())]
-    Position { query: Query, engines: Vec<String>, fault: Fault, journal: PathBuf },
+    /// The engines could not answer (`crate::engine`).
+    #[error(transparent)]
+    Engine(EngineError),
     #[error(transparent)]
     Fix(#[from] FixError),
     /// A game file that cannot be read on (`add`).
@@ -113,9 +100,17 @@ fn origin_text(origin: Option<RecordId>) -> String {
     origin.map_or("a position added".to_string(), |id| id.to_string())
 }
 
-/// Each engine that could not be started, and why.
-fn started_text(failed: &[(String, Fault)]) -> String {
-    failed.iter().map(|(command, fault)| format!("; engine `{command}`: {fault}")).collect()
+/// The engines' error as the run's: a stop or a file's failure as every
+/// run says them, the rest as the engines say it.
+impl From<EngineError> for ExtendError {
+    fn from(error: EngineError) -> ExtendError {
+        match error {
+            EngineError::Journal(e) => ExtendError::Journal(e),
+            EngineError::Run(e) => ExtendError::Run(e),
+            EngineError::Interrupted { stop, journal } => ExtendError::Interrupted { stop, journal },
+            e => ExtendError::Engine(e),
+        }
+    }
 }
 
 impl ExtendError {
@@ -134,9 +129,7 @@ impl ExtendError {
             | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),
-            ExtendError::NoEngineStarts { .. } | ExtendError::NoEngineLeft { .. } | ExtendError::Position { .. } => {
-                ErrorKind::Engine
-            }
+            ExtendError::Engine(e) => e.kind(),
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Games(e) => e.kind(),
             ExtendError::Grown(_) => ErrorKind::Internal,
@@ -154,14 +147,6 @@ impl ExtendError {
     pub fn book_changed(book: &Path) -> ExtendError {
         ExtendError::Run(RunError::BookChanged { book: book.to_path_buf(), left: Left::Nothing })
     }
-}
-
-/// An engine of the fleet as the user names it: a command line, run
-/// `workers` times at once.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineCommand {
-    pub command: String,
-    pub workers: usize,
 }
 
 /// What `extend` is asked to do.
@@ -195,7 +180,7 @@ pub struct ExtendPaths {
     /// checked: no engine is started and no folder a killed run left is
     /// removed before the run holds it, so a second run is refused at once
     /// and never touches the first's (issue 47 item 11).
-    taken: Arc<journal::Taken>,
+    taken: Arc<crate::engine::journal::Taken>,
 }
 
 impl ExtendPaths {
@@ -406,64 +391,22 @@ pub fn extend(
     extend_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
-/// Starts one process of each engine `options` names, greets its console
-/// and lets it go, all at once, before a run reads its book: an engine that
-/// cannot start (not found, no evaluation file) is known at once, in its
-/// own words. When none starts the run stops here (status 3, as any
-/// engine's failure); an engine that alone fails is said in the log and
-/// left to the fleet, which retires it if it keeps failing.
+/// Greets the engines `options` names ([`crate::engine::greet`]), in the
+/// run's scratch folder, before the run reads its book.
 pub fn greet(
     paths: &ExtendPaths,
     options: &ExtendOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), ExtendError> {
     let scratch = session::scratch_dir(paths)?;
-    let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
-        let greetings: Vec<_> = options
-            .engines
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let spec = EngineSpec { command: e.command.clone(), timeout: options.engine_timeout };
-                let exclusions = scratch.path().join(format!("engine-{}-0.dat", i + 1));
-                scope.spawn(move || engine::greet(&spec, exclusions, i + 1, stop).err())
-            })
-            .collect();
-        greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    drop(scratch);
-    if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
-        // No search was made yet: the journal holds nothing of this run.
-        return Err(RunError::Interrupted { stop: Interrupted, left: Left::Nothing }.into());
-    }
-    let failed: Vec<(String, Fault)> = options
-        .engines
-        .iter()
-        .zip(faults)
-        .filter_map(|(e, fault)| fault.map(|fault| (e.command.clone(), fault)))
-        .collect();
-    if failed.len() == options.engines.len() {
-        return Err(ExtendError::NoEngineStarts { failed });
-    }
-    for (command, fault) in &failed {
-        tracing::warn!("engine `{command}` could not be started: {fault}; the others go on");
-    }
+    crate::engine::greet(&options.engines, options.engine_timeout, scratch.path(), stop)?;
     Ok(())
 }
 
-/// The fleet of engine processes `options` names, each with its exclusions
-/// files in `scratch`.
+/// The fleet of engine processes `options` names, each with its files in
+/// `scratch`.
 pub fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet> {
-    let engine = |(i, e): (usize, &EngineCommand)| EngineSet {
-        label: e.command.clone(),
-        workers: e.workers,
-        launcher: Box::new(ProcessLauncher {
-            spec: EngineSpec { command: e.command.clone(), timeout: options.engine_timeout },
-            number: i + 1,
-            scratch: scratch.to_path_buf(),
-        }),
-    };
-    options.engines.iter().enumerate().map(engine).collect()
+    crate::engine::processes(&options.engines, options.engine_timeout, scratch)
 }
 
 /// Extends `book` as [`extend`] does, with the searches answered by the
@@ -530,7 +473,11 @@ pub fn answer_leaves(
     let mut asked = Asked::default();
     let answers = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.journal))?;
-        Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(plans, &mut asked, done)
+        Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(
+            &LeafPlan::queries(plans),
+            &mut asked,
+            done,
+        )
     })?;
     let engines = room.reports();
     let taken_from = journal.taken_from(&labels(&engines));
@@ -663,26 +610,21 @@ impl Run<'_, '_, '_> {
         let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
         let known = plans.iter().filter(|p| p.query().is_none()).count();
         // Searches of this round done, by an engine or from the journal.
-        let answers = answerers.answer(plans, &mut asked, &mut |done, busy| {
+        let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |done, busy| {
             control.counted((known + done) as u64);
             control.engines_busy(busy);
         });
         self.report.searched += asked.searched;
         self.report.from_journal += asked.from_journal;
         self.report.engine_time += asked.engine_time;
-        answers
+        Ok(answers?)
     }
 }
 
 /// The run's error for a fleet that gave up: a stop asked for, or engines
 /// that kept failing; the journal keeps every answer either way.
 fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
-    let journal = journal.to_path_buf();
-    match gave_up {
-        _ if cancel.load(Ordering::Relaxed) => ExtendError::Interrupted { stop: Interrupted, journal },
-        GaveUp::NoEngineLeft { query, engine, fault } => ExtendError::NoEngineLeft { engine, query, fault, journal },
-        GaveUp::Position { query, engines, fault } => ExtendError::Position { query, engines, fault, journal },
-    }
+    EngineError::gave_up(gave_up, cancel, journal).into()
 }
 
 #[cfg(test)]

@@ -1,15 +1,15 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use super::ask::{Answerers, Asked};
-use super::fleet::{EngineReport, EngineSet};
-use super::journal::TakenFrom;
-use super::search::LeafPlan;
+use super::leaf_plan::LeafPlan;
 use super::session::{run_fleet, FleetRan, Opened};
 use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
+use crate::engine::ask::{Answerers, Asked};
+use crate::engine::fleet::{EngineReport, EngineSet};
+use crate::engine::journal::TakenFrom;
 use crate::format::{edax, egaroucid};
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
@@ -115,7 +115,7 @@ pub fn new_book_with(
     let mut asked = Asked::default();
     let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
         let mut answerers = Answerers { journal, fleet, engines, cancel };
-        answerers.answer(std::slice::from_ref(&plan), &mut asked, &mut |_, _| {})
+        Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
     });
     let FleetRan { engines, taken_from, journal_set_aside } = ran;
     let mut report = NewReport {

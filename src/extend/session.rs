@@ -6,15 +6,15 @@
 //! the engines did.
 
 use super::first::{self, FirstNegamax, Prepared};
-use super::fleet::{EngineReport, EngineSet, Fleet, Room};
-use super::journal::{Journal, TakenFrom};
-use super::scratch;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
 use super::write;
 use super::{labels, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
+use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
+use crate::engine::journal::{Journal, TakenFrom};
+use crate::engine::scratch;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::run::{Control, Interrupted, RunError};

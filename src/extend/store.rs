@@ -8,7 +8,7 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
-use super::search::LeafPlan;
+use super::leaf_plan::LeafPlan;
 use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
@@ -131,7 +131,7 @@ pub struct Store<'b> {
     changed_ids: Bits,
     /// The positions added, in the order added, and their boards.
     added: Vec<Node>,
-    added_ids: HashMap<Board, u32>,
+    added_ids: hashbrown::HashMap<Board, u32>,
     /// The level an Edax book written from the store says in its header,
     /// when not the book read's.
     header_level: Option<u8>,
@@ -149,7 +149,7 @@ impl<'b> Store<'b> {
             changed: HashMap::new(),
             changed_ids,
             added: Vec::new(),
-            added_ids: HashMap::new(),
+            added_ids: hashbrown::HashMap::new(),
             header_level: None,
         }
     }

@@ -4,7 +4,7 @@
 
 use super::candidates::{candidates, Gates};
 use super::first::{self, Prepared};
-use super::search::LeafPlan;
+use super::leaf_plan::LeafPlan;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;

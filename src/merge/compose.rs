@@ -10,7 +10,7 @@ use super::rule::{choose, Kept, Side, Why};
 use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, FilePlace, MoveSlot, Problem};
-use crate::extend::search::LeafPlan;
+use crate::extend::leaf_plan::LeafPlan;
 use crate::format::edax::read::{self as edax, LINKS_AT};
 use crate::format::edax::{Relinked, NO_LEAF};
 use crate::format::egaroucid::put_leaf;

@@ -20,8 +20,8 @@ pub use receipt::RECEIPT;
 
 use crate::book::{Book, ReadOptions, RecordId};
 use crate::convert::{convert, ConvertError, ConvertReport};
-use crate::extend::fleet::{EngineReport, EngineSet};
-use crate::extend::search::LeafPlan;
+use crate::engine::fleet::{EngineReport, EngineSet};
+use crate::extend::leaf_plan::LeafPlan;
 use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, LeavesAnswered, TakenFrom, JOURNAL};
 use crate::failure::ErrorKind;
 use crate::files::input::{OverInput, Writer};

@@ -8,10 +8,10 @@ use crate::extend::{
 };
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
+use bookminer::engine::fleet::EngineSet;
+use bookminer::engine::search::{Answer, Fault, Launcher, Query, Searcher};
 use bookminer::extend::deepen::{deepen_with, DeepenOptions};
-use bookminer::extend::fleet::EngineSet;
 use bookminer::extend::priority::ErrorWeight;
-use bookminer::extend::search::{Answer, Fault, Launcher, Query, Searcher};
 use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::format::edax::entries::encode;
 use bookminer::negamax::search_level;

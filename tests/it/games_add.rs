@@ -11,7 +11,7 @@
 use crate::common::bin;
 use crate::extend::{assert_no_engine_left, book, journal, run, solver, stderr, summary, RUN_TAG, START};
 use bookminer::board::{Board, Move, Square};
-use bookminer::extend::search::Query;
+use bookminer::engine::search::Query;
 use bookminer::format::edax;
 use bookminer::kifu::play;
 use bookminer::symmetry::normalize;
@@ -29,11 +29,15 @@ fn board_of(line: &str) -> Board {
     play(&squares(line)).unwrap().0
 }
 
-/// `bookminer add IN GAMES OUT` in `dir` with the solver, journal in `o`.
+/// `bookminer add IN GAMES OUT` in `dir` with the solver (two workers
+/// unless `extra` says), journal in `o`.
 fn add(dir: &Path, games: &str, out: &str, extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).args(["--config", "/dev/null", "add"]).arg(book()).arg(games).arg(out);
-    command.args(["--workers", "2", "--out-dir", "o"]).arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir);
+    if !extra.contains(&"--workers") {
+        command.args(["--workers", "2"]);
+    }
+    command.args(["--out-dir", "o"]).arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir);
     command
 }
 
@@ -191,6 +195,42 @@ fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
         assert!(taken.contains(&format!(" {before} taken from")), "{taken} (journal held {before})");
         assert_eq!(journal(dir.path()).len(), searches, "no search made twice");
     }
+}
+
+#[test]
+fn searches_asked_of_every_worker_at_once_write_the_book_of_one_worker() {
+    let games = many_games();
+    let books: Vec<(Vec<u8>, usize)> = ["1", "4"]
+        .iter()
+        .map(|workers| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("g.txt"), &games).unwrap();
+            let out = run(add(dir.path(), "g.txt", "out.dat", &["--workers", workers]));
+            assert!(out.status.success(), "{}", stderr(&out));
+            (std::fs::read(dir.path().join("out.dat")).unwrap(), journal(dir.path()).len())
+        })
+        .collect();
+    assert!(books[0].1 > 20, "{} searches", books[0].1);
+    assert_eq!(books[0], books[1], "the same book, the same number of searches");
+}
+
+#[test]
+fn a_level_and_depth_given_for_an_edax_book_are_left_aside_with_a_warning() {
+    let books: Vec<(Vec<u8>, String)> = [&[][..], &["--level", "5", "--depth", "30"][..]]
+        .iter()
+        .map(|extra| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("g.txt"), game("h3")).unwrap();
+            let out = run(add(dir.path(), "g.txt", "out.dat", extra));
+            assert!(out.status.success(), "{}", stderr(&out));
+            (std::fs::read(dir.path().join("out.dat")).unwrap(), stderr(&out))
+        })
+        .collect();
+    assert_eq!(books[0].0, books[1].0, "the book written as without them");
+    assert!(!books[0].1.contains("left aside"), "{}", books[0].1);
+    let said = &books[1].1;
+    assert!(said.contains("warn: level 5 left aside: an Edax book's positions take its header's level"), "{said}");
+    assert!(said.contains("warn: depth 30 left aside"), "{said}");
 }
 
 #[test]

@@ -201,6 +201,23 @@ fn the_formats_do_not_reach_up_into_the_book_nor_the_rules_into_the_formats() {
     }
 }
 
+#[test]
+fn the_engines_know_nothing_of_growth_nor_of_books() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("engine"), &mut files);
+    assert!(files.len() >= 7, "{} files under src/engine", files.len());
+    let growth = ["crate::extend", "crate::merge", "crate::fix", "crate::walk", "crate::book", "crate::games"];
+    for file in &files {
+        let code = code(file);
+        // Tests may read back what a protocol writes.
+        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+        for path in paths_in(code) {
+            assert!(!growth.iter().any(|g| path.starts_with(g)), "{} uses {path}", file.display());
+        }
+    }
+}
+
 /// The functions of `code` that call themselves (by name, as `name(`,
 /// `self.name(` or `Self::name(` in their own body), test modules left
 /// out: each a depth-first traversal of its own, or some other recursion.

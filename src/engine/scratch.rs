@@ -137,7 +137,7 @@ mod tests {
     #[test]
     fn a_killed_runs_folder_of_this_journal_is_removed_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
-        let journal = dir.path().join(super::super::JOURNAL);
+        let journal = dir.path().join(crate::engine::journal::JOURNAL);
         let made = |name: &str, files: &[&str]| {
             let path = dir.path().join(name);
             std::fs::create_dir(&path).unwrap();
@@ -158,7 +158,7 @@ mod tests {
         assert!(with_more.join("notes.txt").exists(), "a file not a round book is never removed");
         assert!(run.path().file_name().unwrap().to_str().unwrap().starts_with(&own));
         // By another path to the same journal, the same tag.
-        let dotted = dir.path().join(".").join(super::super::JOURNAL);
+        let dotted = dir.path().join(".").join(crate::engine::journal::JOURNAL);
         assert_eq!(tag(&dotted), tag(&journal));
     }
 

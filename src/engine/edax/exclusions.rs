@@ -4,8 +4,8 @@
 //! board's excluded moves, makes the engine search exactly as Edax's own
 //! `book extend` does (its `position_search` leaves out the links).
 
-use super::search::Query;
 use crate::board::{Move, Square};
+use crate::engine::search::Query;
 use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
 
 /// An Edax book with a record for each query that excludes moves.

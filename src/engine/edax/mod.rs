@@ -13,7 +13,8 @@
 //! command's echo and the marker's is that command's output, whatever
 //! prompts and blank lines the console prints around it.
 
-use super::exclusions;
+mod exclusions;
+
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
 use crate::os::EngineGroup;

@@ -1,11 +1,11 @@
-//! A batch of leaf searches answered: what the journal holds is taken, the
-//! rest is asked of the fleet, each answer written to the journal before it
-//! is used. `extend`'s rounds and `merge`'s stale leaves ask this way.
+//! A batch of searches answered: what the journal holds is taken, the rest
+//! is asked of the fleet, each answer written to the journal before it is
+//! used. Every growth command and `merge`'s stale leaves ask this way.
 
 use super::fleet::{Answered, EngineSet, Fleet};
 use super::journal::Journal;
-use super::search::{Answer, LeafPlan, Query};
-use super::{gave_up_error, ExtendError};
+use super::search::{Answer, Query};
+use super::EngineError;
 use crate::run::Interrupted;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -28,19 +28,19 @@ pub struct Answerers<'r, 'f> {
 }
 
 impl Answerers<'_, '_> {
-    /// The answer to every search the plans ask for (`None` for a plan that
-    /// asks none), counted into `asked`; `done` hears how many of the
-    /// plans' searches are answered so far, and the share of the engines'
-    /// time spent searching. A stop, or a fleet that gives
-    /// up, is the run's error: the journal keeps every answer given.
+    /// The answer to every search asked (`None` where none is), counted
+    /// into `asked`; `done` hears how many of the searches are answered so
+    /// far, and the share of the engines' time spent searching. A stop, or
+    /// a fleet that gives up, is the run's error: the journal keeps every
+    /// answer given.
     pub fn answer(
         &mut self,
-        plans: &[LeafPlan],
+        queries: &[Option<Query>],
         asked: &mut Asked,
         done: &mut dyn FnMut(usize, f64),
-    ) -> Result<Vec<Option<Answer>>, ExtendError> {
-        let (mut answers, to_ask) = self.in_journal(plans, asked);
-        let searches = plans.iter().filter(|p| p.query().is_some()).count();
+    ) -> Result<Vec<Option<Answer>>, EngineError> {
+        let (mut answers, to_ask) = self.in_journal(queries, asked);
+        let searches = queries.iter().filter(|q| q.is_some()).count();
         let mut answered = searches - to_ask.len();
         done(answered, self.fleet.utilisation());
         for &(index, query) in &to_ask {
@@ -48,7 +48,7 @@ impl Answerers<'_, '_> {
         }
         for _ in 0..to_ask.len() {
             let Some(next) = self.fleet.next_done() else { break };
-            let gave_up = |gave_up| gave_up_error(gave_up, self.cancel, self.journal.path());
+            let gave_up = |gave_up| EngineError::gave_up(gave_up, self.cancel, self.journal.path());
             let Answered { id, query, answer, engine, took } = next.map_err(gave_up)?;
             self.journal.record(&query, answer, &self.engines[engine].label, took)?;
             asked.searched += 1;
@@ -57,18 +57,22 @@ impl Answerers<'_, '_> {
             answered += 1;
             done(answered, self.fleet.utilisation());
         }
-        if answers.iter().zip(plans).any(|(a, p)| a.is_none() && p.query().is_some()) {
-            return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+        if answers.iter().zip(queries).any(|(a, q)| a.is_none() && q.is_some()) {
+            return Err(EngineError::Interrupted { stop: Interrupted, journal: self.journal.path().to_path_buf() });
         }
         Ok(answers)
     }
 
-    /// The answers to the plans' searches that the journal already holds,
-    /// and the searches left to ask (their plan's index and query).
-    fn in_journal(&mut self, plans: &[LeafPlan], asked: &mut Asked) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
-        let mut answers: Vec<Option<Answer>> = vec![None; plans.len()];
+    /// The answers to the searches that the journal already holds, and the
+    /// searches left to ask (their index and query).
+    fn in_journal(
+        &mut self,
+        queries: &[Option<Query>],
+        asked: &mut Asked,
+    ) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
+        let mut answers: Vec<Option<Answer>> = vec![None; queries.len()];
         let mut to_ask = Vec::new();
-        for (i, query) in plans.iter().enumerate().filter_map(|(i, p)| p.query().map(|q| (i, q))) {
+        for (i, query) in queries.iter().enumerate().filter_map(|(i, q)| q.as_ref().map(|q| (i, q))) {
             match self.journal.take(query) {
                 Some(answer) => {
                     answers[i] = Some(answer);

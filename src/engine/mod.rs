@@ -1,0 +1,153 @@
+//! The engines: what searches a position's leaf for every command that
+//! grows or mends a book (`new`, `add`, `extend`, `grow`, `deepen`,
+//! `merge`), and nothing of books or of growth.
+//!
+//! * [`search`]: the words they share: a [`search::Query`] in, an
+//!   [`search::Answer`] or a [`search::Fault`] out, through the
+//!   [`search::Searcher`] and [`search::Launcher`] traits.
+//! * [`fleet`]: every engine's workers at once, supervised: an engine that
+//!   keeps failing is retired, a position that fails everywhere stops the
+//!   run.
+//! * [`journal`]: every answer kept as it comes, so that no search is made
+//!   twice, across runs too.
+//! * [`ask`]: a batch of searches answered, the journal first, then the
+//!   fleet.
+//! * [`scratch`]: the run's folder for the files its engines need.
+//! * [`edax`]: one protocol, Edax's console (with its books of excluded
+//!   moves). A second protocol is a folder beside it and one arm of
+//!   [`processes`] and [`greet`].
+
+pub mod ask;
+pub mod edax;
+pub mod fleet;
+pub mod journal;
+pub mod scratch;
+pub mod search;
+
+use crate::failure::ErrorKind;
+use crate::run::{Interrupted, Left, RunError};
+use edax::{EngineSpec, ProcessLauncher};
+use fleet::{EngineSet, GaveUp};
+use journal::JournalError;
+use search::{Fault, Query};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// An engine of the fleet as the user names it: a command line, run
+/// `workers` times at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand {
+    pub command: String,
+    pub workers: usize,
+}
+
+/// Why the engines could not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The run's folder for the engines' files could not be made, or the
+    /// greeting was stopped.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// No engine of the fleet could be started and greeted, before the book
+    /// was read: each engine's command and its words.
+    #[error("no engine could be started{}", started_text(failed))]
+    NoEngineStarts { failed: Vec<(String, Fault)> },
+    /// Every engine was retired: each failed too many times in a row.
+    #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
+    NoEngineLeft { engine: String, query: Query, fault: Fault, journal: PathBuf },
+    /// One position failed on several engines: the position, not the engines, is at fault.
+    #[error("{query}: failed on {} engines ({}), last: {fault}; the journal {} keeps every answer so far", engines.len(), engines.join(", "), journal.display())]
+    Position { query: Query, engines: Vec<String>, fault: Fault, journal: PathBuf },
+    /// A stop asked for while searches were under way: the journal keeps
+    /// every answer given.
+    #[error("{stop}; the journal {} keeps every answer so far", journal.display())]
+    Interrupted { stop: Interrupted, journal: PathBuf },
+}
+
+impl EngineError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            EngineError::Journal(e) => e.kind(),
+            EngineError::Run(e) => e.kind(),
+            EngineError::NoEngineStarts { .. } | EngineError::NoEngineLeft { .. } | EngineError::Position { .. } => {
+                ErrorKind::Engine
+            }
+            EngineError::Interrupted { .. } => ErrorKind::Interrupted,
+        }
+    }
+
+    /// The error of a fleet that gave up: a stop asked for, or engines
+    /// that kept failing; the journal keeps every answer either way.
+    pub fn gave_up(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> EngineError {
+        let journal = journal.to_path_buf();
+        match gave_up {
+            _ if cancel.load(Ordering::Relaxed) => EngineError::Interrupted { stop: Interrupted, journal },
+            GaveUp::NoEngineLeft { query, engine, fault } => {
+                EngineError::NoEngineLeft { engine, query, fault, journal }
+            }
+            GaveUp::Position { query, engines, fault } => EngineError::Position { query, engines, fault, journal },
+        }
+    }
+}
+
+/// Each engine that could not be started, and why.
+fn started_text(failed: &[(String, Fault)]) -> String {
+    failed.iter().map(|(command, fault)| format!("; engine `{command}`: {fault}")).collect()
+}
+
+/// Starts one process of each engine of `engines`, greets it and lets it
+/// go, all at once, before a run reads its book: an engine that cannot
+/// start (not found, no evaluation file) is known at once, in its own
+/// words. When none starts the run stops here; an engine that alone fails
+/// is said in the log and left to the fleet, which retires it if it keeps
+/// failing. `scratch` is the folder its files go in.
+pub fn greet(
+    engines: &[EngineCommand],
+    timeout: Duration,
+    scratch: &Path,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(), EngineError> {
+    let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
+        let greetings: Vec<_> = engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let spec = EngineSpec { command: e.command.clone(), timeout };
+                let exclusions = scratch.join(format!("engine-{}-0.dat", i + 1));
+                scope.spawn(move || edax::greet(&spec, exclusions, i + 1, stop).err())
+            })
+            .collect();
+        greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
+        // No search was made yet: the journal holds nothing of this run.
+        return Err(RunError::Interrupted { stop: Interrupted, left: Left::Nothing }.into());
+    }
+    let failed: Vec<(String, Fault)> =
+        engines.iter().zip(faults).filter_map(|(e, fault)| fault.map(|fault| (e.command.clone(), fault))).collect();
+    if failed.len() == engines.len() {
+        return Err(EngineError::NoEngineStarts { failed });
+    }
+    for (command, fault) in &failed {
+        tracing::warn!("engine `{command}` could not be started: {fault}; the others go on");
+    }
+    Ok(())
+}
+
+/// The fleet of engine processes `engines` names, each waited for at most
+/// `timeout` an answer, with its files in `scratch`.
+pub fn processes(engines: &[EngineCommand], timeout: Duration, scratch: &Path) -> Vec<EngineSet> {
+    let engine = |(i, e): (usize, &EngineCommand)| EngineSet {
+        label: e.command.clone(),
+        workers: e.workers,
+        launcher: Box::new(ProcessLauncher {
+            spec: EngineSpec { command: e.command.clone(), timeout },
+            number: i + 1,
+            scratch: scratch.to_path_buf(),
+        }),
+    };
+    engines.iter().enumerate().map(engine).collect()
+}

@@ -1,0 +1,83 @@
+//! What a position's leaf becomes: known without a search, or the search
+//! an engine is asked for (as Edax's `position_search` decides it).
+
+use crate::board::{Board, Move};
+use crate::engine::search::{Answer, Query};
+use crate::negamax::{self, SCORE_INF};
+use crate::symmetry::normalize;
+
+/// What a position's leaf becomes without a search, or the search that
+/// decides it (docs/extend.md, as Edax's `position_search` does it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafPlan {
+    Known {
+        score: i8,
+        mv: Option<Move>,
+    },
+    /// `through_pass`: the position must pass; the query is the position
+    /// after the pass, and its answer's score, negated, is the leaf's.
+    Search {
+        query: Query,
+        through_pass: bool,
+    },
+}
+
+impl LeafPlan {
+    /// The plan for the leaf of `board` (stored, normalized), whose links
+    /// are `linked`, searched at Edax's `level`: a finished game's final
+    /// score; none when every move is linked; else the best move not linked,
+    /// searched after the pass when the side to move must pass.
+    pub fn of(board: &Board, linked: impl IntoIterator<Item = Move>, level: u8) -> LeafPlan {
+        let level = level.min(negamax::MAX_LEVEL);
+        if board.is_game_over() {
+            return LeafPlan::Known { score: board.final_score() as i8, mv: None };
+        }
+        let none = LeafPlan::Known { score: -(SCORE_INF as i8), mv: None };
+        let (mut squares, mut pass) = (0u64, false);
+        for mv in linked {
+            match mv {
+                Move::Play(square) => squares |= square.bit(),
+                Move::Pass => pass = true,
+            }
+        }
+        if board.must_pass() {
+            if pass {
+                return none;
+            }
+            let query = Query { board: normalize(&board.swapped()).board, excluded: 0, level };
+            return LeafPlan::Search { query, through_pass: true };
+        }
+        let legal = board.legal_moves();
+        if legal & !squares == 0 {
+            return none;
+        }
+        LeafPlan::Search { query: Query { board: *board, excluded: legal & squares, level }, through_pass: false }
+    }
+
+    /// The leaf's score and move (`None`: no move), given the answer to the
+    /// plan's search, if it asks one.
+    ///
+    /// # Panics
+    /// When a search plan is given no answer.
+    pub fn leaf(&self, answer: Option<Answer>) -> (i8, Option<Move>) {
+        match (self, answer) {
+            (LeafPlan::Known { score, mv }, _) => (*score, *mv),
+            (LeafPlan::Search { through_pass: true, .. }, Some(a)) => (-a.score, Some(Move::Pass)),
+            (LeafPlan::Search { .. }, Some(a)) => (a.score, Some(Move::Play(a.mv))),
+            (LeafPlan::Search { .. }, None) => panic!("a search's leaf is set only once it is answered"),
+        }
+    }
+
+    /// The search each plan asks, if any, in the plans' order.
+    pub fn queries(plans: &[LeafPlan]) -> Vec<Option<Query>> {
+        plans.iter().map(|plan| plan.query().copied()).collect()
+    }
+
+    /// The search the plan asks, if any.
+    pub fn query(&self) -> Option<&Query> {
+        match self {
+            LeafPlan::Search { query, .. } => Some(query),
+            LeafPlan::Known { .. } => None,
+        }
+    }
+}
