@@ -17,6 +17,7 @@ use super::grow::View;
 use super::leaf_plan::LeafPlan;
 use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use super::session::{self, Held, Policy};
+use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
 use super::{gave_up_error, process_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
@@ -187,7 +188,7 @@ impl Policy for Leaves<'_> {
         let (chosen, needed, ended) = {
             let none_hidden = HashSet::new();
             let view = View::new(store, solved, root, (options.extend.window, min_empties), &none_hidden);
-            to_deepen(&Needing { view: &view, store, level: options.level }, root, options)?
+            to_deepen(&Needing { view: &view, store, solved, level: options.level }, root, options)?
         };
         self.report.needed = needed;
         let mut run = Deepening {
@@ -213,6 +214,11 @@ impl Policy for Leaves<'_> {
             self.report.header_level_set = true;
         }
         Ok(())
+    }
+
+    /// Deepen orders the records itself: the candidates are only counted.
+    fn reads_candidates(&self) -> bool {
+        false
     }
 }
 
@@ -243,7 +249,7 @@ fn by_priority(
     options: &DeepenOptions,
 ) -> (Vec<NodeId>, u64, Option<Ended>) {
     let w = options.error_weight;
-    let needed = walk_order(graph, root).len() as u64;
+    let needed = needed_count(graph, root, options.extend.window);
     let by_positions = options.extend.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let by_priority = options.max_priority.map(|c| priority::count_at_most(graph, root, w, c));
     let by_priority = by_priority.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
@@ -310,12 +316,59 @@ fn walk_order(graph: &Needing<'_, '_, '_>, root: NodeId) -> Vec<NodeId> {
     chosen
 }
 
+/// How many positions [`walk_order`] gives, without walking where the
+/// count is the same: in file order, over the records the first negamax
+/// reached, for an Edax book as read under no window. On a book of
+/// millions of records, the walk's reads, each where the links lead, took
+/// longer than `fix` of the book.
+fn needed_count(graph: &Needing<'_, '_, '_>, root: NodeId, window: Window) -> u64 {
+    match in_file_order(graph, root, window) {
+        Some(needed) => needed,
+        None => walk_order(graph, root).len() as u64,
+    }
+}
+
+/// [`needed_count`] in file order, where it is the walk's; `None` where it
+/// may not be (a window, positions added or changed, an Egaroucid book).
+///
+/// The walk enters the positions reached from `root` over links through
+/// entered positions only. The first negamax reached every position below
+/// `root` over the same links. Every position on a line of links to an
+/// entered position is entered too: a link is a legal move, so the
+/// position it leaves is no finished game and has more empty squares than
+/// the child. So, `root` entered, the walk enters exactly the positions
+/// negamaxed that are entered. A record that cannot be read counts as no
+/// leaf to deepen, as in the walk.
+fn in_file_order(graph: &Needing<'_, '_, '_>, root: NodeId, window: Window) -> Option<u64> {
+    let store = graph.store;
+    let as_read = store.changed().is_empty() && store.added().is_empty();
+    if window != Window::NONE || !matches!(store.flavor(), Flavor::Edax(_)) || !as_read {
+        return None;
+    }
+    if !graph.entered(root) {
+        return Some(0);
+    }
+    let file = store.book().file();
+    let mut needed = 0;
+    for at in file.records_in(0..store.book().counts().records as usize) {
+        let id = NodeId::Book(at);
+        if !graph.solved.is_solved(id) || !graph.entered(id) {
+            continue;
+        }
+        let Some(raw) = file.edax_record(at) else { continue };
+        needed += u64::from(needs_deepening(raw.level(), raw.board().empties(), graph.level));
+    }
+    Some(needed)
+}
+
 /// The growing book as deepen orders it: grow's view, with the records
 /// that need deepening as its frontier, each scored by its leaf (−127, the
 /// least, for a leaf that is no move).
 struct Needing<'v, 'a, 'b> {
     view: &'v View<'a, 'b>,
     store: &'v Store<'b>,
+    /// What the first negamax reached.
+    solved: &'v Solved,
     level: u8,
 }
 
@@ -458,7 +511,7 @@ impl Deepening<'_, '_, '_> {
 
 /// How many records of the book read the negamax reached whose value is
 /// not the one the book read holds.
-fn values_changed(store: &Store<'_>, solved: &super::solved::Solved) -> Result<u64, ExtendError> {
+fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError> {
     let book = store.book();
     let mut changed = 0;
     for at in book.file().records_in(0..book.counts().records as usize) {
@@ -485,4 +538,38 @@ fn any_needs_deepening(store: &Store<'_>, level: u8) -> Result<bool, ExtendError
         stack.extend(children.filter(|&child| seen.insert(child)));
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extend::first::{self, Prepared};
+    use crate::synth::{book_bytes, SynthOptions};
+    use std::path::Path;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// The records needing deepening, counted in file order, are as
+        /// many as the walk enters, whatever the gate of empty squares
+        /// (61: not even the start) and the level.
+        #[test]
+        fn needed_in_file_order_is_the_walk_s(seed in 0u64..1000, min_empties in 0u32..62, level in 0u8..40) {
+            let options = SynthOptions { positions: 3000, seed, perturb: 0.2 };
+            let read = Book::from_bytes("synthetic", book_bytes(&options)).unwrap();
+            let flavor = Flavor::Edax(read.header().edax().unwrap().search_errors());
+            let cancel = AtomicBool::new(false);
+            let start = Start::initial();
+            let prepared = first::prepare(read, &start, (min_empties, false), Path::new("journal"), &cancel);
+            let Prepared { book, links, first } = prepared.unwrap();
+            let store = Store::with_links(&book, flavor, links);
+            let root = store.find(&normalize(&start.board).board).unwrap();
+            let solved = Solved::from_first(first.unwrap());
+            let hidden = HashSet::new();
+            let view = View::new(&store, &solved, root, (Window::NONE, min_empties), &hidden);
+            let graph = Needing { view: &view, store: &store, solved: &solved, level };
+            let walked = walk_order(&graph, root).len() as u64;
+            proptest::prop_assert_eq!(in_file_order(&graph, root, Window::NONE), Some(walked));
+        }
+    }
 }

@@ -37,8 +37,11 @@ pub struct FirstNegamax {
     pub words: EdaxSolutions,
     /// The records reached over links from the start.
     pub solved: Bits,
-    /// The first round's candidates, in the candidate walk's order.
+    /// The first round's candidates, in the candidate walk's order (none
+    /// when not kept).
     pub candidates: Vec<NodeId>,
+    /// How many candidates the walk met, kept or not.
+    pub met: u64,
     /// (child record, parent record) for each link walked, when the book
     /// read says none (an Egaroucid book's links are its legal moves).
     pub parents: Vec<(u32, u32)>,
@@ -55,12 +58,14 @@ pub struct Prepared {
 }
 
 /// Makes `book` ready to grow from `start` (which it holds), noting as
-/// candidates the positions of at least `min_empties` empty squares. A stop
-/// asked for through `cancel` ends it, the run's `journal` kept.
+/// candidates the positions of at least `min_empties` empty squares, kept
+/// if `kept` (else only counted: a policy that does not read them is spared
+/// 12 bytes a candidate). A stop asked for through `cancel` ends it, the
+/// run's `journal` kept.
 pub fn prepare(
     book: Book,
     start: &Start,
-    min_empties: u32,
+    (min_empties, kept): (u32, bool),
     journal: &Path,
     cancel: &AtomicBool,
 ) -> Result<Prepared, ExtendError> {
@@ -75,7 +80,8 @@ pub fn prepare(
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
-    let negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties, cancel);
+    let mut negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties, cancel);
+    negamaxer.keep_candidates = kept;
     let walked = walk(&walkable, negamaxer);
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));
@@ -90,7 +96,7 @@ pub fn prepare(
         path.display(),
         began.elapsed().as_secs_f64(),
         stats.positions,
-        first.candidates.len()
+        first.met
     );
     let Ok((book, targets)) = walkable.into_book().into_book() else {
         unreachable!("a book resolved with its index kept")
@@ -164,6 +170,9 @@ struct Negamaxer<'b, 'c> {
     min_empties: u32,
     entered: u32,
     candidates: Vec<(u32, Located)>,
+    /// Whether candidates are kept, or only counted (`met`).
+    keep_candidates: bool,
+    met: u64,
     parents: Vec<(u32, u32)>,
     cancel: &'c AtomicBool,
 }
@@ -180,7 +189,20 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
         let stack = vec![Entered::read(book, root.id, book.file().offset(root), 0)];
         let (words, solved) = (EdaxSolutions::new(records), Bits::new(records));
         let (candidates, parents) = (Vec::new(), Vec::new());
-        Negamaxer { book, flavor, words, solved, stack, min_empties, entered: 1, candidates, parents, cancel }
+        Negamaxer {
+            book,
+            flavor,
+            words,
+            solved,
+            stack,
+            min_empties,
+            entered: 1,
+            candidates,
+            keep_candidates: true,
+            met: 0,
+            parents,
+            cancel,
+        }
     }
 
     /// What was computed, the candidates in the order they were entered.
@@ -189,7 +211,7 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
         // Collected where they lie (12 bytes each either way): a copy
         // would be the run's largest moment.
         let candidates = self.candidates.into_iter().map(|(_, at)| NodeId::Book(at)).collect();
-        FirstNegamax { words: self.words, solved: self.solved, candidates, parents: self.parents }
+        FirstNegamax { words: self.words, solved: self.solved, candidates, met: self.met, parents: self.parents }
     }
 
     /// A position's negamax from its children's, `links` as the walk left it.
@@ -236,6 +258,10 @@ impl Visitor for Negamaxer<'_, '_> {
         self.solved.insert(id);
         let gated = u32::from(entered.empties) >= self.min_empties && !entered.game_over;
         if gated && i16::from(entered.leaf_score) >= solved.value {
+            self.met += 1;
+            if !self.keep_candidates {
+                return Ok(());
+            }
             let at = self.book.file().located(id, departure.offset);
             self.candidates.push((entered.rank, at));
         }

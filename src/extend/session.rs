@@ -60,6 +60,13 @@ pub(crate) trait Policy {
     fn negamaxes_first(&self) -> bool {
         true
     }
+
+    /// Whether the policy reads [`Held::candidates`] (extend and grow do;
+    /// else they are only counted: on a book of millions of positions,
+    /// kept, they take tens of megabytes).
+    fn reads_candidates(&self) -> bool {
+        true
+    }
 }
 
 /// What a session did beside its policy's own work, for the summary.
@@ -109,14 +116,17 @@ pub(crate) fn grow_book(
     let (book, links, first) = match negamaxed {
         true => {
             let Prepared { book, links, first } =
-                first::prepare(book, &options.start, min_empties, &paths.journal, cancel)?;
+                first::prepare(book, &options.start, (min_empties, policy.reads_candidates()), &paths.journal, cancel)?;
             (book, links, first)
         }
         false => (book, None, None),
     };
     let stop = Stop { cancel, journal: &paths.journal };
     let Growing { mut store, root, mut solved, candidates } = match negamaxed {
-        true => growing(&book, flavor, links, first, options, min_empties, stop)?,
+        true => {
+            let noting = policy.reads_candidates().then_some(min_empties);
+            growing(&book, flavor, links, first, options, noting, stop)?
+        }
         false => Growing::as_read(&book, flavor, options)?,
     };
     let positions_loaded = book.counts().positions;
@@ -203,14 +213,15 @@ impl<'b> Growing<'b> {
 
 /// The growing book over `book` as [`first::prepare`] made it ready:
 /// negamaxed below the start by the walk, or, where that was not made (an
-/// Edax book with too many links to turn round), here.
+/// Edax book with too many links to turn round), here, noting candidates
+/// of at least `noting` empty squares if given.
 fn growing<'b>(
     book: &'b Book,
     flavor: Flavor,
     links: Option<(LinkTargets, Parents)>,
     first: Option<FirstNegamax>,
     options: &ExtendOptions,
-    min_empties: u32,
+    noting: Option<u32>,
     stop: Stop<'_>,
 ) -> Result<Growing<'b>, ExtendError> {
     let mut store = Store::with_links(book, flavor, links);
@@ -221,7 +232,9 @@ fn growing<'b>(
     }
     let began = Instant::now();
     let mut solved = Solved::new(book.counts().records as usize);
-    solved.note_candidates(min_empties);
+    if let Some(min_empties) = noting {
+        solved.note_candidates(min_empties);
+    }
     solved.solve_from(&mut store, root, stop)?;
     let candidates = solved.take_candidates();
     let seconds = began.elapsed().as_secs_f64();

@@ -206,7 +206,7 @@ proptest::proptest! {
 /// initial position by the walk ([`super::first`]), its links resolved.
 fn prepared(book: Book, min_empties: u32) -> Prepared {
     let cancel = AtomicBool::new(false);
-    first::prepare(book, &Start::initial(), min_empties, Path::new("journal"), &cancel).unwrap()
+    first::prepare(book, &Start::initial(), (min_empties, true), Path::new("journal"), &cancel).unwrap()
 }
 
 proptest::proptest! {
