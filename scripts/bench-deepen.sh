@@ -44,7 +44,7 @@ answers=$(wc -l < "$work/o/extend.jsonl")
 journal=$( { /usr/bin/time -f "%e" python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" \
   "$work/o/extend.jsonl"; } 2>&1 | tail -n 1)
 echo "journal: $answers answers, read (parsed whole) in $journal s" >&2
-size=$(stat -c %s "$book")
+size=$(stat -L -c %s "$book")
 python3 - "${fix%% *}" "${again%% *}" "${again##* }" "$journal" "$size" "$n" <<'PY'
 import sys
 fix, deep, rss_kib, journal, size, n = map(float, sys.argv[1:])
