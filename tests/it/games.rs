@@ -190,7 +190,7 @@ fn a_cut_wthor_file_is_read_to_its_last_whole_game_and_says_what_was_left() {
 }
 
 #[test]
-fn a_damaged_ggf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
+fn a_damaged_ggf_pgn_sgf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         (
@@ -200,6 +200,16 @@ fn a_damaged_ggf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
         ),
         ("junk.ggf", "(;B[f5];)\nhello", "junk.ggf: line 2, byte 10: `h` between games"),
         ("lines.jsonl", "{\"kifu\":\"F5\"}\nF5D6\n", "lines.jsonl: game 2, line 2, byte 14: not a JSON line"),
+        (
+            "open.pgn",
+            "1. f5 *\n[Event \"x",
+            "open.pgn: game 2, line 2, byte 17: the file ends in the value of tag Event",
+        ),
+        (
+            "open.sgf",
+            "(;GM[2]B[f5])\n(;B[f5]",
+            "open.sgf: game 2, line 2, byte 21: the file ends inside the variation that starts on line 2 at byte 14",
+        ),
     ];
     for (name, text, message) in cases {
         let path = dir.path().join(name);
