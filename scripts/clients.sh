@@ -280,6 +280,56 @@ checked_egaroucid_as_edax_converted() {
     { echo "bookminer: $om $og $ob; Edax of the conversion: $theirs"; return 1; }
 }
 
+# written_as WTB FORMAT OUT: the games of a WTHOR file written as a text,
+# PGN or SGF file, moves in file order, passes left to the replay (Edax's
+# PGN reader loses the move after a written black pass: docs/games.md). A
+# PGN file ends with a game of tags alone, since Edax never takes a PGN
+# file's last game.
+written_as() {
+  python3 - "$@" <<'PY'
+import sys
+wtb, form, out = sys.argv[1:]
+data = open(wtb, "rb").read()
+games = []
+for at in range(16, len(data) - 67, 68):
+    moves = []
+    for b in data[at + 8:at + 68]:
+        if b == 0:
+            break
+        moves.append("abcdefgh"[b % 10 - 1] + str(b // 10))
+    games.append(moves)
+with open(out, "w") as f:
+    for g, moves in enumerate(games):
+        if form == "txt":
+            f.write("".join(moves) + "\n")
+        elif form == "pgn":
+            f.write('[Event "WTHOR"]\n[Round "%d"]\n[Result "*"]\n\n' % (g + 1))
+            for i, m in enumerate(moves):
+                f.write(("%d. " % (i // 2 + 1) if i % 2 == 0 else "") + m + ("\n" if i % 10 == 9 else " "))
+            f.write("\n{from WTHOR} *\n\n")
+        else:
+            f.write("(;FF[4]GM[2]PB[?]PW[?]SZ[8]AB[d5][e4]AW[d4][e5]PL[B]\n")
+            f.write("".join("%s[%s];" % ("BW"[i % 2], m) for i, m in enumerate(moves)) + ")\n")
+    if form == "pgn":
+        f.write('[Event "end"]\n')
+PY
+}
+
+# checked_formats_as_edax BOOK WTB: the games of a WTHOR file written as
+# text, PGN and SGF are each checked as Edax checks them, and to the same
+# counts as the WTHOR file itself.
+checked_formats_as_edax() {
+  local form first ours
+  bm check "$1" "$2" --out-dir "$d/o" -q --summary json || return 1
+  first=$(counts "$d/bm.out")
+  for form in txt pgn sgf; do
+    written_as "$2" "$form" "$d/games.$form" || return 1
+    checked_as_edax "$1" "$d/games.$form" || { echo "as .$form"; return 1; }
+    ours=$(counts "$d/bm.out")
+    [ "$ours" = "$first" ] || { echo ".$form: $ours; .wtb: $first"; return 1; }
+  done
+}
+
 games=$shared/books/games
 check "check WTH_2021 against edax46-l2-small: Edax's recorded line" checked_as_recorded
 check "check wthor-1980.ggf against edax46-l2-small as Edax's book check" \
@@ -292,6 +342,10 @@ check "check wthor-1980.ggf against edax46-plus-games as Edax's book check" \
   checked_as_edax "$games/edax46-plus-games.edax.dat" "$games/wthor-1980.ggf"
 check "check WTH_1985 against edax46-plus-games, negamaxed, as Edax's book check" \
   checked_as_edax "$games/edax46-plus-games.edax-negamax.dat" "$games/wthor/WTH_1985.wtb"
+check "check WTH_2021 written as .txt, .pgn and .sgf against edax46-l2-small as Edax's book check" \
+  checked_formats_as_edax "$shared/books/edax46-l2-small.dat" "$games/wthor/WTH_2021.wtb"
+check "check WTH_1980 written as .txt, .pgn and .sgf against wthor2021-l2, negamaxed, as Edax's" \
+  checked_formats_as_edax "$games/wthor2021-l2.edax-negamax.dat" "$games/wthor/WTH_1980.wtb"
 check "check two games whose last pairs Edax counts as one" \
   checked_pairs_as_edax "$shared/books/edax46-l2-small.dat" d3c3f5f6b3 c4c3e6f6c2
 check "check two games whose last pairs Edax counts as two" \

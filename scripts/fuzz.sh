@@ -8,14 +8,14 @@
 # Crashes land in fuzz/artifacts/<target>/; see docs/fuzzing.md.
 set -euo pipefail
 
-targets=(book position config games_wthor games_ggf games_text games_jsonl)
+targets=(book position config games_wthor games_ggf games_pgn games_sgf games_text games_jsonl)
 target=${1:-all}
 seconds=${2:-60}
 
 cd "$(dirname "$0")/.."
 
 if [[ $target != all && ! " ${targets[*]} " =~ " $target " ]]; then
-    echo "usage: $0 [all|book|position|config|games_wthor|games_ggf|games_text|games_jsonl] [SECONDS]" >&2
+    echo "usage: $0 [all|book|position|config|games_wthor|games_ggf|games_pgn|games_sgf|games_text|games_jsonl] [SECONDS]" >&2
     exit 2
 fi
 if ! [[ $seconds =~ ^[0-9]+$ ]]; then

@@ -743,7 +743,8 @@ pub enum Command {
     ///
     /// Reads BOOK (Edax .dat, Egaroucid .egbk3, .egbk2 or .egbk) and the
     /// game files, each told by its extension: .wtb (WTHOR), .ggf (GGF),
-    /// .txt (one game a line, a byte-order mark allowed, # comments), .jsonl
+    /// .pgn (PGN), .sgf (SGF, each variation a game), .txt (one game a
+    /// line, a byte-order mark allowed, # comments), .jsonl
     /// (lines bookminer wrote, each line's kifu a game); a name of another
     /// format is refused (status 2) before anything is read. Each game is
     /// played from the initial position for at most 61 - n_empties moves
@@ -822,8 +823,8 @@ pub enum Command {
     /// Add games' positions to a book, as Edax's `book add` does.
     ///
     /// Reads IN and the game files, each told by its extension (as
-    /// `check` reads them: .wtb, .ggf, .txt, .jsonl), and plays each game,
-    /// in order, for at most 60 - n_empties moves (an Edax book's header;
+    /// `check` reads them: .wtb, .ggf, .pgn, .sgf, .txt, .jsonl), and
+    /// plays each game, in order, for at most 60 - n_empties moves (an Edax book's header;
     /// for an Egaroucid book, --depth plies, default 60), a pass where the
     /// side to move has none. Then, last position first, each position
     /// with at least n_empties - 1 empty squares is added: one the book

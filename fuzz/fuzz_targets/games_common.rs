@@ -36,7 +36,7 @@ pub fn read_all(format: GameFormat, data: &[u8]) {
         }
         last = Some(place);
         if let Entry::Game(game) = entry {
-            if format == GameFormat::Ggf {
+            if matches!(format, GameFormat::Ggf | GameFormat::Pgn | GameFormat::Sgf) {
                 assert!(game.moves.len() <= bookminer::kifu::MAX_MOVES + 1, "no more moves kept than a game holds");
             }
             replays_legally(&PlayedGame::of(0, game));

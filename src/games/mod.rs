@@ -1,5 +1,6 @@
-//! Game files (docs/games.md): WTHOR's `.wtb`, GGF's `.ggf`, text with one
-//! game a line (`.txt`), and the `.jsonl` lines `mine` and `check` write.
+//! Game files (docs/games.md): WTHOR's `.wtb`, GGF's `.ggf`, PGN's `.pgn`,
+//! SGF's `.sgf`, text with one game a line (`.txt`), and the `.jsonl` lines
+//! `mine` and `check` write.
 //! Each reader turns its file into games, in file order; [`GameFiles`] reads
 //! the files in the order named and replays each game from the initial
 //! position ([`crate::kifu::replay`]), so that a command sees every
@@ -9,9 +10,12 @@
 //! line, the byte), a move that cannot be read or played ends its game
 //! there, and no reader allocates by a count it has not checked.
 
+mod bytes;
 mod ggf;
 mod jsonl;
 mod lines;
+mod pgn;
+mod sgf;
 mod text;
 mod wthor;
 
@@ -29,6 +33,10 @@ pub enum GameFormat {
     Wthor,
     /// `.ggf`: the Generic Game Format of GGS archives.
     Ggf,
+    /// `.pgn`: Portable Game Notation, tag pairs then moves.
+    Pgn,
+    /// `.sgf`: the Smart Game Format, game trees of `B[..]`/`W[..]` moves.
+    Sgf,
     /// `.txt`: one game a line, its moves as squares.
     Text,
     /// `.jsonl`: lines `mine` (or `check`) wrote, each line's kifu a game.
@@ -37,13 +45,16 @@ pub enum GameFormat {
 
 impl GameFormat {
     /// Every format read, in the order messages list them.
-    pub const ALL: [GameFormat; 4] = [GameFormat::Wthor, GameFormat::Ggf, GameFormat::Text, GameFormat::Jsonl];
+    pub const ALL: [GameFormat; 6] =
+        [GameFormat::Wthor, GameFormat::Ggf, GameFormat::Pgn, GameFormat::Sgf, GameFormat::Text, GameFormat::Jsonl];
 
     /// The extension that names the format, without its dot.
     pub fn extension(self) -> &'static str {
         match self {
             GameFormat::Wthor => "wtb",
             GameFormat::Ggf => "ggf",
+            GameFormat::Pgn => "pgn",
+            GameFormat::Sgf => "sgf",
             GameFormat::Text => "txt",
             GameFormat::Jsonl => "jsonl",
         }
@@ -57,7 +68,7 @@ impl GameFormat {
 
     /// The formats read, as messages list them.
     pub fn listing() -> &'static str {
-        ".wtb (WTHOR), .ggf (GGF), .txt (one game a line), .jsonl (lines bookminer wrote)"
+        ".wtb (WTHOR), .ggf (GGF), .pgn (PGN), .sgf (SGF), .txt (one game a line), .jsonl (lines bookminer wrote)"
     }
 }
 
@@ -66,8 +77,8 @@ impl GameFormat {
 pub struct GamePlace {
     /// Which game of the file, from 1.
     pub number: u64,
-    /// The line it is on (text and JSONL) or starts on (GGF); none in a
-    /// binary file.
+    /// The line it is on (text and JSONL) or starts on (GGF, PGN, SGF);
+    /// none in a binary file.
     pub line: Option<u64>,
     /// The byte it starts at.
     pub offset: u64,
@@ -106,10 +117,11 @@ pub struct Skipped {
 /// Why a game is passed over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SkipReason {
-    /// A GGF game of another game than Othello (`GM`).
+    /// A GGF or SGF game of another game than Othello (`GM`).
     NotOthello(String),
-    /// A GGF game from another position than the standard start with black
-    /// to move (`BO`), or on another board.
+    /// A game from another position than the standard start with black to
+    /// move (GGF's `BO`, PGN's `FEN`, SGF's `AB`, `AW`, `AE`, `PL`), or on
+    /// another board.
     OtherStart,
 }
 
@@ -256,6 +268,8 @@ impl GameFile {
         let reader: Box<dyn Reader> = match format {
             GameFormat::Wthor => Box::new(wthor::WthorReader::new(path, source).map_err(|e| e.at(path))?),
             GameFormat::Ggf => Box::new(ggf::GgfReader::new(source)),
+            GameFormat::Pgn => Box::new(pgn::PgnReader::new(source)),
+            GameFormat::Sgf => Box::new(sgf::SgfReader::new(source)),
             GameFormat::Text => Box::new(text::TextReader::new(source)),
             GameFormat::Jsonl => Box::new(jsonl::JsonlReader::new(source)),
         };

@@ -139,12 +139,15 @@ fn a_move_that_is_not_legal_ends_its_game_counted_and_named() {
 #[test]
 fn a_name_of_no_format_read_is_refused_before_the_book_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("games.sgf"), "(;GM[2])").unwrap();
-    let out = run_in(dir.path(), &["check", "no-such-book.dat", "games.sgf"]);
+    fs::write(dir.path().join("games.edx"), [0u8; 16]).unwrap();
+    let out = run_in(dir.path(), &["check", "no-such-book.dat", "games.edx"]);
     assert_eq!(out.status.code(), Some(2));
     let said = stderr_of(&out);
-    assert!(said.contains("games.sgf: not a game file bookminer reads"), "{said}");
-    assert!(said.contains(".wtb (WTHOR), .ggf (GGF), .txt") && !said.contains("no-such-book"), "{said}");
+    assert!(said.contains("games.edx: not a game file bookminer reads"), "{said}");
+    assert!(
+        said.contains(".wtb (WTHOR), .ggf (GGF), .pgn (PGN), .sgf (SGF), .txt") && !said.contains("no-such-book"),
+        "{said}"
+    );
     assert!(!dir.path().join("out").exists(), "nothing made");
     let upper = dir.path().join("GAMES.TXT");
     fs::write(&upper, "f5\n").unwrap();
@@ -187,7 +190,7 @@ fn a_cut_wthor_file_is_read_to_its_last_whole_game_and_says_what_was_left() {
 }
 
 #[test]
-fn a_damaged_ggf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
+fn a_damaged_ggf_pgn_sgf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         (
@@ -197,6 +200,16 @@ fn a_damaged_ggf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
         ),
         ("junk.ggf", "(;B[f5];)\nhello", "junk.ggf: line 2, byte 10: `h` between games"),
         ("lines.jsonl", "{\"kifu\":\"F5\"}\nF5D6\n", "lines.jsonl: game 2, line 2, byte 14: not a JSON line"),
+        (
+            "open.pgn",
+            "1. f5 *\n[Event \"x",
+            "open.pgn: game 2, line 2, byte 17: the file ends in the value of tag Event",
+        ),
+        (
+            "open.sgf",
+            "(;GM[2]B[f5])\n(;B[f5]",
+            "open.sgf: game 2, line 2, byte 21: the file ends inside the variation that starts on line 2 at byte 14",
+        ),
     ];
     for (name, text, message) in cases {
         let path = dir.path().join(name);
@@ -247,13 +260,16 @@ fn written(mv: Move, lower: bool, pass: &str) -> String {
 }
 
 /// The games in each format, written by hand here: WTHOR (no passes), GGF
-/// (colours, `PA`, an evaluation after some moves), text (spaces or none,
-/// passes written or not), JSONL (a kifu as `mine` writes it).
+/// (colours, `PA`, an evaluation after some moves), PGN (tags, move
+/// numbers, `pass` or passes left out, a comment, a result or none), SGF
+/// (as Edax writes it, or bare; `PA` or `B[]` passes), text (spaces or
+/// none, passes written or not), JSONL (a kifu as `mine` writes it).
 fn write_formats(dir: &Path, games: &[Vec<Move>], style: u32) -> Vec<PathBuf> {
     let mut wthor = vec![0u8; 16];
     wthor[4..8].copy_from_slice(&(games.len() as u32).to_le_bytes());
     wthor[12] = 8;
     let (mut ggf, mut text, mut jsonl) = (String::new(), String::new(), String::new());
+    let (mut pgn, mut sgf) = (String::new(), String::new());
     for (g, game) in games.iter().enumerate() {
         let mut record = [0u8; 68];
         let squares = game.iter().filter_map(|m| if let Move::Play(s) = m { Some(*s) } else { None });
@@ -283,10 +299,14 @@ fn write_formats(dir: &Path, games: &[Vec<Move>], style: u32) -> Vec<PathBuf> {
         text.push('\n');
         let kifu: String = game.iter().map(|&m| written(m, false, "PS")).collect();
         jsonl.push_str(&format!("{{\"kifu\":\"{kifu}\",\"mode\":1}}\n"));
+        pgn.push_str(&pgn_game(game, lower, spaced));
+        sgf.push_str(&sgf_game(game, lower, spaced));
     }
     let files = [
         ("games.wtb", wthor),
         ("games.ggf", ggf.into_bytes()),
+        ("games.pgn", pgn.into_bytes()),
+        ("games.sgf", sgf.into_bytes()),
         ("games.txt", text.into_bytes()),
         ("games.jsonl", jsonl.into_bytes()),
     ];
@@ -298,6 +318,43 @@ fn write_formats(dir: &Path, games: &[Vec<Move>], style: u32) -> Vec<PathBuf> {
             path
         })
         .collect()
+}
+
+/// A game as PGN: Edax's tags and numbered moves with `pass` and a
+/// comment and result after them (`full`), or only the moves, unnumbered,
+/// passes left out, and no result (the end of the file or the next game's
+/// tags end it).
+fn pgn_game(game: &[Move], lower: bool, full: bool) -> String {
+    let mut text = String::from("[Event \"?\"]\n[Site \"test\"]\n[Black \"a\"]\n[White \"b\"]\n\n");
+    for (i, &mv) in game.iter().enumerate() {
+        match full {
+            true if i % 2 == 0 => text.push_str(&format!("{}. {} ", i / 2 + 1, written(mv, lower, "pass"))),
+            true => text.push_str(&format!("{}{}", written(mv, lower, "pass"), if i % 16 == 15 { "\n" } else { " " })),
+            false if mv == Move::Pass => {}
+            false => text.push_str(&format!("{}\n", written(mv, lower, ""))),
+        }
+    }
+    text.push_str(if full { "\n{a comment 1-0} *\n\n" } else { "\n" });
+    text
+}
+
+/// A game as SGF: as Edax writes it, setup of the standard start and a
+/// node a move with `PA` passes (`full`), or one node of moves with `B[]`
+/// passes.
+fn sgf_game(game: &[Move], lower: bool, full: bool) -> String {
+    let mut text = match full {
+        true => String::from("(;FF[4]GM[2]PB[a]PW[b]SZ[8]AB[d5][e4]AW[d4][e5]PL[B]RE[?]\n"),
+        false => String::from("( ;GM[2]\n"),
+    };
+    for (i, &mv) in game.iter().enumerate() {
+        let colour = if i % 2 == 0 { "B" } else { "W" };
+        match full {
+            true => text.push_str(&format!("{colour}[{}];", written(mv, lower, "PA"))),
+            false => text.push_str(&format!("{colour}[{}] ", written(mv, lower, ""))),
+        }
+    }
+    text.push_str(")\n");
+    text
 }
 
 proptest! {

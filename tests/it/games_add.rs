@@ -251,10 +251,10 @@ fn an_existing_out_is_refused_without_force() {
 #[test]
 fn a_game_file_of_no_format_read_is_refused_before_the_book_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("g.pgn"), game("h3")).unwrap();
-    let out = run(add(dir.path(), "g.pgn", "out.dat", &[]));
+    std::fs::write(dir.path().join("g.edx"), game("h3")).unwrap();
+    let out = run(add(dir.path(), "g.edx", "out.dat", &[]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("g.pgn"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("g.edx"), "{}", stderr(&out));
     assert!(!dir.path().join("out.dat").exists());
 }
 
