@@ -46,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 mod bits;
 pub mod board;

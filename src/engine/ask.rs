@@ -14,16 +14,23 @@ use std::time::Duration;
 /// and the engines' time.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Asked {
+    /// Searches the engines did.
     pub searched: u64,
+    /// Answers taken from the journal.
     pub from_journal: u64,
+    /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
 }
 
 /// Who answers: the journal first, then the fleet's engines.
 pub struct Answerers<'r, 'f> {
+    /// The journal, asked first and written each answer.
     pub journal: &'r mut Journal,
+    /// The fleet that searches what the journal does not hold.
     pub fleet: &'r Fleet<'f>,
+    /// The fleet's engines, for their command lines.
     pub engines: &'r [EngineSet],
+    /// Set to stop the run (Ctrl-C).
     pub cancel: &'r AtomicBool,
 }
 

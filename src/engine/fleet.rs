@@ -30,15 +30,20 @@ const IDLE_POLL: Duration = Duration::from_millis(50);
 /// One engine of the fleet: a name for messages and the journal (its
 /// command line), its workers, and where its searchers come from.
 pub struct EngineSet {
+    /// Its command line.
     pub label: String,
+    /// How many of its searchers run at once.
     pub workers: usize,
+    /// Where its searchers come from.
     pub launcher: Box<dyn Launcher>,
 }
 
 /// What one engine did, for the summary.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineReport {
+    /// Its command line.
     pub label: String,
+    /// How many of its searchers ran at once.
     pub workers: usize,
     /// Searches answered.
     pub searches: u64,
@@ -55,10 +60,13 @@ pub struct EngineReport {
 pub struct Answered {
     /// The caller's number for the search.
     pub id: usize,
+    /// The search.
     pub query: Query,
+    /// The engine's answer.
     pub answer: Answer,
     /// The engine's index in the fleet.
     pub engine: usize,
+    /// How long the search took.
     pub took: Duration,
 }
 
@@ -66,9 +74,23 @@ pub struct Answered {
 #[derive(Debug)]
 pub enum GaveUp {
     /// Every engine was retired; the last fault was on `query`.
-    NoEngineLeft { query: Query, engine: String, fault: Fault },
+    NoEngineLeft {
+        /// The search of the last fault.
+        query: Query,
+        /// The last engine retired.
+        engine: String,
+        /// The last fault.
+        fault: Fault,
+    },
     /// `query` failed on [`GIVE_UP_AFTER`] different engines; the last fault.
-    Position { query: Query, engines: Vec<String>, fault: Fault },
+    Position {
+        /// The search that failed.
+        query: Query,
+        /// The engines it failed on.
+        engines: Vec<String>,
+        /// The last fault.
+        fault: Fault,
+    },
 }
 
 /// A search waiting for a worker.
@@ -108,6 +130,7 @@ pub struct Fleet<'s> {
 pub struct Room(Shared);
 
 impl Room {
+    /// Room for a fleet of `engines`, each with its report zeroed.
     pub fn new(engines: &[EngineSet]) -> Room {
         let health = engines
             .iter()

@@ -48,21 +48,49 @@ pub fn starts_as_journal(first: &[u8]) -> bool {
 /// Why the journal cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// The journal could not be opened, read, written or locked.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The journal.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: io::Error,
     },
     /// A FIFO would be waited on for ever, a device read without end.
     #[error("{}: {what}, not a regular file: the journal must be one; name another out_dir", path.display())]
-    NotAFile { path: PathBuf, what: &'static str },
+    NotAFile {
+        /// The journal.
+        path: PathBuf,
+        /// What kind of file it is.
+        what: &'static str,
+    },
+    /// Another run holds the journal.
     #[error("{}: in use by another run of extend ({}); a journal serves one run at a time: wait for that one to end, or name another out_dir", path.display(), holder_text(*holder))]
-    Locked { path: PathBuf, holder: Option<u32> },
+    Locked {
+        /// The journal.
+        path: PathBuf,
+        /// The process that holds it, if /proc/locks names it.
+        holder: Option<u32>,
+    },
+    /// The file's first line is not a journal's: it is left as it is.
     #[error("{}: line 1: {why}: not a journal of extend, so left as it is; name another out_dir, or move the file away", path.display())]
-    NotAJournal { path: PathBuf, why: String },
+    NotAJournal {
+        /// The file.
+        path: PathBuf,
+        /// Why its first line does not read.
+        why: String,
+    },
+    /// A line after the first does not read.
     #[error("{}: line {line}: {why}; move the file away to start a new journal", path.display())]
-    BadLine { path: PathBuf, line: usize, why: String },
+    BadLine {
+        /// The journal.
+        path: PathBuf,
+        /// The line, counted from 1.
+        line: usize,
+        /// Why it does not read.
+        why: String,
+    },
 }
 
 /// The process that holds a journal, for messages.
@@ -74,6 +102,7 @@ fn holder_text(holder: Option<u32>) -> String {
 }
 
 impl JournalError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             JournalError::Io { source, .. } => io_kind(source),
@@ -117,6 +146,7 @@ struct EngineId(usize);
 pub struct TakenFrom {
     /// The engine's command line, as the journal names it.
     pub engine: String,
+    /// How many answers of that command were taken.
     pub answers: u64,
     /// Whether the command is one of this run's engines.
     pub this_run: bool,
@@ -293,6 +323,7 @@ impl Journal {
         Ok(aside)
     }
 
+    /// The journal's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -302,6 +333,7 @@ impl Journal {
         self.held.answers.len()
     }
 
+    /// No answer held.
     pub fn is_empty(&self) -> bool {
         self.held.answers.is_empty()
     }

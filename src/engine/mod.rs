@@ -38,13 +38,16 @@ use std::time::Duration;
 /// `workers` times at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineCommand {
+    /// The command line.
     pub command: String,
+    /// How many of its processes run at once.
     pub workers: usize,
 }
 
 /// Why the engines could not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
+    /// The journal could not be read or written.
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// The run's folder for the engines' files could not be made, or the
@@ -54,20 +57,47 @@ pub enum EngineError {
     /// No engine of the fleet could be started and greeted, before the book
     /// was read: each engine's command and its words.
     #[error("no engine could be started{}", started_text(failed))]
-    NoEngineStarts { failed: Vec<(String, Fault)> },
+    NoEngineStarts {
+        /// Each engine's command, and why it did not start.
+        failed: Vec<(String, Fault)>,
+    },
     /// Every engine was retired: each failed too many times in a row.
     #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
-    NoEngineLeft { engine: String, query: Query, fault: Fault, journal: PathBuf },
+    NoEngineLeft {
+        /// The last engine retired.
+        engine: String,
+        /// The search of the last fault.
+        query: Query,
+        /// The last fault.
+        fault: Fault,
+        /// The journal, which keeps every answer so far.
+        journal: PathBuf,
+    },
     /// One position failed on several engines: the position, not the engines, is at fault.
     #[error("{query}: failed on {} engines ({}), last: {fault}; the journal {} keeps every answer so far", engines.len(), engines.join(", "), journal.display())]
-    Position { query: Query, engines: Vec<String>, fault: Fault, journal: PathBuf },
+    Position {
+        /// The search that failed.
+        query: Query,
+        /// The engines it failed on.
+        engines: Vec<String>,
+        /// The last fault.
+        fault: Fault,
+        /// The journal, which keeps every answer so far.
+        journal: PathBuf,
+    },
     /// A stop asked for while searches were under way: the journal keeps
     /// every answer given.
     #[error("{stop}; the journal {} keeps every answer so far", journal.display())]
-    Interrupted { stop: Interrupted, journal: PathBuf },
+    Interrupted {
+        /// The stop asked for.
+        stop: Interrupted,
+        /// The journal, which keeps every answer so far.
+        journal: PathBuf,
+    },
 }
 
 impl EngineError {
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             EngineError::Journal(e) => e.kind(),

@@ -23,7 +23,9 @@ const PREFIX: &str = ".bookminer-extend-";
 #[derive(Debug, thiserror::Error)]
 #[error("{}: neither out_dir nor the temporary folder ({}) can hold the round books: an engine reads a book's path on a console line, up to its first blank, and both paths have a blank or a control character; name an out_dir without one, or set TMPDIR to a folder without one", beside.display(), temp.display())]
 pub struct NoFolder {
+    /// The folder beside the journal (out_dir).
     pub beside: PathBuf,
+    /// The temporary folder.
     pub temp: PathBuf,
 }
 

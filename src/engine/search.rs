@@ -18,6 +18,7 @@ use std::io;
 /// never searched: see [`crate::extend`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Query {
+    /// The stored (normalized) board.
     pub board: Board,
     /// Squares the answer may not be: the position's links.
     pub excluded: u64,
@@ -29,27 +30,47 @@ pub struct Query {
 /// move's score for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The best move among those allowed.
     pub mv: Square,
+    /// That move's score for the side to move, in discs.
     pub score: i8,
 }
 
 /// Why an engine gave no usable answer.
 #[derive(Debug, thiserror::Error)]
 pub enum Fault {
+    /// The engine could not be started.
     #[error("cannot be started: {0}")]
     Spawn(#[source] io::Error),
+    /// The engine's output ended.
     #[error("ended ({status})")]
-    Ended { status: String },
+    Ended {
+        /// How it ended: its exit status, or that it closed its output.
+        status: String,
+    },
+    /// No answer came within engine_timeout.
     #[error("gave no answer within {seconds} s (engine_timeout)")]
-    Hung { seconds: u64 },
+    Hung {
+        /// The timeout, in seconds.
+        seconds: u64,
+    },
+    /// The engine answered what cannot be read.
     #[error("answered what cannot be read: {text}")]
-    Garbage { text: String },
+    Garbage {
+        /// What was wrong, and what it printed.
+        text: String,
+    },
     /// The run is stopping (Ctrl-C, or the fleet gave up).
     #[error("stopped")]
     Stopped,
     /// A fault, and the engine's last lines of standard error.
     #[error("{fault}; it said: {words}")]
-    Said { fault: Box<Fault>, words: String },
+    Said {
+        /// The fault.
+        fault: Box<Fault>,
+        /// The engine's last lines of standard error.
+        words: String,
+    },
 }
 
 /// What answers searches, one at a time: an engine process, or logic in

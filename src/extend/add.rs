@@ -58,29 +58,46 @@ pub struct AddOptions {
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct AddReport {
+    /// IN, the book read.
     pub input: PathBuf,
+    /// OUT, the book written.
     pub output: PathBuf,
+    /// The journal the searches were taken from and written to.
     pub journal: PathBuf,
+    /// Positions in the book read.
     pub positions_loaded: u64,
     /// Games read, skipped (another start), and cut short by a move that
     /// is not legal or no move at all (the first few named).
     pub games_read: u64,
+    /// Games skipped: they start from another position.
     pub skipped: u64,
+    /// Games cut short by a move that is not legal or no move at all.
     pub cut_short: u64,
+    /// The first games cut short (five at most), each named by its file and
+    /// place and what cut it.
     pub cuts: Vec<String>,
     /// Positions the games reached that the rule takes (each time one is
     /// met), those that were new to the book, and the links added.
     pub positions_met: u64,
+    /// Positions added: those met that were new to the book.
     pub added: u64,
+    /// Links added, to the positions added and to those held.
     pub links_added: u64,
     /// Searches the engines did, and answers taken from the journal.
     pub searched: u64,
+    /// Answers taken from the journal instead of searched.
     pub from_journal: u64,
+    /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
     pub journal_set_aside: Option<PathBuf>,
+    /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
+    /// Each engine: its searches, faults, and whether it was retired.
     pub engines: Vec<EngineReport>,
+    /// Records in the book written.
     pub records_written: u64,
+    /// Time the whole run took.
     pub elapsed: Duration,
 }
 

@@ -81,14 +81,18 @@ pub enum Ended {
     /// Every record that needed it was deepened.
     #[default]
     AllDeepened,
+    /// The records left have a priority above `max_priority`.
     MaxPriority,
+    /// `max_positions` records were deepened.
     MaxPositions,
+    /// `max_seconds` passed: nothing new was dispatched.
     MaxSeconds,
     /// Asked to finish (Ctrl-C once): what was under way was finished.
     Asked,
 }
 
 impl Ended {
+    /// The reason as the summary's `ended by` line names it.
     pub fn name(self) -> &'static str {
         match self {
             Ended::AllDeepened => "all deepened",
@@ -105,6 +109,7 @@ impl Ended {
 pub struct DeepenReport {
     /// The searches, engines, journal and book written, as extend counts them.
     pub extend: ExtendReport,
+    /// The level the records were deepened to.
     pub level: u8,
     /// Records that needed deepening, among those the run looks at.
     pub needed: u64,
@@ -112,12 +117,14 @@ pub struct DeepenReport {
     pub deepened: u64,
     /// Leaves whose move changed, and whose score changed.
     pub moves_changed: u64,
+    /// Leaves whose score changed.
     pub scores_changed: u64,
     /// The largest change of a leaf's score, in discs (leaves that had a
     /// score before and after).
     pub largest_score_change: u32,
     /// Positions below the start whose negamaxed value is not the book read's.
     pub values_changed: u64,
+    /// Why the run stopped deepening.
     pub ended: Ended,
     /// The header's level was set to the level (an Edax book, every record
     /// reachable from the initial position as deep as asked).

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 pub struct GrowOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`.
     pub extend: ExtendOptions,
+    /// The priority's weight of a disc of error.
     pub error_weight: ErrorWeight,
     /// Grow until every frontier position's priority is above this.
     pub max_priority: Option<f64>,
@@ -45,14 +46,18 @@ pub enum Ended {
     /// No frontier position was left.
     #[default]
     Exhausted,
+    /// Every frontier position left has a priority above `max_priority`.
     MaxPriority,
+    /// `max_positions` positions were added.
     MaxPositions,
+    /// `max_seconds` passed: nothing new was dispatched.
     MaxSeconds,
     /// Asked to finish (Ctrl-C once): what was under way was finished.
     Asked,
 }
 
 impl Ended {
+    /// The reason as the summary's `ended by` line names it.
     pub fn name(self) -> &'static str {
         match self {
             Ended::Exhausted => "no frontier left",
@@ -67,7 +72,10 @@ impl Ended {
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct GrowReport {
+    /// The positions expanded and added, searches, engines, journal and
+    /// book written, as extend counts them.
     pub extend: ExtendReport,
+    /// Why the run stopped growing.
     pub ended: Ended,
     /// The least priority of a frontier position left, if any.
     pub least_left: Option<f64>,

@@ -10,14 +10,20 @@ use crate::symmetry::normalize;
 /// decides it (docs/extend.md, as Edax's `position_search` does it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafPlan {
+    /// The leaf is known without a search: a finished game's, or none
+    /// when every move is linked.
     Known {
+        /// The leaf's score (-SCORE_INF when there is no leaf move).
         score: i8,
+        /// The leaf's move; `None`: none.
         mv: Option<Move>,
     },
     /// `through_pass`: the position must pass; the query is the position
     /// after the pass, and its answer's score, negated, is the leaf's.
     Search {
+        /// The search asked of an engine.
         query: Query,
+        /// The position must pass, and the query is after the pass.
         through_pass: bool,
     },
 }

@@ -65,23 +65,50 @@ pub enum ExtendError {
     #[error(transparent)]
     Run(#[from] RunError),
     #[error("{}: the book written cannot also be the journal; name another file or out_dir", path.display())]
-    BookIsJournal { path: PathBuf },
+    /// OUT is the journal (by any path).
+    BookIsJournal {
+        /// OUT.
+        path: PathBuf,
+    },
+    /// The journal could not be taken, read or written.
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// No folder whose path an engine's console reads, for the round books.
     #[error(transparent)]
     NoScratch(#[from] scratch::NoFolder),
     #[error("{}: the start position ({start}) is not in the book{}", book.display(), leaves.as_ref().map_or(String::new(), |l| format!(": {l}")))]
-    StartMissing { book: PathBuf, start: String, leaves: Option<Box<crate::walk::LeavesBook>> },
+    /// The start position is not in the book.
+    StartMissing {
+        /// The book read.
+        book: PathBuf,
+        /// The start, as its line from the initial position.
+        start: String,
+        /// Where the start's line leaves the book (none if the book changed meanwhile).
+        leaves: Option<Box<crate::walk::LeavesBook>>,
+    },
     #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
-    IllegalMove { book: PathBuf, origin: Option<RecordId>, mv: Move },
+    /// A link or leaf move of a position is not legal on its board.
+    IllegalMove {
+        /// The book read.
+        book: PathBuf,
+        /// The position's record; `None` for a position the run added.
+        origin: Option<RecordId>,
+        /// The move.
+        mv: Move,
+    },
     /// A record to expand already holds the most links a record can (255,
     /// of repeated moves: a position has at most 33).
     #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
-    NoRoomForLink { book: PathBuf, origin: Option<RecordId> },
+    NoRoomForLink {
+        /// The book read.
+        book: PathBuf,
+        /// The record to expand; `None` for a position the run added.
+        origin: Option<RecordId>,
+    },
     /// The engines could not answer (`crate::engine`).
     #[error(transparent)]
     Engine(EngineError),
+    /// The book grown could not be negamaxed and written (`fix`'s error).
     #[error(transparent)]
     Fix(#[from] FixError),
     /// A game file that cannot be read on (`add`).
@@ -91,7 +118,13 @@ pub enum ExtendError {
     #[error("the book grown does not read back ({0}); please report this")]
     Grown(String),
     #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
-    Interrupted { stop: Interrupted, journal: PathBuf },
+    /// A stop (Ctrl-C): OUT was not written.
+    Interrupted {
+        /// The stop asked for.
+        stop: Interrupted,
+        /// The journal, which keeps every answer so far.
+        journal: PathBuf,
+    },
 }
 
 /// Where a position of the store came from, for messages: its record in
@@ -119,6 +152,7 @@ impl ExtendError {
         move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
     }
 
+    /// The failure class, for the exit status.
     pub fn kind(&self) -> ErrorKind {
         match self {
             ExtendError::OverInput(_)
@@ -137,13 +171,13 @@ impl ExtendError {
         }
     }
 
-    /// The book changed while it was being read: nothing was written.
     /// The start `book` does not hold, and where its line leaves the book.
     pub(crate) fn start_missing(book: &Path, missing: crate::walk::StartMissing) -> ExtendError {
         let start = crate::walk::describe_line(&missing.line);
         ExtendError::StartMissing { book: book.to_path_buf(), start, leaves: missing.leaves }
     }
 
+    /// The book changed while it was being read: nothing was written.
     pub fn book_changed(book: &Path) -> ExtendError {
         ExtendError::Run(RunError::BookChanged { book: book.to_path_buf(), left: Left::Nothing })
     }
@@ -161,7 +195,9 @@ pub struct ExtendOptions {
     pub min_empties: Option<u32>,
     /// Stop once this many positions have been added.
     pub max_positions: Option<u64>,
+    /// Where the candidate walk starts (the initial position by default).
     pub start: Start,
+    /// The window the candidate walk's links pass (none: every link).
     pub window: Window,
 }
 
@@ -169,8 +205,11 @@ pub struct ExtendOptions {
 /// the journal taken for the run.
 #[derive(Clone, Debug)]
 pub struct ExtendPaths {
+    /// IN, the book read (empty for `new`, which reads none).
     pub input: PathBuf,
+    /// OUT, the book written.
     pub output: PathBuf,
+    /// The journal of every answer, in out_dir.
     pub journal: PathBuf,
     /// Where the run's folder of round books is made (scratch.rs).
     pub scratch: PathBuf,
@@ -237,18 +276,26 @@ impl ExtendPaths {
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct ExtendReport {
+    /// IN, the book read.
     pub input: PathBuf,
+    /// OUT, the book written.
     pub output: PathBuf,
+    /// The journal the searches were taken from and written to.
     pub journal: PathBuf,
+    /// Positions in the book read.
     pub positions_loaded: u64,
+    /// Rounds that searched at least one leaf.
     pub rounds: u32,
     /// Candidates found, over all rounds (a position is counted in each
     /// round that finds it), and how many had a leaf to expand.
     pub candidates: u64,
+    /// Candidates expanded: those whose leaf move became a link.
     pub expanded: u64,
+    /// Positions added to the book (new to it).
     pub added: u64,
     /// Searches the engines did, and answers taken from the journal.
     pub searched: u64,
+    /// Answers taken from the journal instead of searched.
     pub from_journal: u64,
     /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: Vec<TakenFrom>,
@@ -260,7 +307,9 @@ pub struct ExtendReport {
     pub engines: Vec<EngineReport>,
     /// Stopped because `max_positions` were added.
     pub stopped_early: bool,
+    /// Records in the book written.
     pub records_written: u64,
+    /// Time the whole run took.
     pub elapsed: Duration,
 }
 
@@ -282,12 +331,19 @@ impl fmt::Display for ExtendReport {
 /// What a growth command's summary says of its searches and the engines
 /// that made them: the lines extend, grow, deepen, add and new share.
 pub struct Searches<'a> {
+    /// Searches the engines did.
     pub searched: u64,
+    /// Answers taken from the journal.
     pub from_journal: u64,
+    /// The journal.
     pub journal: &'a Path,
+    /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: &'a [TakenFrom],
+    /// Where the journal of earlier runs was set aside (`--fresh`).
     pub journal_set_aside: Option<&'a Path>,
+    /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
+    /// Each engine: its searches, faults, and whether it was retired.
     pub engines: &'a [EngineReport],
 }
 
@@ -446,8 +502,11 @@ impl Policy for Rounds<'_> {
 /// order (`None` where a plan asks no search), what they cost, and what
 /// each engine did.
 pub struct LeavesAnswered {
+    /// The answers, one a plan, in the plans' order.
     pub answers: Vec<Option<Answer>>,
+    /// The searches made, those taken from the journal, and the engines' time.
     pub asked: Asked,
+    /// Each engine: its searches, faults, and whether it was retired.
     pub engines: Vec<EngineReport>,
     /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: Vec<TakenFrom>,

@@ -26,32 +26,46 @@ pub const DEFAULT_DEPTH: u32 = 36;
 /// What `new` is asked to make.
 #[derive(Clone, Debug)]
 pub struct NewOptions {
+    /// The fleet: one engine or more, each with its workers.
     pub engines: Vec<EngineCommand>,
+    /// The longest wait for one answer.
     pub engine_timeout: Duration,
     /// Edax's search level of the book, 0 to 60.
     pub level: u8,
     /// The plies `add` plays of a game, 1 to 60: the header's n_empties is 61 − depth.
     pub depth: u32,
+    /// The format of the book made.
     pub to: OutFormat,
 }
 
 /// What a run made, for the summary.
 #[derive(Clone, Debug, Default)]
 pub struct NewReport {
+    /// OUT, the book made.
     pub output: PathBuf,
+    /// The journal the search was taken from or written to.
     pub journal: PathBuf,
+    /// The book's search level.
     pub level: u8,
     /// The header's n_empties (an Edax book).
     pub n_empties: Option<i32>,
     /// The initial position's leaf: its score, and its move (`None`: none).
     pub leaf_score: i8,
+    /// The initial position's leaf move; `None`: none.
     pub leaf_move: Option<Move>,
+    /// Searches the engines did.
     pub searched: u64,
+    /// Answers taken from the journal instead of searched.
     pub from_journal: u64,
+    /// The answers taken from the journal, by the engine that gave them.
     pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
     pub journal_set_aside: Option<PathBuf>,
+    /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
+    /// Each engine: its searches, faults, and whether it was retired.
     pub engines: Vec<EngineReport>,
+    /// Time the whole run took.
     pub elapsed: Duration,
 }
 

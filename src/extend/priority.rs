@@ -61,6 +61,7 @@ use std::hash::Hash;
 /// position's value. Where one does, its error counts as zero, so that no
 /// step costs less than a ply.
 pub trait LinkGraph {
+    /// A position of the book.
     type Node: Copy + Eq + Hash + Ord;
 
     /// §14's gates: at least `min_empties` empty squares and not a
@@ -98,6 +99,7 @@ const ONE: u128 = 1 << 64;
 pub struct Cost(u128);
 
 impl Cost {
+    /// No plies and no error.
     pub const ZERO: Cost = Cost(0);
 
     /// `plies` plies and no error.
@@ -187,6 +189,7 @@ impl Default for ErrorWeight {
 /// A frontier position: entered, and its leaf a move to expand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frontier<N> {
+    /// The position.
     pub node: N,
     /// The least cost of a line of links from the start.
     pub d: Cost,

@@ -234,6 +234,26 @@ fn a_level_and_depth_given_for_an_edax_book_are_left_aside_with_a_warning() {
 }
 
 #[test]
+fn a_kifu_file_with_the_byte_order_mark_mine_writes_adds_every_game() {
+    let games = many_games();
+    let lines = games.lines().count() as u64;
+    let runs: Vec<(Vec<u8>, serde_json::Value)> = ["", "\u{feff}"]
+        .iter()
+        .map(|mark| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("g.txt"), format!("{mark}{games}")).unwrap();
+            let out = run(add(dir.path(), "g.txt", "out.dat", &["--summary", "json"]));
+            assert!(out.status.success(), "{}", stderr(&out));
+            (std::fs::read(dir.path().join("out.dat")).unwrap(), serde_json::from_slice(&out.stdout).unwrap())
+        })
+        .collect();
+    let marked = &runs[1].1;
+    assert_eq!(marked["games_read"].as_u64(), Some(lines), "{marked}");
+    assert_eq!(marked["games_cut_short"].as_u64(), Some(0), "{marked}");
+    assert_eq!(runs[0].0, runs[1].0, "the book written without the mark");
+}
+
+#[test]
 fn an_existing_out_is_refused_without_force() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("g.txt"), game("h3")).unwrap();

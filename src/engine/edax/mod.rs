@@ -295,9 +295,11 @@ impl Searcher for Engine {
 /// An engine command's processes: each worker starts its own, with its own
 /// exclusions file in the run's scratch folder.
 pub struct ProcessLauncher {
+    /// How the engine is started and waited for.
     pub spec: EngineSpec,
     /// The engine's number in the fleet (from 1), for the log and its files.
     pub number: usize,
+    /// The run's scratch folder, where each worker's exclusions file is.
     pub scratch: PathBuf,
 }
 
