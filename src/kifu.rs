@@ -182,6 +182,27 @@ pub fn parse_and_play(text: &str) -> Result<(Board, Vec<Move>), KifuError> {
     play(&parse(text)?)
 }
 
+/// The first line (depth-first, lowest squares first), at most `depth`
+/// squares deep from `board`, that leaves the side to move without a move:
+/// for the tests of games with passes.
+#[cfg(test)]
+pub(crate) fn first_line_to_a_pass(board: Board, depth: u32, line: &mut Vec<Square>) -> bool {
+    if board.must_pass() {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    for square in Square::iter(board.legal_moves()) {
+        line.push(square);
+        if first_line_to_a_pass(board.after(Move::Play(square)).unwrap(), depth - 1, line) {
+            return true;
+        }
+        line.pop();
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,25 +221,6 @@ mod tests {
         assert_eq!(parse("F5D").unwrap_err().move_number, 2);
         let err = parse_and_play("F5F5").unwrap_err();
         assert_eq!((err.move_number, err.reason), (2, "illegal move in this position"));
-    }
-
-    /// The first line (depth-first, lowest squares first) that leaves the side
-    /// to move without a move.
-    fn first_line_to_a_pass(board: Board, depth: u32, line: &mut Vec<Square>) -> bool {
-        if board.must_pass() {
-            return true;
-        }
-        if depth == 0 {
-            return false;
-        }
-        for square in Square::iter(board.legal_moves()) {
-            line.push(square);
-            if first_line_to_a_pass(board.after(Move::Play(square)).unwrap(), depth - 1, line) {
-                return true;
-            }
-            line.pop();
-        }
-        false
     }
 
     fn squares(text: &str) -> Vec<Move> {

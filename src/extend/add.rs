@@ -116,6 +116,15 @@ impl AddReport {
     }
 }
 
+impl AddReport {
+    /// Counts what a batch of searches cost.
+    fn count(&mut self, asked: &Asked) {
+        self.searched += asked.searched;
+        self.from_journal += asked.from_journal;
+        self.engine_time += asked.engine_time;
+    }
+}
+
 impl fmt::Display for AddReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
@@ -410,9 +419,7 @@ impl Adding<'_, '_> {
             let searched = searched + answered as u64;
             (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
         })?;
-        self.report.searched += asked.searched;
-        self.report.from_journal += asked.from_journal;
-        self.report.engine_time += asked.engine_time;
+        self.report.count(&asked);
         let answered = plans.iter().zip(answers).filter_map(|(plan, answer)| Some((*plan.query()?, answer?)));
         Ok(answered.collect())
     }
@@ -538,9 +545,7 @@ impl Adding<'_, '_> {
         }
         let plan = LeafPlan::of(&facts.board, facts.edges.iter().map(|e| e.mv), facts.level);
         let (answer, asked) = ask(&plan)?;
-        self.report.searched += asked.searched;
-        self.report.from_journal += asked.from_journal;
-        self.report.engine_time += asked.engine_time;
+        self.report.count(&asked);
         let (score, mv) = plan.leaf(answer);
         self.store.touch(id)?;
         let node = self.store.node_mut(id).expect("touched");

@@ -442,6 +442,24 @@ fn reader_of(format: GameFormat, bytes: &[u8]) -> Vec<Result<Entry, String>> {
     }
 }
 
+/// Each entry of `bytes` read as a file of `format`, as a line: a game's
+/// number, line and moves (and what cut it), a skip's reason, or the error.
+#[cfg(test)]
+fn entries_as_lines(format: GameFormat, bytes: &[u8]) -> Vec<String> {
+    reader_of(format, bytes)
+        .iter()
+        .map(|e| match e {
+            Ok(Entry::Game(g)) => {
+                let moves: Vec<String> = g.moves.iter().map(Move::to_string).collect();
+                let cut = g.unreadable.as_ref().map(|u| format!(" then {u:?}")).unwrap_or_default();
+                format!("{} line {:?}: {}{cut}", g.place.number, g.place.line, moves.join(" "))
+            }
+            Ok(Entry::Skipped(s)) => format!("{} skipped: {}", s.place.number, s.why),
+            Err(e) => e.clone(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,29 +495,10 @@ mod tests {
         assert_eq!(g.positions_to_add(60, -1).count(), 3, "n_empties 0 keeps all");
     }
 
-    /// The first line from `board`, at most `depth` squares deep, that
-    /// reaches a side that must pass, in square order.
-    fn line_to_a_pass(board: Board, depth: u32, line: &mut Vec<Square>) -> bool {
-        if board.must_pass() {
-            return true;
-        }
-        if depth == 0 {
-            return false;
-        }
-        for square in Square::iter(board.legal_moves()) {
-            line.push(square);
-            if line_to_a_pass(board.after(Move::Play(square)).unwrap(), depth - 1, line) {
-                return true;
-            }
-            line.pop();
-        }
-        false
-    }
-
     #[test]
     fn a_pass_is_a_step_and_both_its_boards_are_taken() {
         let mut line = Vec::new();
-        assert!(line_to_a_pass(Board::INITIAL, 9, &mut line));
+        assert!(crate::kifu::first_line_to_a_pass(Board::INITIAL, 9, &mut line));
         let n = line.len();
         let stuck = at(&line.iter().map(|s| s.to_string()).collect::<String>());
         let reply = Square::iter(stuck.swapped().legal_moves()).next().unwrap();

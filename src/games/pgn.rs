@@ -328,28 +328,16 @@ impl<R: BufRead> Reader for PgnReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{reader_of, GameFormat};
+    use super::super::{entries_as_lines, reader_of, GameFormat};
     use super::*;
 
     fn square(text: &str) -> Move {
         Move::Play(Square::parse(text).unwrap())
     }
 
-    /// Each entry of `text` as a line: a game's moves, a skip's reason, or
-    /// the error.
+    /// Each entry of `text` as a line (see [`entries_as_lines`]).
     fn read(text: &str) -> Vec<String> {
-        reader_of(GameFormat::Pgn, text.as_bytes())
-            .iter()
-            .map(|e| match e {
-                Ok(Entry::Game(g)) => {
-                    let moves: Vec<String> = g.moves.iter().map(Move::to_string).collect();
-                    let cut = g.unreadable.as_ref().map(|u| format!(" then {u:?}")).unwrap_or_default();
-                    format!("{} line {:?}: {}{cut}", g.place.number, g.place.line, moves.join(" "))
-                }
-                Ok(Entry::Skipped(s)) => format!("{} skipped: {}", s.place.number, s.why),
-                Err(e) => e.clone(),
-            })
-            .collect()
+        entries_as_lines(GameFormat::Pgn, text.as_bytes())
     }
 
     #[test]
