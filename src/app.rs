@@ -888,8 +888,12 @@ fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>,
             "{command} needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)"
         )));
     }
-    let workers = |e: &crate::config::EngineEntry| e.workers.unwrap_or(config.workers);
-    Ok(config.engines.iter().map(|e| EngineCommand { command: e.command.clone(), workers: workers(e) }).collect())
+    let command = |e: &crate::config::EngineEntry| EngineCommand {
+        command: e.command.clone(),
+        workers: e.workers.unwrap_or(config.workers),
+        protocol: e.protocol.unwrap_or(config.protocol),
+    };
+    Ok(config.engines.iter().map(command).collect())
 }
 
 /// extend's and grow's options from the config, but for the engines.

@@ -7,6 +7,7 @@
 //! [`Config`].
 
 use bookminer::choice::Choice;
+use bookminer::engine::Protocol;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
 use bookminer::mine::modes::{Linkless, Mode};
@@ -267,7 +268,7 @@ pub struct EngineKeys {
     /// its console (see docs/extend.md), e.g. "edax -eval-file /opt/edax/data/eval.dat";
     /// give it again for another engine (a machine: "ssh host edax …"). In the
     /// config file a command, or a list of them, each a command or a table
-    /// { command = "…", workers = K } [config: engine]
+    /// { command = "…", workers = K, protocol = "edax" } [config: engine]
     #[arg(long, display_order = 18, value_name = "COMMAND", value_parser = parse_engine)]
     #[serde(default, deserialize_with = "de::engine")]
     pub engine: Vec<EngineEntry>,
@@ -275,6 +276,10 @@ pub struct EngineKeys {
     #[arg(long, display_order = 19, value_name = "K", value_parser = parse_workers)]
     #[serde(default, deserialize_with = "de::workers")]
     pub workers: Option<usize>,
+    /// The protocol the engines speak, unless one says otherwise; default: edax [config: protocol]
+    #[arg(long, display_order = 19, value_name = "NAME", value_parser = choice::<Protocol>(), ignore_case = true)]
+    #[serde(default, deserialize_with = "de::choice")]
+    pub protocol: Option<Protocol>,
     /// Longest wait for one answer, in seconds, before the engine is restarted [config: engine_timeout]
     #[arg(long, display_order = 20, value_name = "SECONDS", value_parser = parse_timeout)]
     #[serde(default, deserialize_with = "de::engine_timeout")]
@@ -490,17 +495,19 @@ fn parse_egbk_level(text: &str) -> Result<i8, BadValue> {
 }
 
 /// An engine as a flag or the config names it: its command line and, in
-/// the config file, its own number of workers (else `workers`).
+/// the config file, its own number of workers (else `workers`) and its own
+/// protocol (else `protocol`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineEntry {
     pub command: String,
     pub workers: Option<usize>,
+    pub protocol: Option<Protocol>,
 }
 
 fn parse_engine(text: &str) -> Result<EngineEntry, BadValue> {
     match text.trim() {
         "" => Err(BadValue("expected an engine command line, got \"\"".into())),
-        command => Ok(EngineEntry { command: command.to_string(), workers: None }),
+        command => Ok(EngineEntry { command: command.to_string(), workers: None, protocol: None }),
     }
 }
 
@@ -663,7 +670,7 @@ mod de {
     }
 
     fn engine_entry<E: serde::de::Error>(v: toml::Value) -> Result<EngineEntry, E> {
-        const WHAT: &str = "an engine command line or a table { command = \"…\", workers = K }";
+        const WHAT: &str = "an engine command line or a table { command = \"…\", workers = K, protocol = \"edax\" }";
         let toml::Value::Table(mut table) = v else {
             return parse_engine(&string(v, WHAT)?).map_err(E::custom);
         };
@@ -673,8 +680,16 @@ mod de {
             let text = scalar_text(&workers, "a whole number")?;
             entry.workers = Some(parse_workers(&text).map_err(E::custom)?);
         }
+        if let Some(protocol) = table.remove("protocol") {
+            let text = string(protocol.clone(), &format!("one of {}", allowed::<Protocol>()))?;
+            let bad =
+                || format!("an engine's protocol {protocol} is not allowed; allowed values: {}", allowed::<Protocol>());
+            entry.protocol = Some(Protocol::named(text.trim()).ok_or_else(|| E::custom(bad()))?);
+        }
         match table.keys().next() {
-            Some(key) => Err(E::custom(format!("an engine has no key {key:?}; its keys are command and workers"))),
+            Some(key) => {
+                Err(E::custom(format!("an engine has no key {key:?}; its keys are command, workers and protocol")))
+            }
             None => Ok(entry),
         }
     }
@@ -799,6 +814,8 @@ pub struct Config {
     pub engines: Vec<EngineEntry>,
     /// Searches each engine runs at once, unless it says otherwise.
     pub workers: usize,
+    /// The protocol each engine speaks, unless it says otherwise.
+    pub protocol: Protocol,
     /// Seconds an engine is given for one answer.
     pub engine_timeout: u64,
     /// `extend`'s candidates have at least this many empty squares; `None`: the book's default.
@@ -847,6 +864,7 @@ impl Default for Config {
             egbk_level: 1,
             engines: Vec::new(),
             workers: cores(),
+            protocol: Protocol::default(),
             engine_timeout: 600,
             min_empties: None,
             max_positions: None,
@@ -1089,6 +1107,7 @@ impl Config {
             self.engines = s.engines.engine.clone();
         }
         self.workers = s.engines.workers.unwrap_or(self.workers);
+        self.protocol = s.engines.protocol.unwrap_or(self.protocol);
         self.engine_timeout = s.engines.engine_timeout.unwrap_or(self.engine_timeout);
         self.min_empties = s.extend.min_empties.or(self.min_empties);
         self.max_positions = s.extend.max_positions.or(self.max_positions);
@@ -1266,7 +1285,7 @@ mod tests {
         let c =
             parse("engine = \"edax -q\"\nworkers = 3\nengine_timeout = \"30\"\nmin_empties = 14\nmax_positions = 0")
                 .unwrap();
-        assert_eq!(c.engines, [EngineEntry { command: "edax -q".into(), workers: None }]);
+        assert_eq!(c.engines, [EngineEntry { command: "edax -q".into(), workers: None, protocol: None }]);
         assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (3, 30, Some(14), Some(0)));
         assert!(parse("").unwrap().workers >= 1);
         for bad in ["engine = \" \"", "workers = 0", "engine_timeout = 0", "min_empties = 61", "max_positions = -1"] {
@@ -1274,7 +1293,7 @@ mod tests {
             assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
         }
         let c = parse("engine = [\"a\", { command = \"ssh b edax\", workers = 8 }]").unwrap();
-        assert_eq!(c.engines[1], EngineEntry { command: "ssh b edax".into(), workers: Some(8) });
+        assert_eq!(c.engines[1], EngineEntry { command: "ssh b edax".into(), workers: Some(8), protocol: None });
         assert_eq!(c.engines[0].workers, None);
         for bad in [
             "engine = []",
@@ -1290,6 +1309,22 @@ mod tests {
         c.set_from_command_line("workers", "2").unwrap();
         assert_eq!(c.workers, 2);
         assert_eq!(c.set_from_command_line("workers", "x").unwrap_err().key(), Some("--workers"));
+    }
+
+    #[test]
+    fn the_engines_protocol_is_edax_unless_named_and_an_unknown_one_is_refused() {
+        assert_eq!(parse("").unwrap().protocol, Protocol::EdaxConsole);
+        assert_eq!(parse("protocol = \"Edax\"").unwrap().protocol, Protocol::EdaxConsole);
+        let c = parse("engine = [{ command = \"a\", protocol = \"edax\" }]").unwrap();
+        assert_eq!(c.engines[0].protocol, Some(Protocol::EdaxConsole));
+        let e = parse("protocol = \"uci\"").unwrap_err();
+        assert!(e.key() == Some("protocol") && message(&e).contains("allowed values: \"edax\""), "{e}");
+        let e = parse("engine = [{ command = \"a\", protocol = \"uci\" }]").unwrap_err();
+        assert!(e.key() == Some("engine") && message(&e).contains("allowed values: \"edax\""), "{e}");
+        let mut c = Config::default();
+        c.set_from_command_line("protocol", "edax").unwrap();
+        assert_eq!(c.protocol, Protocol::EdaxConsole);
+        assert_eq!(c.set_from_command_line("protocol", "uci").unwrap_err().key(), Some("--protocol"));
     }
 
     #[test]
@@ -1334,7 +1369,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 30, "{keys:?}");
+        assert_eq!(keys.len(), 31, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

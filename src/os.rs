@@ -376,6 +376,10 @@ pub fn populate<T>(vec: &mut Vec<T>) {
 
 #[cfg(target_os = "linux")]
 pub mod engine_guard;
+#[cfg(target_os = "linux")]
+mod parent_death;
+#[cfg(target_os = "linux")]
+use parent_death::die_with_parent;
 
 /// What leads each engine's process group when no guard is set: `sh`
 /// waiting on its standard input, a pipe whose write end bookminer alone
@@ -556,24 +560,6 @@ impl EngineGroup {
                 }
             }
         }
-    }
-}
-
-/// Has the kernel send `signal` to the process `command` starts when the
-/// thread that started it ends (Linux's parent-death signal).
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut std::process::Command, signal: libc::c_int) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the child between fork and exec, where
-    // only async-signal-safe calls are allowed: prctl is one (a system
-    // call), and nothing is allocated or locked.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong, 0, 0, 0) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
     }
 }
 

@@ -9,17 +9,10 @@ pub mod manifest;
 pub mod placed;
 pub mod print;
 mod seen;
+pub mod stdout;
 pub mod text;
 
 pub use line_files::{mode_of_file_name, output_path, FileReport, FileSettings, KifuFile, LineFiles, Place, Stem};
 pub use print::{Lined, Printer, RecordFormat, RecordFormats};
-pub use text::{LineStyle, Orientation};
-
-/// The name `-o` gives standard output, and reports give it.
-pub const STDOUT: &str = "-";
-
-/// How messages name standard output when lines are written to it.
-pub const STDOUT_NAME: &str = "<standard output>";
-
-/// The UTF-8 byte-order mark kifu files (unless `bom = false`) and the log start with.
-pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub use stdout::{STDOUT, STDOUT_NAME};
+pub use text::{LineStyle, Orientation, BOM};

@@ -4,7 +4,7 @@
 use super::file::{BookCounts, BookFile, IndexLookup, Layout, ReadOptions};
 use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
 use super::problem::BookError;
-use super::resolved::ResolvedBook;
+use super::resolved::{LinkTargets, ResolvedBook};
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
 use crate::format::egaroucid;
@@ -156,11 +156,6 @@ impl Book {
         super::resolve::resolve(self.file, self.index, true)
     }
 
-    /// The book of a file and its index.
-    pub(super) fn from_parts(file: BookFile, index: PositionIndex) -> Book {
-        Book { file, index }
-    }
-
     /// The record of a stored (normalized) board.
     pub fn find(&self, board: &Board) -> Option<Record> {
         let place = self.file.find(&self.index, board)?;
@@ -198,6 +193,17 @@ impl Book {
             }
         };
         Some(self.file.record(&self.index, Located { id, hint }))
+    }
+}
+
+impl ResolvedBook {
+    /// The book again, indexed, and where an Edax book's links lead (the
+    /// leaves' targets dropped; none for an Egaroucid book, whose links
+    /// change as positions are added); the resolved book itself back for a
+    /// book whose index was not kept.
+    pub fn into_book(self) -> Result<(Book, Option<LinkTargets>), Box<ResolvedBook>> {
+        let (file, index, targets) = self.into_parts()?;
+        Ok((Book { file, index }, targets))
     }
 }
 

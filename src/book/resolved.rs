@@ -266,18 +266,17 @@ impl ResolvedBook {
         ResolvedBook { file, targets, index }
     }
 
-    /// The book again, indexed, and where an Edax book's links lead (the
-    /// leaves' targets dropped; none for an Egaroucid book, whose links
-    /// change as positions are added); the resolved book itself back for a
-    /// book whose index was not kept.
-    pub fn into_book(self) -> Result<(super::Book, Option<LinkTargets>), Box<ResolvedBook>> {
+    /// The file and its index again, and where an Edax book's links lead
+    /// (the leaves' targets dropped; none for an Egaroucid book, whose links
+    /// change as positions are added): what `into_book` makes a book of; the
+    /// resolved book itself back for a book whose index was not kept.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn into_parts(self) -> Result<(BookFile, PositionIndex, Option<LinkTargets>), Box<ResolvedBook>> {
         match self {
             ResolvedBook { file, targets: Targets::Edax(targets), index: Some(index) } => {
-                Ok((super::Book::from_parts(file, index), Some(LinkTargets::new(targets))))
+                Ok((file, index, Some(LinkTargets::new(targets))))
             }
-            ResolvedBook { file, targets: Targets::Egaroucid(_), index: Some(index) } => {
-                Ok((super::Book::from_parts(file, index), None))
-            }
+            ResolvedBook { file, targets: Targets::Egaroucid(_), index: Some(index) } => Ok((file, index, None)),
             other => Err(Box::new(other)),
         }
     }

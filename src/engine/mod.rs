@@ -13,14 +13,17 @@
 //! * [`ask`]: a batch of searches answered, the journal first, then the
 //!   fleet.
 //! * [`scratch`]: the run's folder for the files its engines need.
+//! * [`protocol`]: which protocol an engine speaks, named by its command.
 //! * [`edax`]: one protocol, Edax's console (with its books of excluded
-//!   moves). A second protocol is a folder beside it and one arm of
-//!   [`processes`] and [`greet`].
+//!   moves). A second protocol is a folder beside it, a variant of
+//!   [`Protocol`] and one arm of the match in [`processes`] and in
+//!   [`greet`].
 
 pub mod ask;
 pub mod edax;
 pub mod fleet;
 pub mod journal;
+pub mod protocol;
 pub mod scratch;
 pub mod search;
 
@@ -29,19 +32,22 @@ use crate::run::{Interrupted, Left, RunError};
 use edax::{EngineSpec, ProcessLauncher};
 use fleet::{EngineSet, GaveUp};
 use journal::JournalError;
-use search::{Fault, Query};
+pub use protocol::Protocol;
+use search::{Fault, Launcher, Query};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// An engine of the fleet as the user names it: a command line, run
-/// `workers` times at once.
+/// An engine of the fleet as the user names it: a command line speaking
+/// `protocol`, run `workers` times at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineCommand {
     /// The command line.
     pub command: String,
     /// How many of its processes run at once.
     pub workers: usize,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
 }
 
 /// Why the engines could not answer.
@@ -147,7 +153,10 @@ pub fn greet(
             .map(|(i, e)| {
                 let spec = EngineSpec { command: e.command.clone(), timeout };
                 let exclusions = scratch.join(format!("engine-{}-0.dat", i + 1));
-                scope.spawn(move || edax::greet(&spec, exclusions, i + 1, stop).err())
+                let protocol = e.protocol;
+                scope.spawn(move || match protocol {
+                    Protocol::EdaxConsole => edax::greet(&spec, exclusions, i + 1, stop).err(),
+                })
             })
             .collect();
         greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
@@ -167,17 +176,19 @@ pub fn greet(
     Ok(())
 }
 
-/// The fleet of engine processes `engines` names, each waited for at most
-/// `timeout` an answer, with its files in `scratch`.
+/// The fleet of engine processes `engines` names, each started by the
+/// launcher of the protocol it speaks, waited for at most `timeout` an
+/// answer, with its files in `scratch`.
 pub fn processes(engines: &[EngineCommand], timeout: Duration, scratch: &Path) -> Vec<EngineSet> {
-    let engine = |(i, e): (usize, &EngineCommand)| EngineSet {
-        label: e.command.clone(),
-        workers: e.workers,
-        launcher: Box::new(ProcessLauncher {
-            spec: EngineSpec { command: e.command.clone(), timeout },
-            number: i + 1,
-            scratch: scratch.to_path_buf(),
-        }),
+    let engine = |(i, e): (usize, &EngineCommand)| {
+        let launcher: Box<dyn Launcher> = match e.protocol {
+            Protocol::EdaxConsole => Box::new(ProcessLauncher {
+                spec: EngineSpec { command: e.command.clone(), timeout },
+                number: i + 1,
+                scratch: scratch.to_path_buf(),
+            }),
+        };
+        EngineSet { label: e.command.clone(), workers: e.workers, launcher }
     };
     engines.iter().enumerate().map(engine).collect()
 }

@@ -1,7 +1,7 @@
 //! A game file read a byte at a time, counting lines and bytes so that
 //! damage can say where it is: the PGN and SGF readers' cursor.
 
-use super::{ReadError, Where};
+use super::error::{ReadError, Where};
 use crate::output::BOM;
 use std::io::BufRead;
 

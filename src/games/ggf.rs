@@ -10,7 +10,8 @@
 //! The file is read a byte at a time, keeping no more of a value than a
 //! move or a board needs.
 
-use super::{Entry, Game, GamePlace, ReadError, Reader, SkipReason, Skipped, Where};
+use super::error::{ReadError, Where};
+use super::reader::{Entry, Game, GamePlace, Reader, SkipReason, Skipped};
 use crate::board::{Move, Square};
 use crate::kifu::MAX_MOVES;
 use std::io::BufRead;

@@ -3,8 +3,9 @@
 //! as a text file's line is. Blank lines are no games; any other line that
 //! is not such an object is damage.
 
+use super::error::{ReadError, Where};
 use super::lines::Lines;
-use super::{Entry, Game, GamePlace, ReadError, Reader, Where};
+use super::reader::{Entry, Game, GamePlace, Reader};
 use crate::kifu::read_moves;
 use std::io::BufRead;
 

@@ -2,7 +2,7 @@
 //! time, each within a bound: a file without line ends is refused at the
 //! bound, not read whole into memory.
 
-use super::{ReadError, Where};
+use super::error::{ReadError, Where};
 use crate::output::BOM;
 use std::io::BufRead;
 

@@ -11,231 +11,27 @@
 //! there, and no reader allocates by a count it has not checked.
 
 mod bytes;
+mod error;
+mod format;
 mod ggf;
 mod jsonl;
 mod lines;
 mod pgn;
+mod reader;
 mod sgf;
 mod text;
 mod wthor;
 
-use crate::board::{Board, Move};
-use crate::failure::{io_kind, ErrorKind};
+use crate::board::Board;
 use crate::kifu::{self, Replay};
+use reader::Reader;
 use std::fmt;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
-/// A game file's format, told by its extension in any case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameFormat {
-    /// `.wtb`: the French federation's WTHOR database, a year a file.
-    Wthor,
-    /// `.ggf`: the Generic Game Format of GGS archives.
-    Ggf,
-    /// `.pgn`: Portable Game Notation, tag pairs then moves.
-    Pgn,
-    /// `.sgf`: the Smart Game Format, game trees of `B[..]`/`W[..]` moves.
-    Sgf,
-    /// `.txt`: one game a line, its moves as squares.
-    Text,
-    /// `.jsonl`: lines `mine` (or `check`) wrote, each line's kifu a game.
-    Jsonl,
-}
-
-impl GameFormat {
-    /// Every format read, in the order messages list them.
-    pub const ALL: [GameFormat; 6] =
-        [GameFormat::Wthor, GameFormat::Ggf, GameFormat::Pgn, GameFormat::Sgf, GameFormat::Text, GameFormat::Jsonl];
-
-    /// The extension that names the format, without its dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            GameFormat::Wthor => "wtb",
-            GameFormat::Ggf => "ggf",
-            GameFormat::Pgn => "pgn",
-            GameFormat::Sgf => "sgf",
-            GameFormat::Text => "txt",
-            GameFormat::Jsonl => "jsonl",
-        }
-    }
-
-    /// The format a file's extension names, in any case.
-    pub fn of_path(path: &Path) -> Option<GameFormat> {
-        let extension = path.extension()?.to_str()?;
-        GameFormat::ALL.into_iter().find(|f| f.extension().eq_ignore_ascii_case(extension))
-    }
-
-    /// The formats read, as messages list them.
-    pub fn listing() -> &'static str {
-        ".wtb (WTHOR), .ggf (GGF), .pgn (PGN), .sgf (SGF), .txt (one game a line), .jsonl (lines bookminer wrote)"
-    }
-}
-
-/// Where a game is in its file, as messages name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GamePlace {
-    /// Which game of the file, from 1.
-    pub number: u64,
-    /// The line it is on (text and JSONL) or starts on (GGF, PGN, SGF);
-    /// none in a binary file.
-    pub line: Option<u64>,
-    /// The byte it starts at.
-    pub offset: u64,
-}
-
-impl fmt::Display for GamePlace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "game {} (line {line})", self.number),
-            None => write!(f, "game {} at byte {}", self.number, self.offset),
-        }
-    }
-}
-
-/// A game as its file writes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// Where it is in its file.
-    pub place: GamePlace,
-    /// Squares and the passes written, in order.
-    pub moves: Vec<Move>,
-    /// What is written where the next move should be, if it is no move at
-    /// all: it ends the game as a move that is not legal does.
-    pub unreadable: Option<String>,
-}
-
-/// A game a reader passes over, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skipped {
-    /// Where it is in its file.
-    pub place: GamePlace,
-    /// Why it is passed over.
-    pub why: SkipReason,
-}
-
-/// Why a game is passed over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SkipReason {
-    /// A GGF or SGF game of another game than Othello (`GM`).
-    NotOthello(String),
-    /// A game from another position than the standard start with black to
-    /// move (GGF's `BO`, PGN's `FEN`, SGF's `AB`, `AW`, `AE`, `PL`), or on
-    /// another board.
-    OtherStart,
-}
-
-impl fmt::Display for SkipReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SkipReason::NotOthello(game) => write!(f, "a game of {game:?}, not Othello"),
-            SkipReason::OtherStart => f.write_str("not from the standard start with black to move"),
-        }
-    }
-}
-
-/// What a reader finds next in its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry {
-    /// A game to replay.
-    Game(Game),
-    /// A game passed over.
-    Skipped(Skipped),
-}
-
-/// A game file that cannot be read on.
-#[derive(Debug, thiserror::Error)]
-pub enum GamesError {
-    /// The name says no format bookminer reads.
-    #[error("{}: not a game file bookminer reads (told by the extension): it reads {}", path.display(), GameFormat::listing())]
-    UnknownFormat {
-        /// The file, as named.
-        path: PathBuf,
-    },
-    #[error("{}: {source}", path.display())]
-    /// The file cannot be opened or read.
-    Io {
-        /// The file.
-        path: PathBuf,
-        #[source]
-        /// Why.
-        source: io::Error,
-    },
-    /// The file is not what its format says from `at` on.
-    #[error("{}: {at}: {what}", path.display())]
-    Damaged {
-        /// The file.
-        path: PathBuf,
-        /// Where in it.
-        at: Where,
-        /// What is wrong.
-        what: String,
-    },
-}
-
-impl GamesError {
-    /// The kind of failure, which the exit status follows.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            GamesError::UnknownFormat { .. } | GamesError::Damaged { .. } => ErrorKind::BadInput,
-            GamesError::Io { source, .. } => io_kind(source),
-        }
-    }
-}
-
-/// Where in a file something is wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Where {
-    /// The game, when the file is read game by game.
-    pub game: Option<u64>,
-    /// The line, in a text file.
-    pub line: Option<u64>,
-    /// The byte of the file.
-    pub byte: u64,
-}
-
-impl fmt::Display for Where {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(game) = self.game {
-            write!(f, "game {game}, ")?;
-        }
-        if let Some(line) = self.line {
-            write!(f, "line {line}, ")?;
-        }
-        write!(f, "byte {}", self.byte)
-    }
-}
-
-/// Damage found by a reader, before the file's name is put to it.
-#[derive(Debug)]
-enum ReadError {
-    Io(io::Error),
-    Damaged { at: Where, what: String },
-}
-
-impl From<io::Error> for ReadError {
-    fn from(error: io::Error) -> ReadError {
-        ReadError::Io(error)
-    }
-}
-
-impl ReadError {
-    /// The damage, named by the file it is in.
-    fn at(self, path: &Path) -> GamesError {
-        match self {
-            ReadError::Io(source) => GamesError::Io { path: path.to_path_buf(), source },
-            ReadError::Damaged { at, what } => GamesError::Damaged { path: path.to_path_buf(), at, what },
-        }
-    }
-}
-
-/// One format's reader over an open file.
-trait Reader {
-    /// The next game or skipped game; none at the end of the file.
-    fn next_entry(&mut self) -> Result<Option<Entry>, ReadError>;
-    /// The bytes read so far.
-    fn offset(&self) -> u64;
-}
+pub use error::{GamesError, Where};
+pub use format::GameFormat;
+pub use reader::{Entry, Game, GamePlace, SkipReason, Skipped};
 
 /// One game file, read game by game.
 pub struct GameFile {
@@ -450,7 +246,7 @@ fn entries_as_lines(format: GameFormat, bytes: &[u8]) -> Vec<String> {
         .iter()
         .map(|e| match e {
             Ok(Entry::Game(g)) => {
-                let moves: Vec<String> = g.moves.iter().map(Move::to_string).collect();
+                let moves: Vec<String> = g.moves.iter().map(crate::board::Move::to_string).collect();
                 let cut = g.unreadable.as_ref().map(|u| format!(" then {u:?}")).unwrap_or_default();
                 format!("{} line {:?}: {}{cut}", g.place.number, g.place.line, moves.join(" "))
             }

@@ -12,7 +12,8 @@
 //! than a move or a board needs.
 
 use super::bytes::{shown, Bytes};
-use super::{Entry, Game, GamePlace, ReadError, Reader, SkipReason, Skipped};
+use super::error::ReadError;
+use super::reader::{Entry, Game, GamePlace, Reader, SkipReason, Skipped};
 use crate::board::{Board, Move, Square};
 use crate::kifu::MAX_MOVES;
 use std::io::BufRead;

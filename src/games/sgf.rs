@@ -12,7 +12,8 @@
 //! move needs, and variations nest at most [`MAX_DEPTH`] deep.
 
 use super::bytes::{shown, Bytes};
-use super::{Entry, Game, GamePlace, ReadError, Reader, SkipReason, Skipped};
+use super::error::ReadError;
+use super::reader::{Entry, Game, GamePlace, Reader, SkipReason, Skipped};
 use crate::board::{Bitboard, Board, Move, Square};
 use crate::kifu::MAX_MOVES;
 use std::io::BufRead;

@@ -5,8 +5,9 @@
 //! `bom = true` read whole); empty lines and lines starting with `#` are
 //! no games.
 
+use super::error::ReadError;
 use super::lines::Lines;
-use super::{Entry, Game, GamePlace, ReadError, Reader};
+use super::reader::{Entry, Game, GamePlace, Reader};
 use crate::kifu::read_moves;
 use std::io::BufRead;
 

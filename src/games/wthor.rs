@@ -10,7 +10,8 @@
 //! bytes of a record cut short) is said to be damaged, once read, with
 //! the bytes left over.
 
-use super::{Entry, Game, GamePlace, ReadError, Reader, Where};
+use super::error::{ReadError, Where};
+use super::reader::{Entry, Game, GamePlace, Reader};
 use crate::board::{Move, Square};
 use std::io::{BufRead, ErrorKind, Read};
 use std::path::{Path, PathBuf};

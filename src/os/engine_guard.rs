@@ -151,7 +151,7 @@ fn read_args(args: &[OsString]) -> Option<(u32, &OsStr, &[OsString])> {
 fn start_engine(program: &OsStr, args: &[OsString]) -> std::io::Result<std::process::Child> {
     let mut command = Command::new(program);
     command.args(args);
-    super::die_with_parent(&mut command, libc::SIGKILL);
+    super::parent_death::die_with_parent(&mut command, libc::SIGKILL);
     command.spawn()
 }
 

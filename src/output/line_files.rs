@@ -5,8 +5,8 @@
 
 use super::print::{LineText, Lined, RecordFormat, RecordFormats};
 use super::seen::{Fingerprint, SeenLines};
-use super::text::LineStyle;
-use super::BOM;
+use super::stdout::{STDOUT, STDOUT_NAME};
+use super::text::{LineStyle, BOM};
 use crate::files::{AtomicFile, FinishedFile};
 use crate::mine::modes::Mode;
 use std::collections::VecDeque;
@@ -126,7 +126,7 @@ impl Sink {
     fn path(&self) -> PathBuf {
         match self {
             Sink::File(file) => file.path().to_path_buf(),
-            Sink::Stream(_) => PathBuf::from(super::STDOUT_NAME),
+            Sink::Stream(_) => PathBuf::from(STDOUT_NAME),
         }
     }
 
@@ -232,7 +232,7 @@ struct RecordFile {
 pub struct FileReport {
     /// The file's format.
     pub format: RecordFormat,
-    /// The file; `-` ([`super::STDOUT`]) for standard output.
+    /// The file; `-` ([`STDOUT`]) for standard output.
     pub path: PathBuf,
     /// Lines written to it.
     pub lines: u64,
@@ -315,7 +315,7 @@ impl LineFiles {
         if let Place::Stream { mut to, .. } = place {
             let format = settings.formats.iter().next().expect("one format");
             if format == RecordFormat::Kifu && settings.bom {
-                to.write_all(BOM).map_err(|e| (PathBuf::from(super::STDOUT_NAME), e))?;
+                to.write_all(BOM).map_err(|e| (PathBuf::from(STDOUT_NAME), e))?;
             }
             others.push(RecordFile { format, file: Sink::Stream(to) });
         }
@@ -410,7 +410,7 @@ impl LineFiles {
                 }
                 Sink::Stream(mut stream) => {
                     stream.flush().map_err(|e| (path, e))?;
-                    PathBuf::from(super::STDOUT)
+                    PathBuf::from(STDOUT)
                 }
             };
             reports.push(FileReport { format: other.format, path, lines });

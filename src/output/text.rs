@@ -177,6 +177,9 @@ pub fn push_board(board: &Board, black_to_move: bool, symmetry: Symmetry, out: &
     out.push_str(std::str::from_utf8(&squares).expect("ASCII"));
 }
 
+/// The UTF-8 byte-order mark kifu files (unless `bom = false`) and the log start with.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,10 +12,11 @@
 //! levels before them are topped up with more children, from the deepest
 //! up, so the book has exactly the positions asked for.
 
+use super::error::SynthError;
 use super::level::Level;
 use super::play::ranked_moves;
+use super::rng::{Rng, Salt};
 use super::spill::LevelFile;
-use super::{Rng, Salt, SynthError};
 use crate::board::{Board, Move};
 use crate::run::Interrupted;
 use crate::symmetry::normalize;

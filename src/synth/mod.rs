@@ -24,115 +24,24 @@
 //! choice is seeded by the position it is about, so the same options give
 //! the same bytes on every machine, whatever the number of threads.
 
+mod error;
 mod grow;
 mod level;
+mod options;
 mod play;
 mod records;
+mod rng;
 mod spill;
 
-use crate::failure::{io_kind, ErrorKind};
 use crate::format::edax::entries as writer;
 use crate::format::Format;
-use crate::run::{Control, Interrupted, Left, Phase};
-use crate::wording::count;
-use std::fmt;
+use crate::run::{Control, Phase};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
-/// The most positions a book may hold: the header counts them in an i32.
-pub const MAX_POSITIONS: usize = i32::MAX as usize;
-
-/// What to synthesize.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SynthOptions {
-    /// Positions the book holds.
-    pub positions: usize,
-    /// The seed of the random choices: one seed, one book.
-    pub seed: u64,
-    /// Fraction of positions (0..=1) with one score changed after scoring.
-    pub perturb: f64,
-}
-
-/// What a synthesized book holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SynthReport {
-    /// Positions written.
-    pub positions: u64,
-    /// Links, over every position.
-    pub links: u64,
-    /// Positions with a leaf.
-    pub leaves: u64,
-    /// Passes among the links and leaves.
-    pub passes: u64,
-    /// Positions with a score changed after scoring.
-    pub perturbed: u64,
-}
-
-impl SynthReport {
-    /// The summary of the book written to `path` in `elapsed`.
-    pub fn written<'a>(&'a self, path: &'a Path, elapsed: Duration) -> SummaryLine<'a> {
-        SummaryLine { report: self, path, elapsed }
-    }
-}
-
-/// A synthesized book's summary line ([`SynthReport::written`]).
-pub struct SummaryLine<'a> {
-    report: &'a SynthReport,
-    path: &'a Path,
-    elapsed: Duration,
-}
-
-impl fmt::Display for SummaryLine<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = self.report;
-        write!(
-            f,
-            "{}: {}, {}, {}, {}, {} perturbed, in {:.1} s",
-            self.path.display(),
-            count(r.positions, "position", "positions"),
-            count(r.links, "link", "links"),
-            count(r.leaves, "leaf", "leaves"),
-            count(r.passes, "pass", "passes"),
-            r.perturbed,
-            self.elapsed.as_secs_f64()
-        )
-    }
-}
-
-/// Why a book could not be synthesized.
-#[derive(Debug, thiserror::Error)]
-pub enum SynthError {
-    /// The temporary files that hold the levels and the finished records.
-    #[error("temporary files: {0}")]
-    Spill(#[source] io::Error),
-    /// Writing the book itself.
-    #[error(transparent)]
-    Write(io::Error),
-    #[error("{0}; {left}", left = Left::Nothing)]
-    /// The run was stopped (Ctrl-C).
-    Interrupted(#[from] Interrupted),
-    /// Every move of every position was tried and the book is still smaller.
-    #[error("only {grown} positions could be grown of the {asked} asked for")]
-    TooLarge {
-        /// The positions asked for.
-        asked: u64,
-        /// The positions grown.
-        grown: u64,
-    },
-}
-
-impl SynthError {
-    /// The failure class, for the exit status.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            SynthError::Spill(source) | SynthError::Write(source) => io_kind(source),
-            SynthError::Interrupted(_) => ErrorKind::Interrupted,
-            SynthError::TooLarge { .. } => ErrorKind::BadInput,
-        }
-    }
-}
+pub use error::SynthError;
+pub use options::{SummaryLine, SynthOptions, SynthReport, MAX_POSITIONS};
 
 /// The stages of a synthesis, as a user reads them, each a
 /// [`Phase::Counting`] of the book's positions: grown, then linked,
@@ -141,52 +50,6 @@ pub const STAGES: [&str; 3] = [GROWING, SCORING, WRITING];
 const GROWING: &str = "growing positions";
 const SCORING: &str = "linking, searching and negamaxing positions";
 const WRITING: &str = "writing records";
-
-/// A deterministic generator (SplitMix64): the sample book must come out the
-/// same on every machine and with every version of every dependency.
-struct Rng(u64);
-
-/// What a random choice is for: each kind draws from its own sequence.
-#[derive(Clone, Copy)]
-enum Salt {
-    Growing = 1,
-    Ranking = 2,
-    Perturbing = 3,
-    Order = 4,
-    Passing = 5,
-}
-
-impl Rng {
-    /// The generator for one kind of choice about one position.
-    fn for_board(seed: u64, salt: Salt, board: &crate::board::Board) -> Rng {
-        let mut mix = Rng(seed ^ (salt as u64).wrapping_mul(0xd1b5_4a32_d192_ed03));
-        let a = mix.next() ^ board.player;
-        let b = Rng(a).next() ^ board.opponent;
-        Rng(Rng(b).next())
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0).
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
 
 /// Grows, links, scores and perturbs a book and writes it to `out` in
 /// Edax's format, its temporary files in the system's temporary folder.

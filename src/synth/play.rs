@@ -2,7 +2,7 @@
 //! which a growing line tries its moves, and the score of a move searched as
 //! a record of the book's level would be.
 
-use super::Rng;
+use super::rng::Rng;
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
 use crate::negamax;
 use smallvec::SmallVec;

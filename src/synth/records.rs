@@ -7,10 +7,12 @@
 //! fraction of records gets one score changed, and each record is encoded in
 //! the book's format and kept in its bucket until the book is written.
 
+use super::error::SynthError;
 use super::level::Level;
+use super::options::{SynthOptions, SynthReport};
 use super::play::{after, score_move_above, LEVEL, SCORE_LIMIT};
+use super::rng::{Rng, Salt};
 use super::spill::{Buckets, LevelFile};
-use super::{Rng, Salt, SynthError, SynthOptions, SynthReport};
 use crate::board::{hash_board, Board, Move, Square};
 use crate::book::{Link, Score};
 use crate::format::edax::entries::Entry;

@@ -4,7 +4,7 @@
 //! in buckets by their place in the book, sorted one bucket at a time as the
 //! book is written. Memory holds a level or a bucket, never the book.
 
-use super::SynthError;
+use super::error::SynthError;
 use crate::board::Board;
 use crate::run::Interrupted;
 use std::fs::File;
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn records_come_out_in_key_order_whatever_the_number_of_buckets() {
         let dir = tempfile::tempdir().unwrap();
-        let mut rng = super::super::Rng(5);
+        let mut rng = super::super::rng::Rng(5);
         let records: Vec<(u64, Vec<u8>)> =
             (0..5000u64).map(|i| ((rng.next() >> 55) << 55, vec![i as u8; 1 + (i % 200) as usize])).collect();
         let mut expected = records.clone();

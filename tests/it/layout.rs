@@ -37,13 +37,17 @@ fn code(file: &Path) -> String {
     text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
 }
 
-/// The modules a path written in `module` names: `crate::a::b` and
-/// `super::b` resolved to the longest module that exists.
+/// The modules a path written in `module` names: `crate::a::b`,
+/// `super::b` and `self::b` resolved to the longest module that exists.
 fn target(module: &str, path: &str, modules: &BTreeSet<String>) -> Option<String> {
     let mut parts: Vec<&str> = path.split("::").collect();
     let mut base: Vec<&str> = match parts.first() {
         Some(&"crate") => Vec::new(),
         Some(&"super") => module.split("::").collect(),
+        Some(&"self") => {
+            parts.remove(0);
+            module.split("::").filter(|p| !p.is_empty()).collect()
+        }
         _ => return None,
     };
     while parts.first().is_some_and(|p| *p == "super") {
@@ -93,6 +97,49 @@ fn paths_in(code: &str) -> Vec<String> {
     paths
 }
 
+/// Paths in `module`'s code that begin with one of its own child modules,
+/// as `self::child::…`: `use child::Item;`, `pub use child::Item;` and
+/// `child::f()` are imports of the child (`mod child;` is not). A path
+/// inside the group of a `crate::`/`super::` use is left to [`paths_in`].
+fn child_paths(code: &str, module: &str, modules: &BTreeSet<String>) -> Vec<String> {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    let mut paths = Vec::new();
+    let mut group_ends = 0;
+    let mut i = 0;
+    while i < code.len() {
+        if !code.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        let rest = &code[i..];
+        let before = code[..i].chars().next_back();
+        let boundary = !before.is_some_and(|c| is_name(c) || c == ':');
+        if boundary && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+            // A group of the use is read by `paths_in`: skip it.
+            let end = rest.find(|c: char| !(is_name(c) || c == ':')).map_or(code.len(), |e| i + e);
+            if code[end..].starts_with('{') {
+                group_ends = code[end..].find('}').map_or(code.len(), |c| end + c);
+            }
+            i = end;
+            continue;
+        }
+        let end = rest.find(|c: char| !is_name(c)).map_or(code.len(), |e| i + e);
+        if end == i {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let child = if module.is_empty() { code[i..end].to_string() } else { format!("{module}::{}", &code[i..end]) };
+        if boundary && i > group_ends && code[end..].starts_with("::") && modules.contains(&child) {
+            let close = code[end..].find(|c: char| !(is_name(c) || c == ':')).map_or(code.len(), |e| end + e);
+            paths.push(format!("self::{}", code[i..close].trim_end_matches(':')));
+            i = close;
+        } else {
+            i = end;
+        }
+    }
+    paths
+}
+
 /// Where `src/` is, and every `.rs` file under it.
 fn sources() -> (PathBuf, Vec<PathBuf>) {
     let src = common::repo().join("src");
@@ -101,19 +148,41 @@ fn sources() -> (PathBuf, Vec<PathBuf>) {
     (src, files)
 }
 
+/// The rooms whose modules may still import their own ancestors, for now:
+/// they are being mended apart (their shared items moved out of each
+/// `mod.rs`). Temporary: this list goes, empty, once that work is in.
+const ANCESTOR_IMPORTS_STILL_ALLOWED_IN: [&str; 3] = ["extend", "merge", "growing"];
+
+/// Whether `module`'s import of `to` is let through: `to` is an ancestor of
+/// `module`, and `module` is in a room of [`ANCESTOR_IMPORTS_STILL_ALLOWED_IN`].
+fn ancestor_import_allowed(module: &str, to: &str) -> bool {
+    let room = module.split("::").next().unwrap_or_default();
+    ANCESTOR_IMPORTS_STILL_ALLOWED_IN.contains(&room) && module.starts_with(&format!("{to}::"))
+}
+
+/// No two modules import each other, through a loop of any length, a
+/// child and its parent included: a parent imports its child when it names
+/// it (`use child::Item`, `pub use child::Item`, `child::f()`; declaring
+/// `mod child;` is not an import), so a child cannot import what its
+/// parent's `mod.rs` defines while the parent names the child; what both
+/// need goes in a sibling file. A file's `mod tests` is a module of its
+/// own, as a `tests.rs` file is.
 #[test]
 fn no_two_modules_import_each_other_even_through_a_loop() {
     let (src, files) = sources();
     let files: BTreeMap<String, PathBuf> = files.into_iter().map(|f| (module_of(&src, &f), f)).collect();
     let modules: BTreeSet<String> = files.keys().cloned().collect();
-    let mut edges: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (module, file) in &files {
-        let deps = edges.entry(module).or_default();
-        for path in paths_in(&code(file)) {
-            if let Some(to) = target(module, &path, &modules) {
-                // A module's own parent (its `mod.rs`) and itself are not imports.
-                if to != *module && !module.starts_with(&format!("{to}::")) && !to.is_empty() {
-                    deps.insert(to);
+        let code = code(file);
+        // `super` inside a file's `mod tests` is the file's own module.
+        let (code, tests) = code.split_once("mod tests {").unwrap_or((&code, ""));
+        let tests_module = format!("{module}::tests");
+        let own = paths_in(code).into_iter().chain(child_paths(code, module, &modules)).map(|p| (module.as_str(), p));
+        for (at, path) in own.chain(paths_in(tests).into_iter().map(|p| (tests_module.as_str(), p))) {
+            if let Some(to) = target(at, &path, &modules) {
+                if to != at && !to.is_empty() && !ancestor_import_allowed(at, &to) {
+                    edges.entry(at.to_string()).or_default().insert(to);
                 }
             }
         }
@@ -121,7 +190,7 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
     // Depth-first search for a loop.
     fn visit<'a>(
         m: &'a str,
-        edges: &'a BTreeMap<&str, BTreeSet<String>>,
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
         state: &mut BTreeMap<&'a str, u8>,
         path: &mut Vec<&'a str>,
     ) -> Option<Vec<String>> {
@@ -151,7 +220,10 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
         }
     }
     assert!(
-        edges["fix"].contains("walk") && edges["book::resolve"].contains("book::resolved"),
+        edges["fix"].contains("walk")
+            && edges["book::resolve"].contains("book::resolved")
+            && edges["games"].contains("games::pgn")
+            && edges["games::pgn::tests"].contains("games"),
         "the imports were read"
     );
 }

@@ -11,6 +11,7 @@ mod cli;
 mod convert;
 mod deepen;
 mod diff;
+mod engine_protocol;
 mod existing;
 mod extend;
 mod extend_hostile;
