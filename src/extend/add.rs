@@ -11,9 +11,7 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::leaf_plan::LeafPlan;
 use super::session::{self, Held, Policy};
-use super::store::{score_byte, Flavor, Node, NodeId, Store};
 use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
@@ -23,6 +21,8 @@ use crate::engine::fleet::{EngineReport, EngineSet, Fleet};
 use crate::engine::journal::TakenFrom;
 use crate::engine::search::{Answer, Query};
 use crate::games::{GameFiles, PlayedGame, Read};
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::store::{score_byte, Flavor, Node, NodeId, Store};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::symmetry::normalize;

@@ -7,17 +7,17 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::leaf_plan::LeafPlan;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use super::session::{self, Held, Policy};
-use super::solved::edge_score;
-use super::solved::Solved;
-use super::store::{Flavor, NodeId, Store};
-use super::view::Stop;
 use super::{gave_up_error, process_engines, write_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Score};
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::solved::edge_score;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;

@@ -2,28 +2,20 @@
 //! extend` grows it, with engine processes doing the searches, several at
 //! once, and a journal that loses no search.
 //!
-//! A round negamaxes the book below the start ([`store`]), walks its links
+//! A round negamaxes the book below the start ([`crate::growing::store`]), walks its links
 //! for candidates (positions whose leaf is as good as their value), expands
 //! each (the leaf's child joins the book, the leaf becomes a link), and has
 //! the engines ([`crate::engine`]) search the new positions' leaves and
 //! the candidates' new ones, each answer written to the journal as it
 //! comes. Rounds go on until no candidate is left to expand. The book is
-//! then written ([`write`]) and negamaxed as `fix` does it, into OUT.
+//! then written ([`crate::growing::write`]) and negamaxed as `fix` does it, into OUT.
 
 pub mod add;
-mod candidates;
 pub mod deepen;
-mod first;
 pub mod grow;
-pub mod leaf_plan;
 pub mod new_book;
-mod position;
 pub mod priority;
 mod session;
-mod solved;
-mod store;
-mod view;
-mod write;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
@@ -39,21 +31,21 @@ use crate::failure::ErrorKind;
 use crate::files::ensure_dir;
 use crate::files::input::{OverInput, Writer};
 use crate::fix::FixError;
+use crate::growing::candidates::Gates;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::walk::Start;
 use crate::window::Window;
 use crate::wording::count;
-use candidates::Gates;
-use leaf_plan::LeafPlan;
 use session::{Held, Policy};
-use solved::Solved;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use store::{Flavor, NodeId, Store};
-use view::Stop;
 
 /// Why `extend` failed.
 #[derive(Debug, thiserror::Error)]
@@ -585,7 +577,7 @@ impl Run<'_, '_, '_> {
                 Some(found) => found,
                 None => {
                     let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                    candidates::candidates(self.store, self.solved, root, gates, stop)?
+                    crate::growing::candidates::candidates(self.store, self.solved, root, gates, stop)?
                 }
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
@@ -685,6 +677,3 @@ impl Run<'_, '_, '_> {
 fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
     EngineError::gave_up(gave_up, cancel, journal).into()
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,7 +1,6 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use super::leaf_plan::LeafPlan;
 use super::session::{run_fleet, FleetRan, Opened};
 use super::{EngineCommand, ExtendError, Searches};
 use super::{ExtendOptions, ExtendPaths};
@@ -11,6 +10,7 @@ use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineReport, EngineSet};
 use crate::engine::journal::TakenFrom;
 use crate::format::{edax, egaroucid};
+use crate::growing::leaf_plan::LeafPlan;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
 use crate::run::{Control, Interrupted, Phase, RunError};

@@ -5,11 +5,6 @@
 //! writes the book grown, negamaxed as `fix` does, into OUT and says what
 //! the engines did.
 
-use super::first::{self, FirstNegamax, Prepared};
-use super::solved::Solved;
-use super::store::{Flavor, NodeId, Store};
-use super::view::Stop;
-use super::write;
 use super::{labels, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
 use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
@@ -17,6 +12,11 @@ use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::scratch;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::growing::first::{self, FirstNegamax, Prepared};
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
+use crate::growing::write;
 use crate::run::{Control, Interrupted, RunError};
 use crate::symmetry::normalize;
 use crate::walk::Start;

@@ -13,9 +13,9 @@
 
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store};
-use super::ExtendError;
 use crate::board::Move;
 use crate::book::{Link, Score};
+use crate::extend::ExtendError;
 use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;

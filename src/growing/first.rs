@@ -15,11 +15,11 @@
 
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
-use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, Destination, LinkTargets, Parents, RecordId, ResolvedBook};
+use crate::extend::ExtendError;
 use crate::fix::solutions::EdaxSolutions;
 use crate::format::{edax, egaroucid, Family};
 use crate::negamax::{self, EdaxPosition, Negamaxed};

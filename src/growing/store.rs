@@ -9,11 +9,11 @@
 //! book's.
 
 use super::leaf_plan::LeafPlan;
-use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
+use crate::extend::ExtendError;
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::{edax, Header};
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
@@ -212,7 +212,7 @@ impl<'b> Store<'b> {
         }
     }
 
-    pub(super) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         match id {
             NodeId::Book(at) => self.changed.get_mut(&at.id),
             NodeId::Added(k) => Some(&mut self.added[k as usize]),
@@ -530,7 +530,7 @@ impl<'b> Store<'b> {
     }
 
     /// Puts a book record into the overlay, as the map holds it, to change it.
-    pub(super) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    pub(crate) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
         if let NodeId::Book(at) = id {
             if !self.changed.contains_key(&at.id) {
                 let node = self.read(at)?;
@@ -541,7 +541,7 @@ impl<'b> Store<'b> {
         Ok(())
     }
 
-    pub(super) fn add(&mut self, node: Node) -> NodeId {
+    pub(crate) fn add(&mut self, node: Node) -> NodeId {
         let k = u32::try_from(self.added.len()).expect("fewer positions added than a book holds");
         self.added_ids.insert(node.board, k);
         self.added.push(node);
@@ -640,7 +640,7 @@ impl<'b> Store<'b> {
 }
 
 impl Node {
-    pub(super) fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
+    pub(crate) fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
         let none = -SCORE_INF;
         Node {
             board,

@@ -12,10 +12,10 @@
 //! once the walk is over.
 
 use super::store::{Edge, Flavor, Leaf, NodeId, Store};
-use super::ExtendError;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
+use crate::extend::ExtendError;
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
 use crate::run::Interrupted;

@@ -10,9 +10,9 @@
 use super::solved::Solved;
 use super::store::{NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop};
-use super::ExtendError;
 use crate::board::Board;
 use crate::book::Record;
+use crate::extend::ExtendError;
 use crate::walk::{Arrival, Visitor};
 use crate::window::Window;
 
