@@ -23,6 +23,7 @@ pub mod fleet;
 pub mod journal;
 pub mod scratch;
 pub mod search;
+pub mod summary;
 
 use crate::failure::ErrorKind;
 use crate::run::{Interrupted, Left, RunError};

@@ -19,24 +19,22 @@ mod session;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
+pub use crate::growing::error::ExtendError;
+pub use crate::growing::paths::ExtendPaths;
 
-use crate::board::Move;
-use crate::book::{Book, RecordId};
+use crate::book::Book;
 use crate::engine::ask::Answerers;
-use crate::engine::fleet::{EngineReport, EngineSet, Fleet, GaveUp, Room};
+use crate::engine::fleet::{EngineReport, EngineSet, Fleet, GaveUp};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::engine::{scratch, EngineCommand, EngineError};
-use crate::failure::ErrorKind;
-use crate::files::ensure_dir;
-use crate::files::input::{OverInput, Writer};
-use crate::fix::FixError;
+use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
+use crate::engine::{EngineCommand, EngineError};
 use crate::growing::candidates::Gates;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
-use crate::run::{Control, Interrupted, Left, Phase, RunError};
+use crate::run::{Control, Phase};
 use crate::walk::Start;
 use crate::window::Window;
 use crate::wording::count;
@@ -44,136 +42,7 @@ use session::{Held, Policy};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Why `extend` failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ExtendError {
-    /// OUT or the journal would be written over the book being read.
-    #[error(transparent)]
-    OverInput(#[from] OverInput),
-    /// A file could not be read or written, or the book changed under the run.
-    #[error(transparent)]
-    Run(#[from] RunError),
-    #[error("{}: the book written cannot also be the journal; name another file or out_dir", path.display())]
-    /// OUT is the journal (by any path).
-    BookIsJournal {
-        /// OUT.
-        path: PathBuf,
-    },
-    /// The journal could not be taken, read or written.
-    #[error(transparent)]
-    Journal(#[from] JournalError),
-    /// No folder whose path an engine's console reads, for the round books.
-    #[error(transparent)]
-    NoScratch(#[from] scratch::NoFolder),
-    #[error("{}: the start position ({start}) is not in the book{}", book.display(), leaves.as_ref().map_or(String::new(), |l| format!(": {l}")))]
-    /// The start position is not in the book.
-    StartMissing {
-        /// The book read.
-        book: PathBuf,
-        /// The start, as its line from the initial position.
-        start: String,
-        /// Where the start's line leaves the book (none if the book changed meanwhile).
-        leaves: Option<Box<crate::walk::LeavesBook>>,
-    },
-    #[error("{}: {}: the move {mv} is not legal on its board", book.display(), origin_text(*origin))]
-    /// A link or leaf move of a position is not legal on its board.
-    IllegalMove {
-        /// The book read.
-        book: PathBuf,
-        /// The position's record; `None` for a position the run added.
-        origin: Option<RecordId>,
-        /// The move.
-        mv: Move,
-    },
-    /// A record to expand already holds the most links a record can (255,
-    /// of repeated moves: a position has at most 33).
-    #[error("{}: {}: holds 255 links already, which leaves no room for the link its leaf would become (`bookminer verify` lists its repeated moves)", book.display(), origin_text(*origin))]
-    NoRoomForLink {
-        /// The book read.
-        book: PathBuf,
-        /// The record to expand; `None` for a position the run added.
-        origin: Option<RecordId>,
-    },
-    /// The engines could not answer (`crate::engine`).
-    #[error(transparent)]
-    Engine(EngineError),
-    /// The book grown could not be negamaxed and written (`fix`'s error).
-    #[error(transparent)]
-    Fix(#[from] FixError),
-    /// A game file that cannot be read on (`add`).
-    #[error(transparent)]
-    Games(#[from] crate::games::GamesError),
-    /// The book grown does not read back: a fault of bookminer's, not of the book.
-    #[error("the book grown does not read back ({0}); please report this")]
-    Grown(String),
-    #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
-    /// A stop (Ctrl-C): OUT was not written.
-    Interrupted {
-        /// The stop asked for.
-        stop: Interrupted,
-        /// The journal, which keeps every answer so far.
-        journal: PathBuf,
-    },
-}
-
-/// Where a position of the store came from, for messages: its record in
-/// the book read, or none for a position the run added.
-fn origin_text(origin: Option<RecordId>) -> String {
-    origin.map_or("a position added".to_string(), |id| id.to_string())
-}
-
-/// The engines' error as the run's: a stop or a file's failure as every
-/// run says them, the rest as the engines say it.
-impl From<EngineError> for ExtendError {
-    fn from(error: EngineError) -> ExtendError {
-        match error {
-            EngineError::Journal(e) => ExtendError::Journal(e),
-            EngineError::Run(e) => ExtendError::Run(e),
-            EngineError::Interrupted { stop, journal } => ExtendError::Interrupted { stop, journal },
-            e => ExtendError::Engine(e),
-        }
-    }
-}
-
-impl ExtendError {
-    /// A stop (Ctrl-C): the journal keeps every answer so far.
-    pub fn interrupted(journal: &Path) -> impl Fn(Interrupted) -> ExtendError + '_ {
-        move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
-    }
-
-    /// The failure class, for the exit status.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            ExtendError::OverInput(_)
-            | ExtendError::BookIsJournal { .. }
-            | ExtendError::NoScratch(_)
-            | ExtendError::StartMissing { .. }
-            | ExtendError::IllegalMove { .. }
-            | ExtendError::NoRoomForLink { .. } => ErrorKind::BadInput,
-            ExtendError::Run(e) => e.kind(),
-            ExtendError::Journal(e) => e.kind(),
-            ExtendError::Engine(e) => e.kind(),
-            ExtendError::Fix(e) => e.kind(),
-            ExtendError::Games(e) => e.kind(),
-            ExtendError::Grown(_) => ErrorKind::Internal,
-            ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
-        }
-    }
-
-    /// The start `book` does not hold, and where its line leaves the book.
-    pub(crate) fn start_missing(book: &Path, missing: crate::walk::StartMissing) -> ExtendError {
-        let start = crate::walk::describe_line(&missing.line);
-        ExtendError::StartMissing { book: book.to_path_buf(), start, leaves: missing.leaves }
-    }
-
-    /// The book changed while it was being read: nothing was written.
-    pub fn book_changed(book: &Path) -> ExtendError {
-        ExtendError::Run(RunError::BookChanged { book: book.to_path_buf(), left: Left::Nothing })
-    }
-}
 
 /// What `extend` is asked to do.
 #[derive(Clone, Debug)]
@@ -191,78 +60,6 @@ pub struct ExtendOptions {
     pub start: Start,
     /// The window the candidate walk's links pass (none: every link).
     pub window: Window,
-}
-
-/// Where `extend` reads and writes, checked before anything is read, and
-/// the journal taken for the run.
-#[derive(Clone, Debug)]
-pub struct ExtendPaths {
-    /// IN, the book read (empty for `new`, which reads none).
-    pub input: PathBuf,
-    /// OUT, the book written.
-    pub output: PathBuf,
-    /// The journal of every answer, in out_dir.
-    pub journal: PathBuf,
-    /// Where the run's folder of round books is made (scratch.rs).
-    pub scratch: PathBuf,
-    /// The journal of earlier runs set aside, and everything searched anew.
-    pub fresh: bool,
-    /// The journal, locked for the run from the moment its paths are
-    /// checked: no engine is started and no folder a killed run left is
-    /// removed before the run holds it, so a second run is refused at once
-    /// and never touches the first's (issue 47 item 11).
-    taken: Arc<crate::engine::journal::Taken>,
-}
-
-impl ExtendPaths {
-    /// Refuses an OUT or a journal that is IN by any path, an OUT that is
-    /// the journal, folders whose paths no engine's console reads, and a
-    /// journal that is not a regular file or that another run holds (named);
-    /// then takes the journal for this run (out_dir made if need be).
-    pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
-        let journal = out_dir.join(JOURNAL);
-        let over = OverInput::find(input, &[output, &journal], Writer::Extend).map_err(RunError::io(input))?;
-        if let Some(over) = over {
-            return Err(over.into());
-        }
-        if crate::files::input::same_destination(output, &journal) {
-            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
-        }
-        let scratch = scratch::folder_for(&journal)?;
-        if let Some(dir) = journal.parent() {
-            ensure_dir(dir).map_err(RunError::io(dir))?;
-        }
-        let taken = Arc::new(Journal::lock_for_run(&journal)?);
-        Ok(ExtendPaths {
-            input: input.to_path_buf(),
-            output: output.to_path_buf(),
-            journal,
-            scratch,
-            fresh: false,
-            taken,
-        })
-    }
-
-    /// The paths of `new`, which reads no book: OUT, and the journal and
-    /// scratch folder of `out_dir`, refused as [`ExtendPaths::new`]
-    /// refuses them.
-    pub fn without_input(output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
-        let journal = out_dir.join(JOURNAL);
-        if crate::files::input::same_destination(output, &journal) {
-            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
-        }
-        let scratch = scratch::folder_for(&journal)?;
-        if let Some(dir) = journal.parent() {
-            ensure_dir(dir).map_err(RunError::io(dir))?;
-        }
-        let taken = Arc::new(Journal::lock_for_run(&journal)?);
-        Ok(ExtendPaths { input: PathBuf::new(), output: output.to_path_buf(), journal, scratch, fresh: false, taken })
-    }
-
-    /// The same paths, the journal of earlier runs set aside when `fresh`.
-    pub fn fresh(self, fresh: bool) -> ExtendPaths {
-        ExtendPaths { fresh, ..self }
-    }
 }
 
 /// What a run did, for the summary.
@@ -377,54 +174,6 @@ impl ExtendReport {
     }
 }
 
-/// A summary's line for each engine command whose answers were taken from
-/// the journal, saying those of another command than this run's.
-pub fn write_taken(f: &mut fmt::Formatter<'_>, taken: &[TakenFrom]) -> fmt::Result {
-    for t in taken {
-        let other = if t.this_run { "" } else { " (not an engine of this run)" };
-        writeln!(f, "  from the journal   {} given by `{}`{other}", t.answers, t.engine)?;
-    }
-    Ok(())
-}
-
-/// A summary's line for the journal of earlier runs set aside (`--fresh`).
-pub fn write_set_aside(f: &mut fmt::Formatter<'_>, aside: Option<&Path>) -> fmt::Result {
-    match aside {
-        Some(aside) => writeln!(f, "journal set aside    {} (--fresh: every search made anew)", aside.display()),
-        None => Ok(()),
-    }
-}
-
-/// The command lines of a fleet's engines.
-fn labels(engines: &[EngineReport]) -> Vec<&str> {
-    engines.iter().map(|e| e.label.as_str()).collect()
-}
-
-/// How large the fleet was, as the summary's lines on each engine count
-/// it: "2 workers on 1 engine".
-pub fn fleet_size(engines: &[EngineReport]) -> String {
-    let workers: usize = engines.iter().map(|e| e.workers).sum();
-    format!("{} on {}", count(workers, "worker", "workers"), count(engines.len(), "engine", "engines"))
-}
-
-/// A summary's line for each engine of the fleet: its command, workers,
-/// searches, faults, and whether it was retired.
-fn write_engines(f: &mut fmt::Formatter<'_>, engines: &[EngineReport]) -> fmt::Result {
-    for (i, engine) in engines.iter().enumerate() {
-        let retired = if engine.retired { ", retired" } else { "" };
-        writeln!(
-            f,
-            "engine {:<13} {}: {}, {}, {}{retired}",
-            i + 1,
-            engine.label,
-            count(engine.workers, "worker", "workers"),
-            count(engine.searches, "search", "searches"),
-            count(engine.faults, "fault", "faults"),
-        )?;
-    }
-    Ok(())
-}
-
 /// Extends `book` (read from `paths.input`) into `paths.output` with the
 /// engine processes `options` names. OUT appears only when whole; the
 /// journal keeps every answer whatever happens. `control` stops the run
@@ -446,7 +195,7 @@ pub fn greet(
     options: &ExtendOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), ExtendError> {
-    let scratch = session::scratch_dir(paths)?;
+    let scratch = crate::growing::paths::scratch_dir(paths)?;
     crate::engine::greet(&options.engines, options.engine_timeout, scratch.path(), stop)?;
     Ok(())
 }
@@ -488,52 +237,6 @@ impl Policy for Rounds<'_> {
         let gates = Gates { window: self.options.window, min_empties };
         run.rounds(root, candidates, fleet, self.options.max_positions, gates, control)
     }
-}
-
-/// What a batch of leaf searches came to: the answers, in the plans'
-/// order (`None` where a plan asks no search), what they cost, and what
-/// each engine did.
-pub struct LeavesAnswered {
-    /// The answers, one a plan, in the plans' order.
-    pub answers: Vec<Option<Answer>>,
-    /// The searches made, those taken from the journal, and the engines' time.
-    pub asked: Asked,
-    /// Each engine: its searches, faults, and whether it was retired.
-    pub engines: Vec<EngineReport>,
-    /// The answers taken from the journal, by the engine that gave them.
-    pub taken_from: Vec<TakenFrom>,
-    /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub journal_set_aside: Option<PathBuf>,
-}
-
-/// Answers the searches `plans` ask, the journal of `paths` first, then
-/// the fleet `engines` makes (given the run's own folder, as in
-/// [`extend_with`]): how `merge` searches its stale leaves. `done` hears
-/// how many searches are answered so far.
-pub fn answer_leaves(
-    plans: &[LeafPlan],
-    paths: &ExtendPaths,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    done: &mut dyn FnMut(usize, f64),
-    cancel: &AtomicBool,
-) -> Result<LeavesAnswered, ExtendError> {
-    let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
-    let scratch = session::scratch_dir(paths)?;
-    let engines = &engines(scratch.path());
-    let room = Room::new(engines);
-    let mut asked = Asked::default();
-    let answers = std::thread::scope(|scope| {
-        let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.journal))?;
-        Answerers { journal: &mut journal, fleet: &fleet, engines, cancel }.answer(
-            &LeafPlan::queries(plans),
-            &mut asked,
-            done,
-        )
-    })?;
-    let engines = room.reports();
-    let taken_from = journal.taken_from(&labels(&engines));
-    let journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
-    Ok(LeavesAnswered { answers, asked, engines, taken_from, journal_set_aside })
 }
 
 impl ExtendReport {

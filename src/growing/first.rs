@@ -13,13 +13,13 @@
 //! holds): the walk notes who links to whom, to carry changes up, and
 //! growth finds each position's links again as it goes.
 
+use super::error::ExtendError;
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, Destination, LinkTargets, Parents, RecordId, ResolvedBook};
-use crate::extend::ExtendError;
 use crate::fix::solutions::EdaxSolutions;
 use crate::format::{edax, egaroucid, Family};
 use crate::negamax::{self, EdaxPosition, Negamaxed};

@@ -9,6 +9,7 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
+use super::error::ExtendError;
 use super::first::FirstNegamax;
 use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
 use super::store::{Edge, Facts, Flavor, NodeId, Store};
@@ -17,7 +18,6 @@ use crate::bits::Bits;
 use crate::book::index::Located;
 use crate::book::RecordId;
 use crate::book::{Destination, Record};
-use crate::extend::ExtendError;
 use crate::fix::solutions::EdaxSolutions;
 use crate::negamax::{self, Negamaxed, SCORE_INF};
 use crate::walk::{Arrival, Departure, Visitor};

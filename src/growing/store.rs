@@ -8,12 +8,12 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
+use super::error::ExtendError;
 use super::leaf_plan::LeafPlan;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
 use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
-use crate::extend::ExtendError;
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::{edax, Header};
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};

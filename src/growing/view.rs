@@ -11,11 +11,11 @@
 //! reads as having no moves, and [`walk_growing`] then gives the error,
 //! once the walk is over.
 
+use super::error::ExtendError;
 use super::store::{Edge, Flavor, Leaf, NodeId, Store};
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
-use crate::extend::ExtendError;
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
 use crate::run::Interrupted;

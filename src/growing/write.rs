@@ -11,11 +11,11 @@
 //!
 //! Memory: a buffer, whatever the book's size.
 
+use super::error::ExtendError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store};
 use crate::board::Move;
 use crate::book::{Link, Score};
-use crate::extend::ExtendError;
 use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
