@@ -13,15 +13,19 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
+use super::engines::{gave_up_error, process_engines};
 use super::grow::View;
+use super::options::ExtendOptions;
 use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
+use super::report::ExtendReport;
 use super::session::{self, Held, Policy};
-use super::{gave_up_error, process_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
+use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;

@@ -5,15 +5,18 @@
 //! writes the book grown, negamaxed as `fix` does, into OUT and says what
 //! the engines did.
 
-use super::{ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
+use super::options::ExtendOptions;
+use super::report::ExtendReport;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
 use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::growing::error::ExtendError;
 use crate::growing::first::{self, FirstNegamax, Prepared};
 use crate::growing::paths::scratch_dir;
+use crate::growing::paths::ExtendPaths;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
