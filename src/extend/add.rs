@@ -26,7 +26,7 @@ use crate::games::{GameFiles, PlayedGame, Read};
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{score_byte, Flavor, Node, NodeId, Store};
+use crate::growing::store::{Flavor, Node, NodeId, Store};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::symmetry::normalize;
@@ -457,7 +457,10 @@ impl Adding<'_, '_> {
                     let mut links = SmallVec::new();
                     for (mv, child) in played.children() {
                         if let Some(child) = self.store.find(&normalize(&child).board) {
-                            links.push((score_byte(-i32::from(self.store.value(child)?)), to_stored.apply_move(mv)));
+                            links.push((
+                                crate::negamax::new_link_score(self.store.value(child)?),
+                                to_stored.apply_move(mv),
+                            ));
                         }
                     }
                     for &(score, _) in &links {
@@ -494,7 +497,7 @@ impl Adding<'_, '_> {
         let (before, mut added) = (links.clone(), 0);
         for (mv, child) in board.children() {
             let Some(child) = self.store.find(&normalize(&child).board) else { continue };
-            let score = score_byte(-i32::from(self.store.value(child)?));
+            let score = crate::negamax::new_link_score(self.store.value(child)?);
             match links.iter_mut().find(|(_, m)| *m == mv) {
                 Some(link) => link.0 = score,
                 None => {

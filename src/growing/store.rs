@@ -519,7 +519,7 @@ impl<'b> Store<'b> {
                 (self.add(Node::new(child, level, None)), true)
             }
         };
-        let score = score_byte(-i32::from(negamax(self, child)?.value));
+        let score = crate::negamax::new_link_score(negamax(self, child)?.value);
         let edax = matches!(self.flavor, Flavor::Edax(_));
         let node = self.node_mut(id).expect("touched");
         if edax {
@@ -587,7 +587,7 @@ impl<'b> Store<'b> {
         let mut links = SmallVec::new();
         for (mv, child) in board.children() {
             if let Some(child) = self.find(&normalize(&child).board) {
-                links.push((score_byte(-i32::from(value(self, child))), mv));
+                links.push((crate::negamax::new_link_score(value(self, child)), mv));
             }
         }
         if let Some(node) = self.node_mut(id) {
@@ -654,11 +654,6 @@ impl Node {
             n_lines: 0,
         }
     }
-}
-
-/// A score as a link stores it.
-pub fn score_byte(score: i32) -> i8 {
-    score.clamp(i8::MIN.into(), i8::MAX.into()) as i8
 }
 
 /// The growing book as the Egaroucid reader asks it which children exist,
