@@ -5,8 +5,9 @@
 //! does ([`crate::convert`]). The merged book is then composed
 //! ([`compose`]) in a file of the run's own: each board once, the record
 //! the rule keeps ([`rule`]) with the links of both books; a leaf whose
-//! move became a link (stale) is searched again through `extend`'s fleet
-//! and journal, or left empty without an engine. Last, the book composed
+//! move became a link (stale) is searched again through the engines' fleet
+//! and the growth journal ([`crate::growing::leaves`]), or left empty
+//! without an engine. Last, the book composed
 //! is negamaxed and written into OUT as `fix` does it, and the receipt
 //! ([`receipt`]) says what was decided.
 
