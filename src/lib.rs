@@ -63,6 +63,7 @@ pub mod files;
 pub mod fix;
 pub mod format;
 pub mod games;
+pub mod growing;
 pub mod inspect;
 pub mod kifu;
 pub mod merge;

@@ -179,6 +179,13 @@ pub fn edax_link_score(child: &Negamaxed) -> i8 {
     (-i32::from(child.value)) as i8
 }
 
+/// A new link's score, as Edax's `position_link` and `book add` set it
+/// when a link is made: minus its child's value, held within the byte a
+/// link stores.
+pub fn new_link_score(child_value: i16) -> i8 {
+    (-i32::from(child_value)).clamp(i8::MIN.into(), i8::MAX.into()) as i8
+}
+
 /// Edax's `position_negamax` for one record: `children` has one item per
 /// link, in stored order: the child's computed record, or `None` for a
 /// link whose child is not in the book (left as it is; it takes no part).
@@ -446,5 +453,18 @@ mod tests {
         assert_eq!(egaroucid_value(Some(3), [4]), Some(4));
         assert_eq!(egaroucid_value(None, [-4, -6]), Some(-4));
         assert_eq!(egaroucid_value(None, []), None);
+    }
+
+    /// A new link holds minus its child's value, clamped into a byte; the
+    /// negamax's link score keeps instead the byte C's conversion leaves.
+    #[test]
+    fn a_new_link_scores_minus_its_child_held_within_a_byte() {
+        assert_eq!(new_link_score(5), -5);
+        assert_eq!(new_link_score(-64), 64);
+        assert_eq!(new_link_score(127), -127);
+        assert_eq!(new_link_score(128), -128);
+        assert_eq!(new_link_score(200), -128);
+        assert_eq!(new_link_score(-200), 127);
+        assert_eq!(edax_link_score(&Negamaxed::value_only(200)), 56);
     }
 }

@@ -26,6 +26,7 @@ pub mod journal;
 pub mod protocol;
 pub mod scratch;
 pub mod search;
+pub mod summary;
 
 use crate::failure::ErrorKind;
 use crate::run::{Interrupted, Left, RunError};

@@ -11,18 +11,22 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::leaf_plan::LeafPlan;
+use super::engines::process_engines;
+use super::options::ExtendOptions;
+use super::report::Searches;
 use super::session::{self, Held, Policy};
-use super::store::{score_byte, Flavor, Node, NodeId, Store};
-use super::{EngineCommand, ExtendError, Searches};
-use super::{ExtendOptions, ExtendPaths};
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineReport, EngineSet, Fleet};
 use crate::engine::journal::TakenFrom;
 use crate::engine::search::{Answer, Query};
+use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
+use crate::growing::store::{Flavor, Node, NodeId, Store};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::symmetry::normalize;
@@ -231,7 +235,7 @@ pub fn add(
     control: Control<'_>,
 ) -> Result<AddReport, ExtendError> {
     let session = session_options(options);
-    add_with(book, games, paths, options, |scratch| super::process_engines(&session, scratch), control)
+    add_with(book, games, paths, options, |scratch| process_engines(&session, scratch), control)
 }
 
 /// Adds games to `book` as [`add`] does, the searches answered by the
@@ -453,7 +457,10 @@ impl Adding<'_, '_> {
                     let mut links = SmallVec::new();
                     for (mv, child) in played.children() {
                         if let Some(child) = self.store.find(&normalize(&child).board) {
-                            links.push((score_byte(-i32::from(self.store.value(child)?)), to_stored.apply_move(mv)));
+                            links.push((
+                                crate::negamax::new_link_score(self.store.value(child)?),
+                                to_stored.apply_move(mv),
+                            ));
                         }
                     }
                     for &(score, _) in &links {
@@ -490,7 +497,7 @@ impl Adding<'_, '_> {
         let (before, mut added) = (links.clone(), 0);
         for (mv, child) in board.children() {
             let Some(child) = self.store.find(&normalize(&child).board) else { continue };
-            let score = score_byte(-i32::from(self.store.value(child)?));
+            let score = crate::negamax::new_link_score(self.store.value(child)?);
             match links.iter_mut().find(|(_, m)| *m == mv) {
                 Some(link) => link.0 = score,
                 None => {

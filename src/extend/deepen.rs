@@ -13,18 +13,22 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
+use super::engines::{gave_up_error, process_engines};
 use super::grow::View;
-use super::leaf_plan::LeafPlan;
+use super::options::ExtendOptions;
 use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
+use super::report::ExtendReport;
 use super::session::{self, Held, Policy};
-use super::solved::Solved;
-use super::store::{Flavor, NodeId, Store};
-use super::view::Stop;
-use super::{gave_up_error, process_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
 use crate::negamax::search_level;
 use crate::run::{Control, Interrupted, Phase};
 use crate::symmetry::normalize;
@@ -550,7 +554,7 @@ fn any_needs_deepening(store: &Store<'_>, level: u8) -> Result<bool, ExtendError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extend::first::{self, Prepared};
+    use crate::growing::first::{self, Prepared};
     use crate::synth::{book_bytes, SynthOptions};
     use std::path::Path;
 

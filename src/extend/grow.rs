@@ -7,17 +7,22 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::leaf_plan::LeafPlan;
+use super::engines::{gave_up_error, process_engines};
+use super::options::ExtendOptions;
 use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use super::report::ExtendReport;
 use super::session::{self, Held, Policy};
-use super::solved::edge_score;
-use super::solved::Solved;
-use super::store::{Flavor, NodeId, Store};
-use super::view::Stop;
-use super::{gave_up_error, process_engines, write_engines, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
 use crate::book::{Book, Score};
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
+use crate::engine::summary::write_engines;
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
+use crate::growing::solved::edge_score;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
 use crate::run::{Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;

@@ -1,16 +1,20 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use super::leaf_plan::LeafPlan;
+use super::engines::process_engines;
+use super::options::ExtendOptions;
+use super::report::Searches;
 use super::session::{run_fleet, FleetRan, Opened};
-use super::{EngineCommand, ExtendError, Searches};
-use super::{ExtendOptions, ExtendPaths};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineReport, EngineSet};
 use crate::engine::journal::TakenFrom;
+use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
 use crate::run::{Control, Interrupted, Phase, RunError};
@@ -108,7 +112,7 @@ pub fn new_book(paths: &ExtendPaths, options: &NewOptions, control: Control<'_>)
         start: crate::walk::Start::initial(),
         window: crate::window::Window::NONE,
     };
-    new_book_with(paths, options, |scratch| super::process_engines(&extend, scratch), control)
+    new_book_with(paths, options, |scratch| process_engines(&extend, scratch), control)
 }
 
 /// Writes the new book as [`new_book`] does, the search answered by the

@@ -5,18 +5,22 @@
 //! writes the book grown, negamaxed as `fix` does, into OUT and says what
 //! the engines did.
 
-use super::first::{self, FirstNegamax, Prepared};
-use super::solved::Solved;
-use super::store::{Flavor, NodeId, Store};
-use super::view::Stop;
-use super::write;
-use super::{labels, ExtendError, ExtendOptions, ExtendPaths, ExtendReport};
+use super::options::ExtendOptions;
+use super::report::ExtendReport;
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
 use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
-use crate::engine::scratch;
+use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::growing::error::ExtendError;
+use crate::growing::first::{self, FirstNegamax, Prepared};
+use crate::growing::paths::scratch_dir;
+use crate::growing::paths::ExtendPaths;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
+use crate::growing::write;
 use crate::run::{Control, Interrupted, RunError};
 use crate::symmetry::normalize;
 use crate::walk::Start;
@@ -250,13 +254,6 @@ fn flavor_of(header: &Header) -> (Flavor, u32) {
         Some(h) => (Flavor::Edax(h.search_errors()), h.n_empties.clamp(0, 60) as u32),
         None => (Flavor::Egaroucid, 0),
     }
-}
-
-/// The run's folder of round books, the journal locked: what runs killed
-/// before it left there is removed first (scratch.rs).
-pub(super) fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
-    let made = scratch::make(&paths.scratch, &paths.journal);
-    made.map_err(|source| RunError::Io { path: paths.scratch.clone(), source }.into())
 }
 
 /// The start position's node.

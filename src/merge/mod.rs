@@ -5,8 +5,9 @@
 //! does ([`crate::convert`]). The merged book is then composed
 //! ([`compose`]) in a file of the run's own: each board once, the record
 //! the rule keeps ([`rule`]) with the links of both books; a leaf whose
-//! move became a link (stale) is searched again through `extend`'s fleet
-//! and journal, or left empty without an engine. Last, the book composed
+//! move became a link (stale) is searched again through the engines' fleet
+//! and the growth journal ([`crate::growing::leaves`]), or left empty
+//! without an engine. Last, the book composed
 //! is negamaxed and written into OUT as `fix` does it, and the receipt
 //! ([`receipt`]) says what was decided.
 
@@ -20,14 +21,19 @@ pub use receipt::RECEIPT;
 
 use crate::book::{Book, ReadOptions, RecordId};
 use crate::convert::{convert, ConvertError, ConvertReport};
+use crate::engine::ask::Asked;
 use crate::engine::fleet::{EngineReport, EngineSet};
-use crate::extend::leaf_plan::LeafPlan;
-use crate::extend::{answer_leaves, Asked, ExtendError, ExtendPaths, LeavesAnswered, TakenFrom, JOURNAL};
+use crate::engine::journal::{TakenFrom, JOURNAL};
+use crate::engine::summary::{fleet_size, write_set_aside, write_taken};
 use crate::failure::ErrorKind;
 use crate::files::input::{OverInput, Writer};
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::leaves::{answer_leaves, LeavesAnswered};
+use crate::growing::paths::ExtendPaths;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use compose::{Composed, Composer, Failure, Pending};
@@ -449,10 +455,10 @@ impl fmt::Display for MergeReport {
             "stale leaves         {} ({} searched, {} taken from the journal, {} known without a search, {} left empty)",
             t.stale, self.asked.searched, self.asked.from_journal, t.stale_known, t.stale_emptied
         )?;
-        crate::extend::write_taken(f, &self.taken_from)?;
-        crate::extend::write_set_aside(f, self.journal_set_aside.as_deref())?;
+        write_taken(f, &self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside.as_deref())?;
         if !self.engines.is_empty() {
-            let fleet = crate::extend::fleet_size(&self.engines);
+            let fleet = fleet_size(&self.engines);
             writeln!(f, "engine time          {:.3} s ({fleet})", self.asked.engine_time.as_secs_f64())?;
         }
         writeln!(f, "receipt              {}", self.receipt.display())?;

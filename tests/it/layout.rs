@@ -290,6 +290,25 @@ fn the_engines_know_nothing_of_growth_nor_of_books() {
     }
 }
 
+/// The growing book and `merge` are grown or searched by the policies of
+/// `extend` (and its commands) and know nothing of them, and the engines
+/// know nothing of the growing book: the policies depend on the growing
+/// book and the engines, never the other way.
+#[test]
+fn the_growing_book_and_merge_know_nothing_of_the_growth_policies() {
+    let src = common::repo().join("src");
+    for (room, unknown) in [("growing", "crate::extend"), ("merge", "crate::extend"), ("engine", "crate::growing")] {
+        let mut files = Vec::new();
+        rust_files(&src.join(room), &mut files);
+        assert!(files.len() >= 5, "{} files under src/{room}", files.len());
+        for file in &files {
+            for path in paths_in(&code(file)) {
+                assert!(!path.starts_with(unknown), "{} uses {path}", file.display());
+            }
+        }
+    }
+}
+
 /// The functions of `code` that call themselves (by name, as `name(`,
 /// `self.name(` or `Self::name(` in their own body), test modules left
 /// out: each a depth-first traversal of its own, or some other recursion.

@@ -7,10 +7,10 @@
 //! The walk is the one walk ([`crate::walk`]) over the growing book
 //! ([`super::view`]), its links scored by what the run computed below them.
 
+use super::error::ExtendError;
 use super::solved::Solved;
 use super::store::{NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop};
-use super::ExtendError;
 use crate::board::Board;
 use crate::book::Record;
 use crate::walk::{Arrival, Visitor};

@@ -9,11 +9,11 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
+use super::error::ExtendError;
 use super::first::FirstNegamax;
 use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
 use super::store::{Edge, Facts, Flavor, NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop, Values};
-use super::ExtendError;
 use crate::bits::Bits;
 use crate::book::index::Located;
 use crate::book::RecordId;

@@ -13,9 +13,9 @@
 //! holds): the walk notes who links to whom, to carry changes up, and
 //! growth finds each position's links again as it goes.
 
+use super::error::ExtendError;
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
-use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;

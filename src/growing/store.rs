@@ -8,8 +8,8 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
+use super::error::ExtendError;
 use super::leaf_plan::LeafPlan;
-use super::ExtendError;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
@@ -212,7 +212,7 @@ impl<'b> Store<'b> {
         }
     }
 
-    pub(super) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         match id {
             NodeId::Book(at) => self.changed.get_mut(&at.id),
             NodeId::Added(k) => Some(&mut self.added[k as usize]),
@@ -519,7 +519,7 @@ impl<'b> Store<'b> {
                 (self.add(Node::new(child, level, None)), true)
             }
         };
-        let score = score_byte(-i32::from(negamax(self, child)?.value));
+        let score = crate::negamax::new_link_score(negamax(self, child)?.value);
         let edax = matches!(self.flavor, Flavor::Edax(_));
         let node = self.node_mut(id).expect("touched");
         if edax {
@@ -530,7 +530,7 @@ impl<'b> Store<'b> {
     }
 
     /// Puts a book record into the overlay, as the map holds it, to change it.
-    pub(super) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    pub(crate) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
         if let NodeId::Book(at) = id {
             if !self.changed.contains_key(&at.id) {
                 let node = self.read(at)?;
@@ -541,7 +541,7 @@ impl<'b> Store<'b> {
         Ok(())
     }
 
-    pub(super) fn add(&mut self, node: Node) -> NodeId {
+    pub(crate) fn add(&mut self, node: Node) -> NodeId {
         let k = u32::try_from(self.added.len()).expect("fewer positions added than a book holds");
         self.added_ids.insert(node.board, k);
         self.added.push(node);
@@ -587,7 +587,7 @@ impl<'b> Store<'b> {
         let mut links = SmallVec::new();
         for (mv, child) in board.children() {
             if let Some(child) = self.find(&normalize(&child).board) {
-                links.push((score_byte(-i32::from(value(self, child))), mv));
+                links.push((crate::negamax::new_link_score(value(self, child)), mv));
             }
         }
         if let Some(node) = self.node_mut(id) {
@@ -640,7 +640,7 @@ impl<'b> Store<'b> {
 }
 
 impl Node {
-    pub(super) fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
+    pub(crate) fn new(board: Board, level: u8, origin: Option<RecordId>) -> Node {
         let none = -SCORE_INF;
         Node {
             board,
@@ -654,11 +654,6 @@ impl Node {
             n_lines: 0,
         }
     }
-}
-
-/// A score as a link stores it.
-pub fn score_byte(score: i32) -> i8 {
-    score.clamp(i8::MIN.into(), i8::MAX.into()) as i8
 }
 
 /// The growing book as the Egaroucid reader asks it which children exist,

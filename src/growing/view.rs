@@ -11,8 +11,8 @@
 //! reads as having no moves, and [`walk_growing`] then gives the error,
 //! once the walk is over.
 
+use super::error::ExtendError;
 use super::store::{Edge, Flavor, Leaf, NodeId, Store};
-use super::ExtendError;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};

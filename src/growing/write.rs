@@ -11,9 +11,9 @@
 //!
 //! Memory: a buffer, whatever the book's size.
 
+use super::error::ExtendError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store};
-use super::ExtendError;
 use crate::board::Move;
 use crate::book::{Link, Score};
 use crate::fix::fix_edax_record;

@@ -1,0 +1,25 @@
+//! What `extend` is asked to do, and with it every growth command that
+//! drives a session (grow, deepen, add, new).
+
+use crate::engine::EngineCommand;
+use crate::walk::Start;
+use crate::window::Window;
+use std::time::Duration;
+
+/// What `extend` is asked to do.
+#[derive(Clone, Debug)]
+pub struct ExtendOptions {
+    /// The fleet: one engine or more, each with its workers.
+    pub engines: Vec<EngineCommand>,
+    /// The longest wait for one answer.
+    pub engine_timeout: Duration,
+    /// Candidates have at least this many empty squares; `None`: an Edax
+    /// book's header n_empties, 0 for an Egaroucid book.
+    pub min_empties: Option<u32>,
+    /// Stop once this many positions have been added.
+    pub max_positions: Option<u64>,
+    /// Where the candidate walk starts (the initial position by default).
+    pub start: Start,
+    /// The window the candidate walk's links pass (none: every link).
+    pub window: Window,
+}

@@ -1,0 +1,135 @@
+//! What an `extend` run did, for the summary, and the lines on searches
+//! and engines every growth command's summary shares.
+
+use crate::engine::fleet::EngineReport;
+use crate::engine::journal::TakenFrom;
+use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
+use crate::growing::paths::ExtendPaths;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct ExtendReport {
+    /// IN, the book read.
+    pub input: PathBuf,
+    /// OUT, the book written.
+    pub output: PathBuf,
+    /// The journal the searches were taken from and written to.
+    pub journal: PathBuf,
+    /// Positions in the book read.
+    pub positions_loaded: u64,
+    /// Rounds that searched at least one leaf.
+    pub rounds: u32,
+    /// Candidates found, over all rounds (a position is counted in each
+    /// round that finds it), and how many had a leaf to expand.
+    pub candidates: u64,
+    /// Candidates expanded: those whose leaf move became a link.
+    pub expanded: u64,
+    /// Positions added to the book (new to it).
+    pub added: u64,
+    /// Searches the engines did, and answers taken from the journal.
+    pub searched: u64,
+    /// Answers taken from the journal instead of searched.
+    pub from_journal: u64,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub taken_from: Vec<TakenFrom>,
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub journal_set_aside: Option<PathBuf>,
+    /// Time the engines spent answering, summed over engines.
+    pub engine_time: Duration,
+    /// Each engine: its searches, faults, and whether it was retired.
+    pub engines: Vec<EngineReport>,
+    /// Stopped because `max_positions` were added.
+    pub stopped_early: bool,
+    /// Records in the book written.
+    pub records_written: u64,
+    /// Time the whole run took.
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for ExtendReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "positions loaded     {}", self.positions_loaded)?;
+        writeln!(f, "rounds               {}", self.rounds)?;
+        writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
+        writeln!(f, "positions added      {}", self.added)?;
+        self.searches().write(f)?;
+        if self.stopped_early {
+            writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
+        }
+        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
+        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+/// What a growth command's summary says of its searches and the engines
+/// that made them: the lines extend, grow, deepen, add and new share.
+pub struct Searches<'a> {
+    /// Searches the engines did.
+    pub searched: u64,
+    /// Answers taken from the journal.
+    pub from_journal: u64,
+    /// The journal.
+    pub journal: &'a Path,
+    /// The answers taken from the journal, by the engine that gave them.
+    pub taken_from: &'a [TakenFrom],
+    /// Where the journal of earlier runs was set aside (`--fresh`).
+    pub journal_set_aside: Option<&'a Path>,
+    /// Time the engines spent answering, summed over engines.
+    pub engine_time: Duration,
+    /// Each engine: its searches, faults, and whether it was retired.
+    pub engines: &'a [EngineReport],
+}
+
+impl Searches<'_> {
+    /// The searches made and taken from the journal (by whom), and the
+    /// journal set aside.
+    pub fn write_counts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "searches             {} by the engines, {} taken from {}",
+            self.searched,
+            self.from_journal,
+            self.journal.display()
+        )?;
+        write_taken(f, self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside)
+    }
+
+    /// [`Searches::write_counts`], then the engines' time and each engine.
+    pub fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_counts(f)?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(self.engines))?;
+        write_engines(f, self.engines)
+    }
+}
+
+impl ExtendReport {
+    /// What the summary says of the searches.
+    pub fn searches(&self) -> Searches<'_> {
+        Searches {
+            searched: self.searched,
+            from_journal: self.from_journal,
+            journal: &self.journal,
+            taken_from: &self.taken_from,
+            journal_set_aside: self.journal_set_aside.as_deref(),
+            engine_time: self.engine_time,
+            engines: &self.engines,
+        }
+    }
+}
+
+impl ExtendReport {
+    /// The report of a run just begun: its paths and the positions read.
+    pub(crate) fn new(paths: &ExtendPaths, positions_loaded: u64) -> ExtendReport {
+        ExtendReport {
+            input: paths.input.clone(),
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            positions_loaded,
+            ..ExtendReport::default()
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Extend's policy: rounds that expand every candidate the walk finds and
+//! search the new leaves, until no candidate is left.
+
+use super::options::ExtendOptions;
+use super::report::ExtendReport;
+use super::session::{Held, Policy};
+use crate::engine::ask::{Answerers, Asked};
+use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::journal::Journal;
+use crate::engine::search::Answer;
+use crate::growing::candidates::Gates;
+use crate::growing::error::ExtendError;
+use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growing::view::Stop;
+use crate::run::{Control, Phase};
+use crate::window::Window;
+use crate::wording::count;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Extend's policy: rounds of every candidate, until none is left.
+pub(crate) struct Rounds<'o> {
+    pub(crate) options: &'o ExtendOptions,
+    pub(crate) report: ExtendReport,
+}
+
+impl Policy for Rounds<'_> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+        let Held { store, solved, journal, engines, cancel, root, min_empties, candidates, .. } = held;
+        let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };
+        let gates = Gates { window: self.options.window, min_empties };
+        run.rounds(root, candidates, fleet, self.options.max_positions, gates, control)
+    }
+}
+
+/// The rounds, and what they need at hand.
+struct Run<'r, 's, 'b> {
+    store: &'s mut Store<'b>,
+    solved: &'r mut Solved,
+    journal: &'r mut Journal,
+    report: &'r mut ExtendReport,
+    engines: &'r [EngineSet],
+    cancel: &'r AtomicBool,
+}
+
+impl Run<'_, '_, '_> {
+    fn rounds(
+        &mut self,
+        root: NodeId,
+        first_candidates: Vec<NodeId>,
+        fleet: &Fleet,
+        max_positions: Option<u64>,
+        gates: Gates,
+        control: &mut Control<'_>,
+    ) -> Result<(), ExtendError> {
+        // Without a window the negamax's walk is the first candidate walk.
+        let mut first_walk = (gates.window == Window::NONE).then_some(first_candidates);
+        loop {
+            let began = Instant::now();
+            let candidates = match first_walk.take() {
+                Some(found) => found,
+                None => {
+                    let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+                    crate::growing::candidates::candidates(self.store, self.solved, root, gates, stop)?
+                }
+            };
+            tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
+            let round = self.report.rounds + 1;
+            self.report.candidates += candidates.len() as u64;
+            let left = max_positions.map(|n| n.saturating_sub(self.report.added));
+            let to_search = self.expand(&candidates, left)?;
+            if to_search.is_empty() {
+                return Ok(());
+            }
+            self.report.rounds = round;
+            let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
+            control.phase(Phase::Round { round, candidates: candidates.len(), searches: plans.len() });
+            tracing::info!(
+                "round {round}: {}, {} added so far, {} to search",
+                count(candidates.len(), "candidate", "candidates"),
+                count(self.report.added, "position", "positions"),
+                count(to_search.len(), "leaf", "leaves"),
+            );
+            let answers = self.search(&plans, fleet, control)?;
+            for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
+                let (score, mv) = plan.leaf(answer);
+                self.store.set_leaf(id, score, mv);
+            }
+            let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+            self.solved.after_change(self.store, &to_search, stop)?;
+            if self.report.stopped_early {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Expands the candidates in order; returns the positions whose leaves
+    /// are to be searched: each new position, then its parent, in turn.
+    fn expand(&mut self, candidates: &[NodeId], mut left: Option<u64>) -> Result<Vec<NodeId>, ExtendError> {
+        let mut to_search = Vec::new();
+        let added_before = self.store.added().len();
+        for &id in candidates {
+            if left == Some(0) {
+                self.report.stopped_early = true;
+                break;
+            }
+            if self.store.leaf(id)?.mv.is_none() {
+                continue;
+            }
+            let solved = &*self.solved;
+            match self.store.expand(id, |store, child| solved.get(store, child))? {
+                None => continue,
+                Some((child, added)) => {
+                    self.report.expanded += 1;
+                    if added {
+                        self.report.added += 1;
+                        left = left.map(|n| n - 1);
+                        to_search.push(child);
+                    }
+                    to_search.push(id);
+                }
+            }
+        }
+        // Linked once every position of the round is in: a new position's
+        // links may lead to another.
+        if let Flavor::Edax(_) = self.store.flavor() {
+            for k in added_before..self.store.added().len() {
+                let id = NodeId::Added(k as u32);
+                let solved = &*self.solved;
+                self.store.link_new(id, |store, child| solved.value(store, child));
+            }
+        }
+        Ok(to_search)
+    }
+
+    /// The answers to every search the plans ask for: from the journal, or
+    /// from the engines, written to the journal as they come.
+    fn search(
+        &mut self,
+        plans: &[LeafPlan],
+        fleet: &Fleet,
+        control: &mut Control<'_>,
+    ) -> Result<Vec<Option<Answer>>, ExtendError> {
+        let mut asked = Asked::default();
+        let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
+        let known = plans.iter().filter(|p| p.query().is_none()).count();
+        // Searches of this round done, by an engine or from the journal.
+        let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |done, busy| {
+            control.counted((known + done) as u64);
+            control.engines_busy(busy);
+        });
+        self.report.searched += asked.searched;
+        self.report.from_journal += asked.from_journal;
+        self.report.engine_time += asked.engine_time;
+        Ok(answers?)
+    }
+}

@@ -1,0 +1,27 @@
+//! The growing book: the book read plus what growth changed ([`store`],
+//! seen through [`view`]), its first negamax below the start ([`first`]),
+//! the negamax carried up after each change ([`solved`], each position by
+//! [`position`] with `crate::negamax`'s rules), the candidates a round
+//! expands ([`candidates`]), what a position's leaf becomes ([`leaf_plan`]),
+//! and the book grown written into OUT ([`write`]). Beside it, where a
+//! growth run reads and writes ([`paths`]), its error ([`error`]), and a
+//! batch of leaf searches answered outside a growth session ([`leaves`],
+//! `merge`'s).
+//!
+//! The growth commands (`crate::extend`: extend, grow, deepen, add, new)
+//! drive it; it knows nothing of how they choose what to grow.
+
+pub(crate) mod candidates;
+pub mod error;
+pub(crate) mod first;
+pub mod leaf_plan;
+pub mod leaves;
+pub mod paths;
+pub(crate) mod position;
+pub(crate) mod solved;
+pub(crate) mod store;
+pub(crate) mod view;
+pub(crate) mod write;
+
+#[cfg(test)]
+mod tests;
