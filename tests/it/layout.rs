@@ -148,18 +148,6 @@ fn sources() -> (PathBuf, Vec<PathBuf>) {
     (src, files)
 }
 
-/// The rooms whose modules may still import their own ancestors, for now:
-/// they are being mended apart (their shared items moved out of each
-/// `mod.rs`). Temporary: this list goes, empty, once that work is in.
-const ANCESTOR_IMPORTS_STILL_ALLOWED_IN: [&str; 3] = ["extend", "merge", "growing"];
-
-/// Whether `module`'s import of `to` is let through: `to` is an ancestor of
-/// `module`, and `module` is in a room of [`ANCESTOR_IMPORTS_STILL_ALLOWED_IN`].
-fn ancestor_import_allowed(module: &str, to: &str) -> bool {
-    let room = module.split("::").next().unwrap_or_default();
-    ANCESTOR_IMPORTS_STILL_ALLOWED_IN.contains(&room) && module.starts_with(&format!("{to}::"))
-}
-
 /// No two modules import each other, through a loop of any length, a
 /// child and its parent included: a parent imports its child when it names
 /// it (`use child::Item`, `pub use child::Item`, `child::f()`; declaring
@@ -181,7 +169,7 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
         let own = paths_in(code).into_iter().chain(child_paths(code, module, &modules)).map(|p| (module.as_str(), p));
         for (at, path) in own.chain(paths_in(tests).into_iter().map(|p| (tests_module.as_str(), p))) {
             if let Some(to) = target(at, &path, &modules) {
-                if to != at && !to.is_empty() && !ancestor_import_allowed(at, &to) {
+                if to != at && !to.is_empty() {
                     edges.entry(at.to_string()).or_default().insert(to);
                 }
             }
