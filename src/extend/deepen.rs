@@ -360,16 +360,37 @@ fn in_file_order(graph: &Needing<'_, '_, '_>, root: NodeId, window: Window) -> O
         return Some(0);
     }
     let file = store.book().file();
-    let mut needed = 0;
-    for at in file.records_in(0..store.book().counts().records as usize) {
-        let id = NodeId::Book(at);
-        if !graph.solved.is_solved(id) || !graph.entered(id) {
-            continue;
+    let needed = summed_over_records::<std::convert::Infallible>(store.book(), |records| {
+        let mut needed = 0;
+        for at in file.records_in(records) {
+            let id = NodeId::Book(at);
+            if !graph.solved.is_solved(id) || !graph.entered(id) {
+                continue;
+            }
+            let Some(raw) = file.edax_record(at) else { continue };
+            needed += u64::from(needs_deepening(raw.level(), raw.board().empties(), graph.level));
         }
-        let Some(raw) = file.edax_record(at) else { continue };
-        needed += u64::from(needs_deepening(raw.level(), raw.board().empties(), graph.level));
-    }
+        Ok(needed)
+    });
+    let Ok(needed) = needed;
     Some(needed)
+}
+
+/// `count` summed over the records of `book`, each core counting a run of
+/// them: on a book of millions, one pass over the file costs a second on
+/// one core. The error is the first in file order, as one pass finds it.
+fn summed_over_records<E: Send>(
+    book: &Book,
+    count: impl Fn(std::ops::Range<usize>) -> Result<u64, E> + Sync,
+) -> Result<u64, E> {
+    let records = book.counts().records as usize;
+    let run = records.div_ceil(crate::parallel::workers()).max(1);
+    std::thread::scope(|scope| {
+        let count = &count;
+        let runs = (0..records).step_by(run).map(|from| from..(from + run).min(records));
+        let threads: Vec<_> = runs.map(|records| scope.spawn(move || count(records))).collect();
+        threads.into_iter().map(|t| t.join().expect("a thread counting records does not panic")).sum()
+    })
 }
 
 /// The growing book as deepen orders it: grow's view, with the records
@@ -524,14 +545,16 @@ impl Deepening<'_, '_, '_> {
 /// not the one the book read holds.
 fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError> {
     let book = store.book();
-    let mut changed = 0;
-    for at in book.file().records_in(0..book.counts().records as usize) {
-        let id = NodeId::Book(at);
-        if solved.is_solved(id) {
-            changed += u64::from(solved.get(store, id)?.value != store.stored_negamax(at)?.value);
+    summed_over_records(book, |records| {
+        let mut changed = 0;
+        for at in book.file().records_in(records) {
+            let id = NodeId::Book(at);
+            if solved.is_solved(id) {
+                changed += u64::from(solved.get(store, id)?.value != store.stored_negamax(at)?.value);
+            }
         }
-    }
-    Ok(changed)
+        Ok(changed)
+    })
 }
 
 /// Whether a record reachable over links from the initial position (none

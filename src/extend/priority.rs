@@ -43,8 +43,11 @@
 //! order on a graph without cycles, but needs those same ancestors.)
 
 use std::cmp::Reverse;
-use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+// hashbrown's hasher: the search hashes every position it settles, and
+// std's SipHash was a good part of its time on a book of millions.
+use hashbrown::hash_map::Entry;
+use hashbrown::{HashMap, HashSet};
+use std::collections::BinaryHeap;
 use std::fmt;
 use std::hash::Hash;
 

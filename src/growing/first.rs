@@ -241,9 +241,12 @@ impl Visitor for Negamaxer<'_, '_> {
     type Error = Interrupted;
 
     fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
+        // Read when the walk leaves the parent: asked for now whether the
+        // walk enters the child or has been there already.
+        self.words.prefetch(arrival.child.id);
         if arrival.first_time {
             // Set when the walk leaves it, after what lies below it.
-            self.words.prefetch(arrival.child.id);
+            self.solved.prefetch(arrival.child.id);
             self.stack.push(Entered::read(self.book, arrival.child.id, arrival.child.offset, self.entered));
             self.entered += 1;
         }

@@ -107,6 +107,7 @@ impl Solved {
     /// Asks for the memory [`Solved::get`] of a record of the book read reads.
     pub fn prefetch(&self, id: NodeId) {
         if let NodeId::Book(at) = id {
+            self.solved.prefetch(at.id);
             self.words.prefetch(at.id);
         }
     }

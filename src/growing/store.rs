@@ -212,6 +212,14 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// Asks for the memory [`Store::node`] reads to tell whether `id`
+    /// is a node.
+    pub fn prefetch(&self, id: NodeId) {
+        if let NodeId::Book(at) = id {
+            self.changed_ids.prefetch(at.id);
+        }
+    }
+
     pub(crate) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         match id {
             NodeId::Book(at) => self.changed.get_mut(&at.id),

@@ -165,6 +165,7 @@ impl Fixer<'_, '_> {
         if self.solved.is_solved(id) {
             self.store.link_children(id, &mut chunk.children).map_err(WriteFailure::Run)?;
             for child in chunk.children[from..].iter().flatten() {
+                self.store.prefetch(*child);
                 self.solved.prefetch(*child);
             }
         }
