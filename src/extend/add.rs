@@ -498,7 +498,7 @@ impl Adding<'_, '_> {
                     added += 1;
                     value = value.max(score.into());
                     if leaf.mv == Some(mv) {
-                        (leaf.score, leaf.mv) = (-(SCORE_INF as i8), None);
+                        (leaf.score, leaf.mv) = (crate::negamax::NO_LEAF, None);
                     }
                 }
             }

@@ -135,7 +135,7 @@ impl Entered {
     /// no leaf.
     fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
         let bytes = book.file().bytes();
-        let none = -(negamax::SCORE_INF as i8);
+        let none = negamax::NO_LEAF;
         let unread =
             Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
         let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {

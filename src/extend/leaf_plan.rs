@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Move};
 use crate::engine::search::{Answer, Query};
-use crate::negamax::{self, SCORE_INF};
+use crate::negamax;
 use crate::symmetry::normalize;
 
 /// What a position's leaf becomes without a search, or the search that
@@ -13,7 +13,7 @@ pub enum LeafPlan {
     /// The leaf is known without a search: a finished game's, or none
     /// when every move is linked.
     Known {
-        /// The leaf's score (-SCORE_INF when there is no leaf move).
+        /// The leaf's score ([`negamax::NO_LEAF`] when there is no leaf move).
         score: i8,
         /// The leaf's move; `None`: none.
         mv: Option<Move>,
@@ -38,7 +38,7 @@ impl LeafPlan {
         if board.is_game_over() {
             return LeafPlan::Known { score: board.final_score() as i8, mv: None };
         }
-        let none = LeafPlan::Known { score: -(SCORE_INF as i8), mv: None };
+        let none = LeafPlan::Known { score: negamax::NO_LEAF, mv: None };
         let (mut squares, mut pass) = (0u64, false);
         for mv in linked {
             match mv {

@@ -76,7 +76,7 @@ pub struct Node {
     pub links: SmallVec<[(i8, Move); 8]>,
     /// How many of `links` the book read stores (the first ones).
     pub stored_links: usize,
-    /// The leaf's score (−127: no leaf) and move (`None`: Edax's 65).
+    /// The leaf's score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
     pub leaf_score: i8,
     pub leaf_move: Option<Move>,
     pub solved: Negamaxed,
@@ -110,7 +110,7 @@ pub struct Facts {
     pub stored: Option<Negamaxed>,
 }
 
-/// A position's leaf: its score (−127: none) and move (`None`: Edax's 65).
+/// A position's leaf: its score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leaf {
     pub score: i8,
@@ -525,7 +525,7 @@ impl<'b> Store<'b> {
         if edax {
             node.links.push((score, mv));
         }
-        (node.leaf_score, node.leaf_move) = (-(SCORE_INF as i8), None);
+        (node.leaf_score, node.leaf_move) = (crate::negamax::NO_LEAF, None);
         Ok(Some((child, added)))
     }
 
@@ -647,7 +647,7 @@ impl Node {
             origin,
             level,
             links: SmallVec::new(),
-            leaf_score: none as i8,
+            leaf_score: crate::negamax::NO_LEAF,
             leaf_move: None,
             stored_links: 0,
             solved: Negamaxed { value: none, lower: none, upper: none, counts: Counts::default() },
