@@ -152,7 +152,7 @@ impl Entered {
                 .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
             Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
                 let leaf = raw.leaf();
-                let leaf_score = leaf.map_or(none, |leaf| leaf.score.discs() as i8);
+                let leaf_score = leaf.map_or(none, |leaf| leaf.score.stored_byte());
                 entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
             }),
         }

@@ -231,16 +231,16 @@ impl<'b> Store<'b> {
                 node.level = raw.level();
                 node.links = (0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.0 as i8, l.mv))
+                    .map(|l| (l.score.stored_byte(), l.mv))
                     .collect();
                 node.stored_links = node.links.len();
                 (node.leaf_score, node.leaf_move) = (raw.leaf_score(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
                 let (lower, upper) = raw.bounds();
                 let [wins, draws, losses, lines] = raw.counts();
                 node.solved = Negamaxed {
-                    value: raw.value().0 as i16,
-                    lower: lower.0 as i16,
-                    upper: upper.0 as i16,
+                    value: raw.value().stored_short(),
+                    lower: lower.stored_short(),
+                    upper: upper.stored_short(),
                     counts: Counts { wins, draws, losses, lines },
                 };
             }
@@ -250,7 +250,7 @@ impl<'b> Store<'b> {
                 node.solved.value = raw.raw_value() as i16;
                 node.n_lines = raw.n_lines();
                 if let Some(leaf) = raw.leaf() {
-                    (node.leaf_score, node.leaf_move) = (leaf.score.0 as i8, Some(leaf.mv));
+                    (node.leaf_score, node.leaf_move) = (leaf.score.stored_byte(), Some(leaf.mv));
                 }
             }
         }
@@ -444,7 +444,7 @@ impl<'b> Store<'b> {
                     .map_err(|_| ExtendError::book_changed(self.book.path()))?;
                 Ok((0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.0 as i8, l.mv))
+                    .map(|l| (l.score.stored_byte(), l.mv))
                     .collect())
             }
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
