@@ -1,7 +1,7 @@
 //! What a position's leaf becomes: known without a search, or the search
 //! an engine is asked for (as Edax's `position_search` decides it).
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Move, Squares};
 use crate::engine::search::{Answer, Query};
 use crate::negamax;
 use crate::symmetry::normalize;
@@ -50,14 +50,15 @@ impl LeafPlan {
             if pass {
                 return none;
             }
-            let query = Query { board: normalize(&board.swapped()).board, excluded: 0, level };
+            let query = Query { board: normalize(&board.swapped()).board, excluded: Squares::NONE, level };
             return LeafPlan::Search { query, through_pass: true };
         }
         let legal = board.legal_moves();
         if legal & !squares == 0 {
             return none;
         }
-        LeafPlan::Search { query: Query { board: *board, excluded: legal & squares, level }, through_pass: false }
+        let excluded = Squares::of(legal & squares);
+        LeafPlan::Search { query: Query { board: *board, excluded, level }, through_pass: false }
     }
 
     /// The leaf's score and move (`None`: no move), given the answer to the

@@ -481,7 +481,7 @@ impl Composer<'_> {
                 // Edax wants a leaf move wherever a legal move is not linked
                 // (else it "repairs" the record): one that takes no part in
                 // the negamax, −127, on the first such square.
-                let unlinked = query.board.legal_moves() & !query.excluded;
+                let unlinked = query.board.legal_moves() & !query.excluded.bits();
                 let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
                 (Some((crate::negamax::NO_LEAF.into(), first)), None)
             }
