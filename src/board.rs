@@ -79,6 +79,51 @@ impl fmt::Display for Square {
     }
 }
 
+/// A set of squares, as a value of its own (a [`Bitboard`] underneath): the
+/// moves a search may not answer, say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Squares(Bitboard);
+
+impl Squares {
+    /// No square.
+    pub const NONE: Squares = Squares(0);
+
+    /// The squares of a bitboard.
+    pub const fn of(bits: Bitboard) -> Squares {
+        Squares(bits)
+    }
+
+    /// The set as a bitboard, to mask other bitboards with.
+    pub const fn bits(self) -> Bitboard {
+        self.0
+    }
+
+    /// Whether it holds no square.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many squares it holds.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether it holds `square`.
+    pub const fn contains(self, square: Square) -> bool {
+        self.0 & square.bit() != 0
+    }
+
+    /// The set with `square` in it too.
+    pub const fn with(self, square: Square) -> Squares {
+        Squares(self.0 | square.bit())
+    }
+
+    /// Its squares, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Square> {
+        Square::iter(self.0)
+    }
+}
+
 /// A move as the book stores it: a square, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -440,6 +485,17 @@ pub fn hash_board(board: &Board) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_of_squares_holds_what_was_put_in_it_lowest_first() {
+        let (c4, a1) = (Square::parse("c4").unwrap(), Square::parse("a1").unwrap());
+        let set = Squares::NONE.with(c4).with(a1).with(c4);
+        assert_eq!(set.iter().collect::<Vec<_>>(), [a1, c4]);
+        assert_eq!((set.len(), set.is_empty(), Squares::NONE.is_empty()), (2, false, true));
+        assert!(set.contains(c4) && !set.contains(Square::parse("h8").unwrap()));
+        assert_eq!(set.bits(), 1 | 1 << 26);
+        assert_eq!(Squares::of(set.bits()), set);
+    }
 
     /// Coordinate-by-coordinate flips: the obvious reference for the shifts above.
     fn slow_flips(player: u64, opponent: u64, square: Square) -> u64 {

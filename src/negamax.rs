@@ -14,6 +14,11 @@
 /// anything is known, and a leaf score that means "no leaf".
 pub const SCORE_INF: i16 = 127;
 
+/// The leaf score that means "no leaf": minus infinity, as Edax stores it
+/// (with move 65) where every legal move is linked. The negamax takes no
+/// leaf scored at or below it.
+pub const NO_LEAF: i8 = -(SCORE_INF as i8);
+
 /// The selectivity of an exact search (Edax's `NO_SELECTIVITY`).
 pub const NO_SELECTIVITY: u8 = 5;
 
@@ -199,7 +204,7 @@ pub fn edax_position(
     let mut out = Negamaxed { value: -SCORE_INF, lower: -SCORE_INF, upper: -SCORE_INF, counts: Counts::default() };
     let mut tally = Tally::default();
     let leaf = i32::from(position.leaf_score);
-    if leaf > -i32::from(SCORE_INF) {
+    if position.leaf_score > NO_LEAF {
         out.value = short(leaf);
         let (lower, upper) = if level.solves(empties) {
             let (win, draw, loss) = (u32::from(leaf > 0), u32::from(leaf == 0), u32::from(leaf < 0));

@@ -88,7 +88,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Square};
     use crate::book::RecordId;
-    use crate::format::edax;
+    use crate::format::edax::{self, NO_LEAF};
 
     fn play(name: &str) -> Move {
         Move::Play(Square::parse(name).unwrap())
@@ -114,8 +114,6 @@ mod tests {
         bytes.extend([leaf.0 as u8, leaf.1]);
         edax::next_record(&bytes, 0).unwrap().to_record(RecordId(0), 0)
     }
-
-    const NO_LEAF: (i8, u8) = (-127, 65);
 
     #[test]
     fn the_same_record_has_no_difference() {

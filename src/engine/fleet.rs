@@ -375,7 +375,7 @@ mod tests {
             if (self.fails)(query, n) {
                 return Err(Fault::Garbage { text: "scripted".into() });
             }
-            let allowed = query.board.legal_moves() & !query.excluded;
+            let allowed = query.board.legal_moves() & !query.excluded.bits();
             Ok(Answer { mv: Square::iter(allowed).next().expect("a move"), score: 0 })
         }
     }
@@ -411,7 +411,11 @@ mod tests {
                 |b: Board| Square::iter(b.legal_moves()).filter_map(move |s| b.after(crate::board::Move::Play(s)));
             boards = boards.into_iter().flat_map(after).collect();
         }
-        boards.into_iter().take(n).map(|board| Query { board, excluded: 0, level: 1 }).collect()
+        boards
+            .into_iter()
+            .take(n)
+            .map(|board| Query { board, excluded: crate::board::Squares::NONE, level: 1 })
+            .collect()
     }
 
     /// Runs every query through the fleet: the answers by id, or why it gave up.

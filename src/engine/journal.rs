@@ -376,7 +376,7 @@ impl Journal {
     /// Notes an expansion `grow` dispatched: the position expanded, its D
     /// and its priority (docs/grow.md). Read back as a note, not an answer.
     pub fn expansion(&mut self, board: &crate::board::Board, d: f64, priority: f64) -> Result<(), JournalError> {
-        let query = Query { board: *board, excluded: 0, level: 0 };
+        let query = Query { board: *board, excluded: crate::board::Squares::NONE, level: 0 };
         let (board, side) = (query.board_text(), query.side());
         let line = format!("{{\"expand\":\"{board}\",\"side\":\"{side}\",\"d\":{d},\"priority\":{priority}}}\n");
         let io = |source| JournalError::Io { path: self.path.clone(), source };
@@ -612,9 +612,9 @@ fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer, String)>, String> {
     if line.level > 60 {
         return Err(format!("level {} is not a level (0 to 60)", line.level));
     }
-    let mut excluded = 0;
+    let mut excluded = crate::board::Squares::NONE;
     for square in &line.excluded {
-        excluded |= Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?.bit();
+        excluded = excluded.with(Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?);
     }
     let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
     let query = Query { board: position.board, excluded, level: line.level };
@@ -672,7 +672,7 @@ mod tests {
 
     fn query() -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
-        let excluded = Square::parse("c4").unwrap().bit();
+        let excluded = crate::board::Squares::NONE.with(Square::parse("c4").unwrap());
         Query { board, excluded, level: 60 }
     }
 

@@ -6,7 +6,7 @@
 //! processes ([`super::edax`]) or, in tests, over answers computed in
 //! the process itself.
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Square, Squares};
 use crate::output::text::{push_board, push_square, side_char};
 use crate::symmetry::Symmetry;
 use std::fmt;
@@ -21,7 +21,7 @@ pub struct Query {
     /// The stored (normalized) board.
     pub board: Board,
     /// Squares the answer may not be: the position's links.
-    pub excluded: u64,
+    pub excluded: Squares,
     /// Edax's level, 0 to 60.
     pub level: u8,
 }
@@ -115,14 +115,14 @@ impl Query {
 
     /// The excluded squares, in increasing order.
     pub fn excluded_squares(&self) -> impl Iterator<Item = Square> {
-        Square::iter(self.excluded)
+        self.excluded.iter()
     }
 
     /// Whether `answer` can be the answer: a legal move, not excluded, and
     /// a score a game can end with.
     pub fn accepts(&self, answer: &Answer) -> bool {
-        let bit = answer.mv.bit();
-        self.board.legal_moves() & bit != 0 && self.excluded & bit == 0 && (-64..=64).contains(&answer.score)
+        let legal = self.board.legal_moves() & answer.mv.bit() != 0;
+        legal && !self.excluded.contains(answer.mv) && (-64..=64).contains(&answer.score)
     }
 }
 
@@ -131,7 +131,7 @@ impl fmt::Display for Query {
     /// paste it into Edax (`setboard`) or `bookminer inspect`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}, level {}", self.board_text(), self.side(), self.level)?;
-        if self.excluded != 0 {
+        if !self.excluded.is_empty() {
             let mut squares = String::new();
             for square in self.excluded_squares() {
                 squares.push(' ');
@@ -149,7 +149,8 @@ mod tests {
 
     #[test]
     fn a_query_reads_as_a_position_edax_and_inspect_take() {
-        let query = Query { board: Board::INITIAL, excluded: Square::parse("f5").unwrap().bit(), level: 60 };
+        let query =
+            Query { board: Board::INITIAL, excluded: Squares::NONE.with(Square::parse("f5").unwrap()), level: 60 };
         let text = query.to_string();
         assert!(text.starts_with("---------------------------OX------XO--------------------------- X"), "{text}");
         assert!(text.ends_with(", level 60, excluding F5"), "{text}");
@@ -160,7 +161,7 @@ mod tests {
     #[test]
     fn only_legal_moves_not_excluded_with_a_game_score_are_accepted() {
         let f5 = Square::parse("f5").unwrap();
-        let query = Query { board: Board::INITIAL, excluded: f5.bit(), level: 1 };
+        let query = Query { board: Board::INITIAL, excluded: Squares::NONE.with(f5), level: 1 };
         assert!(query.accepts(&Answer { mv: Square::parse("d3").unwrap(), score: 0 }));
         assert!(!query.accepts(&Answer { mv: f5, score: 0 }), "excluded");
         assert!(!query.accepts(&Answer { mv: Square::parse("a1").unwrap(), score: 0 }), "illegal");

@@ -505,7 +505,7 @@ impl Adding<'_, '_> {
                     added += 1;
                     value = value.max(score.into());
                     if leaf.mv == Some(mv) {
-                        (leaf.score, leaf.mv) = (-(SCORE_INF as i8), None);
+                        (leaf.score, leaf.mv) = (crate::negamax::NO_LEAF, None);
                     }
                 }
             }
@@ -590,7 +590,7 @@ mod tests {
     /// An answer that depends on the query alone: its first square allowed,
     /// a score from its bits.
     fn answer_of(query: &Query) -> Answer {
-        let allowed = query.board.legal_moves() & !query.excluded;
+        let allowed = query.board.legal_moves() & !query.excluded.bits();
         let mv = Square::iter(allowed).next().expect("a search has a move allowed");
         let score = ((query.board.player ^ query.board.opponent.rotate_left(7)) % 129) as i8 - 64;
         Answer { mv, score: score & !1 }

@@ -426,7 +426,7 @@ impl LinkGraph for Needing<'_, '_, '_> {
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
         let leaf = self.store.leaf(node).ok()?;
-        let score = if leaf.mv.is_some() { i32::from(leaf.score) } else { -127 };
+        let score = i32::from(if leaf.mv.is_some() { leaf.score } else { crate::negamax::NO_LEAF });
         self.needs(node).ok()?.then_some(score)
     }
 

@@ -488,14 +488,16 @@ impl LinkGraph for View<'_, '_> {
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
         let leaf = self.store.leaf(node).ok()?;
-        (leaf.mv.is_some() && i32::from(leaf.score) > -127).then_some(leaf.score.into())
+        (leaf.mv.is_some() && leaf.score > crate::negamax::NO_LEAF).then_some(leaf.score.into())
     }
 
     fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
         let Ok(facts) = self.store.facts(node) else { return };
         let edges = facts.edges;
+        // A link whose score cannot be had counts as minus infinity.
+        let lowest = -i32::from(crate::negamax::SCORE_INF);
         let scores: SmallVec<[i32; 8]> =
-            edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(-127)).collect();
+            edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(lowest)).collect();
         let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
         let best = scores.iter().copied().chain(leaf).max().map(Score);
         // The position's own ply: its discs beyond the start's.

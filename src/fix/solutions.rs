@@ -8,8 +8,10 @@ use crate::book::RecordId;
 use crate::negamax::{Counts, Negamaxed};
 use std::collections::HashMap;
 
-/// Bounds further than this from the value, or counts above these, are set aside.
-const DELTA_RANGE: std::ops::RangeInclusive<i32> = -127..=127;
+/// Bounds further than this from the value, or counts above these, are set
+/// aside: a bound's difference is a byte, any but −128, the byte that marks a
+/// word set aside ([`SET_ASIDE`]).
+const DELTA_RANGE: std::ops::RangeInclusive<i32> = -(i8::MAX as i32)..=i8::MAX as i32;
 /// The lower bound's byte of a word whose record is set aside.
 const SET_ASIDE: u8 = 0x80;
 

@@ -152,7 +152,7 @@ impl Visitor for Fixer<'_, '_> {
             };
             self.push(Event::Link { child, then_pass: link.link.then_pass });
         }
-        self.push(Event::Leave { leaf: departure.leaf.map(|leaf| leaf.link.score.0 as i8) });
+        self.push(Event::Leave { leaf: departure.leaf.map(|leaf| leaf.link.score.stored_byte()) });
         Ok(())
     }
 

@@ -319,8 +319,7 @@ fn put_solution(
     }
     patch::put_counts(record, counts);
     let (lower, upper) = raw.bounds();
-    // Stored as i16: the old scores fit.
-    let old = [raw.value(), lower, upper].map(|s| s.0 as i16);
+    let old = [raw.value(), lower, upper].map(crate::book::Score::stored_short);
     let new = [new.value, new.lower, new.upper];
     for (i, slot) in [&mut change.value, &mut change.lower, &mut change.upper].into_iter().enumerate() {
         if old[i] != new[i] {

@@ -135,7 +135,7 @@ impl Entered {
     /// no leaf.
     fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
         let bytes = book.file().bytes();
-        let none = -(negamax::SCORE_INF as i8);
+        let none = negamax::NO_LEAF;
         let unread =
             Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
         let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {
@@ -152,7 +152,7 @@ impl Entered {
                 .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
             Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
                 let leaf = raw.leaf();
-                let leaf_score = leaf.map_or(none, |leaf| leaf.score.discs() as i8);
+                let leaf_score = leaf.map_or(none, |leaf| leaf.score.stored_byte());
                 entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
             }),
         }

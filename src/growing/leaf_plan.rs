@@ -1,9 +1,9 @@
 //! What a position's leaf becomes: known without a search, or the search
 //! an engine is asked for (as Edax's `position_search` decides it).
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Move, Squares};
 use crate::engine::search::{Answer, Query};
-use crate::negamax::{self, SCORE_INF};
+use crate::negamax;
 use crate::symmetry::normalize;
 
 /// What a position's leaf becomes without a search, or the search that
@@ -13,7 +13,7 @@ pub enum LeafPlan {
     /// The leaf is known without a search: a finished game's, or none
     /// when every move is linked.
     Known {
-        /// The leaf's score (-SCORE_INF when there is no leaf move).
+        /// The leaf's score ([`negamax::NO_LEAF`] when there is no leaf move).
         score: i8,
         /// The leaf's move; `None`: none.
         mv: Option<Move>,
@@ -38,7 +38,7 @@ impl LeafPlan {
         if board.is_game_over() {
             return LeafPlan::Known { score: board.final_score() as i8, mv: None };
         }
-        let none = LeafPlan::Known { score: -(SCORE_INF as i8), mv: None };
+        let none = LeafPlan::Known { score: negamax::NO_LEAF, mv: None };
         let (mut squares, mut pass) = (0u64, false);
         for mv in linked {
             match mv {
@@ -50,14 +50,15 @@ impl LeafPlan {
             if pass {
                 return none;
             }
-            let query = Query { board: normalize(&board.swapped()).board, excluded: 0, level };
+            let query = Query { board: normalize(&board.swapped()).board, excluded: Squares::NONE, level };
             return LeafPlan::Search { query, through_pass: true };
         }
         let legal = board.legal_moves();
         if legal & !squares == 0 {
             return none;
         }
-        LeafPlan::Search { query: Query { board: *board, excluded: legal & squares, level }, through_pass: false }
+        let excluded = Squares::of(legal & squares);
+        LeafPlan::Search { query: Query { board: *board, excluded, level }, through_pass: false }
     }
 
     /// The leaf's score and move (`None`: no move), given the answer to the

@@ -76,7 +76,7 @@ pub struct Node {
     pub links: SmallVec<[(i8, Move); 8]>,
     /// How many of `links` the book read stores (the first ones).
     pub stored_links: usize,
-    /// The leaf's score (−127: no leaf) and move (`None`: Edax's 65).
+    /// The leaf's score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
     pub leaf_score: i8,
     pub leaf_move: Option<Move>,
     pub solved: Negamaxed,
@@ -110,7 +110,7 @@ pub struct Facts {
     pub stored: Option<Negamaxed>,
 }
 
-/// A position's leaf: its score (−127: none) and move (`None`: Edax's 65).
+/// A position's leaf: its score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leaf {
     pub score: i8,
@@ -239,16 +239,16 @@ impl<'b> Store<'b> {
                 node.level = raw.level();
                 node.links = (0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.0 as i8, l.mv))
+                    .map(|l| (l.score.stored_byte(), l.mv))
                     .collect();
                 node.stored_links = node.links.len();
                 (node.leaf_score, node.leaf_move) = (raw.leaf_score(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
                 let (lower, upper) = raw.bounds();
                 let [wins, draws, losses, lines] = raw.counts();
                 node.solved = Negamaxed {
-                    value: raw.value().0 as i16,
-                    lower: lower.0 as i16,
-                    upper: upper.0 as i16,
+                    value: raw.value().stored_short(),
+                    lower: lower.stored_short(),
+                    upper: upper.stored_short(),
                     counts: Counts { wins, draws, losses, lines },
                 };
             }
@@ -258,7 +258,7 @@ impl<'b> Store<'b> {
                 node.solved.value = raw.raw_value() as i16;
                 node.n_lines = raw.n_lines();
                 if let Some(leaf) = raw.leaf() {
-                    (node.leaf_score, node.leaf_move) = (leaf.score.0 as i8, Some(leaf.mv));
+                    (node.leaf_score, node.leaf_move) = (leaf.score.stored_byte(), Some(leaf.mv));
                 }
             }
         }
@@ -452,7 +452,7 @@ impl<'b> Store<'b> {
                     .map_err(|_| ExtendError::book_changed(self.book.path()))?;
                 Ok((0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.0 as i8, l.mv))
+                    .map(|l| (l.score.stored_byte(), l.mv))
                     .collect())
             }
             (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
@@ -533,7 +533,7 @@ impl<'b> Store<'b> {
         if edax {
             node.links.push((score, mv));
         }
-        (node.leaf_score, node.leaf_move) = (-(SCORE_INF as i8), None);
+        (node.leaf_score, node.leaf_move) = (crate::negamax::NO_LEAF, None);
         Ok(Some((child, added)))
     }
 
@@ -655,7 +655,7 @@ impl Node {
             origin,
             level,
             links: SmallVec::new(),
-            leaf_score: none as i8,
+            leaf_score: crate::negamax::NO_LEAF,
             leaf_move: None,
             stored_links: 0,
             solved: Negamaxed { value: none, lower: none, upper: none, counts: Counts::default() },

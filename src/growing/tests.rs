@@ -98,7 +98,7 @@ fn expand(store: &mut Store<'_>, solved: &Solved, id: NodeId, answer: i8) -> Vec
         let (score, mv) = match store.leaf_plan(at).unwrap() {
             LeafPlan::Known { score, mv } => (score, mv),
             LeafPlan::Search { query, through_pass } => {
-                let allowed = query.board.legal_moves() & !query.excluded;
+                let allowed = query.board.legal_moves() & !query.excluded.bits();
                 let square = crate::board::Square::iter(allowed).last().unwrap();
                 match through_pass {
                     true => (-answer, Some(crate::board::Move::Pass)),

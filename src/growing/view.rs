@@ -109,7 +109,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
     /// without a move too, which the record does not say.
     pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Leaf, ExtendError> {
         match record.leaf() {
-            Some(leaf) => Ok(Leaf { score: leaf.score.discs() as i8, mv: Some(leaf.mv) }),
+            Some(leaf) => Ok(Leaf { score: leaf.score.stored_byte(), mv: Some(leaf.mv) }),
             None => self.store.leaf(id),
         }
     }

@@ -453,7 +453,7 @@ impl Composer<'_> {
                 let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
                 let (now, pending) = self.stale_leaf(plan, tally);
                 let new_leaf = match now {
-                    Some((score, Some(mv))) if score > -127 => (score as i8, mv.code()),
+                    Some((score, Some(mv))) if score > crate::negamax::NO_LEAF.into() => (score as i8, mv.code()),
                     Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
                 };
                 put_leaf(&mut bytes, new_leaf);
@@ -481,9 +481,9 @@ impl Composer<'_> {
                 // Edax wants a leaf move wherever a legal move is not linked
                 // (else it "repairs" the record): one that takes no part in
                 // the negamax, −127, on the first such square.
-                let unlinked = query.board.legal_moves() & !query.excluded;
+                let unlinked = query.board.legal_moves() & !query.excluded.bits();
                 let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
-                (Some((-127, first)), None)
+                (Some((crate::negamax::NO_LEAF.into(), first)), None)
             }
         }
     }

@@ -80,6 +80,26 @@ impl Score {
     pub fn discs(self) -> i32 {
         self.0
     }
+
+    /// The score as the signed byte it was read from: an Edax link's, or a
+    /// leaf's of either format (an Egaroucid leaf is read within ±64).
+    ///
+    /// # Panics
+    /// On a score beyond a byte, which only a score computed, not read, can
+    /// be: asking for one is a bug.
+    pub fn stored_byte(self) -> i8 {
+        i8::try_from(self.0).expect("a score read from a byte fits one")
+    }
+
+    /// The score as the `short` it was read from: an Edax record's value or
+    /// bound.
+    ///
+    /// # Panics
+    /// On a score beyond 16 bits, which only a score computed, not read, can
+    /// be: asking for one is a bug.
+    pub fn stored_short(self) -> i16 {
+        i16::try_from(self.0).expect("a score read from 16 bits fits them")
+    }
 }
 
 impl fmt::Display for Score {
@@ -219,5 +239,26 @@ impl Record {
             Details::Edax { .. } => true,
             Details::Egaroucid { .. } => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Score;
+
+    #[test]
+    fn a_score_read_from_a_byte_or_a_short_gives_it_back() {
+        for byte in [i8::MIN, -127, -1, 0, 64, i8::MAX] {
+            assert_eq!(Score::new(byte.into()).stored_byte(), byte);
+        }
+        for short in [i16::MIN, -129, 128, i16::MAX] {
+            assert_eq!(Score::new(short.into()).stored_short(), short);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "fits one")]
+    fn a_score_beyond_a_byte_is_not_cut_to_one() {
+        Score::new(128).stored_byte();
     }
 }

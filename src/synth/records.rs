@@ -155,7 +155,7 @@ fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
     match moves.leaf {
         Some((mv, score)) => (Some(Link::new(Score(score), mv)), score as i8),
         None if board.is_game_over() => (None, board.final_score() as i8),
-        None => (None, -(negamax::SCORE_INF as i8)),
+        None => (None, negamax::NO_LEAF),
     }
 }
 

@@ -149,7 +149,7 @@ struct FirstMove;
 
 impl Searcher for FirstMove {
     fn search(&mut self, query: &Query, _stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
-        let allowed = query.board.legal_moves() & !query.excluded;
+        let allowed = query.board.legal_moves() & !query.excluded.bits();
         let mv = Square::iter(allowed).next().expect("a search has a move to play");
         Ok(Answer { mv, score: 0 })
     }

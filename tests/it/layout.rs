@@ -395,3 +395,41 @@ fn the_installed_build_carries_no_debug_information_and_installs_locked() {
     let readme = fs::read_to_string(common::repo().join("README.md")).unwrap();
     assert!(readme.contains("\ncargo install --locked --path ."), "the README installs locked");
 }
+
+/// The lines of `code`'s non-test part (up to its `#[cfg(test)]` module)
+/// that spell the score −127 as a literal.
+fn lines_with_minus_127(code: &str) -> Vec<String> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+    let literal = |line: &str| {
+        line.match_indices("-127").any(|(at, _)| {
+            let after = line[at + 4..].chars().next();
+            let before = line[..at].chars().next_back();
+            !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    code.lines().filter(|l| literal(l)).map(|l| l.trim().to_string()).collect()
+}
+
+/// Issue 45 point 4: "no leaf" has one name (`negamax::NO_LEAF`), and only
+/// the book formats, which read and write the byte, spell −127 outside tests.
+#[test]
+fn no_score_of_minus_127_is_spelled_out_beside_the_formats() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(src.join("format")) && !f.ends_with("tests.rs")) {
+        for line in lines_with_minus_127(&code(file)) {
+            found.push(format!("{}: {line}", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "−127 spelled out:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_literal_minus_127_is_found_and_a_test_module_is_not_searched() {
+    let code = "let a = x > -127;\nlet b = -1270;\nlet c = y-127;\nlet d = NO_LEAF;\n\
+                #[cfg(test)]\nmod tests { const NO_LEAF: i8 = -127; }\n";
+    assert_eq!(lines_with_minus_127(code), ["let a = x > -127;"]);
+}

@@ -4,7 +4,7 @@
 //! board's excluded moves, makes the engine search exactly as Edax's own
 //! `book extend` does (its `position_search` leaves out the links).
 
-use crate::board::{Move, Square};
+use crate::board::Move;
 use crate::engine::search::Query;
 use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
 
@@ -12,7 +12,7 @@ use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
 pub fn book_of<'q>(queries: impl Iterator<Item = &'q Query>) -> Vec<u8> {
     let mut records = Vec::new();
     let mut n = 0;
-    for query in queries.filter(|q| q.excluded != 0) {
+    for query in queries.filter(|q| !q.excluded.is_empty()) {
         record_of(query).encode(&mut records);
         n += 1;
     }
@@ -30,7 +30,7 @@ fn record_of(query: &Query) -> EdaxRecord {
         lower: -64,
         upper: 64,
         level: query.level,
-        links: Square::iter(query.excluded).map(|s| (0, Move::Play(s).code())).collect(),
+        links: query.excluded.iter().map(|s| (0, Move::Play(s).code())).collect(),
         leaf: NO_LEAF,
     }
 }
@@ -38,14 +38,15 @@ fn record_of(query: &Query) -> EdaxRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::book::Book;
 
     #[test]
     fn each_query_with_exclusions_is_a_record_whose_links_are_them() {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
         let board = crate::symmetry::normalize(&board).board;
-        let excluded = Square::parse("c4").unwrap().bit();
-        let queries = [Query { board, excluded: 0, level: 60 }, Query { board, excluded, level: 60 }];
+        let excluded = crate::board::Squares::NONE.with(Square::parse("c4").unwrap());
+        let queries = [Query { board, excluded: Default::default(), level: 60 }, Query { board, excluded, level: 60 }];
         let book = Book::from_bytes("exclusions", book_of(queries.iter())).unwrap();
         assert_eq!(book.counts().records, 1);
         let record = book.find(&board).unwrap();

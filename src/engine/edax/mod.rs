@@ -181,7 +181,7 @@ impl Engine {
     /// the excluded moves (Edax's `hint` lists a position's book moves
     /// first and searches the others).
     pub fn ask(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
-        let excluded = query.excluded.count_ones() as usize;
+        let excluded = query.excluded.len();
         if excluded > 0 {
             std::fs::write(&self.exclusions, exclusions::book_of(std::iter::once(query))).map_err(Fault::Spawn)?;
             self.send(&format!("book load {}", self.exclusions.display()))?;
@@ -349,13 +349,13 @@ fn spawn_lines(
 fn read_hint(output: &[String], hint: &str, query: &Query) -> Result<Answer, Fault> {
     let garbage = |why: &str| Fault::Garbage { text: format!("{why} (after `{hint}` on {query}): {}", shown(output)) };
     let start = output.iter().position(|l| unprompted(l) == hint).ok_or_else(|| garbage("no echo of the command"))?;
-    let mut book_moves = 0u64;
+    let mut book_moves = crate::board::Squares::NONE;
     let mut answer = None;
     for line in output[start + 1..].iter().map(|l| unprompted(l)).filter(|l| !l.is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words[0] == "book" {
             let mv = words.iter().skip(2).find_map(|w| Square::parse(w)).ok_or_else(|| garbage("a book line"))?;
-            book_moves |= mv.bit();
+            book_moves = book_moves.with(mv);
         } else if answer.is_none() {
             answer = Some(read_result(&words).ok_or_else(|| garbage("a search line"))?);
         } else {
@@ -413,7 +413,7 @@ mod tests {
 
     fn query(excluded: &[&str]) -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3").unwrap();
-        let excluded = excluded.iter().fold(0, |bits, s| bits | Square::parse(s).unwrap().bit());
+        let excluded = excluded.iter().fold(crate::board::Squares::NONE, |set, s| set.with(Square::parse(s).unwrap()));
         Query { board, excluded, level: 60 }
     }
 
