@@ -12,7 +12,7 @@
 use super::error::ExtendError;
 use super::first::FirstNegamax;
 use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
-use super::store::{Edge, Facts, Flavor, NodeId, Store};
+use super::store::{Edge, Facts, Flavor, NodeId, Store, Stored};
 use super::view::{walk_growing, GrowingPositions, Stop, Values};
 use crate::bits::Bits;
 use crate::book::index::Located;
@@ -94,13 +94,10 @@ impl Solved {
 
     /// A position's negamax as the run knows it: computed, or as stored.
     pub fn get(&self, store: &Store<'_>, id: NodeId) -> Result<Negamaxed, ExtendError> {
-        if let Some(node) = store.node(id) {
-            return Ok(node.solved);
-        }
-        match id {
-            NodeId::Book(at) if self.solved.contains(at.id) => Ok(self.words.get(at.id)),
-            NodeId::Book(at) => store.stored_negamax(at),
-            NodeId::Added(_) => unreachable!("an added position is always a node"),
+        match store.locate(id) {
+            Stored::Node(node) => Ok(node.solved),
+            Stored::Record(at) if self.solved.contains(at.id) => Ok(self.words.get(at.id)),
+            Stored::Record(at) => store.stored_negamax(at),
         }
     }
 
@@ -227,10 +224,10 @@ impl Solved {
             None => self.get(store, id).map(|n| n.value),
         };
         let solved = negamax_of(store.flavor(), &position, &children, now)?;
-        match facts.stored {
+        match (facts.stored, id) {
             // A record of the book read growth has not changed: its word.
-            Some(_) => self.set_word(id, solved),
-            None => {
+            (Some(_), NodeId::Book(at)) => self.set_word(at, solved),
+            _ => {
                 store.set_link_scores(id, link_scores(store.flavor(), &children).into_iter());
                 store.set_solved(id, solved);
             }
@@ -240,8 +237,7 @@ impl Solved {
 
     /// Sets what the negamax computed for a record of the book read that
     /// growth has not changed.
-    fn set_word(&mut self, id: NodeId, solved: Negamaxed) {
-        let NodeId::Book(at) = id else { unreachable!("an added position is always a node") };
+    fn set_word(&mut self, at: Located, solved: Negamaxed) {
         self.words.set(at.id, solved);
     }
 
@@ -409,18 +405,17 @@ impl Visitor for Negamaxer<'_, '_, '_> {
             };
             children.push(Child { solved, then_pass: link.link.then_pass });
         }
-        let node = store.node(id);
-        let now = || match (node, id) {
-            (Some(node), _) => Ok(node.solved.value),
-            (None, NodeId::Book(at)) => store.stored_negamax(at).map(|n| n.value),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        let stored = store.locate(id);
+        let now = || match stored {
+            Stored::Node(node) => Ok(node.solved.value),
+            Stored::Record(at) => store.stored_negamax(at).map(|n| n.value),
         };
         let solved = negamax_of(store.flavor(), &entered.position, &children, now)?;
-        match node {
-            Some(_) => {
+        match stored {
+            Stored::Node(_) => {
                 self.pending.insert(id, (solved, link_scores(store.flavor(), &children)));
             }
-            None => self.solved.set_word(id, solved),
+            Stored::Record(at) => self.solved.set_word(at, solved),
         }
         if let (Some(rank), true) = (entered.rank, entered.gated) {
             if i16::from(entered.position.edax.leaf_score) >= solved.value {

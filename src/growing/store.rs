@@ -29,6 +29,15 @@ pub enum NodeId {
     Added(u32),
 }
 
+/// Where a position of the growing book is held ([`Store::locate`]).
+#[derive(Clone, Copy)]
+pub enum Stored<'s> {
+    /// In a node: a record growth changed, or a position it added.
+    Node(&'s Node),
+    /// In the book read's record, as it stands.
+    Record(Located),
+}
+
 impl NodeId {
     /// The position as a number to order by: records of the book read
     /// first, by record, then the positions added, in the order added.
@@ -205,10 +214,20 @@ impl<'b> Store<'b> {
 
     /// The position's node, if growth changed or made it.
     pub fn node(&self, id: NodeId) -> Option<&Node> {
+        match self.locate(id) {
+            Stored::Node(node) => Some(node),
+            Stored::Record(_) => None,
+        }
+    }
+
+    /// Where the position is held: in a node (a record growth changed, or
+    /// a position it added: an added position is always one), or in the
+    /// book read's record as it stands.
+    pub fn locate(&self, id: NodeId) -> Stored<'_> {
         match id {
-            NodeId::Book(at) if !self.changed_ids.contains(at.id) => None,
-            NodeId::Book(at) => self.changed.get(&at.id),
-            NodeId::Added(k) => Some(&self.added[k as usize]),
+            NodeId::Book(at) if !self.changed_ids.contains(at.id) => Stored::Record(at),
+            NodeId::Book(at) => self.changed.get(&at.id).map_or(Stored::Record(at), Stored::Node),
+            NodeId::Added(k) => Stored::Node(&self.added[k as usize]),
         }
     }
 
@@ -267,41 +286,35 @@ impl<'b> Store<'b> {
 
     /// A position's board.
     pub fn board(&self, id: NodeId) -> Board {
-        match self.node(id) {
-            Some(node) => node.board,
-            None => match id {
-                NodeId::Book(at) => self.book.file().board_of(at),
-                NodeId::Added(_) => unreachable!("an added position is always a node"),
-            },
+        match self.locate(id) {
+            Stored::Node(node) => node.board,
+            Stored::Record(at) => self.book.file().board_of(at),
         }
     }
 
     /// A position's leaf.
     pub fn leaf(&self, id: NodeId) -> Result<Leaf, ExtendError> {
         let of = |node: &Node| Leaf { score: node.leaf_score, mv: node.leaf_move };
-        match (self.node(id), id) {
-            (Some(node), _) => Ok(of(node)),
-            (None, NodeId::Book(at)) => Ok(of(&self.read(at)?)),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        match self.locate(id) {
+            Stored::Node(node) => Ok(of(node)),
+            Stored::Record(at) => Ok(of(&self.read(at)?)),
         }
     }
 
     /// A position's level: as the book read stores it, or as growth set it.
     pub fn level(&self, id: NodeId) -> Result<u8, ExtendError> {
-        match (self.node(id), id) {
-            (Some(node), _) => Ok(node.level),
-            (None, NodeId::Book(at)) => Ok(self.read(at)?.level),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        match self.locate(id) {
+            Stored::Node(node) => Ok(node.level),
+            Stored::Record(at) => Ok(self.read(at)?.level),
         }
     }
 
     /// A position's value as it now stands: as the book read stores it,
     /// or as growth left it.
     pub fn value(&self, id: NodeId) -> Result<i16, ExtendError> {
-        match (self.node(id), id) {
-            (Some(node), _) => Ok(node.solved.value),
-            (None, NodeId::Book(at)) => Ok(self.read(at)?.solved.value),
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
+        match self.locate(id) {
+            Stored::Node(node) => Ok(node.solved.value),
+            Stored::Record(at) => Ok(self.read(at)?.solved.value),
         }
     }
 
@@ -315,14 +328,13 @@ impl<'b> Store<'b> {
     /// board, level and leaf, its edges, and for a record growth has not
     /// changed, what the book read holds of its negamax.
     pub fn facts(&self, id: NodeId) -> Result<Facts, ExtendError> {
-        let (node, stored) = match (self.node(id), id) {
-            (Some(node), _) => (node.clone(), None),
-            (None, NodeId::Book(at)) => {
+        let (node, stored) = match self.locate(id) {
+            Stored::Node(node) => (node.clone(), None),
+            Stored::Record(at) => {
                 let node = self.read(at)?;
                 let stored = node.solved;
                 (node, Some(stored))
             }
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         };
         let edges = match (id, &self.links, stored.is_some()) {
             (NodeId::Book(at), Some((targets, _)), true) => self.resolved_edges(at, targets, &node)?,
@@ -444,9 +456,9 @@ impl<'b> Store<'b> {
 
     /// An Edax position's links as stored: (score, move).
     pub fn links(&self, id: NodeId) -> Result<SmallVec<[(i8, Move); 8]>, ExtendError> {
-        match (self.node(id), id) {
-            (Some(node), _) => Ok(node.links.clone()),
-            (None, NodeId::Book(at)) => {
+        match self.locate(id) {
+            Stored::Node(node) => Ok(node.links.clone()),
+            Stored::Record(at) => {
                 let file = self.book.file();
                 let raw = edax::next_record(file.bytes(), file.offset(at) as usize)
                     .map_err(|_| ExtendError::book_changed(self.book.path()))?;
@@ -455,7 +467,6 @@ impl<'b> Store<'b> {
                     .map(|l| (l.score.stored_byte(), l.mv))
                     .collect())
             }
-            (None, NodeId::Added(_)) => unreachable!("an added position is always a node"),
         }
     }
 

@@ -13,7 +13,7 @@
 
 use super::error::ExtendError;
 use super::solved::Solved;
-use super::store::{Flavor, Node, NodeId, Store};
+use super::store::{Flavor, Node, NodeId, Store, Stored};
 use crate::board::Move;
 use crate::book::{Link, Score};
 use crate::fix::fix_edax_record;
@@ -131,13 +131,12 @@ impl Fixer<'_, '_> {
         }
         for i in 0..chunk.positions.len() {
             let (id, range) = chunk.positions[i].clone();
-            match (id, self.store.node(id)) {
-                (_, Some(node)) => self.fix_node(id, node, range, chunk)?,
-                (NodeId::Book(at), None) => {
+            match self.store.locate(id) {
+                Stored::Node(node) => self.fix_node(id, node, range, chunk)?,
+                Stored::Record(at) => {
                     let raw = file.edax_record(at).ok_or_else(|| self.changed())?;
                     self.fix(id, &raw, range, chunk)?;
                 }
-                (NodeId::Added(_), None) => unreachable!("an added position is always a node"),
             }
         }
         chunk.records = wanted as u64;
