@@ -14,21 +14,21 @@
 //! growth finds each position's links again as it goes.
 
 use super::error::ExtendError;
+use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT};
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use crate::bits::Bits;
-use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, Destination, LinkTargets, Parents, RecordId, ResolvedBook};
+use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
-use crate::format::{edax, egaroucid, Family};
-use crate::negamax::{self, EdaxPosition, Negamaxed};
+use crate::negamax::{EdaxPosition, Negamaxed};
 use crate::run::{Interrupted, RunError};
-use crate::walk::{self, walk, Arrival, Departure, Start, Visitor, WalkStats, Walkable};
+use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
 use smallvec::SmallVec;
 use std::convert::Infallible;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
 /// What the first negamax computed.
@@ -80,13 +80,13 @@ pub fn prepare(
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
-    let mut negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties, cancel);
+    let mut negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties);
     negamaxer.keep_candidates = kept;
-    let walked = walk(&walkable, negamaxer);
+    let (walked, negamaxer) = walk_and_negamax(&walkable, negamaxer, cancel).map_err(RunError::io(&path))?;
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));
     }
-    let (stats, negamaxer) = walked.map_err(|error| match error {
+    let stats = walked.map_err(|error| match error {
         crate::walk::WalkError::Visitor(stop) => ExtendError::interrupted(journal)(stop),
         other => RunError::of_walk(&path, other, |_| unreachable!("the visitor's error is matched above")).into(),
     })?;
@@ -112,79 +112,54 @@ pub fn prepare(
     }
 }
 
-/// What the negamax reads of a position besides its children, noted as
-/// the walk enters it.
-struct Entered {
-    empties: u8,
-    /// Edax: the level byte as stored.
-    level: u8,
-    /// The leaf's score as stored, whatever its move (−127: no leaf).
-    leaf_score: i8,
-    /// Egaroucid: whether the leaf has a move (it counts only then), and
-    /// the value stored, kept by a record with neither leaf nor link.
-    leaf_move: bool,
-    value: i8,
-    game_over: bool,
-    /// The order the walk entered it in.
-    rank: u32,
+/// The walk from the start over links, on this thread, and the negamax
+/// of what it reaches, on another: what the walk found, and the negamax.
+/// The thread could not be started: an error of the system's.
+fn walk_and_negamax<'b>(
+    walkable: &'b Walkable,
+    negamaxer: Negamaxer<'b>,
+    cancel: &AtomicBool,
+) -> std::io::Result<(Result<WalkStats, WalkError<Interrupted>>, Negamaxer<'b>)> {
+    let (to_negamax, batches) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel();
+    let teller = Teller::new(walkable.book(), (to_negamax, recycled), cancel);
+    std::thread::scope(|scope| {
+        let negamaxing = std::thread::Builder::new()
+            .name("negamax".to_string())
+            .spawn_scoped(scope, move || negamaxer.run(batches, recycle))?;
+        // The walk's end, or its failure, lets the teller and its channel
+        // go: the negamax finishes what it was told and ends.
+        let walked = walk(walkable, teller).map(|(stats, teller)| {
+            teller.finish();
+            stats
+        });
+        let negamaxer = negamaxing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok((walked, negamaxer))
+    })
 }
 
-impl Entered {
-    /// The fields of the record `id` at `offset`; a record that no longer
-    /// reads (the book changed, which is found when the walk ends) gives
-    /// no leaf.
-    fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
-        let bytes = book.file().bytes();
-        let none = negamax::NO_LEAF;
-        let unread =
-            Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
-        let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {
-            empties: board.empties() as u8,
-            level,
-            leaf_score,
-            leaf_move,
-            value,
-            game_over: board.is_game_over(),
-            rank,
-        };
-        match book.file().format().family() {
-            Family::Edax => edax::record_at(bytes, offset as usize)
-                .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
-            Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
-                let leaf = raw.leaf();
-                let leaf_score = leaf.map_or(none, |leaf| leaf.score.stored_byte());
-                entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
-            }),
-        }
-    }
-}
+/// A link of a position left, as the negamax reads it: the record it leads
+/// to, if the book holds it, and whether a pass follows.
+type Link = (Option<RecordId>, bool);
 
-/// The walk's visitor: the positions on the walk's stack, each solved as
-/// the walk leaves it.
-struct Negamaxer<'b, 'c> {
+/// The negamax, on a thread of its own: the positions on the walk's
+/// stack, each solved as the walk leaves it.
+struct Negamaxer<'b> {
     book: &'b ResolvedBook,
     flavor: Flavor,
     words: EdaxSolutions,
     solved: Bits,
     stack: Vec<Entered>,
     min_empties: u32,
-    entered: u32,
     candidates: Vec<(u32, Located)>,
     /// Whether candidates are kept, or only counted (`met`).
     keep_candidates: bool,
     met: u64,
     parents: Vec<(u32, u32)>,
-    cancel: &'c AtomicBool,
 }
 
-impl<'b, 'c> Negamaxer<'b, 'c> {
-    fn new(
-        book: &'b ResolvedBook,
-        root: Located,
-        flavor: Flavor,
-        min_empties: u32,
-        cancel: &'c AtomicBool,
-    ) -> Negamaxer<'b, 'c> {
+impl<'b> Negamaxer<'b> {
+    fn new(book: &'b ResolvedBook, root: Located, flavor: Flavor, min_empties: u32) -> Negamaxer<'b> {
         let records = book.counts().records as usize;
         let stack = vec![Entered::read(book, root.id, book.file().offset(root), 0)];
         let (words, solved) = (EdaxSolutions::new(records), Bits::new(records));
@@ -196,12 +171,10 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
             solved,
             stack,
             min_empties,
-            entered: 1,
             candidates,
             keep_candidates: true,
             met: 0,
             parents,
-            cancel,
         }
     }
 
@@ -215,19 +188,15 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
     }
 
     /// A position's negamax from its children's, `links` as the walk left it.
-    fn negamax(&mut self, entered: &Entered, record: RecordId, links: &[walk::Child]) -> Negamaxed {
+    fn negamax(&mut self, entered: &Entered, record: RecordId, links: &[Link]) -> Negamaxed {
         let mut children: SmallVec<[Child; 8]> = SmallVec::new();
-        for link in links {
-            let child = match link.target {
-                Destination::Child(child, _) => Some(child.id),
-                Destination::Absent | Destination::Illegal => None,
-            };
+        for &(child, then_pass) in links {
             if let (Some(id), Flavor::Egaroucid) = (child, self.flavor) {
                 // Its links change as positions are added: who links to
                 // whom is noted, to carry changes up.
                 self.parents.push((id.0, record.0));
             }
-            children.push(Child { solved: child.map(|id| self.words.get(id)), then_pass: link.link.then_pass });
+            children.push(Child { solved: child.map(|id| self.words.get(id)), then_pass });
         }
         let edax = EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
         let position = Position { edax, leaf_has_move: entered.leaf_move };
@@ -237,44 +206,54 @@ impl<'b, 'c> Negamaxer<'b, 'c> {
     }
 }
 
-impl Visitor for Negamaxer<'_, '_> {
-    type Error = Interrupted;
-
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
-        // Read when the walk leaves the parent: asked for now whether the
-        // walk enters the child or has been there already.
-        self.words.prefetch(arrival.child.id);
-        if arrival.first_time {
-            // Set when the walk leaves it, after what lies below it.
-            self.solved.prefetch(arrival.child.id);
-            self.stack.push(Entered::read(self.book, arrival.child.id, arrival.child.offset, self.entered));
-            self.entered += 1;
+impl Negamaxer<'_> {
+    /// Takes the walk's events, batch by batch, until the walk is over,
+    /// handing each batch back to be filled again.
+    fn run(mut self, batches: Receiver<Vec<Event>>, recycle: Sender<Vec<Event>>) -> Self {
+        let mut links: SmallVec<[Link; 16]> = SmallVec::new();
+        for mut batch in batches {
+            for event in batch.drain(..) {
+                match event {
+                    Event::Arrive { child, entered } => self.arrive(child, entered),
+                    Event::Link { child, then_pass } => links.push((child, then_pass)),
+                    Event::Leave { record, offset } => {
+                        self.leave(record, offset, &links);
+                        links.clear();
+                    }
+                }
+            }
+            // The walk may be over and gone: the batch is then let go.
+            let _ = recycle.send(batch);
         }
-        Ok(())
+        self
     }
 
-    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Interrupted> {
-        let Some(entered) = self.stack.pop() else { return Ok(()) };
-        let id = departure.record;
-        let solved = self.negamax(&entered, id, departure.links);
+    /// The walk arrived at `child`, entering it if `entered` says what it
+    /// read of it.
+    fn arrive(&mut self, child: RecordId, entered: Option<Entered>) {
+        // Read when the walk leaves the parent: asked for now whether the
+        // walk enters the child or has been there already.
+        self.words.prefetch(child);
+        if let Some(entered) = entered {
+            // Set when the walk leaves it, after what lies below it.
+            self.solved.prefetch(child);
+            self.stack.push(entered);
+        }
+    }
+
+    /// The walk left `id` (at `offset`) for good, by `links`: its negamax.
+    fn leave(&mut self, id: RecordId, offset: u64, links: &[Link]) {
+        let Some(entered) = self.stack.pop() else { return };
+        let solved = self.negamax(&entered, id, links);
         self.words.set(id, solved);
         self.solved.insert(id);
         let gated = u32::from(entered.empties) >= self.min_empties && !entered.game_over;
         if gated && i16::from(entered.leaf_score) >= solved.value {
             self.met += 1;
-            if !self.keep_candidates {
-                return Ok(());
+            if self.keep_candidates {
+                let at = self.book.file().located(id, offset);
+                self.candidates.push((entered.rank, at));
             }
-            let at = self.book.file().located(id, departure.offset);
-            self.candidates.push((entered.rank, at));
-        }
-        Ok(())
-    }
-
-    fn progress(&mut self, _stats: &WalkStats) -> Result<(), Interrupted> {
-        match self.cancel.load(Ordering::Relaxed) {
-            true => Err(Interrupted),
-            false => Ok(()),
         }
     }
 }

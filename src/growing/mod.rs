@@ -14,6 +14,7 @@
 pub(crate) mod candidates;
 pub mod error;
 pub(crate) mod first;
+mod first_walk;
 pub mod leaf_plan;
 pub mod leaves;
 pub mod paths;

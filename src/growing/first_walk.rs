@@ -1,0 +1,179 @@
+//! The walk of the first negamax ([`super::first`]), on a thread of its
+//! own: it reads what the negamax needs of each position as it enters it
+//! (where the walk has just read the record) and tells the negamax, on
+//! another core, in batches of events in the walk's order: arrived,
+//! entered, each link of a position left, left. The negamax's own reads
+//! (each child's word, anywhere in memory) then overlap the walk's, as
+//! `fix`'s do.
+
+use crate::board::Board;
+use crate::book::{Destination, RecordId, ResolvedBook};
+use crate::format::{edax, egaroucid, Family};
+use crate::negamax;
+use crate::run::Interrupted;
+use crate::walk::{Arrival, Departure, Visitor, WalkStats};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+
+/// Events handed over at once.
+pub(super) const BATCH_EVENTS: usize = 8192;
+/// Batches on their way to the negamax at most: the walk waits beyond.
+pub(super) const BATCHES_IN_FLIGHT: usize = 4;
+
+/// What the walk tells the negamax, in the walk's order.
+#[derive(Clone, Copy)]
+pub(super) enum Event {
+    /// The walk arrived at `child` over a link: entered for the first
+    /// time (with what it read of it), or met again.
+    Arrive {
+        /// The record arrived at.
+        child: RecordId,
+        /// What was read of it, the first time only.
+        entered: Option<Entered>,
+    },
+    /// A link of the position left next, in stored order: the record it
+    /// leads to, if the book holds it, and whether a pass follows.
+    Link {
+        /// The record the link leads to.
+        child: Option<RecordId>,
+        /// Whether the position after the move passes.
+        then_pass: bool,
+    },
+    /// The walk leaves `record` (at `offset`) for good; its links were
+    /// told just before.
+    Leave {
+        /// The record left.
+        record: RecordId,
+        /// Where it starts in the file.
+        offset: u64,
+    },
+}
+
+/// What the negamax reads of a position besides its children, noted as
+/// the walk enters it.
+#[derive(Clone, Copy)]
+pub(super) struct Entered {
+    /// Its empty squares.
+    pub(super) empties: u8,
+    /// Edax: the level byte as stored.
+    pub(super) level: u8,
+    /// The leaf's score as stored, whatever its move (−127: no leaf).
+    pub(super) leaf_score: i8,
+    /// Egaroucid: whether the leaf has a move (it counts only then), and
+    /// the value stored, kept by a record with neither leaf nor link.
+    pub(super) leaf_move: bool,
+    /// Egaroucid: the value stored.
+    pub(super) value: i8,
+    /// Whether neither side can move.
+    pub(super) game_over: bool,
+    /// The order the walk entered it in.
+    pub(super) rank: u32,
+}
+
+impl Entered {
+    /// The fields of the record `id` at `offset`; a record that no longer
+    /// reads (the book changed, which is found when the walk ends) gives
+    /// no leaf.
+    pub(super) fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
+        let bytes = book.file().bytes();
+        let none = negamax::NO_LEAF;
+        let unread =
+            Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
+        let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {
+            empties: board.empties() as u8,
+            level,
+            leaf_score,
+            leaf_move,
+            value,
+            game_over: board.is_game_over(),
+            rank,
+        };
+        match book.file().format().family() {
+            Family::Edax => edax::record_at(bytes, offset as usize)
+                .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
+            Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
+                let leaf = raw.leaf();
+                let leaf_score = leaf.map_or(none, |leaf| leaf.score.stored_byte());
+                entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
+            }),
+        }
+    }
+}
+
+/// The walk's visitor: reads each position entered and tells the negamax.
+pub(super) struct Teller<'b, 'c> {
+    book: &'b ResolvedBook,
+    /// Positions entered so far, the start included.
+    entered: u32,
+    batch: Vec<Event>,
+    to_negamax: SyncSender<Vec<Event>>,
+    recycled: Receiver<Vec<Event>>,
+    cancel: &'c AtomicBool,
+}
+
+impl<'b, 'c> Teller<'b, 'c> {
+    /// A teller for a walk whose start was entered already (rank 0).
+    pub(super) fn new(
+        book: &'b ResolvedBook,
+        (to_negamax, recycled): (SyncSender<Vec<Event>>, Receiver<Vec<Event>>),
+        cancel: &'c AtomicBool,
+    ) -> Teller<'b, 'c> {
+        Teller { book, entered: 1, batch: Vec::with_capacity(BATCH_EVENTS), to_negamax, recycled, cancel }
+    }
+
+    fn push(&mut self, event: Event) {
+        self.batch.push(event);
+        if self.batch.len() >= BATCH_EVENTS {
+            self.hand_over();
+        }
+    }
+
+    /// Sends the batch and takes an empty one, one the negamax is done
+    /// with if there is one. A negamax gone (it cannot end before the
+    /// walk but by a panic, which the join passes on) is not told more.
+    fn hand_over(&mut self) {
+        let empty = self.recycled.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_EVENTS));
+        let batch = std::mem::replace(&mut self.batch, empty);
+        let _ = self.to_negamax.send(batch);
+    }
+
+    /// Sends what is left: the walk is over.
+    pub(super) fn finish(mut self) {
+        if !self.batch.is_empty() {
+            self.hand_over();
+        }
+    }
+}
+
+impl Visitor for Teller<'_, '_> {
+    type Error = Interrupted;
+
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), Interrupted> {
+        let child = arrival.child;
+        let entered = arrival.first_time.then(|| {
+            self.entered += 1;
+            Entered::read(self.book, child.id, child.offset, self.entered - 1)
+        });
+        self.push(Event::Arrive { child: child.id, entered });
+        Ok(())
+    }
+
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), Interrupted> {
+        for link in departure.links {
+            let child = match link.target {
+                Destination::Child(child, _) => Some(child.id),
+                Destination::Absent | Destination::Illegal => None,
+            };
+            self.push(Event::Link { child, then_pass: link.link.then_pass });
+        }
+        self.push(Event::Leave { record: departure.record, offset: departure.offset });
+        Ok(())
+    }
+
+    fn progress(&mut self, _stats: &WalkStats) -> Result<(), Interrupted> {
+        match self.cancel.load(Ordering::Relaxed) {
+            true => Err(Interrupted),
+            false => Ok(()),
+        }
+    }
+}
