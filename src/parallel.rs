@@ -74,8 +74,73 @@ pub fn in_order<T: Send, E>(
     })
 }
 
+/// The sending end of [`batches`]: items gathered into batches and handed,
+/// in order, to the thread holding the receiving end.
+pub struct Batcher<T> {
+    batch: Vec<T>,
+    size: usize,
+    to: mpsc::SyncSender<Vec<T>>,
+    /// Batches the receiver has emptied, to fill again.
+    emptied: mpsc::Receiver<Vec<T>>,
+}
+
+/// The receiving end of [`batches`].
+pub struct Batches<T> {
+    batches: mpsc::Receiver<Vec<T>>,
+    emptied: mpsc::Sender<Vec<T>>,
+}
+
+/// A way to hand items from one thread to another in batches of `size`,
+/// at most `in_flight` of them on their way (the sender then waits), the
+/// batches reused: how a walk tells a thread beside it what it does.
+pub fn batches<T>(size: usize, in_flight: usize) -> (Batcher<T>, Batches<T>) {
+    let (to, batches) = mpsc::sync_channel(in_flight);
+    let (emptied_to, emptied) = mpsc::channel();
+    (Batcher { batch: Vec::with_capacity(size), size, to, emptied }, Batches { batches, emptied: emptied_to })
+}
+
+impl<T> Batcher<T> {
+    /// Adds an item, handing the batch over once full.
+    pub fn push(&mut self, item: T) {
+        self.batch.push(item);
+        if self.batch.len() >= self.size {
+            self.hand_over();
+        }
+    }
+
+    /// Hands the items gathered so far over. The receiver stops early only
+    /// by panicking, which joining its thread tells: a batch it can no
+    /// longer take is dropped.
+    fn hand_over(&mut self) {
+        let empty = self.emptied.try_recv().unwrap_or_else(|_| Vec::with_capacity(self.size));
+        let batch = std::mem::replace(&mut self.batch, empty);
+        let _ = self.to.send(batch);
+    }
+
+    /// Hands the last items over; the receiver ends once it has them.
+    pub fn finish(mut self) {
+        if !self.batch.is_empty() {
+            self.hand_over();
+        }
+    }
+}
+
+impl<T> Batches<T> {
+    /// Runs `each` on every batch, in order, until the batcher is gone,
+    /// handing each batch back emptied.
+    pub fn each_batch(self, mut each: impl FnMut(&[T])) {
+        for mut batch in self.batches {
+            each(&batch);
+            batch.clear();
+            let _ = self.emptied.send(batch);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn runs_cut_the_items_in_order_and_the_last_short() {
         let mut items: Vec<u32> = (0..10).collect();
@@ -85,7 +150,28 @@ mod tests {
         assert_eq!(runs[1], &[3, 4, 5]);
     }
 
-    use super::*;
+    /// Items pushed on one thread come out on the other in order, across
+    /// full batches and the last short one, and none is lost.
+    #[test]
+    fn batched_items_arrive_in_order_and_all() {
+        let (mut batcher, batches) = batches::<u32>(7, 2);
+        let received = std::thread::scope(|scope| {
+            let receiver = scope.spawn(move || {
+                let mut got = Vec::new();
+                batches.each_batch(|batch| {
+                    assert!(!batch.is_empty() && batch.len() <= 7, "a batch of {}", batch.len());
+                    got.extend_from_slice(batch);
+                });
+                got
+            });
+            for i in 0..100 {
+                batcher.push(i);
+            }
+            batcher.finish();
+            receiver.join().unwrap()
+        });
+        assert_eq!(received, (0..100).collect::<Vec<_>>());
+    }
 
     #[test]
     fn results_come_in_item_order_whatever_the_number_of_workers() {

@@ -37,9 +37,8 @@ use solver::Solver;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use visitor::Fixer;
+use visitor::{Fixer, BATCH_EVENTS};
 use write::Failure;
 
 /// Batches of the walk's events on their way to the solver at most: the
@@ -320,15 +319,14 @@ fn solve(book: Book, errors: Option<SearchErrors>, control: Control<'_>) -> Resu
     let to_original = normalize(&Start::initial().board).to_original;
     let solver = Solver::new(resolved, fixed, root.id, resolved.file().offset(root), to_original);
     let walk_began = Instant::now();
-    let (to_solver, batches) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
-    let (recycle, recycled) = mpsc::channel();
+    let (events, batches) = crate::parallel::batches(BATCH_EVENTS, BATCHES_IN_FLIGHT);
     let (walked, fixed) = std::thread::scope(|scope| {
         let solving = std::thread::Builder::new()
             .name("negamax".to_string())
-            .spawn_scoped(scope, move || solver.run(batches, recycle))
+            .spawn_scoped(scope, move || solver.run(batches))
             .map_err(io_error(&book_path))?;
-        let walked = walk(&walkable, Fixer::new(resolved, to_solver, recycled, control))
-            .map(|(stats, fixer)| (stats, fixer.finish()));
+        let walked =
+            walk(&walkable, Fixer::new(resolved, events, control)).map(|(stats, fixer)| (stats, fixer.finish()));
         // The walk's end (or its failure) dropped the solver's channel: it
         // finishes what it was handed and ends.
         let fixed = solving.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));

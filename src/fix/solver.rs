@@ -17,8 +17,8 @@ use super::visitor::{Event, Own};
 use crate::book::index::Located;
 use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::negamax::{self, EdaxPosition};
+use crate::parallel::Batches;
 use crate::symmetry::Symmetry;
-use std::sync::mpsc::{Receiver, Sender};
 
 /// How many events ahead of the one handled ask for their memory.
 const LOOKAHEAD: usize = 24;
@@ -48,12 +48,8 @@ impl<'b> Solver<'b> {
     }
 
     /// Handles batches until the walk is done, handing each back emptied.
-    pub fn run(mut self, batches: Receiver<Vec<Event>>, recycle: Sender<Vec<Event>>) -> Fixed {
-        for mut batch in batches {
-            self.handle(&batch);
-            batch.clear();
-            let _ = recycle.send(batch);
-        }
+    pub fn run(mut self, batches: Batches<Event>) -> Fixed {
+        batches.each_batch(|batch| self.handle(batch));
         self.fixed
     }
 

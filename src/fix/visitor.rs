@@ -6,10 +6,10 @@
 use crate::board::Move;
 use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid, Family};
+use crate::parallel::Batcher;
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
-use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Events handed over at a time: enough to make the hand-over rare, few
 /// enough that a batch stays in cache between the two cores.
@@ -78,43 +78,21 @@ pub(super) enum Event {
 pub(super) struct Fixer<'b, 'c> {
     book: &'b ResolvedBook,
     pub control: Control<'c>,
-    batch: Vec<Event>,
-    to_solver: SyncSender<Vec<Event>>,
-    /// Batches the solver is done with, to fill again.
-    recycled: Receiver<Vec<Event>>,
+    events: Batcher<Event>,
 }
 
 impl<'b, 'c> Fixer<'b, 'c> {
-    pub fn new(
-        book: &'b ResolvedBook,
-        to_solver: SyncSender<Vec<Event>>,
-        recycled: Receiver<Vec<Event>>,
-        control: Control<'c>,
-    ) -> Self {
-        Fixer { book, control, batch: Vec::with_capacity(BATCH_EVENTS), to_solver, recycled }
+    pub fn new(book: &'b ResolvedBook, events: Batcher<Event>, control: Control<'c>) -> Self {
+        Fixer { book, control, events }
     }
 
     fn push(&mut self, event: Event) {
-        self.batch.push(event);
-        if self.batch.len() >= BATCH_EVENTS {
-            self.hand_over();
-        }
-    }
-
-    /// Hands the events copied so far to the solver. The solver stops
-    /// early only by panicking, which joining it tells: a batch it can no
-    /// longer take is dropped.
-    fn hand_over(&mut self) {
-        let empty = self.recycled.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_EVENTS));
-        let batch = std::mem::replace(&mut self.batch, empty);
-        let _ = self.to_solver.send(batch);
+        self.events.push(event);
     }
 
     /// Hands over the last events; the solver ends once it has them.
-    pub fn finish(mut self) -> Control<'c> {
-        if !self.batch.is_empty() {
-            self.hand_over();
-        }
+    pub fn finish(self) -> Control<'c> {
+        self.events.finish();
         self.control
     }
 }

@@ -14,7 +14,7 @@
 //! growth finds each position's links again as it goes.
 
 use super::error::ExtendError;
-use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT};
+use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT, BATCH_EVENTS};
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use crate::bits::Bits;
@@ -22,13 +22,13 @@ use crate::book::index::Located;
 use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
 use crate::negamax::{EdaxPosition, Negamaxed};
+use crate::parallel::Batches;
 use crate::run::{Interrupted, RunError};
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
 use smallvec::SmallVec;
 use std::convert::Infallible;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
 /// What the first negamax computed.
@@ -120,13 +120,12 @@ fn walk_and_negamax<'b>(
     negamaxer: Negamaxer<'b>,
     cancel: &AtomicBool,
 ) -> std::io::Result<(Result<WalkStats, WalkError<Interrupted>>, Negamaxer<'b>)> {
-    let (to_negamax, batches) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
-    let (recycle, recycled) = mpsc::channel();
-    let teller = Teller::new(walkable.book(), (to_negamax, recycled), cancel);
+    let (events, batches) = crate::parallel::batches(BATCH_EVENTS, BATCHES_IN_FLIGHT);
+    let teller = Teller::new(walkable.book(), events, cancel);
     std::thread::scope(|scope| {
         let negamaxing = std::thread::Builder::new()
             .name("negamax".to_string())
-            .spawn_scoped(scope, move || negamaxer.run(batches, recycle))?;
+            .spawn_scoped(scope, move || negamaxer.run(batches))?;
         // The walk's end, or its failure, lets the teller and its channel
         // go: the negamax finishes what it was told and ends.
         let walked = walk(walkable, teller).map(|(stats, teller)| {
@@ -209,10 +208,10 @@ impl<'b> Negamaxer<'b> {
 impl Negamaxer<'_> {
     /// Takes the walk's events, batch by batch, until the walk is over,
     /// handing each batch back to be filled again.
-    fn run(mut self, batches: Receiver<Vec<Event>>, recycle: Sender<Vec<Event>>) -> Self {
+    fn run(mut self, batches: Batches<Event>) -> Self {
         let mut links: SmallVec<[Link; 16]> = SmallVec::new();
-        for mut batch in batches {
-            for event in batch.drain(..) {
+        batches.each_batch(|batch| {
+            for &event in batch {
                 match event {
                     Event::Arrive { child, entered } => self.arrive(child, entered),
                     Event::Link { child, then_pass } => links.push((child, then_pass)),
@@ -222,9 +221,7 @@ impl Negamaxer<'_> {
                     }
                 }
             }
-            // The walk may be over and gone: the batch is then let go.
-            let _ = recycle.send(batch);
-        }
+        });
         self
     }
 

@@ -10,10 +10,10 @@ use crate::board::Board;
 use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid, Family};
 use crate::negamax;
+use crate::parallel::Batcher;
 use crate::run::Interrupted;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Events handed over at once.
 pub(super) const BATCH_EVENTS: usize = 8192;
@@ -105,43 +105,23 @@ pub(super) struct Teller<'b, 'c> {
     book: &'b ResolvedBook,
     /// Positions entered so far, the start included.
     entered: u32,
-    batch: Vec<Event>,
-    to_negamax: SyncSender<Vec<Event>>,
-    recycled: Receiver<Vec<Event>>,
+    events: Batcher<Event>,
     cancel: &'c AtomicBool,
 }
 
 impl<'b, 'c> Teller<'b, 'c> {
     /// A teller for a walk whose start was entered already (rank 0).
-    pub(super) fn new(
-        book: &'b ResolvedBook,
-        (to_negamax, recycled): (SyncSender<Vec<Event>>, Receiver<Vec<Event>>),
-        cancel: &'c AtomicBool,
-    ) -> Teller<'b, 'c> {
-        Teller { book, entered: 1, batch: Vec::with_capacity(BATCH_EVENTS), to_negamax, recycled, cancel }
+    pub(super) fn new(book: &'b ResolvedBook, events: Batcher<Event>, cancel: &'c AtomicBool) -> Teller<'b, 'c> {
+        Teller { book, entered: 1, events, cancel }
     }
 
     fn push(&mut self, event: Event) {
-        self.batch.push(event);
-        if self.batch.len() >= BATCH_EVENTS {
-            self.hand_over();
-        }
+        self.events.push(event);
     }
 
-    /// Sends the batch and takes an empty one, one the negamax is done
-    /// with if there is one. A negamax gone (it cannot end before the
-    /// walk but by a panic, which the join passes on) is not told more.
-    fn hand_over(&mut self) {
-        let empty = self.recycled.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_EVENTS));
-        let batch = std::mem::replace(&mut self.batch, empty);
-        let _ = self.to_negamax.send(batch);
-    }
-
-    /// Sends what is left: the walk is over.
-    pub(super) fn finish(mut self) {
-        if !self.batch.is_empty() {
-            self.hand_over();
-        }
+    /// Hands over what is left: the walk is over.
+    pub(super) fn finish(self) {
+        self.events.finish();
     }
 }
 
