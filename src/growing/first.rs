@@ -203,9 +203,7 @@ impl<'b> Negamaxer<'b> {
         let Ok(solved) = negamax_of(self.flavor, &position, &children, now);
         solved
     }
-}
 
-impl Negamaxer<'_> {
     /// Takes the walk's events, batch by batch, until the walk is over,
     /// handing each batch back to be filled again.
     fn run(mut self, batches: Batches<Event>) -> Self {

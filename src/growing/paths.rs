@@ -42,22 +42,7 @@ impl ExtendPaths {
         if let Some(over) = over {
             return Err(over.into());
         }
-        if crate::files::input::same_destination(output, &journal) {
-            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
-        }
-        let scratch = scratch::folder_for(&journal)?;
-        if let Some(dir) = journal.parent() {
-            ensure_dir(dir).map_err(RunError::io(dir))?;
-        }
-        let taken = Arc::new(Journal::lock_for_run(&journal)?);
-        Ok(ExtendPaths {
-            input: input.to_path_buf(),
-            output: output.to_path_buf(),
-            journal,
-            scratch,
-            fresh: false,
-            taken,
-        })
+        Ok(ExtendPaths { input: input.to_path_buf(), ..ExtendPaths::without_input(output, out_dir)? })
     }
 
     /// The paths of `new`, which reads no book: OUT, and the journal and
