@@ -18,7 +18,9 @@ use crate::output::LineStyle;
 use crate::parallel;
 use crate::run::Interrupted;
 use crate::walk::first_arrivals::Lines;
-use std::io::{self, Write};
+use crate::write::pipeline::SinkFailure;
+use std::convert::Infallible;
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 /// Records compared together: a chunk's lines are rebuilt many at a time.
@@ -77,18 +79,8 @@ impl DiffCounts {
     }
 }
 
-/// Why writing stopped.
-#[derive(Debug)]
-pub enum Failure {
-    Io(io::Error),
-    Interrupted(Interrupted),
-}
-
-impl From<Interrupted> for Failure {
-    fn from(stop: Interrupted) -> Failure {
-        Failure::Interrupted(stop)
-    }
-}
+/// Why writing stopped: the file written could not be written, or a stop.
+pub type Failure = SinkFailure<Infallible>;
 
 /// The new book: walked when it holds boards the old one lacks (their
 /// lines come from its walk), else as loaded.
@@ -346,7 +338,7 @@ pub fn write_lines(
     let mut counts = DiffCounts::default();
     let consume = |chunk: &mut Chunk<'_>| {
         Interrupted::check(cancel)?;
-        out.write_all(chunk.out.as_bytes()).map_err(Failure::Io)?;
+        out.write_all(chunk.out.as_bytes())?;
         counts.add(&chunk.counts);
         Ok::<(), Failure>(())
     };

@@ -24,7 +24,8 @@ use crate::files::input::{OverInput, Writer};
 use crate::files::{ensure_dir, AtomicFile};
 use crate::output::LineStyle;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
-use lines::{Both, Failure, NewBook};
+use crate::write::pipeline::SinkFailure;
+use lines::{Both, NewBook};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -213,8 +214,9 @@ pub fn diff(
     let stage = Instant::now();
     let both = Both { old: &old, new: &new, matches: &matches };
     let counts = lines::write_lines(&both, format, file.writer(), control.cancel).map_err(|failure| match failure {
-        Failure::Io(source) => io_error(source),
-        Failure::Interrupted(stop) => stop.into(),
+        SinkFailure::Io(source) => io_error(source),
+        SinkFailure::Interrupted(stop) => stop.into(),
+        SinkFailure::Own(never) => match never {},
     })?;
     tracing::info!("{}: written in {:.3} s", output.display(), secs(stage));
     for (file, path) in [(old.book().file(), &old_path), (new.file(), &new_path)] {

@@ -24,6 +24,7 @@ use crate::growing::write;
 use crate::run::{Control, Interrupted, RunError};
 use crate::symmetry::normalize;
 use crate::walk::Start;
+use crate::write::pipeline::SinkFailure;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -336,9 +337,9 @@ fn write_grown(
     let path = &paths.output;
     let began = Instant::now();
     let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
-        write::WriteFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
-        write::WriteFailure::Interrupted(stop) => interrupted(stop),
-        write::WriteFailure::Run(error) => error,
+        SinkFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
+        SinkFailure::Interrupted(stop) => interrupted(stop),
+        SinkFailure::Own(error) => error,
     })?;
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));

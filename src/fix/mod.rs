@@ -32,6 +32,7 @@ use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{walk, FromInitial, Start, WalkStats};
 use crate::wording::count;
+use crate::write::pipeline::SinkFailure;
 use fixed::{Fixed, Solutions};
 use solver::Solver;
 use std::fmt;
@@ -39,7 +40,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use visitor::{Fixer, BATCH_EVENTS};
-use write::Failure;
+use write::Broken;
 
 /// Batches of the walk's events on their way to the solver at most: the
 /// walk runs ahead of it by no more than these.
@@ -278,10 +279,10 @@ pub fn fix_into<'c>(
     let writing = Instant::now();
     let written = write::write_fixed(resolved, &fixed, &options.style, out, receipt, control.cancel);
     let changes = written.map_err(|failure| match failure {
-        Failure::Book(source) => io_error(out_path)(source),
-        Failure::Receipt(source) => io_error(receipt_path)(source),
-        Failure::Interrupted(stop) => stop.into(),
-        Failure::BookChanged => FixError::book_changed(book_path.clone()),
+        SinkFailure::Io(source) => io_error(out_path)(source),
+        SinkFailure::Own(Broken::Receipt(source)) => io_error(receipt_path)(source),
+        SinkFailure::Interrupted(stop) => stop.into(),
+        SinkFailure::Own(Broken::BookChanged) => FixError::book_changed(book_path.clone()),
     })?;
     tracing::info!("{}: fixed in {:.3} s", book_path.display(), writing.elapsed().as_secs_f64());
     let counts = FixCounts { changes, walk: stats, reachable: fixed.linked.count() };

@@ -12,9 +12,8 @@ use crate::format::edax::{self, patch};
 use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
-use crate::run::Interrupted;
 use crate::walk::first_arrivals::{FirstArrivals, Lines};
-use crate::write::pipeline::{self, Appended, Chunk};
+use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -45,27 +44,17 @@ impl Changes {
     }
 }
 
-/// Why writing stopped.
+/// Why writing stopped: the fixed book could not be written (the sink's
+/// I/O), a stop, or a failure of `fix`'s own.
+pub(super) type Failure = SinkFailure<Broken>;
+
+/// What stops writing the fixed book beside the book's I/O and a stop.
 #[derive(Debug)]
-pub(super) enum Failure {
-    Book(io::Error),
+pub(super) enum Broken {
+    /// The receipt could not be written.
     Receipt(io::Error),
-    Interrupted(Interrupted),
     /// A record no longer reads: the book changed since it was checked.
     BookChanged,
-}
-
-/// A failure of the pipeline's sink: writing the fixed book.
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Book(e)
-    }
-}
-
-impl From<Interrupted> for Failure {
-    fn from(stop: Interrupted) -> Failure {
-        Failure::Interrupted(stop)
-    }
 }
 
 /// Records handled together: their children's solutions and their lines'
@@ -202,10 +191,10 @@ fn write_chunks<'a, 'f>(
     receipt: &mut impl Write,
     cancel: &AtomicBool,
 ) -> Result<Changes, Failure> {
-    out.write_all(header).map_err(Failure::Book)?;
+    out.write_all(header)?;
     let mut changes = Changes::default();
     let then = |written: &mut Written<'a, 'f>| {
-        written.receipt.drain_into(receipt).map_err(Failure::Receipt)?;
+        written.receipt.drain_into(receipt).map_err(|e| SinkFailure::Own(Broken::Receipt(e)))?;
         changes.add(&written.changes);
         Ok(())
     };
@@ -229,14 +218,14 @@ pub(super) fn write_fixed<'a>(
     let records = book.counts().records as usize;
     let chunk_ids = |k: usize| k * CHUNK..((k + 1) * CHUNK).min(records);
     let header_len = book.file().format().kept_as().header_len();
-    let header = book.file().bytes().get(..header_len).ok_or(Failure::BookChanged)?;
+    let header = book.file().bytes().get(..header_len).ok_or(SinkFailure::Own(Broken::BookChanged))?;
     let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
         let fixed_all = match &fixed.solutions {
             Solutions::Edax { solved, .. } => fix_edax_chunk(chunk_ids(k), book, fixed, solved, written),
             Solutions::Egaroucid(values) => fix_egaroucid_chunk(chunk_ids(k), book, fixed, values, written),
         };
         written.records = chunk_ids(k).len() as u64;
-        fixed_all.ok_or(Failure::BookChanged)
+        fixed_all.ok_or(SinkFailure::Own(Broken::BookChanged))
     };
     write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
 }

@@ -20,34 +20,15 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
-use crate::run::Interrupted;
-use crate::write::pipeline::{self, Appended, Chunk};
+use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-/// Why [`write_fixed`] stopped.
-#[derive(Debug)]
-pub enum WriteFailure {
-    Io(io::Error),
-    /// A stop was asked for.
-    Interrupted(Interrupted),
-    /// The book read or the run's values could not be read.
-    Run(ExtendError),
-}
-
-impl From<io::Error> for WriteFailure {
-    fn from(e: io::Error) -> WriteFailure {
-        WriteFailure::Io(e)
-    }
-}
-
-impl From<Interrupted> for WriteFailure {
-    fn from(stop: Interrupted) -> WriteFailure {
-        WriteFailure::Interrupted(stop)
-    }
-}
+/// Why [`write_fixed`] stopped: OUT could not be written, a stop, or the
+/// book read or the run's values could not be read.
+pub type WriteFailure = SinkFailure<ExtendError>;
 
 /// Writes the whole Edax book grown into `out`, negamaxed: each record as
 /// [`write_unfixed`] has it, then as `fix` of that book makes it (docs/fix.md),
@@ -64,7 +45,7 @@ pub fn write_fixed(
     let book = store.book();
     let read = book.counts().records as usize;
     let records = read as u64 + store.added().len() as u64;
-    out.write_all(&store.header_bytes(records)).map_err(WriteFailure::Io)?;
+    out.write_all(&store.header_bytes(records))?;
     let read_chunks = read.div_ceil(CHUNK);
     let chunks = read_chunks + store.added().len().div_ceil(CHUNK);
     let convert = |k: usize, chunk: &mut FixedChunk| {
@@ -127,7 +108,7 @@ impl Fixer<'_, '_> {
             self.gather(NodeId::Book(at), chunk)?;
         }
         if chunk.positions.len() != wanted {
-            return Err(WriteFailure::Run(ExtendError::book_changed(self.store.book().path())));
+            return Err(SinkFailure::Own(ExtendError::book_changed(self.store.book().path())));
         }
         for i in 0..chunk.positions.len() {
             let (id, range) = chunk.positions[i].clone();
@@ -162,7 +143,7 @@ impl Fixer<'_, '_> {
     fn gather(self, id: NodeId, chunk: &mut FixedChunk) -> Result<(), WriteFailure> {
         let from = chunk.children.len();
         if self.solved.is_solved(id) {
-            self.store.link_children(id, &mut chunk.children).map_err(WriteFailure::Run)?;
+            self.store.link_children(id, &mut chunk.children).map_err(SinkFailure::Own)?;
             for child in chunk.children[from..].iter().flatten() {
                 self.store.prefetch(*child);
                 self.solved.prefetch(*child);
@@ -203,8 +184,8 @@ impl Fixer<'_, '_> {
             true => {
                 let score = |child: NodeId| solved.get(store, child).map(|c| negamax::edax_link_score(&c));
                 let scores = chunk.children[children].iter().map(|c| c.map(score).transpose());
-                let scores: SmallVec<[Option<i8>; 16]> = scores.collect::<Result<_, _>>().map_err(WriteFailure::Run)?;
-                Some((solved.get(store, id).map_err(WriteFailure::Run)?, scores))
+                let scores: SmallVec<[Option<i8>; 16]> = scores.collect::<Result<_, _>>().map_err(SinkFailure::Own)?;
+                Some((solved.get(store, id).map_err(SinkFailure::Own)?, scores))
             }
             false => None,
         };
@@ -217,7 +198,7 @@ impl Fixer<'_, '_> {
 
     /// The book read no longer reads as it did.
     fn changed(self) -> WriteFailure {
-        WriteFailure::Run(ExtendError::book_changed(self.store.book().path()))
+        SinkFailure::Own(ExtendError::book_changed(self.store.book().path()))
     }
 }
 

@@ -16,11 +16,10 @@ use crate::format::egaroucid::put_leaf;
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
 use crate::growing::leaf_plan::LeafPlan;
-use crate::run::Interrupted;
 use crate::symmetry::normalize;
-use crate::write::pipeline::{write_chunks, Appended, Chunk};
+use crate::write::pipeline::{write_chunks, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
-use std::io::{self, Write};
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 /// Records composed together, on one core.
@@ -193,10 +192,13 @@ pub struct Composer<'b> {
     pub engines: bool,
 }
 
-/// Why a record could not be read: the book changed under the run.
+/// Why composing stopped: the file composed could not be written (the
+/// sink's I/O), a stop, or a record that could not be merged.
+pub type Failure = SinkFailure<Unmerged>;
+
+/// Why a record could not be merged.
 #[derive(Debug)]
-pub enum Failure {
-    Io(io::Error),
+pub enum Unmerged {
     /// The book (A's or B's) changed while it was read.
     Changed(Kept),
     /// The links of both books for this board are more than a record holds
@@ -204,23 +206,12 @@ pub enum Failure {
     TooManyLinks(Board),
     /// A record of book A or B stores a move that is illegal on its board:
     /// the book is damaged (where in it, and what).
-    Damaged {
-        book: Kept,
-        place: FilePlace,
-        problem: Problem,
-    },
-    Interrupted,
+    Damaged { book: Kept, place: FilePlace, problem: Problem },
 }
 
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Io(e)
-    }
-}
-
-impl From<Interrupted> for Failure {
-    fn from(_: Interrupted) -> Failure {
-        Failure::Interrupted
+impl From<Unmerged> for Failure {
+    fn from(unmerged: Unmerged) -> Failure {
+        SinkFailure::Own(unmerged)
     }
 }
 
@@ -316,7 +307,7 @@ impl Composer<'_> {
     /// the merged book's walk would name the merged book instead).
     fn edax_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<edax::RawRecord<'_>>, Failure> {
         let Some(at) = at else { return Ok(None) };
-        let raw = self.book(which).file().edax_record(at).ok_or(Failure::Changed(which))?;
+        let raw = self.book(which).file().edax_record(at).ok_or(Unmerged::Changed(which))?;
         let record = raw.to_record(at.id, 0);
         let slots = (0..record.n_links()).map(MoveSlot::Link).chain(record.leaf().map(|_| MoveSlot::Leaf));
         let board = raw.board();
@@ -331,7 +322,7 @@ impl Composer<'_> {
     /// refused as [`Composer::edax_raw`] refuses one, if its leaf is illegal.
     fn egaroucid_raw(&self, which: Kept, at: Option<Located>) -> Result<Option<egaroucid::RawRecord<'_>>, Failure> {
         let Some(at) = at else { return Ok(None) };
-        let raw = self.book(which).file().egaroucid_record(at).ok_or(Failure::Changed(which))?;
+        let raw = self.book(which).file().egaroucid_record(at).ok_or(Unmerged::Changed(which))?;
         match raw.leaf().filter(|leaf| raw.board().check_move(leaf.mv).is_none()) {
             Some(leaf) => Err(self.damaged(which, at, Problem::IllegalMove { slot: MoveSlot::Leaf, mv: leaf.mv })),
             None => Ok(Some(raw)),
@@ -341,7 +332,7 @@ impl Composer<'_> {
     /// The failure of a damaged record of book `which` at `at`.
     fn damaged(&self, which: Kept, at: Located, problem: Problem) -> Failure {
         let file = self.book(which).file();
-        Failure::Damaged { book: which, place: file.place(at.id, file.offset(at)), problem }
+        Unmerged::Damaged { book: which, place: file.place(at.id, file.offset(at)), problem }.into()
     }
 
     /// An Edax record of the merged book.
@@ -351,7 +342,7 @@ impl Composer<'_> {
         tally.links_joined += joined.len().saturating_sub(chosen.n_links()) as u64;
         tally.links_added += added.len() as u64;
         let n_links = joined.len() + added.len();
-        let mut record = Relinked::start(&chosen, n_links).ok_or(Failure::TooManyLinks(board))?;
+        let mut record = Relinked::start(&chosen, n_links).ok_or(Unmerged::TooManyLinks(board))?;
         for &pair in &joined {
             record.link(pair);
         }
@@ -387,7 +378,7 @@ impl Composer<'_> {
     /// both records, both books' links (and `--link`'s), and the record kept.
     fn edax_choice(&self, in_a: Option<Located>, in_b: Option<Located>) -> Result<EdaxChoice<'_>, Failure> {
         let (ra, rb) = (self.edax_raw(Kept::A, in_a)?, self.edax_raw(Kept::B, in_b)?);
-        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
+        let Some(first) = ra.or(rb) else { return Err(Unmerged::Changed(Kept::A).into()) };
         let board = first.board();
         let joined = joined_links(ra.as_ref(), rb.as_ref());
         let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
@@ -426,7 +417,7 @@ impl Composer<'_> {
     /// moves whose child the merged book holds.
     fn egaroucid(&self, in_a: Option<Located>, in_b: Option<Located>, tally: &mut Tally) -> Result<Made, Failure> {
         let (ra, rb) = (self.egaroucid_raw(Kept::A, in_a)?, self.egaroucid_raw(Kept::B, in_b)?);
-        let Some(first) = ra.or(rb) else { return Err(Failure::Changed(Kept::A)) };
+        let Some(first) = ra.or(rb) else { return Err(Unmerged::Changed(Kept::A).into()) };
         let board = first.board();
         let links = egaroucid_links(&board, |child| self.holds(child));
         let stale_of = |r: &egaroucid::RawRecord<'_>| r.leaf().filter(|l| links.contains(&l.mv));

@@ -36,7 +36,8 @@ use crate::growing::leaves::{answer_leaves, LeavesAnswered};
 use crate::growing::paths::ExtendPaths;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
-use compose::{Composed, Composer, Failure, Pending};
+use crate::write::pipeline::SinkFailure;
+use compose::{Composed, Composer, Pending, Unmerged};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -314,17 +315,19 @@ fn compose_into(
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io(path))?);
     out.write_all(&vec![0; header_len]).map_err(io(path))?;
     let composed = composer.compose(&mut out, header_len as u64, cancel).map_err(|failure| match failure {
-        Failure::Io(source) => io(path)(source),
-        Failure::Changed(kept) => changed(paths, kept),
-        Failure::TooManyLinks(board) => MergeError::TooManyLinks { a: paths.a.clone(), b: paths.b.clone(), board },
-        Failure::Damaged { book, place, problem } => {
+        SinkFailure::Io(source) => io(path)(source),
+        SinkFailure::Interrupted(_) => MergeError::interrupted(),
+        SinkFailure::Own(Unmerged::Changed(kept)) => changed(paths, kept),
+        SinkFailure::Own(Unmerged::TooManyLinks(board)) => {
+            MergeError::TooManyLinks { a: paths.a.clone(), b: paths.b.clone(), board }
+        }
+        SinkFailure::Own(Unmerged::Damaged { book, place, problem }) => {
             let book = match book {
                 rule::Kept::A => composer.a.path(),
                 rule::Kept::B => composer.b.path(),
             };
             MergeError::Damaged { book: book.to_path_buf(), place, problem }
         }
-        Failure::Interrupted => MergeError::interrupted(),
     })?;
     // A's header (an Edax one but for the count), as a book kept in its format.
     let header = composer.a.header().kept(composed.tally.records);

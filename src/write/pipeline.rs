@@ -10,6 +10,7 @@
 
 use crate::parallel;
 use crate::run::Interrupted;
+use std::io;
 use std::sync::atomic::AtomicBool;
 
 /// Some records converted together, ready to append.
@@ -47,6 +48,33 @@ impl<W: std::io::Write> Sink for Appended<'_, W> {
 
     fn append(&mut self, bytes: &[u8], _records: u64) -> std::io::Result<()> {
         self.0.write_all(bytes)
+    }
+}
+
+/// Why writing a file chunk by chunk stopped (through [`write_chunks`]
+/// into [`Appended`], or `diff`'s lines): the file's I/O, a stop, or the
+/// writer's own failure `E` (a record that no longer reads, a second
+/// file). The caller names the file, and says the failure in its own error.
+#[derive(Debug)]
+pub enum SinkFailure<E> {
+    /// The file written could not be written.
+    Io(io::Error),
+    /// A stop was asked for.
+    Interrupted(Interrupted),
+    /// The writer's own failure.
+    Own(E),
+}
+
+/// A failure of the sink: the file written.
+impl<E> From<io::Error> for SinkFailure<E> {
+    fn from(error: io::Error) -> SinkFailure<E> {
+        SinkFailure::Io(error)
+    }
+}
+
+impl<E> From<Interrupted> for SinkFailure<E> {
+    fn from(stop: Interrupted) -> SinkFailure<E> {
+        SinkFailure::Interrupted(stop)
     }
 }
 
@@ -125,25 +153,19 @@ mod tests {
         room: Option<usize>,
     }
 
-    #[derive(Debug, PartialEq, Eq)]
-    enum Failed {
-        Full,
-        Chunk(usize),
-        Interrupted,
-    }
+    /// A chunk that could not be converted: its number.
+    #[derive(Debug)]
+    struct Failed(usize);
 
-    impl From<Interrupted> for Failed {
-        fn from(Interrupted: Interrupted) -> Failed {
-            Failed::Interrupted
-        }
-    }
+    /// What the tests' writing stops with.
+    type Failure = SinkFailure<Failed>;
 
     impl Sink for Memory {
-        type Error = Failed;
+        type Error = io::Error;
 
-        fn append(&mut self, bytes: &[u8], records: u64) -> Result<(), Failed> {
+        fn append(&mut self, bytes: &[u8], records: u64) -> io::Result<()> {
             if self.room.is_some_and(|room| self.bytes.len() + bytes.len() > room) {
-                return Err(Failed::Full);
+                return Err(io::ErrorKind::StorageFull.into());
             }
             self.bytes.extend_from_slice(bytes);
             self.records += records;
@@ -151,9 +173,24 @@ mod tests {
         }
     }
 
+    /// Whether `done` is the failure of a full book.
+    fn full(done: &Result<(), Failure>) -> bool {
+        matches!(done, Err(SinkFailure::Io(e)) if e.kind() == io::ErrorKind::StorageFull)
+    }
+
+    /// Whether `done` is a stop.
+    fn stopped(done: &Result<(), Failure>) -> bool {
+        matches!(done, Err(SinkFailure::Interrupted(Interrupted)))
+    }
+
+    /// Whether `done` is chunk `k`'s own failure.
+    fn failed_at(done: &Result<(), Failure>, k: usize) -> bool {
+        matches!(done, Err(SinkFailure::Own(Failed(at))) if *at == k)
+    }
+
     /// Records `0..n` in chunks of `per` (the last one shorter), each
     /// record `i` written as `i % 251` unless it is a multiple of 7.
-    fn convert(n: usize, per: usize) -> impl Fn(usize, &mut Numbers) -> Result<(), Failed> + Sync {
+    fn convert(n: usize, per: usize) -> impl Fn(usize, &mut Numbers) -> Result<(), Failure> + Sync {
         move |k, chunk| {
             assert!(chunk.cleared && chunk.bytes.is_empty(), "each chunk starts cleared");
             for i in k * per..((k + 1) * per).min(n) {
@@ -179,7 +216,7 @@ mod tests {
             let chunks = n.div_ceil(per);
             let then = |_: &mut Numbers| {
                 seen += 1;
-                Ok(())
+                Ok::<(), Failure>(())
             };
             write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, then).unwrap();
             let expected = sequential(n);
@@ -192,7 +229,7 @@ mod tests {
     #[test]
     fn no_chunks_write_nothing() {
         let mut book = Memory::default();
-        let done: Result<(), Failed> = write_chunks(
+        let done: Result<(), Failure> = write_chunks(
             0,
             Numbers::default,
             |_, _: &mut Numbers| panic!("no chunk to convert"),
@@ -200,7 +237,7 @@ mod tests {
             &AtomicBool::new(false),
             |_| panic!("no chunk to hand over"),
         );
-        assert_eq!(done, Ok(()));
+        assert!(done.is_ok());
         assert_eq!((book.bytes.len(), book.records), (0, 0));
     }
 
@@ -209,7 +246,7 @@ mod tests {
         let cancel = AtomicBool::new(true);
         let mut book = Memory::default();
         let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, |_| Ok(()));
-        assert_eq!(done, Err(Failed::Interrupted));
+        assert!(stopped(&done));
         assert!(book.bytes.is_empty(), "nothing is written once cancelled");
 
         // Cancelled after the third chunk: the three are written, no more.
@@ -224,7 +261,7 @@ mod tests {
             Ok(())
         };
         let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, then);
-        assert_eq!(done, Err(Failed::Interrupted));
+        assert!(stopped(&done));
         assert_eq!(book.bytes, sequential(30));
     }
 
@@ -234,13 +271,13 @@ mod tests {
         let failing = |k: usize, chunk: &mut Numbers| {
             convert(500, 10)(k, chunk)?;
             match k {
-                7 | 9 => Err(Failed::Chunk(k)),
+                7 | 9 => Err(SinkFailure::Own(Failed(k))),
                 _ => Ok(()),
             }
         };
         let mut book = Memory::default();
         let done = write_chunks(50, Numbers::default, failing, &mut book, &never, |_| Ok(()));
-        assert_eq!(done, Err(Failed::Chunk(7)));
+        assert!(failed_at(&done, 7));
         assert_eq!(book.bytes, sequential(70));
     }
 
@@ -249,7 +286,7 @@ mod tests {
         let never = AtomicBool::new(false);
         let mut book = Memory { room: Some(sequential(100).len()), ..Memory::default() };
         let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, |_| Ok(()));
-        assert_eq!(done, Err(Failed::Full));
+        assert!(full(&done));
         assert_eq!(book.bytes, sequential(100));
 
         let mut book = Memory::default();
@@ -257,12 +294,12 @@ mod tests {
         let then = |_: &mut Numbers| {
             handed += 1;
             if handed == 5 {
-                return Err(Failed::Chunk(4));
+                return Err(SinkFailure::Own(Failed(4)));
             }
             Ok(())
         };
         let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, then);
-        assert_eq!(done, Err(Failed::Chunk(4)));
+        assert!(failed_at(&done, 4));
         assert_eq!(book.bytes, sequential(50));
     }
 }
