@@ -388,7 +388,7 @@ impl SetAside {
         let path = &paths.output;
         let shown_as = format!("{} (grown, before its negamax)", paths.output.display());
         let grown = Book::open_as(self.file.path(), &shown_as, &ReadOptions::default())
-            .map_err(|e| ExtendError::Grown(format!("{} grown: {e}", self.name)))?;
+            .map_err(|e| ExtendError::Grown { read: self.name, source: Box::new(e) })?;
         let records = grown.counts().records;
         let sink = Path::new("(no receipt)");
         // A stop while the book is written is the run's stop: the journal

@@ -2,7 +2,7 @@
 //! journal as the run says them, and the final negamax's.
 
 use crate::board::Move;
-use crate::book::RecordId;
+use crate::book::{BookError, RecordId};
 use crate::engine::journal::JournalError;
 use crate::engine::{scratch, EngineError};
 use crate::failure::ErrorKind;
@@ -72,8 +72,14 @@ pub enum ExtendError {
     #[error(transparent)]
     Games(#[from] crate::games::GamesError),
     /// The book grown does not read back: a fault of bookminer's, not of the book.
-    #[error("the book grown does not read back ({0}); please report this")]
-    Grown(String),
+    #[error("the book grown does not read back ({read} grown: {source}); please report this")]
+    Grown {
+        /// The book read, as messages name it.
+        read: String,
+        /// Why the book grown does not read.
+        #[source]
+        source: Box<BookError>,
+    },
     #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
     /// A stop (Ctrl-C): OUT was not written.
     Interrupted {
@@ -123,7 +129,7 @@ impl ExtendError {
             ExtendError::Engine(e) => e.kind(),
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Games(e) => e.kind(),
-            ExtendError::Grown(_) => ErrorKind::Internal,
+            ExtendError::Grown { .. } => ErrorKind::Internal,
             ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
         }
     }

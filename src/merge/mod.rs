@@ -19,7 +19,7 @@ mod scratch;
 pub use compose::Tally;
 pub use receipt::RECEIPT;
 
-use crate::book::{Book, ReadOptions, RecordId};
+use crate::book::{Book, BookError, ReadOptions, RecordId};
 use crate::convert::{convert, ConvertError, ConvertReport};
 use crate::engine::ask::Asked;
 use crate::engine::fleet::{EngineReport, EngineSet};
@@ -104,7 +104,7 @@ pub enum MergeError {
     },
     /// The book composed could not be read back: bookminer's own fault.
     #[error("the merged book could not be read back: {0}; nothing was written; please report this")]
-    Composed(String),
+    Composed(#[source] Box<BookError>),
     #[error(transparent)]
     /// The walk, the files or a stop failed the run.
     Run(#[from] RunError),
@@ -272,7 +272,7 @@ pub fn merge(
         &format!("{} (merged, before its negamax)", paths.output.display()),
         &ReadOptions::default(),
     )
-    .map_err(|e| MergeError::Composed(e.to_string()))?;
+    .map_err(|e| MergeError::Composed(Box::new(e)))?;
     report.records_written = merged.counts().records;
     write_out(merged, &entries, paths, control)?;
     drop(scratch);
@@ -297,7 +297,7 @@ fn in_format(
     tracing::info!("{name}: converted to {to} ({} records)", report.written);
     let shown_as = format!("{name} (converted to {to})");
     let converted =
-        Book::open_as(&path, &shown_as, &ReadOptions::default()).map_err(|e| MergeError::Composed(e.to_string()))?;
+        Book::open_as(&path, &shown_as, &ReadOptions::default()).map_err(|e| MergeError::Composed(Box::new(e)))?;
     Ok((converted, Some(report)))
 }
 
