@@ -1,7 +1,7 @@
 //! Running a command: the hooks every long run is given ([`Control`]: a
 //! flag that stops it, its stages, how far each has come), the one way a run is stopped
-//! ([`Interrupted`]), and the failures every walking command shares
-//! ([`RunError`]).
+//! ([`Interrupted`]) and said to be ([`Stopped`]), and the failures every walking command
+//! shares ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
 use crate::files::input::OverInput;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The run was stopped (Ctrl-C) before it was done: the one stop, which
-/// every command's error turns into its own words (what it left).
+/// every command's error says as a [`Stopped`] (what it left).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("interrupted")]
 pub struct Interrupted;
@@ -165,20 +165,50 @@ pub fn walked(
 }
 
 /// What a failed run says it left as it was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Left {
     /// Mining: the files of an earlier run stay as they were.
     Outputs,
     /// A command that writes new files: none appeared.
     Nothing,
+    /// A run that searches with engines (growth, `merge`'s stale leaves):
+    /// its journal, here, keeps every answer so far; OUT did not appear.
+    Journal(PathBuf),
 }
 
 impl fmt::Display for Left {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Left::Outputs => "no output file was changed",
-            Left::Nothing => "nothing was written",
-        })
+        match self {
+            Left::Outputs => f.write_str("no output file was changed"),
+            Left::Nothing => f.write_str("nothing was written"),
+            Left::Journal(journal) => {
+                write!(f, "the journal {} keeps every answer so far, OUT was not written", journal.display())
+            }
+        }
+    }
+}
+
+/// A run stopped (Ctrl-C), and what it left as it was: what every layer's
+/// error holds for a stop, so that a stop is said in one way, wherever it
+/// was met, and has one kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{stop}; {left}")]
+pub struct Stopped {
+    /// The stop.
+    pub stop: Interrupted,
+    /// What the run left as it was.
+    pub left: Left,
+}
+
+impl Stopped {
+    /// A stop of a run that leaves `left` as it was.
+    pub fn leaving(left: Left) -> impl Fn(Interrupted) -> Stopped {
+        move |stop| Stopped { stop, left: left.clone() }
+    }
+
+    /// The failure class, for the exit status.
+    pub fn kind(&self) -> ErrorKind {
+        ErrorKind::Interrupted
     }
 }
 
@@ -205,13 +235,8 @@ pub enum RunError {
         error: WalkError<Infallible>,
     },
     /// The run was stopped (Ctrl-C).
-    #[error("{stop}; {left}")]
-    Interrupted {
-        /// The stop.
-        stop: Interrupted,
-        /// What the run left as it was.
-        left: Left,
-    },
+    #[error(transparent)]
+    Interrupted(#[from] Stopped),
     /// The book file changed while it was being read: nothing read can be trusted.
     #[error("{}: the book changed while it was being read (rewritten by another program?); {left}", book.display())]
     BookChanged {
@@ -246,7 +271,8 @@ pub enum RunError {
 impl RunError {
     /// A stop (Ctrl-C), saying what the run left as it was.
     pub fn interrupted(left: Left) -> impl Fn(Interrupted) -> RunError {
-        move |stop| RunError::Interrupted { stop, left }
+        let stopped = Stopped::leaving(left);
+        move |stop| RunError::Interrupted(stopped(stop))
     }
 
     /// An I/O failure on `path`.
@@ -277,7 +303,7 @@ impl RunError {
         match self {
             RunError::Io { source, .. } => io_kind(source),
             RunError::Walk { .. } | RunError::OverInput(_) | RunError::OneFile { .. } => ErrorKind::BadInput,
-            RunError::Interrupted { .. } => ErrorKind::Interrupted,
+            RunError::Interrupted(e) => e.kind(),
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
             RunError::Internal { .. } => ErrorKind::Internal,
         }

@@ -6,7 +6,6 @@ use super::fleet::{Answered, EngineSet, Fleet};
 use super::journal::Journal;
 use super::search::{Answer, Query};
 use super::EngineError;
-use crate::run::Interrupted;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -65,7 +64,7 @@ impl Answerers<'_, '_> {
             done(answered, self.fleet.utilisation());
         }
         if answers.iter().zip(queries).any(|(a, q)| a.is_none() && q.is_some()) {
-            return Err(EngineError::Interrupted { stop: Interrupted, journal: self.journal.path().to_path_buf() });
+            return Err(EngineError::stopped(self.journal.path().to_path_buf()));
         }
         Ok(answers)
     }

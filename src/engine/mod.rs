@@ -29,7 +29,7 @@ pub mod search;
 pub mod summary;
 
 use crate::failure::ErrorKind;
-use crate::run::{Interrupted, Left, RunError};
+use crate::run::{Interrupted, Left, RunError, Stopped};
 use edax::{EngineSpec, ProcessLauncher};
 use fleet::{EngineSet, GaveUp};
 use journal::JournalError;
@@ -92,15 +92,10 @@ pub enum EngineError {
         /// The journal, which keeps every answer so far.
         journal: PathBuf,
     },
-    /// A stop asked for while searches were under way: the journal keeps
-    /// every answer given.
-    #[error("{stop}; the journal {} keeps every answer so far", journal.display())]
-    Interrupted {
-        /// The stop asked for.
-        stop: Interrupted,
-        /// The journal, which keeps every answer so far.
-        journal: PathBuf,
-    },
+    /// A stop asked for while searches were under way (the journal keeps
+    /// every answer given), or while the engines were greeted.
+    #[error(transparent)]
+    Interrupted(#[from] Stopped),
 }
 
 impl EngineError {
@@ -112,8 +107,13 @@ impl EngineError {
             EngineError::NoEngineStarts { .. } | EngineError::NoEngineLeft { .. } | EngineError::Position { .. } => {
                 ErrorKind::Engine
             }
-            EngineError::Interrupted { .. } => ErrorKind::Interrupted,
+            EngineError::Interrupted(e) => e.kind(),
         }
+    }
+
+    /// A stop while searches were under way: the journal keeps every answer given.
+    pub fn stopped(journal: PathBuf) -> EngineError {
+        Stopped { stop: Interrupted, left: Left::Journal(journal) }.into()
     }
 
     /// The error of a fleet that gave up: a stop asked for, or engines
@@ -121,7 +121,7 @@ impl EngineError {
     pub fn gave_up(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> EngineError {
         let journal = journal.to_path_buf();
         match gave_up {
-            _ if cancel.load(Ordering::Relaxed) => EngineError::Interrupted { stop: Interrupted, journal },
+            _ if cancel.load(Ordering::Relaxed) => EngineError::stopped(journal),
             GaveUp::NoEngineLeft { query, engine, fault } => {
                 EngineError::NoEngineLeft { engine, query, fault, journal }
             }
@@ -164,7 +164,7 @@ pub fn greet(
     });
     if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
         // No search was made yet: the journal holds nothing of this run.
-        return Err(RunError::Interrupted { stop: Interrupted, left: Left::Nothing }.into());
+        return Err(Stopped { stop: Interrupted, left: Left::Nothing }.into());
     }
     let failed: Vec<(String, Fault)> =
         engines.iter().zip(faults).filter_map(|(e, fault)| fault.map(|fault| (e.command.clone(), fault))).collect();

@@ -21,7 +21,7 @@ use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
 use crate::growing::write;
-use crate::run::{Control, Interrupted, RunError};
+use crate::run::{Control, Interrupted, RunError, Stopped};
 use crate::symmetry::normalize;
 use crate::walk::Start;
 use crate::write::pipeline::SinkFailure;
@@ -395,7 +395,7 @@ impl SetAside {
         // keeps every answer, as at any other moment.
         let interrupted = ExtendError::interrupted(&paths.journal);
         let run_error = |error| match error {
-            FixError::Run(RunError::Interrupted { stop, .. }) => interrupted(stop),
+            FixError::Run(RunError::Interrupted(Stopped { stop, .. })) => interrupted(stop),
             error => error.into(),
         };
         let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);

@@ -8,7 +8,7 @@ use crate::engine::{scratch, EngineError};
 use crate::failure::ErrorKind;
 use crate::files::input::OverInput;
 use crate::fix::FixError;
-use crate::run::{Interrupted, Left, RunError};
+use crate::run::{Interrupted, Left, RunError, Stopped};
 use std::path::{Path, PathBuf};
 
 /// Why a growth command (`extend`, `grow`, `deepen`, `add`, `new`)
@@ -80,14 +80,9 @@ pub enum ExtendError {
         #[source]
         source: Box<BookError>,
     },
-    #[error("{stop}; the journal {} keeps every answer so far, OUT was not written", journal.display())]
-    /// A stop (Ctrl-C): OUT was not written.
-    Interrupted {
-        /// The stop asked for.
-        stop: Interrupted,
-        /// The journal, which keeps every answer so far.
-        journal: PathBuf,
-    },
+    /// A stop (Ctrl-C): OUT was not written, the journal keeps every answer so far.
+    #[error(transparent)]
+    Interrupted(#[from] Stopped),
 }
 
 /// Where a position of the store came from, for messages: its record in
@@ -103,7 +98,7 @@ impl From<EngineError> for ExtendError {
         match error {
             EngineError::Journal(e) => ExtendError::Journal(e),
             EngineError::Run(e) => ExtendError::Run(e),
-            EngineError::Interrupted { stop, journal } => ExtendError::Interrupted { stop, journal },
+            EngineError::Interrupted(e) => ExtendError::Interrupted(e),
             e => ExtendError::Engine(e),
         }
     }
@@ -112,7 +107,8 @@ impl From<EngineError> for ExtendError {
 impl ExtendError {
     /// A stop (Ctrl-C): the journal keeps every answer so far.
     pub fn interrupted(journal: &Path) -> impl Fn(Interrupted) -> ExtendError + '_ {
-        move |stop| ExtendError::Interrupted { stop, journal: journal.to_path_buf() }
+        let stopped = Stopped::leaving(Left::Journal(journal.to_path_buf()));
+        move |stop| ExtendError::Interrupted(stopped(stop))
     }
 
     /// The failure class, for the exit status.
@@ -130,7 +126,7 @@ impl ExtendError {
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Games(e) => e.kind(),
             ExtendError::Grown { .. } => ErrorKind::Internal,
-            ExtendError::Interrupted { .. } => ErrorKind::Interrupted,
+            ExtendError::Interrupted(e) => e.kind(),
         }
     }
 

@@ -12,7 +12,7 @@ use super::write::{write_fixed, write_unfixed};
 use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
 use crate::negamax::Negamaxed;
-use crate::run::{Control, Phase, Progress};
+use crate::run::{Control, Left, Phase, Progress, Stopped};
 use crate::symmetry::normalize;
 use crate::synth::{book_bytes, SynthOptions};
 use crate::walk::Start;
@@ -388,7 +388,7 @@ fn a_stop_asked_for_ends_the_growing_book_s_walks() {
     let mut solved = Solved::new(book.counts().records as usize);
     let stopped = solved.solve_from(&mut store, root, stop).unwrap_err();
     assert!(
-        matches!(&stopped, super::error::ExtendError::Interrupted { journal, .. } if journal == Path::new("o/extend.jsonl"))
+        matches!(&stopped, super::error::ExtendError::Interrupted(Stopped { left: Left::Journal(journal), .. }) if journal == Path::new("o/extend.jsonl"))
     );
     let mut solved = Solved::new(book.counts().records as usize);
     solved.solve_from(&mut store, root, never()).unwrap();

@@ -1,7 +1,7 @@
 //! Why a book could not be synthesized.
 
 use crate::failure::{io_kind, ErrorKind};
-use crate::run::{Interrupted, Left};
+use crate::run::{Interrupted, Left, Stopped};
 use std::io;
 
 /// Why a book could not be synthesized.
@@ -13,9 +13,9 @@ pub enum SynthError {
     /// Writing the book itself.
     #[error(transparent)]
     Write(io::Error),
-    #[error("{0}; {left}", left = Left::Nothing)]
     /// The run was stopped (Ctrl-C).
-    Interrupted(#[from] Interrupted),
+    #[error(transparent)]
+    Interrupted(Stopped),
     /// Every move of every position was tried and the book is still smaller.
     #[error("only {grown} positions could be grown of the {asked} asked for")]
     TooLarge {
@@ -31,8 +31,15 @@ impl SynthError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             SynthError::Spill(source) | SynthError::Write(source) => io_kind(source),
-            SynthError::Interrupted(_) => ErrorKind::Interrupted,
+            SynthError::Interrupted(e) => e.kind(),
             SynthError::TooLarge { .. } => ErrorKind::BadInput,
         }
+    }
+}
+
+/// A stop: nothing was written.
+impl From<Interrupted> for SynthError {
+    fn from(stop: Interrupted) -> SynthError {
+        SynthError::Interrupted(Stopped { stop, left: Left::Nothing })
     }
 }
