@@ -23,7 +23,7 @@ use crate::engine::journal::TakenFrom;
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growing::error::ExtendError;
+use crate::growing::error::{ExtendError, GrowingError};
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
 use crate::growing::store::{Flavor, Node, NodeId, Store};
@@ -515,7 +515,7 @@ impl Adding<'_, '_> {
         }
         if links.len() > usize::from(u8::MAX) {
             let book = self.store.book().path().to_path_buf();
-            return Err(ExtendError::NoRoomForLink { book, origin: self.store.origin(id) });
+            return Err(GrowingError::NoRoomForLink { book, origin: self.store.origin(id) }.into());
         }
         self.report.links_added += added;
         self.store.touch(id)?;

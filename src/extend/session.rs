@@ -339,7 +339,7 @@ fn write_grown(
     let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
         SinkFailure::Io(source) => RunError::Io { path: path.clone(), source }.into(),
         SinkFailure::Interrupted(stop) => interrupted(stop),
-        SinkFailure::Own(error) => error,
+        SinkFailure::Own(error) => error.into(),
     })?;
     if book.file().changed() {
         return Err(ExtendError::book_changed(&paths.input));

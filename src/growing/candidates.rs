@@ -7,7 +7,7 @@
 //! The walk is the one walk ([`crate::walk`]) over the growing book
 //! ([`super::view`]), its links scored by what the run computed below them.
 
-use super::error::ExtendError;
+use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop};
@@ -38,7 +38,7 @@ pub fn candidates(
     root: NodeId,
     gates: Gates,
     stop: Stop<'_>,
-) -> Result<Vec<NodeId>, ExtendError> {
+) -> Result<Vec<NodeId>, GrowingError> {
     let board = store.board(root);
     if !gates.enter(&board) {
         return Ok(Vec::new());
@@ -60,7 +60,7 @@ struct Finder<'a, 's, 'b> {
 impl Finder<'_, '_, '_> {
     /// Notes `id`, read as `record`, if it is a candidate: its leaf, with
     /// or without a move, scores at least its value.
-    fn consider(&mut self, id: NodeId, record: &Record) -> Result<(), ExtendError> {
+    fn consider(&mut self, id: NodeId, record: &Record) -> Result<(), GrowingError> {
         let leaf = self.positions.leaf(id, record)?;
         if i16::from(leaf.score) >= self.solved.value(self.positions.store(), id) {
             self.found.push(id);
@@ -70,13 +70,13 @@ impl Finder<'_, '_, '_> {
 }
 
 impl Visitor for Finder<'_, '_, '_> {
-    type Error = ExtendError;
+    type Error = GrowingError;
 
     fn enters(&mut self, child: &Record) -> bool {
         self.gates.enter(&child.board)
     }
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), GrowingError> {
         if arrival.first_time {
             let id = self.positions.node_at(arrival.child.id, arrival.child.offset);
             self.consider(id, arrival.child)?;

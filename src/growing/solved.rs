@@ -9,7 +9,7 @@
 //! so that a change can be carried up: those the first negamax found,
 //! sorted by child, and those found later, beside them.
 
-use super::error::ExtendError;
+use super::error::GrowingError;
 use super::first::FirstNegamax;
 use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
 use super::store::{Edge, Facts, Flavor, NodeId, Store, Stored};
@@ -93,7 +93,7 @@ impl Solved {
     }
 
     /// A position's negamax as the run knows it: computed, or as stored.
-    pub fn get(&self, store: &Store<'_>, id: NodeId) -> Result<Negamaxed, ExtendError> {
+    pub fn get(&self, store: &Store<'_>, id: NodeId) -> Result<Negamaxed, GrowingError> {
         match store.locate(id) {
             Stored::Node(node) => Ok(node.solved),
             Stored::Record(at) if self.solved.contains(at.id) => Ok(self.words.get(at.id)),
@@ -117,7 +117,7 @@ impl Solved {
 
     /// Negamaxes every position reachable over links from `root`, each
     /// after its children; a position already computed is kept as it is.
-    pub fn solve_from(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), ExtendError> {
+    pub fn solve_from(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), GrowingError> {
         self.solve(store, root, stop)?;
         if !self.sorted {
             self.parents.sort_unstable_by_key(|&(child, _)| child);
@@ -129,7 +129,7 @@ impl Solved {
     /// Negamaxes `root` and every position below it the negamax has not
     /// computed, each after its children, by the one walk over links
     /// ([`crate::walk`]) of the growing book.
-    fn solve(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), ExtendError> {
+    fn solve(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), GrowingError> {
         if self.is_solved(root) {
             return Ok(());
         }
@@ -209,12 +209,12 @@ impl Solved {
     }
 
     /// Computes one position from its children, which are computed.
-    fn compute(&mut self, store: &mut Store<'_>, id: NodeId, facts: &Facts) -> Result<(), ExtendError> {
+    fn compute(&mut self, store: &mut Store<'_>, id: NodeId, facts: &Facts) -> Result<(), GrowingError> {
         let children: SmallVec<[Child; 8]> = facts
             .edges
             .iter()
             .map(|e| Ok(Child { solved: e.child.map(|c| self.get(store, c)).transpose()?, then_pass: e.then_pass }))
-            .collect::<Result<_, ExtendError>>()?;
+            .collect::<Result<_, GrowingError>>()?;
         let position = Position::of(&facts.board, facts.level, facts.leaf);
         // The value it holds now, which an Egaroucid record with neither a
         // leaf nor links keeps: the book read's (such a record never
@@ -252,7 +252,7 @@ impl Solved {
         store: &mut Store<'_>,
         changed: &[NodeId],
         stop: Stop<'_>,
-    ) -> Result<(), ExtendError> {
+    ) -> Result<(), GrowingError> {
         let mut changed = changed.to_vec();
         if let Flavor::Egaroucid = store.flavor() {
             let added = store.added().len();
@@ -270,7 +270,7 @@ impl Solved {
     /// changed, or that were added) up to every ancestor whose negamax they
     /// change, children before parents: what a whole negamax from the start
     /// would compute.
-    pub fn update(&mut self, store: &mut Store<'_>, changed: &[NodeId], stop: Stop<'_>) -> Result<(), ExtendError> {
+    pub fn update(&mut self, store: &mut Store<'_>, changed: &[NodeId], stop: Stop<'_>) -> Result<(), GrowingError> {
         let mut queue = BinaryHeap::new();
         let mut queued = HashSet::new();
         for &id in changed {
@@ -309,14 +309,14 @@ impl Values for Solved {
         Solved::value(self, store, id)
     }
 
-    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, GrowingError> {
         edge_score(store, self, id, edge)
     }
 }
 
 /// A link's score: its child's negamax (Edax's link score, or
 /// Egaroucid's), or as stored for an Edax link to no record.
-pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<i32, ExtendError> {
+pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<i32, GrowingError> {
     let Some(child) = edge.child else {
         let links = store.links(id)?;
         return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-i32::from(SCORE_INF), |l| l.0.into()));
@@ -351,7 +351,7 @@ struct Entered {
 
 impl Negamaxer<'_, '_, '_> {
     /// What the run knows of a position: computed by this walk, or before.
-    fn get(&self, id: NodeId) -> Result<Negamaxed, ExtendError> {
+    fn get(&self, id: NodeId) -> Result<Negamaxed, GrowingError> {
         match self.pending.get(&id) {
             Some((solved, _)) => Ok(*solved),
             None => self.solved.get(self.positions.store(), id),
@@ -360,7 +360,7 @@ impl Negamaxer<'_, '_, '_> {
 
     /// Enters a position, read as `record`: marks it computed (it is, once
     /// the walk leaves it) and notes what its negamax reads of it.
-    fn enter(&mut self, id: NodeId, record: &Record) -> Result<(), ExtendError> {
+    fn enter(&mut self, id: NodeId, record: &Record) -> Result<(), GrowingError> {
         let (board, level) = (record.board, record.level.clamp(0, 255) as u8);
         let leaf = self.positions.leaf(id, record)?;
         self.solved.mark(id);
@@ -376,20 +376,20 @@ impl Negamaxer<'_, '_, '_> {
 }
 
 impl Visitor for Negamaxer<'_, '_, '_> {
-    type Error = ExtendError;
+    type Error = GrowingError;
 
     fn enters(&mut self, child: &Record) -> bool {
         !self.solved.is_solved(self.positions.node_at(child.id, child.offset))
     }
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), GrowingError> {
         match arrival.first_time {
             true => self.enter(self.positions.node_at(arrival.child.id, arrival.child.offset), arrival.child),
             false => Ok(()),
         }
     }
 
-    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), ExtendError> {
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), GrowingError> {
         let Some(entered) = self.stack.pop() else { return Ok(()) };
         let store = self.positions.store();
         let id = entered.id;

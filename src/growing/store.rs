@@ -8,7 +8,7 @@
 //! record. Memory is the overlay's, those words' and tables', not the
 //! book's.
 
-use super::error::ExtendError;
+use super::error::GrowingError;
 use super::leaf_plan::LeafPlan;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
@@ -248,9 +248,9 @@ impl<'b> Store<'b> {
 
     /// The book's record `at`, as a node: to be changed, or to be asked
     /// what the map holds.
-    fn read(&self, at: Located) -> Result<Node, ExtendError> {
+    fn read(&self, at: Located) -> Result<Node, GrowingError> {
         let file = self.book.file();
-        let changed = || ExtendError::book_changed(self.book.path());
+        let changed = || GrowingError::book_changed(self.book.path());
         let mut node = Node::new(file.board_of(at), 0, Some(at.id));
         match self.flavor {
             Flavor::Edax(_) => {
@@ -293,7 +293,7 @@ impl<'b> Store<'b> {
     }
 
     /// A position's leaf.
-    pub fn leaf(&self, id: NodeId) -> Result<Leaf, ExtendError> {
+    pub fn leaf(&self, id: NodeId) -> Result<Leaf, GrowingError> {
         let of = |node: &Node| Leaf { score: node.leaf_score, mv: node.leaf_move };
         match self.locate(id) {
             Stored::Node(node) => Ok(of(node)),
@@ -302,7 +302,7 @@ impl<'b> Store<'b> {
     }
 
     /// A position's level: as the book read stores it, or as growth set it.
-    pub fn level(&self, id: NodeId) -> Result<u8, ExtendError> {
+    pub fn level(&self, id: NodeId) -> Result<u8, GrowingError> {
         match self.locate(id) {
             Stored::Node(node) => Ok(node.level),
             Stored::Record(at) => Ok(self.read(at)?.level),
@@ -311,7 +311,7 @@ impl<'b> Store<'b> {
 
     /// A position's value as it now stands: as the book read stores it,
     /// or as growth left it.
-    pub fn value(&self, id: NodeId) -> Result<i16, ExtendError> {
+    pub fn value(&self, id: NodeId) -> Result<i16, GrowingError> {
         match self.locate(id) {
             Stored::Node(node) => Ok(node.solved.value),
             Stored::Record(at) => Ok(self.read(at)?.solved.value),
@@ -320,14 +320,14 @@ impl<'b> Store<'b> {
 
     /// What the book read holds of a record's negamax (for a record the run
     /// has not negamaxed).
-    pub fn stored_negamax(&self, at: Located) -> Result<Negamaxed, ExtendError> {
+    pub fn stored_negamax(&self, at: Located) -> Result<Negamaxed, GrowingError> {
         Ok(self.read(at)?.solved)
     }
 
     /// What the negamax and the walks read of a position, read once: its
     /// board, level and leaf, its edges, and for a record growth has not
     /// changed, what the book read holds of its negamax.
-    pub fn facts(&self, id: NodeId) -> Result<Facts, ExtendError> {
+    pub fn facts(&self, id: NodeId) -> Result<Facts, GrowingError> {
         let (node, stored) = match self.locate(id) {
             Stored::Node(node) => (node.clone(), None),
             Stored::Record(at) => {
@@ -347,7 +347,7 @@ impl<'b> Store<'b> {
     /// The moves of a position that lead to positions of the growing book:
     /// an Edax book's stored links (with `None` for a child not in the
     /// book), an Egaroucid book's links as its legal moves find them.
-    fn edges_of(&self, id: NodeId, node: &Node) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
+    fn edges_of(&self, id: NodeId, node: &Node) -> Result<SmallVec<[Edge; 8]>, GrowingError> {
         let board = node.board;
         let mut edges = SmallVec::new();
         match self.flavor {
@@ -383,10 +383,10 @@ impl<'b> Store<'b> {
         at: Located,
         targets: &LinkTargets,
         node: &Node,
-    ) -> Result<SmallVec<[Edge; 8]>, ExtendError> {
+    ) -> Result<SmallVec<[Edge; 8]>, GrowingError> {
         let found: SmallVec<[Destination; 8]> = targets.of(self.book.file(), at).collect();
         if found.len() != node.links.len() {
-            return Err(ExtendError::book_changed(self.book.path()));
+            return Err(GrowingError::book_changed(self.book.path()));
         }
         let mut edges = SmallVec::new();
         for (i, (&(_, mv), target)) in node.links.iter().zip(found).enumerate() {
@@ -414,7 +414,7 @@ impl<'b> Store<'b> {
     /// The children of an Edax position's links, in stored order (`None`:
     /// not in the growing book), appended to `out`: as resolved for a
     /// record growth has not changed, else looked up.
-    pub fn link_children(&self, id: NodeId, out: &mut Vec<Option<NodeId>>) -> Result<(), ExtendError> {
+    pub fn link_children(&self, id: NodeId, out: &mut Vec<Option<NodeId>>) -> Result<(), GrowingError> {
         let (NodeId::Book(at), Some((targets, _)), None) = (id, &self.links, self.node(id)) else {
             out.extend(self.facts(id)?.edges.iter().map(|e| e.child));
             return Ok(());
@@ -434,7 +434,7 @@ impl<'b> Store<'b> {
         at: Located,
         i: usize,
         target: Destination,
-    ) -> Result<Option<(NodeId, Placement)>, ExtendError> {
+    ) -> Result<Option<(NodeId, Placement)>, GrowingError> {
         match target {
             Destination::Child(child, placement) => Ok(Some((NodeId::Book(child), placement))),
             Destination::Absent if self.added_ids.is_empty() => Ok(None),
@@ -445,9 +445,9 @@ impl<'b> Store<'b> {
     /// The position added that link `i` of the record `at` leads to, if
     /// any, and how it lies on the position the link reaches. (An illegal
     /// move is named by the move played there.)
-    fn added_child(&self, at: Located, i: usize) -> Result<Option<(NodeId, Placement)>, ExtendError> {
+    fn added_child(&self, at: Located, i: usize) -> Result<Option<(NodeId, Placement)>, GrowingError> {
         let file = self.book.file();
-        let changed = || ExtendError::book_changed(self.book.path());
+        let changed = || GrowingError::book_changed(self.book.path());
         let raw = edax::next_record(file.bytes(), file.offset(at) as usize).map_err(|_| changed())?;
         let mv = raw.link_at(MoveSlot::Link(i)).ok_or_else(changed)?.mv;
         let after = normalize(&raw.board().after(mv).ok_or_else(|| self.illegal(NodeId::Book(at), mv))?);
@@ -455,13 +455,13 @@ impl<'b> Store<'b> {
     }
 
     /// An Edax position's links as stored: (score, move).
-    pub fn links(&self, id: NodeId) -> Result<SmallVec<[(i8, Move); 8]>, ExtendError> {
+    pub fn links(&self, id: NodeId) -> Result<SmallVec<[(i8, Move); 8]>, GrowingError> {
         match self.locate(id) {
             Stored::Node(node) => Ok(node.links.clone()),
             Stored::Record(at) => {
                 let file = self.book.file();
                 let raw = edax::next_record(file.bytes(), file.offset(at) as usize)
-                    .map_err(|_| ExtendError::book_changed(self.book.path()))?;
+                    .map_err(|_| GrowingError::book_changed(self.book.path()))?;
                 Ok((0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
                     .map(|l| (l.score.stored_byte(), l.mv))
@@ -470,8 +470,8 @@ impl<'b> Store<'b> {
         }
     }
 
-    fn illegal(&self, id: NodeId, mv: Move) -> ExtendError {
-        ExtendError::IllegalMove { book: self.book.path().to_path_buf(), origin: self.origin(id), mv }
+    fn illegal(&self, id: NodeId, mv: Move) -> GrowingError {
+        GrowingError::IllegalMove { book: self.book.path().to_path_buf(), origin: self.origin(id), mv }
     }
 
     /// The record a position was read from; `None` for one added.
@@ -513,8 +513,8 @@ impl<'b> Store<'b> {
     pub fn expand(
         &mut self,
         id: NodeId,
-        negamax: impl Fn(&Store<'b>, NodeId) -> Result<Negamaxed, ExtendError>,
-    ) -> Result<Option<(NodeId, bool)>, ExtendError> {
+        negamax: impl Fn(&Store<'b>, NodeId) -> Result<Negamaxed, GrowingError>,
+    ) -> Result<Option<(NodeId, bool)>, GrowingError> {
         if self.node(id).is_none() {
             let solved = negamax(self, id)?;
             self.touch(id)?;
@@ -523,7 +523,7 @@ impl<'b> Store<'b> {
         let node = self.node(id).expect("touched");
         let Some(mv) = node.leaf_move else { return Ok(None) };
         if node.links.len() >= usize::from(u8::MAX) {
-            return Err(ExtendError::NoRoomForLink { book: self.book.path().to_path_buf(), origin: node.origin });
+            return Err(GrowingError::NoRoomForLink { book: self.book.path().to_path_buf(), origin: node.origin });
         }
         let board = node.board;
         let child = match self.flavor {
@@ -549,7 +549,7 @@ impl<'b> Store<'b> {
     }
 
     /// Puts a book record into the overlay, as the map holds it, to change it.
-    pub(crate) fn touch(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    pub(crate) fn touch(&mut self, id: NodeId) -> Result<(), GrowingError> {
         if let NodeId::Book(at) = id {
             if !self.changed.contains_key(&at.id) {
                 let node = self.read(at)?;
@@ -616,13 +616,13 @@ impl<'b> Store<'b> {
 
     /// What the leaf of a position becomes: known without a search (a
     /// finished game, or every legal move linked), or the search to ask.
-    pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, ExtendError> {
+    pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, GrowingError> {
         let Facts { board, level, edges, .. } = self.facts(id)?;
         Ok(LeafPlan::of(&board, edges.iter().map(|e| e.mv), level))
     }
 
     /// Sets the level of a position, its leaf to be searched again at it.
-    pub fn set_level(&mut self, id: NodeId, level: u8) -> Result<(), ExtendError> {
+    pub fn set_level(&mut self, id: NodeId, level: u8) -> Result<(), GrowingError> {
         self.touch(id)?;
         self.node_mut(id).expect("touched").level = level;
         Ok(())

@@ -388,14 +388,14 @@ fn a_stop_asked_for_ends_the_growing_book_s_walks() {
     let mut solved = Solved::new(book.counts().records as usize);
     let stopped = solved.solve_from(&mut store, root, stop).unwrap_err();
     assert!(
-        matches!(&stopped, super::error::ExtendError::Interrupted(Stopped { left: Left::Journal(journal), .. }) if journal == Path::new("o/extend.jsonl"))
+        matches!(&stopped, super::error::GrowingError::Interrupted(Stopped { left: Left::Journal(journal), .. }) if journal == Path::new("o/extend.jsonl"))
     );
     let mut solved = Solved::new(book.counts().records as usize);
     solved.solve_from(&mut store, root, never()).unwrap();
     let gates = Gates { window: Window::NONE, min_empties: 0 };
     assert!(!candidates(&store, &solved, root, gates, never()).unwrap().is_empty());
     let stopped = candidates(&store, &solved, root, gates, stop).unwrap_err();
-    assert!(matches!(stopped, super::error::ExtendError::Interrupted { .. }), "{stopped}");
+    assert!(matches!(stopped, super::error::GrowingError::Interrupted { .. }), "{stopped}");
 }
 
 /// A position added to an Egaroucid book is a link of every position that

@@ -11,7 +11,7 @@
 //! reads as having no moves, and [`walk_growing`] then gives the error,
 //! once the walk is over.
 
-use super::error::ExtendError;
+use super::error::GrowingError;
 use super::store::{Edge, Flavor, Leaf, NodeId, Store};
 use crate::board::Board;
 use crate::book::index::Located;
@@ -30,7 +30,7 @@ pub trait Values {
     /// A position's value.
     fn value(&self, store: &Store<'_>, id: NodeId) -> i16;
     /// The score of a position's link (`edge`).
-    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, ExtendError>;
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, GrowingError>;
 }
 
 /// The growing book, read by the walk.
@@ -44,7 +44,7 @@ pub struct GrowingPositions<'s, 'b> {
     /// How many positions the growing book holds.
     ids: u64,
     /// The first position that could not be read, if one could not.
-    error: RefCell<Option<ExtendError>>,
+    error: RefCell<Option<GrowingError>>,
 }
 
 impl<'s, 'b> GrowingPositions<'s, 'b> {
@@ -107,7 +107,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
 
     /// The leaf of a position read as `record`: a record's leaf has a score
     /// without a move too, which the record does not say.
-    pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Leaf, ExtendError> {
+    pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Leaf, GrowingError> {
         match record.leaf() {
             Some(leaf) => Ok(Leaf { score: leaf.score.stored_byte(), mv: Some(leaf.mv) }),
             None => self.store.leaf(id),
@@ -115,7 +115,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
     }
 
     /// The error met, if a position could not be read.
-    fn check(&self) -> Result<(), ExtendError> {
+    fn check(&self) -> Result<(), GrowingError> {
         match self.error.borrow_mut().take() {
             Some(error) => Err(error),
             None => Ok(()),
@@ -123,7 +123,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
     }
 
     /// The record of a position, its moves' targets appended to `targets`.
-    fn record(&self, id: NodeId, at: Located, targets: &mut Vec<Destination>) -> Result<Record, ExtendError> {
+    fn record(&self, id: NodeId, at: Located, targets: &mut Vec<Destination>) -> Result<Record, GrowingError> {
         let facts = self.store.facts(id)?;
         let mut links = SmallVec::new();
         for edge in &facts.edges {
@@ -232,11 +232,11 @@ pub struct Stop<'a> {
 /// Walks the growing book with `visitor`, whose errors are the run's,
 /// until `stop` asks it to end; a position that could not be read fails
 /// the walk once it is over.
-pub fn walk_growing<V: Visitor<Error = ExtendError>>(
+pub fn walk_growing<V: Visitor<Error = GrowingError>>(
     walkable: &Walkable<GrowingPositions<'_, '_>>,
     visitor: V,
     stop: Stop<'_>,
-) -> Result<V, ExtendError> {
+) -> Result<V, GrowingError> {
     let walked = walk(walkable, Stoppable { visitor, stop });
     walkable.positions().check()?;
     match walked {
@@ -252,10 +252,10 @@ struct Stoppable<'a, V> {
     stop: Stop<'a>,
 }
 
-impl<V: Visitor<Error = ExtendError>> Visitor for Stoppable<'_, V> {
-    type Error = ExtendError;
+impl<V: Visitor<Error = GrowingError>> Visitor for Stoppable<'_, V> {
+    type Error = GrowingError;
 
-    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), ExtendError> {
+    fn arrive(&mut self, arrival: &Arrival<'_>) -> Result<(), GrowingError> {
         self.visitor.arrive(arrival)
     }
 
@@ -263,12 +263,12 @@ impl<V: Visitor<Error = ExtendError>> Visitor for Stoppable<'_, V> {
         self.visitor.enters(child)
     }
 
-    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), ExtendError> {
+    fn leave(&mut self, departure: &Departure<'_>) -> Result<(), GrowingError> {
         self.visitor.leave(departure)
     }
 
-    fn progress(&mut self, stats: &WalkStats) -> Result<(), ExtendError> {
-        Interrupted::check(self.stop.cancel).map_err(ExtendError::interrupted(self.stop.journal))?;
+    fn progress(&mut self, stats: &WalkStats) -> Result<(), GrowingError> {
+        Interrupted::check(self.stop.cancel).map_err(GrowingError::interrupted(self.stop.journal))?;
         self.visitor.progress(stats)
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! Memory: a buffer, whatever the book's size.
 
-use super::error::ExtendError;
+use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
 use crate::board::Move;
@@ -28,7 +28,7 @@ use std::sync::atomic::AtomicBool;
 
 /// Why [`write_fixed`] stopped: OUT could not be written, a stop, or the
 /// book read or the run's values could not be read.
-pub type WriteFailure = SinkFailure<ExtendError>;
+pub type WriteFailure = SinkFailure<GrowingError>;
 
 /// Writes the whole Edax book grown into `out`, negamaxed: each record as
 /// [`write_unfixed`] has it, then as `fix` of that book makes it (docs/fix.md),
@@ -108,7 +108,7 @@ impl Fixer<'_, '_> {
             self.gather(NodeId::Book(at), chunk)?;
         }
         if chunk.positions.len() != wanted {
-            return Err(SinkFailure::Own(ExtendError::book_changed(self.store.book().path())));
+            return Err(SinkFailure::Own(GrowingError::book_changed(self.store.book().path())));
         }
         for i in 0..chunk.positions.len() {
             let (id, range) = chunk.positions[i].clone();
@@ -198,7 +198,7 @@ impl Fixer<'_, '_> {
 
     /// The book read no longer reads as it did.
     fn changed(self) -> WriteFailure {
-        SinkFailure::Own(ExtendError::book_changed(self.store.book().path()))
+        SinkFailure::Own(GrowingError::book_changed(self.store.book().path()))
     }
 }
 
