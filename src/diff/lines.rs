@@ -16,10 +16,9 @@ use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
 use crate::parallel;
-use crate::run::Interrupted;
+use crate::run::{Cancel, Interrupted};
 use crate::walk::first_arrivals::Lines;
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
 
 /// Records compared together: a chunk's lines are rebuilt many at a time.
 const CHUNK: usize = crate::book::CHUNK_RECORDS;
@@ -324,7 +323,7 @@ pub fn write_lines(
     both: &Both<'_>,
     format: &LineStyle,
     out: &mut dyn Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<DiffCounts, Failure> {
     let ids = |records: u64, k: usize| k * CHUNK..((k + 1) * CHUNK).min(records as usize);
     let (old_records, new_records) = (both.old.book().counts().records, both.new.file().counts().records);
@@ -345,7 +344,7 @@ pub fn write_lines(
     };
     let mut counts = DiffCounts::default();
     let consume = |chunk: &mut Chunk<'_>| {
-        Interrupted::check(cancel)?;
+        cancel.check()?;
         out.write_all(chunk.out.as_bytes()).map_err(Failure::Io)?;
         counts.add(&chunk.counts);
         Ok::<(), Failure>(())

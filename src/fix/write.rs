@@ -12,12 +12,11 @@ use crate::format::edax::{self, patch};
 use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
-use crate::run::Interrupted;
+use crate::run::{Cancel, Interrupted};
 use crate::walk::first_arrivals::{FirstArrivals, Lines};
 use crate::write::pipeline::{self, Appended, Chunk};
 use smallvec::SmallVec;
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
 
 /// What `fix` changed, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -200,7 +199,7 @@ fn write_chunks<'a, 'f>(
     fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) -> Result<(), Failure> + Sync,
     out: &mut impl Write,
     receipt: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Changes, Failure> {
     out.write_all(header).map_err(Failure::Book)?;
     let mut changes = Changes::default();
@@ -224,7 +223,7 @@ pub(super) fn write_fixed<'a>(
     format: &LineStyle,
     out: &mut impl Write,
     receipt: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Changes, Failure> {
     let records = book.counts().records as usize;
     let chunk_ids = |k: usize| k * CHUNK..((k + 1) * CHUNK).min(records);

@@ -20,12 +20,11 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
-use crate::run::Interrupted;
+use crate::run::{Cancel, Interrupted};
 use crate::write::pipeline::{self, Appended, Chunk};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::ops::Range;
-use std::sync::atomic::AtomicBool;
 
 /// Why [`write_fixed`] stopped.
 #[derive(Debug)]
@@ -59,7 +58,7 @@ pub fn write_fixed(
     store: &Store<'_>,
     solved: &Solved,
     out: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<u64, WriteFailure> {
     let book = store.book();
     let read = book.counts().records as usize;

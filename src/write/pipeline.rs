@@ -9,8 +9,7 @@
 //! way, and why.
 
 use crate::parallel;
-use crate::run::Interrupted;
-use std::sync::atomic::AtomicBool;
+use crate::run::{Cancel, Interrupted};
 
 /// Some records converted together, ready to append.
 pub trait Chunk {
@@ -68,7 +67,7 @@ pub fn write_chunks<C, S, E>(
     fresh: impl Fn() -> C,
     convert: impl Fn(usize, &mut C) -> Result<(), E> + Sync,
     sink: &mut S,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     mut then: impl FnMut(&mut C) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -82,7 +81,7 @@ where
         slot.converted = convert(k, &mut slot.chunk);
     };
     let consume = |slot: &mut Slot<C, E>| {
-        Interrupted::check(cancel)?;
+        cancel.check()?;
         std::mem::replace(&mut slot.converted, Ok(()))?;
         sink.append(slot.chunk.bytes(), slot.chunk.records())?;
         then(&mut slot.chunk)
@@ -93,7 +92,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::Ordering;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     /// A chunk of numbers written as one byte each.
     #[derive(Default)]
@@ -181,7 +180,7 @@ mod tests {
                 seen += 1;
                 Ok(())
             };
-            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, then).unwrap();
+            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, Cancel::new(&never), then).unwrap();
             let expected = sequential(n);
             assert_eq!(book.bytes, expected, "{n} records by {per}");
             assert_eq!(book.records, expected.len() as u64);
@@ -192,12 +191,13 @@ mod tests {
     #[test]
     fn no_chunks_write_nothing() {
         let mut book = Memory::default();
+        let never = AtomicBool::new(false);
         let done: Result<(), Failed> = write_chunks(
             0,
             Numbers::default,
             |_, _: &mut Numbers| panic!("no chunk to convert"),
             &mut book,
-            &AtomicBool::new(false),
+            Cancel::new(&never),
             |_| panic!("no chunk to hand over"),
         );
         assert_eq!(done, Ok(()));
@@ -208,7 +208,7 @@ mod tests {
     fn a_cancel_stops_the_writing_between_chunks() {
         let cancel = AtomicBool::new(true);
         let mut book = Memory::default();
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&cancel), |_| Ok(()));
         assert_eq!(done, Err(Failed::Interrupted));
         assert!(book.bytes.is_empty(), "nothing is written once cancelled");
 
@@ -223,7 +223,7 @@ mod tests {
             }
             Ok(())
         };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&cancel), then);
         assert_eq!(done, Err(Failed::Interrupted));
         assert_eq!(book.bytes, sequential(30));
     }
@@ -239,7 +239,7 @@ mod tests {
             }
         };
         let mut book = Memory::default();
-        let done = write_chunks(50, Numbers::default, failing, &mut book, &never, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, failing, &mut book, Cancel::new(&never), |_| Ok(()));
         assert_eq!(done, Err(Failed::Chunk(7)));
         assert_eq!(book.bytes, sequential(70));
     }
@@ -248,7 +248,7 @@ mod tests {
     fn errors_of_the_sink_and_of_the_hand_over_are_returned() {
         let never = AtomicBool::new(false);
         let mut book = Memory { room: Some(sequential(100).len()), ..Memory::default() };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&never), |_| Ok(()));
         assert_eq!(done, Err(Failed::Full));
         assert_eq!(book.bytes, sequential(100));
 
@@ -261,7 +261,7 @@ mod tests {
             }
             Ok(())
         };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&never), then);
         assert_eq!(done, Err(Failed::Chunk(4)));
         assert_eq!(book.bytes, sequential(50));
     }
