@@ -28,7 +28,7 @@ use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::modes::Rules;
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
 use bookminer::output::LineStyle;
-use bookminer::run::{self, Control, Interrupted, Left, Phase, RunError};
+use bookminer::run::{self, Cancel, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
 use bookminer::synth::{synthesize_in, SynthError, SynthOptions};
 use bookminer::wording::count;
@@ -572,6 +572,11 @@ const POSITIONS_LIMIT: u64 = 256 << 20;
 /// Set by Ctrl-C; the walk checks it and stops, leaving no output changed.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// The run's stop, [`INTERRUPTED`], as every part of the run looks at it.
+fn cancel() -> Cancel<'static> {
+    Cancel::new(&INTERRUPTED)
+}
+
 /// How the config says books are read.
 fn read_options(config: &Config) -> ReadOptions {
     // The config holds the level to 0..=60.
@@ -620,7 +625,7 @@ fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Res
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
     let book = open_book(book_path, config, &mut shown.borrow_mut())?;
-    if INTERRUPTED.load(Ordering::Relaxed) {
+    if cancel().is_set() {
         return Err(AppError::Mine(RunError::interrupted(Left::Outputs)(Interrupted).into()));
     }
     let streamed = options.output == Some(OneOutput::Stdout);
@@ -763,7 +768,7 @@ fn with_control<T>(
         heartbeat.progress(&progress);
         show_progress(progress)
     };
-    let control = Control { cancel: &INTERRUPTED, phase: &mut phase, progress: &mut progress };
+    let control = Control { cancel: cancel(), phase: &mut phase, progress: &mut progress };
     let result = run(control);
     shown.borrow_mut().clear();
     result
@@ -848,7 +853,7 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    if INTERRUPTED.load(Ordering::Relaxed) {
+    if cancel().is_set() {
         return Err(AppError::Fix(Interrupted.into()));
     }
     check_out_name(output, book.format().kept_as(), "fix")?;
@@ -948,7 +953,7 @@ fn begin_growth(
     let options = ExtendOptions { engines, ..extend_options(config) };
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
-    bookminer::extend::greet(&paths, &options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+    bookminer::extend::greet(&paths, &options, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), command)?;
@@ -970,7 +975,8 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report = with_control(None, &shown, |control| Ok(grow(book, &paths, &options, &WIND_DOWN, control)?))?;
+    let report =
+        with_control(None, &shown, |control| Ok(grow(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
     end(report.to_string(), || summary::grow(&report), Some(output))?;
     Ok(0)
 }
@@ -990,7 +996,8 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report = with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, &WIND_DOWN, control)?))?;
+    let report =
+        with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
     end(report.to_string(), || summary::deepen(&report), Some(output))?;
     Ok(0)
 }
@@ -1011,7 +1018,7 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
     let paths = ExtendPaths::without_input(output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let greeting = ExtendOptions { engines: engines.clone(), ..extend_options(config) };
-    bookminer::extend::greet(&paths, &greeting, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+    bookminer::extend::greet(&paths, &greeting, cancel())?;
     inputs_are_good(config);
     let options = NewOptions {
         engines,
@@ -1066,7 +1073,7 @@ fn run_merge(
         ..extend_options(config)
     };
     if let Some(engine_paths) = &paths.engines {
-        bookminer::extend::greet(engine_paths, &engine_options, &|| INTERRUPTED.load(Ordering::Relaxed))?;
+        bookminer::extend::greet(engine_paths, &engine_options, cancel())?;
     }
     if link && to == OutFormat::Egbk3 {
         tracing::warn!("--link changes nothing in an .egbk3 book: Egaroucid links every move whose child it holds");
@@ -1074,7 +1081,7 @@ fn run_merge(
     let shown = RefCell::new(Progress::default());
     let book_a = open_book(a, config, &mut shown.borrow_mut())?;
     let book_b = open_book(b, config, &mut shown.borrow_mut())?;
-    if INTERRUPTED.load(Ordering::Relaxed) {
+    if cancel().is_set() {
         return Err(AppError::Merge(MergeError::interrupted()));
     }
     let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
@@ -1099,7 +1106,7 @@ fn run_check(config: &Config, book: &Path, games: &[PathBuf]) -> Result<u8, AppE
     stop_on_interrupt("no output file will be changed");
     let shown = RefCell::new(Progress::default());
     let book = open_book(book, config, &mut shown.borrow_mut())?;
-    if INTERRUPTED.load(Ordering::Relaxed) {
+    if cancel().is_set() {
         return Err(AppError::Check(RunError::interrupted(Left::Outputs)(Interrupted).into()));
     }
     let report = with_control(None, &shown, |control| Ok(check(book, &games, &options, control)?))?;
@@ -1130,7 +1137,7 @@ fn run_diff(config: &Config, old: &Path, new: &Path, output: &Path, exit_code: b
     let shown = RefCell::new(Progress::default());
     let old_book = open_book(old, config, &mut shown.borrow_mut())?;
     let new_book = open_book(new, config, &mut shown.borrow_mut())?;
-    if INTERRUPTED.load(Ordering::Relaxed) {
+    if cancel().is_set() {
         return Err(AppError::Diff(Interrupted.into()));
     }
     let format = line_style(config);

@@ -1,7 +1,7 @@
 //! Running a command: the hooks every long run is given ([`Control`]: a
-//! flag that stops it, its stages, how far each has come), the one way a run is stopped
-//! ([`Interrupted`]) and said to be ([`Stopped`]), and the failures every walking command
-//! shares ([`RunError`]).
+//! flag that stops it, its stages, how far each has come), the one way a run learns
+//! it was asked to stop ([`Cancel`]), the stop itself ([`Interrupted`]) and how it is
+//! said ([`Stopped`]), and the failures every walking command shares ([`RunError`]).
 
 use crate::failure::{io_kind, ErrorKind};
 use crate::files::input::OverInput;
@@ -18,10 +18,41 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[error("interrupted")]
 pub struct Interrupted;
 
-impl Interrupted {
-    /// [`Interrupted`] once `cancel` is set.
-    pub fn check(cancel: &AtomicBool) -> Result<(), Interrupted> {
-        match cancel.load(Ordering::Relaxed) {
+/// Whether a stop was asked: the one way every part of a run learns it,
+/// a borrowed view of the run's flag (set by Ctrl-C, or by a test), copied
+/// freely to the threads and loops that look. A look is a relaxed load, so
+/// hot loops may look often.
+#[derive(Clone, Copy, Debug)]
+pub struct Cancel<'a> {
+    /// The run's flag.
+    run: &'a AtomicBool,
+    /// A part of the run that halts on its own, as the engines' fleet does
+    /// when it gives up or is dropped: its workers stop for either flag.
+    part: Option<&'a AtomicBool>,
+}
+
+impl<'a> Cancel<'a> {
+    /// A view of `flag`, the run's, where it is made (Ctrl-C's handler,
+    /// a test).
+    pub fn new(flag: &'a AtomicBool) -> Cancel<'a> {
+        Cancel { run: flag, part: None }
+    }
+
+    /// This stop, or `part`'s halt: what the workers of a part that halts
+    /// on its own (the engines' fleet) look at while they wait.
+    pub fn or(self, part: &'a AtomicBool) -> Cancel<'a> {
+        debug_assert!(self.part.is_none(), "a stop has one part's halt at most");
+        Cancel { run: self.run, part: Some(part) }
+    }
+
+    /// Whether a stop was asked.
+    pub fn is_set(self) -> bool {
+        self.run.load(Ordering::Relaxed) || self.part.is_some_and(|part| part.load(Ordering::Relaxed))
+    }
+
+    /// [`Interrupted`] once a stop was asked.
+    pub fn check(self) -> Result<(), Interrupted> {
+        match self.is_set() {
             true => Err(Interrupted),
             false => Ok(()),
         }
@@ -110,7 +141,7 @@ pub enum Progress<'s> {
 /// (Ctrl-C), the stage it is in, and how far that stage has come.
 pub struct Control<'a> {
     /// Set when the run is asked to stop (Ctrl-C).
-    pub cancel: &'a AtomicBool,
+    pub cancel: Cancel<'a>,
     /// Told as each stage starts, before anything is logged about it.
     pub phase: &'a mut dyn FnMut(Phase),
     /// Told how far the stage under way has come.
@@ -120,7 +151,7 @@ pub struct Control<'a> {
 impl Control<'_> {
     /// Whether the run was asked to stop.
     pub fn interrupted(&self) -> bool {
-        Interrupted::check(self.cancel).is_err()
+        self.cancel.is_set()
     }
 
     /// The same hooks, lent to a part of the run (a `convert` or `fix`
@@ -155,11 +186,11 @@ impl Control<'_> {
 /// (a walk on another thread than its run's [`Control`]): stops the walk
 /// when the run was asked to, else passes the counts on.
 pub fn walked(
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     progress: &mut dyn FnMut(Progress<'_>),
     stats: &WalkStats,
 ) -> Result<(), Interrupted> {
-    Interrupted::check(cancel)?;
+    cancel.check()?;
     progress(Progress::Walked(stats));
     Ok(())
 }
@@ -307,5 +338,34 @@ impl RunError {
             RunError::BookChanged { .. } => ErrorKind::BookChanged,
             RunError::Internal { .. } => ErrorKind::Internal,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_flag_stops_the_run_and_an_unset_one_does_not() {
+        let flag = AtomicBool::new(false);
+        let cancel = Cancel::new(&flag);
+        assert_eq!(cancel.check(), Ok(()));
+        assert!(!cancel.is_set());
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(cancel.check(), Err(Interrupted));
+        assert!(cancel.is_set());
+    }
+
+    #[test]
+    fn a_part_that_halts_stops_its_workers_but_not_the_run() {
+        let (run, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+        let cancel = Cancel::new(&run);
+        let workers = cancel.or(&halt);
+        assert!(!workers.is_set());
+        halt.store(true, Ordering::Relaxed);
+        assert!(workers.is_set() && !cancel.is_set());
+        assert_eq!(workers.check(), Err(Interrupted));
+        let (run, halt) = (AtomicBool::new(true), AtomicBool::new(false));
+        assert!(Cancel::new(&run).or(&halt).is_set());
     }
 }

@@ -26,7 +26,7 @@ use crate::games::{Cut, GameFiles, GamesError, PlayedGame, Read, Skipped};
 use crate::kifu::Replay;
 use crate::output::manifest::{Manifest, ManifestError};
 use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormats, Stem};
-use crate::run::{Control, Interrupted, Left, Phase, RunError};
+use crate::run::{Control, Left, Phase, RunError};
 use crate::symmetry::{normalize, symmetry_between, Symmetry};
 use crate::wording::count;
 use pairs::Pairs;
@@ -335,7 +335,7 @@ fn judge_games<'b>(
     control.phase(Phase::Counting { what: "bytes of games read", total: games.total_bytes() });
     let mut entries = 0u64;
     games.read(|entry, bytes| {
-        Interrupted::check(control.cancel).map_err(RunError::interrupted(LEFT))?;
+        control.cancel.check().map_err(RunError::interrupted(LEFT))?;
         entries += 1;
         if entries.is_multiple_of(1024) {
             control.counted(bytes);

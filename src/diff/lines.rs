@@ -16,12 +16,11 @@ use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
 use crate::parallel;
-use crate::run::Interrupted;
+use crate::run::Cancel;
 use crate::walk::first_arrivals::Lines;
 use crate::write::pipeline::SinkFailure;
 use std::convert::Infallible;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 
 /// Records compared together: a chunk's lines are rebuilt many at a time.
 const CHUNK: usize = crate::book::CHUNK_RECORDS;
@@ -316,7 +315,7 @@ pub fn write_lines(
     both: &Both<'_>,
     format: &LineStyle,
     out: &mut dyn Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<DiffCounts, Failure> {
     let ids = |records: u64, k: usize| k * CHUNK..((k + 1) * CHUNK).min(records as usize);
     let (old_records, new_records) = (both.old.book().counts().records, both.new.file().counts().records);
@@ -337,7 +336,7 @@ pub fn write_lines(
     };
     let mut counts = DiffCounts::default();
     let consume = |chunk: &mut Chunk<'_>| {
-        Interrupted::check(cancel)?;
+        cancel.check()?;
         out.write_all(chunk.out.as_bytes())?;
         counts.add(&chunk.counts);
         Ok::<(), Failure>(())

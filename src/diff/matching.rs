@@ -6,7 +6,7 @@
 use crate::bits::Bits;
 use crate::book::index::Located;
 use crate::book::{Book, RecordId};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::run::Cancel;
 
 /// No record of the new book holds the board.
 const NONE: Located = Located { id: RecordId(u32::MAX), hint: 0 };
@@ -40,12 +40,12 @@ impl Matches {
 }
 
 /// Finds every board of `old` in `new`; none if `cancel` is set meanwhile.
-pub fn match_boards(old: &Book, new: &Book, cancel: &AtomicBool) -> Option<Matches> {
+pub fn match_boards(old: &Book, new: &Book, cancel: Cancel<'_>) -> Option<Matches> {
     let mut in_new = vec![NONE; old.counts().records as usize];
     let mut matched = Bits::new(new.counts().records as usize);
     let mut alongside = new.file().every_record().peekable();
     for (n, at) in old.file().every_record().enumerate() {
-        if n % CHECK_EVERY == 0 && cancel.load(Ordering::Relaxed) {
+        if n % CHECK_EVERY == 0 && cancel.is_set() {
             return None;
         }
         let board = old.file().board_of(at);

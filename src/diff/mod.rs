@@ -224,7 +224,7 @@ pub fn diff(
             return Err(RunError::BookChanged { book: path.clone(), left: Left::Nothing }.into());
         }
     }
-    Interrupted::check(control.cancel)?;
+    control.cancel.check()?;
     match file {
         Sink::File(file) => file.commit().map_err(io_error)?,
         Sink::Stream(stream) => stream.flush().map_err(io_error)?,

@@ -4,11 +4,10 @@
 
 use crate::bits::Bits;
 use crate::book::{Book, ResolvedBook};
-use crate::run::{walked, Interrupted, Progress};
+use crate::run::{walked, Cancel, Interrupted, Progress};
 use crate::symmetry::normalize;
 use crate::walk::first_arrivals::FirstArrivals;
 use crate::walk::{walk, Arrival, FromInitial, Start, StartMissing, Visitor, WalkError, WalkStats};
-use std::sync::atomic::AtomicBool;
 
 /// A book resolved, and where its walk first arrived at each record.
 pub struct Walked {
@@ -51,7 +50,7 @@ impl Ready {
     /// walk goes, and `cancel` stops it.
     pub fn walk(
         self,
-        cancel: &AtomicBool,
+        cancel: Cancel<'_>,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<Walked, WalkError<Interrupted>> {
         let records = self.book().counts().records as usize;
@@ -70,7 +69,7 @@ impl Ready {
 struct Noter<'a> {
     first: FirstArrivals,
     reached: Bits,
-    cancel: &'a AtomicBool,
+    cancel: Cancel<'a>,
     progress: &'a mut dyn FnMut(Progress<'_>),
 }
 

@@ -6,7 +6,7 @@ use super::fleet::{Answered, EngineSet, Fleet};
 use super::journal::Journal;
 use super::search::{Answer, Query};
 use super::EngineError;
-use std::sync::atomic::AtomicBool;
+use crate::run::Cancel;
 use std::time::Duration;
 
 /// What a batch cost: searches the engines did, answers the journal held,
@@ -30,7 +30,7 @@ pub struct Answerers<'r, 'f> {
     /// The fleet's engines, for their command lines.
     pub engines: &'r [EngineSet],
     /// Set to stop the run (Ctrl-C).
-    pub cancel: &'r AtomicBool,
+    pub cancel: Cancel<'r>,
 }
 
 impl Answerers<'_, '_> {

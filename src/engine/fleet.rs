@@ -10,6 +10,7 @@
 //! failed on [`GIVE_UP_AFTER`] different engines.
 
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
+use crate::run::Cancel;
 use smallvec::SmallVec;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -120,7 +121,7 @@ struct Health {
 pub struct Fleet<'s> {
     shared: &'s Shared,
     done: Receiver<Result<Answered, GaveUp>>,
-    cancel: &'s AtomicBool,
+    cancel: Cancel<'s>,
     /// When its workers were started.
     started: std::time::Instant,
 }
@@ -161,13 +162,14 @@ impl<'s> Fleet<'s> {
         scope: &'s std::thread::Scope<'s, 'e>,
         room: &'s Room,
         engines: &'s [EngineSet],
-        cancel: &'s AtomicBool,
+        cancel: Cancel<'s>,
     ) -> std::io::Result<Fleet<'s>> {
         let (report, done) = mpsc::channel();
         let shared = &room.0;
         for (index, engine) in engines.iter().enumerate() {
             for worker in 1..=engine.workers {
-                let w = Worker { engine: index, worker, set: engine, shared, report: report.clone(), cancel };
+                let stop = cancel.or(&shared.halt);
+                let w = Worker { engine: index, worker, set: engine, shared, report: report.clone(), stop };
                 let name = format!("engine {}.{worker}", index + 1);
                 std::thread::Builder::new().name(name).spawn_scoped(scope, move || w.run())?;
             }
@@ -206,7 +208,7 @@ impl<'s> Fleet<'s> {
         loop {
             match self.done.recv_timeout(IDLE_POLL) {
                 Ok(done) => return Some(done),
-                Err(RecvTimeoutError::Timeout) if !self.cancel.load(Ordering::Relaxed) => continue,
+                Err(RecvTimeoutError::Timeout) if !self.cancel.is_set() => continue,
                 Err(_) => return None,
             }
         }
@@ -232,12 +234,13 @@ struct Worker<'s> {
     set: &'s EngineSet,
     shared: &'s Shared,
     report: Sender<Result<Answered, GaveUp>>,
-    cancel: &'s AtomicBool,
+    /// The run's stop, or the fleet's halt.
+    stop: Cancel<'s>,
 }
 
 impl Worker<'_> {
     fn stopping(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed) || self.shared.halt.load(Ordering::Relaxed)
+        self.stop.is_set()
     }
 
     fn retired(&self) -> bool {
@@ -284,12 +287,11 @@ impl Worker<'_> {
 
     /// Asks `query` of the worker's searcher, starting one if it has none.
     fn search(&self, searcher: &mut Option<Box<dyn Searcher>>, query: &Query) -> Result<Answer, Fault> {
-        let stop = || self.stopping();
         let running = match searcher {
             Some(running) => running,
-            None => searcher.insert(self.set.launcher.launch(self.worker, &stop)?),
+            None => searcher.insert(self.set.launcher.launch(self.worker, self.stop)?),
         };
-        running.search(query, &stop)
+        running.search(query, self.stop)
     }
 
     /// Notes an answer and hands it on; false when nobody listens any more.
@@ -370,7 +372,7 @@ mod tests {
     }
 
     impl Searcher for Scripted {
-        fn search(&mut self, query: &Query, _: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+        fn search(&mut self, query: &Query, _: Cancel<'_>) -> Result<Answer, Fault> {
             let n = self.asked.fetch_add(1, Ordering::Relaxed);
             if (self.fails)(query, n) {
                 return Err(Fault::Garbage { text: "scripted".into() });
@@ -386,7 +388,7 @@ mod tests {
     }
 
     impl Launcher for Script {
-        fn launch(&self, _: usize, _: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault> {
+        fn launch(&self, _: usize, _: Cancel<'_>) -> Result<Box<dyn Searcher>, Fault> {
             Ok(Box::new(Scripted { fails: Arc::clone(&self.fails), asked: Arc::clone(&self.asked) }))
         }
     }
@@ -423,7 +425,7 @@ mod tests {
         let room = Room::new(engines);
         let cancel = AtomicBool::new(false);
         let outcome = std::thread::scope(|scope| {
-            let fleet = Fleet::start(scope, &room, engines, &cancel).unwrap();
+            let fleet = Fleet::start(scope, &room, engines, Cancel::new(&cancel)).unwrap();
             for (id, q) in queries.iter().enumerate() {
                 fleet.submit(id, *q);
             }

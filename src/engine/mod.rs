@@ -29,14 +29,13 @@ pub mod search;
 pub mod summary;
 
 use crate::failure::ErrorKind;
-use crate::run::{Interrupted, Left, RunError, Stopped};
+use crate::run::{Cancel, Interrupted, Left, RunError, Stopped};
 use edax::{EngineSpec, ProcessLauncher};
 use fleet::{EngineSet, GaveUp};
 use journal::JournalError;
 pub use protocol::Protocol;
 use search::{Fault, Launcher, Query};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// An engine of the fleet as the user names it: a command line speaking
@@ -118,10 +117,10 @@ impl EngineError {
 
     /// The error of a fleet that gave up: a stop asked for, or engines
     /// that kept failing; the journal keeps every answer either way.
-    pub fn gave_up(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> EngineError {
+    pub fn gave_up(gave_up: GaveUp, cancel: Cancel<'_>, journal: &Path) -> EngineError {
         let journal = journal.to_path_buf();
         match gave_up {
-            _ if cancel.load(Ordering::Relaxed) => EngineError::stopped(journal),
+            _ if cancel.is_set() => EngineError::stopped(journal),
             GaveUp::NoEngineLeft { query, engine, fault } => {
                 EngineError::NoEngineLeft { engine, query, fault, journal }
             }
@@ -145,7 +144,7 @@ pub fn greet(
     engines: &[EngineCommand],
     timeout: Duration,
     scratch: &Path,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: Cancel<'_>,
 ) -> Result<(), EngineError> {
     let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
         let greetings: Vec<_> = engines
@@ -162,7 +161,7 @@ pub fn greet(
             .collect();
         greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    if stop() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
+    if stop.is_set() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
         // No search was made yet: the journal holds nothing of this run.
         return Err(Stopped { stop: Interrupted, left: Left::Nothing }.into());
     }

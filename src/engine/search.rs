@@ -8,6 +8,7 @@
 
 use crate::board::{Board, Square, Squares};
 use crate::output::text::{push_board, push_square, side_char};
+use crate::run::Cancel;
 use crate::symmetry::Symmetry;
 use std::fmt;
 use std::io;
@@ -77,8 +78,8 @@ pub enum Fault {
 /// the process itself.
 pub trait Searcher: Send {
     /// The best move of `query` among those it allows, with its score;
-    /// `stop` is asked while the answer is awaited.
-    fn search(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault>;
+    /// `stop` is looked at while the answer is awaited.
+    fn search(&mut self, query: &Query, stop: Cancel<'_>) -> Result<Answer, Fault>;
 
     /// Ends the searcher at the end of a run (an engine is asked to quit
     /// before it is killed).
@@ -89,7 +90,7 @@ pub trait Searcher: Send {
 /// starts its own, and starts another after a fault.
 pub trait Launcher: Send + Sync {
     /// Starts the searcher of the engine's worker `worker` (from 1).
-    fn launch(&self, worker: usize, stop: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault>;
+    fn launch(&self, worker: usize, stop: Cancel<'_>) -> Result<Box<dyn Searcher>, Fault>;
 }
 
 impl Query {

@@ -28,7 +28,7 @@ use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
 use crate::growing::store::{Flavor, Node, NodeId, Store};
 use crate::negamax::SCORE_INF;
-use crate::run::{Control, Interrupted, Phase, Progress};
+use crate::run::{Control, Phase, Progress};
 use crate::symmetry::normalize;
 use crate::wording::count;
 use hashbrown::{HashMap, HashSet};
@@ -291,7 +291,7 @@ impl Policy for Adder<'_> {
         let mut adding = Adding { store, rule: self.rule, report: &mut self.report };
         let mut batch: Vec<PlayedGame> = Vec::new();
         games.read(|read, bytes| {
-            Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal_path))?;
+            cancel.check().map_err(ExtendError::interrupted(&journal_path))?;
             match read {
                 Read::Skipped { .. } => adding.report.skipped += 1,
                 Read::Played(game) => {
@@ -370,7 +370,7 @@ impl Adding<'_, '_> {
             None => ask(answerers, plan),
         };
         for game in games {
-            Interrupted::check(cancel).map_err(ExtendError::interrupted(&journal))?;
+            cancel.check().map_err(ExtendError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
         }
         let (added, searched) = (self.report.added, self.report.searched);

@@ -30,14 +30,13 @@ use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
 use crate::negamax::search_level;
-use crate::run::{Control, Interrupted, Phase};
+use crate::run::{Cancel, Control, Interrupted, Phase};
 use crate::symmetry::normalize;
 use crate::walk::Start;
 use crate::window::Window;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What `deepen` is asked to do.
@@ -162,7 +161,7 @@ pub fn deepen(
     book: Book,
     paths: &ExtendPaths,
     options: &DeepenOptions,
-    wind_down: &AtomicBool,
+    wind_down: Cancel<'_>,
     control: Control<'_>,
 ) -> Result<DeepenReport, ExtendError> {
     let engines = |scratch: &Path| process_engines(&options.extend, scratch);
@@ -175,7 +174,7 @@ pub fn deepen_with(
     paths: &ExtendPaths,
     options: &DeepenOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: &AtomicBool,
+    wind_down: Cancel<'_>,
     control: Control<'_>,
 ) -> Result<DeepenReport, ExtendError> {
     let report = DeepenReport { extend: ExtendReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
@@ -188,7 +187,7 @@ pub fn deepen_with(
 /// Deepen's policy: the records' leaves searched again, in order.
 struct Leaves<'o> {
     options: &'o DeepenOptions,
-    wind_down: &'o AtomicBool,
+    wind_down: Cancel<'o>,
     report: DeepenReport,
 }
 
@@ -448,7 +447,7 @@ struct Deepening<'r, 's, 'b> {
     engines: &'r [EngineSet],
     options: &'r DeepenOptions,
     began: Instant,
-    wind_down: &'r AtomicBool,
+    wind_down: Cancel<'r>,
     report: &'r mut DeepenReport,
     /// The positions deepened, in the order their leaves were set.
     changed: Vec<NodeId>,
@@ -511,7 +510,7 @@ impl Deepening<'_, '_, '_> {
     /// Which budget is spent, if one is (max_positions and max_priority
     /// cut the list before the run).
     fn budget_spent(&self) -> Option<Ended> {
-        if self.wind_down.load(Ordering::Relaxed) {
+        if self.wind_down.is_set() {
             return Some(Ended::Asked);
         }
         match self.options.max_seconds {
@@ -580,6 +579,7 @@ mod tests {
     use crate::growing::first::{self, Prepared};
     use crate::synth::{book_bytes, SynthOptions};
     use std::path::Path;
+    use std::sync::atomic::AtomicBool;
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
@@ -594,7 +594,7 @@ mod tests {
             let flavor = Flavor::Edax(read.header().edax().unwrap().search_errors());
             let cancel = AtomicBool::new(false);
             let start = Start::initial();
-            let prepared = first::prepare(read, &start, (min_empties, false), Path::new("journal"), &cancel);
+            let prepared = first::prepare(read, &start, (min_empties, false), Path::new("journal"), Cancel::new(&cancel));
             let Prepared { book, links, first } = prepared.unwrap();
             let store = Store::with_links(&book, flavor, links);
             let root = store.find(&normalize(&start.board).board).unwrap();

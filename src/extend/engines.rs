@@ -7,16 +7,12 @@ use crate::engine::fleet::{EngineSet, GaveUp};
 use crate::engine::EngineError;
 use crate::growing::error::ExtendError;
 use crate::growing::paths::{scratch_dir, ExtendPaths};
+use crate::run::Cancel;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 /// Greets the engines `options` names ([`crate::engine::greet`]), in the
 /// run's scratch folder, before the run reads its book.
-pub fn greet(
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<(), ExtendError> {
+pub fn greet(paths: &ExtendPaths, options: &ExtendOptions, stop: Cancel<'_>) -> Result<(), ExtendError> {
     let scratch = scratch_dir(paths)?;
     crate::engine::greet(&options.engines, options.engine_timeout, scratch.path(), stop)?;
     Ok(())
@@ -30,6 +26,6 @@ pub fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet
 
 /// The run's error for a fleet that gave up: a stop asked for, or engines
 /// that kept failing; the journal keeps every answer either way.
-pub(crate) fn gave_up_error(gave_up: GaveUp, cancel: &AtomicBool, journal: &Path) -> ExtendError {
+pub(crate) fn gave_up_error(gave_up: GaveUp, cancel: Cancel<'_>, journal: &Path) -> ExtendError {
     EngineError::gave_up(gave_up, cancel, journal).into()
 }

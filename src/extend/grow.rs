@@ -23,13 +23,12 @@ use crate::growing::solved::edge_score;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
-use crate::run::{Control, Interrupted, Phase, Progress};
+use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What `grow` is asked to do beyond what `extend` is.
@@ -119,7 +118,7 @@ pub fn grow(
     book: Book,
     paths: &ExtendPaths,
     options: &GrowOptions,
-    wind_down: &AtomicBool,
+    wind_down: Cancel<'_>,
     control: Control<'_>,
 ) -> Result<GrowReport, ExtendError> {
     let engines = |scratch: &Path| process_engines(&options.extend, scratch);
@@ -132,7 +131,7 @@ pub fn grow_with(
     paths: &ExtendPaths,
     options: &GrowOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: &AtomicBool,
+    wind_down: Cancel<'_>,
     control: Control<'_>,
 ) -> Result<GrowReport, ExtendError> {
     let report = GrowReport { extend: ExtendReport::new(paths, 0), ..GrowReport::default() };
@@ -153,7 +152,7 @@ pub fn grow_with(
 /// Grow's policy: the frontier position of least priority first.
 struct BestFirst<'o> {
     options: &'o GrowOptions,
-    wind_down: &'o AtomicBool,
+    wind_down: Cancel<'o>,
     report: GrowReport,
 }
 
@@ -212,7 +211,7 @@ struct Growth<'r, 's, 'b> {
     journal: &'r mut Journal,
     report: &'r mut GrowReport,
     engines: &'r [EngineSet],
-    cancel: &'r AtomicBool,
+    cancel: Cancel<'r>,
     options: &'r GrowOptions,
     gates: (Window, u32),
     root: NodeId,
@@ -243,7 +242,7 @@ fn search_id(expansion: usize, leaf: usize) -> usize {
 }
 
 impl Growth<'_, '_, '_> {
-    fn run(&mut self, fleet: &Fleet, wind_down: &AtomicBool, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn run(&mut self, fleet: &Fleet, wind_down: Cancel<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
         control.phase(Phase::Growing);
         let mut next = 0;
         let mut stopped: Option<Ended> = None;
@@ -284,8 +283,8 @@ impl Growth<'_, '_, '_> {
 
     /// Which budget is spent, if one is (max_positions is checked at each
     /// expansion, max_priority at each choice).
-    fn budget_spent(&self, wind_down: &AtomicBool) -> Option<Ended> {
-        if wind_down.load(Ordering::Relaxed) {
+    fn budget_spent(&self, wind_down: Cancel<'_>) -> Option<Ended> {
+        if wind_down.is_set() {
             return Some(Ended::Asked);
         }
         match self.options.max_seconds {

@@ -17,7 +17,7 @@ use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
-use crate::run::{Control, Interrupted, Phase, RunError};
+use crate::run::{Control, Phase, RunError};
 use crate::symmetry::normalize;
 use std::fmt;
 use std::io::Write;
@@ -161,7 +161,7 @@ pub fn new_book_with(
     let path = &paths.output;
     out.write_all(&bytes).map_err(RunError::io(path))?;
     let out = out.finish().map_err(RunError::io(path))?;
-    Interrupted::check(cancel).map_err(ExtendError::interrupted(&paths.journal))?;
+    cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
     out.commit().map_err(RunError::io(path))?;
     report.elapsed = began.elapsed();
     Ok(report)

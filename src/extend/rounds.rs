@@ -14,10 +14,9 @@ use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
-use crate::run::{Control, Phase};
+use crate::run::{Cancel, Control, Phase};
 use crate::window::Window;
 use crate::wording::count;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Extend's policy: rounds of every candidate, until none is left.
@@ -42,7 +41,7 @@ struct Run<'r, 's, 'b> {
     journal: &'r mut Journal,
     report: &'r mut ExtendReport,
     engines: &'r [EngineSet],
-    cancel: &'r AtomicBool,
+    cancel: Cancel<'r>,
 }
 
 impl Run<'_, '_, '_> {

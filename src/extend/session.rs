@@ -21,13 +21,12 @@ use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
 use crate::growing::write;
-use crate::run::{Control, Interrupted, RunError, Stopped};
+use crate::run::{Cancel, Control, RunError, Stopped};
 use crate::symmetry::normalize;
 use crate::walk::Start;
 use crate::write::pipeline::SinkFailure;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// What a policy is handed to grow the book with: the growing book and its
@@ -37,7 +36,7 @@ pub(crate) struct Held<'s, 'b> {
     pub(crate) solved: &'s mut Solved,
     pub(crate) journal: &'s mut Journal,
     pub(crate) engines: &'s [EngineSet],
-    pub(crate) cancel: &'s AtomicBool,
+    pub(crate) cancel: Cancel<'s>,
     /// The start position's node.
     pub(crate) root: NodeId,
     /// The fewest empty squares growth enters (`min_empties`, else the
@@ -175,7 +174,7 @@ pub(crate) fn run_fleet<T>(
     engines: &[EngineSet],
     journal: &mut Journal,
     paths: &ExtendPaths,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     work: impl FnOnce(&mut Journal, &Fleet<'_>) -> Result<T, ExtendError>,
 ) -> (Result<T, ExtendError>, FleetRan) {
     let room = Room::new(engines);
@@ -326,7 +325,7 @@ fn write_grown(
     mut out: AtomicFile,
     folder: &Path,
     paths: &ExtendPaths,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Written, ExtendError> {
     let initial = store.find(&normalize(&Start::initial().board).board);
     if !negamaxed || !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
@@ -345,7 +344,7 @@ fn write_grown(
         return Err(ExtendError::book_changed(&paths.input));
     }
     let out = out.finish().map_err(RunError::io(path))?;
-    Interrupted::check(cancel).map_err(&interrupted)?;
+    cancel.check().map_err(&interrupted)?;
     out.commit().map_err(RunError::io(path))?;
     tracing::info!("{}: written negamaxed in {:.3} s", path.display(), began.elapsed().as_secs_f64());
     Ok(Written::Out(records))
@@ -402,7 +401,7 @@ impl SetAside {
         done.and_then(|done| done.checked()).map_err(run_error)?;
         drop(self.file);
         let out = out.finish().map_err(RunError::io(path))?;
-        Interrupted::check(cancel).map_err(&interrupted)?;
+        cancel.check().map_err(&interrupted)?;
         out.commit().map_err(RunError::io(path))?;
         Ok(records)
     }

@@ -248,7 +248,7 @@ impl FixedInto<'_> {
     /// whole), and the book read did not change under it (else nothing
     /// written is right).
     pub fn checked(self) -> Result<FixCounts, FixError> {
-        Interrupted::check(self.control.cancel)?;
+        self.control.cancel.check()?;
         let book = self.book.book();
         if book.file().changed() {
             return Err(FixError::book_changed(book.path().to_path_buf()));

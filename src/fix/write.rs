@@ -12,11 +12,11 @@ use crate::format::edax::{self, patch};
 use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
+use crate::run::Cancel;
 use crate::walk::first_arrivals::{FirstArrivals, Lines};
 use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
 
 /// What `fix` changed, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -189,7 +189,7 @@ fn write_chunks<'a, 'f>(
     fix_chunk: impl Fn(usize, &mut Written<'a, 'f>) -> Result<(), Failure> + Sync,
     out: &mut impl Write,
     receipt: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Changes, Failure> {
     out.write_all(header)?;
     let mut changes = Changes::default();
@@ -213,7 +213,7 @@ pub(super) fn write_fixed<'a>(
     format: &LineStyle,
     out: &mut impl Write,
     receipt: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Changes, Failure> {
     let records = book.counts().records as usize;
     let chunk_ids = |k: usize| k * CHUNK..((k + 1) * CHUNK).min(records);

@@ -23,12 +23,11 @@ use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
 use crate::negamax::{EdaxPosition, Negamaxed};
 use crate::parallel::Batches;
-use crate::run::{Interrupted, RunError};
+use crate::run::{Cancel, Interrupted, RunError};
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
 use smallvec::SmallVec;
 use std::convert::Infallible;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What the first negamax computed.
@@ -67,7 +66,7 @@ pub fn prepare(
     start: &Start,
     (min_empties, kept): (u32, bool),
     journal: &Path,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Prepared, ExtendError> {
     let flavor = match book.header().edax() {
         Some(header) => Flavor::Edax(header.search_errors()),
@@ -118,7 +117,7 @@ pub fn prepare(
 fn walk_and_negamax<'b>(
     walkable: &'b Walkable,
     negamaxer: Negamaxer<'b>,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> std::io::Result<(Result<WalkStats, WalkError<Interrupted>>, Negamaxer<'b>)> {
     let (events, batches) = crate::parallel::batches(BATCH_EVENTS, BATCHES_IN_FLIGHT);
     let teller = Teller::new(walkable.book(), events, cancel);

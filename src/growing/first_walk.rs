@@ -11,9 +11,8 @@ use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid, Family};
 use crate::negamax;
 use crate::parallel::Batcher;
-use crate::run::Interrupted;
+use crate::run::{Cancel, Interrupted};
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Events handed over at once.
 pub(super) const BATCH_EVENTS: usize = 8192;
@@ -106,12 +105,12 @@ pub(super) struct Teller<'b, 'c> {
     /// Positions entered so far, the start included.
     entered: u32,
     events: Batcher<Event>,
-    cancel: &'c AtomicBool,
+    cancel: Cancel<'c>,
 }
 
 impl<'b, 'c> Teller<'b, 'c> {
     /// A teller for a walk whose start was entered already (rank 0).
-    pub(super) fn new(book: &'b ResolvedBook, events: Batcher<Event>, cancel: &'c AtomicBool) -> Teller<'b, 'c> {
+    pub(super) fn new(book: &'b ResolvedBook, events: Batcher<Event>, cancel: Cancel<'c>) -> Teller<'b, 'c> {
         Teller { book, entered: 1, events, cancel }
     }
 
@@ -151,7 +150,7 @@ impl Visitor for Teller<'_, '_> {
     }
 
     fn progress(&mut self, _stats: &WalkStats) -> Result<(), Interrupted> {
-        match self.cancel.load(Ordering::Relaxed) {
+        match self.cancel.is_set() {
             true => Err(Interrupted),
             false => Ok(()),
         }

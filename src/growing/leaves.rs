@@ -10,9 +10,8 @@ use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::search::Answer;
 use crate::engine::summary::labels;
-use crate::run::RunError;
+use crate::run::{Cancel, RunError};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 /// What a batch of leaf searches came to: the answers, in the plans'
 /// order (`None` where a plan asks no search), what they cost, and what
@@ -39,7 +38,7 @@ pub fn answer_leaves(
     paths: &ExtendPaths,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     done: &mut dyn FnMut(usize, f64),
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<LeavesAnswered, ExtendError> {
     let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
     let scratch = scratch_dir(paths)?;

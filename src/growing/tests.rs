@@ -12,7 +12,7 @@ use super::write::{write_fixed, write_unfixed};
 use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
 use crate::negamax::Negamaxed;
-use crate::run::{Control, Left, Phase, Progress, Stopped};
+use crate::run::{Cancel, Control, Left, Phase, Progress, Stopped};
 use crate::symmetry::normalize;
 use crate::synth::{book_bytes, SynthOptions};
 use crate::walk::Start;
@@ -37,7 +37,7 @@ fn egbk3_book(positions: usize, seed: u64) -> Book {
 /// A stop never asked for.
 fn never() -> Stop<'static> {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    Stop { cancel: &NEVER, journal: Path::new("extend.jsonl") }
+    Stop { cancel: Cancel::new(&NEVER), journal: Path::new("extend.jsonl") }
 }
 
 fn edax_flavor(book: &Book) -> Flavor {
@@ -206,7 +206,7 @@ proptest::proptest! {
 /// initial position by the walk ([`super::first`]), its links resolved.
 fn prepared(book: Book, min_empties: u32) -> Prepared {
     let cancel = AtomicBool::new(false);
-    first::prepare(book, &Start::initial(), (min_empties, true), Path::new("journal"), &cancel).unwrap()
+    first::prepare(book, &Start::initial(), (min_empties, true), Path::new("journal"), Cancel::new(&cancel)).unwrap()
 }
 
 proptest::proptest! {
@@ -271,12 +271,12 @@ fn check_written_as_fix_writes(seed: u64, picks: &[(usize, i8)]) {
     }
     let cancel = AtomicBool::new(false);
     let mut direct = Vec::new();
-    write_fixed(&store, &solved, &mut direct, &cancel).unwrap();
+    write_fixed(&store, &solved, &mut direct, Cancel::new(&cancel)).unwrap();
     let mut unfixed = Vec::new();
     write_unfixed(&store, &mut unfixed).unwrap();
     let grown = Book::from_bytes("grown", unfixed).unwrap();
     let (mut phase, mut walked) = (|_: Phase| {}, |_: Progress<'_>| {});
-    let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut walked };
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut walked };
     let mut through_fix = Vec::new();
     let out = (&mut through_fix, Path::new("out"));
     let done = fix_into(grown, &FixOptions::default(), out, (&mut std::io::sink(), Path::new("receipt")), control);
@@ -384,7 +384,7 @@ fn a_stop_asked_for_ends_the_growing_book_s_walks() {
     let mut store = Store::with_links(&book, Flavor::Egaroucid, None);
     let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
     let asked = AtomicBool::new(true);
-    let stop = Stop { cancel: &asked, journal: Path::new("o/extend.jsonl") };
+    let stop = Stop { cancel: Cancel::new(&asked), journal: Path::new("o/extend.jsonl") };
     let mut solved = Solved::new(book.counts().records as usize);
     let stopped = solved.solve_from(&mut store, root, stop).unwrap_err();
     assert!(

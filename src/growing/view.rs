@@ -18,12 +18,11 @@ use crate::book::index::Located;
 use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
-use crate::run::Interrupted;
+use crate::run::Cancel;
 use crate::walk::{walk, Arrival, Departure, Positions, Start, Visitor, WalkError, WalkStats, Walkable};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 /// What the run computed below the positions, as the walk scores by it.
 pub trait Values {
@@ -225,7 +224,7 @@ impl Positions for GrowingPositions<'_, '_> {
 /// with the journal that keeps every answer so far, for the message.
 #[derive(Clone, Copy)]
 pub struct Stop<'a> {
-    pub cancel: &'a AtomicBool,
+    pub cancel: Cancel<'a>,
     pub journal: &'a Path,
 }
 
@@ -268,7 +267,7 @@ impl<V: Visitor<Error = GrowingError>> Visitor for Stoppable<'_, V> {
     }
 
     fn progress(&mut self, stats: &WalkStats) -> Result<(), GrowingError> {
-        Interrupted::check(self.stop.cancel).map_err(GrowingError::interrupted(self.stop.journal))?;
+        self.stop.cancel.check().map_err(GrowingError::interrupted(self.stop.journal))?;
         self.visitor.progress(stats)
     }
 }

@@ -20,11 +20,11 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::negamax;
+use crate::run::Cancel;
 use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::{self, Write};
 use std::ops::Range;
-use std::sync::atomic::AtomicBool;
 
 /// Why [`write_fixed`] stopped: OUT could not be written, a stop, or the
 /// book read or the run's values could not be read.
@@ -40,7 +40,7 @@ pub fn write_fixed(
     store: &Store<'_>,
     solved: &Solved,
     out: &mut impl Write,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<u64, WriteFailure> {
     let book = store.book();
     let read = book.counts().records as usize;

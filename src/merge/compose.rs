@@ -16,11 +16,11 @@ use crate::format::egaroucid::put_leaf;
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
 use crate::growing::leaf_plan::LeafPlan;
+use crate::run::Cancel;
 use crate::symmetry::normalize;
 use crate::write::pipeline::{write_chunks, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 
 /// Records composed together, on one core.
 const CHUNK: usize = 1 << 14;
@@ -227,7 +227,7 @@ impl Composer<'_> {
     /// Writes the records into `out` (after a header of `header_len`
     /// bytes, which the caller writes), in merged order: chunks of records
     /// composed on every core, appended in turn.
-    pub fn compose(&self, out: &mut impl Write, header_len: u64, cancel: &AtomicBool) -> Result<Composed, Failure> {
+    pub fn compose(&self, out: &mut impl Write, header_len: u64, cancel: Cancel<'_>) -> Result<Composed, Failure> {
         let (in_a, in_b) = (self.a.counts().records as usize, self.b.counts().records as usize);
         let (chunks_a, chunks_b) = (in_a.div_ceil(CHUNK), in_b.div_ceil(CHUNK));
         let mut composed = Composed { tally: Tally::default(), entries: Vec::new(), pending: Vec::new() };

@@ -34,7 +34,7 @@ use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::leaves::{answer_leaves, LeavesAnswered};
 use crate::growing::paths::ExtendPaths;
-use crate::run::{Control, Interrupted, Left, Phase, RunError};
+use crate::run::{Cancel, Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use crate::write::pipeline::SinkFailure;
 use compose::{Composed, Composer, Pending, Unmerged};
@@ -42,7 +42,6 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Why `merge` failed.
@@ -307,7 +306,7 @@ fn compose_into(
     composer: &Composer<'_>,
     path: &Path,
     paths: &MergePaths,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
 ) -> Result<Composed, MergeError> {
     let began = Instant::now();
     let io = |path: &Path| composing(&paths.output, path);
@@ -416,7 +415,7 @@ fn write_out(
     }
     let out = out.finish().map_err(io(&paths.output))?;
     let receipt = receipt.finish().map_err(io(&paths.receipt))?;
-    Interrupted::check(cancel).map_err(|_| MergeError::interrupted())?;
+    cancel.check().map_err(|_| MergeError::interrupted())?;
     out.commit().map_err(io(&paths.output))?;
     receipt.commit().map_err(io(&paths.receipt))?;
     Ok(())

@@ -19,7 +19,7 @@ use crate::mine::mismatch::{Mismatch, Recorder};
 use crate::mine::modes::{Mode, Rules};
 use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
 use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat, RecordFormats};
-use crate::run::{Control, Interrupted, Left, Phase, RunError};
+use crate::run::{Control, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;
 use crate::wording::count;
@@ -521,7 +521,7 @@ fn mine_walked<F: Findings>(
     }
     let (stats, mut miner) = walked.map_err(|error| RunError::of_walk(&book_path, error, |stop| stop))?;
     let walk_time = walk_began.elapsed();
-    Interrupted::check(miner.control.cancel).map_err(RunError::interrupted(LEFT))?;
+    miner.control.cancel.check().map_err(RunError::interrupted(LEFT))?;
     if !miner.packer.is_empty() {
         miner.hand_over()?;
     }

@@ -18,9 +18,8 @@ use super::play::ranked_moves;
 use super::rng::{Rng, Salt};
 use super::spill::LevelFile;
 use crate::board::{Board, Move};
-use crate::run::Interrupted;
+use crate::run::Cancel;
 use crate::symmetry::normalize;
-use std::sync::atomic::AtomicBool;
 
 /// Chance that a line stops at a position whose side to move must pass.
 const STOP_BEFORE_PASS: f64 = 0.1;
@@ -54,7 +53,7 @@ pub(super) fn grow(
     seed: u64,
     weight: impl Fn(usize) -> u64,
     levels: &mut LevelFile,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     grown: &mut dyn FnMut(u64),
 ) -> Result<(), SynthError> {
     let root = normalize(&Board::INITIAL).board;
@@ -62,7 +61,7 @@ pub(super) fn grow(
     let mut remaining = target - 1;
     let mut parents = vec![root];
     for depth in 1..=LAST_LEVEL {
-        Interrupted::check(cancel)?;
+        cancel.check()?;
         let goal = share(remaining, depth, &weight);
         let mut level = Level::with_capacity(goal as usize);
         if goal > 0 {
@@ -86,7 +85,7 @@ fn top_up(
     mut remaining: u64,
     seed: u64,
     levels: &mut LevelFile,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     grown: &mut dyn FnMut(u64),
 ) -> Result<(), SynthError> {
     while remaining > 0 {
@@ -95,7 +94,7 @@ fn top_up(
             if remaining == 0 {
                 break;
             }
-            Interrupted::check(cancel)?;
+            cancel.check()?;
             let mut parents = levels.read(depth - 1).map_err(SynthError::Spill)?;
             sort_for_growing(&mut parents, seed);
             let mut level = Level::of(levels.read(depth).map_err(SynthError::Spill)?);

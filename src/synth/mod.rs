@@ -35,7 +35,7 @@ mod spill;
 
 use crate::format::edax::entries as writer;
 use crate::format::Format;
-use crate::run::{Control, Phase};
+use crate::run::{Cancel, Control, Phase};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -67,7 +67,7 @@ pub fn book_bytes(options: &SynthOptions) -> Vec<u8> {
 /// [`synthesize`], writing the book in the given format.
 pub fn synthesize_as(format: Format, options: &SynthOptions, out: &mut impl Write) -> io::Result<SynthReport> {
     let never = AtomicBool::new(false);
-    let control = Control { cancel: &never, phase: &mut |_| {}, progress: &mut |_| {} };
+    let control = Control { cancel: Cancel::new(&never), phase: &mut |_| {}, progress: &mut |_| {} };
     synthesize_in(format, options, out, &std::env::temp_dir(), control).map_err(|e| match e {
         SynthError::Spill(e) | SynthError::Write(e) => e,
         other => io::Error::other(other),
@@ -318,7 +318,7 @@ mod tests {
         let options = SynthOptions { positions: 3000, seed: 4, perturb: 0.0 };
         let never = AtomicBool::new(false);
         let mut bytes = Vec::new();
-        let control = Control { cancel: &never, phase: &mut |_| {}, progress: &mut |_| {} };
+        let control = Control { cancel: Cancel::new(&never), phase: &mut |_| {}, progress: &mut |_| {} };
         let spill_dir = std::env::temp_dir();
         let report = synthesize_with(Format::Edax, &options, &mut bytes, (&spill_dir, control), end_heavy).unwrap();
         assert_eq!(report.positions, 3000);
@@ -348,7 +348,7 @@ mod tests {
                 cancel.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         };
-        let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
+        let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut progress };
         let result = synthesize_in(Format::Edax, &options, &mut bytes, &std::env::temp_dir(), control);
         assert!(matches!(result, Err(SynthError::Interrupted(_))), "{result:?}");
         assert!(bytes.is_empty());
@@ -373,7 +373,7 @@ mod tests {
             let before = last.insert(name, done).unwrap_or(0);
             assert!(done >= before, "{name}: {before} then {done}");
         };
-        let control = Control { cancel: &never, phase: &mut phase, progress: &mut progress };
+        let control = Control { cancel: Cancel::new(&never), phase: &mut phase, progress: &mut progress };
         synthesize_in(Format::Edax, &options, &mut bytes, &std::env::temp_dir(), control).unwrap();
         assert_eq!(last, STAGES.map(|name| (name, 2500)).into_iter().collect::<HashMap<_, _>>());
     }

@@ -18,10 +18,9 @@ use crate::book::{Link, Score};
 use crate::format::edax::entries::Entry;
 use crate::format::Format;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SearchErrors};
-use crate::run::Interrupted;
+use crate::run::Cancel;
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
-use std::sync::atomic::AtomicBool;
 
 /// Positions scored together, split among the threads.
 const CHUNK: usize = 1 << 15;
@@ -43,7 +42,7 @@ pub(super) struct Scoring<'a> {
     pub format: Format,
     pub options: &'a SynthOptions,
     pub errors: SearchErrors,
-    pub cancel: &'a AtomicBool,
+    pub cancel: Cancel<'a>,
 }
 
 /// Scores every level, deepest first, and keeps each record in `buckets`.
@@ -56,7 +55,7 @@ pub(super) fn score(
     let mut report = SynthReport::default();
     let mut below: Option<Scored> = None;
     for depth in (0..levels.levels()).rev() {
-        Interrupted::check(scoring.cancel)?;
+        scoring.cancel.check()?;
         let level = Level::of(levels.read(depth).map_err(SynthError::Spill)?);
         let here = score_level(level, below.as_ref(), scoring, buckets, &mut report)?;
         scored(report.positions);

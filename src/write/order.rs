@@ -6,11 +6,10 @@ use crate::bits::Bits;
 use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{RecordId, ResolvedBook, Score};
-use crate::run::{walked, Interrupted, Progress};
+use crate::run::{walked, Cancel, Interrupted, Progress};
 use crate::symmetry::normalize;
 use crate::walk::{walk, Arrival, Visitor, WalkError, WalkStats, Walkable};
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 
 /// A position the walk passed through on an Egaroucid link whose child is
 /// the position after a pass (docs/formats.md, Egaroucid books): Edax needs a record of its own
@@ -70,7 +69,7 @@ struct Orderer<'a> {
     batch: Vec<Located>,
     reached: &'a mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
     passes_seen: HashSet<Board>,
-    cancel: &'a AtomicBool,
+    cancel: Cancel<'a>,
     progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -122,7 +121,7 @@ impl Visitor for Orderer<'_> {
 /// that they can be written while it goes on; an error there stops the walk.
 pub fn walk_order(
     walkable: &Walkable,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     progress: &mut dyn FnMut(Progress<'_>),
     reached: &mut dyn FnMut(&[Located]) -> Result<(), Interrupted>,
 ) -> Result<(WalkOrder, WalkStats), WalkError<Interrupted>> {

@@ -9,9 +9,8 @@
 //! way, and why.
 
 use crate::parallel;
-use crate::run::Interrupted;
+use crate::run::{Cancel, Interrupted};
 use std::io;
-use std::sync::atomic::AtomicBool;
 
 /// Some records converted together, ready to append.
 pub trait Chunk {
@@ -96,7 +95,7 @@ pub fn write_chunks<C, S, E>(
     fresh: impl Fn() -> C,
     convert: impl Fn(usize, &mut C) -> Result<(), E> + Sync,
     sink: &mut S,
-    cancel: &AtomicBool,
+    cancel: Cancel<'_>,
     mut then: impl FnMut(&mut C) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -110,7 +109,7 @@ where
         slot.converted = convert(k, &mut slot.chunk);
     };
     let consume = |slot: &mut Slot<C, E>| {
-        Interrupted::check(cancel)?;
+        cancel.check()?;
         std::mem::replace(&mut slot.converted, Ok(()))?;
         sink.append(slot.chunk.bytes(), slot.chunk.records())?;
         then(&mut slot.chunk)
@@ -121,7 +120,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::Ordering;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     /// A chunk of numbers written as one byte each.
     #[derive(Default)]
@@ -218,7 +217,7 @@ mod tests {
                 seen += 1;
                 Ok::<(), Failure>(())
             };
-            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, &never, then).unwrap();
+            write_chunks(chunks, Numbers::default, convert(n, per), &mut book, Cancel::new(&never), then).unwrap();
             let expected = sequential(n);
             assert_eq!(book.bytes, expected, "{n} records by {per}");
             assert_eq!(book.records, expected.len() as u64);
@@ -229,12 +228,13 @@ mod tests {
     #[test]
     fn no_chunks_write_nothing() {
         let mut book = Memory::default();
+        let never = AtomicBool::new(false);
         let done: Result<(), Failure> = write_chunks(
             0,
             Numbers::default,
             |_, _: &mut Numbers| panic!("no chunk to convert"),
             &mut book,
-            &AtomicBool::new(false),
+            Cancel::new(&never),
             |_| panic!("no chunk to hand over"),
         );
         assert!(done.is_ok());
@@ -245,7 +245,7 @@ mod tests {
     fn a_cancel_stops_the_writing_between_chunks() {
         let cancel = AtomicBool::new(true);
         let mut book = Memory::default();
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&cancel), |_| Ok(()));
         assert!(stopped(&done));
         assert!(book.bytes.is_empty(), "nothing is written once cancelled");
 
@@ -260,7 +260,7 @@ mod tests {
             }
             Ok(())
         };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &cancel, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&cancel), then);
         assert!(stopped(&done));
         assert_eq!(book.bytes, sequential(30));
     }
@@ -276,7 +276,7 @@ mod tests {
             }
         };
         let mut book = Memory::default();
-        let done = write_chunks(50, Numbers::default, failing, &mut book, &never, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, failing, &mut book, Cancel::new(&never), |_| Ok(()));
         assert!(failed_at(&done, 7));
         assert_eq!(book.bytes, sequential(70));
     }
@@ -285,7 +285,7 @@ mod tests {
     fn errors_of_the_sink_and_of_the_hand_over_are_returned() {
         let never = AtomicBool::new(false);
         let mut book = Memory { room: Some(sequential(100).len()), ..Memory::default() };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, |_| Ok(()));
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&never), |_| Ok(()));
         assert!(full(&done));
         assert_eq!(book.bytes, sequential(100));
 
@@ -298,7 +298,7 @@ mod tests {
             }
             Ok(())
         };
-        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, &never, then);
+        let done = write_chunks(50, Numbers::default, convert(500, 10), &mut book, Cancel::new(&never), then);
         assert!(failed_at(&done, 4));
         assert_eq!(book.bytes, sequential(50));
     }

@@ -7,7 +7,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::{Book, Destination, Details, Format};
 use bookminer::convert::{convert, OutFormat};
 use bookminer::cut::cut;
-use bookminer::run::{Control, Phase};
+use bookminer::run::{Cancel, Control, Phase};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
 use bookminer::window::Window;
 use proptest::prelude::*;
@@ -24,7 +24,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 fn quietly<T>(f: impl FnOnce(Control<'_>) -> T) -> T {
     let mut phase = |_: Phase| {};
     let mut progress = |_: bookminer::run::Progress<'_>| {};
-    f(Control { cancel: &NEVER, phase: &mut phase, progress: &mut progress })
+    f(Control { cancel: Cancel::new(&NEVER), phase: &mut phase, progress: &mut progress })
 }
 
 fn converted(input: &Path, to: OutFormat, out: &Path) -> PathBuf {

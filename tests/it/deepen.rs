@@ -15,7 +15,7 @@ use bookminer::extend::priority::ErrorWeight;
 use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::format::edax::entries::encode;
 use bookminer::negamax::search_level;
-use bookminer::run::Control;
+use bookminer::run::{Cancel, Control};
 use bookminer::symmetry::normalize;
 use bookminer::walk::Start;
 use bookminer::window::Window;
@@ -148,7 +148,7 @@ fn killed_at_any_moment_and_run_again_it_searches_nothing_twice_and_writes_the_s
 struct FirstMove;
 
 impl Searcher for FirstMove {
-    fn search(&mut self, query: &Query, _stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+    fn search(&mut self, query: &Query, _stop: Cancel<'_>) -> Result<Answer, Fault> {
         let allowed = query.board.legal_moves() & !query.excluded.bits();
         let mv = Square::iter(allowed).next().expect("a search has a move to play");
         Ok(Answer { mv, score: 0 })
@@ -156,7 +156,7 @@ impl Searcher for FirstMove {
 }
 
 impl Launcher for FirstMove {
-    fn launch(&self, _worker: usize, _stop: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault> {
+    fn launch(&self, _worker: usize, _stop: Cancel<'_>) -> Result<Box<dyn Searcher>, Fault> {
         Ok(Box::new(FirstMove))
     }
 }
@@ -308,8 +308,8 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     };
     let engines = |_: &Path| vec![EngineSet { label: "first move".into(), workers: 1, launcher: Box::new(FirstMove) }];
     let cancel = AtomicBool::new(false);
-    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
-    let report = deepen_with(book, &paths, &options, engines, &AtomicBool::new(false), control).unwrap();
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
+    let report = deepen_with(book, &paths, &options, engines, Cancel::new(&AtomicBool::new(false)), control).unwrap();
     assert!(report.deepened <= n);
 }
 

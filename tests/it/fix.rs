@@ -15,7 +15,7 @@ use bookminer::fix::{fix, FixError, FixOptions, FixPaths, FixReport};
 use bookminer::format::egaroucid::{self, Lookup};
 use bookminer::negamax::search_level;
 use bookminer::output::{LineStyle, Orientation};
-use bookminer::run::{Control, Phase, RunError};
+use bookminer::run::{Cancel, Control, Phase, RunError};
 use bookminer::symmetry::normalize;
 use bookminer::synth::{book_bytes, synthesize_as, SynthOptions};
 use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
@@ -250,7 +250,7 @@ fn fix_bytes(bytes: &[u8], text: &LineStyle) -> Result<Fixed, FixError> {
     let paths = FixPaths::new(&input, &output, &dir.path().join("receipt")).unwrap();
     let book = Book::open(&input, &Default::default()).unwrap();
     let cancel = AtomicBool::new(false);
-    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
     let report = fix(book, &paths, &FixOptions { style: text.clone() }, control)?;
     Ok(Fixed { book: fs::read(&output).unwrap(), receipt: fs::read_to_string(paths.receipt()).unwrap(), report })
 }
@@ -735,7 +735,7 @@ fn a_cancelled_fix_leaves_nothing_behind_whenever_it_is_stopped() {
                 cancel.store(true, Ordering::Relaxed);
             }
         };
-        let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
+        let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut progress };
         let result = fix(Book::open(&input, &Default::default()).unwrap(), &paths, &FixOptions::default(), control);
         assert!(
             matches!(result, Err(FixError::Run(RunError::Interrupted { .. }))),

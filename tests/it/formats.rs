@@ -6,7 +6,7 @@ use bookminer::book::Book;
 use bookminer::mine::modes::{Linkless, Mode, Rules};
 use bookminer::mine::{mine, MineOptions};
 use bookminer::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
-use bookminer::run::Control;
+use bookminer::run::{Cancel, Control};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
 use proptest::prelude::*;
@@ -16,8 +16,13 @@ use std::sync::atomic::AtomicBool;
 fn run(bytes: &[u8], options: &MineOptions) {
     let book = Book::from_bytes("synth.dat", bytes.to_vec()).unwrap();
     let cancel = AtomicBool::new(false);
-    mine(book, &Start::initial(), options, Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} })
-        .unwrap();
+    mine(
+        book,
+        &Start::initial(),
+        options,
+        Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} },
+    )
+    .unwrap();
 }
 
 fn read(dir: &Path, mode: Mode, format: RecordFormat) -> String {

@@ -7,7 +7,7 @@ use bookminer::book::Book;
 use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::output::{LineStyle, RecordFormats};
-use bookminer::run::{Control, Phase};
+use bookminer::run::{Cancel, Control, Phase};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{book_bytes, SynthOptions};
 use bookminer::walk::Start;
@@ -649,7 +649,7 @@ fn a_cancelled_mine_leaves_the_previous_output_and_no_temp_files() {
         book,
         &Start::initial(),
         &options,
-        Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
+        Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut progress },
     );
     assert!(
         matches!(result, Err(MineError::Run(bookminer::run::RunError::Interrupted { .. }))),
@@ -670,7 +670,7 @@ fn mining_tells_its_stages_in_order_around_the_walk_s_reports() {
     let told = std::cell::RefCell::new(Vec::new());
     let mut phase = |phase: Phase| told.borrow_mut().push(format!("{phase:?}"));
     let mut progress = |_: bookminer::run::Progress<'_>| told.borrow_mut().push("progress".to_string());
-    let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut progress };
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut progress };
     let report = mine(book, &Start::initial(), &options, control).unwrap();
     let told = told.into_inner();
     let reports = (report.walk.edges / bookminer::walk::PROGRESS_INTERVAL) as usize;

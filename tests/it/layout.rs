@@ -433,3 +433,58 @@ fn a_literal_minus_127_is_found_and_a_test_module_is_not_searched() {
                 #[cfg(test)]\nmod tests { const NO_LEAF: i8 = -127; }\n";
     assert_eq!(lines_with_minus_127(code), ["let a = x > -127;"]);
 }
+
+/// The lines of `code` that pass a run's stop as a bare flag or a
+/// closure: a reference to an `AtomicBool` (`&AtomicBool`, `&'a
+/// AtomicBool`) or a `dyn Fn() -> bool`.
+fn stops_not_of_the_one_type(code: &str) -> Vec<String> {
+    let bare_flag = |line: &str| {
+        line.match_indices("AtomicBool").any(|(at, _)| {
+            let before = line[..at].trim_end();
+            let before = before.strip_suffix("mut").map_or(before, str::trim_end);
+            // A lifetime between the `&` and the type: `&'a AtomicBool`.
+            let before = match before.rfind('\'') {
+                Some(tick) if before[tick + 1..].chars().all(|c| c.is_alphanumeric() || c == '_') => &before[..tick],
+                _ => before,
+            };
+            before.trim_end().ends_with('&')
+        })
+    };
+    let closure = |line: &str| line.contains("dyn Fn() -> bool");
+    code.lines().filter(|l| bare_flag(l) || closure(l)).map(|l| l.trim().to_string()).collect()
+}
+
+/// Issue 45 point 4: a run's stop has one type, `run::Cancel`; no other
+/// module of src/, its tests included, takes the flag behind it or a
+/// closure asking it.
+#[test]
+fn a_stop_is_passed_as_the_one_cancel_type() {
+    let (src, files) = sources();
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| **f != src.join("run.rs")) {
+        for line in stops_not_of_the_one_type(&code(file)) {
+            found.push(format!("{}: {line}", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "a stop not passed as run::Cancel:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_flag_or_a_closure_passed_as_a_stop_is_found() {
+    let code = "fn a(cancel: &AtomicBool) {}\nstruct B<'r> { cancel: &'r AtomicBool }\n\
+                fn c(stop: &dyn Fn() -> bool) {}\nfn d(stop: &(dyn Fn() -> bool + Sync)) {}\n\
+                f(&AtomicBool::new(false));\nlet e: &'a mut AtomicBool = x;\n\
+                static F: AtomicBool = AtomicBool::new(false);\nlet g: Arc<AtomicBool> = flag;\n\
+                fn h(cancel: Cancel<'_>) {}\nlet i = AtomicBool::new(true);\n";
+    assert_eq!(
+        stops_not_of_the_one_type(code),
+        [
+            "fn a(cancel: &AtomicBool) {}",
+            "struct B<'r> { cancel: &'r AtomicBool }",
+            "fn c(stop: &dyn Fn() -> bool) {}",
+            "fn d(stop: &(dyn Fn() -> bool + Sync)) {}",
+            "f(&AtomicBool::new(false));",
+            "let e: &'a mut AtomicBool = x;",
+        ]
+    );
+}

@@ -8,7 +8,7 @@ use bookminer::book::{Book, BookError};
 use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::output::{LineStyle, RecordFormats};
-use bookminer::run::{Control, RunError};
+use bookminer::run::{Cancel, Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, PROGRESS_INTERVAL};
 use std::fs::{self, OpenOptions};
@@ -63,7 +63,7 @@ fn mine_while(book: &Path, change: impl Fn(&Path)) -> (Result<String, MineError>
         opened,
         &Start::initial(),
         &options,
-        Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut progress },
+        Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut progress },
     );
     (result.map(|report| report.to_string()), out)
 }
@@ -166,7 +166,7 @@ fn cut_of_a_book_rewritten_before_it_is_written_fails_cleanly() {
                         rewrite(&book);
                     }
                 };
-                let control = Control { cancel: &cancel, phase: &mut phase, progress: &mut |_| {} };
+                let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut |_| {} };
                 let result = bookminer::cut::cut(opened, &Start::initial(), Default::default(), &out, control);
                 assert!(
                     matches!(result, Err(ConvertError::Run(RunError::BookChanged { .. }))),

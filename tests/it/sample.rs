@@ -9,7 +9,7 @@ use bookminer::mine::judging::Collected;
 use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
 use bookminer::output::{LineStyle, RecordFormats};
-use bookminer::run::Control;
+use bookminer::run::{Cancel, Control};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;
@@ -61,8 +61,13 @@ fn mine_sample(out: &Path) -> MineReport {
         window: bookminer::window::Window::NONE,
     };
     let cancel = AtomicBool::new(false);
-    mine(book, &Start::initial(), &options, Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} })
-        .unwrap()
+    mine(
+        book,
+        &Start::initial(),
+        &options,
+        Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -121,9 +126,9 @@ fn mining_into_memory_finds_what_the_files_hold() {
     };
     let cancel = AtomicBool::new(false);
     let book = || Book::from_bytes("sample.dat", SAMPLE.to_vec()).unwrap();
-    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
     let report = mine(book(), &Start::initial(), &options, control).unwrap();
-    let control = Control { cancel: &cancel, phase: &mut |_| {}, progress: &mut |_| {} };
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
     let mined = mine_into(book(), &Start::initial(), options.sought(), Collected::default(), control).unwrap();
     assert_eq!(mined.walk, report.walk);
     assert_eq!(mined.findings.per_mode.len(), 4);

@@ -18,6 +18,7 @@ mod exclusions;
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
 use crate::os::EngineGroup;
+use crate::run::Cancel;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -92,7 +93,7 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine and waits until its console answers; `exclusions`
     /// is the file it is told each search's exclusions in (empty for now).
-    pub fn start(spec: &EngineSpec, exclusions: PathBuf, id: String, stop: &dyn Fn() -> bool) -> Result<Engine, Fault> {
+    pub fn start(spec: &EngineSpec, exclusions: PathBuf, id: String, stop: Cancel<'_>) -> Result<Engine, Fault> {
         std::fs::write(&exclusions, exclusions::book_of(std::iter::empty())).map_err(Fault::Spawn)?;
         let mut command = Command::new("sh");
         command.arg("-c").arg(startup_line(&spec.command, &exclusions));
@@ -149,7 +150,7 @@ impl Engine {
     }
 
     /// The console's first exchange: echo on, and the first marker's echo.
-    fn greet(&mut self, stop: &dyn Fn() -> bool) -> Result<(), Fault> {
+    fn greet(&mut self, stop: Cancel<'_>) -> Result<(), Fault> {
         self.send("echo on")?;
         self.send("verbose 0")?;
         self.sync(stop).map(drop)
@@ -180,7 +181,7 @@ impl Engine {
     /// the engine's book: a record for the query's board whose links are
     /// the excluded moves (Edax's `hint` lists a position's book moves
     /// first and searches the others).
-    pub fn ask(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+    pub fn ask(&mut self, query: &Query, stop: Cancel<'_>) -> Result<Answer, Fault> {
         let excluded = query.excluded.len();
         if excluded > 0 {
             std::fs::write(&self.exclusions, exclusions::book_of(std::iter::once(query))).map_err(Fault::Spawn)?;
@@ -219,7 +220,7 @@ impl Engine {
 
     /// Sends a marker and returns every line the engine printed before its
     /// echo.
-    fn sync(&mut self, stop: &dyn Fn() -> bool) -> Result<Vec<String>, Fault> {
+    fn sync(&mut self, stop: Cancel<'_>) -> Result<Vec<String>, Fault> {
         let marker = format!("{MARKER} {}", self.next_marker);
         self.next_marker += 1;
         self.send(&marker)?;
@@ -227,7 +228,7 @@ impl Engine {
         let mut output: Vec<String> = Vec::new();
         let mut printed = 0;
         loop {
-            if stop() {
+            if stop.is_set() {
                 return Err(Fault::Stopped);
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -283,7 +284,7 @@ impl Engine {
 }
 
 impl Searcher for Engine {
-    fn search(&mut self, query: &Query, stop: &dyn Fn() -> bool) -> Result<Answer, Fault> {
+    fn search(&mut self, query: &Query, stop: Cancel<'_>) -> Result<Answer, Fault> {
         self.ask(query, stop).map_err(|fault| self.in_its_words(fault))
     }
 
@@ -304,7 +305,7 @@ pub struct ProcessLauncher {
 }
 
 impl Launcher for ProcessLauncher {
-    fn launch(&self, worker: usize, stop: &dyn Fn() -> bool) -> Result<Box<dyn Searcher>, Fault> {
+    fn launch(&self, worker: usize, stop: Cancel<'_>) -> Result<Box<dyn Searcher>, Fault> {
         let exclusions = self.scratch.join(format!("engine-{}-{worker}.dat", self.number));
         let id = format!("{}.{worker}", self.number);
         Ok(Box::new(Engine::start(&self.spec, exclusions, id, stop)?))
@@ -402,7 +403,7 @@ fn clipped(text: &str, chars: usize) -> String {
 /// to quit: whether the engine can start at all, before a run loads its
 /// book. `exclusions` is its start-up book's path (seen where the engine
 /// runs, as its workers' are).
-pub fn greet(spec: &EngineSpec, exclusions: PathBuf, number: usize, stop: &dyn Fn() -> bool) -> Result<(), Fault> {
+pub fn greet(spec: &EngineSpec, exclusions: PathBuf, number: usize, stop: Cancel<'_>) -> Result<(), Fault> {
     Engine::start(spec, exclusions, format!("{number} (greeting)"), stop).map(Engine::quit)
 }
 
