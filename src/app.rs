@@ -579,7 +579,6 @@ fn cancel() -> Cancel<'static> {
 
 /// How the config says books are read.
 fn read_options(config: &Config) -> ReadOptions {
-    // The config holds the level to 0..=60.
     ReadOptions { egbk_level: config.egbk_level }
 }
 

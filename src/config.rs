@@ -6,10 +6,12 @@
 //! every value is checked here, so the rest of the program works with a typed
 //! [`Config`].
 
+use bookminer::book::ReadOptions;
 use bookminer::choice::Choice;
 use bookminer::engine::Protocol;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::kifu;
+use bookminer::level::Level;
 use bookminer::mine::modes::{Linkless, Mode};
 use bookminer::output::{Orientation, RecordFormats};
 use bookminer::walk::Start;
@@ -146,7 +148,7 @@ pub struct ReadKeys {
     /// Level given to every record of an .egbk book, which stores none, 0 to 60 [config: egbk_level]
     #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
-    pub egbk_level: Option<i8>,
+    pub egbk_level: Option<Level>,
 }
 
 /// Logging: every command.
@@ -329,7 +331,7 @@ pub struct DeepenKeys {
     /// own) [config: level]
     #[arg(long, display_order = 26, value_name = "L", value_parser = parse_level)]
     #[serde(default, deserialize_with = "de::level")]
-    pub level: Option<u8>,
+    pub level: Option<Level>,
 }
 
 /// Whether a file the command line names to write (OUT, `-o FILE`) may
@@ -490,7 +492,7 @@ fn parse_limit(text: &str) -> Result<Limit, BadValue> {
 /// with a number.
 const LIMIT_MAX: u32 = 1000;
 
-fn parse_egbk_level(text: &str) -> Result<i8, BadValue> {
+fn parse_egbk_level(text: &str) -> Result<Level, BadValue> {
     parse_count(text, 0..=60)
 }
 
@@ -558,7 +560,7 @@ fn parse_max_positions(text: &str) -> Result<u64, BadValue> {
     parse_count(text, 0..=u64::from(u32::MAX))
 }
 
-fn parse_level(text: &str) -> Result<u8, BadValue> {
+fn parse_level(text: &str) -> Result<Level, BadValue> {
     parse_count(text, 0..=60)
 }
 
@@ -651,7 +653,7 @@ mod de {
         parse_limit(&text).map(Some).map_err(D::Error::custom)
     }
 
-    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i8>, D::Error> {
+    pub fn egbk_level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Level>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "a whole number from 0 to 60")?;
         parse_egbk_level(&text).map(Some).map_err(D::Error::custom)
@@ -743,7 +745,7 @@ mod de {
         real(d, parse_max_priority)
     }
 
-    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    pub fn level<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Level>, D::Error> {
         let v = value(d)?;
         let text = scalar_text(&v, "a whole number from 0 to 60")?;
         parse_level(&text).map(Some).map_err(D::Error::custom)
@@ -809,7 +811,7 @@ pub struct Config {
     /// Which moves the walk follows (docs/walk.md, windows).
     pub window: Window,
     /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
-    pub egbk_level: i8,
+    pub egbk_level: Level,
     /// `extend`'s engines; none given: `extend` cannot run.
     pub engines: Vec<EngineEntry>,
     /// Searches each engine runs at once, unless it says otherwise.
@@ -829,7 +831,7 @@ pub struct Config {
     /// `grow` dispatches nothing new after this many seconds.
     pub max_seconds: Option<f64>,
     /// `deepen`'s level (none given: `deepen` cannot run), `new`'s, and `add`'s for an Egaroucid book.
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// A file named to be written (OUT, `-o FILE`) may replace one that
     /// exists (never a journal).
     pub force: bool,
@@ -861,7 +863,7 @@ impl Default for Config {
             format: RecordFormats::KIFU,
             bom: true,
             window: Window::NONE,
-            egbk_level: 1,
+            egbk_level: ReadOptions::EGBK_LEVEL,
             engines: Vec::new(),
             workers: cores(),
             protocol: Protocol::default(),
@@ -1269,14 +1271,14 @@ mod tests {
     #[test]
     fn deepen_level_is_a_level() {
         assert_eq!(parse("").unwrap().level, None);
-        assert_eq!(parse("LEVEL = 60").unwrap().level, Some(60));
+        assert_eq!(parse("LEVEL = 60").unwrap().level, Some(Level::MAX));
         assert_eq!(parse("level = 61").unwrap_err().key(), Some("level"));
     }
 
     #[test]
     fn egbk_level_is_a_level() {
-        assert_eq!(parse("").unwrap().egbk_level, 1);
-        assert_eq!(parse("EGBK_LEVEL = 60").unwrap().egbk_level, 60);
+        assert_eq!(parse("").unwrap().egbk_level, Level::new(1).unwrap());
+        assert_eq!(parse("EGBK_LEVEL = 60").unwrap().egbk_level, Level::MAX);
         assert_eq!(parse("egbk_level = 61").unwrap_err().key(), Some("egbk_level"));
     }
 

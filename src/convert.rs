@@ -10,6 +10,7 @@ use crate::format::edax;
 use crate::format::egaroucid::encode as egbk3;
 use crate::format::Family;
 pub use crate::format::{Format, OutFormat};
+use crate::level::Level;
 use crate::run::{Control, Interrupted, Left, Phase, RunError};
 use crate::symmetry::normalize;
 use crate::walk::{FromInitial, WalkError, Walkable};
@@ -293,7 +294,7 @@ struct Tally {
     /// their child's value.
     links_differing: u64,
     /// The highest level and fewest empty squares written (for a new Edax header).
-    level: i32,
+    level: Level,
     empties: i32,
     /// Positions before a pass met on the links of records the walk did
     /// not reach, in order (duplicates included).
@@ -310,7 +311,7 @@ impl Default for Tally {
             bounds_lost: 0,
             links_lost: 0,
             links_differing: 0,
-            level: 1,
+            level: Level::new(1).expect("1 is a level"),
             empties: 60,
             passes: Vec::new(),
             unreadable: false,
@@ -319,9 +320,9 @@ impl Default for Tally {
 }
 
 impl Tally {
-    /// Notes an Edax record written at `level` for `board`, for the new header.
+    /// Notes an Edax record written at `level` (its byte) for `board`, for the new header.
     fn note_edax(&mut self, level: u8, board: &Board) {
-        self.level = self.level.max(i32::from(level));
+        self.level = self.level.max(Level::saturating(level.into()));
         self.empties = self.empties.min(board.empties() as i32);
     }
 

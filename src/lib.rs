@@ -66,6 +66,7 @@ pub mod games;
 pub mod growing;
 pub mod inspect;
 pub mod kifu;
+pub mod level;
 pub mod merge;
 pub mod mine;
 pub mod negamax;

@@ -23,7 +23,7 @@ pub const NO_LEAF: i8 = -(SCORE_INF as i8);
 pub const NO_SELECTIVITY: u8 = 5;
 
 /// The highest level Edax's table has a row for.
-pub const MAX_LEVEL: u8 = 60;
+pub const MAX_LEVEL: u8 = crate::level::Level::MAX.to_u8();
 
 /// One entry of Edax's level table (`LEVEL[level][empties]`, filled in by
 /// `search_global_init` in Edax's `src/search.c`): how deep, and how

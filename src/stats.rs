@@ -2,6 +2,7 @@
 
 use crate::board::Move;
 use crate::book::{Book, Header, Record};
+use crate::level::Level;
 use crate::wording::count;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -169,7 +170,7 @@ pub struct Heading<'a> {
     /// The book read.
     pub book: &'a Book,
     /// The level an `.egbk` book was read with (it stores none).
-    pub egbk_level: i8,
+    pub egbk_level: Level,
 }
 
 impl fmt::Display for Heading<'_> {

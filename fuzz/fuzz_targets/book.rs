@@ -7,6 +7,7 @@
 #![no_main]
 
 use bookminer::board::Board;
+use bookminer::level::Level;
 use bookminer::book::verify::verify;
 use bookminer::book::{Book, Format as BookFormat, Problem, ReadOptions};
 use bookminer::mine::mismatch::{Found, Recorder};
@@ -86,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // The .egbk level from the data, so that merges at every level are tried.
-    let options = ReadOptions { egbk_level: data.last().map_or(1, |b| (b % 61) as i8) };
+    let options = ReadOptions { egbk_level: data.last().map_or(ReadOptions::EGBK_LEVEL, |b| Level::saturating(i32::from(b % 61))) };
     let book = match Book::from_bytes_with("fuzz.dat", data.to_vec(), &options) {
         Ok(book) => book,
         Err(e) => {

@@ -9,6 +9,7 @@ use crate::format::edax::{self, Starts};
 use crate::format::egaroucid::older::{OlderHeader, Origin};
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::Format;
+use crate::level::Level;
 use crate::os::Bytes;
 use crate::record::problem::{FormatError, Problem};
 use crate::record::{Details, FilePlace, Record, RecordId, Score};
@@ -19,12 +20,17 @@ use std::path::{Path, PathBuf};
 pub struct ReadOptions {
     /// The level every record of an `.egbk` gets: the format stores none
     /// (README.md, configuration: `egbk_level`; docs/formats.md, older Egaroucid books).
-    pub egbk_level: i8,
+    pub egbk_level: Level,
+}
+
+impl ReadOptions {
+    /// The level an `.egbk` book's records get unless told otherwise.
+    pub const EGBK_LEVEL: Level = Level::new(1).expect("1 is a level");
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
-        ReadOptions { egbk_level: 1 }
+        ReadOptions { egbk_level: ReadOptions::EGBK_LEVEL }
     }
 }
 
@@ -368,7 +374,8 @@ mod tests {
         for (board, value) in [(after_f5, -1), (Board::INITIAL, 1), (turned, -2)] {
             older::encode_egbk_record(&mut bytes, &board, value);
         }
-        let book = Book::from_bytes_with("old.egbk", bytes, &ReadOptions { egbk_level: 7 }).unwrap();
+        let book =
+            Book::from_bytes_with("old.egbk", bytes, &ReadOptions { egbk_level: Level::new(7).unwrap() }).unwrap();
         assert_eq!(book.format(), Format::Egbk);
         assert_eq!(book.header(), Header::Egbk(older::EgbkHeader { n_boards: 3 }));
         let counts = book.counts();

@@ -236,7 +236,7 @@ fn check(path: &Path, bytes: Bytes, options: &ReadOptions) -> Result<(Bytes, Che
             return Ok((bytes, checked));
         }
         Format::Egbk2 => older::translate_egbk2(bytes.as_slice()),
-        Format::Egbk => older::translate_egbk(bytes.as_slice(), options.egbk_level),
+        Format::Egbk => older::translate_egbk(bytes.as_slice(), options.egbk_level.to_i8()),
     };
     let translated = translated.map_err(|e| fail(&bytes, e))?;
     // Nothing is read from the file after this, so no later change reaches the book.

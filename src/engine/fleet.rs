@@ -358,6 +358,7 @@ impl Worker<'_> {
 mod tests {
     use super::*;
     use crate::board::{Board, Square};
+    use crate::level::Level;
     use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
 
@@ -416,7 +417,7 @@ mod tests {
         boards
             .into_iter()
             .take(n)
-            .map(|board| Query { board, excluded: crate::board::Squares::NONE, level: 1 })
+            .map(|board| Query { board, excluded: crate::board::Squares::NONE, level: Level::new(1).unwrap() })
             .collect()
     }
 

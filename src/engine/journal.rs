@@ -18,6 +18,7 @@
 use super::search::{Answer, Query};
 use crate::board::Square;
 use crate::failure::{io_kind, ErrorKind};
+use crate::level::Level;
 use crate::output::text::push_square;
 use hashbrown::HashMap;
 use serde::Deserialize;
@@ -376,7 +377,7 @@ impl Journal {
     /// Notes an expansion `grow` dispatched: the position expanded, its D
     /// and its priority (docs/grow.md). Read back as a note, not an answer.
     pub fn expansion(&mut self, board: &crate::board::Board, d: f64, priority: f64) -> Result<(), JournalError> {
-        let query = Query { board: *board, excluded: crate::board::Squares::NONE, level: 0 };
+        let query = Query { board: *board, excluded: crate::board::Squares::NONE, level: Level::default() };
         let (board, side) = (query.board_text(), query.side());
         let line = format!("{{\"expand\":\"{board}\",\"side\":\"{side}\",\"d\":{d},\"priority\":{priority}}}\n");
         let io = |source| JournalError::Io { path: self.path.clone(), source };
@@ -609,15 +610,13 @@ fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer, String)>, String> {
     }
     let line: Line = serde_json::from_slice(bytes).map_err(|e| format!("not a journal line ({e})"))?;
     let position = crate::position::parse(&format!("{} {}", line.board, line.side)).map_err(|e| e.to_string())?;
-    if line.level > 60 {
-        return Err(format!("level {} is not a level (0 to 60)", line.level));
-    }
+    let level = Level::new(line.level).ok_or_else(|| format!("level {} is not a level (0 to 60)", line.level))?;
     let mut excluded = crate::board::Squares::NONE;
     for square in &line.excluded {
         excluded = excluded.with(Square::parse(square).ok_or_else(|| format!("\"{square}\" is not a square"))?);
     }
     let mv = Square::parse(&line.mv).ok_or_else(|| format!("\"{}\" is not a square", line.mv))?;
-    let query = Query { board: position.board, excluded, level: line.level };
+    let query = Query { board: position.board, excluded, level };
     let answer = Answer { mv, score: line.score };
     if !(-64..=64).contains(&answer.score) {
         return Err(format!("score {} is not a score (-64 to 64)", answer.score));
@@ -673,7 +672,7 @@ mod tests {
     fn query() -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
         let excluded = crate::board::Squares::NONE.with(Square::parse("c4").unwrap());
-        Query { board, excluded, level: 60 }
+        Query { board, excluded, level: Level::MAX }
     }
 
     fn answer(score: i8) -> Answer {

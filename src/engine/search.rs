@@ -7,6 +7,7 @@
 //! the process itself.
 
 use crate::board::{Board, Square, Squares};
+use crate::level::Level;
 use crate::output::text::{push_board, push_square, side_char};
 use crate::run::Cancel;
 use crate::symmetry::Symmetry;
@@ -23,8 +24,8 @@ pub struct Query {
     pub board: Board,
     /// Squares the answer may not be: the position's links.
     pub excluded: Squares,
-    /// Edax's level, 0 to 60.
-    pub level: u8,
+    /// Edax's level.
+    pub level: Level,
 }
 
 /// What an engine answered: its best move among those allowed, and that
@@ -150,8 +151,11 @@ mod tests {
 
     #[test]
     fn a_query_reads_as_a_position_edax_and_inspect_take() {
-        let query =
-            Query { board: Board::INITIAL, excluded: Squares::NONE.with(Square::parse("f5").unwrap()), level: 60 };
+        let query = Query {
+            board: Board::INITIAL,
+            excluded: Squares::NONE.with(Square::parse("f5").unwrap()),
+            level: Level::MAX,
+        };
         let text = query.to_string();
         assert!(text.starts_with("---------------------------OX------XO--------------------------- X"), "{text}");
         assert!(text.ends_with(", level 60, excluding F5"), "{text}");
@@ -162,7 +166,7 @@ mod tests {
     #[test]
     fn only_legal_moves_not_excluded_with_a_game_score_are_accepted() {
         let f5 = Square::parse("f5").unwrap();
-        let query = Query { board: Board::INITIAL, excluded: Squares::NONE.with(f5), level: 1 };
+        let query = Query { board: Board::INITIAL, excluded: Squares::NONE.with(f5), level: Level::new(1).unwrap() };
         assert!(query.accepts(&Answer { mv: Square::parse("d3").unwrap(), score: 0 }));
         assert!(!query.accepts(&Answer { mv: f5, score: 0 }), "excluded");
         assert!(!query.accepts(&Answer { mv: Square::parse("a1").unwrap(), score: 0 }), "illegal");

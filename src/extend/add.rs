@@ -13,13 +13,12 @@
 
 use super::engines::process_engines;
 use super::options::ExtendOptions;
-use super::report::Searches;
+use super::report::SearchTally;
 use super::session::{self, Held, Policy};
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineReport, EngineSet, Fleet};
-use crate::engine::journal::TakenFrom;
+use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
@@ -27,6 +26,7 @@ use crate::growing::error::{ExtendError, GrowingError};
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
 use crate::growing::store::{Flavor, Node, NodeId, Store};
+use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase, Progress};
 use crate::symmetry::normalize;
@@ -53,7 +53,7 @@ pub struct AddOptions {
     pub engine_timeout: Duration,
     /// An Egaroucid book's level for the positions added (an Edax book's
     /// header says its own); `None`: Edax's default, 21.
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// An Egaroucid book's depth, in squares played (an Edax book's is 60 −
     /// its header's n_empties); `None`: 60.
     pub depth: Option<u32>,
@@ -87,46 +87,12 @@ pub struct AddReport {
     pub added: u64,
     /// Links added, to the positions added and to those held.
     pub links_added: u64,
-    /// Searches the engines did, and answers taken from the journal.
-    pub searched: u64,
-    /// Answers taken from the journal instead of searched.
-    pub from_journal: u64,
-    /// The answers taken from the journal, by the engine that gave them.
-    pub taken_from: Vec<TakenFrom>,
-    /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub journal_set_aside: Option<PathBuf>,
-    /// Time the engines spent answering, summed over engines.
-    pub engine_time: Duration,
-    /// Each engine: its searches, faults, and whether it was retired.
-    pub engines: Vec<EngineReport>,
+    /// The searches, the journal's answers and the engines.
+    pub searches: SearchTally,
     /// Records in the book written.
     pub records_written: u64,
     /// Time the whole run took.
     pub elapsed: Duration,
-}
-
-impl AddReport {
-    /// What the summary says of the searches.
-    pub fn searches(&self) -> Searches<'_> {
-        Searches {
-            searched: self.searched,
-            from_journal: self.from_journal,
-            journal: &self.journal,
-            taken_from: &self.taken_from,
-            journal_set_aside: self.journal_set_aside.as_deref(),
-            engine_time: self.engine_time,
-            engines: &self.engines,
-        }
-    }
-}
-
-impl AddReport {
-    /// Counts what a batch of searches cost.
-    fn count(&mut self, asked: &Asked) {
-        self.searched += asked.searched;
-        self.from_journal += asked.from_journal;
-        self.engine_time += asked.engine_time;
-    }
 }
 
 impl fmt::Display for AddReport {
@@ -143,7 +109,7 @@ impl fmt::Display for AddReport {
         writeln!(f, "positions met        {}", self.positions_met)?;
         writeln!(f, "positions added      {}", self.added)?;
         writeln!(f, "links added          {}", self.links_added)?;
-        self.searches().write(f)?;
+        self.searches.write(&self.journal, f)?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
@@ -155,13 +121,13 @@ impl fmt::Display for AddReport {
 #[derive(Clone, Copy, Debug)]
 struct Rule {
     flavor: Flavor,
-    level: u8,
+    level: Level,
     squares: usize,
     least_empties: i32,
 }
 
 /// Edax's level of a new book when none is given (its `book new`'s).
-pub const DEFAULT_LEVEL: u8 = 21;
+pub const DEFAULT_LEVEL: Level = Level::new(21).expect("21 is a level");
 
 impl Rule {
     /// An Edax book's rule from its header (level; depth 60 − n_empties),
@@ -172,7 +138,7 @@ impl Rule {
                 let n_empties = h.n_empties.clamp(0, 60);
                 Rule {
                     flavor: Flavor::Edax(h.search_errors()),
-                    level: h.level.clamp(0, 60) as u8,
+                    level: Level::saturating(h.level),
                     squares: (60 - n_empties) as usize,
                     least_empties: n_empties - 1,
                 }
@@ -182,7 +148,7 @@ impl Rule {
                 let n_empties = 60 - depth as i32;
                 Rule {
                     flavor: Flavor::Egaroucid,
-                    level: options.level.unwrap_or(DEFAULT_LEVEL).min(60),
+                    level: options.level.unwrap_or(DEFAULT_LEVEL),
                     squares: depth as usize,
                     least_empties: n_empties - 1,
                 }
@@ -215,14 +181,7 @@ impl Rule {
 /// The options of the session `add` runs in: from the initial position,
 /// no window, its engines.
 fn session_options(options: &AddOptions) -> ExtendOptions {
-    ExtendOptions {
-        engines: options.engines.clone(),
-        engine_timeout: options.engine_timeout,
-        min_empties: None,
-        max_positions: None,
-        start: crate::walk::Start::initial(),
-        window: crate::window::Window::NONE,
-    }
+    ExtendOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
 /// Adds the positions of `games` to `book` (read from `paths.input`) into
@@ -260,9 +219,7 @@ pub fn add_with(
     let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
     let mut report = adder.report;
     report.positions_loaded = ran.positions_loaded;
-    report.engines = ran.engines;
-    report.taken_from = ran.taken_from;
-    report.journal_set_aside = ran.journal_set_aside;
+    ran.fleet.fill(&mut report.searches);
     report.records_written = ran.records_written;
     report.elapsed = ran.elapsed;
     Ok(report)
@@ -373,7 +330,7 @@ impl Adding<'_, '_> {
             cancel.check().map_err(ExtendError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
         }
-        let (added, searched) = (self.report.added, self.report.searched);
+        let (added, searched) = (self.report.added, self.report.searches.searched);
         (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
         Ok(())
     }
@@ -418,12 +375,12 @@ impl Adding<'_, '_> {
         spent: f64,
     ) -> Result<HashMap<Query, Answer>, ExtendError> {
         let mut asked = Asked::default();
-        let (added, searched) = (self.report.added, self.report.searched);
+        let (added, searched) = (self.report.added, self.report.searches.searched);
         let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |answered, _| {
             let searched = searched + answered as u64;
             (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
         })?;
-        self.report.count(&asked);
+        self.report.searches.count(&asked);
         let answered = plans.iter().zip(answers).filter_map(|(plan, answer)| Some((*plan.query()?, answer?)));
         Ok(answered.collect())
     }
@@ -448,7 +405,7 @@ impl Adding<'_, '_> {
                 }
             }
             None => {
-                let mut node = Node::new(stored.board, self.rule.level, None);
+                let mut node = Node::new(stored.board, self.rule.level.to_u8(), None);
                 node.solved.upper = SCORE_INF;
                 if let Flavor::Edax(_) = self.rule.flavor {
                     // Found in the order of the board as played, then
@@ -550,9 +507,9 @@ impl Adding<'_, '_> {
         if linked >= moves && !(linked == 0 && moves == 0 && value == -SCORE_INF) {
             return Ok(());
         }
-        let plan = LeafPlan::of(&facts.board, facts.edges.iter().map(|e| e.mv), facts.level);
+        let plan = LeafPlan::of(&facts.board, facts.edges.iter().map(|e| e.mv), Level::saturating(facts.level.into()));
         let (answer, asked) = ask(&plan)?;
-        self.report.count(&asked);
+        self.report.searches.count(&asked);
         let (score, mv) = plan.leaf(answer);
         self.store.touch(id)?;
         let node = self.store.node_mut(id).expect("touched");
@@ -601,7 +558,7 @@ mod tests {
     /// held already (a leaf an earlier step took away): in the book before
     /// the games, or searched once already.
     fn look_ahead_names_the_searches_of_the_rule(book: &Book, flavor: Flavor, games: &[PlayedGame]) -> usize {
-        let rule = Rule { flavor, level: 10, squares: 24, least_empties: 0 };
+        let rule = Rule { flavor, level: Level::new(10).unwrap(), squares: 24, least_empties: 0 };
         let (mut store, before) = (Store::with_links(book, flavor, None), Store::with_links(book, flavor, None));
         let mut report = AddReport::default();
         let mut adding = Adding { store: &mut store, rule, report: &mut report };

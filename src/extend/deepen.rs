@@ -29,6 +29,7 @@ use crate::growing::paths::ExtendPaths;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
+use crate::level::Level;
 use crate::negamax::search_level;
 use crate::run::{Cancel, Control, Interrupted, Phase};
 use crate::symmetry::normalize;
@@ -45,8 +46,8 @@ pub struct DeepenOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`
     /// (here: records deepened).
     pub extend: ExtendOptions,
-    /// The level every record is deepened to, 0 to 60.
-    pub level: u8,
+    /// The level every record is deepened to.
+    pub level: Level,
     /// The priority's weight of a disc of error (grow's).
     pub error_weight: ErrorWeight,
     /// Deepen no record whose priority is above this.
@@ -71,10 +72,11 @@ impl DeepenOptions {
 /// Whether a record of level `level` with `empties` empty squares needs
 /// deepening to `to`: Edax's level table gives its level a smaller depth
 /// at those empty squares, or the same depth with a lower selectivity. A
-/// solved record never does.
-pub fn needs_deepening(level: u8, empties: u32, to: u8) -> bool {
+/// solved record never does. A record's stored level is taken as
+/// [`Level::saturating`] makes it: the table reads a byte above 60 as 60.
+pub fn needs_deepening(level: Level, empties: u32, to: Level) -> bool {
     let empties = empties.min(60) as u8;
-    let (have, want) = (search_level(level, empties), search_level(to, empties));
+    let (have, want) = (search_level(level.to_u8(), empties), search_level(to.to_u8(), empties));
     !have.solves(empties) && (have.depth, have.selectivity) < (want.depth, want.selectivity)
 }
 
@@ -113,7 +115,7 @@ pub struct DeepenReport {
     /// The searches, engines, journal and book written, as extend counts them.
     pub extend: ExtendReport,
     /// The level the records were deepened to.
-    pub level: u8,
+    pub level: Level,
     /// Records that needed deepening, among those the run looks at.
     pub needed: u64,
     /// Records given the level, their leaves searched again.
@@ -145,7 +147,7 @@ impl fmt::Display for DeepenReport {
         writeln!(f, "leaf moves changed   {}", self.moves_changed)?;
         writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
         writeln!(f, "values changed       {}", self.values_changed)?;
-        e.searches().write(f)?;
+        e.searches.write(&e.journal, f)?;
         let header = if self.header_level_set { ", its header's level set" } else { "" };
         writeln!(f, "book written         {} ({} records{header})", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
@@ -367,7 +369,8 @@ fn in_file_order(graph: &Needing<'_, '_, '_>, root: NodeId, window: Window) -> O
                 continue;
             }
             let Some(raw) = file.edax_record(at) else { continue };
-            needed += u64::from(needs_deepening(raw.level(), raw.board().empties(), graph.level));
+            needed +=
+                u64::from(needs_deepening(Level::saturating(raw.level().into()), raw.board().empties(), graph.level));
         }
         Ok(needed)
     });
@@ -400,7 +403,7 @@ struct Needing<'v, 'a, 'b> {
     store: &'v Store<'b>,
     /// What the first negamax reached.
     solved: &'v Solved,
-    level: u8,
+    level: Level,
 }
 
 impl Needing<'_, '_, '_> {
@@ -408,7 +411,7 @@ impl Needing<'_, '_, '_> {
     fn needs(&self, id: NodeId) -> Result<bool, ExtendError> {
         // The level alone: a position's facts would resolve its links too.
         let level = self.store.level(id)?;
-        Ok(needs_deepening(level, self.store.board(id).empties(), self.level))
+        Ok(needs_deepening(Level::saturating(level.into()), self.store.board(id).empties(), self.level))
     }
 }
 
@@ -482,7 +485,7 @@ impl Deepening<'_, '_, '_> {
                         pending.insert(next, (id, plan));
                     }
                     (_, answer) => {
-                        self.report.extend.from_journal += u64::from(answer.is_some());
+                        self.report.extend.searches.from_journal += u64::from(answer.is_some());
                         self.set_leaf(id, plan, answer)?;
                         control.counted(self.report.deepened);
                     }
@@ -498,8 +501,8 @@ impl Deepening<'_, '_, '_> {
             let Answered { id, query, answer, engine, took } =
                 done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.journal.record(&query, answer, &self.engines[engine].label, took)?;
-            self.report.extend.searched += 1;
-            self.report.extend.engine_time += took;
+            self.report.extend.searches.searched += 1;
+            self.report.extend.searches.engine_time += took;
             let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");
             self.set_leaf(node, plan, Some(answer))?;
             control.counted(self.report.deepened);
@@ -558,13 +561,13 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
 
 /// Whether a record reachable over links from the initial position (none
 /// if the book does not hold it) still needs deepening to `level`.
-fn any_needs_deepening(store: &Store<'_>, level: u8) -> Result<bool, ExtendError> {
+fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendError> {
     let Some(initial) = store.find(&normalize(&Start::initial().board).board) else { return Ok(false) };
     let mut seen = HashSet::from([initial]);
     let mut stack = vec![initial];
     while let Some(id) = stack.pop() {
         let facts = store.facts(id)?;
-        if needs_deepening(facts.level, facts.board.empties(), level) {
+        if needs_deepening(Level::saturating(facts.level.into()), facts.board.empties(), level) {
             return Ok(true);
         }
         let children = facts.edges.iter().filter_map(|e| e.child);
@@ -589,6 +592,7 @@ mod tests {
         /// (61: not even the start) and the level.
         #[test]
         fn needed_in_file_order_is_the_walk_s(seed in 0u64..1000, min_empties in 0u32..62, level in 0u8..40) {
+            let level = Level::new(level).unwrap();
             let options = SynthOptions { positions: 3000, seed, perturb: 0.2 };
             let read = Book::from_bytes("synthetic", book_bytes(&options)).unwrap();
             let flavor = Flavor::Edax(read.header().edax().unwrap().search_errors());

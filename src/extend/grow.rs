@@ -100,9 +100,9 @@ impl fmt::Display for GrowReport {
         writeln!(f, "ended by             {}", self.ended.name())?;
         writeln!(f, "largest expanded     {}", shown(self.largest_expanded))?;
         writeln!(f, "least priority left  {}", shown(self.least_left))?;
-        e.searches().write_counts(f)?;
+        e.searches.write_counts(&e.journal, f)?;
         writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
-        write_engines(f, &e.engines)?;
+        write_engines(f, &e.searches.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
     }
@@ -139,8 +139,8 @@ pub fn grow_with(
     let ran = session::grow_book(book, paths, &options.extend, engines, &mut best_first, control)?;
     let mut report = best_first.report;
     ran.fill(&mut report.extend);
-    let busy: Duration = report.extend.engines.iter().map(|e| e.busy).sum();
-    let workers: usize = report.extend.engines.iter().map(|e| e.workers).sum();
+    let busy: Duration = report.extend.searches.engines.iter().map(|e| e.busy).sum();
+    let workers: usize = report.extend.searches.engines.iter().map(|e| e.workers).sum();
     report.utilisation = match report.worked.is_zero() {
         true => 0.0,
         false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
@@ -303,7 +303,7 @@ impl Growth<'_, '_, '_> {
             (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
             _ => None,
         };
-        Progress::Grown { added: e.added, searched: e.searched, reached: self.report.largest_expanded, spent }
+        Progress::Grown { added: e.added, searched: e.searches.searched, reached: self.report.largest_expanded, spent }
     }
 
     /// What is left to grow, at most every [`LEFT_EVERY`]: the least
@@ -363,7 +363,7 @@ impl Growth<'_, '_, '_> {
                 fleet.submit(search_id(number, k), query);
                 expansion.waiting += 1;
             } else if answer.is_some() {
-                self.report.extend.from_journal += 1;
+                self.report.extend.searches.from_journal += 1;
             }
             expansion.leaves.push((at, plan, answer));
             self.under_way.insert(at);
@@ -395,8 +395,8 @@ impl Growth<'_, '_, '_> {
     fn answered(&mut self, answered: Answered) -> Result<(), ExtendError> {
         let Answered { id, query, answer, engine, took } = answered;
         self.journal.record(&query, answer, &self.engines[engine].label, took)?;
-        self.report.extend.searched += 1;
-        self.report.extend.engine_time += took;
+        self.report.extend.searches.searched += 1;
+        self.report.extend.searches.engine_time += took;
         let (number, k) = (id / 2, id % 2);
         let expansion = self.pending.get_mut(&number).expect("an answer belongs to an expansion under way");
         expansion.leaves[k].2 = Some(answer);

@@ -27,7 +27,7 @@ pub use crate::growing::error::ExtendError;
 pub use crate::growing::paths::ExtendPaths;
 pub use engines::{greet, process_engines};
 pub use options::ExtendOptions;
-pub use report::{ExtendReport, Searches};
+pub use report::{ExtendReport, SearchTally};
 
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;

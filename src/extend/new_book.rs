@@ -3,18 +3,18 @@
 
 use super::engines::process_engines;
 use super::options::ExtendOptions;
-use super::report::Searches;
-use super::session::{run_fleet, FleetRan, Opened};
+use super::report::SearchTally;
+use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineReport, EngineSet};
-use crate::engine::journal::TakenFrom;
+use crate::engine::fleet::EngineSet;
 use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
+use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
 use crate::run::{Control, Phase, RunError};
@@ -34,8 +34,8 @@ pub struct NewOptions {
     pub engines: Vec<EngineCommand>,
     /// The longest wait for one answer.
     pub engine_timeout: Duration,
-    /// Edax's search level of the book, 0 to 60.
-    pub level: u8,
+    /// Edax's search level of the book.
+    pub level: Level,
     /// The plies `add` plays of a game, 1 to 60: the header's n_empties is 61 − depth.
     pub depth: u32,
     /// The format of the book made.
@@ -50,42 +50,17 @@ pub struct NewReport {
     /// The journal the search was taken from or written to.
     pub journal: PathBuf,
     /// The book's search level.
-    pub level: u8,
+    pub level: Level,
     /// The header's n_empties (an Edax book).
     pub n_empties: Option<i32>,
     /// The initial position's leaf: its score, and its move (`None`: none).
     pub leaf_score: i8,
     /// The initial position's leaf move; `None`: none.
     pub leaf_move: Option<Move>,
-    /// Searches the engines did.
-    pub searched: u64,
-    /// Answers taken from the journal instead of searched.
-    pub from_journal: u64,
-    /// The answers taken from the journal, by the engine that gave them.
-    pub taken_from: Vec<TakenFrom>,
-    /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub journal_set_aside: Option<PathBuf>,
-    /// Time the engines spent answering, summed over engines.
-    pub engine_time: Duration,
-    /// Each engine: its searches, faults, and whether it was retired.
-    pub engines: Vec<EngineReport>,
+    /// The search, the journal's answer and the engines.
+    pub searches: SearchTally,
     /// Time the whole run took.
     pub elapsed: Duration,
-}
-
-impl NewReport {
-    /// What the summary says of the searches.
-    pub fn searches(&self) -> Searches<'_> {
-        Searches {
-            searched: self.searched,
-            from_journal: self.from_journal,
-            journal: &self.journal,
-            taken_from: &self.taken_from,
-            journal_set_aside: self.journal_set_aside.as_deref(),
-            engine_time: self.engine_time,
-            engines: &self.engines,
-        }
-    }
 }
 
 impl fmt::Display for NewReport {
@@ -95,7 +70,7 @@ impl fmt::Display for NewReport {
         if let Some(n_empties) = self.n_empties {
             writeln!(f, "n_empties            {n_empties} (add takes positions down to {})", n_empties - 1)?;
         }
-        self.searches().write(f)?;
+        self.searches.write(&self.journal, f)?;
         writeln!(f, "book written         {} (1 record)", self.output.display())?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
@@ -104,14 +79,7 @@ impl fmt::Display for NewReport {
 /// Writes the new book `options` asks into `paths.output`, searched by the
 /// engine processes it names.
 pub fn new_book(paths: &ExtendPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, ExtendError> {
-    let extend = ExtendOptions {
-        engines: options.engines.clone(),
-        engine_timeout: options.engine_timeout,
-        min_empties: None,
-        max_positions: None,
-        start: crate::walk::Start::initial(),
-        window: crate::window::Window::NONE,
-    };
+    let extend = ExtendOptions::whole_book(&options.engines, options.engine_timeout);
     new_book_with(paths, options, |scratch| process_engines(&extend, scratch), control)
 }
 
@@ -135,19 +103,14 @@ pub fn new_book_with(
         let mut answerers = Answerers { journal, fleet, engines, cancel };
         Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
     });
-    let FleetRan { engines, taken_from, journal_set_aside } = ran;
     let mut report = NewReport {
         output: paths.output.clone(),
         journal: paths.journal.clone(),
         level: options.level,
-        searched: asked.searched,
-        from_journal: asked.from_journal,
-        engine_time: asked.engine_time,
-        engines,
-        taken_from,
-        journal_set_aside,
         ..NewReport::default()
     };
+    report.searches.count(&asked);
+    ran.fill(&mut report.searches);
     let answer = answered?.into_iter().next().flatten();
     (report.leaf_score, report.leaf_move) = plan.leaf(answer);
     let bytes = match options.to {
@@ -174,15 +137,15 @@ fn value_of(leaf_score: i8) -> i16 {
 
 /// An Edax book of the one record, as `book_new` leaves it: no counts,
 /// the value the leaf's score, the bounds unknown (−127, +127).
-fn edax_book(board: Board, level: u8, n_empties: i32, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
-    let mut bytes = edax::book_new_header(header_date(), level.into(), n_empties).to_vec();
+fn edax_book(board: Board, level: Level, n_empties: i32, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+    let mut bytes = edax::book_new_header(header_date(), level, n_empties).to_vec();
     let record = edax::EdaxRecord {
         board,
         counts: [0; 4],
         value: value_of(score),
         lower: -SCORE_INF,
         upper: SCORE_INF,
-        level,
+        level: level.to_u8(),
         links: Default::default(),
         leaf: (score, mv.map_or(Move::NONE_CODE, Move::code)),
     };
@@ -191,10 +154,10 @@ fn edax_book(board: Board, level: u8, n_empties: i32, (score, mv): (i8, Option<M
 }
 
 /// An Egaroucid book of the one record: its value, level and leaf.
-fn egaroucid_book(board: Board, level: u8, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+fn egaroucid_book(board: Board, level: Level, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
     let mut bytes = egaroucid::header(1).to_vec();
     let leaf = mv.map(|mv| Link::new(Score(score.into()), mv));
     let value = value_of(score).clamp(-64, 64) as i8;
-    egaroucid::encode_record(&mut bytes, &board, value, level as i8, 0, leaf);
+    egaroucid::encode_record(&mut bytes, &board, value, level.to_i8(), 0, leaf);
     bytes
 }

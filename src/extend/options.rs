@@ -23,3 +23,18 @@ pub struct ExtendOptions {
     /// The window the candidate walk's links pass (none: every link).
     pub window: Window,
 }
+
+impl ExtendOptions {
+    /// A session of `engines` over the whole book, as `add` and `new` run
+    /// one: from the initial position, no window, no gate, no budget.
+    pub fn whole_book(engines: &[EngineCommand], engine_timeout: Duration) -> ExtendOptions {
+        ExtendOptions {
+            engines: engines.to_vec(),
+            engine_timeout,
+            min_empties: None,
+            max_positions: None,
+            start: Start::initial(),
+            window: Window::NONE,
+        }
+    }
+}

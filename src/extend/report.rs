@@ -1,6 +1,8 @@
-//! What an `extend` run did, for the summary, and the lines on searches
-//! and engines every growth command's summary shares.
+//! What an `extend` run did, for the summary, and what every growth
+//! command's report holds of its searches and engines ([`SearchTally`]),
+//! with the summary's lines on them.
 
+use crate::engine::ask::Asked;
 use crate::engine::fleet::EngineReport;
 use crate::engine::journal::TakenFrom;
 use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
@@ -29,18 +31,8 @@ pub struct ExtendReport {
     pub expanded: u64,
     /// Positions added to the book (new to it).
     pub added: u64,
-    /// Searches the engines did, and answers taken from the journal.
-    pub searched: u64,
-    /// Answers taken from the journal instead of searched.
-    pub from_journal: u64,
-    /// The answers taken from the journal, by the engine that gave them.
-    pub taken_from: Vec<TakenFrom>,
-    /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub journal_set_aside: Option<PathBuf>,
-    /// Time the engines spent answering, summed over engines.
-    pub engine_time: Duration,
-    /// Each engine: its searches, faults, and whether it was retired.
-    pub engines: Vec<EngineReport>,
+    /// The searches, the journal's answers and the engines.
+    pub searches: SearchTally,
     /// Stopped because `max_positions` were added.
     pub stopped_early: bool,
     /// Records in the book written.
@@ -55,7 +47,7 @@ impl fmt::Display for ExtendReport {
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
         writeln!(f, "positions added      {}", self.added)?;
-        self.searches().write(f)?;
+        self.searches.write(&self.journal, f)?;
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
         }
@@ -64,60 +56,52 @@ impl fmt::Display for ExtendReport {
     }
 }
 
-/// What a growth command's summary says of its searches and the engines
-/// that made them: the lines extend, grow, deepen, add and new share.
-pub struct Searches<'a> {
+/// What a growth command (extend, grow, deepen, add, new) did with its
+/// engines and journal: the searches, the answers the journal gave and by
+/// whom, the journal set aside, the engines' time and each engine.
+#[derive(Clone, Debug, Default)]
+pub struct SearchTally {
     /// Searches the engines did.
     pub searched: u64,
-    /// Answers taken from the journal.
+    /// Answers taken from the journal instead of searched.
     pub from_journal: u64,
-    /// The journal.
-    pub journal: &'a Path,
     /// The answers taken from the journal, by the engine that gave them.
-    pub taken_from: &'a [TakenFrom],
+    pub taken_from: Vec<TakenFrom>,
     /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub journal_set_aside: Option<&'a Path>,
+    pub journal_set_aside: Option<PathBuf>,
     /// Time the engines spent answering, summed over engines.
     pub engine_time: Duration,
     /// Each engine: its searches, faults, and whether it was retired.
-    pub engines: &'a [EngineReport],
+    pub engines: Vec<EngineReport>,
 }
 
-impl Searches<'_> {
-    /// The searches made and taken from the journal (by whom), and the
-    /// journal set aside.
-    pub fn write_counts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SearchTally {
+    /// Counts what a batch of searches cost.
+    pub(crate) fn count(&mut self, asked: &Asked) {
+        self.searched += asked.searched;
+        self.from_journal += asked.from_journal;
+        self.engine_time += asked.engine_time;
+    }
+
+    /// The summary's lines on the searches made and taken from `journal`
+    /// (by whom), and the journal set aside.
+    pub fn write_counts(&self, journal: &Path, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "searches             {} by the engines, {} taken from {}",
             self.searched,
             self.from_journal,
-            self.journal.display()
+            journal.display()
         )?;
-        write_taken(f, self.taken_from)?;
-        write_set_aside(f, self.journal_set_aside)
+        write_taken(f, &self.taken_from)?;
+        write_set_aside(f, self.journal_set_aside.as_deref())
     }
 
-    /// [`Searches::write_counts`], then the engines' time and each engine.
-    pub fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_counts(f)?;
-        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(self.engines))?;
-        write_engines(f, self.engines)
-    }
-}
-
-impl ExtendReport {
-    /// What the summary says of the searches.
-    pub fn searches(&self) -> Searches<'_> {
-        Searches {
-            searched: self.searched,
-            from_journal: self.from_journal,
-            journal: &self.journal,
-            taken_from: &self.taken_from,
-            journal_set_aside: self.journal_set_aside.as_deref(),
-            engine_time: self.engine_time,
-            engines: &self.engines,
-        }
+    /// [`SearchTally::write_counts`], then the engines' time and each engine.
+    pub fn write(&self, journal: &Path, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_counts(journal, f)?;
+        writeln!(f, "engine time          {:.3} s ({})", self.engine_time.as_secs_f64(), fleet_size(&self.engines))?;
+        write_engines(f, &self.engines)
     }
 }
 

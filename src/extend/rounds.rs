@@ -150,9 +150,7 @@ impl Run<'_, '_, '_> {
             control.counted((known + done) as u64);
             control.engines_busy(busy);
         });
-        self.report.searched += asked.searched;
-        self.report.from_journal += asked.from_journal;
-        self.report.engine_time += asked.engine_time;
+        self.report.searches.count(&asked);
         Ok(answers?)
     }
 }

@@ -6,7 +6,7 @@
 //! the engines did.
 
 use super::options::ExtendOptions;
-use super::report::ExtendReport;
+use super::report::{ExtendReport, SearchTally};
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
 use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
@@ -76,12 +76,8 @@ pub(crate) trait Policy {
 /// What a session did beside its policy's own work, for the summary.
 pub(crate) struct Ran {
     pub(crate) positions_loaded: u64,
-    /// Each engine: its searches, faults, and whether it was retired.
-    pub(crate) engines: Vec<EngineReport>,
-    /// The answers taken from the journal, by the engine that gave them.
-    pub(crate) taken_from: Vec<TakenFrom>,
-    /// Where the journal of earlier runs was set aside (`--fresh`).
-    pub(crate) journal_set_aside: Option<PathBuf>,
+    /// What the fleet did.
+    pub(crate) fleet: FleetRan,
     pub(crate) records_written: u64,
     pub(crate) elapsed: Duration,
 }
@@ -90,9 +86,7 @@ impl Ran {
     /// Puts what the session did into a run's report.
     pub(crate) fn fill(self, report: &mut ExtendReport) {
         report.positions_loaded = self.positions_loaded;
-        report.engines = self.engines;
-        report.taken_from = self.taken_from;
-        report.journal_set_aside = self.journal_set_aside;
+        self.fleet.fill(&mut report.searches);
         report.records_written = self.records_written;
         report.elapsed = self.elapsed;
     }
@@ -155,8 +149,7 @@ pub(crate) fn grow_book(
         Written::Out(records) => records,
         Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
     };
-    let FleetRan { engines, taken_from, journal_set_aside } = ran;
-    Ok(Ran { positions_loaded, engines, taken_from, journal_set_aside, records_written, elapsed: began.elapsed() })
+    Ok(Ran { positions_loaded, fleet: ran, records_written, elapsed: began.elapsed() })
 }
 
 /// What a session's fleet did, for the summary: each engine's searches
@@ -166,6 +159,15 @@ pub(crate) struct FleetRan {
     pub(crate) engines: Vec<EngineReport>,
     pub(crate) taken_from: Vec<TakenFrom>,
     pub(crate) journal_set_aside: Option<PathBuf>,
+}
+
+impl FleetRan {
+    /// Puts what the fleet did into a run's searches.
+    pub(crate) fn fill(self, searches: &mut SearchTally) {
+        searches.engines = self.engines;
+        searches.taken_from = self.taken_from;
+        searches.journal_set_aside = self.journal_set_aside;
+    }
 }
 
 /// Runs `work` with the journal and the fleet of `engines` started (and

@@ -3,6 +3,7 @@
 
 use crate::board::{Board, Move, Squares};
 use crate::engine::search::{Answer, Query};
+use crate::level::Level;
 use crate::negamax;
 use crate::symmetry::normalize;
 
@@ -30,11 +31,10 @@ pub enum LeafPlan {
 
 impl LeafPlan {
     /// The plan for the leaf of `board` (stored, normalized), whose links
-    /// are `linked`, searched at Edax's `level`: a finished game's final
+    /// are `linked`, searched at `level`: a finished game's final
     /// score; none when every move is linked; else the best move not linked,
     /// searched after the pass when the side to move must pass.
-    pub fn of(board: &Board, linked: impl IntoIterator<Item = Move>, level: u8) -> LeafPlan {
-        let level = level.min(negamax::MAX_LEVEL);
+    pub fn of(board: &Board, linked: impl IntoIterator<Item = Move>, level: Level) -> LeafPlan {
         if board.is_game_over() {
             return LeafPlan::Known { score: board.final_score() as i8, mv: None };
         }

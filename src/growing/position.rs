@@ -18,9 +18,16 @@ pub struct Position {
 
 impl Position {
     pub fn of(board: &Board, level: u8, leaf: Leaf) -> Position {
-        let edax = EdaxPosition { empties: board.empties() as u8, level, leaf_score: leaf.score };
+        let empties = u8::try_from(board.empties()).expect("64 squares at most");
+        let edax = EdaxPosition { empties, level, leaf_score: leaf.score };
         Position { edax, leaf_has_move: leaf.mv.is_some() }
     }
+}
+
+/// An Egaroucid position's value as the byte its record stores: a leaf's
+/// score, a link's, the value read, or none (−127), never beyond a byte.
+pub fn egaroucid_value(solved: &Negamaxed) -> i8 {
+    i8::try_from(solved.value).expect("an Egaroucid position's value is a byte's")
 }
 
 /// A child of a position, as its negamax reads it: what was computed for
@@ -48,7 +55,7 @@ pub fn negamax_of<E>(
         Flavor::Egaroucid => {
             let scores = children
                 .iter()
-                .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(s.value as i8, c.then_pass)));
+                .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(egaroucid_value(&s), c.then_pass)));
             let value = match negamax::egaroucid_value(position.leaf(), scores.collect::<SmallVec<[i8; 8]>>()) {
                 Some(value) => value.into(),
                 None => now()?,

@@ -11,7 +11,7 @@
 
 use super::error::GrowingError;
 use super::first::FirstNegamax;
-use super::position::{link_scores, negamax_of, Child, LinkScores, Position};
+use super::position::{egaroucid_value, link_scores, negamax_of, Child, LinkScores, Position};
 use super::store::{Edge, Facts, Flavor, NodeId, Store, Stored};
 use super::view::{walk_growing, GrowingPositions, Stop, Values};
 use crate::bits::Bits;
@@ -257,7 +257,7 @@ impl Solved {
         if let Flavor::Egaroucid = store.flavor() {
             let added = store.added().len();
             for k in self.added_linked..added {
-                let id = NodeId::Added(k as u32);
+                let id = NodeId::Added(u32::try_from(k).expect("an added position was numbered in 32 bits"));
                 changed.push(id);
                 changed.extend(store.positions_before(id).into_iter().filter(|&p| self.is_solved(p)));
             }
@@ -324,7 +324,7 @@ pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -
     let child = solved.get(store, child)?;
     Ok(match store.flavor() {
         Flavor::Edax(_) => negamax::edax_link_score(&child).into(),
-        Flavor::Egaroucid => negamax::egaroucid_link_score(child.value as i8, edge.then_pass).into(),
+        Flavor::Egaroucid => negamax::egaroucid_link_score(egaroucid_value(&child), edge.then_pass).into(),
     })
 }
 
@@ -361,7 +361,8 @@ impl Negamaxer<'_, '_, '_> {
     /// Enters a position, read as `record`: marks it computed (it is, once
     /// the walk leaves it) and notes what its negamax reads of it.
     fn enter(&mut self, id: NodeId, record: &Record) -> Result<(), GrowingError> {
-        let (board, level) = (record.board, record.level.clamp(0, 255) as u8);
+        let level = u8::try_from(record.level.clamp(0, 255)).expect("clamped into a byte");
+        let board = record.board;
         let leaf = self.positions.leaf(id, record)?;
         self.solved.mark(id);
         let rank = self.solved.noted.as_mut().map(|noted| {

@@ -16,6 +16,7 @@ use crate::book::index::Located;
 use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::{edax, Header};
+use crate::level::Level;
 use crate::negamax::{Counts, Negamaxed, SearchErrors, SCORE_INF};
 use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
@@ -143,7 +144,7 @@ pub struct Store<'b> {
     added_ids: hashbrown::HashMap<Board, u32>,
     /// The level an Edax book written from the store says in its header,
     /// when not the book read's.
-    header_level: Option<u8>,
+    header_level: Option<Level>,
 }
 
 impl<'b> Store<'b> {
@@ -273,8 +274,8 @@ impl<'b> Store<'b> {
             }
             Flavor::Egaroucid => {
                 let raw = file.egaroucid_record(at).ok_or_else(changed)?;
-                node.level = raw.level().clamp(0, 60) as u8;
-                node.solved.value = raw.raw_value() as i16;
+                node.level = Level::saturating(raw.level().into()).to_u8();
+                node.solved.value = i16::try_from(raw.raw_value()).expect("an Egaroucid value is a byte's");
                 node.n_lines = raw.n_lines();
                 if let Some(leaf) = raw.leaf() {
                     (node.leaf_score, node.leaf_move) = (leaf.score.stored_byte(), Some(leaf.mv));
@@ -618,19 +619,19 @@ impl<'b> Store<'b> {
     /// finished game, or every legal move linked), or the search to ask.
     pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, GrowingError> {
         let Facts { board, level, edges, .. } = self.facts(id)?;
-        Ok(LeafPlan::of(&board, edges.iter().map(|e| e.mv), level))
+        Ok(LeafPlan::of(&board, edges.iter().map(|e| e.mv), Level::saturating(level.into())))
     }
 
     /// Sets the level of a position, its leaf to be searched again at it.
-    pub fn set_level(&mut self, id: NodeId, level: u8) -> Result<(), GrowingError> {
+    pub fn set_level(&mut self, id: NodeId, level: Level) -> Result<(), GrowingError> {
         self.touch(id)?;
-        self.node_mut(id).expect("touched").level = level;
+        self.node_mut(id).expect("touched").level = level.to_u8();
         Ok(())
     }
 
     /// Has the header of the book written say `level` (an Edax book's;
     /// an Egaroucid header holds no level).
-    pub fn set_header_level(&mut self, level: u8) {
+    pub fn set_header_level(&mut self, level: Level) {
         self.header_level = Some(level);
     }
 
@@ -639,7 +640,7 @@ impl<'b> Store<'b> {
     pub fn header_bytes(&self, records: u64) -> Vec<u8> {
         match (self.book.header(), self.header_level) {
             (Header::Edax(header), Some(level)) => {
-                let header = edax::Header { level: level.into(), ..header };
+                let header = edax::Header { level: level.to_i32(), ..header };
                 Header::Edax(header).kept(records)
             }
             (header, _) => header.kept(records),

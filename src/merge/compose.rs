@@ -16,6 +16,7 @@ use crate::format::egaroucid::put_leaf;
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
 use crate::growing::leaf_plan::LeafPlan;
+use crate::level::Level;
 use crate::run::Cancel;
 use crate::symmetry::normalize;
 use crate::write::pipeline::{write_chunks, Appended, Chunk, SinkFailure};
@@ -96,8 +97,8 @@ pub struct Held {
 #[derive(Clone, Copy, Debug)]
 pub struct Stale {
     pub was: (i32, Move),
-    /// The new leaf's score and move (`None`: no move).
-    pub now: Option<(i32, Option<Move>)>,
+    /// The new leaf's score and move (`None`: no move), as the record stores them.
+    pub now: Option<(i8, Option<Move>)>,
 }
 
 /// What composing counted.
@@ -362,9 +363,9 @@ impl Composer<'_> {
         let (pair, plan, stale) = match stale {
             None => ((leaf.0, leaf.1), None, None),
             Some(was) => {
-                let plan = LeafPlan::of(&board, links, chosen.level());
+                let plan = LeafPlan::of(&board, links, Level::saturating(chosen.level().into()));
                 let (now, pending) = self.stale_leaf(plan, tally);
-                let pair = now.map_or(NO_LEAF, |(s, mv)| (s as i8, mv.map_or(Move::NONE_CODE, Move::code)));
+                let pair = now.map_or(NO_LEAF, |(s, mv)| (s, mv.map_or(Move::NONE_CODE, Move::code)));
                 (pair, pending, Some(Stale { was, now }))
             }
         };
@@ -410,7 +411,7 @@ impl Composer<'_> {
     /// The value of the record the merged book keeps for `board` (which it holds).
     fn edax_value(&self, board: &Board) -> Result<i8, Failure> {
         let choice = self.edax_choice(self.a.locate(board), self.b.locate(board))?;
-        Ok(choice.chosen.value().discs().clamp(-64, 64) as i8)
+        Ok(i8::try_from(choice.chosen.value().discs().clamp(-64, 64)).expect("a score within ±64 fits a byte"))
     }
 
     /// An Egaroucid record of the merged book: its links are its legal
@@ -441,10 +442,10 @@ impl Composer<'_> {
         let (plan, stale) = match stale_of(&chosen).filter(|leaf| !own_link(leaf.mv)) {
             None => (None, None),
             Some(leaf) => {
-                let plan = LeafPlan::of(&board, links, chosen.level().clamp(0, 60) as u8);
+                let plan = LeafPlan::of(&board, links, Level::saturating(chosen.level().into()));
                 let (now, pending) = self.stale_leaf(plan, tally);
                 let new_leaf = match now {
-                    Some((score, Some(mv))) if score > crate::negamax::NO_LEAF.into() => (score as i8, mv.code()),
+                    Some((score, Some(mv))) if score > crate::negamax::NO_LEAF => (score, mv.code()),
                     Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
                 };
                 put_leaf(&mut bytes, new_leaf);
@@ -458,13 +459,12 @@ impl Composer<'_> {
 
     /// What a stale leaf becomes now (`None`: an engine will say), and the
     /// plan to search when one will.
-    fn stale_leaf(&self, plan: LeafPlan, tally: &mut Tally) -> (Option<(i32, Option<Move>)>, Option<LeafPlan>) {
+    fn stale_leaf(&self, plan: LeafPlan, tally: &mut Tally) -> (Option<(i8, Option<Move>)>, Option<LeafPlan>) {
         tally.stale += 1;
         match plan {
             LeafPlan::Known { .. } => {
                 tally.stale_known += 1;
-                let (score, mv) = plan.leaf(None);
-                (Some((score.into(), mv)), None)
+                (Some(plan.leaf(None)), None)
             }
             LeafPlan::Search { .. } if self.engines => (None, Some(plan)),
             LeafPlan::Search { query, through_pass } => {
@@ -474,7 +474,7 @@ impl Composer<'_> {
                 // the negamax, −127, on the first such square.
                 let unlinked = query.board.legal_moves() & !query.excluded.bits();
                 let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
-                (Some((crate::negamax::NO_LEAF.into(), first)), None)
+                (Some((crate::negamax::NO_LEAF, first)), None)
             }
         }
     }
@@ -544,7 +544,7 @@ fn count_choice(tally: &mut Tally, kept: Kept, why: Why) {
 /// whose move is not among them, in B's order.
 fn joined_links(a: Option<&edax::RawRecord<'_>>, b: Option<&edax::RawRecord<'_>>) -> SmallVec<[(i8, u8); 16]> {
     let pairs = |record: &edax::RawRecord<'_>| -> SmallVec<[(i8, u8); 16]> {
-        link_pairs(record).chunks_exact(2).map(|pair| (pair[0] as i8, pair[1])).collect()
+        link_pairs(record).chunks_exact(2).map(|pair| (i8::from_le_bytes([pair[0]]), pair[1])).collect()
     };
     match (a, b) {
         (Some(a), Some(b)) => {

@@ -383,7 +383,7 @@ fn search_stale(
             .and_then(|_| file.write_all(&[score as u8, code]))
             .map_err(io(composed))?;
         if let Some(stale) = &mut entries[p.entry].stale {
-            stale.now = Some((score.into(), mv));
+            stale.now = Some((score, mv));
         }
     }
     file.sync_all().map_err(io(composed))?;

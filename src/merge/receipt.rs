@@ -37,7 +37,7 @@ pub fn line(entry: &Entry) -> String {
         let _ = write!(line, ",\"stale\":{}", scored(s.was.0, Some(s.was.1)));
         match s.now {
             Some((score, mv)) => {
-                let _ = write!(line, ",\"leaf\":{}", scored(score, mv));
+                let _ = write!(line, ",\"leaf\":{}", scored(score.into(), mv));
             }
             None => line.push_str(",\"leaf\":null"),
         }

@@ -103,7 +103,7 @@ fn synthesize_with(
     control.phase(Phase::Counting { what: GROWING, total });
     grow::grow(total, options.seed, weight, &mut levels, cancel, &mut |done| control.counted(done))?;
     tracing::info!("grew {total} positions in {:.1} s", began.elapsed().as_secs_f64());
-    let header = writer::header(total as usize, play::LEVEL.into());
+    let header = writer::header(total as usize, play::LEVEL.to_i32());
     // The negamax reads the errors the header states, as Edax does.
     let errors = header.search_errors();
     let mut buckets = spill::Buckets::create(spill_dir, total).map_err(SynthError::Spill)?;
@@ -201,7 +201,11 @@ mod tests {
         let record = book.find(&board).expect("a linked position is in the book");
         // The stored leaf score, whatever its move (65 included).
         let leaf_score = bytes[record.offset as usize + 40 + 2 * record.n_links()] as i8;
-        let position = EdaxPosition { empties: board.empties() as u8, level: record.level as u8, leaf_score };
+        let position = EdaxPosition {
+            empties: board.empties() as u8,
+            level: u8::try_from(record.level).expect("an Edax record's level is a byte"),
+            leaf_score,
+        };
         let children: Vec<_> = record
             .links()
             .map(|l| Some(visit(book, bytes, errors, normalize(&board.after(l.mv).unwrap()).board, done)))

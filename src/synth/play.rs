@@ -4,6 +4,7 @@
 
 use super::rng::Rng;
 use crate::board::{legal_moves, Bitboard, Board, Move, Square};
+use crate::level::Level;
 use crate::negamax;
 use smallvec::SmallVec;
 
@@ -11,7 +12,7 @@ use smallvec::SmallVec;
 /// how deep that searches a leaf (2 plies: the move, then the best reply,
 /// and to the end of the game from 4 empty squares), and the leaves are
 /// scored that way.
-pub(super) const LEVEL: u8 = 2;
+pub(super) const LEVEL: Level = Level::new(2).expect("2 is a level");
 /// Noise added to the evaluation when ranking a position's moves.
 const CHOICE_NOISE: u64 = 6;
 /// Scores are clamped to the disc range.
@@ -74,7 +75,7 @@ fn search(board: &Board, depth: Option<u32>, alpha: i32, beta: i32) -> i32 {
 /// `floor`; `None` when it is not.
 pub(super) fn score_move_above(board: &Board, mv: Move, floor: Option<i32>) -> Option<i32> {
     let empties = board.empties() as u8;
-    let level = negamax::search_level(LEVEL, empties);
+    let level = negamax::search_level(LEVEL.to_u8(), empties);
     let depth = (!level.solves(empties)).then(|| u32::from(level.depth).saturating_sub(1));
     let floor = floor.unwrap_or(-INF);
     let score = -search(&after(board, mv), depth, -INF, -floor);
@@ -167,7 +168,7 @@ mod tests {
     fn a_move_scores_above_a_floor_exactly_as_the_full_search_scores_it() {
         for board in positions(12).into_iter().step_by(5) {
             let empties = board.empties() as u8;
-            let level = negamax::search_level(LEVEL, empties);
+            let level = negamax::search_level(LEVEL.to_u8(), empties);
             let depth = (!level.solves(empties)).then(|| u32::from(level.depth) - 1);
             for square in Square::iter(board.legal_moves()) {
                 let mv = Move::Play(square);

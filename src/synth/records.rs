@@ -75,8 +75,9 @@ fn score_level(
 ) -> Result<Scored, SynthError> {
     let unknown = Negamaxed { value: 0, lower: 0, upper: 0, counts: Default::default() };
     let mut here = Scored { done: vec![unknown; level.len()], level };
-    let (passing, moving): (Vec<u32>, Vec<u32>) =
-        (0..here.level.len() as u32).partition(|&id| here.level.boards()[id as usize].must_pass());
+    let (passing, moving): (Vec<u32>, Vec<u32>) = (0..u32::try_from(here.level.len())
+        .expect("a level's boards are numbered in 32 bits"))
+        .partition(|&id| here.level.boards()[id as usize].must_pass());
     let mut bytes = Vec::with_capacity(256);
     for ids in [moving, passing] {
         for chunk in ids.chunks(CHUNK) {
@@ -152,8 +153,10 @@ fn moves_of(board: &Board, below: Option<&Scored>, here: &Scored) -> Moves {
 /// −127 when every legal move is linked.
 fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
     match moves.leaf {
-        Some((mv, score)) => (Some(Link::new(Score(score), mv)), score as i8),
-        None if board.is_game_over() => (None, board.final_score() as i8),
+        Some((mv, score)) => {
+            (Some(Link::new(Score(score), mv)), i8::try_from(score).expect("a searched score is within ±64"))
+        }
+        None if board.is_game_over() => (None, i8::try_from(board.final_score()).expect("a final score is within ±64")),
         None => (None, negamax::NO_LEAF),
     }
 }
@@ -164,16 +167,17 @@ fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
 fn position(board: &Board, below: Option<&Scored>, here: &Scored, errors: SearchErrors) -> (Negamaxed, Entry) {
     let moves = moves_of(board, below, here);
     let (leaf, leaf_score) = stored_leaf(board, &moves);
-    let own = EdaxPosition { empties: board.empties() as u8, level: LEVEL, leaf_score };
+    let empties = u8::try_from(board.empties()).expect("64 squares at most");
+    let own = EdaxPosition { empties, level: LEVEL.to_u8(), leaf_score };
     let solved = negamax::edax_position(&own, errors, moves.links.iter().map(|&(_, child)| Some(child)));
     let mut entry = Entry::new(*board, solved.value.into());
     (entry.lower, entry.upper) = (Score(solved.lower.into()), Score(solved.upper.into()));
     let c = solved.counts;
     entry.counts = [c.wins, c.draws, c.losses, c.lines];
-    entry.level = LEVEL;
+    entry.level = LEVEL.to_u8();
     entry.links =
         moves.links.iter().map(|&(mv, child)| Link::new(Score(negamax::edax_link_score(&child).into()), mv)).collect();
-    negamax::sort_links(&mut entry.links, |l| l.score.0 as i8);
+    negamax::sort_links(&mut entry.links, |l| l.score.stored_byte());
     (entry.leaf, entry.no_leaf_score) = (leaf, leaf_score);
     (solved, entry)
 }

@@ -14,6 +14,7 @@ use bookminer::extend::deepen::{deepen_with, DeepenOptions};
 use bookminer::extend::priority::ErrorWeight;
 use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::format::edax::entries::encode;
+use bookminer::level::Level;
 use bookminer::negamax::search_level;
 use bookminer::run::{Cancel, Control};
 use bookminer::symmetry::normalize;
@@ -301,7 +302,7 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
             start: Start::initial(),
             window: Window::NONE,
         },
-        level,
+        level: Level::new(level).unwrap(),
         error_weight: ErrorWeight::new(w).unwrap(),
         max_priority: None,
         max_seconds: None,

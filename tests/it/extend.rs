@@ -156,8 +156,11 @@ fn the_solver_answers_what_plain_negamax_says() {
     }
     let mut input = String::from("echo on\n");
     for board in &boards {
-        let query =
-            bookminer::engine::search::Query { board: *board, excluded: bookminer::board::Squares::NONE, level: 60 };
+        let query = bookminer::engine::search::Query {
+            board: *board,
+            excluded: bookminer::board::Squares::NONE,
+            level: bookminer::level::Level::MAX,
+        };
         input.push_str(&format!("setboard {} {}\nhint 1\n", query.board_text(), query.side()));
     }
     input.push_str("q\n");

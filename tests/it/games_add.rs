@@ -290,7 +290,11 @@ fn new(dir: &Path, out: &str, extra: &[&str]) -> Command {
 /// move `mv` scoring `score` (the solver cannot solve it: the answer is
 /// taken from the journal, as a run killed after its search would).
 fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
-    let query = Query { board: normalize(&Board::INITIAL).board, excluded: bookminer::board::Squares::NONE, level };
+    let query = Query {
+        board: normalize(&Board::INITIAL).board,
+        excluded: bookminer::board::Squares::NONE,
+        level: bookminer::level::Level::new(level).unwrap(),
+    };
     let line = format!(
         "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":\"elsewhere\"}}\n",
         query.board_text(),

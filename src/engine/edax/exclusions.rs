@@ -7,6 +7,7 @@
 use crate::board::Move;
 use crate::engine::search::Query;
 use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
+use crate::level::Level;
 
 /// An Edax book with a record for each query that excludes moves.
 pub fn book_of<'q>(queries: impl Iterator<Item = &'q Query>) -> Vec<u8> {
@@ -16,7 +17,7 @@ pub fn book_of<'q>(queries: impl Iterator<Item = &'q Query>) -> Vec<u8> {
         record_of(query).encode(&mut records);
         n += 1;
     }
-    let mut book = new_header(time::OffsetDateTime::UNIX_EPOCH, 60, 0, n).to_vec();
+    let mut book = new_header(time::OffsetDateTime::UNIX_EPOCH, Level::MAX, 0, n).to_vec();
     book.extend_from_slice(&records);
     book
 }
@@ -29,7 +30,7 @@ fn record_of(query: &Query) -> EdaxRecord {
         value: 0,
         lower: -64,
         upper: 64,
-        level: query.level,
+        level: query.level.to_u8(),
         links: query.excluded.iter().map(|s| (0, Move::Play(s).code())).collect(),
         leaf: NO_LEAF,
     }
@@ -40,13 +41,17 @@ mod tests {
     use super::*;
     use crate::board::Square;
     use crate::book::Book;
+    use crate::level::Level;
 
     #[test]
     fn each_query_with_exclusions_is_a_record_whose_links_are_them() {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3d3").unwrap();
         let board = crate::symmetry::normalize(&board).board;
         let excluded = crate::board::Squares::NONE.with(Square::parse("c4").unwrap());
-        let queries = [Query { board, excluded: Default::default(), level: 60 }, Query { board, excluded, level: 60 }];
+        let queries = [
+            Query { board, excluded: Default::default(), level: Level::MAX },
+            Query { board, excluded, level: Level::MAX },
+        ];
         let book = Book::from_bytes("exclusions", book_of(queries.iter())).unwrap();
         assert_eq!(book.counts().records, 1);
         let record = book.find(&board).unwrap();

@@ -17,6 +17,7 @@ mod exclusions;
 
 use super::search::{Answer, Fault, Launcher, Query, Searcher};
 use crate::board::Square;
+use crate::level::Level;
 use crate::os::EngineGroup;
 use crate::run::Cancel;
 use std::collections::VecDeque;
@@ -84,7 +85,7 @@ pub struct Engine {
     /// engine's own, written again before each search that leaves moves out.
     exclusions: PathBuf,
     /// What the console was last told, so that it is told again only on a change.
-    level: Option<u8>,
+    level: Option<Level>,
     book_on: Option<bool>,
     /// How the engine ended, once it is reaped.
     status: Option<ExitStatus>,
@@ -415,7 +416,7 @@ mod tests {
     fn query(excluded: &[&str]) -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3").unwrap();
         let excluded = excluded.iter().fold(crate::board::Squares::NONE, |set, s| set.with(Square::parse(s).unwrap()));
-        Query { board, excluded, level: 60 }
+        Query { board, excluded, level: Level::MAX }
     }
 
     fn lines(text: &str) -> Vec<String> {

@@ -4,6 +4,7 @@
 
 use super::read::{self as edax, Header, HEADER_LEN, LINKS_AT, MAGIC, N_LINK_AT};
 use crate::board::{Board, Move, Square};
+use crate::level::Level;
 use crate::record::{Details, Link, Record, Score};
 use smallvec::SmallVec;
 
@@ -101,13 +102,13 @@ pub fn header_from(header: &Header, n_nodes: u64) -> [u8; HEADER_LEN] {
 
 /// The header of a book written from another format: version 4, release
 /// 6, dated `date` (UTC), the highest level and fewest empties written.
-pub fn new_header(date: time::OffsetDateTime, level: i32, n_empties: i32, n_nodes: u64) -> [u8; HEADER_LEN] {
+pub fn new_header(date: time::OffsetDateTime, level: Level, n_empties: i32, n_nodes: u64) -> [u8; HEADER_LEN] {
     let date = (date.year() as i16, u8::from(date.month()), date.day(), date.hour(), date.minute(), date.second());
     header_bytes(&Header {
         version: edax::VERSION,
         release: 6,
         date,
-        level: level.max(1),
+        level: i32::from(edax_level(level)),
         n_empties,
         midgame_error: 0,
         endcut_error: 0,
@@ -119,13 +120,13 @@ pub fn new_header(date: time::OffsetDateTime, level: i32, n_empties: i32, n_node
 /// The header of a book Edax's `book new` starts, dated `date` (UTC):
 /// version 4, release 6, the level and n_empties given, Edax's own search
 /// errors (midgame 2, endcut 1), verbosity 0, one record.
-pub fn book_new_header(date: time::OffsetDateTime, level: i32, n_empties: i32) -> [u8; HEADER_LEN] {
+pub fn book_new_header(date: time::OffsetDateTime, level: Level, n_empties: i32) -> [u8; HEADER_LEN] {
     let date = (date.year() as i16, u8::from(date.month()), date.day(), date.hour(), date.minute(), date.second());
     header_bytes(&Header {
         version: edax::VERSION,
         release: 6,
         date,
-        level,
+        level: level.to_i32(),
         n_empties,
         midgame_error: 2,
         endcut_error: 1,
@@ -144,9 +145,10 @@ fn header_bytes(header: &Header) -> [u8; HEADER_LEN] {
     bytes.try_into().expect("an Edax header is 42 bytes")
 }
 
-/// A level as Edax stores it: 1 to 60.
-fn edax_level(level: i32) -> u8 {
-    level.clamp(1, 60) as u8
+/// A level as Edax stores it in a record it makes from another format's,
+/// and in the header of a book it converts: 1 to 60 (level 0 is taken as 1).
+fn edax_level(level: Level) -> u8 {
+    level.to_u8().max(1)
 }
 
 fn score_byte(score: Score) -> i8 {
@@ -169,7 +171,7 @@ pub fn from_egaroucid(record: &Record, stored_leaf: Option<Link>) -> EdaxRecord 
         value: record.value.0 as i16,
         lower: -64,
         upper: 64,
-        level: edax_level(record.level),
+        level: edax_level(Level::saturating(record.level)),
         links,
         leaf,
     }
@@ -223,11 +225,11 @@ pub fn pass_record(board: Board, child: &Record) -> EdaxRecord {
         Details::Egaroucid { n_lines, .. } => n_lines,
         Details::Edax { counts, .. } => counts[3],
     };
-    pass_record_of(board, child.value, n_lines, child.level)
+    pass_record_of(board, child.value, n_lines, Level::saturating(child.level))
 }
 
 /// [`pass_record`] from the child's value, line count and level.
-fn pass_record_of(board: Board, child_value: Score, n_lines: u32, child_level: i32) -> EdaxRecord {
+fn pass_record_of(board: Board, child_value: Score, n_lines: u32, child_level: Level) -> EdaxRecord {
     let value = -child_value.0;
     let finished = board.is_game_over();
     EdaxRecord {
@@ -385,10 +387,12 @@ mod tests {
     fn a_pass_record_links_the_pass_but_a_finished_game_stores_its_score() {
         let (must_pass, finished) = passing_and_finished();
         assert!(must_pass.must_pass() && finished.is_game_over());
-        let record = pass_record_of(must_pass, Score(-12), 9, 70);
+        let record = pass_record_of(must_pass, Score(-12), 9, Level::saturating(70));
         assert_eq!((record.value, record.level, record.counts), (12, 60, [0, 0, 0, 9]));
+        // Edax's records made from another format's are at level 1 at least.
+        assert_eq!(pass_record_of(must_pass, Score(-12), 9, Level::default()).level, 1);
         assert_eq!((record.links.as_slice(), record.leaf), (&[(12, Move::PASS_CODE)][..], NO_LEAF));
-        let record = pass_record_of(finished, Score(-12), 9, 70);
+        let record = pass_record_of(finished, Score(-12), 9, Level::saturating(70));
         assert!(record.links.is_empty());
         assert_eq!(record.leaf, (12, Move::NONE_CODE));
     }
