@@ -179,6 +179,23 @@ impl BookFile {
         }
     }
 
+    /// The record `id`, if it is part of the book: `records_in(id..id + 1)`
+    /// without an iterator to make (a record's parents are found by id,
+    /// one at a time).
+    pub fn locate_id(&self, id: RecordId) -> Option<Located> {
+        match &self.layout {
+            Layout::Edax { .. } => {
+                let offset = self.offset_of_id(id)?;
+                edax::next_record(self.bytes(), offset as usize).ok()?;
+                Some(self.located(id, offset))
+            }
+            Layout::Egaroucid { .. } => {
+                let raw = egaroucid::record_at(self.bytes(), id).filter(|_| u64::from(id.0) < self.counts.records)?;
+                raw.is_in_book().then_some(Located { id, hint: 0 })
+            }
+        }
+    }
+
     /// Where a record starts in the file.
     pub fn offset(&self, at: Located) -> u64 {
         match &self.layout {
@@ -387,5 +404,26 @@ mod tests {
         let root = book.find(&normalize(&Board::INITIAL).board).unwrap();
         assert_eq!(book.file().place_of(&root), FilePlace { number: 2, offset: 4 + 17 });
         assert_eq!(book.records().count(), 2);
+    }
+
+    /// Every record found from its id alone, and every run of records from
+    /// any first id, is the one a read of the whole file in order finds.
+    #[test]
+    fn a_record_found_by_id_is_the_one_read_in_order() {
+        use crate::synth::{book_bytes, SynthOptions};
+        let bytes = book_bytes(&SynthOptions { positions: 3000, seed: 3, perturb: 0.1 });
+        let book = Book::from_bytes("synthetic", bytes).unwrap();
+        let file = book.file();
+        let in_order: Vec<Located> = file.every_record().collect();
+        assert!(in_order.len() > 2 * edax::STARTS_EVERY, "the book spans several starts");
+        for (i, &at) in in_order.iter().enumerate() {
+            assert_eq!(file.locate_id(at.id), Some(at), "record {i}");
+            assert_eq!(file.offset(at), file.offset(file.locate_id(at.id).unwrap()));
+        }
+        assert_eq!(file.locate_id(RecordId(in_order.len() as u32)), None);
+        for first in [0, 1, 63, 64, 65, 1023, 1024, 1100, in_order.len() - 1] {
+            let run: Vec<Located> = file.records_in(first..first + 70).collect();
+            assert_eq!(run, in_order[first..(first + 70).min(in_order.len())], "from {first}");
+        }
     }
 }

@@ -13,13 +13,21 @@ use super::resolve::split;
 use super::resolved::LinkTargets;
 use crate::format::edax;
 use crate::record::RecordId;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 
 /// Records whose runs start are kept: every this many.
 const BLOCK: usize = 64;
 /// A count byte of this says the count is in the list of large counts.
 const MANY: u8 = u8::MAX;
+/// How many links ahead the counts a link's child will touch are asked
+/// for: each link's child is anywhere in the book, and waiting for its
+/// counts one link at a time made turning the links round cost more than
+/// reading the file.
+const LOOKAHEAD: usize = 16;
+/// How many links ahead the place a link's parent goes is asked for, its
+/// child's counts being at hand by then.
+const NEAR: usize = 8;
 
 /// The records that link to each record.
 pub struct Parents {
@@ -43,8 +51,14 @@ impl Parents {
         let mut counts = vec![0u8; records];
         let many = in_parts(&mut counts, &parts, |part, mine| {
             let mut mine = Counts { bytes: mine, from: part.start, many: HashMap::new() };
-            for child in targets.children().flatten().filter(|c| part.contains(&c.index())) {
-                mine.add(child.index())?;
+            for (child, ahead) in with_lookahead(targets) {
+                if let Some(ahead) = ahead.filter(|a| part.contains(&a.index())) {
+                    mine.prefetch(ahead.index());
+                }
+                match child {
+                    Some(child) if part.contains(&child.index()) => mine.add(child.index())?,
+                    _ => {}
+                }
             }
             Some(mine.many)
         })?;
@@ -78,20 +92,13 @@ impl Parents {
             let list_from = list_parts.iter().map(|r| r.start);
             for (((part, run), list_from), mine) in parts.iter().cloned().zip(runs).zip(list_from).zip(placed_runs) {
                 threads.push(scope.spawn(move || {
-                    let mut placed = Counts { bytes: mine, from: part.start, many: HashMap::new() };
-                    let mut children = targets.children();
-                    for record in edax::records(file.bytes()) {
-                        let Ok((parent, _, raw)) = record else { break };
-                        for child in children.by_ref().take(raw.n_links()).flatten() {
-                            let c = child.index();
-                            if part.contains(&c) {
-                                let at = this.start(c) + placed.get(c) as usize - list_from;
-                                *run.get_mut(at)? = parent.0;
-                                placed.add(c)?;
-                            }
-                        }
+                    let placed = Counts { bytes: mine, from: part.start, many: HashMap::new() };
+                    let mut filling = Filling { parents: this, run, list_from, placed, near: VecDeque::new() };
+                    let children = links(file, targets).filter(|(_, child)| part.contains(&child.index()));
+                    for (parent, child) in children {
+                        filling.push(parent, child)?;
                     }
-                    Some(())
+                    filling.finish()
                 }));
             }
             threads.into_iter().all(|t| t.join().expect("a thread turning links round does not panic").is_some())
@@ -121,6 +128,12 @@ impl Parents {
         (block_start + before) as usize
     }
 
+    /// Asks for the memory [`Parents::start`] of `record` reads.
+    fn prefetch_start(&self, record: usize) {
+        prefetch_index::prefetch_index(&self.counts, record / BLOCK * BLOCK);
+        prefetch_index::prefetch_index(&self.blocks, record / BLOCK);
+    }
+
     /// The records with a link to `child`.
     pub fn of_record(&self, child: RecordId) -> impl Iterator<Item = RecordId> + '_ {
         let run = match child.index() < self.counts.len() {
@@ -137,6 +150,75 @@ impl Parents {
     pub fn allocation_size(&self) -> usize {
         self.blocks.len() * 4 + self.counts.len() + self.many.len() * 8 + self.list.len() * 4
     }
+}
+
+/// Every link to a record of the book, as its parent and child, in file
+/// order of the links.
+fn links<'a>(file: &'a BookFile, targets: &'a LinkTargets) -> impl Iterator<Item = (RecordId, RecordId)> + 'a {
+    let records = edax::records(file.bytes()).map_while(Result::ok);
+    let parents = records.flat_map(|(parent, _, raw)| std::iter::repeat_n(parent, raw.n_links()));
+    parents.zip(targets.children()).filter_map(|(parent, child)| Some((parent, child?)))
+}
+
+/// One core's part of [`Parents::fill`]: its links in file order, each
+/// placed a few links after it comes in. Each child is anywhere in the
+/// book: its count is asked for from memory as the link comes in, and its
+/// run's place in the list [`NEAR`] links before it is written, so that
+/// no link waits for memory on its own.
+struct Filling<'p, 'r> {
+    parents: &'p Parents,
+    /// The core's part of the list, which starts at `list_from` of the whole.
+    run: &'r mut [u32],
+    list_from: usize,
+    /// The parents placed so far in each child's run.
+    placed: Counts<'r>,
+    /// The links come in and not yet placed, the oldest first: parent,
+    /// child, and the child run's start once known.
+    near: VecDeque<(RecordId, usize, Option<usize>)>,
+}
+
+impl Filling<'_, '_> {
+    /// Takes in the link from `parent` to `child`, and places the link
+    /// [`LOOKAHEAD`] links before it; `None` if a run overflows.
+    fn push(&mut self, parent: RecordId, child: RecordId) -> Option<()> {
+        let c = child.index();
+        self.parents.prefetch_start(c);
+        self.placed.prefetch(c);
+        self.near.push_back((parent, c, None));
+        if let Some((_, c, start)) = self.near.get_mut(self.near.len().saturating_sub(1 + NEAR)) {
+            let at = self.parents.start(*c);
+            prefetch_index::prefetch_index(&*self.run, at.saturating_sub(self.list_from));
+            *start = Some(at);
+        }
+        match self.near.len() > LOOKAHEAD {
+            true => self.place_oldest(),
+            false => Some(()),
+        }
+    }
+
+    /// Places the links still to place.
+    fn finish(mut self) -> Option<()> {
+        while !self.near.is_empty() {
+            self.place_oldest()?;
+        }
+        Some(())
+    }
+
+    /// Puts the oldest link's parent into its child's run.
+    fn place_oldest(&mut self) -> Option<()> {
+        let (parent, c, start) = self.near.pop_front()?;
+        let start = start.unwrap_or_else(|| self.parents.start(c));
+        let at = start + self.placed.get(c) as usize - self.list_from;
+        *self.run.get_mut(at)? = parent.0;
+        self.placed.add(c)
+    }
+}
+
+/// Every link's child, in file order of the links, each with the child
+/// [`LOOKAHEAD`] links further on (`None` past the last).
+fn with_lookahead(targets: &LinkTargets) -> impl Iterator<Item = (Option<RecordId>, Option<RecordId>)> + '_ {
+    let ahead = targets.children().skip(LOOKAHEAD).chain(std::iter::repeat(None));
+    targets.children().zip(ahead)
 }
 
 /// Runs `work` on every core, each on one part of `bytes` (`parts` of it,
@@ -165,6 +247,11 @@ struct Counts<'a> {
 }
 
 impl Counts<'_> {
+    /// Asks for the memory of `record`'s count, one of the run's.
+    fn prefetch(&self, record: usize) {
+        prefetch_index::prefetch_index(&*self.bytes, record - self.from);
+    }
+
     fn get(&self, record: usize) -> u32 {
         match self.bytes[record - self.from] {
             MANY => self.many.get(&(record as u32)).copied().unwrap_or(0),

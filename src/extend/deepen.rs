@@ -219,8 +219,12 @@ impl Policy for Leaves<'_> {
         self.report.ended = stopped.or(ended).unwrap_or_default();
         let reached: Vec<NodeId> = changed.into_iter().filter(|&id| solved.is_solved(id)).collect();
         let stop = Stop { cancel, journal: journal.path() };
+        let carried = Instant::now();
         solved.after_change(store, &reached, stop)?;
+        tracing::debug!("changes carried up in {:.3} s", carried.elapsed().as_secs_f64());
+        let counted = Instant::now();
         self.report.values_changed = values_changed(store, solved)?;
+        tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
         if matches!(store.flavor(), Flavor::Edax(_)) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
             self.report.header_level_set = true;
@@ -261,7 +265,10 @@ fn by_priority(
     options: &DeepenOptions,
 ) -> (Vec<NodeId>, u64, Option<Ended>) {
     let w = options.error_weight;
+    let began = Instant::now();
     let needed = needed_count(graph, root, options.extend.window);
+    tracing::debug!("records needing deepening counted in {:.3} s", began.elapsed().as_secs_f64());
+    let began = Instant::now();
     let by_positions = options.extend.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let by_priority = options.max_priority.map(|c| priority::count_at_most(graph, root, w, c));
     let by_priority = by_priority.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
@@ -274,6 +281,7 @@ fn by_priority(
     // One more than the budget: whether it cut the order short, and which.
     let mut chosen: Vec<NodeId> =
         priority::least(graph, root, w, |_| false, limit.saturating_add(1)).into_iter().map(|f| f.node).collect();
+    tracing::debug!("the least priorities found in {:.3} s", began.elapsed().as_secs_f64());
     if chosen.len() <= limit {
         return (chosen, needed, None);
     }

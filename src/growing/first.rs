@@ -103,7 +103,10 @@ pub fn prepare(
     let Some(targets) = targets else {
         return Ok(Prepared { book, links: None, first: Some(first) });
     };
-    match Parents::of(book.file(), &targets) {
+    let began = Instant::now();
+    let parents = Parents::of(book.file(), &targets);
+    tracing::debug!("{}: links turned round in {:.3} s", path.display(), began.elapsed().as_secs_f64());
+    match parents {
         Some(parents) => Ok(Prepared { book, links: Some((targets, parents)), first: Some(first) }),
         // Too many links to turn round: growth finds each position's
         // parents by negamaxing again.

@@ -203,7 +203,7 @@ impl Solved {
         };
         let more = self.more_parents.get(&child).into_iter().flatten().copied();
         let file = store.book().file();
-        let located = move |p: u32| file.records_in(p as usize..p as usize + 1).next().map(NodeId::Book);
+        let located = move |p: u32| file.locate_id(RecordId(p)).map(NodeId::Book);
         let listed = store.stored_parents(child).filter(|&p| self.is_solved(p));
         sorted.iter().filter_map(move |&(_, p)| located(p)).chain(listed).chain(more)
     }

@@ -173,10 +173,7 @@ impl<'b> Store<'b> {
             _ => None,
         };
         let file = self.book.file();
-        records
-            .into_iter()
-            .flatten()
-            .filter_map(move |p| file.records_in(p.index()..p.index() + 1).next().map(NodeId::Book))
+        records.into_iter().flatten().filter_map(move |p| file.locate_id(p).map(NodeId::Book))
     }
 
     pub fn book(&self) -> &'b Book {
