@@ -1,5 +1,5 @@
 //! Which records link to each record of an Edax book: its links, resolved
-//! ([`LinkTargets`]), turned round. For work that carries a change up from a
+//! ([`super::LinkTargets`]), turned round. For work that carries a change up from a
 //! position to every position linking to it, without a lookup or a walk.
 //!
 //! Kept as one list of parents sorted by child (4 bytes a link) and, to
@@ -10,7 +10,7 @@
 
 use super::file::BookFile;
 use super::resolve::split;
-use super::resolved::LinkTargets;
+use super::resolved::LinkChildren;
 use crate::format::edax;
 use crate::record::RecordId;
 use std::collections::{HashMap, VecDeque};
@@ -45,7 +45,7 @@ impl Parents {
     /// (resolved from `file`); `None` when the book stores more links to
     /// records than 32 bits count. Each core takes the children of one
     /// run of records, and reads every link to find them.
-    pub fn of(file: &BookFile, targets: &LinkTargets) -> Option<Parents> {
+    pub fn of(file: &BookFile, targets: LinkChildren<'_>) -> Option<Parents> {
         let records = file.counts().records as usize;
         let parts = split(records, crate::parallel::workers(), BLOCK);
         let mut counts = vec![0u8; records];
@@ -80,7 +80,7 @@ impl Parents {
 
     /// Puts every link's parent into its child's run, each core the runs of
     /// its part of the records, in file order of the parents.
-    fn fill(&mut self, file: &BookFile, targets: &LinkTargets, parts: &[Range<usize>]) -> Option<()> {
+    fn fill(&mut self, file: &BookFile, targets: LinkChildren<'_>, parts: &[Range<usize>]) -> Option<()> {
         let mut list = std::mem::take(&mut self.list);
         let mut placed = vec![0u8; self.counts.len()];
         let this = &*self;
@@ -154,10 +154,10 @@ impl Parents {
 
 /// Every link to a record of the book, as its parent and child, in file
 /// order of the links.
-fn links<'a>(file: &'a BookFile, targets: &'a LinkTargets) -> impl Iterator<Item = (RecordId, RecordId)> + 'a {
+fn links<'a>(file: &'a BookFile, targets: LinkChildren<'a>) -> impl Iterator<Item = (RecordId, RecordId)> + 'a {
     let records = edax::records(file.bytes()).map_while(Result::ok);
     let parents = records.flat_map(|(parent, _, raw)| std::iter::repeat_n(parent, raw.n_links()));
-    parents.zip(targets.children()).filter_map(|(parent, child)| Some((parent, child?)))
+    parents.zip(targets.iter()).filter_map(|(parent, child)| Some((parent, child?)))
 }
 
 /// One core's part of [`Parents::fill`]: its links in file order, each
@@ -216,9 +216,9 @@ impl Filling<'_, '_> {
 
 /// Every link's child, in file order of the links, each with the child
 /// [`LOOKAHEAD`] links further on (`None` past the last).
-fn with_lookahead(targets: &LinkTargets) -> impl Iterator<Item = (Option<RecordId>, Option<RecordId>)> + '_ {
-    let ahead = targets.children().skip(LOOKAHEAD).chain(std::iter::repeat(None));
-    targets.children().zip(ahead)
+fn with_lookahead(targets: LinkChildren<'_>) -> impl Iterator<Item = (Option<RecordId>, Option<RecordId>)> + '_ {
+    let ahead = targets.iter().skip(LOOKAHEAD).chain(std::iter::repeat(None));
+    targets.iter().zip(ahead)
 }
 
 /// Runs `work` on every core, each on one part of `bytes` (`parts` of it,
@@ -291,7 +291,7 @@ mod tests {
     fn the_parents_are_the_records_whose_links_lead_to_each_record() {
         let book = Book::from_bytes("s", book_bytes(&SynthOptions { positions: 3000, seed: 5, perturb: 0.1 })).unwrap();
         let Ok((book, Some(targets))) = book.resolve_keeping_index().into_book() else { panic!("an Edax book") };
-        let parents = Parents::of(book.file(), &targets).unwrap();
+        let parents = Parents::of(book.file(), targets.children()).unwrap();
         // A record may link twice to one child (two moves to symmetric
         // positions): it is listed once for each link.
         let mut expected: HashMap<RecordId, Vec<RecordId>> = HashMap::new();

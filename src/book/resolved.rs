@@ -215,6 +215,18 @@ pub(super) enum Targets {
     Egaroucid(EgaroucidLinks),
 }
 
+/// Every link's child record of an Edax book, in file order of the links,
+/// borrowed from where the targets are kept.
+#[derive(Clone, Copy)]
+pub struct LinkChildren<'a>(&'a [PackedTarget]);
+
+impl<'a> LinkChildren<'a> {
+    /// Each link's child (`None`: not in the book, or an illegal move).
+    pub fn iter(self) -> impl Iterator<Item = Option<RecordId>> + 'a {
+        self.0.iter().map(|t| t.child_located().map(|at| at.id))
+    }
+}
+
 /// Where every stored link of an Edax book leads, kept beside the index
 /// ([`super::Book::link_targets`]): for work that both looks positions up
 /// and walks the links many times over.
@@ -239,10 +251,9 @@ impl LinkTargets {
         stored.unwrap_or_default().iter().map(|t| t.unpack())
     }
 
-    /// Every link's child record, in file order of the links (`None`: not
-    /// in the book, or an illegal move).
-    pub fn children(&self) -> impl Iterator<Item = Option<RecordId>> + '_ {
-        self.links.iter().map(|t| t.child_located().map(|at| at.id))
+    /// Every link's child record, in file order of the links.
+    pub fn children(&self) -> LinkChildren<'_> {
+        LinkChildren(&self.links)
     }
 
     /// Bytes the targets take, for reports.
@@ -278,6 +289,14 @@ impl ResolvedBook {
             }
             ResolvedBook { file, targets: Targets::Egaroucid(_), index: Some(index) } => Ok((file, index, None)),
             other => Err(Box::new(other)),
+        }
+    }
+
+    /// Every link's child record, for an Edax book.
+    pub fn link_children(&self) -> Option<LinkChildren<'_>> {
+        match &self.targets {
+            Targets::Edax(targets) => Some(LinkChildren(&targets.links)),
+            Targets::Egaroucid(_) => None,
         }
     }
 

@@ -81,7 +81,8 @@ pub fn prepare(
     let began = Instant::now();
     let mut negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties);
     negamaxer.keep_candidates = kept;
-    let (walked, negamaxer) = walk_and_negamax(&walkable, negamaxer, cancel).map_err(RunError::io(&path))?;
+    let ((walked, negamaxer), parents) =
+        beside_parents(&walkable, || walk_and_negamax(&walkable, negamaxer, cancel)).map_err(RunError::io(&path))?;
     if walkable.book().file().changed() {
         return Err(ExtendError::book_changed(&path));
     }
@@ -100,18 +101,47 @@ pub fn prepare(
     let Ok((book, targets)) = walkable.into_book().into_book() else {
         unreachable!("a book resolved with its index kept")
     };
-    let Some(targets) = targets else {
-        return Ok(Prepared { book, links: None, first: Some(first) });
-    };
-    let began = Instant::now();
-    let parents = Parents::of(book.file(), &targets);
-    tracing::debug!("{}: links turned round in {:.3} s", path.display(), began.elapsed().as_secs_f64());
-    match parents {
-        Some(parents) => Ok(Prepared { book, links: Some((targets, parents)), first: Some(first) }),
+    match (targets, parents) {
+        (Some(targets), Some(Some(parents))) => {
+            Ok(Prepared { book, links: Some((targets, parents)), first: Some(first) })
+        }
         // Too many links to turn round: growth finds each position's
         // parents by negamaxing again.
-        None => Ok(Prepared { book, links: None, first: None }),
+        (Some(_), _) => Ok(Prepared { book, links: None, first: None }),
+        (None, _) => Ok(Prepared { book, links: None, first: Some(first) }),
     }
+}
+
+/// `work` on this thread and, beside it, an Edax book's links turned round
+/// (`None` for an Egaroucid book; `Some(None)` for too many links): the
+/// walk and its negamax leave the cores part of the time, which turning
+/// the links round takes. The thread could not be started: an error of
+/// the system's.
+fn beside_parents<T>(
+    walkable: &Walkable,
+    work: impl FnOnce() -> std::io::Result<T>,
+) -> std::io::Result<(T, Option<Option<Parents>>)> {
+    let book = walkable.book();
+    std::thread::scope(|scope| {
+        let turning = match book.link_children() {
+            Some(children) => {
+                Some(std::thread::Builder::new().name("parents".to_string()).spawn_scoped(scope, move || {
+                    let began = Instant::now();
+                    let parents = Parents::of(book.file(), children);
+                    tracing::debug!(
+                        "{}: links turned round in {:.3} s",
+                        book.path().display(),
+                        began.elapsed().as_secs_f64()
+                    );
+                    parents
+                })?)
+            }
+            None => None,
+        };
+        let done = work()?;
+        let parents = turning.map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        Ok((done, parents))
+    })
 }
 
 /// The walk from the start over links, on this thread, and the negamax
