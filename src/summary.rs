@@ -18,7 +18,7 @@ use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::new_book::NewReport;
-use bookminer::extend::{ExtendReport, TakenFrom};
+use bookminer::extend::{ExtendReport, SearchTally, TakenFrom};
 use bookminer::fix::FixReport;
 use bookminer::inspect::line::JudgedAt;
 use bookminer::inspect::report::{Found, Report, Turned};
@@ -172,71 +172,71 @@ pub fn fix(report: &FixReport) -> Value {
 }
 
 pub fn extend(report: &ExtendReport) -> Value {
-    json!({
-        "command": "extend",
-        "input": text(&report.input),
-        "output": text(&report.output),
-        "journal": text(&report.journal),
-        "positions_loaded": report.positions_loaded,
-        "rounds": report.rounds,
-        "candidates": report.candidates,
-        "expanded": report.expanded,
-        "positions_added": report.added,
-        "searches": report.searches.searched,
-        "searches_from_journal": report.searches.from_journal,
-        "journal_answers_by": taken_from(&report.searches.taken_from),
-        "journal_set_aside": report.searches.journal_set_aside.as_deref().map(text),
-        "engine_seconds": secs(report.searches.engine_time),
-        "engines": engines(&report.searches.engines),
-        "stopped_early": report.stopped_early,
-        "records_written": report.records_written,
-        "elapsed_seconds": secs(report.elapsed),
-    })
+    joined([
+        json!({
+            "command": "extend",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "rounds": report.rounds,
+            "candidates": report.candidates,
+            "expanded": report.expanded,
+            "positions_added": report.added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "stopped_early": report.stopped_early,
+            "records_written": report.records_written,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
 }
 
 pub fn new_book(report: &NewReport) -> Value {
-    json!({
-        "command": "new",
-        "output": text(&report.output),
-        "journal": text(&report.journal),
-        "level": report.level,
-        "n_empties": report.n_empties,
-        "leaf_move": report.leaf_move.map(|m| m.to_string()),
-        "leaf_score": report.leaf_score,
-        "searches": report.searches.searched,
-        "searches_from_journal": report.searches.from_journal,
-        "journal_answers_by": taken_from(&report.searches.taken_from),
-        "journal_set_aside": report.searches.journal_set_aside.as_deref().map(text),
-        "engine_seconds": secs(report.searches.engine_time),
-        "engines": engines(&report.searches.engines),
-        "records_written": 1,
-        "elapsed_seconds": secs(report.elapsed),
-    })
+    joined([
+        json!({
+            "command": "new",
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "level": report.level,
+            "n_empties": report.n_empties,
+            "leaf_move": report.leaf_move.map(|m| m.to_string()),
+            "leaf_score": report.leaf_score,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "records_written": 1,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
 }
 
 pub fn add(report: &AddReport) -> Value {
-    json!({
-        "command": "add",
-        "input": text(&report.input),
-        "output": text(&report.output),
-        "journal": text(&report.journal),
-        "positions_loaded": report.positions_loaded,
-        "games_read": report.games_read,
-        "games_skipped": report.skipped,
-        "games_cut_short": report.cut_short,
-        "cut_short": report.cuts,
-        "positions_met": report.positions_met,
-        "positions_added": report.added,
-        "links_added": report.links_added,
-        "searches": report.searches.searched,
-        "searches_from_journal": report.searches.from_journal,
-        "journal_answers_by": taken_from(&report.searches.taken_from),
-        "journal_set_aside": report.searches.journal_set_aside.as_deref().map(text),
-        "engine_seconds": secs(report.searches.engine_time),
-        "engines": engines(&report.searches.engines),
-        "records_written": report.records_written,
-        "elapsed_seconds": secs(report.elapsed),
-    })
+    joined([
+        json!({
+            "command": "add",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "games_read": report.games_read,
+            "games_skipped": report.skipped,
+            "games_cut_short": report.cut_short,
+            "cut_short": report.cuts,
+            "positions_met": report.positions_met,
+            "positions_added": report.added,
+            "links_added": report.links_added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "records_written": report.records_written,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
 }
 
 /// A book `merge` converted, as `convert`'s summary says it, but for the
@@ -289,55 +289,80 @@ pub fn merge(report: &MergeReport) -> Value {
 
 pub fn grow(report: &GrowReport) -> Value {
     let e = &report.extend;
-    json!({
-        "command": "grow",
-        "input": text(&e.input),
-        "output": text(&e.output),
-        "journal": text(&e.journal),
-        "positions_loaded": e.positions_loaded,
-        "expanded": e.expanded,
-        "positions_added": e.added,
-        "ended_by": report.ended.name(),
-        "largest_expanded": report.largest_expanded,
-        "least_priority_left": report.least_left,
-        "searches": e.searches.searched,
-        "searches_from_journal": e.searches.from_journal,
-        "journal_answers_by": taken_from(&e.searches.taken_from),
-        "journal_set_aside": e.searches.journal_set_aside.as_deref().map(text),
-        "engine_seconds": secs(e.searches.engine_time),
-        "engine_utilisation": report.utilisation,
-        "engines": engines(&e.searches.engines),
-        "records_written": e.records_written,
-        "elapsed_seconds": secs(e.elapsed),
-    })
+    joined([
+        json!({
+            "command": "grow",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "expanded": e.expanded,
+            "positions_added": e.added,
+            "ended_by": report.ended.name(),
+            "largest_expanded": report.largest_expanded,
+            "least_priority_left": report.least_left,
+        }),
+        searches(&e.searches),
+        json!({
+            "engine_utilisation": report.utilisation,
+            "engines": engines(&e.searches.engines),
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
 }
 
 pub fn deepen(report: &DeepenReport) -> Value {
     let e = &report.extend;
+    joined([
+        json!({
+            "command": "deepen",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "level": report.level,
+            "needed_deepening": report.needed,
+            "deepened": report.deepened,
+            "ended_by": report.ended.name(),
+            "leaf_moves_changed": report.moves_changed,
+            "leaf_scores_changed": report.scores_changed,
+            "largest_leaf_score_change": report.largest_score_change,
+            "values_changed": report.values_changed,
+            "header_level_set": report.header_level_set,
+        }),
+        searches(&e.searches),
+        json!({
+            "engines": engines(&e.searches.engines),
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
+}
+
+/// What every command that asks the engines says of its searches, up to
+/// the engines' seconds (each engine's own line follows apart: `grow`
+/// puts its utilisation between).
+fn searches(t: &SearchTally) -> Value {
     json!({
-        "command": "deepen",
-        "input": text(&e.input),
-        "output": text(&e.output),
-        "journal": text(&e.journal),
-        "positions_loaded": e.positions_loaded,
-        "level": report.level,
-        "needed_deepening": report.needed,
-        "deepened": report.deepened,
-        "ended_by": report.ended.name(),
-        "leaf_moves_changed": report.moves_changed,
-        "leaf_scores_changed": report.scores_changed,
-        "largest_leaf_score_change": report.largest_score_change,
-        "values_changed": report.values_changed,
-        "header_level_set": report.header_level_set,
-        "searches": e.searches.searched,
-        "searches_from_journal": e.searches.from_journal,
-        "journal_answers_by": taken_from(&e.searches.taken_from),
-        "journal_set_aside": e.searches.journal_set_aside.as_deref().map(text),
-        "engine_seconds": secs(e.searches.engine_time),
-        "engines": engines(&e.searches.engines),
-        "records_written": e.records_written,
-        "elapsed_seconds": secs(e.elapsed),
+        "searches": t.searched,
+        "searches_from_journal": t.from_journal,
+        "journal_answers_by": taken_from(&t.taken_from),
+        "journal_set_aside": t.journal_set_aside.as_deref().map(text),
+        "engine_seconds": secs(t.engine_time),
     })
+}
+
+/// The keys of `parts`, objects each, in order: one summary whose keys
+/// come from more than one place.
+fn joined<const N: usize>(parts: [Value; N]) -> Value {
+    let mut keys = serde_json::Map::new();
+    for part in parts {
+        if let Value::Object(part) = part {
+            keys.extend(part);
+        }
+    }
+    Value::Object(keys)
 }
 
 /// The answers taken from the journal, by the engine command that gave

@@ -150,8 +150,7 @@ impl BookFile {
     }
 
     /// The records with ids in `ids` that are part of the book, in file
-    /// order (found from the first one's id: quickly when it is a multiple
-    /// of [`edax::STARTS_EVERY`]).
+    /// order (found from the first one's id, walking at most 63 records).
     pub fn records_in(&self, ids: std::ops::Range<usize>) -> Box<dyn Iterator<Item = Located> + '_> {
         let bytes = self.bytes();
         let (Ok(first), Ok(end)) = (u32::try_from(ids.start), u32::try_from(ids.end)) else {
@@ -204,9 +203,8 @@ impl BookFile {
         }
     }
 
-    /// Where the record `id` starts, found from its id alone (quickly for
-    /// an Edax record whose id is a multiple of [`edax::STARTS_EVERY`]);
-    /// none past the last record.
+    /// Where the record `id` starts, found from its id alone (an Edax
+    /// record by walking at most 63 records); none past the last record.
     fn offset_of_id(&self, id: RecordId) -> Option<u64> {
         match &self.layout {
             Layout::Edax { starts, .. } => starts.offset_by_walking(self.bytes(), id),

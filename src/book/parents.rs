@@ -185,7 +185,9 @@ impl Filling<'_, '_> {
         self.parents.prefetch_start(c);
         self.placed.prefetch(c);
         self.near.push_back((parent, c, None));
-        if let Some((_, c, start)) = self.near.get_mut(self.near.len().saturating_sub(1 + NEAR)) {
+        // The link NEAR links before this one: its child's counts are at hand.
+        if let Some(nearer) = self.near.len().checked_sub(1 + NEAR) {
+            let (_, c, start) = &mut self.near[nearer];
             let at = self.parents.start(*c);
             prefetch_index::prefetch_index(&*self.run, at.saturating_sub(self.list_from));
             *start = Some(at);
