@@ -1,18 +1,22 @@
-//! `cut` (docs/convert.md, cut): the start position's record and every record the
-//! windowed walk arrives at, in walk order, in the book's own format (an
+//! `cut` (docs/convert.md, cut): the records of the start line before the
+//! start, then the start position's record and every record the windowed
+//! walk arrives at, in walk order, in the book's own format (an
 //! older Egaroucid book as .egbk3); an Edax record's links to records not
 //! written are pruned as Edax's `book prune` does.
 
+use crate::board::Board;
 use crate::book::index::Located;
 use crate::book::{Book, Destination, RecordId, ResolvedBook};
 use crate::convert::{walk_error, ConvertError, LEFT};
 use crate::format::{edax, OutFormat};
 use crate::run::{Control, Phase, RunError};
+use crate::symmetry::normalize;
 use crate::walk::{Start, Walkable};
 use crate::window::Window;
 use crate::write::order::walk_order;
 use crate::write::pipeline::{self, Chunk};
 use crate::write::BookOut;
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,7 +28,8 @@ pub struct CutReport {
     pub out: PathBuf,
     /// Records in the file read.
     pub read: u64,
-    /// Records written: those the windowed walk reached.
+    /// Records written: the start line's before the start, and those the
+    /// windowed walk reached.
     pub kept: u64,
     /// Edax links removed because their child was not written.
     pub links_pruned: u64,
@@ -109,8 +114,38 @@ impl Part {
     }
 }
 
+/// The records `book` holds of the positions on the start line before the
+/// start, the initial position first, each once (§12): written ahead of the
+/// walk's records so that the cut book is whole from the initial position.
+fn records_before_start(book: &Book, start: &Start) -> Vec<Located> {
+    let mut board = Board::INITIAL;
+    let mut found: Vec<Located> = Vec::new();
+    for &mv in &start.line {
+        if let Some(at) = book.locate(&normalize(&board).board) {
+            if !found.iter().any(|seen| seen.id == at.id) {
+                found.push(at);
+            }
+        }
+        match board.after(mv) {
+            Some(next) => board = next,
+            None => break,
+        }
+    }
+    found
+}
+
+/// The start line's records, then the walk's, a record the walk also reached
+/// (through a pass, the position before it) written once, in the first place.
+fn start_line_first(before: Vec<Located>, reached: Vec<Located>) -> Vec<Located> {
+    if before.is_empty() {
+        return reached;
+    }
+    let ahead: HashSet<RecordId> = before.iter().map(|at| at.id).collect();
+    before.into_iter().chain(reached.into_iter().filter(|at| !ahead.contains(&at.id))).collect()
+}
+
 /// Writes to `out` the part of `book` that the walk from `start` under
-/// `window` reaches.
+/// `window` reaches, after the records of the start line before it.
 pub fn cut(
     book: Book,
     start: &Start,
@@ -124,6 +159,7 @@ pub fn cut(
     let header = book.header();
     let mut sink = BookOut::create(out, &book_path, format.header_len())?;
     let mut report = CutReport { out: out.to_path_buf(), read: book.counts().records, ..CutReport::default() };
+    let before = records_before_start(&book, start);
     (control.phase)(Phase::Resolving);
     let walkable = Walkable::new(book, start).map_err(RunError::start_missing(&book_path))?.within(window);
     (control.phase)(Phase::Walking);
@@ -135,11 +171,14 @@ pub fn cut(
     let (order, _) = walk_order(&walkable, control.cancel, control.progress, &mut note)
         .map_err(|error| walk_error(&book_path, error))?;
     (control.phase)(Phase::Writing);
+    let kept_before: HashSet<RecordId> = before.iter().map(|at| at.id).collect();
+    let reached = start_line_first(before, reached);
     let resolved = walkable.book();
     let changed = || ConvertError::from(RunError::BookChanged { book: book_path.clone(), left: LEFT });
     let cut_chunk = |k: usize, part: &mut Part| {
         for &at in &reached[k * CHUNK..((k + 1) * CHUNK).min(reached.len())] {
-            part.push(resolved, at, format, |id| order.is_reached(id)).ok_or_else(changed)?;
+            part.push(resolved, at, format, |id| order.is_reached(id) || kept_before.contains(&id))
+                .ok_or_else(changed)?;
         }
         Ok::<(), ConvertError>(())
     };

@@ -147,6 +147,23 @@ fn arrivals(path: &Path, start: &Start, window: Window) -> Vec<(Vec<Move>, Board
     walk(&walkable, All(Vec::new())).unwrap().1 .0
 }
 
+/// The boards `book` holds of the positions on `start`'s line before the
+/// start, found by replaying the line and asking the book board by board.
+fn held_on_the_line(book: &std::path::Path, start: &Start) -> Vec<Board> {
+    let whole = Book::open(book, &Default::default()).unwrap();
+    let held: std::collections::HashSet<Board> = whole.records().map(|r| r.board()).collect();
+    let mut board = Board::INITIAL;
+    let mut found = Vec::new();
+    for &mv in &start.line {
+        let normal = bookminer::symmetry::normalize(&board).board;
+        if held.contains(&normal) {
+            found.push(normal);
+        }
+        board = board.after(mv).unwrap();
+    }
+    found
+}
+
 fn limit(n: i32) -> Option<u32> {
     u32::try_from(n).ok()
 }
@@ -154,8 +171,10 @@ fn limit(n: i32) -> Option<u32> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
-    /// SPEC §12: a cut holds the start's record and the records the
-    /// windowed walk arrives at; every Edax link leads into it; and the
+    /// SPEC §12: a cut holds the records of the start line before the
+    /// start, the start's record and the records the windowed walk arrives
+    /// at; every Edax link leads into it; it is walked from the initial
+    /// position as any book; and the
     /// windowed walk over it arrives as over the whole book.
     #[test]
     fn a_cut_keeps_what_the_windowed_walk_reaches(
@@ -179,6 +198,7 @@ proptest! {
         let before = arrivals(&input, &start, window);
         let mut expected: Vec<Board> = vec![bookminer::symmetry::normalize(&start.board).board];
         expected.extend(before.iter().map(|(_, b)| *b));
+        expected.extend(held_on_the_line(&input, &start));
         expected.sort();
         expected.dedup();
         let kept = Book::open(&out, &Default::default()).unwrap();
@@ -186,6 +206,9 @@ proptest! {
         held.sort();
         prop_assert_eq!(&held, &expected, "the cut holds exactly what the walk reached");
 
+        let initial = Start { board: Board::INITIAL, line: Vec::new() };
+        prop_assert!(Walkable::new(Book::open(&out, &Default::default()).unwrap(), &initial).is_ok(),
+            "the cut book holds the initial position");
         if is_edax {
             let resolved = Walkable::new(Book::open(&out, &Default::default()).unwrap(), &start).unwrap();
             let book = resolved.book();
