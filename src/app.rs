@@ -266,6 +266,12 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         }
         Some(Command::Completions { .. } | Command::Man { .. }) => {}
     }
+    // The pictures and charts: never drawn over the config or the log.
+    match &cli.command {
+        Some(Command::Inspect { svg: Some(svg), .. }) => written.push(svg.clone()),
+        Some(Command::Stats { svg, html, .. }) => written.extend(svg.iter().chain(html).cloned()),
+        _ => {}
+    }
     (read, written)
 }
 
@@ -1224,8 +1230,9 @@ fn run_inspect(
     svg: Option<&Path>,
 ) -> Result<u8, AppError> {
     let book_path = book_of(book, config)?;
+    let positions_file = file.or(config.positions_file.as_deref()).filter(|_| positions.is_empty());
     let requests = if positions.is_empty() {
-        let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
+        let path = positions_file.ok_or(AppError::NoPositions)?;
         let bytes = bookminer::files::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_file(path, &bytes)
@@ -1236,7 +1243,8 @@ fn run_inspect(
     let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
     let outcomes = inspect(&book, &rules, &requests);
     if let Some(svg) = svg {
-        draw_positions(&book, &rules, &outcomes, svg)?;
+        let inputs: Vec<&Path> = [Some(book_path), positions_file].into_iter().flatten().collect();
+        draw_positions(&book, &rules, &outcomes, svg, &inputs)?;
     }
     let json = summary::ending().summary == SummaryFormat::Json;
     // With --summary json every position read is gathered into one object,
@@ -1306,7 +1314,13 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
 /// file named for one position, else the name's stem with the position's
 /// number among those asked (`pos.svg`: `pos-1.svg`, `pos-2.svg`). A
 /// malformed position has no picture; one the book lacks is drawn bare.
-fn draw_positions(book: &Book, rules: &Rules, outcomes: &[Outcome], svg: &Path) -> Result<(), AppError> {
+fn draw_positions(
+    book: &Book,
+    rules: &Rules,
+    outcomes: &[Outcome],
+    svg: &Path,
+    inputs: &[&Path],
+) -> Result<(), AppError> {
     for (i, outcome) in outcomes.iter().enumerate() {
         let report = match outcome {
             Ok(report) => report,
@@ -1315,7 +1329,7 @@ fn draw_positions(book: &Book, rules: &Rules, outcomes: &[Outcome], svg: &Path) 
         };
         let path = picture_name(svg, i + 1, outcomes.len());
         let found = mismatches::at_position(book, rules, report);
-        write_view(book.path(), &path, Picture { report, mismatches: &found }.to_string().as_bytes())?;
+        write_view(inputs, &path, Picture { report, mismatches: &found }.to_string().as_bytes())?;
     }
     Ok(())
 }
@@ -1330,11 +1344,16 @@ fn picture_name(svg: &Path, number: usize, of: usize) -> PathBuf {
     svg.with_file_name(format!("{stem}-{number}{extension}"))
 }
 
-/// Writes a picture or chart whole (or not at all), never over the book.
-fn write_view(book: &Path, path: &Path, bytes: &[u8]) -> Result<(), AppError> {
+/// Writes a picture or chart whole (or not at all), never over a file the
+/// command reads (the book, the positions file), by any path.
+fn write_view(inputs: &[&Path], path: &Path, bytes: &[u8]) -> Result<(), AppError> {
     let io = |source| AppError::Io { path: path.to_path_buf(), source };
-    if bookminer::files::input::same_destination(book, path) {
-        return Err(AppError::Usage(format!("{}: is the book read; name another file to draw into", path.display())));
+    if let Some(input) = inputs.iter().find(|input| bookminer::files::input::same_destination(input, path)) {
+        return Err(AppError::Usage(format!(
+            "{}: is {}, which this command reads; name another file to draw into",
+            path.display(),
+            input.display()
+        )));
     }
     ensure_dir(folder_of(path)).map_err(io)?;
     let mut file = AtomicFile::create(path).map_err(io)?;
@@ -1360,10 +1379,10 @@ fn run_stats(path: &Path, config: &Config, charts: Charts<'_>) -> Result<u8, App
     shown.clear();
     let drawn = bookminer::charts::Charts { name: &path.display().to_string(), stats: &stats };
     if let Some(svg) = charts.svg {
-        write_view(path, svg, drawn.to_string().as_bytes())?;
+        write_view(&[path], svg, drawn.to_string().as_bytes())?;
     }
     if let Some(html) = charts.html {
-        write_view(path, html, drawn.html().as_bytes())?;
+        write_view(&[path], html, drawn.html().as_bytes())?;
     }
     let problems = verify_file(&book)?.problems.len();
     end(stats.to_string().trim_end().to_string(), || summary::stats(path, &book, &stats, problems), None)?;

@@ -62,6 +62,25 @@ fn a_picture_holds_the_moves_and_scores_inspect_prints() {
 }
 
 #[test]
+fn a_picture_is_never_drawn_over_the_book_nor_the_positions_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("b.dat");
+    std::fs::copy(edax46(), &book).unwrap();
+    let before = std::fs::read(&book).unwrap();
+    let out = bin().current_dir(dir.path()).args(["inspect", "b.dat", "F5F6", "--svg", "./b.dat"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert!(common::stderr_of(&out).contains("which this command reads"), "{}", common::stderr_of(&out));
+    std::fs::write(dir.path().join("p.txt"), "F5F6\n").unwrap();
+    let out =
+        bin().current_dir(dir.path()).args(["inspect", "b.dat", "-f", "p.txt", "--svg", "p.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    let out = bin().current_dir(dir.path()).args(["stats", "b.dat", "--html", "b.dat"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert_eq!(std::fs::read(&book).unwrap(), before, "the book untouched");
+    assert_eq!(std::fs::read_to_string(dir.path().join("p.txt")).unwrap(), "F5F6\n");
+}
+
+#[test]
 fn mode_1_s_leaf_above_the_links_is_marked_on_its_square() {
     // Mining's own lines: each mode-1 line ends with a leaf above its
     // position's links; its picture marks that leaf's square with mode 1.
@@ -181,6 +200,16 @@ impl Server {
         let mut stderr = String::new();
         self.child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
         (status.code(), stderr)
+    }
+}
+
+impl Drop for Server {
+    /// A test that fails before [`Server::stop`] leaves no server behind.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
