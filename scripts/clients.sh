@@ -37,7 +37,9 @@
 #     with nothing to repair.
 #   * `inspect --svg` and the explorer's page (`serve`, as headless
 #     Chromium renders it; Debian's chromium installed if missing) hold the
-#     moves and scores `inspect` prints at F5F6E6F4.
+#     moves and scores `inspect` prints at F5F6E6F4, and the page, played in
+#     Chromium (a square clicked, back, forward, a kifu pasted), those it
+#     prints at each line reached.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -50,6 +52,7 @@
 # line per failed check and ends with "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+repo=$PWD
 bin=$(realpath "${1:-target/release/bookminer}")
 shared=$(realpath ../shared)
 clients=$shared/tools/clients
@@ -444,10 +447,11 @@ squares_of() {
     | sed 's/data-move="\(..\)" data-score="\(.*\)"/\1 \2/' | sort | paste -sd, -
 }
 
-# printed_moves: the moves and scores `inspect` prints at F5F6E6F4 ("  C6 -> F3 +3").
+# printed_moves [LINE]: the moves and scores `inspect` prints at LINE
+# (F5F6E6F4 unless named; "  C6 -> F3 +3", the leaf's line too).
 printed_moves() {
-  "$bin" inspect "$shared/books/edax46-l2-small.dat" F5F6E6F4 --config /dev/null \
-    | awk '/^  .. +-> /{ s = $4; sub(/^\+/, "", s); print $3 " " s }' | sort | paste -sd, -
+  "$bin" inspect "$shared/books/edax46-l2-small.dat" "${1:-F5F6E6F4}" --config /dev/null \
+    | awk '/^(  |leaf: ).. +-> /{ s = $NF; sub(/^\+/, "", s); print $(NF-1) " " s }' | sort | paste -sd, -
 }
 
 # picture_as_inspect_prints: inspect --svg's squares are the moves and
@@ -483,11 +487,43 @@ explorer_as_chromium_renders() {
   [ "$stopped" = 0 ] || { echo "Ctrl-C: exit status $stopped"; return 1; }
 }
 
+# explorer_as_a_person_plays_it: in headless Chromium, the page at
+# /line/F5F6E6F4 plays F3 when its square is clicked, goes back and
+# forward, and goes to a kifu pasted; at each step its board carries the
+# moves and scores inspect prints there (scripts/explorer-clicks.py).
+explorer_as_a_person_plays_it() {
+  "$bin" serve "$shared/books/edax46-l2-small.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
+  local server=$! address= i profile; profile=$(mktemp -d -p "$d")
+  for i in $(seq 100); do
+    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
+    sleep 0.1
+  done
+  [ -n "$address" ] || { echo "the server printed no address"; kill $server; return 1; }
+  local line; for line in F5F6E6F4 F5F6E6F4F3 F5D6C3; do
+    printf '%s\t%s\n' "$line" "$(printed_moves "$line")"
+  done | python3 -c 'import json, sys; print(json.dumps({l: sorted(m.split(",")) for l, m in (x.rstrip("\n").split("\t") for x in sys.stdin)}))' \
+    > "$d/expected.json"
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$profile" --remote-debugging-port=0 \
+    "$address/line/F5F6E6F4" > "$d/chromium.err" 2>&1 &
+  local browser=$! port=
+  for i in $(seq 300); do
+    port=$(head -n 1 "$profile/DevToolsActivePort" 2> /dev/null) && [ -n "$port" ] && break
+    sleep 0.1
+  done
+  local played=1
+  [ -n "$port" ] && timeout 120 python3 "$repo/scripts/explorer-clicks.py" "$port" "$d/expected.json" && played=0
+  kill $browser; wait $browser 2> /dev/null
+  kill -INT $server; wait $server
+  return $played
+}
+
 # Debian's chromium, for the explorer's check (CI's image may lack it).
 command -v chromium > /dev/null || { apt-get update && apt-get install -y chromium; } > /dev/null 2>&1 \
   || echo "chromium could not be installed: the explorer's check will fail"
 check "inspect --svg draws the moves and scores inspect prints" picture_as_inspect_prints
 check "the explorer, as headless Chromium renders it, holds them too" explorer_as_chromium_renders
+check "the explorer in headless Chromium: a square clicked, back, forward, a kifu pasted" explorer_as_a_person_plays_it
 
 for old in "${olds[@]}"; do
   [ -e "$old" ] || continue

@@ -451,12 +451,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
             run_stats(book_of(path.as_deref(), config)?, config, charts)
         }
         Some(Command::Serve { path, address, port, .. }) => {
-            let book_path = book_of(path.as_deref(), config)?;
-            let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
-            let book = open_book(book_path, config, &mut Progress::default())?;
-            stop_on_interrupt("the server stops");
-            crate::serve::run(&book, &rules, std::net::SocketAddr::new(address, port), cancel())
-                .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
+            run_serve(book_of(path.as_deref(), config)?, config, std::net::SocketAddr::new(address, port))
         }
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
@@ -1308,6 +1303,19 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
         tracing::error!("{}", report.verdict(path));
         Ok(EXIT_PROBLEMS)
     }
+}
+
+/// The explorer (docs/pictures.md): the book opened, then served until
+/// Ctrl-C (status 0); Ctrl-C during the load serves nothing (status 130).
+fn run_serve(book_path: &Path, config: &Config, address: std::net::SocketAddr) -> Result<u8, AppError> {
+    stop_on_interrupt("the server stops");
+    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let book = open_book(book_path, config, &mut Progress::default())?;
+    if cancel().is_set() {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    crate::serve::run(&book, &rules, address, cancel())
+        .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
 }
 
 /// Writes the picture of each position reported (docs/pictures.md): the

@@ -59,6 +59,12 @@ fn a_picture_holds_the_moves_and_scores_inspect_prints() {
     // F3, +3, is the best and the only one marked so.
     assert_eq!(picture.matches(" best\"").count(), 1);
     assert!(picture.contains(r#"<g class="book link best" data-move="F3" data-score="3""#));
+    // The same position of the same book converted to Egaroucid's formats.
+    for converted in ["books/egbk3/edax46-l2-small.egbk3", "books/egbk3/edax46-l2-small.egbk2"] {
+        let out = bin().arg("inspect").arg(common::data(converted)).args(["F5F6E6F4", "--svg"]).arg(&svg).output();
+        assert!(out.unwrap().status.success(), "{converted}");
+        assert_eq!(squares(&std::fs::read_to_string(&svg).unwrap()), expected(), "{converted}");
+    }
 }
 
 #[test]
