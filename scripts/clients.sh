@@ -35,6 +35,11 @@
 #     the same boards, links, values, bounds and levels (the recorded books
 #     of ../shared/books/games, and a live run of Edax's), loading in Edax
 #     with nothing to repair.
+#   * `inspect --svg` and the explorer's page (`serve`, as headless
+#     Chromium renders it; Debian's chromium installed if missing) hold the
+#     moves and scores `inspect` prints at F5F6E6F4, and the page, played in
+#     Chromium (a square clicked, back, forward, a kifu pasted), those it
+#     prints at each line reached.
 #
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
@@ -47,6 +52,7 @@
 # line per failed check and ends with "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+repo=$PWD
 bin=$(realpath "${1:-target/release/bookminer}")
 shared=$(realpath ../shared)
 clients=$shared/tools/clients
@@ -429,6 +435,95 @@ for in in "${books[@]}"; do
   check "merge $name with itself --link into Edax" merged_then "$in" "$in" m.dat --link
   check "merge $name with the first book into .egbk3" merged_then "$in" "${books[0]}" m.egbk3
 done
+
+# The nine moves the book knows at F5F6E6F4 in edax46-l2-small.dat and
+# their scores, as `inspect` prints them (docs/pictures.md).
+seen_moves="C3 0,D3 -1,E3 0,F3 3,G3 -1,G4 0,G5 -1,G6 0,G7 -2"
+
+# squares_of FILE: the data-move and data-score pairs of a picture or page,
+# sorted, one "MOVE SCORE" per comma.
+squares_of() {
+  grep -o 'data-move="[A-H][1-8]" data-score="-\{0,1\}[0-9]*"' "$1" \
+    | sed 's/data-move="\(..\)" data-score="\(.*\)"/\1 \2/' | sort | paste -sd, -
+}
+
+# printed_moves [LINE]: the moves and scores `inspect` prints at LINE
+# (F5F6E6F4 unless named; "  C6 -> F3 +3", the leaf's line too).
+printed_moves() {
+  "$bin" inspect "$shared/books/edax46-l2-small.dat" "${1:-F5F6E6F4}" --config /dev/null \
+    | awk '/^(  |leaf: ).. +-> /{ s = $NF; sub(/^\+/, "", s); print $(NF-1) " " s }' | sort | paste -sd, -
+}
+
+# picture_as_inspect_prints: inspect --svg's squares are the moves and
+# scores inspect prints, the nine known.
+picture_as_inspect_prints() {
+  bm inspect "$shared/books/edax46-l2-small.dat" F5F6E6F4 --svg "$d/pos.svg" || return 1
+  local drawn printed; drawn=$(squares_of "$d/pos.svg"); printed=$(printed_moves)
+  [ "$drawn" = "$printed" ] || { echo "drawn: $drawn; printed: $printed"; return 1; }
+  [ "$drawn" = "$seen_moves" ] || { echo "drawn: $drawn; expected: $seen_moves"; return 1; }
+}
+
+# explorer_as_chromium_renders: the explorer's page at /line/F5F6E6F4, as
+# headless Chromium renders it once the page's scripts ran, holds the
+# squares inspect prints; a screenshot is taken; Ctrl-C stops the server.
+explorer_as_chromium_renders() {
+  "$bin" serve "$shared/books/edax46-l2-small.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
+  local pid=$! address= i
+  for i in $(seq 100); do
+    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
+    sleep 0.1
+  done
+  [ -n "$address" ] || { echo "the server printed no address"; cat "$d/serve.err"; kill $pid; return 1; }
+  local chromium=(chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$(mktemp -d -p "$d")")
+  timeout 120 "${chromium[@]}" --virtual-time-budget=5000 --dump-dom "$address/line/F5F6E6F4" > "$d/dom.html" 2> "$d/chromium.err"
+  timeout 120 "${chromium[@]}" --window-size=1100,760 --screenshot="$d/explorer.png" "$address/line/F5F6E6F4" \
+    >> "$d/chromium.err" 2>&1
+  kill -INT $pid; wait $pid; local stopped=$?
+  local rendered printed; rendered=$(squares_of "$d/dom.html"); printed=$(printed_moves)
+  [ "$rendered" = "$printed" ] && [ "$rendered" = "$seen_moves" ] \
+    || { echo "rendered: $rendered; printed: $printed; expected: $seen_moves"; return 1; }
+  [ -s "$d/explorer.png" ] || { echo "no screenshot"; tail -n 5 "$d/chromium.err"; return 1; }
+  [ "$stopped" = 0 ] || { echo "Ctrl-C: exit status $stopped"; return 1; }
+}
+
+# explorer_as_a_person_plays_it: in headless Chromium, the page at
+# /line/F5F6E6F4 plays F3 when its square is clicked, goes back and
+# forward, and goes to a kifu pasted; at each step its board carries the
+# moves and scores inspect prints there (scripts/explorer-clicks.py).
+explorer_as_a_person_plays_it() {
+  "$bin" serve "$shared/books/edax46-l2-small.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
+  local server=$! address= i profile; profile=$(mktemp -d -p "$d")
+  for i in $(seq 100); do
+    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
+    sleep 0.1
+  done
+  [ -n "$address" ] || { echo "the server printed no address"; kill $server; return 1; }
+  local line; for line in F5F6E6F4 F5F6E6F4F3 F5D6C3; do
+    printf '%s\t%s\n' "$line" "$(printed_moves "$line")"
+  done | python3 -c 'import json, sys; print(json.dumps({l: sorted(m.split(",")) for l, m in (x.rstrip("\n").split("\t") for x in sys.stdin)}))' \
+    > "$d/expected.json"
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$profile" --remote-debugging-port=0 \
+    "$address/line/F5F6E6F4" > "$d/chromium.err" 2>&1 &
+  local browser=$! port=
+  for i in $(seq 300); do
+    port=$(head -n 1 "$profile/DevToolsActivePort" 2> /dev/null) && [ -n "$port" ] && break
+    sleep 0.1
+  done
+  local played=1
+  [ -n "$port" ] && timeout 120 python3 "$repo/scripts/explorer-clicks.py" "$port" "$d/expected.json" && played=0
+  kill $browser; wait $browser 2> /dev/null
+  kill -INT $server; wait $server
+  return $played
+}
+
+# Debian's chromium, for the explorer's check (CI's image may lack it).
+command -v chromium > /dev/null || { apt-get update && apt-get install -y chromium; } > /dev/null 2>&1 \
+  || echo "chromium could not be installed: the explorer's check will fail"
+check "inspect --svg draws the moves and scores inspect prints" picture_as_inspect_prints
+check "the explorer, as headless Chromium renders it, holds them too" explorer_as_chromium_renders
+check "the explorer in headless Chromium: a square clicked, back, forward, a kifu pasted" explorer_as_a_person_plays_it
 
 for old in "${olds[@]}"; do
   [ -e "$old" ] || continue

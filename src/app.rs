@@ -23,7 +23,8 @@ use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::files::{ensure_dir, folder_of, AtomicFile};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::games::{GameFiles, GamesError};
-use bookminer::inspect::{inspect, InspectError, Request};
+use bookminer::inspect::picture::Picture;
+use bookminer::inspect::{inspect, mismatches, InspectError, Outcome, Request};
 use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::modes::Rules;
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
@@ -197,9 +198,11 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut read: Vec<PathBuf> = config_file(cli).into_iter().collect();
     let mut written = Vec::new();
     match &cli.command {
-        Some(Command::Verify { path: Some(path), .. } | Command::Stats { path: Some(path), .. }) => {
-            read.push(path.clone())
-        }
+        Some(
+            Command::Verify { path: Some(path), .. }
+            | Command::Stats { path: Some(path), .. }
+            | Command::Serve { path: Some(path), .. },
+        ) => read.push(path.clone()),
         Some(Command::Mine { path: Some(path), .. }) => {
             read.push(path.clone());
             written.extend(mine_options(config, cli.mine_output()).outputs());
@@ -208,7 +211,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
             written.extend(mine_options(config, cli.mine_output()).outputs());
         }
-        Some(Command::Verify { .. } | Command::Stats { .. }) => {
+        Some(Command::Verify { .. } | Command::Stats { .. } | Command::Serve { .. }) => {
             read.extend(config.book.iter().chain(&config.positions_file).cloned());
         }
         Some(Command::Inspect { positions, file, .. }) => {
@@ -262,6 +265,12 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             }
         }
         Some(Command::Completions { .. } | Command::Man { .. }) => {}
+    }
+    // The pictures and charts: never drawn over the config or the log.
+    match &cli.command {
+        Some(Command::Inspect { svg: Some(svg), .. }) => written.push(svg.clone()),
+        Some(Command::Stats { svg, html, .. }) => written.extend(svg.iter().chain(html).cloned()),
+        _ => {}
     }
     (read, written)
 }
@@ -344,6 +353,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Inspect { .. }
             | Command::Verify { .. }
             | Command::Stats { .. }
+            | Command::Serve { .. }
             | Command::Completions { .. }
             | Command::Man { .. },
         ) => Vec::new(),
@@ -423,20 +433,26 @@ fn inputs_are_good(config: &Config) {
 /// ([`Cli::mine_output`]).
 pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config) -> Result<u8, AppError> {
     match command {
-        None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None),
+        None if config.mode == RunMode::Inspect => run_inspect(config, None, &[], None, None),
         None => run_mine(book_of(None, config)?, config, output),
         Some(Command::Mine { path, .. }) => run_mine(book_of(path.as_deref(), config)?, config, output),
-        Some(Command::Inspect { positions, file, .. }) => match book_among(&positions)? {
+        Some(Command::Inspect { positions, file, svg, .. }) => match book_among(&positions)? {
             Some((at, book)) => {
                 let others: Vec<String> =
                     positions.iter().enumerate().filter(|&(i, _)| i != at).map(|(_, p)| p.clone()).collect();
-                run_inspect(config, Some(book), &others, file.as_deref())
+                run_inspect(config, Some(book), &others, file.as_deref(), svg.as_deref())
             }
-            None => run_inspect(config, None, &positions, file.as_deref()),
+            None => run_inspect(config, None, &positions, file.as_deref(), svg.as_deref()),
         },
         // The book named, else the one mining would read.
         Some(Command::Verify { path, .. }) => run_verify(book_of(path.as_deref(), config)?, config),
-        Some(Command::Stats { path, .. }) => run_stats(book_of(path.as_deref(), config)?, config),
+        Some(Command::Stats { path, svg, html, .. }) => {
+            let charts = Charts { svg: svg.as_deref(), html: html.as_deref() };
+            run_stats(book_of(path.as_deref(), config)?, config, charts)
+        }
+        Some(Command::Serve { path, address, port, .. }) => {
+            run_serve(book_of(path.as_deref(), config)?, config, std::net::SocketAddr::new(address, port))
+        }
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
         Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
@@ -1206,10 +1222,12 @@ fn run_inspect(
     book: Option<&Path>,
     positions: &[String],
     file: Option<&Path>,
+    svg: Option<&Path>,
 ) -> Result<u8, AppError> {
     let book_path = book_of(book, config)?;
+    let positions_file = file.or(config.positions_file.as_deref()).filter(|_| positions.is_empty());
     let requests = if positions.is_empty() {
-        let path = file.or(config.positions_file.as_deref()).ok_or(AppError::NoPositions)?;
+        let path = positions_file.ok_or(AppError::NoPositions)?;
         let bytes = bookminer::files::input::read_bounded(path, POSITIONS_LIMIT)
             .map_err(|source| AppError::Io { path: path.to_path_buf(), source })?;
         Request::from_file(path, &bytes)
@@ -1219,6 +1237,10 @@ fn run_inspect(
     let book = open_book(book_path, config, &mut Progress::default())?;
     let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
     let outcomes = inspect(&book, &rules, &requests);
+    if let Some(svg) = svg {
+        let inputs: Vec<&Path> = [Some(book_path), positions_file].into_iter().flatten().collect();
+        draw_positions(&book, &rules, &outcomes, svg, &inputs)?;
+    }
     let json = summary::ending().summary == SummaryFormat::Json;
     // With --summary json every position read is gathered into one object,
     // those the book lacks too.
@@ -1283,7 +1305,77 @@ fn run_verify(path: &Path, config: &Config) -> Result<u8, AppError> {
     }
 }
 
-fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
+/// The explorer (docs/pictures.md): the book opened, then served until
+/// Ctrl-C (status 0); Ctrl-C during the load serves nothing (status 130).
+fn run_serve(book_path: &Path, config: &Config, address: std::net::SocketAddr) -> Result<u8, AppError> {
+    stop_on_interrupt("the server stops");
+    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let book = open_book(book_path, config, &mut Progress::default())?;
+    if cancel().is_set() {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    crate::serve::run(&book, &rules, address, cancel())
+        .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
+}
+
+/// Writes the picture of each position reported (docs/pictures.md): the
+/// file named for one position, else the name's stem with the position's
+/// number among those asked (`pos.svg`: `pos-1.svg`, `pos-2.svg`). A
+/// malformed position has no picture; one the book lacks is drawn bare.
+fn draw_positions(
+    book: &Book,
+    rules: &Rules,
+    outcomes: &[Outcome],
+    svg: &Path,
+    inputs: &[&Path],
+) -> Result<(), AppError> {
+    for (i, outcome) in outcomes.iter().enumerate() {
+        let report = match outcome {
+            Ok(report) => report,
+            Err(InspectError::NotInBook { report, .. }) => report,
+            Err(_) => continue,
+        };
+        let path = picture_name(svg, i + 1, outcomes.len());
+        let found = mismatches::at_position(book, rules, report);
+        write_view(inputs, &path, Picture { report, mismatches: &found }.to_string().as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The picture of the `number`th of `of` positions: `svg` itself for one.
+fn picture_name(svg: &Path, number: usize, of: usize) -> PathBuf {
+    if of == 1 {
+        return svg.to_path_buf();
+    }
+    let stem = svg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let extension = svg.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    svg.with_file_name(format!("{stem}-{number}{extension}"))
+}
+
+/// Writes a picture or chart whole (or not at all), never over a file the
+/// command reads (the book, the positions file), by any path.
+fn write_view(inputs: &[&Path], path: &Path, bytes: &[u8]) -> Result<(), AppError> {
+    let io = |source| AppError::Io { path: path.to_path_buf(), source };
+    if let Some(input) = inputs.iter().find(|input| bookminer::files::input::same_destination(input, path)) {
+        return Err(AppError::Usage(format!(
+            "{}: is {}, which this command reads; name another file to draw into",
+            path.display(),
+            input.display()
+        )));
+    }
+    ensure_dir(folder_of(path)).map_err(io)?;
+    let mut file = AtomicFile::create(path).map_err(io)?;
+    std::io::Write::write_all(&mut file, bytes).map_err(io)?;
+    file.commit().map_err(io)
+}
+
+/// Where `stats` draws its charts, if anywhere.
+struct Charts<'a> {
+    svg: Option<&'a Path>,
+    html: Option<&'a Path>,
+}
+
+fn run_stats(path: &Path, config: &Config, charts: Charts<'_>) -> Result<u8, AppError> {
     let book = open_book(path, config, &mut Progress::default())?;
     let ending = summary::ending();
     if !ending.quiet && ending.summary == SummaryFormat::Human {
@@ -1293,6 +1385,13 @@ fn run_stats(path: &Path, config: &Config) -> Result<u8, AppError> {
     shown.stage("counting what the records hold".to_string());
     let stats = book_stats(&book);
     shown.clear();
+    let drawn = bookminer::charts::Charts { name: &path.display().to_string(), stats: &stats };
+    if let Some(svg) = charts.svg {
+        write_view(&[path], svg, drawn.to_string().as_bytes())?;
+    }
+    if let Some(html) = charts.html {
+        write_view(&[path], html, drawn.html().as_bytes())?;
+    }
     let problems = verify_file(&book)?.problems.len();
     end(stats.to_string().trim_end().to_string(), || summary::stats(path, &book, &stats, problems), None)?;
     // Counts of a damaged book are no answer on their own: say so, and fail.

@@ -164,7 +164,8 @@ impl Cli {
             Some(
                 Command::Inspect { book, read, log, .. }
                 | Command::Verify { book, read, log, .. }
-                | Command::Stats { book, read, log, .. },
+                | Command::Stats { book, read, log, .. }
+                | Command::Serve { book, read, log, .. },
             ) => Settings { book: book.clone(), read: read.clone(), log: log.clone(), ..Settings::default() },
             Some(Command::Convert { read, log, progress, write, .. }) => Settings {
                 read: read.clone(),
@@ -318,6 +319,12 @@ pub enum Command {
         /// File with one position per line [config: positions_file]
         #[arg(short, long, value_name = "FILE")]
         file: Option<PathBuf>,
+        /// Also draw each position as SVG into FILE: one position, FILE
+        /// itself; several, FILE's stem, `-` and the position's number
+        /// among those asked (pos.svg: pos-1.svg, pos-2.svg...). A file
+        /// there is replaced; the book never is.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         #[command(flatten)]
         book: BookKeys,
         #[command(flatten)]
@@ -904,6 +911,41 @@ pub enum Command {
         /// The book file; default: --book, or the config's book.
         #[arg(value_name = "BOOK")]
         path: Option<PathBuf>,
+        /// Also draw the distributions as bar charts into FILE (SVG); a
+        /// file there is replaced, the book never is.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// The same charts in an HTML page, into FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        #[command(flatten)]
+        book: BookKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+    },
+    /// Explore a book in the browser: the board, each move's score, the
+    /// leaf, level, counts and the mismatches of every mode at each position.
+    ///
+    /// Opens the book (any format bookminer reads), indexes it, then serves
+    /// a page on http://127.0.0.1:PORT/ and prints that address: click a
+    /// move to play it, paste a kifu or an OBF board to go there;
+    /// /line/F5D6C3 opens that line, /api/inspect/F5D6C3 gives what
+    /// `inspect --summary json` gives for it. Listens on 127.0.0.1 only,
+    /// unless --address names another. Reads nothing but the book; Ctrl-C
+    /// stops it (exit status 0).
+    Serve {
+        /// The book file; default: --book, or the config's book.
+        #[arg(value_name = "BOOK")]
+        path: Option<PathBuf>,
+        /// The port to listen on; 0 takes a free one (the address printed says which).
+        #[arg(long, value_name = "PORT", default_value_t = 8046)]
+        port: u16,
+        /// The address to listen on: 127.0.0.1 unless another is named
+        /// (0.0.0.0 offers the book to every machine that can reach this one).
+        #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+        address: std::net::IpAddr,
         #[command(flatten)]
         book: BookKeys,
         #[command(flatten)]

@@ -51,6 +51,7 @@
 mod bits;
 pub mod board;
 pub mod book;
+pub mod charts;
 pub mod check;
 pub mod choice;
 pub mod convert;

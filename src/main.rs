@@ -9,6 +9,7 @@ mod heartbeat;
 mod logging;
 mod manual;
 mod progress;
+mod serve;
 mod summary;
 
 use std::io::Write;

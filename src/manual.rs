@@ -40,9 +40,19 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Modes 1 to 4 in one walk: out/mode1.txt to out/mode4.txt.", "bookminer mine book.dat --mode all"),
             ("Only near the best line, 20 plies deep.", "bookminer mine book.dat --mode all --deviation 2 --max-ply 20"),
         ],
-        "inspect" => &[("What the book knows of a line and of a board.", "bookminer inspect book.dat F5F6 \"0x0000000810000000 0x0000001008000000\"")],
+        "inspect" => &[
+            ("What the book knows of a line and of a board.", "bookminer inspect book.dat F5F6 \"0x0000000810000000 0x0000001008000000\""),
+            ("Two positions drawn: pos-1.svg and pos-2.svg.", "bookminer inspect book.dat F5F6E6F4 F5D6C3 --svg pos.svg"),
+        ],
         "verify" => &[("Every problem of every record.", "bookminer verify book.dat")],
-        "stats" => &[("The header and what the records hold, as JSON.", "bookminer stats book.dat -q --summary json")],
+        "stats" => &[
+            ("The header and what the records hold, as JSON.", "bookminer stats book.dat -q --summary json"),
+            ("The distributions as bar charts, in a page of their own.", "bookminer stats book.dat --html stats.html"),
+        ],
+        "serve" => &[
+            ("Explore the book at http://127.0.0.1:8046/line/F5D6C3.", "bookminer serve book.dat"),
+            ("On a port the system chooses, printed once listening.", "bookminer serve book.dat --port 0"),
+        ],
         "convert" => &[
             ("Edax to Egaroucid.", "bookminer convert book.dat book.egbk3"),
             ("An Egaroucid 6 book for Edax.", "bookminer convert old.egbk2 book.dat"),

@@ -504,7 +504,7 @@ pub fn inspect(book: &Path, reports: &[&Report], failed: usize) -> Value {
 /// was written, the mode that judged it, the board and side, then the
 /// record (each `null` when the book does not hold it, or its format does
 /// not store that field), its links and leaf with their scores.
-fn inspect_report(report: &Report) -> Value {
+pub fn inspect_report(report: &Report) -> Value {
     let black_to_move = report.position.to_move != Some(Colour::White);
     let mut board = String::with_capacity(64);
     push_board(&report.position.board, black_to_move, Symmetry::IDENTITY, &mut board);

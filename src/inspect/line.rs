@@ -228,7 +228,7 @@ fn stops(book: &Book, line: &mut Vec<Move>) -> Vec<Stop> {
 /// that is its own image under a symmetry is matched under each symmetry
 /// that maps the stored board onto it, since the line may have been
 /// turned by any of them.
-fn stored_move(book: &Book, board: &Board, mv: Move) -> Option<(Record, usize, Link)> {
+pub(super) fn stored_move(book: &Book, board: &Board, mv: Move) -> Option<(Record, usize, Link)> {
     let record = book.find(&normalize(board).board)?;
     let onto: SmallVec<[Symmetry; 8]> =
         Symmetry::ALL.into_iter().filter(|s| s.board(&record.board) == *board).collect();

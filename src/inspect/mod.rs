@@ -4,12 +4,14 @@
 //! given as JSON fields.
 
 pub mod line;
+pub mod mismatches;
+pub mod picture;
 pub mod report;
 
 use crate::book::Book;
 use crate::mine::modes::{Mode, Rules};
 use crate::output::mode_of_file_name;
-use crate::position::{self, PositionError};
+use crate::position::{self, Position, PositionError};
 use crate::symmetry::normalize;
 use line::ModeLine;
 use report::{Found, Report};
@@ -124,6 +126,20 @@ pub fn inspect(book: &Book, rules: &Rules, requests: &[Result<Request, InspectEr
     requests.iter().map(|r| r.as_ref().map_err(InspectError::clone).and_then(|r| inspect_one(book, rules, r))).collect()
 }
 
+/// What the book knows of `position`, written as `text` at `origin`: the
+/// report of a position that is no mode's line, whether the book holds it
+/// or not.
+pub fn report_of(book: &Book, origin: &str, text: &str, position: Position) -> Report {
+    let normalized = normalize(&position.board);
+    let found = book.find(&normalized.board).map(|record| Found {
+        place: book.file().place_of(&record),
+        record,
+        symmetry: normalized.to_original,
+        leafless_format: book.format().is_translated().then(|| book.format().title()),
+    });
+    Report { origin: origin.to_string(), text: text.to_string(), judged: None, position, found }
+}
+
 fn inspect_one(book: &Book, rules: &Rules, request: &Request) -> Outcome {
     let malformed = |source| InspectError::Malformed { origin: request.origin.clone(), source };
     let text = request.text.trim();
@@ -133,14 +149,7 @@ fn inspect_one(book: &Book, rules: &Rules, request: &Request) -> Outcome {
         Some((judged, position)) => (Some(judged), position),
         None => (None, position::parse(text).map_err(malformed)?),
     };
-    let normalized = normalize(&position.board);
-    let found = book.find(&normalized.board).map(|record| Found {
-        place: book.file().place_of(&record),
-        record,
-        symmetry: normalized.to_original,
-        leafless_format: book.format().is_translated().then(|| book.format().title()),
-    });
-    let report = Report { origin: request.origin.clone(), text: text.to_string(), judged, position, found };
+    let report = Report { judged, ..report_of(book, &request.origin, text, position) };
     match report.found {
         Some(_) => Ok(report),
         None => Err(InspectError::NotInBook {

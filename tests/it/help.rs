@@ -49,11 +49,20 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["mine"], mine),
         (&["inspect"], {
             let mut s = reading.clone();
-            s.insert("--file".into());
+            s.extend(["--file".into(), "--svg".into()]);
             s
         }),
         (&["verify"], reading.clone()),
-        (&["stats"], reading),
+        (&["stats"], {
+            let mut s = reading.clone();
+            s.extend(["--svg".into(), "--html".into()]);
+            s
+        }),
+        (&["serve"], {
+            let mut s = reading;
+            s.extend(["--port".into(), "--address".into()]);
+            s
+        }),
         (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),
         (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS, NAMED])),
         (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS, NAMED])),

@@ -33,6 +33,7 @@ mod props;
 mod quiet;
 mod rewritten;
 mod sample;
+mod serve;
 mod summary;
 mod walk;
 mod window;
