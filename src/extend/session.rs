@@ -117,7 +117,14 @@ pub(crate) fn grow_book(
                 first::prepare(book, &options.start, (min_empties, policy.reads_candidates()), &paths.journal, cancel)?;
             (book, links, first)
         }
-        false => (book, None, None),
+        // Checked by the same walk before any search all the same (a link
+        // that is no legal move refused naming IN and the record), its
+        // work let go: the policy grows the book as read.
+        false => {
+            let Prepared { book, .. } =
+                first::prepare(book, &options.start, (min_empties, false), &paths.journal, cancel)?;
+            (book, None, None)
+        }
     };
     let stop = Stop { cancel, journal: &paths.journal };
     let Growing { mut store, root, mut solved, candidates } = match negamaxed {
