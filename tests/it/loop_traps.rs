@@ -19,8 +19,28 @@ fn add_in(dir: &Path, input: &Path, files: &[&str], extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).args(["--config", "/dev/null", "add"]).arg(input).args(files);
     command.args(["--workers", "1", "--out-dir", "o", "--log-file", "o/log"]);
-    command.arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir);
+    if !extra.contains(&"--engine") {
+        command.arg("--engine").arg(solver());
+    }
+    command.args(extra).env(RUN_TAG, dir);
     command
+}
+
+/// A run started in `dir`, killed with whatever it started when dropped
+/// (a test that fails while it runs leaves nothing running).
+struct Running<'d> {
+    child: std::process::Child,
+    dir: &'d Path,
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for pid in tagged_processes(self.dir, None) {
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        }
+    }
 }
 
 /// A game along START, then `more`: a line of a .txt game file.
@@ -77,6 +97,21 @@ fn a_damaged_book_is_refused_before_any_search_naming_it_and_no_scratch_file() {
     assert!(!text.contains("grown") && !text.contains("out.dat"), "no scratch file named: {text}");
     assert!(journal(dir.path()).is_empty(), "nothing searched");
     assert!(!dir.path().join("out.dat").exists());
+    assert_no_engine_left(dir.path());
+}
+
+#[test]
+fn a_damaged_record_above_the_start_is_refused_before_any_search_naming_in() {
+    // extend below START never walks the initial position, which OUT's
+    // final negamax (from the initial position, as fix's) does.
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = data("books/illegal-link.dat");
+    let refused = run(crate::extend::extend(dir.path(), &damaged, "out.dat", &[]));
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    let text = said(&refused);
+    assert!(text.contains(&format!("{}: record 1 at byte 42", damaged.display())), "{text}");
+    assert!(!text.contains("grown") && !text.contains("out.dat"), "no scratch file named: {text}");
+    assert!(journal(dir.path()).is_empty(), "nothing searched");
     assert_no_engine_left(dir.path());
 }
 
@@ -246,11 +281,12 @@ fn add_s_progress_lines_give_the_share_of_the_games_read() {
     std::fs::write(dir.path().join("skip.ggf"), "(;GM[Chess]B[e4];)\n").unwrap();
     let engine = format!("sh -c 'SOLVER_FAULT=hang {} \"$@\"' sh", solver().display());
     let extra = ["--engine", &engine, "--engine-timeout", "600", "--progress-seconds", "0.05"];
-    let mut child = add_in(dir.path(), &book(), &["skip.ggf", "g.txt", "out.dat"], &extra)
+    let child = add_in(dir.path(), &book(), &["skip.ggf", "g.txt", "out.dat"], &extra)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let mut running = Running { child, dir: dir.path() };
     let deadline = Instant::now() + Duration::from_secs(60);
     let line = loop {
         let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap_or_default();
@@ -258,15 +294,11 @@ fn add_s_progress_lines_give_the_share_of_the_games_read() {
         if let Some(line) = log.lines().find(|l| l.contains("adding: 1 of 4 games (25%), ")) {
             break line.to_string();
         }
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before a progress line: {log}");
+        assert!(running.child.try_wait().unwrap().is_none(), "the run ended before a progress line: {log}");
         assert!(Instant::now() < deadline, "no progress line of add in a minute: {log}");
         std::thread::sleep(Duration::from_millis(20));
     };
-    let _ = child.kill();
-    child.wait().unwrap();
-    for pid in tagged_processes(dir.path(), None) {
-        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
-    }
+    drop(running);
     assert!(line.contains("games/s") && !line.contains("budget"), "{line}");
 }
 
