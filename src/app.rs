@@ -20,6 +20,7 @@ use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
+use bookminer::files::input::Writer;
 use bookminer::files::{ensure_dir, folder_of, AtomicFile};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths};
 use bookminer::games::{GameFiles, GamesError};
@@ -238,8 +239,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(Command::New { output, .. }) => {
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
-        Some(Command::Add { input, files, .. }) => {
-            let (games, output) = Command::games_and_out(files);
+        Some(Command::Add { input, games, output, .. }) => {
             read.push(input.clone());
             read.extend(games.iter().cloned());
             written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
@@ -280,10 +280,27 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// file. (A book read, and the outputs among themselves, are the library's
 /// to check, each command's own way.)
 pub fn check_files(cli: &Cli, config: &Config) -> Result<(), AppError> {
+    check_add_out(cli)?;
     check_log_file(cli, config)?;
     check_config_file(cli, config)?;
     check_journals_and_held(cli, config)?;
     check_named_outputs(cli, config)
+}
+
+/// Refuses an `add` whose last argument, OUT, is named as a game file is
+/// (`add IN OUT GAMES`, OUT put before the games): the book would be
+/// written over a game file, or under a game file's name.
+fn check_add_out(cli: &Cli) -> Result<(), AppError> {
+    let Some(Command::Add { output, .. }) = &cli.command else { return Ok(()) };
+    match bookminer::games::GameFormat::of_path(output) {
+        Some(format) => Err(AppError::Usage(format!(
+            "{}: add's last argument is OUT, the book it writes, and this name is a game file's (.{}); \
+             name the game files first and OUT last: bookminer add IN GAMES... OUT",
+            output.display(),
+            format.extension()
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Refuses, whatever the command, any file it would write (OUT, receipt,
@@ -345,7 +362,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Merge { output, .. }
             | Command::New { output, .. },
         ) => vec![output.clone()],
-        Some(Command::Add { files, .. }) => vec![Command::games_and_out(files).1.clone()],
+        Some(Command::Add { output, .. }) => vec![output.clone()],
         Some(Command::Synth { path, .. }) => vec![path.clone()],
         Some(
             Command::Diff { .. }
@@ -380,6 +397,8 @@ fn check_named_outputs(cli: &Cli, config: &Config) -> Result<(), AppError> {
             Ok(Found::NotAFile(what)) => {
                 return Err(AppError::Io { path: output, source: bookminer::files::input::NotAFile::error(what) })
             }
+            // A journal is never replaced: --force is no remedy.
+            Ok(Found::File(holds)) if holds.is_journal() => return Err(AppError::IsJournal { path: output }),
             Ok(Found::File(_)) if config.force => {}
             Ok(Found::File(holds)) => return Err(AppError::Exists { path: output, holds }),
         }
@@ -462,10 +481,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
         Some(Command::New { output, fresh, .. }) => run_new(config, &output, fresh),
-        Some(Command::Add { input, files, fresh, .. }) => {
-            let (games, output) = Command::games_and_out(&files);
-            run_add(config, &input, games, output, fresh)
-        }
+        Some(Command::Add { input, games, output, fresh, .. }) => run_add(config, &input, &games, &output, fresh),
         Some(Command::Diff { old, new, exit_code, output, stdout, .. }) => {
             run_diff(config, &old, &new, &Command::diff_output(&output, stdout, &config.out_dir), exit_code)
         }
@@ -747,6 +763,7 @@ fn with_control<T>(
         }
         (Phase::Writing, Some(Walks { writing, .. })) => shown.borrow_mut().stage(format!("writing {writing}")),
         (Phase::Resolving | Phase::Walking | Phase::Writing, None) | (Phase::Growing, _) => {}
+        (Phase::Adding { games }, _) => shown.borrow_mut().adding(games),
         (Phase::Round { .. }, _) => {
             shown.borrow_mut().clear();
             waiting.set(Some(phase));
@@ -777,6 +794,7 @@ fn with_control<T>(
         run::Progress::Grown { added, searched, reached, spent } => {
             shown.borrow_mut().growing(added, searched, reached, spent)
         }
+        run::Progress::Added { games, added, searched } => shown.borrow().added(games, added, searched),
         run::Progress::Left { .. } | run::Progress::EnginesBusy(_) => {}
     };
     let mut progress = |progress: run::Progress<'_>| {
@@ -905,7 +923,7 @@ static WIND_DOWN: AtomicBool = AtomicBool::new(false);
 fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>, AppError> {
     if config.engines.is_empty() {
         return Err(AppError::Usage(format!(
-            "{command} needs an engine: --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)"
+            "{command} needs an engine: --engine \"edax -n 1 -h 14 -eval-file PATH/eval.dat\" (or the config key engine; docs/extend.md)"
         )));
     }
     let command = |e: &crate::config::EngineEntry| EngineCommand {
@@ -958,8 +976,24 @@ fn begin_growth(
     command: &'static str,
     on_interrupt: OnInterrupt,
 ) -> Result<Growing, AppError> {
+    begin_growth_reading(config, (input, &[], output), fresh, command, on_interrupt)
+}
+
+/// [`begin_growth`] for a command that reads `also_read` beside its book
+/// (add's game files): OUT and the journal are refused over any of them.
+fn begin_growth_reading(
+    config: &Config,
+    (input, also_read, output): (&Path, &[PathBuf], &Path),
+    fresh: bool,
+    command: &'static str,
+    on_interrupt: OnInterrupt,
+) -> Result<Growing, AppError> {
     let engines = engine_commands(config, command)?;
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    let writer = match also_read.is_empty() {
+        true => Writer::Growth(command),
+        false => Writer::Add,
+    };
+    let paths = ExtendPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, command)?;
     match on_interrupt {
         OnInterrupt::WindDown => wind_down_on_interrupt(),
@@ -1051,16 +1085,16 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
 /// `add IN GAMES... OUT`: every game file told a format by its name and
 /// the engines greeted before the book is read.
 fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let games = GameFiles::new(games)?;
+    let files = GameFiles::new(games)?;
     let Growing { paths, options, book, shown } =
-        begin_growth(config, (input, output), fresh, "add", OnInterrupt::Stop)?;
+        begin_growth_reading(config, (input, games, output), fresh, "add", OnInterrupt::Stop)?;
     let options = AddOptions {
         engines: options.engines,
         engine_timeout: options.engine_timeout,
         level: config.level,
         depth: config.depth,
     };
-    let report = with_control(None, &shown, |control| Ok(add(book, &games, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
     end(report.to_string(), || summary::add(&report), Some(output))?;
     Ok(0)
 }

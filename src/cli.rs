@@ -597,8 +597,8 @@ pub enum Command {
     /// or the same with a lower selectivity; a solved record never) is
     /// given level L and its leaf searched again at L, its links excluded;
     /// OUT is IN with those levels and leaves, negamaxed as `fix` does (an
-    /// Edax book's header says L when every record reachable from the
-    /// initial position is that deep). Which records: every one, in file
+    /// Edax book's header says L once no record of OUT needs deepening to
+    /// L any more, and its level is never lowered). Which records: every one, in file
     /// order; with --start or a window, only what extend's walk enters;
     /// with a budget (--max-positions records deepened, --max-seconds,
     /// --max-priority) they are taken in grow's priority order, least
@@ -607,6 +607,12 @@ pub enum Command {
     /// OUT; twice stops at once (status 130, OUT not written). The
     /// engines, the journal ({out_dir}/extend.jsonl, shared with extend
     /// and grow) and the statuses are extend's.
+    #[command(mut_arg("max_positions", |arg| arg.help(
+        "Deepen this many records at most, those of least priority first [config: max_positions]"
+    )))]
+    #[command(mut_arg("max_priority", |arg| arg.help(
+        "Deepen no record whose priority is above C [config: max_priority]"
+    )))]
     Deepen {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -850,10 +856,12 @@ pub enum Command {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,
-        /// The game files, read in this order, then the book to write
-        /// (whole or not at all; an existing one only with --force).
-        #[arg(value_name = "GAMES... OUT", required = true, num_args = 2..)]
-        files: Vec<PathBuf>,
+        /// The game files, read in this order.
+        #[arg(value_name = "GAMES", required = true, num_args = 1..)]
+        games: Vec<PathBuf>,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT", required = true)]
+        output: PathBuf,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
         /// deleted) and search everything anew, as after a change of engine
         #[arg(long)]
@@ -1042,12 +1050,6 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 impl Command {
-    /// `add`'s files as named: the game files, then OUT, the last.
-    pub fn games_and_out(files: &[PathBuf]) -> (&[PathBuf], &PathBuf) {
-        let (out, games) = files.split_last().expect("clap asks for at least two files");
-        (games, out)
-    }
-
     /// Where `diff` writes its lines: -o FILE, `-` (or --stdout) for
     /// standard output, else `{out_dir}/diff.jsonl`.
     pub fn diff_output(output: &Option<PathBuf>, stdout: bool, out_dir: &std::path::Path) -> PathBuf {

@@ -85,6 +85,10 @@ impl Beat {
                 self.grown = Some((added, searched));
                 self.done = searched;
             }
+            Progress::Added { games, added, searched } => {
+                self.grown = Some((added, searched));
+                self.done = games;
+            }
             Progress::Left { least, at_most } => self.left = Some((least, at_most)),
             Progress::EnginesBusy(share) => self.busy = Some(share),
         }
@@ -133,6 +137,10 @@ impl Beat {
             }
             Stage::Phase(Phase::Deepening { records }) => {
                 format!("deepening: {}", of(records as u64, "leaves"))
+            }
+            Stage::Phase(Phase::Adding { games }) => {
+                let (added, searched) = self.grown.unwrap_or_default();
+                format!("adding: {}, {added} positions added, {searched} searches", of(games, "games"))
             }
             Stage::Phase(Phase::Growing) => {
                 let (added, searched) = self.grown.unwrap_or_default();
@@ -287,6 +295,19 @@ mod tests {
             line,
             "growing: 12 positions added, 30 searches, 0.0 searches/s, 3h00m04s in this stage, least priority left 6.5, \
              120 frontier positions at or under max_priority; 3h00m04s in all"
+        );
+    }
+
+    #[test]
+    fn an_add_line_gives_the_share_of_games_read() {
+        let t0 = Instant::now();
+        let mut beat = Beat::new(t0);
+        beat.phase(Phase::Adding { games: 200 }, t0);
+        beat.progress(&Progress::Added { games: 50, added: 7, searched: 9 });
+        let line = beat.line(t0 + Duration::from_secs(2), None);
+        assert_eq!(
+            line,
+            "adding: 50 of 200 games (25%), 25 games/s, 7 positions added, 9 searches, 2s in this stage; 2s in all"
         );
     }
 

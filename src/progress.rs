@@ -4,13 +4,16 @@
 //! is not a terminal.
 
 use bookminer::walk::WalkStats;
-use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How often a spinner turns.
 const TICK: Duration = Duration::from_millis(100);
+
+/// The most times a second a bar told often is drawn again.
+const REDRAWS_A_SECOND: u8 = 4;
 
 /// The spinner or bar on screen, if any.
 pub struct Progress {
@@ -122,6 +125,29 @@ impl Progress {
         bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
         bar.enable_steady_tick(TICK);
         self.bar = Some(bar);
+    }
+
+    /// Shows `add`'s bar: games done of `games` to read, with their rate
+    /// and the time left; redrawn a few times a second at most, however
+    /// often it is told (a game takes microseconds).
+    pub fn adding(&mut self, games: u64) {
+        self.clear();
+        if !self.shown {
+            return;
+        }
+        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr_with_hz(REDRAWS_A_SECOND));
+        let template = "{spinner} adding: {human_pos}/{human_len} games ({per_sec}, {eta} left), {msg} {wide_bar}";
+        bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+        bar.enable_steady_tick(TICK);
+        self.bar = Some(bar);
+    }
+
+    /// Moves `add`'s bar: games done, positions added and searches.
+    pub fn added(&self, games: u64, added: u64, searched: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(games);
+            bar.set_message(format!("{added} added, {searched} searches"));
+        }
     }
 
     /// Shows where `grow` is: positions added, searches, the priority

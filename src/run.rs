@@ -95,6 +95,12 @@ pub enum Phase {
     },
     /// `grow`'s best-first growth, which [`Progress::Grown`] reports on.
     Growing,
+    /// `add`'s games, `games` of them to read (games and games passed
+    /// over), which [`Progress::Added`] reports on.
+    Adding {
+        /// The games to read, in all the files.
+        games: u64,
+    },
     /// `deepen`'s leaves searched again, `records` of them at most,
     /// counted by [`Progress::Counted`].
     Deepening {
@@ -123,6 +129,16 @@ pub enum Progress<'s> {
         reached: Option<f64>,
         /// The share of the budget spent (0 to 1), with a budget.
         spent: Option<f64>,
+    },
+    /// Where `add` is ([`Phase::Adding`]): games read and added (or passed
+    /// over), positions added, searches by the engines.
+    Added {
+        /// Games done: read and their positions added, or passed over.
+        games: u64,
+        /// Positions added.
+        added: u64,
+        /// Searches by the engines.
+        searched: u64,
     },
     /// What is left to `grow`: the least priority of the frontier (none
     /// left: `None`) and, with `max_priority`, how many frontier positions

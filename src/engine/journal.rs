@@ -67,7 +67,7 @@ pub enum JournalError {
         what: &'static str,
     },
     /// Another run holds the journal.
-    #[error("{}: in use by another run of extend ({}); a journal serves one run at a time: wait for that one to end, or name another out_dir", path.display(), holder_text(*holder))]
+    #[error("{}: in use by another run ({}); a journal serves one run at a time: wait for that one to end, or name another out_dir", path.display(), holder_text(*holder))]
     Locked {
         /// The journal.
         path: PathBuf,

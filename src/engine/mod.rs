@@ -68,7 +68,7 @@ pub enum EngineError {
         failed: Vec<(String, Fault)>,
     },
     /// Every engine was retired: each failed too many times in a row.
-    #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; the journal {} keeps every answer so far", fleet::RETIRE_AFTER, journal.display())]
+    #[error("no engine left: engine `{engine}`, the last, failed {} times in a row, the last time on {query}: {fault}; {}", fleet::RETIRE_AFTER, journal_text(journal, *kept))]
     NoEngineLeft {
         /// The last engine retired.
         engine: String,
@@ -78,9 +78,11 @@ pub enum EngineError {
         fault: Fault,
         /// The journal, which keeps every answer so far.
         journal: PathBuf,
+        /// Whether the journal holds any answer (else it is left empty, or removed).
+        kept: bool,
     },
     /// One position failed on several engines: the position, not the engines, is at fault.
-    #[error("{query}: failed on {} engines ({}), last: {fault}; the journal {} keeps every answer so far", engines.len(), engines.join(", "), journal.display())]
+    #[error("{query}: failed on {} engines ({}), last: {fault}; {}", engines.len(), engines.join(", "), journal_text(journal, *kept))]
     Position {
         /// The search that failed.
         query: Query,
@@ -90,6 +92,8 @@ pub enum EngineError {
         fault: Fault,
         /// The journal, which keeps every answer so far.
         journal: PathBuf,
+        /// Whether the journal holds any answer (else it is left empty, or removed).
+        kept: bool,
     },
     /// A stop asked for while searches were under way (the journal keeps
     /// every answer given), or while the engines were greeted.
@@ -119,13 +123,27 @@ impl EngineError {
     /// that kept failing; the journal keeps every answer either way.
     pub fn gave_up(gave_up: GaveUp, cancel: Cancel<'_>, journal: &Path) -> EngineError {
         let journal = journal.to_path_buf();
+        // Every answer is written before it is used: an empty journal
+        // holds none, of this run or an earlier one.
+        let kept = std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0);
         match gave_up {
             _ if cancel.is_set() => EngineError::stopped(journal),
             GaveUp::NoEngineLeft { query, engine, fault } => {
-                EngineError::NoEngineLeft { engine, query, fault, journal }
+                EngineError::NoEngineLeft { engine, query, fault, journal, kept }
             }
-            GaveUp::Position { query, engines, fault } => EngineError::Position { query, engines, fault, journal },
+            GaveUp::Position { query, engines, fault } => {
+                EngineError::Position { query, engines, fault, journal, kept }
+            }
         }
+    }
+}
+
+/// What a run that gave up left of its answers: the journal keeps them,
+/// or there were none to keep.
+fn journal_text(journal: &Path, kept: bool) -> String {
+    match kept {
+        true => format!("the journal {} keeps every answer so far", journal.display()),
+        false => "no engine answered a search, so no answer was kept".to_string(),
     }
 }
 

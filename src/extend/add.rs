@@ -209,13 +209,21 @@ pub fn add_with(
 ) -> Result<AddReport, ExtendError> {
     let rule = Rule::of(&book.header(), options);
     rule.warn_of_left_aside(options);
+    // Every game file read whole before the first search: a damaged one
+    // late in the list is found now, not after hours of searches.
+    let cancel = control.cancel;
+    let stopped = |stop| ExtendError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
+    let entries = games.check(|read| match read % 1024 {
+        0 => cancel.check().map_err(stopped),
+        _ => Ok(()),
+    })?;
     let report = AddReport {
         input: paths.input.clone(),
         output: paths.output.clone(),
         journal: paths.journal.clone(),
         ..AddReport::default()
     };
-    let mut adder = Adder { games, rule, report };
+    let mut adder = Adder { games, entries, rule, report };
     let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
     let mut report = adder.report;
     report.positions_loaded = ran.positions_loaded;
@@ -229,6 +237,8 @@ pub fn add_with(
 /// position added as its step comes, on the book as read.
 struct Adder<'g> {
     games: &'g GameFiles,
+    /// The games to read (games and games passed over), in all the files.
+    entries: u64,
     rule: Rule,
     report: AddReport,
 }
@@ -242,27 +252,28 @@ impl Policy for Adder<'_> {
         let Held { store, journal, engines, cancel, .. } = held;
         let journal_path = journal.path().to_path_buf();
         let mut answerers = Answerers { journal, fleet, engines, cancel };
-        let total_bytes = self.games.total_bytes().max(1);
         let games = self.games;
-        control.phase(Phase::Growing);
-        let mut adding = Adding { store, rule: self.rule, report: &mut self.report };
+        control.phase(Phase::Adding { games: self.entries });
+        let mut adding = Adding { store, rule: self.rule, report: &mut self.report, done: 0 };
         let mut batch: Vec<PlayedGame> = Vec::new();
-        games.read(|read, bytes| {
+        games.read(|read, _| {
             cancel.check().map_err(ExtendError::interrupted(&journal_path))?;
             match read {
-                Read::Skipped { .. } => adding.report.skipped += 1,
+                Read::Skipped { .. } => {
+                    adding.report.skipped += 1;
+                    adding.done += 1;
+                }
                 Read::Played(game) => {
                     adding.note_game(games, &game);
                     batch.push(game);
                 }
             }
             if batch.len() >= GAMES_AHEAD {
-                let spent = (bytes as f64 / total_bytes as f64).min(1.0);
-                adding.batch(&std::mem::take(&mut batch), &mut answerers, control, spent)?;
+                adding.batch(&std::mem::take(&mut batch), &mut answerers, control)?;
             }
             Ok::<(), ExtendError>(())
         })?;
-        adding.batch(&batch, &mut answerers, control, 1.0)?;
+        adding.batch(&batch, &mut answerers, control)?;
         let r = &self.report;
         tracing::info!(
             "{} read: {} met, {} added, {}",
@@ -288,6 +299,8 @@ struct Adding<'r, 'b> {
     store: &'r mut Store<'b>,
     rule: Rule,
     report: &'r mut AddReport,
+    /// Games done: their positions added, or passed over.
+    done: u64,
 }
 
 /// Asks a leaf's search: its answer, and what it cost.
@@ -318,9 +331,8 @@ impl Adding<'_, '_> {
         games: &[PlayedGame],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-        spent: f64,
     ) -> Result<(), ExtendError> {
-        let ahead = self.answer_ahead(&self.searches_ahead(games), answerers, control, spent)?;
+        let ahead = self.answer_ahead(&self.searches_ahead(games), answerers, control)?;
         let (cancel, journal) = (answerers.cancel, answerers.journal.path().to_path_buf());
         let mut ask_in_turn = |plan: &LeafPlan| match plan.query().and_then(|q| ahead.get(q)) {
             Some(answer) => Ok((Some(*answer), Asked::default())),
@@ -329,9 +341,10 @@ impl Adding<'_, '_> {
         for game in games {
             cancel.check().map_err(ExtendError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
+            self.done += 1;
+            let (added, searched) = (self.report.added, self.report.searches.searched);
+            (control.progress)(Progress::Added { games: self.done, added, searched });
         }
-        let (added, searched) = (self.report.added, self.report.searches.searched);
-        (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
         Ok(())
     }
 
@@ -372,13 +385,13 @@ impl Adding<'_, '_> {
         plans: &[LeafPlan],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-        spent: f64,
     ) -> Result<HashMap<Query, Answer>, ExtendError> {
         let mut asked = Asked::default();
-        let (added, searched) = (self.report.added, self.report.searches.searched);
+        let (games, added, searched) = (self.done, self.report.added, self.report.searches.searched);
+        (control.progress)(Progress::Added { games, added, searched });
         let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |answered, _| {
             let searched = searched + answered as u64;
-            (control.progress)(Progress::Grown { added, searched, reached: None, spent: Some(spent) });
+            (control.progress)(Progress::Added { games, added, searched });
         })?;
         self.report.searches.count(&asked);
         let answered = plans.iter().zip(answers).filter_map(|(plan, answer)| Some((*plan.query()?, answer?)));
@@ -561,7 +574,7 @@ mod tests {
         let rule = Rule { flavor, level: Level::new(10).unwrap(), squares: 24, least_empties: 0 };
         let (mut store, before) = (Store::with_links(book, flavor, None), Store::with_links(book, flavor, None));
         let mut report = AddReport::default();
-        let mut adding = Adding { store: &mut store, rule, report: &mut report };
+        let mut adding = Adding { store: &mut store, rule, report: &mut report, done: 0 };
         let ahead = adding.searches_ahead(games);
         let mut asked: Vec<LeafPlan> = Vec::new();
         let mut ask = |plan: &LeafPlan| {

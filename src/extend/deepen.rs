@@ -32,7 +32,6 @@ use crate::growing::view::Stop;
 use crate::level::Level;
 use crate::negamax::search_level;
 use crate::run::{Cancel, Control, Interrupted, Phase};
-use crate::symmetry::normalize;
 use crate::walk::Start;
 use crate::window::Window;
 use std::collections::{HashMap, HashSet};
@@ -131,8 +130,8 @@ pub struct DeepenReport {
     pub values_changed: u64,
     /// Why the run stopped deepening.
     pub ended: Ended,
-    /// The header's level was set to the level (an Edax book, every record
-    /// reachable from the initial position as deep as asked).
+    /// The header's level was set to the level (an Edax book whose header
+    /// said less, no record left that needs deepening to it).
     pub header_level_set: bool,
 }
 
@@ -225,7 +224,7 @@ impl Policy for Leaves<'_> {
         let counted = Instant::now();
         self.report.values_changed = values_changed(store, solved)?;
         tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
-        if matches!(store.flavor(), Flavor::Edax(_)) && !any_needs_deepening(store, options.level)? {
+        if raises_header_level(store, options.level) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
             self.report.header_level_set = true;
         }
@@ -567,27 +566,41 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
     })
 }
 
-/// Whether a record reachable over links from the initial position (none
-/// if the book does not hold it) still needs deepening to `level`.
+/// Whether `level` is above the level an Edax book's header says: the
+/// header's level is the one `add` gives new positions, and is never
+/// lowered (an Egaroucid header holds none).
+fn raises_header_level(store: &Store<'_>, level: Level) -> bool {
+    store.book().header().edax().is_some_and(|header| level.to_i32() > header.level)
+}
+
+/// Whether any record of the book written, reachable or not, still needs
+/// deepening to `level`: the header may say `level` only when none does.
 fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendError> {
-    let Some(initial) = store.find(&normalize(&Start::initial().board).board) else { return Ok(false) };
-    let mut seen = HashSet::from([initial]);
-    let mut stack = vec![initial];
-    while let Some(id) = stack.pop() {
-        let facts = store.facts(id)?;
-        if needs_deepening(Level::saturating(facts.level.into()), facts.board.empties(), level) {
+    let needs = |level_byte: u8, board: crate::board::Board| {
+        needs_deepening(Level::saturating(level_byte.into()), board.empties(), level)
+    };
+    for node in store.added() {
+        if needs(node.level, node.board) {
             return Ok(true);
         }
-        let children = facts.edges.iter().filter_map(|e| e.child);
-        stack.extend(children.filter(|&child| seen.insert(child)));
     }
-    Ok(false)
+    let book = store.book();
+    let needing = summed_over_records(book, |records| {
+        let mut needing = 0;
+        for at in book.file().records_in(records) {
+            let id = NodeId::Book(at);
+            needing += u64::from(needs(store.level(id)?, store.board(id)));
+        }
+        Ok::<u64, ExtendError>(needing)
+    })?;
+    Ok(needing > 0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::growing::first::{self, Prepared};
+    use crate::symmetry::normalize;
     use crate::synth::{book_bytes, SynthOptions};
     use std::path::Path;
     use std::sync::atomic::AtomicBool;

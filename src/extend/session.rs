@@ -109,6 +109,7 @@ pub(crate) fn grow_book(
     let cancel = control.cancel;
     // Refused before anything is written.
     let (flavor, min_empties) = gates_of(&book, options)?;
+    let book = checked_from_initial(book, &options.start, min_empties, paths, cancel)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let negamaxed = policy.negamaxes_first();
     let (book, links, first) = match negamaxed {
@@ -117,7 +118,14 @@ pub(crate) fn grow_book(
                 first::prepare(book, &options.start, (min_empties, policy.reads_candidates()), &paths.journal, cancel)?;
             (book, links, first)
         }
-        false => (book, None, None),
+        // Checked by the same walk before any search all the same (a link
+        // that is no legal move refused naming IN and the record), its
+        // work let go: the policy grows the book as read.
+        false => {
+            let Prepared { book, .. } =
+                first::prepare(book, &options.start, (min_empties, false), &paths.journal, cancel)?;
+            (book, None, None)
+        }
     };
     let stop = Stop { cancel, journal: &paths.journal };
     let Growing { mut store, root, mut solved, candidates } = match negamaxed {
@@ -188,6 +196,28 @@ pub(crate) fn run_fleet<T>(
     let taken_from = journal.taken_from(&labels(&engines));
     let journal_set_aside = journal.set_aside_as().map(Path::to_path_buf);
     (done, FleetRan { engines, taken_from, journal_set_aside })
+}
+
+/// `book`, walked first from the initial position when the run starts
+/// elsewhere: OUT is then negamaxed from the initial position as `fix`
+/// does, over records the run's own walk from `start` never entered, so a
+/// link there that is no legal move is refused now, naming IN and the
+/// record, before any search (not once the book grown is set aside,
+/// naming a file of the run's own). A book without the initial position
+/// is not walked from it.
+fn checked_from_initial(
+    book: Book,
+    start: &Start,
+    min_empties: u32,
+    paths: &ExtendPaths,
+    cancel: Cancel<'_>,
+) -> Result<Book, ExtendError> {
+    let initial = Start::initial();
+    if start.board == initial.board || initial.locate_in(&book).is_err() {
+        return Ok(book);
+    }
+    let Prepared { book, .. } = first::prepare(book, &initial, (min_empties, false), &paths.journal, cancel)?;
+    Ok(book)
 }
 
 /// How `book` grows, and the fewest empty squares growth enters

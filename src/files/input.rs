@@ -203,8 +203,11 @@ pub fn output_over_input<'a>(input: &Path, outputs: &[&'a Path]) -> io::Result<O
 pub enum Writer {
     /// `fix`'s book and receipt.
     Fix,
-    /// The growth commands' book and journal (`extend`'s words).
-    Extend,
+    /// A growth command's book and journal, in the command's name
+    /// (extend, grow, deepen).
+    Growth(&'static str),
+    /// `add`'s book and journal, beside a book and the game files read.
+    Add,
     /// `merge`'s book and receipt.
     Merge,
     /// Mining's files.
@@ -242,21 +245,23 @@ impl OverInput {
 
     fn is(&self) -> &'static str {
         match self.writer {
-            Writer::Fix | Writer::Extend | Writer::Mine => "is the book being read",
+            Writer::Fix | Writer::Growth(_) | Writer::Mine => "is the book being read",
             Writer::Diff | Writer::Merge => "is a book being read",
-            Writer::Check => "is a file being read (the book or a game file)",
+            Writer::Check | Writer::Add => "is a file being read (the book or a game file)",
             Writer::Book => "this is the book being read",
         }
     }
 
-    fn advice(&self) -> &'static str {
+    fn advice(&self) -> String {
+        let never = |command: &str| format!("{command} never writes over its input");
         match self.writer {
-            Writer::Fix => "fix never writes over its input",
-            Writer::Extend => "extend never writes over its input",
-            Writer::Merge => "merge never writes over its input",
-            Writer::Mine => "name another out_dir (or -o file)",
-            Writer::Diff | Writer::Check => "name another out_dir",
-            Writer::Book => "write the result to another file",
+            Writer::Fix => never("fix"),
+            Writer::Growth(command) => never(command),
+            Writer::Add => never("add"),
+            Writer::Merge => never("merge"),
+            Writer::Mine => "name another out_dir (or -o file)".into(),
+            Writer::Diff | Writer::Check => "name another out_dir".into(),
+            Writer::Book => "write the result to another file".into(),
         }
     }
 }

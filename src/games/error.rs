@@ -16,6 +16,15 @@ pub enum GamesError {
         /// The file, as named.
         path: PathBuf,
     },
+    /// What is named is no regular file (a folder, a FIFO, a device): a
+    /// bad argument, not a failure to read.
+    #[error("{}: {what}, not a game file: name a regular file", path.display())]
+    NotAFile {
+        /// The path, as named.
+        path: PathBuf,
+        /// What it is, in a few words.
+        what: &'static str,
+    },
     #[error("{}: {source}", path.display())]
     /// The file cannot be opened or read.
     Io {
@@ -41,7 +50,9 @@ impl GamesError {
     /// The kind of failure, which the exit status follows.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            GamesError::UnknownFormat { .. } | GamesError::Damaged { .. } => ErrorKind::BadInput,
+            GamesError::UnknownFormat { .. } | GamesError::NotAFile { .. } | GamesError::Damaged { .. } => {
+                ErrorKind::BadInput
+            }
             GamesError::Io { source, .. } => io_kind(source),
         }
     }

@@ -25,6 +25,8 @@ pub struct Lines<R> {
 pub struct Line<'a> {
     pub number: u64,
     pub offset: u64,
+    /// The byte of the file `text` starts at (after a byte-order mark).
+    pub text_at: u64,
     pub text: &'a [u8],
 }
 
@@ -70,12 +72,15 @@ impl<R: BufRead> Lines<R> {
         }
         self.number += 1;
         let mut text = self.buffer.as_slice();
+        let mut text_at = start;
         if self.number == 1 {
-            text = text.strip_prefix(BOM).unwrap_or(text);
+            if let Some(rest) = text.strip_prefix(BOM) {
+                (text, text_at) = (rest, start + BOM.len() as u64);
+            }
         }
         text = text.strip_suffix(b"\n").unwrap_or(text);
         text = text.strip_suffix(b"\r").unwrap_or(text);
-        Ok(Some(Line { number: self.number, offset: start, text }))
+        Ok(Some(Line { number: self.number, offset: start, text_at, text }))
     }
 }
 

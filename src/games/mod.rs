@@ -96,6 +96,9 @@ impl GameFile {
 /// The game files of a run, in the order named.
 pub struct GameFiles {
     paths: Vec<PathBuf>,
+    /// The entries (games and games passed over) of every file, once
+    /// [`GameFiles::check`] has read them all.
+    entries: std::sync::OnceLock<u64>,
 }
 
 /// A game replayed, and where it came from.
@@ -127,7 +130,7 @@ impl fmt::Display for Cut {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.readable {
             true => write!(f, "move {} ({}) is not legal there", self.move_number, self.text),
-            false => write!(f, "move {} ({:?}) is no square or pass", self.move_number, self.text),
+            false => write!(f, "move {} (\"{}\") is no square or pass", self.move_number, self.text.escape_default()),
         }
     }
 }
@@ -156,9 +159,42 @@ impl GameFiles {
             return Err(GamesError::UnknownFormat { path: path.clone() });
         }
         for path in paths {
+            if let Some(metadata) = std::fs::metadata(path).ok().filter(|m| !m.is_file()) {
+                let what = crate::files::input::describe(metadata.file_type());
+                return Err(GamesError::NotAFile { path: path.clone(), what });
+            }
             crate::files::input::open_regular(path).map_err(|source| GamesError::Io { path: path.clone(), source })?;
         }
-        Ok(GameFiles { paths: paths.to_vec() })
+        Ok(GameFiles { paths: paths.to_vec(), entries: std::sync::OnceLock::new() })
+    }
+
+    /// Reads every file whole, before any of its games is used (before an
+    /// engine's first search): a damaged file late in the list is found
+    /// at once, not after hours of searches. `step` hears the entries read
+    /// so far (a stop asked for ends the reading through it). A file with
+    /// no game is said, as a warning. The entries (games and games passed
+    /// over) of all files.
+    pub fn check<E: From<GamesError>>(&self, mut step: impl FnMut(u64) -> Result<(), E>) -> Result<u64, E> {
+        let mut entries = 0;
+        for path in &self.paths {
+            let mut file = GameFile::open(path)?;
+            let before = entries;
+            while file.next_entry()?.is_some() {
+                entries += 1;
+                step(entries)?;
+            }
+            if entries == before {
+                warn_of_no_game(path, file.offset());
+            }
+        }
+        let _ = self.entries.set(entries);
+        Ok(entries)
+    }
+
+    /// The entries (games and games passed over) of all files, once
+    /// [`GameFiles::check`] has counted them.
+    pub fn entries(&self) -> Option<u64> {
+        self.entries.get().copied()
     }
 
     /// The files named, in order.
@@ -179,16 +215,31 @@ impl GameFiles {
         let mut done = 0;
         for (index, path) in self.paths.iter().enumerate() {
             let mut file = GameFile::open(path)?;
+            let mut any = false;
             while let Some(entry) = file.next_entry()? {
+                any = true;
                 let read = match entry {
                     Entry::Game(game) => Read::Played(PlayedGame::of(index, game)),
                     Entry::Skipped(skipped) => Read::Skipped { file: index, skipped },
                 };
                 each(read, done + file.offset())?;
             }
+            // Said once: by the check, when it read the files first.
+            if !any && self.entries().is_none() {
+                warn_of_no_game(path, file.offset());
+            }
             done += file.offset();
         }
         Ok(())
+    }
+}
+
+/// Warns of a game file with no game in it, `bytes` long: not an error
+/// (an empty set of lines is a set), but rarely what was meant.
+fn warn_of_no_game(path: &Path, bytes: u64) {
+    match bytes {
+        0 => tracing::warn!("{}: an empty file, no game in it", path.display()),
+        _ => tracing::warn!("{}: no game in it ({bytes} bytes read)", path.display()),
     }
 }
 

@@ -61,7 +61,7 @@ pub enum SkipReason {
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SkipReason::NotOthello(game) => write!(f, "a game of {game:?}, not Othello"),
+            SkipReason::NotOthello(game) => write!(f, "a game of \"{}\", not Othello", game.escape_default()),
             SkipReason::OtherStart => f.write_str("not from the standard start with black to move"),
         }
     }

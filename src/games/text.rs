@@ -3,9 +3,11 @@
 //! left for the replay to find. A UTF-8 byte-order mark at the start of
 //! the file is not part of the first game (kifu files `mine` writes with
 //! `bom = true` read whole); empty lines and lines starting with `#` are
-//! no games.
+//! no games. A file that is not text (a NUL byte, bytes that are not
+//! UTF-8) is refused at the first such byte: it is no game file, whatever
+//! its name says, and its bytes are never read as moves.
 
-use super::error::ReadError;
+use super::error::{ReadError, Where};
 use super::lines::Lines;
 use super::reader::{Entry, Game, GamePlace, Reader};
 use crate::kifu::read_moves;
@@ -27,8 +29,13 @@ impl<R: BufRead> TextReader<R> {
 impl<R: BufRead> Reader for TextReader<R> {
     fn next_entry(&mut self) -> Result<Option<Entry>, ReadError> {
         while let Some(line) = self.lines.next_line()? {
-            let text = String::from_utf8_lossy(line.text);
-            let text = text.trim();
+            let text = match as_text(line.text) {
+                Ok(text) => text.trim(),
+                Err((at, what)) => {
+                    let at = Where { game: None, line: Some(line.number), byte: line.text_at + at as u64 };
+                    return Err(ReadError::Damaged { at, what });
+                }
+            };
             if text.is_empty() || text.starts_with('#') {
                 continue;
             }
@@ -43,6 +50,23 @@ impl<R: BufRead> Reader for TextReader<R> {
 
     fn offset(&self) -> u64 {
         self.lines.offset()
+    }
+}
+
+/// A line as text, or where it stops being text (its byte from the line's
+/// start) and how.
+fn as_text(bytes: &[u8]) -> Result<&str, (usize, String)> {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    let not_text = "not text: a .txt game file is UTF-8 text, one game a line";
+    if let Some(at) = bytes[..valid].iter().position(|&b| b == 0) {
+        return Err((at, format!("a NUL byte, {not_text}")));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(_) => Err((valid, format!("byte 0x{:02X} is not UTF-8, {not_text}", bytes[valid]))),
     }
 }
 
@@ -75,5 +99,18 @@ mod tests {
         assert_eq!(found[1].moves, [square("F5"), Move::Pass, square("D6")]);
         assert_eq!(found[1].place, GamePlace { number: 2, line: Some(5), offset: 27 });
         assert_eq!((found[2].moves.clone(), found[2].unreadable.clone()), (vec![square("F5")], Some("zz".to_string())));
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_refused_where_they_are() {
+        let read = |bytes: &[u8]| reader_of(GameFormat::Text, bytes).last().cloned().unwrap().unwrap_err();
+        assert_eq!(
+            read(b"f5d6\nc3\x00d3\n"),
+            "test: line 2, byte 7: a NUL byte, not text: a .txt game file is UTF-8 text, one game a line"
+        );
+        assert_eq!(
+            read(b"\xEF\xBB\xBFf5\xff\n"),
+            "test: line 1, byte 5: byte 0xFF is not UTF-8, not text: a .txt game file is UTF-8 text, one game a line"
+        );
     }
 }

@@ -36,11 +36,26 @@ impl ExtendPaths {
     /// the journal, folders whose paths no engine's console reads, and a
     /// journal that is not a regular file or that another run holds (named);
     /// then takes the journal for this run (out_dir made if need be).
+    /// Refused in `extend`'s words: [`ExtendPaths::of_command`] names another.
     pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
+        ExtendPaths::of_command(Writer::Growth("extend"), (input, &[]), output, out_dir)
+    }
+
+    /// [`ExtendPaths::new`] for the command `writer` names, refusing an OUT
+    /// or a journal that is, by any path (a symbolic or hard link, `..`),
+    /// IN or any of `also_read` (add's game files): every file the run reads.
+    pub fn of_command(
+        writer: Writer,
+        (input, also_read): (&Path, &[PathBuf]),
+        output: &Path,
+        out_dir: &Path,
+    ) -> Result<ExtendPaths, ExtendError> {
         let journal = out_dir.join(JOURNAL);
-        let over = OverInput::find(input, &[output, &journal], Writer::Extend).map_err(RunError::io(input))?;
-        if let Some(over) = over {
-            return Err(over.into());
+        for read in std::iter::once(input).chain(also_read.iter().map(PathBuf::as_path)) {
+            let over = OverInput::find(read, &[output, &journal], writer).map_err(RunError::io(read))?;
+            if let Some(over) = over {
+                return Err(over.into());
+            }
         }
         Ok(ExtendPaths { input: input.to_path_buf(), ..ExtendPaths::without_input(output, out_dir)? })
     }

@@ -149,6 +149,20 @@ pub struct KifuFile {
     pub lines_written: u64,
     /// Lines not written because the file held them already.
     pub duplicates_dropped: u64,
+    /// The byte-order mark, still to be written before the first line.
+    bom_due: bool,
+}
+
+/// When a kifu file asked to start with the byte-order mark gets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Never.
+    None,
+    /// At once: an empty file is the mark alone (mining's sets).
+    Always,
+    /// With its first line: an empty file has no byte (check's sets, as
+    /// an empty receipt of `fix`).
+    WithFirstLine,
 }
 
 impl KifuFile {
@@ -156,17 +170,20 @@ impl KifuFile {
     /// `unique_lines` a line is written once, with `bom` the file starts
     /// with the byte-order mark.
     pub fn create(path: &Path, unique_lines: bool, bom: bool) -> io::Result<KifuFile> {
-        KifuFile::in_file(AtomicFile::create(path)?, unique_lines, bom)
+        let mark = if bom { Mark::Always } else { Mark::None };
+        KifuFile::in_file(AtomicFile::create(path)?, unique_lines, mark)
     }
 
     /// Kifu lines written into `file`, begun already.
-    fn in_file(mut file: AtomicFile, unique_lines: bool, bom: bool) -> io::Result<KifuFile> {
+    fn in_file(mut file: AtomicFile, unique_lines: bool, mark: Mark) -> io::Result<KifuFile> {
         let mut len = 0;
-        if bom {
+        if mark == Mark::Always {
             file.write_all(BOM)?;
             len = BOM.len() as u64;
         }
-        Ok(KifuFile { file, seen: unique_lines.then(SeenLines::default), len, lines_written: 0, duplicates_dropped: 0 })
+        let seen = unique_lines.then(SeenLines::default);
+        let bom_due = mark == Mark::WithFirstLine;
+        Ok(KifuFile { file, seen, len, lines_written: 0, duplicates_dropped: 0, bom_due })
     }
 
     /// The file's final name.
@@ -194,6 +211,10 @@ impl KifuFile {
 
     /// [`KifuFile::write_line`], given what [`KifuFile::ask_for`] said of `text`.
     pub fn write_checked(&mut self, text: &str, print: Option<Fingerprint>) -> io::Result<bool> {
+        if std::mem::take(&mut self.bom_due) {
+            self.file.write_all(BOM)?;
+            self.len += BOM.len() as u64;
+        }
         if let Some(seen) = &mut self.seen {
             let print = print.unwrap_or_else(|| Fingerprint::of(text.as_bytes()));
             let file = &mut self.file;
@@ -302,7 +323,12 @@ impl LineFiles {
         let kifu = if kifu_wanted || settings.unique_lines {
             let file = place.begin(stem, RecordFormat::Kifu)?;
             let path = file.path().to_path_buf();
-            Some(KifuFile::in_file(file, settings.unique_lines, settings.bom).map_err(|e| (path, e))?)
+            let mark = match (settings.bom, stem) {
+                (false, _) => Mark::None,
+                (true, Stem::Mode(_)) => Mark::Always,
+                (true, Stem::CheckBad | Stem::CheckMissing) => Mark::WithFirstLine,
+            };
+            Some(KifuFile::in_file(file, settings.unique_lines, mark).map_err(|e| (path, e))?)
         } else {
             None
         };

@@ -14,7 +14,10 @@
 //!   journal, `fix`'s receipt), and
 //! * it is a regular file (not a link) whose size and modification time
 //!   are still the ones the manifest recorded: a file the user has since
-//!   replaced or edited is kept, and the log says so.
+//!   replaced or edited is kept, and the log says so, and
+//! * a run of the same command wrote it: `mine` never removes the lines
+//!   `check` wrote there, nor `check` mining's. The manifest says whose
+//!   each file is: another command's files stay listed, with their command.
 //!
 //! A manifest that does not read (missing fields, garbage, another tool's
 //! file) is ignored with a warning naming it, and nothing is removed
@@ -96,6 +99,11 @@ pub struct ManifestFile {
     /// Last modified, in nanoseconds since 1970 (none when the system does
     /// not say): with the size, how a file replaced since is told.
     pub modified_ns: Option<u64>,
+    /// The command that wrote it, when not the manifest's: a file another
+    /// command's run left in the folder (`check`'s lines beside `mine`'s),
+    /// kept in the list so that only a run of its own command removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// Why a manifest could not be written.
@@ -172,6 +180,9 @@ impl Manifest {
         for (path, lines) in files {
             manifest.add(path, lines)?;
         }
+        if let Some(previous) = &previous {
+            manifest.carry_others(previous, out_dir);
+        }
         manifest.commit(out_dir)?;
         Ok(previous.map(|previous| manifest.replace(&previous, out_dir)).unwrap_or_default())
     }
@@ -184,7 +195,7 @@ impl Manifest {
         // stamp, so that it is never taken for bookminer's own.
         let (size, modified_ns) = stamp.unwrap_or((0, None));
         let modified_ns = stamp.and(modified_ns);
-        self.files.push(ManifestFile { name, lines, size, modified_ns });
+        self.files.push(ManifestFile { name, lines, size, modified_ns, command: None });
         Ok(())
     }
 
@@ -232,13 +243,35 @@ impl Manifest {
         file.commit().map_err(io)
     }
 
+    /// The command that wrote `file` of this manifest.
+    fn writer_of<'a>(&'a self, file: &'a ManifestFile) -> &'a str {
+        file.command.as_deref().unwrap_or(&self.command)
+    }
+
+    /// Lists, as theirs, the files of `previous` that another command
+    /// than this one wrote and that this run did not write again, as long
+    /// as they are there: they stay, and the manifest still says whose
+    /// they are.
+    fn carry_others(&mut self, previous: &Manifest, out_dir: &Path) {
+        for file in &previous.files {
+            let writer = previous.writer_of(file);
+            let rewritten = self.files.iter().any(|f| f.name == file.name);
+            if writer == self.command || rewritten || fs::symlink_metadata(out_dir.join(&file.name)).is_err() {
+                continue;
+            }
+            self.files.push(ManifestFile { command: Some(writer.to_string()), ..file.clone() });
+        }
+    }
+
     /// Removes from `out_dir` each file `previous` names that this manifest
-    /// does not, when bookminer wrote it and nobody has changed it since;
-    /// says in the log what was removed, and what was kept and why.
+    /// does not, when a run of this manifest's command wrote it (another
+    /// command's files are not this run's to replace) and nobody has
+    /// changed it since; says in the log what was removed, and what was
+    /// kept and why.
     pub fn replace(&self, previous: &Manifest, out_dir: &Path) -> Replaced {
         let mut replaced = Replaced::default();
         for file in &previous.files {
-            if self.files.iter().any(|f| f.name == file.name) {
+            if self.files.iter().any(|f| f.name == file.name) || previous.writer_of(file) != self.command {
                 continue;
             }
             let path = out_dir.join(&file.name);

@@ -119,21 +119,77 @@ fn the_lines_end_at_the_bad_move_and_at_the_first_missing_position() {
     assert!(said.contains("(2 repeated lines dropped)"), "{said}");
 }
 
+/// The names `out/manifest.json` lists, each with the command that wrote
+/// it (its own, else the manifest's).
+fn listed(dir: &Path) -> Vec<(String, String)> {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.join("out/manifest.json")).unwrap()).unwrap();
+    let files = manifest["files"].as_array().unwrap().iter();
+    let owner =
+        |f: &serde_json::Value| f["command"].as_str().unwrap_or(manifest["command"].as_str().unwrap()).to_string();
+    let mut listed: Vec<(String, String)> =
+        files.map(|f| (f["name"].as_str().unwrap().to_string(), owner(f))).collect();
+    listed.sort();
+    listed
+}
+
+/// Issue 57 item 2: `mine` and `check` share out_dir and its manifest;
+/// each run replaces the files a previous run of its own command wrote,
+/// and never another command's (check's lines are what `add` reads next).
 #[test]
-fn check_s_files_are_the_folder_s_set_replacing_mining_s() {
+fn mine_and_check_each_replace_only_their_own_files_in_one_folder() {
     let dir = tempfile::tempdir().unwrap();
     hand_made_book(&dir.path().join("book.dat"));
     games(&dir.path().join("games.txt"));
-    let out = run_in(dir.path(), &["mine", "book.dat", "--mode", "all", "--out-dir", "out"]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    assert!(names_in(&dir.path().join("out")).contains(&"mode1.txt".to_string()));
+    let mine = |modes: &str| {
+        let out = run_in(dir.path(), &["mine", "book.dat", "--mode", modes, "--out-dir", "out"]);
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    mine("1");
     let out = check(dir.path(), &[]);
     assert!(out.status.success(), "{}", stderr_of(&out));
-    assert_eq!(names_in(&dir.path().join("out")), ["check-bad.txt", "check-missing.txt", "manifest.json"]);
+    let both = ["check-bad.txt", "check-missing.txt", "manifest.json", "mode1.txt"];
+    assert_eq!(names_in(&dir.path().join("out")), both, "check leaves mining's file");
+    let said = mine("1");
+    assert!(!said.contains("removed"), "{said}");
+    assert_eq!(names_in(&dir.path().join("out")), both, "mine leaves check's files");
+    let owners = listed(dir.path());
+    assert_eq!(
+        owners,
+        [("check-bad.txt", "check"), ("check-missing.txt", "check"), ("mode1.txt", "mine")]
+            .map(|(name, command)| (name.to_string(), command.to_string()))
+    );
+    // A run of the same command still replaces its own set: mode 1's file goes.
+    let said = mine("2");
+    assert!(said.contains("mode1.txt"), "{said}");
+    let now = ["check-bad.txt", "check-missing.txt", "manifest.json", "mode2.txt"];
+    assert_eq!(names_in(&dir.path().join("out")), now);
+    let out = check(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(names_in(&dir.path().join("out")), now, "check leaves mining's file again");
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(dir.path().join("out/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["command"], "check");
     assert_eq!(manifest["inputs"], serde_json::json!(["book.dat", "games.txt"]));
+}
+
+/// Issue 57 item 6: an empty set of check's lines is an empty file, as an
+/// empty receipt of `fix` is: no byte-order mark alone.
+#[test]
+fn an_empty_check_file_has_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    hand_made_book(&dir.path().join("book.dat"));
+    fs::write(dir.path().join("games.txt"), "f5\n").unwrap();
+    let out = check(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(fs::read(dir.path().join("out/check-bad.txt")).unwrap(), b"", "no bad move: no line, no byte");
+    // A file with lines starts with the mark, as a kifu file `mine` writes.
+    fs::write(dir.path().join("games.txt"), "f5d6\n").unwrap();
+    let out = check(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let bad = fs::read(dir.path().join("out/check-bad.txt")).unwrap();
+    assert!(bad.starts_with(b"\xEF\xBB\xBF") && bad.len() > 3, "{bad:?}");
 }
 
 #[test]

@@ -163,8 +163,9 @@ fn a_game_file_that_cannot_be_opened_is_refused_before_the_book_is_read() {
     assert!(said.contains("missing.wtb: ") && !said.contains("no-such-book"), "{said}");
     fs::create_dir(dir.path().join("folder.txt")).unwrap();
     let out = run_in(dir.path(), &["check", "no-such-book.dat", "folder.txt"]);
-    assert_eq!(out.status.code(), Some(3), "a folder is a file that cannot be read, as a folder named as a book is");
-    assert!(stderr_of(&out).contains("folder.txt: a directory, not a regular file"), "{}", stderr_of(&out));
+    // Issue 57 item 11: a folder named as a game file is a bad argument.
+    assert_eq!(out.status.code(), Some(2), "a folder is no game file");
+    assert!(stderr_of(&out).contains("folder.txt: a directory, not a game file"), "{}", stderr_of(&out));
 }
 
 #[test]
