@@ -130,8 +130,8 @@ pub struct DeepenReport {
     pub values_changed: u64,
     /// Why the run stopped deepening.
     pub ended: Ended,
-    /// The header's level was set to the level (an Edax book whose header
-    /// said less, no record left that needs deepening to it).
+    /// The header's level was set to the level (an Edax book, no record
+    /// left that needs deepening to it).
     pub header_level_set: bool,
 }
 
@@ -224,7 +224,7 @@ impl Policy for Leaves<'_> {
         let counted = Instant::now();
         self.report.values_changed = values_changed(store, solved)?;
         tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
-        if raises_header_level(store, options.level) && !any_needs_deepening(store, options.level)? {
+        if header_holds_a_level(store) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
             self.report.header_level_set = true;
         }
@@ -566,11 +566,12 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
     })
 }
 
-/// Whether `level` is above the level an Edax book's header says: the
-/// header's level is the one `add` gives new positions, and is never
-/// lowered (an Egaroucid header holds none).
-fn raises_header_level(store: &Store<'_>, level: Level) -> bool {
-    store.book().header().edax().is_some_and(|header| level.to_i32() > header.level)
+/// Whether the book's header holds a level: an Edax header does, an
+/// Egaroucid header none. SPEC §16 step 4 sets it to L whenever no record
+/// needs deepening to L, a lower L included (every record is then at least
+/// as deep as L).
+fn header_holds_a_level(store: &Store<'_>) -> bool {
+    store.book().header().edax().is_some()
 }
 
 /// Whether any record of the book written, reachable or not, still needs

@@ -398,7 +398,7 @@ fn deepen_claims_its_level_only_when_no_record_of_out_needs_deepening() {
 }
 
 #[test]
-fn deepen_never_lowers_the_header_s_level() {
+fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
     let dir = tempfile::tempdir().unwrap();
     let mut bytes = std::fs::read(book()).unwrap();
     bytes[18..22].copy_from_slice(&2i32.to_le_bytes());
@@ -410,6 +410,6 @@ fn deepen_never_lowers_the_header_s_level() {
     std::fs::write(dir.path().join("in.dat"), bytes).unwrap();
     let (summary, level) = deepen_to(dir.path(), "1", &[]);
     assert_eq!(summary["deepened"], 0, "{summary}");
-    assert_eq!(summary["header_level_set"], false, "{summary}");
-    assert_eq!(level, 2, "a level-2 book stays a level-2 book: the next add searches at 2");
+    assert_eq!(summary["header_level_set"], true, "no record needs deepening to 1: {summary}");
+    assert_eq!(level, 1, "SPEC §16 step 4: the header says L once no record needs deepening to L");
 }
