@@ -203,6 +203,24 @@ PY
 }
 check "deepen with Edax as the engine: levels raised, Edax's correct and negamax agree" deepened_as_edax_checks
 
+# linked_as_edax_would IN: bookminer's fix --link of IN (Edax as the
+# engine, one worker) against Edax's own `book fix` (which links, searches
+# the leaves whose moves became links, negamaxes and sorts) followed by its
+# `book negamax`: the same boards, values, bounds, levels, leaves and links;
+# Edax loads ours with nothing to repair.
+linked_as_edax_would() {
+  local in=$1
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm fix --link "$in" "$d/linked.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" - "$d/edax.dat" "book fix" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/linked.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/linked.dat"
+}
+for games in wthor2021-l2 edax46-plus-games wthor1977-l10; do
+  check "fix --link $games.edax.dat as Edax's book fix" linked_as_edax_would "$shared/books/games/$games.edax.dat"
+done
+
 # merged_then A B OUT FLAGS...: merges A and B into OUT; an Edax OUT must
 # load in Edax with nothing to repair and come back from Edax's own negamax
 # with the same values, bounds, levels, links and leaves; an .egbk3 OUT

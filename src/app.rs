@@ -17,6 +17,7 @@ use bookminer::engine::EngineCommand;
 use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
+use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
@@ -220,9 +221,13 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.push(output.clone());
         }
-        Some(Command::Fix { input, output, .. }) => {
+        Some(Command::Fix { input, output, link: false, .. }) => {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
+        }
+        Some(Command::Fix { input, output, link: true, .. }) => {
+            read.push(input.clone());
+            written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
         }
         Some(
             Command::Extend { input, output, .. }
@@ -292,7 +297,8 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
             | Command::Grow { .. }
             | Command::Deepen { .. }
             | Command::New { .. }
-            | Command::Add { .. },
+            | Command::Add { .. }
+            | Command::Fix { link: true, .. },
         ) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
         Some(Command::Merge { .. }) if !config.engines.is_empty() => {
             Some(config.out_dir.join(bookminer::extend::JOURNAL))
@@ -439,7 +445,8 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Stats { path, .. }) => run_stats(book_of(path.as_deref(), config)?, config),
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
-        Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
+        Some(Command::Fix { input, output, link: false, .. }) => run_fix(config, &input, &output),
+        Some(Command::Fix { input, output, link: true, fresh, .. }) => run_fix_link(config, &input, &output, fresh),
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
         Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
@@ -852,15 +859,47 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
+    fix_read(config, book, &paths, &shown)
+}
+
+/// `fix` of a book read, into the paths checked.
+fn fix_read(config: &Config, book: Book, paths: &FixPaths, shown: &RefCell<Progress>) -> Result<u8, AppError> {
+    let output = paths.output();
     if cancel().is_set() {
         return Err(AppError::Fix(Interrupted.into()));
     }
     check_out_name(output, book.format().kept_as(), "fix")?;
     let options = FixOptions { style: line_style(config) };
-    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
-        Ok(fix(book, &paths, &options, control)?)
+    let report = with_control_of(book.counts(), book.format(), "the book", shown, |control| {
+        Ok(fix(book, paths, &options, control)?)
     })?;
     end(report.to_string(), || summary::fix(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `fix --link IN OUT`: the engines, when given, greeted before the book
+/// is read; an Egaroucid book, whose links are implicit, fixed as `fix`
+/// fixes it.
+fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "fix")?;
+    stop_on_interrupt("the journal is kept; OUT will not be written");
+    let options = LinkOptions { engines, engine_timeout: std::time::Duration::from_secs(config.engine_timeout) };
+    if !options.engines.is_empty() {
+        let greeting = ExtendOptions { engines: options.engines.clone(), ..extend_options(config) };
+        bookminer::extend::greet(&paths, &greeting, cancel())?;
+    }
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), "fix")?;
+    if book.header().edax().is_none() {
+        tracing::warn!("--link changes nothing in an Egaroucid book: its links are the moves whose child it holds");
+        drop(paths);
+        return fix_read(config, book, &FixPaths::new(input, output, &config.out_dir)?, &shown);
+    }
+    let report = with_control(None, &shown, |control| Ok(link(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::link(&report), Some(output))?;
     Ok(0)
 }
 

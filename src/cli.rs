@@ -181,10 +181,16 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(
-                Command::Fix { line, read, log, progress, write, .. }
-                | Command::Diff { line, read, log, progress, write, .. },
-            ) => Settings {
+            Some(Command::Fix { engines, line, read, log, progress, write, .. }) => Settings {
+                engines: engines.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Diff { line, read, log, progress, write, .. }) => Settings {
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
@@ -465,6 +471,15 @@ pub enum Command {
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.
+    ///
+    /// With --link, first as Edax's `book fix` (docs/policies.md): every
+    /// record of an Edax book gets a link for each legal move (or the pass)
+    /// whose child the book holds, and a record whose leaf move became a
+    /// link has its leaf searched again by the engine (--engine, needed
+    /// only when there is such a leaf; the journal {out_dir}/extend.jsonl,
+    /// shared with extend). OUT is then the book linked, negamaxed; no
+    /// receipt. An Egaroucid book's links are implicit: --link changes
+    /// nothing there.
     Fix {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -472,6 +487,15 @@ pub enum Command {
         /// The fixed book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Link every legal move whose child the book holds, as Edax's `book fix` does
+        #[arg(long)]
+        link: bool,
+        /// With --link, set the journal of earlier runs aside ({out_dir}/extend.N.jsonl,
+        /// never deleted) and search everything anew
+        #[arg(long, requires = "link")]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

@@ -17,6 +17,7 @@ use bookminer::diff::DiffReport;
 use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::grow::GrowReport;
+use bookminer::extend::link::LinkReport;
 use bookminer::extend::new_book::NewReport;
 use bookminer::extend::{ExtendReport, SearchTally, TakenFrom};
 use bookminer::fix::FixReport;
@@ -233,6 +234,30 @@ pub fn add(report: &AddReport) -> Value {
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
+            "records_written": report.records_written,
+            "reachable": report.reachable,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}
+
+pub fn link(report: &LinkReport) -> Value {
+    joined([
+        json!({
+            "command": "fix",
+            "link": true,
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "records_linked": report.records_linked,
+            "links_added": report.links_added,
+            "leaves_searched_again": report.leaves,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "reachable": report.reachable,
             "records_written": report.records_written,
             "elapsed_seconds": secs(report.elapsed),
         }),

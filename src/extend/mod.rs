@@ -14,6 +14,7 @@ pub mod add;
 pub mod deepen;
 mod engines;
 pub mod grow;
+pub mod link;
 pub mod new_book;
 mod options;
 pub mod priority;

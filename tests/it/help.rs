@@ -56,7 +56,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["stats"], reading),
         (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),
         (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS, NAMED])),
-        (&["fix"], set(&[&["--egbk-level"], LINES, PROGRESS, NAMED])),
+        (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),

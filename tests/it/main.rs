@@ -24,6 +24,7 @@ mod help;
 mod hostile;
 mod hostile_outputs;
 mod layout;
+mod link;
 mod manifest;
 mod merge;
 mod older;
