@@ -217,6 +217,22 @@ linked_as_edax_would() {
   python3 "$clients/bookdiff.py" edax "$d/linked.dat" "$d/edax-neg.dat" || return 1
   edax_ok "$d/linked.dat"
 }
+# deviated_as_edax_would: ../shared/books/extend at its line, bookminer's
+# deviate --relative 2 --absolute 4 (Edax as the engine, one worker)
+# against Edax's own `book deviate 2 4` then its `book negamax`: the same
+# boards, values, bounds, levels, leaves and links; Edax loads ours whole.
+deviated_as_edax_would() {
+  local in=$shared/books/extend/endgames-extend.dat
+  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm deviate "$in" "$d/deviated.dat" --start "$line" --relative 2 --absolute 4 --engine "$edax" --workers 1 \
+    --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" "$line" "$d/edax.dat" "book deviate 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/deviated.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/deviated.dat"
+}
+check "deviate 2 4 on the extend book as Edax's book deviate" deviated_as_edax_would
 for games in wthor2021-l2 edax46-plus-games wthor1977-l10; do
   check "fix --link $games.edax.dat as Edax's book fix" linked_as_edax_would "$shared/books/games/$games.edax.dat"
 done

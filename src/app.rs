@@ -16,6 +16,7 @@ use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
 use bookminer::engine::EngineCommand;
 use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
+use bookminer::extend::deviate::{deviate, DeviateOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
@@ -231,6 +232,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         }
         Some(
             Command::Extend { input, output, .. }
+            | Command::Deviate { input, output, .. }
             | Command::Grow { input, output, .. }
             | Command::Deepen { input, output, .. },
         ) => {
@@ -294,6 +296,7 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let own_journal = match &cli.command {
         Some(
             Command::Extend { .. }
+            | Command::Deviate { .. }
             | Command::Grow { .. }
             | Command::Deepen { .. }
             | Command::New { .. }
@@ -337,6 +340,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Cut { output, .. }
             | Command::Fix { output, .. }
             | Command::Extend { output, .. }
+            | Command::Deviate { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
             | Command::Merge { output, .. }
@@ -449,6 +453,9 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Fix { input, output, link: true, fresh, .. }) => run_fix_link(config, &input, &output, fresh),
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Deviate { input, output, fresh, relative, absolute, .. }) => {
+            run_deviate(config, (&input, &output), fresh, (relative, absolute))
+        }
         Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
@@ -1045,6 +1052,26 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
         begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `deviate IN OUT`: extend's steps, no window, the two errors.
+fn run_deviate(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    (relative, absolute): (i32, i32),
+) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "deviate takes no window (deviation, error, max_ply): --relative and --absolute are its window".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
+    let options = DeviateOptions { extend: options, relative, absolute };
+    let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::deviate(&report), Some(output))?;
     Ok(0)
 }
 

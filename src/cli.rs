@@ -229,6 +229,17 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
+            Some(Command::Deviate { engines, extend, walk, line, read, log, progress, write, .. }) => Settings {
+                engines: engines.clone(),
+                extend: extend.clone(),
+                walk: walk.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
             Some(Command::Grow { engines, extend, grow, walk, line, read, log, progress, write, .. }) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
@@ -539,6 +550,54 @@ pub enum Command {
         /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Grow every line near the best, as Edax's `book deviate R A` does.
+    ///
+    /// Each round fixes the start's value S, then marks, in two passes,
+    /// the leaves of the lines below `start` whose moves score within
+    /// --relative of the best for one side (the side to move at the start
+    /// first, then the other; the other side plays only best moves) and
+    /// whose scores stay within --absolute of S; each marked leaf becomes a
+    /// link to a new position, searched by the engine as `extend` does
+    /// (docs/policies.md). Rounds go on until one marks nothing (or
+    /// --max-positions are added). OUT, in IN's format, holds IN's records,
+    /// then the new ones, negamaxed as `fix` does. The engines, the journal
+    /// ({out_dir}/extend.jsonl, shared with extend) and the statuses are
+    /// extend's; a window is not taken (the errors are the window).
+    Deviate {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// How far below the best move a move of the deviating side may score, in discs
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_name = "R",
+              value_parser = clap::value_parser!(i32).range(-129..=129))]
+        relative: i32,
+        /// How far from the start's value the scores of a line may go, in discs
+        #[arg(long, default_value_t = 4, value_name = "A", value_parser = clap::value_parser!(i32).range(0..=65))]
+        absolute: i32,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
         /// deleted) and search everything anew, as after a change of engine
         #[arg(long)]

@@ -16,6 +16,7 @@ use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
 use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
+use bookminer::extend::deviate::DeviateReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::link::LinkReport;
 use bookminer::extend::new_book::NewReport;
@@ -237,6 +238,32 @@ pub fn add(report: &AddReport) -> Value {
             "records_written": report.records_written,
             "reachable": report.reachable,
             "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}
+
+pub fn deviate(report: &DeviateReport) -> Value {
+    let e = &report.extend;
+    joined([
+        json!({
+            "command": "deviate",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "relative": report.relative,
+            "absolute": report.absolute,
+            "rounds": e.rounds,
+            "marked": e.candidates,
+            "expanded": e.expanded,
+            "positions_added": e.added,
+        }),
+        searches(&e.searches),
+        json!({
+            "engines": engines(&e.searches.engines),
+            "stopped_early": e.stopped_early,
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
         }),
     ])
 }

@@ -12,6 +12,7 @@
 
 pub mod add;
 pub mod deepen;
+pub mod deviate;
 mod engines;
 pub mod grow;
 pub mod link;

@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod convert;
 mod deepen;
+mod deviate;
 mod diff;
 mod engine_protocol;
 mod existing;
