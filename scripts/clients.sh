@@ -233,6 +233,21 @@ deviated_as_edax_would() {
   edax_ok "$d/deviated.dat"
 }
 check "deviate 2 4 on the extend book as Edax's book deviate" deviated_as_edax_would
+
+# played_as_edax_would: WTHOR 2021 as Edax's book add left it, bookminer's
+# play (Edax as the engine, one worker) against Edax 4.6's own `book play`
+# then its `book negamax`: the same boards, values, bounds and levels (a
+# few leaf moves differ between moves of the same score); Edax loads ours.
+played_as_edax_would() {
+  local in=$shared/books/games/wthor2021-l2.edax.dat
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm play "$in" "$d/played.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" - "$d/edax.dat" "book play" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/played.dat" "$d/edax-neg.dat" --fields value,lower,upper,level || return 1
+  edax_ok "$d/played.dat"
+}
+check "play on wthor2021-l2 as Edax's book play" played_as_edax_would
 for games in wthor2021-l2 edax46-plus-games wthor1977-l10; do
   check "fix --link $games.edax.dat as Edax's book fix" linked_as_edax_would "$shared/books/games/$games.edax.dat"
 done

@@ -20,6 +20,7 @@ use bookminer::extend::deviate::{deviate, DeviateOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
+use bookminer::extend::play::play;
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::files::{ensure_dir, folder_of, AtomicFile};
@@ -233,6 +234,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(
             Command::Extend { input, output, .. }
             | Command::Deviate { input, output, .. }
+            | Command::Play { input, output, .. }
             | Command::Grow { input, output, .. }
             | Command::Deepen { input, output, .. },
         ) => {
@@ -297,6 +299,7 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
         Some(
             Command::Extend { .. }
             | Command::Deviate { .. }
+            | Command::Play { .. }
             | Command::Grow { .. }
             | Command::Deepen { .. }
             | Command::New { .. }
@@ -341,6 +344,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Fix { output, .. }
             | Command::Extend { output, .. }
             | Command::Deviate { output, .. }
+            | Command::Play { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
             | Command::Merge { output, .. }
@@ -453,6 +457,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Fix { input, output, link: true, fresh, .. }) => run_fix_link(config, &input, &output, fresh),
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Play { input, output, fresh, .. }) => run_play(config, &input, &output, fresh),
         Some(Command::Deviate { input, output, fresh, relative, absolute, .. }) => {
             run_deviate(config, (&input, &output), fresh, (relative, absolute))
         }
@@ -1072,6 +1077,20 @@ fn run_deviate(
     let options = DeviateOptions { extend: options, relative, absolute };
     let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::deviate(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `play IN OUT`: extend's steps, no window.
+fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "play takes no window (deviation, error, max_ply): it expands every position without a link".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
+    let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::play(&report), Some(output))?;
     Ok(0)
 }
 

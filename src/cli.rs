@@ -229,7 +229,10 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(Command::Deviate { engines, extend, walk, line, read, log, progress, write, .. }) => Settings {
+            Some(
+                Command::Deviate { engines, extend, walk, line, read, log, progress, write, .. }
+                | Command::Play { engines, extend, walk, line, read, log, progress, write, .. },
+            ) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
@@ -598,6 +601,44 @@ pub enum Command {
         /// How far from the start's value the scores of a line may go, in discs
         #[arg(long, default_value_t = 4, value_name = "A", value_parser = clap::value_parser!(i32).range(0..=65))]
         absolute: i32,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Expand every position without a link, as Edax 4.6's `book play` does.
+    ///
+    /// Each round walks IN's links below `start` (positions with at least
+    /// min_empties empty squares, the game going on) for the positions
+    /// that have no link at all, and expands each one's leaf as `extend`
+    /// expands a candidate (docs/policies.md); rounds go on until no such
+    /// position is left (or --max-positions are added). OUT, in IN's
+    /// format, holds IN's records, then the new ones, negamaxed as `fix`
+    /// does. The engines, the journal ({out_dir}/extend.jsonl, shared with
+    /// extend) and the statuses are extend's; a window is not taken.
+    Play {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
         /// deleted) and search everything anew, as after a change of engine
         #[arg(long)]

@@ -196,6 +196,13 @@ pub fn extend(report: &ExtendReport) -> Value {
     ])
 }
 
+/// `play`'s summary: extend's keys, its candidates the positions without links.
+pub fn play(report: &ExtendReport) -> Value {
+    let mut value = extend(report);
+    value["command"] = json!("play");
+    value
+}
+
 pub fn new_book(report: &NewReport) -> Value {
     joined([
         json!({

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// A position `empties` squares from the end, by seeded random play, the
 /// game going on there, and the moves that reach it (passes left out).
-fn position(empties: u32, mut state: u64) -> (Board, String) {
+pub(crate) fn position(empties: u32, mut state: u64) -> (Board, String) {
     loop {
         let (mut board, mut line) = (Board::INITIAL, String::new());
         while board.empties() > empties && !board.is_game_over() {
@@ -42,7 +42,7 @@ fn position(empties: u32, mut state: u64) -> (Board, String) {
 
 /// A book of one record: `root` (normalized), level 60, its leaf its
 /// best move as plain negamax scores it; as `in.dat` in `dir`.
-fn one_record_book(dir: &Path, root: Board) {
+pub(crate) fn one_record_book(dir: &Path, root: Board) {
     let (score, square) = Square::iter(root.legal_moves())
         .map(|s| (-minimax(&root.after(Move::Play(s)).unwrap()), s))
         .max_by_key(|&(score, _)| score)

@@ -67,6 +67,17 @@ fn each_command_shows_exactly_the_options_it_uses() {
                 NAMED,
             ]),
         ),
+        (
+            &["play"],
+            set(&[
+                &["--egbk-level", "--fresh", "--min-empties", "--max-positions"],
+                ENGINES,
+                WINDOW,
+                LINES,
+                PROGRESS,
+                NAMED,
+            ]),
+        ),
         (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),

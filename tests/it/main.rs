@@ -30,6 +30,7 @@ mod manifest;
 mod merge;
 mod older;
 mod one_file;
+mod play;
 mod progress;
 mod props;
 mod quiet;
