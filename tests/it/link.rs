@@ -208,3 +208,20 @@ fn add_says_when_what_it_wrote_is_not_reachable_from_the_initial_position_and_wh
     let summary = linked(dir.path(), "out.dat", false);
     assert_eq!(summary["reachable"], 2, "{summary}");
 }
+
+#[test]
+fn an_egaroucid_book_is_fixed_as_fix_fixes_it_and_link_says_it_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    two_record_book(dir.path());
+    let run = |args: &[&str]| {
+        let out = bin().current_dir(dir.path()).args(["--config", "/dev/null", "-q"]).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    run(&["convert", "in.dat", "in.egbk3"]);
+    let said = run(&["fix", "--link", "in.egbk3", "linked.egbk3", "--out-dir", "a"]);
+    assert!(said.contains("--link changes nothing in an Egaroucid book"), "{said}");
+    run(&["fix", "in.egbk3", "fixed.egbk3", "--out-dir", "b"]);
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(read("linked.egbk3"), read("fixed.egbk3"));
+}
