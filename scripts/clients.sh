@@ -209,6 +209,55 @@ PY
 }
 check "deepen with Edax as the engine: levels raised, Edax's correct and negamax agree" deepened_as_edax_checks
 
+# linked_as_edax_would IN: bookminer's fix --link of IN (Edax as the
+# engine, one worker) against Edax's own `book fix` (which links, searches
+# the leaves whose moves became links, negamaxes and sorts) followed by its
+# `book negamax`: the same boards, values, bounds, levels, leaves and links;
+# Edax loads ours with nothing to repair.
+linked_as_edax_would() {
+  local in=$1
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm fix --link "$in" "$d/linked.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" - "$d/edax.dat" "book fix" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/linked.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/linked.dat"
+}
+# deviated_as_edax_would: ../shared/books/extend at its line, bookminer's
+# deviate --relative 2 --absolute 4 (Edax as the engine, one worker)
+# against Edax's own `book deviate 2 4` then its `book negamax`: the same
+# boards, values, bounds, levels, leaves and links; Edax loads ours whole.
+deviated_as_edax_would() {
+  local in=$shared/books/extend/endgames-extend.dat
+  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm deviate "$in" "$d/deviated.dat" --start "$line" --relative 2 --absolute 4 --engine "$edax" --workers 1 \
+    --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" "$line" "$d/edax.dat" "book deviate 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/deviated.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/deviated.dat"
+}
+check "deviate 2 4 on the extend book as Edax's book deviate" deviated_as_edax_would
+
+# played_as_edax_would: WTHOR 2021 as Edax's book add left it, bookminer's
+# play (Edax as the engine, one worker) against Edax 4.6's own `book play`
+# then its `book negamax`: the same boards, values, bounds and levels (a
+# few leaf moves differ between moves of the same score); Edax loads ours.
+played_as_edax_would() {
+  local in=$shared/books/games/wthor2021-l2.edax.dat
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm play "$in" "$d/played.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" - "$d/edax.dat" "book play" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/played.dat" "$d/edax-neg.dat" --fields value,lower,upper,level || return 1
+  edax_ok "$d/played.dat"
+}
+check "play on wthor2021-l2 as Edax's book play" played_as_edax_would
+for games in wthor2021-l2 edax46-plus-games wthor1977-l10; do
+  check "fix --link $games.edax.dat as Edax's book fix" linked_as_edax_would "$shared/books/games/$games.edax.dat"
+done
+
 # merged_then A B OUT FLAGS...: merges A and B into OUT; an Edax OUT must
 # load in Edax with nothing to repair and come back from Edax's own negamax
 # with the same values, bounds, levels, links and leaves; an .egbk3 OUT

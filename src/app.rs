@@ -16,8 +16,11 @@ use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
 use bookminer::engine::EngineCommand;
 use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
+use bookminer::extend::deviate::{deviate, DeviateOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
+use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
+use bookminer::extend::play::play;
 use bookminer::extend::{extend, ExtendError, ExtendOptions, ExtendPaths};
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::files::input::Writer;
@@ -224,12 +227,18 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             read.push(input.clone());
             written.push(output.clone());
         }
-        Some(Command::Fix { input, output, .. }) => {
+        Some(Command::Fix { input, output, link: false, .. }) => {
             read.push(input.clone());
             written.extend([output.clone(), config.out_dir.join(bookminer::fix::RECEIPT)]);
         }
+        Some(Command::Fix { input, output, link: true, .. }) => {
+            read.push(input.clone());
+            written.extend([output.clone(), config.out_dir.join(bookminer::extend::JOURNAL)]);
+        }
         Some(
             Command::Extend { input, output, .. }
+            | Command::Deviate { input, output, .. }
+            | Command::Play { input, output, .. }
             | Command::Grow { input, output, .. }
             | Command::Deepen { input, output, .. },
         ) => {
@@ -315,10 +324,13 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
     let own_journal = match &cli.command {
         Some(
             Command::Extend { .. }
+            | Command::Deviate { .. }
+            | Command::Play { .. }
             | Command::Grow { .. }
             | Command::Deepen { .. }
             | Command::New { .. }
-            | Command::Add { .. },
+            | Command::Add { .. }
+            | Command::Fix { link: true, .. },
         ) => Some(config.out_dir.join(bookminer::extend::JOURNAL)),
         Some(Command::Merge { .. }) if !config.engines.is_empty() => {
             Some(config.out_dir.join(bookminer::extend::JOURNAL))
@@ -357,6 +369,8 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Cut { output, .. }
             | Command::Fix { output, .. }
             | Command::Extend { output, .. }
+            | Command::Deviate { output, .. }
+            | Command::Play { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
             | Command::Merge { output, .. }
@@ -474,9 +488,14 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         }
         Some(Command::Convert { input, output, to, .. }) => run_convert(config, &input, &output, to),
         Some(Command::Cut { input, output, .. }) => run_cut(config, &input, &output),
-        Some(Command::Fix { input, output, .. }) => run_fix(config, &input, &output),
+        Some(Command::Fix { input, output, link: false, .. }) => run_fix(config, &input, &output),
+        Some(Command::Fix { input, output, link: true, fresh, .. }) => run_fix_link(config, &input, &output, fresh),
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
+        Some(Command::Play { input, output, fresh, .. }) => run_play(config, &input, &output, fresh),
+        Some(Command::Deviate { input, output, fresh, relative, absolute, .. }) => {
+            run_deviate(config, (&input, &output), fresh, (relative, absolute))
+        }
         Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
         Some(Command::Check { book, games, .. }) => run_check(config, &book, &games),
@@ -886,15 +905,47 @@ fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
+    fix_read(config, book, &paths, &shown)
+}
+
+/// `fix` of a book read, into the paths checked.
+fn fix_read(config: &Config, book: Book, paths: &FixPaths, shown: &RefCell<Progress>) -> Result<u8, AppError> {
+    let output = paths.output();
     if cancel().is_set() {
         return Err(AppError::Fix(Interrupted.into()));
     }
     check_out_name(output, book.format().kept_as(), "fix")?;
     let options = FixOptions { style: line_style(config) };
-    let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
-        Ok(fix(book, &paths, &options, control)?)
+    let report = with_control_of(book.counts(), book.format(), "the book", shown, |control| {
+        Ok(fix(book, paths, &options, control)?)
     })?;
     end(report.to_string(), || summary::fix(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `fix --link IN OUT`: the engines, when given, greeted before the book
+/// is read; an Egaroucid book, whose links are implicit, fixed as `fix`
+/// fixes it.
+fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
+    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, "fix")?;
+    stop_on_interrupt("the journal is kept; OUT will not be written");
+    let options = LinkOptions { engines, engine_timeout: std::time::Duration::from_secs(config.engine_timeout) };
+    if !options.engines.is_empty() {
+        let greeting = ExtendOptions { engines: options.engines.clone(), ..extend_options(config) };
+        bookminer::extend::greet(&paths, &greeting, cancel())?;
+    }
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), "fix")?;
+    if book.header().edax().is_none() {
+        tracing::warn!("--link changes nothing in an Egaroucid book: its links are the moves whose child it holds");
+        drop(paths);
+        return fix_read(config, book, &FixPaths::new(input, output, &config.out_dir)?, &shown);
+    }
+    let report = with_control(None, &shown, |control| Ok(link(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::link(&report), Some(output))?;
     Ok(0)
 }
 
@@ -1056,6 +1107,40 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
         begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::extend(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `deviate IN OUT`: extend's steps, no window, the two errors.
+fn run_deviate(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    (relative, absolute): (i32, i32),
+) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "deviate takes no window (deviation, error, max_ply): --relative and --absolute are its window".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
+    let options = DeviateOptions { extend: options, relative, absolute };
+    let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::deviate(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `play IN OUT`: extend's steps, no window.
+fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "play takes no window (deviation, error, max_ply): it expands every position without a link".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
+    let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::play(&report), Some(output))?;
     Ok(0)
 }
 

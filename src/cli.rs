@@ -182,10 +182,16 @@ impl Cli {
                 write: write.clone(),
                 ..Settings::default()
             },
-            Some(
-                Command::Fix { line, read, log, progress, write, .. }
-                | Command::Diff { line, read, log, progress, write, .. },
-            ) => Settings {
+            Some(Command::Fix { engines, line, read, log, progress, write, .. }) => Settings {
+                engines: engines.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Diff { line, read, log, progress, write, .. }) => Settings {
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
@@ -214,6 +220,20 @@ impl Cli {
                 ..Settings::default()
             },
             Some(Command::Extend { engines, extend, walk, line, read, log, progress, write, .. }) => Settings {
+                engines: engines.clone(),
+                extend: extend.clone(),
+                walk: walk.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(
+                Command::Deviate { engines, extend, walk, line, read, log, progress, write, .. }
+                | Command::Play { engines, extend, walk, line, read, log, progress, write, .. },
+            ) => Settings {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
@@ -472,6 +492,15 @@ pub enum Command {
     /// plus 24 bytes a position. Exit status 2 if OUT is IN or IN is no
     /// book it reads, 3 if a file cannot be read or written, 130 if
     /// interrupted: nothing is written then.
+    ///
+    /// With --link, first as Edax's `book fix` (docs/policies.md): every
+    /// record of an Edax book gets a link for each legal move (or the pass)
+    /// whose child the book holds, and a record whose leaf move became a
+    /// link has its leaf searched again by the engine (--engine, needed
+    /// only when there is such a leaf; the journal {out_dir}/extend.jsonl,
+    /// shared with extend). OUT is then the book linked, negamaxed; no
+    /// receipt. An Egaroucid book's links are implicit: --link changes
+    /// nothing there.
     Fix {
         /// The book to read.
         #[arg(value_name = "IN")]
@@ -479,6 +508,15 @@ pub enum Command {
         /// The fixed book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Link every legal move whose child the book holds, as Edax's `book fix` does
+        #[arg(long)]
+        link: bool,
+        /// With --link, set the journal of earlier runs aside ({out_dir}/extend.N.jsonl,
+        /// never deleted) and search everything anew
+        #[arg(long, requires = "link")]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]
@@ -516,6 +554,92 @@ pub enum Command {
     /// more, then the run stops (status 3). Status 130 if interrupted: the
     /// journal is kept, OUT is not written.
     Extend {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Grow every line near the best, as Edax's `book deviate R A` does.
+    ///
+    /// Each round fixes the start's value S, then marks, in two passes,
+    /// the leaves of the lines below `start` whose moves score within
+    /// --relative of the best for one side (the side to move at the start
+    /// first, then the other; the other side plays only best moves) and
+    /// whose scores stay within --absolute of S; each marked leaf becomes a
+    /// link to a new position, searched by the engine as `extend` does
+    /// (docs/policies.md). Rounds go on until one marks nothing (or
+    /// --max-positions are added). OUT, in IN's format, holds IN's records,
+    /// then the new ones, negamaxed as `fix` does. The engines, the journal
+    /// ({out_dir}/extend.jsonl, shared with extend) and the statuses are
+    /// extend's; a window is not taken (the errors are the window).
+    Deviate {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// How far below the best move a move of the deviating side may score, in discs
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_name = "R",
+              value_parser = clap::value_parser!(i32).range(-129..=129))]
+        relative: i32,
+        /// How far from the start's value the scores of a line may go, in discs
+        #[arg(long, default_value_t = 4, value_name = "A", value_parser = clap::value_parser!(i32).range(0..=65))]
+        absolute: i32,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Expand every position without a link, as Edax 4.6's `book play` does.
+    ///
+    /// Each round walks IN's links below `start` (positions with at least
+    /// min_empties empty squares, the game going on) for the positions
+    /// that have no link at all, and expands each one's leaf as `extend`
+    /// expands a candidate (docs/policies.md); rounds go on until no such
+    /// position is left (or --max-positions are added). OUT, in IN's
+    /// format, holds IN's records, then the new ones, negamaxed as `fix`
+    /// does. The engines, the journal ({out_dir}/extend.jsonl, shared with
+    /// extend) and the statuses are extend's; a window is not taken.
+    Play {
         /// The book to read.
         #[arg(value_name = "IN")]
         input: PathBuf,

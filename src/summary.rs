@@ -16,7 +16,9 @@ use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
 use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
+use bookminer::extend::deviate::DeviateReport;
 use bookminer::extend::grow::GrowReport;
+use bookminer::extend::link::LinkReport;
 use bookminer::extend::new_book::NewReport;
 use bookminer::extend::{ExtendReport, SearchTally, TakenFrom};
 use bookminer::fix::FixReport;
@@ -194,6 +196,13 @@ pub fn extend(report: &ExtendReport) -> Value {
     ])
 }
 
+/// `play`'s summary: extend's keys, its candidates the positions without links.
+pub fn play(report: &ExtendReport) -> Value {
+    let mut value = extend(report);
+    value["command"] = json!("play");
+    value
+}
+
 pub fn new_book(report: &NewReport) -> Value {
     joined([
         json!({
@@ -233,6 +242,56 @@ pub fn add(report: &AddReport) -> Value {
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
+            "records_written": report.records_written,
+            "reachable": report.reachable,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}
+
+pub fn deviate(report: &DeviateReport) -> Value {
+    let e = &report.extend;
+    joined([
+        json!({
+            "command": "deviate",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "relative": report.relative,
+            "absolute": report.absolute,
+            "rounds": e.rounds,
+            "marked": e.candidates,
+            "expanded": e.expanded,
+            "positions_added": e.added,
+        }),
+        searches(&e.searches),
+        json!({
+            "engines": engines(&e.searches.engines),
+            "stopped_early": e.stopped_early,
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
+}
+
+pub fn link(report: &LinkReport) -> Value {
+    joined([
+        json!({
+            "command": "fix",
+            "link": true,
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "records_linked": report.records_linked,
+            "links_added": report.links_added,
+            "leaves_searched_again": report.leaves,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "reachable": report.reachable,
             "records_written": report.records_written,
             "elapsed_seconds": secs(report.elapsed),
         }),

@@ -22,7 +22,7 @@ use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growing::error::{ExtendError, GrowingError};
+use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
 use crate::growing::store::{Flavor, Node, NodeId, Store};
@@ -91,6 +91,10 @@ pub struct AddReport {
     pub searches: SearchTally,
     /// Records in the book written.
     pub records_written: u64,
+    /// Records of the book written reachable over links from the initial
+    /// position (Edax's `book add` links no position it held before, so a
+    /// book made from games may be many trees: `fix --link` joins them).
+    pub reachable: u64,
     /// Time the whole run took.
     pub elapsed: Duration,
 }
@@ -111,7 +115,23 @@ impl fmt::Display for AddReport {
         writeln!(f, "links added          {}", self.links_added)?;
         self.searches.write(&self.journal, f)?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
+        if let Some(advice) = self.unreachable() {
+            writeln!(f, "not reachable        {advice}")?;
+        }
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+    }
+}
+
+impl AddReport {
+    /// What to say of the records the initial position does not reach
+    /// over links, if any: how many, and what to run.
+    pub fn unreachable(&self) -> Option<String> {
+        let left = self.records_written.checked_sub(self.reachable).filter(|&n| n > 0)?;
+        let out = self.output.display();
+        Some(format!(
+            "{} not reachable over links from the initial position: `bookminer fix --link {out} LINKED.dat` links them",
+            count(left, "record", "records")
+        ))
     }
 }
 
@@ -229,7 +249,11 @@ pub fn add_with(
     report.positions_loaded = ran.positions_loaded;
     ran.fleet.fill(&mut report.searches);
     report.records_written = ran.records_written;
+    report.reachable = ran.reachable.unwrap_or(ran.records_written);
     report.elapsed = ran.elapsed;
+    if let Some(advice) = report.unreachable() {
+        tracing::warn!("{}: {advice}", report.output.display());
+    }
     Ok(report)
 }
 
@@ -450,49 +474,10 @@ impl Adding<'_, '_> {
         Ok(())
     }
 
-    /// Links a position the book holds, as Edax's `position_link` does:
-    /// each move (or the pass) whose child the book holds becomes a link if
-    /// it is not one, raising the value to its score and taking the leaf's
-    /// place if it was the leaf's move; a link there already is scored
-    /// again. An Egaroucid book's links are its moves whose child it holds:
-    /// nothing to store.
+    /// Links a position the book holds ([`Store::link_held`]), counting
+    /// the links added.
     fn link_held(&mut self, id: NodeId) -> Result<(), ExtendError> {
-        if let Flavor::Egaroucid = self.rule.flavor {
-            return Ok(());
-        }
-        let board = self.store.board(id);
-        let mut links = self.store.links(id)?;
-        let mut leaf = self.store.leaf(id)?;
-        let mut value = self.store.value(id)?;
-        let (before, mut added) = (links.clone(), 0);
-        for (mv, child) in board.children() {
-            let Some(child) = self.store.find(&normalize(&child).board) else { continue };
-            let score = crate::negamax::new_link_score(self.store.value(child)?);
-            match links.iter_mut().find(|(_, m)| *m == mv) {
-                Some(link) => link.0 = score,
-                None => {
-                    links.push((score, mv));
-                    added += 1;
-                    value = value.max(score.into());
-                    if leaf.mv == Some(mv) {
-                        (leaf.score, leaf.mv) = (crate::negamax::NO_LEAF, None);
-                    }
-                }
-            }
-        }
-        if links == before {
-            return Ok(());
-        }
-        if links.len() > usize::from(u8::MAX) {
-            let book = self.store.book().path().to_path_buf();
-            return Err(GrowingError::NoRoomForLink { book, origin: self.store.origin(id) }.into());
-        }
-        self.report.links_added += added;
-        self.store.touch(id)?;
-        let node = self.store.node_mut(id).expect("touched");
-        node.links = links;
-        node.solved.value = value;
-        (node.leaf_score, node.leaf_move) = (leaf.score, leaf.mv);
+        self.report.links_added += self.store.link_held(id)?;
         Ok(())
     }
 

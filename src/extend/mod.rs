@@ -12,10 +12,13 @@
 
 pub mod add;
 pub mod deepen;
+pub mod deviate;
 mod engines;
 pub mod grow;
+pub mod link;
 pub mod new_book;
 mod options;
+pub mod play;
 pub mod priority;
 mod report;
 mod rounds;
@@ -31,6 +34,7 @@ pub use report::{ExtendReport, SearchTally};
 
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
+use crate::growing::candidates::Marks;
 use crate::run::Control;
 use rounds::Rounds;
 use std::path::Path;
@@ -61,7 +65,7 @@ pub fn extend_with(
     control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
     let report = ExtendReport::new(paths, 0);
-    let mut rounds = Rounds { options, report };
+    let mut rounds = Rounds { options, report, marks: Marks::LeafAtLeastValue };
     let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
     ran.fill(&mut rounds.report);
     Ok(rounds.report)

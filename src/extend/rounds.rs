@@ -8,7 +8,7 @@ use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growing::candidates::Gates;
+use crate::growing::candidates::{Gates, Marks};
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::solved::Solved;
@@ -19,18 +19,26 @@ use crate::window::Window;
 use crate::wording::count;
 use std::time::Instant;
 
-/// Extend's policy: rounds of every candidate, until none is left.
+/// Extend's policy: rounds of every candidate, until none is left; and
+/// `play`'s, whose candidates are the positions without links.
 pub(crate) struct Rounds<'o> {
     pub(crate) options: &'o ExtendOptions,
     pub(crate) report: ExtendReport,
+    pub(crate) marks: Marks,
 }
 
 impl Policy for Rounds<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, candidates, .. } = held;
+        let first = self.reads_candidates().then_some(candidates);
         let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };
         let gates = Gates { window: self.options.window, min_empties };
-        run.rounds(root, candidates, fleet, self.options.max_positions, gates, control)
+        run.rounds(root, first, fleet, self.options.max_positions, (gates, self.marks), control)
+    }
+
+    /// The first negamax notes extend's candidates; `play`'s are others.
+    fn reads_candidates(&self) -> bool {
+        self.marks == Marks::LeafAtLeastValue
     }
 }
 
@@ -48,21 +56,21 @@ impl Run<'_, '_, '_> {
     fn rounds(
         &mut self,
         root: NodeId,
-        first_candidates: Vec<NodeId>,
+        first_candidates: Option<Vec<NodeId>>,
         fleet: &Fleet,
         max_positions: Option<u64>,
-        gates: Gates,
+        (gates, marks): (Gates, Marks),
         control: &mut Control<'_>,
     ) -> Result<(), ExtendError> {
         // Without a window the negamax's walk is the first candidate walk.
-        let mut first_walk = (gates.window == Window::NONE).then_some(first_candidates);
+        let mut first_walk = first_candidates.filter(|_| gates.window == Window::NONE);
         loop {
             let began = Instant::now();
             let candidates = match first_walk.take() {
                 Some(found) => found,
                 None => {
                     let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                    crate::growing::candidates::candidates(self.store, self.solved, root, gates, stop)?
+                    crate::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
                 }
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());

@@ -79,6 +79,10 @@ pub(crate) struct Ran {
     /// What the fleet did.
     pub(crate) fleet: FleetRan,
     pub(crate) records_written: u64,
+    /// Records of the book written reachable over links from the initial
+    /// position, where its final negamax counted them (a book set aside
+    /// before it).
+    pub(crate) reachable: Option<u64>,
     pub(crate) elapsed: Duration,
 }
 
@@ -153,11 +157,14 @@ pub(crate) fn grow_book(
     });
     grown?;
     let grown = (store, solved, root);
-    let records_written = match write_grown(grown, negamaxed, &book, out, scratch.path(), paths, cancel)? {
-        Written::Out(records) => records,
-        Written::SetAside(unfixed, out) => unfixed.write(book, *out, paths, control)?,
+    let (records_written, reachable) = match write_grown(grown, negamaxed, &book, out, scratch.path(), paths, cancel)? {
+        Written::Out(records) => (records, None),
+        Written::SetAside(unfixed, out) => {
+            let (records, reachable) = unfixed.write(book, *out, paths, control)?;
+            (records, Some(reachable))
+        }
     };
-    Ok(Ran { positions_loaded, fleet: ran, records_written, elapsed: began.elapsed() })
+    Ok(Ran { positions_loaded, fleet: ran, records_written, reachable, elapsed: began.elapsed() })
 }
 
 /// What a session's fleet did, for the summary: each engine's searches
@@ -405,15 +412,15 @@ impl SetAside {
     /// Writes OUT: the book set aside negamaxed as `fix` does (no receipt:
     /// every change is the run's own), under the run's `control`, then made
     /// to appear under its name unless the run was stopped. Returns the
-    /// records written. The book read is let go first: the run never holds
-    /// both.
+    /// records written, and those reachable over links from the initial
+    /// position. The book read is let go first: the run never holds both.
     fn write(
         self,
         book: Book,
         mut out: AtomicFile,
         paths: &ExtendPaths,
         control: Control<'_>,
-    ) -> Result<u64, ExtendError> {
+    ) -> Result<(u64, u64), ExtendError> {
         drop(book);
         let cancel = control.cancel;
         let path = &paths.output;
@@ -430,11 +437,11 @@ impl SetAside {
             error => error.into(),
         };
         let done = fix_into(grown, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
-        done.and_then(|done| done.checked()).map_err(run_error)?;
+        let counts = done.and_then(|done| done.checked()).map_err(run_error)?;
         drop(self.file);
         let out = out.finish().map_err(RunError::io(path))?;
         cancel.check().map_err(&interrupted)?;
         out.commit().map_err(RunError::io(path))?;
-        Ok(records)
+        Ok((records, counts.reachable))
     }
 }

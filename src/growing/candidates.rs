@@ -31,7 +31,18 @@ impl Gates {
     }
 }
 
-/// The candidates below `root`, in walk order.
+/// Which positions a candidate walk finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marks {
+    /// Those whose leaf scores at least their value (`extend`, Edax's
+    /// `position_extend`).
+    LeafAtLeastValue,
+    /// Those with no link at all (`play`, Edax's `position_play`).
+    NoLinks,
+}
+
+/// The candidates below `root`, in walk order (extend's [`marked`]).
+#[cfg(test)]
 pub fn candidates(
     store: &Store<'_>,
     solved: &Solved,
@@ -39,12 +50,24 @@ pub fn candidates(
     gates: Gates,
     stop: Stop<'_>,
 ) -> Result<Vec<NodeId>, GrowingError> {
+    marked(store, solved, root, (gates, Marks::LeafAtLeastValue), stop)
+}
+
+/// The positions below `root` that `marks` finds, in walk order, the walk
+/// going where `gates` let it.
+pub fn marked(
+    store: &Store<'_>,
+    solved: &Solved,
+    root: NodeId,
+    (gates, marks): (Gates, Marks),
+    stop: Stop<'_>,
+) -> Result<Vec<NodeId>, GrowingError> {
     let board = store.board(root);
     if !gates.enter(&board) {
         return Ok(Vec::new());
     }
     let walkable = GrowingPositions::new(store, Some(solved)).walk_from(root).within(gates.window).each_position_once();
-    let mut finder = Finder { positions: walkable.positions(), solved, gates, found: Vec::new() };
+    let mut finder = Finder { positions: walkable.positions(), solved, gates, marks, found: Vec::new() };
     finder.consider(root, &walkable.positions().record_of(root))?;
     Ok(walk_growing(&walkable, finder, stop)?.found)
 }
@@ -54,6 +77,7 @@ struct Finder<'a, 's, 'b> {
     positions: &'a GrowingPositions<'s, 'b>,
     solved: &'a Solved,
     gates: Gates,
+    marks: Marks,
     found: Vec<NodeId>,
 }
 
@@ -61,8 +85,14 @@ impl Finder<'_, '_, '_> {
     /// Notes `id`, read as `record`, if it is a candidate: its leaf, with
     /// or without a move, scores at least its value.
     fn consider(&mut self, id: NodeId, record: &Record) -> Result<(), GrowingError> {
-        let leaf = self.positions.leaf(id, record)?;
-        if i16::from(leaf.score) >= self.solved.value(self.positions.store(), id) {
+        let found = match self.marks {
+            Marks::LeafAtLeastValue => {
+                let leaf = self.positions.leaf(id, record)?;
+                i16::from(leaf.score) >= self.solved.value(self.positions.store(), id)
+            }
+            Marks::NoLinks => self.positions.store().facts(id)?.edges.is_empty(),
+        };
+        if found {
             self.found.push(id);
         }
         Ok(())

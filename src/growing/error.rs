@@ -65,6 +65,14 @@ pub enum ExtendError {
         #[source]
         source: Box<BookError>,
     },
+    /// Leaves are to be searched and no engine was given (`fix --link`).
+    #[error("{}: {leaves} leaves whose moves became links are to be searched again, and no engine was given: add --engine \"edax -eval-file PATH/eval.dat\" (or the config key engine)", book.display())]
+    NeedsEngine {
+        /// The book read.
+        book: PathBuf,
+        /// The leaves to search.
+        leaves: u64,
+    },
     /// A stop (Ctrl-C): OUT was not written, the journal keeps every answer so far.
     #[error(transparent)]
     Interrupted(#[from] Stopped),
@@ -156,7 +164,8 @@ impl ExtendError {
             ExtendError::OverInput(_)
             | ExtendError::BookIsJournal { .. }
             | ExtendError::NoScratch(_)
-            | ExtendError::StartMissing { .. } => ErrorKind::BadInput,
+            | ExtendError::StartMissing { .. }
+            | ExtendError::NeedsEngine { .. } => ErrorKind::BadInput,
             ExtendError::Growing(e) => e.kind(),
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),

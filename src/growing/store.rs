@@ -612,6 +612,50 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// Links a position the book holds, as Edax's `position_link` does:
+    /// each move (or the pass) whose child the book holds becomes a link if
+    /// it is not one, raising the value to its score and taking the leaf's
+    /// place if it was the leaf's move; a link there already is scored
+    /// again. Returns the links added. An Egaroucid book's links are its
+    /// moves whose child it holds: nothing to store.
+    pub fn link_held(&mut self, id: NodeId) -> Result<u64, GrowingError> {
+        if let Flavor::Egaroucid = self.flavor {
+            return Ok(0);
+        }
+        let board = self.board(id);
+        let mut links = self.links(id)?;
+        let mut leaf = self.leaf(id)?;
+        let mut value = self.value(id)?;
+        let (before, mut added) = (links.clone(), 0);
+        for (mv, child) in board.children() {
+            let Some(child) = self.find(&normalize(&child).board) else { continue };
+            let score = crate::negamax::new_link_score(self.value(child)?);
+            match links.iter_mut().find(|(_, m)| *m == mv) {
+                Some(link) => link.0 = score,
+                None => {
+                    links.push((score, mv));
+                    added += 1;
+                    value = value.max(score.into());
+                    if leaf.mv == Some(mv) {
+                        (leaf.score, leaf.mv) = (crate::negamax::NO_LEAF, None);
+                    }
+                }
+            }
+        }
+        if links == before {
+            return Ok(0);
+        }
+        if links.len() > usize::from(u8::MAX) {
+            return Err(GrowingError::NoRoomForLink { book: self.book.path().to_path_buf(), origin: self.origin(id) });
+        }
+        self.touch(id)?;
+        let node = self.node_mut(id).expect("touched");
+        node.links = links;
+        node.solved.value = value;
+        (node.leaf_score, node.leaf_move) = (leaf.score, leaf.mv);
+        Ok(added)
+    }
+
     /// What the leaf of a position becomes: known without a search (a
     /// finished game, or every legal move linked), or the search to ask.
     pub fn leaf_plan(&self, id: NodeId) -> Result<LeafPlan, GrowingError> {

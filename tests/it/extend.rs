@@ -123,7 +123,7 @@ pub(crate) fn assert_no_engine_left(dir: &Path) {
 }
 
 /// Plain negamax to the end of the game: the slow reference.
-fn minimax(board: &Board) -> i32 {
+pub(crate) fn minimax(board: &Board) -> i32 {
     let moves = board.legal_moves();
     if moves == 0 {
         let passed = board.swapped();

@@ -1,0 +1,46 @@
+//! `play` (docs/policies.md, SPEC §17.5): Edax 4.6's `book play` as a
+//! policy of the growth session. Each round walks the links below the
+//! start (positions with at least `min_empties` empty squares, the game
+//! going on) for the positions that have no link at all, and expands the
+//! leaf of each as `extend` expands a candidate; the book is negamaxed;
+//! rounds go on until no such position is left. It is extend's rounds
+//! ([`super::rounds`]) with another mark.
+
+use super::engines::process_engines;
+use super::options::ExtendOptions;
+use super::report::ExtendReport;
+use super::rounds::Rounds;
+use super::session;
+use crate::book::Book;
+use crate::engine::fleet::EngineSet;
+use crate::growing::candidates::Marks;
+use crate::growing::error::ExtendError;
+use crate::growing::paths::ExtendPaths;
+use crate::run::Control;
+use std::path::Path;
+
+/// Plays `book` (read from `paths.input`) into `paths.output` with the
+/// engine processes `options` names.
+pub fn play(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    control: Control<'_>,
+) -> Result<ExtendReport, ExtendError> {
+    play_with(book, paths, options, |scratch| process_engines(options, scratch), control)
+}
+
+/// [`play`] with the searches answered by the fleet `engines` makes.
+pub fn play_with(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    control: Control<'_>,
+) -> Result<ExtendReport, ExtendError> {
+    let report = ExtendReport::new(paths, 0);
+    let mut rounds = Rounds { options, report, marks: Marks::NoLinks };
+    let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
+    ran.fill(&mut rounds.report);
+    Ok(rounds.report)
+}

@@ -1,0 +1,227 @@
+//! `fix --link` (SPEC §17.1, docs/policies.md): Edax's `book fix`, each
+//! leaf whose move became a link searched again by the repository's
+//! solver. The expected books are derived by hand (the initial position's
+//! four moves, all to one child) or are the book before links were taken
+//! out of it: putting them back must give it again.
+
+use crate::common::{bin, data};
+use crate::extend::{assert_each_search_once, assert_no_engine_left, journal, minimax, solver, stderr, RUN_TAG};
+use bookminer::board::{Board, Move, Square};
+use bookminer::book::{Book, Link, Score};
+use bookminer::format::edax;
+use bookminer::format::edax::entries::{encode, Entry};
+use bookminer::symmetry::normalize;
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `bookminer fix --link in.dat OUT` in `dir`, with the solver when `engine`.
+fn link(dir: &Path, out: &str, engine: bool) -> Command {
+    let mut command = bin();
+    command.current_dir(dir).env(RUN_TAG, dir);
+    command.args(["--config", "/dev/null", "fix", "--link", "in.dat", out, "--workers", "1"]);
+    command.args(["--out-dir", "o", "--log-file", "o/log", "--summary", "json", "-q"]);
+    if engine {
+        command.arg("--engine").arg(solver());
+    }
+    command
+}
+
+/// A run to its end: its JSON summary.
+fn linked(dir: &Path, out: &str, engine: bool) -> serde_json::Value {
+    let output: Output = link(dir, out, engine).output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Each record of an Edax book by board: value, bounds, level, its links'
+/// moves, the leaf's score.
+type Fields = (i32, i32, i32, u8, BTreeSet<u8>, i8);
+
+fn fields(path: &Path) -> std::collections::HashMap<Board, Fields> {
+    let bytes = std::fs::read(path).unwrap();
+    edax::records(&bytes)
+        .map(Result::unwrap)
+        .map(|(_, _, raw)| {
+            let (lower, upper) = raw.bounds();
+            let links = (0..raw.n_links()).map(|i| raw.bytes()[40 + 2 * i + 1]).collect();
+            let fields = (raw.value().discs(), lower.discs(), upper.discs(), raw.level(), links, raw.leaf_score());
+            (raw.board(), fields)
+        })
+        .collect()
+}
+
+/// The initial position (value 3, leaf f5, no link) and the one position
+/// its four moves all lead to once normalized (value −3, a leaf), as
+/// `in.dat` in `dir`; the initial position's board, as stored.
+fn two_record_book(dir: &Path) -> Board {
+    let initial = normalize(&Board::INITIAL).board;
+    let child = normalize(&Board::INITIAL.after(Move::Play(Square::parse("f5").unwrap())).unwrap()).board;
+    let reply = child.children()[0].0;
+    let f5 = Board::INITIAL.children().into_iter().find(|(_, b)| normalize(b).board == child).unwrap().0;
+    let mut root = Entry::new(initial, 3);
+    root.leaf = Some(Link::new(Score::new(3), f5));
+    let mut below = Entry::new(child, -3);
+    below.leaf = Some(Link::new(Score::new(-3), reply));
+    std::fs::write(dir.join("in.dat"), encode(&[root, below], 1)).unwrap();
+    initial
+}
+
+#[test]
+fn the_initial_position_gets_a_link_for_each_of_its_four_moves_without_an_engine() {
+    // Each move becomes a link to the one child, the leaf's move among
+    // them, so no leaf is left and nothing is searched.
+    let dir = tempfile::tempdir().unwrap();
+    let initial = two_record_book(dir.path());
+    let summary = linked(dir.path(), "out.dat", false);
+    assert_eq!(summary["links_added"], 4, "{summary}");
+    assert_eq!(summary["records_linked"], 1, "{summary}");
+    assert_eq!(summary["leaves_searched_again"], 0, "{summary}");
+    assert_eq!(summary["searches"], 0, "{summary}");
+    assert_eq!(summary["reachable"], 2, "{summary}");
+    let book = Book::open(&dir.path().join("out.dat"), &Default::default()).unwrap();
+    let root = book.find(&initial).unwrap();
+    let moves: HashSet<Move> = root.links().map(|l| l.mv).collect();
+    let legal: HashSet<Move> = initial.children().into_iter().map(|(mv, _)| mv).collect();
+    assert_eq!(moves, legal, "every legal move linked");
+    assert!(root.leaf().is_none(), "the leaf's move is a link");
+    assert!(root.links().all(|l| l.score == Score::new(3)), "each link is minus the child's value");
+    assert_eq!(root.value(), Score::new(3));
+}
+
+/// The extend book with the first link taken out of every record of 8
+/// empty squares or fewer that has a link and a leaf, its move made the
+/// leaf (scored 0, a wrong score), as `in.dat` in `dir`; and beside it, as
+/// `whole.dat`, the extend book with those records' leaves solved by plain
+/// negamax, their links kept: what putting the links back must give. Returns
+/// how many links were taken out.
+fn unlinked_book(dir: &Path) -> usize {
+    let bytes = std::fs::read(data("books/endgames-extend.dat")).unwrap();
+    let (mut cut, mut whole) = (bytes[..42].to_vec(), bytes[..42].to_vec());
+    let mut taken = 0;
+    for (_, _, raw) in edax::records(&bytes).map(Result::unwrap) {
+        let record = raw.bytes();
+        let n = raw.n_links();
+        if raw.board().empties() > 8 || n == 0 || !raw.has_leaf() {
+            cut.extend_from_slice(record);
+            whole.extend_from_slice(record);
+            continue;
+        }
+        taken += 1;
+        cut.extend_from_slice(&record[..38]);
+        cut.extend_from_slice(&[(n - 1) as u8, record[39]]);
+        cut.extend_from_slice(&record[42..40 + 2 * n]);
+        cut.extend_from_slice(&[0, record[41]]);
+        let board = raw.board();
+        let linked: Vec<u8> = (0..n).map(|i| record[41 + 2 * i]).collect();
+        let (score, square) = Square::iter(board.legal_moves())
+            .filter(|&s| !linked.contains(&Move::Play(s).code()))
+            .map(|s| (-minimax(&board.after(Move::Play(s)).unwrap()), s))
+            .max_by_key(|&(score, _)| score)
+            .expect("a leaf's move is not linked");
+        whole.extend_from_slice(&record[..40 + 2 * n]);
+        whole.extend_from_slice(&[score as i8 as u8, Move::Play(square).code()]);
+    }
+    std::fs::write(dir.join("in.dat"), cut).unwrap();
+    std::fs::write(dir.join("whole.dat"), whole).unwrap();
+    taken
+}
+
+#[test]
+fn links_taken_out_are_put_back_and_their_leaves_solved_again_as_the_book_had_them() {
+    let cut = tempfile::tempdir().unwrap();
+    let taken = unlinked_book(cut.path()) as u64;
+    assert!(taken >= 8, "{taken} links taken out");
+    let whole = tempfile::tempdir().unwrap();
+    std::fs::rename(cut.path().join("whole.dat"), whole.path().join("in.dat")).unwrap();
+    let reference = linked(whole.path(), "out.dat", true);
+    // Without an engine: refused, saying what is missing; nothing written.
+    let refused = link(cut.path(), "out.dat", false).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains(&format!("{taken} leaves")), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--engine"), "{}", stderr(&refused));
+    assert!(!cut.path().join("out.dat").exists());
+    let summary = linked(cut.path(), "out.dat", true);
+    let more = |key: &str| summary[key].as_u64().unwrap() - reference[key].as_u64().unwrap();
+    assert_eq!(more("links_added"), taken, "{summary} against {reference}");
+    assert_eq!(more("leaves_searched_again"), taken, "{summary} against {reference}");
+    assert_eq!(more("searches"), taken, "{summary} against {reference}");
+    // The links are back, each leaf solved as Edax solved it (its move may
+    // be another of the same score), every value and bound as before.
+    assert_eq!(fields(&cut.path().join("out.dat")), fields(&whole.path().join("out.dat")));
+    assert_each_search_once(&journal(cut.path()));
+}
+
+#[test]
+fn killed_and_run_again_it_searches_nothing_twice_and_writes_the_same_book() {
+    let whole = tempfile::tempdir().unwrap();
+    unlinked_book(whole.path());
+    let once = linked(whole.path(), "out.dat", true);
+    let searches = once["searches"].as_u64().unwrap() as usize;
+    let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
+    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
+    for (n, delay) in
+        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        unlinked_book(dir.path());
+        let mut child = link(dir.path(), "out.dat", true).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let began = Instant::now();
+        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_no_engine_left(dir.path());
+        let kept = journal(dir.path()).len();
+        if !dir.path().join("out.dat").exists() {
+            let again = linked(dir.path(), "out.dat", true);
+            assert_eq!(again["searches_from_journal"].as_u64(), Some(kept as u64), "{again}");
+            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
+        }
+        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
+        assert_eq!(journal(dir.path()).len(), searches);
+        assert_each_search_once(&journal(dir.path()));
+    }
+}
+
+#[test]
+fn add_says_when_what_it_wrote_is_not_reachable_from_the_initial_position_and_what_to_run() {
+    // As Edax's `book add`, add links no move of the initial position (the
+    // position a game starts from is not one it adds): the child the game
+    // reaches stays out of the tree until `fix --link`.
+    let dir = tempfile::tempdir().unwrap();
+    two_record_book(dir.path());
+    std::fs::write(dir.path().join("g.txt"), "f5\n").unwrap();
+    let mut command = bin();
+    command.current_dir(dir.path()).env(RUN_TAG, dir.path());
+    command.args(["--config", "/dev/null", "add", "in.dat", "g.txt", "added.dat", "--workers", "1"]);
+    command.args(["--out-dir", "o", "--log-file", "o/log", "--engine"]).arg(solver());
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("not reachable")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("1 record not reachable"), "{line}");
+    assert!(line.contains("bookminer fix --link added.dat"), "{line}");
+    std::fs::copy(dir.path().join("added.dat"), dir.path().join("in.dat")).unwrap();
+    let summary = linked(dir.path(), "out.dat", false);
+    assert_eq!(summary["reachable"], 2, "{summary}");
+}
+
+#[test]
+fn an_egaroucid_book_is_fixed_as_fix_fixes_it_and_link_says_it_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    two_record_book(dir.path());
+    let run = |args: &[&str]| {
+        let out = bin().current_dir(dir.path()).args(["--config", "/dev/null", "-q"]).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    run(&["convert", "in.dat", "in.egbk3"]);
+    let said = run(&["fix", "--link", "in.egbk3", "linked.egbk3", "--out-dir", "a"]);
+    assert!(said.contains("--link changes nothing in an Egaroucid book"), "{said}");
+    run(&["fix", "in.egbk3", "fixed.egbk3", "--out-dir", "b"]);
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(read("linked.egbk3"), read("fixed.egbk3"));
+}
