@@ -22,6 +22,10 @@ pub const FIRST_WORDS_WAIT: Duration = Duration::from_secs(3);
 /// or over ssh.
 pub const SILENCE_WAIT: Duration = Duration::from_secs(30);
 
+/// The most an engine may print before it answers the probe: one that
+/// floods speaks no protocol.
+const PROBE_OUTPUT_LIMIT: usize = 1 << 20;
+
 /// How many of an engine's first lines a refusal quotes.
 const QUOTED: usize = 5;
 
@@ -72,12 +76,13 @@ fn probe(process: &mut Process, timeout: Duration, stop: Cancel<'_>) -> Result<P
     let started = Instant::now();
     let mut first_words: Option<Instant> = None;
     let mut said: Vec<String> = Vec::new();
+    let mut printed = 0;
     loop {
         if stop.is_set() {
             return Err(Fault::Stopped);
         }
         let waited_enough = match first_words {
-            Some(at) => at.elapsed() >= FIRST_WORDS_WAIT,
+            Some(at) => at.elapsed() >= FIRST_WORDS_WAIT.min(timeout) || printed > PROBE_OUTPUT_LIMIT,
             None => started.elapsed() >= SILENCE_WAIT.min(timeout),
         };
         if waited_enough {
@@ -87,6 +92,7 @@ fn probe(process: &mut Process, timeout: Duration, stop: Cancel<'_>) -> Result<P
         if let Some(&speaks) = Protocol::ALL.iter().find(|p| p.answers_probe(&line)) {
             return Ok(speaks);
         }
+        printed += line.len();
         let text = unprompted(&line);
         if !text.is_empty() {
             first_words.get_or_insert_with(Instant::now);

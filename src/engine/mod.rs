@@ -161,9 +161,9 @@ fn started_text(failed: &[(String, Fault)]) -> String {
 /// is told from its answer (or checked, where named), and an engine that
 /// cannot start (not found, no evaluation file) is known at once, in its
 /// own words. When none starts the run stops here; an engine that alone
-/// fails is said in the log and, if its protocol is named, left to the
-/// fleet, which retires it if it keeps failing (one not named is left
-/// out: nothing says how to speak to it). `scratch` is the folder its
+/// fails is said in the log and left to the fleet, as the protocol named
+/// or the one it was greeted as, which retires it if it keeps failing.
+/// `scratch` is the folder its
 /// files go in. The engines of the fleet, each with its protocol and
 /// workers.
 pub fn greet(
@@ -195,10 +195,7 @@ pub fn greet(
             (Ok(protocol), _) => protocol,
             (Err(fault), named) => {
                 failed.push((e.command.clone(), fault));
-                match named {
-                    Some(named) => named,
-                    None => continue,
-                }
+                named.unwrap_or(Protocol::PROBED_AS)
             }
         };
         let workers = e.workers.unwrap_or_else(|| protocol.default_workers(cores));
