@@ -17,8 +17,14 @@
 #     to repair and its own `book extend` of it add nothing; the same book as
 #     .egbk3 must grow to the same boards and values (but the positions an
 #     Egaroucid book does not store) and load in Egaroucid as written;
+#   * the same `extend` with Egaroucid for Console as the engine
+#     (../shared/tools/clients/egaroucid-console builds it, once, under
+#     /tmp/book-clients/egaroucid-console), and with a fleet of Egaroucid
+#     and Edax, must grow the same boards with the same values; a run of it
+#     killed (SIGKILL) and run again must write the very book of a run never
+#     killed, search nothing twice and leave no Egaroucid process;
 #   * `deepen` of ../shared/books/extend, its levels set to 2, to level 8 with
-#     Edax as the engine must raise every record Edax's level table asks to,
+#     Edax, and with Egaroucid, as the engine must raise every record to it,
 #     add no error Edax's own `book correct` finds, load in Edax with nothing
 #     to repair and come back with the same values from Edax's negamax;
 #   * `merge` of each book with itself (--link: its stale leaves left with
@@ -44,6 +50,8 @@
 #   scripts/clients.sh [BIN]          # BIN: default target/release/bookminer
 #   SYNTH=100000 scripts/clients.sh   # size of the synthetic book (0: none)
 #   JOBS=6 scripts/clients.sh         # checks run at once
+#   ONLY=Egaroucid scripts/clients.sh # only the checks whose label has this
+#   VERBOSE=1 scripts/clients.sh      # what each check passed said, too
 #
 # edax-check.sh waits a few seconds for each command it gives Edax, so a
 # check spends most of its time asleep: JOBS checks run at once, each in a
@@ -70,6 +78,7 @@ built=$("$clients/build.sh") || { echo "cannot build the clients"; exit 2; }
 # own ($d), once fewer than JOBS checks are running.
 check() {
   local label=$1; shift
+  case $label in *"${ONLY:-}"*) ;; *) return 0 ;; esac
   n_checks=$((n_checks + 1))
   local d=$work/check-$n_checks
   mkdir -p "$d"
@@ -138,14 +147,29 @@ unchanged_by_edax() {
   python3 "$clients/bookdiff.py" edax "$d/synth-exact.dat" "$d/neg-synth.dat"
 }
 
-# extended_as_edax_would: ../shared/books/extend grown by bookminer (Edax as
-# the engine, 2 workers) and by Edax's own `book extend`, from the start its
-# README gives, as an Edax book and as an .egbk3.
+# Egaroucid for Console, built once (about a minute) where build.sh's own
+# folders are not; its start takes 2 s and 1.3 GB.
+egaroucid_dir=$("$clients/egaroucid-console/build-egaroucid.sh" /tmp/book-clients/egaroucid-console 2> /dev/null) \
+  || { echo "cannot build Egaroucid for Console"; exit 2; }
+egaroucid="$egaroucid_dir/Egaroucid_for_Console.out -t 1"
+edax_engine="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+extend_line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+
+# egaroucid_left: Egaroucid processes still running from this check's folder
+# (each run's scratch folder is in it), which no run may leave.
+egaroucid_left() { pgrep -f "Egaroucid_for_Console.out.*$d/" | wc -l; }
+
+# extended_as_edax_would ENGINE_FLAGS...: ../shared/books/extend grown by
+# bookminer (the engines ENGINE_FLAGS name, 2 workers each unless they say)
+# and by Edax's own `book extend`, from the start its README gives, as an
+# Edax book and as an .egbk3.
 extended_as_edax_would() {
-  local in=$shared/books/extend/endgames-extend.dat
-  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
-  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
-  bm extend "$in" "$d/grown.dat" --start "$line" --engine "$edax" --workers 2 --out-dir "$d/o" || return 1
+  local in=$shared/books/extend/endgames-extend.dat line=$extend_line
+  bm extend "$in" "$d/grown.dat" --start "$line" --workers 2 "$@" --out-dir "$d/o" || return 1
+  grep -h '"engine"' "$d/o/extend.jsonl" | python3 -c '
+import collections, json, sys
+c = collections.Counter((json.loads(l)["protocol"]) for l in sys.stdin)
+print("answers by protocol:", dict(c))' || return 1
   "$clients/edax-extend.sh" "$in" "$line" "$d/edax.dat" 2 || return 1
   "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
   python3 "$clients/bookdiff.py" edax "$d/edax-neg.dat" "$d/grown.dat" --fields value,lower,upper,level || return 1
@@ -153,13 +177,49 @@ extended_as_edax_would() {
   "$clients/edax-extend.sh" "$d/grown.dat" "$line" "$d/again.dat" 2 || return 1
   python3 "$clients/bookdiff.py" edax "$d/grown.dat" "$d/again.dat" --fields value || return 1
   bm convert "$in" "$d/in.egbk3" || return 1
-  bm extend "$d/in.egbk3" "$d/grown.egbk3" --start "$line" --engine "$edax" --workers 2 --out-dir "$d/oe" \
+  bm extend "$d/in.egbk3" "$d/grown.egbk3" --start "$line" --workers 2 "$@" --out-dir "$d/oe" \
     --min-empties 14 || return 1
   egaroucid_ok "$d/grown.egbk3" || return 1
   bm convert "$d/edax-neg.dat" "$d/edax-neg.egbk3" || return 1
   python3 "$clients/bookdiff.py" egbk3 "$d/edax-neg.egbk3" "$d/grown.egbk3" --fields value
 }
-check "extend with Edax as the engine, as Edax's own book extend" extended_as_edax_would
+check "extend with Edax as the engine, as Edax's own book extend" extended_as_edax_would --engine "$edax_engine"
+check "extend with Egaroucid as the engine, as Edax's own book extend" extended_as_edax_would --engine "$egaroucid"
+check "extend with a fleet of Egaroucid and Edax, as Edax's own book extend" extended_as_edax_would \
+  --engine "$egaroucid" --engine "$edax_engine"
+
+# resumed_with_egaroucid: extend of ../shared/books/extend with Egaroucid,
+# killed (SIGKILL) once its journal holds 60 answers, then run again: the
+# book written is byte for byte the book of a run never killed, the second
+# run takes every answer the first gave and searches only the others, and
+# no Egaroucid process is left.
+resumed_with_egaroucid() {
+  local in=$shared/books/extend/endgames-extend.dat line=$extend_line
+  bm extend "$in" "$d/whole.dat" --start "$line" --engine "$egaroucid" --workers 1 --out-dir "$d/w" || return 1
+  local total; total=$(wc -l < "$d/w/extend.jsonl")
+  SOURCE_DATE_EPOCH=0 "$bin" extend "$in" "$d/killed.dat" --start "$line" --engine "$egaroucid" --workers 1 \
+    --out-dir "$d/k" --config /dev/null --log-file "$d/k.log" > /dev/null 2>&1 &
+  local pid=$!
+  while [ "$(cat "$d/k/extend.jsonl" 2> /dev/null | wc -l)" -lt 60 ]; do
+    kill -0 "$pid" 2> /dev/null || { echo "the run ended before it was killed"; return 1; }
+    sleep 0.1
+  done
+  kill -KILL "$pid"; wait "$pid" 2> /dev/null
+  local given; given=$(wc -l < "$d/k/extend.jsonl")
+  sleep 1
+  echo "killed after $given of $total answers; Egaroucid processes left by the kill: $(egaroucid_left)"
+  bm extend "$in" "$d/killed.dat" --start "$line" --engine "$egaroucid" --workers 1 --out-dir "$d/k" \
+    --summary json || return 1
+  cmp "$d/whole.dat" "$d/killed.dat" || return 1
+  local searched taken
+  searched=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["searches"])' "$d/bm.out")
+  taken=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["searches_from_journal"])' "$d/bm.out")
+  echo "run again: $searched searched, $taken taken from the journal"
+  [ "$((searched + taken))" = "$total" ] && [ "$taken" -ge "$((given - 2))" ] || return 1
+  [ "$(wc -l < "$d/k/extend.jsonl")" = "$total" ] || { echo "a search made twice"; return 1; }
+  [ "$(egaroucid_left)" = 0 ] || { echo "an Egaroucid process outlived its run"; return 1; }
+}
+check "extend with Egaroucid, killed and run again: the same book, nothing searched twice" resumed_with_egaroucid
 
 # deepened_as_edax_checks: ../shared/books/extend with every level set to 2,
 # deepened to level 8 with Edax as the engine (issue 48): every record with
@@ -170,7 +230,6 @@ check "extend with Edax as the engine, as Edax's own book extend" extended_as_ed
 # Edax loads OUT with nothing to repair and its own negamax changes nothing
 # (values, bounds, counts, links, leaves, levels).
 deepened_as_edax_checks() {
-  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
   python3 - "$shared/books/extend/endgames-extend.dat" "$d/level2.dat" 2 <<'PY' || return 1
 import struct, sys
 src, dst, level = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -182,7 +241,7 @@ while at < len(b):
     at += 42 + 2 * b[at + 38]
 open(dst, 'wb').write(b)
 PY
-  bm deepen "$d/level2.dat" "$d/deep.dat" --level 8 --engine "$edax" --workers 2 --out-dir "$d/o" || return 1
+  bm deepen "$d/level2.dat" "$d/deep.dat" --level 8 --workers 2 "$@" --out-dir "$d/o" || return 1
   python3 - "$d/deep.dat" 8 <<'PY' || return 1
 import struct, sys
 b = open(sys.argv[1], 'rb').read(); want = int(sys.argv[2])
@@ -207,7 +266,10 @@ PY
   "$clients/edax-check.sh" "$d/deep.dat" "$d/neg.dat" || return 1
   python3 "$clients/bookdiff.py" edax "$d/deep.dat" "$d/neg.dat"
 }
-check "deepen with Edax as the engine: levels raised, Edax's correct and negamax agree" deepened_as_edax_checks
+check "deepen with Edax as the engine: levels raised, Edax's correct and negamax agree" deepened_as_edax_checks \
+  --engine "$edax_engine"
+check "deepen with Egaroucid as the engine: levels raised, Edax's correct and negamax agree" \
+  deepened_as_edax_checks --engine "$egaroucid"
 
 # linked_as_edax_would IN: bookminer's fix --link of IN (Edax as the
 # engine, one worker) against Edax's own `book fix` (which links, searches
@@ -284,7 +346,6 @@ merged_with_edax_extend() {
   python3 "$clients/bookdiff.py" edax "$d/edax-neg.dat" "$d/merged.dat" --fields value,lower,upper,level
 }
 check "merge the extend book with Edax's own extension of it" merged_with_edax_extend
-edax_engine="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
 check "merge edax46-l2-small.dat with itself --link, stale leaves searched by Edax" \
   merged_then "$shared/books/edax46-l2-small.dat" "$shared/books/edax46-l2-small.dat" m.dat --link \
   --engine "$edax_engine" --workers 1
@@ -590,6 +651,7 @@ for i in $(seq "$n_checks"); do
   if [ "$(cat "$d/status" 2> /dev/null)" = 0 ]; then
     pass=$((pass + 1))
     grep -q '^skipped: ' "$d/out" && skipped=$((skipped + 1))
+    [ -n "${VERBOSE:-}" ] && { echo "ok   $(cat "$d/label")"; grep -v '^progress: ' "$d/out" | sed 's/^/    /' | tail -n 12; }
   else
     fail=$((fail + 1)); echo "FAIL $(cat "$d/label")"; sed 's/^/    /' "$d/out" | head -n 8
   fi

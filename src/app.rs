@@ -13,7 +13,7 @@ use bookminer::check::{check, CheckError, CheckOptions};
 use bookminer::convert::{convert, ConvertError, OutFormat};
 use bookminer::cut::cut;
 use bookminer::diff::{diff, diff_path, DiffError, LinesOut};
-use bookminer::engine::EngineCommand;
+use bookminer::engine::EngineNamed;
 use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::deviate::{deviate, DeviateOptions};
@@ -970,17 +970,17 @@ fn wind_down_on_interrupt() {
 /// Set by the first Ctrl-C of `grow`: dispatch nothing new.
 static WIND_DOWN: AtomicBool = AtomicBool::new(false);
 
-/// The engines the config names, each with its workers.
-fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineCommand>, AppError> {
+/// The engines the config names, each with its workers and protocol if said.
+fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed>, AppError> {
     if config.engines.is_empty() {
         return Err(AppError::Usage(format!(
             "{command} needs an engine: --engine \"edax -n 1 -h 14 -eval-file PATH/eval.dat\" (or the config key engine; docs/extend.md)"
         )));
     }
-    let command = |e: &crate::config::EngineEntry| EngineCommand {
+    let command = |e: &crate::config::EngineEntry| EngineNamed {
         command: e.command.clone(),
-        workers: e.workers.unwrap_or(config.workers),
-        protocol: e.protocol.unwrap_or(config.protocol),
+        workers: e.workers.or(config.workers),
+        protocol: e.protocol.or(config.protocol),
     };
     Ok(config.engines.iter().map(command).collect())
 }
@@ -1050,10 +1050,10 @@ fn begin_growth_reading(
         OnInterrupt::WindDown => wind_down_on_interrupt(),
         OnInterrupt::Stop => stop_on_interrupt("the journal is kept; OUT will not be written"),
     }
-    let options = ExtendOptions { engines, ..extend_options(config) };
+    let mut options = extend_options(config);
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
-    bookminer::extend::greet(&paths, &options, cancel())?;
+    options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), command)?;
@@ -1151,8 +1151,8 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "new writes", "")) };
     let paths = ExtendPaths::without_input(output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
-    let greeting = ExtendOptions { engines: engines.clone(), ..extend_options(config) };
-    bookminer::extend::greet(&paths, &greeting, cancel())?;
+    let timeout = std::time::Duration::from_secs(config.engine_timeout);
+    let engines = bookminer::extend::greet(&paths, &engines, timeout, cancel())?;
     inputs_are_good(config);
     let options = NewOptions {
         engines,
@@ -1202,12 +1202,11 @@ fn run_merge(
     } else {
         "nothing will be written"
     });
-    let engine_options = ExtendOptions {
-        engines: if with_engines { engine_commands(config, "merge")? } else { Vec::new() },
-        ..extend_options(config)
-    };
+    let named = if with_engines { engine_commands(config, "merge")? } else { Vec::new() };
+    let mut engine_options = extend_options(config);
     if let Some(engine_paths) = &paths.engines {
-        bookminer::extend::greet(engine_paths, &engine_options, cancel())?;
+        engine_options.engines =
+            bookminer::extend::greet(engine_paths, &named, engine_options.engine_timeout, cancel())?;
     }
     if link && to == OutFormat::Egbk3 {
         tracing::warn!("--link changes nothing in an .egbk3 book: Egaroucid links every move whose child it holds");

@@ -274,14 +274,16 @@ pub struct EngineKeys {
     #[arg(long, display_order = 18, value_name = "COMMAND", value_parser = parse_engine)]
     #[serde(default, deserialize_with = "de::engine")]
     pub engine: Vec<EngineEntry>,
-    /// Searches each engine runs at once; default: the number of cores [config: workers]
+    /// Searches each engine runs at once; default: the number of cores (Egaroucid's: no more than
+    /// the available memory holds, 1.4 GB each) [config: workers]
     #[arg(long, display_order = 19, value_name = "K", value_parser = parse_workers)]
     #[serde(default, deserialize_with = "de::workers")]
     pub workers: Option<usize>,
-    /// The protocol the engines speak, unless one says otherwise; default: edax [config: protocol]
+    /// The protocol the engines speak, unless one says otherwise; default: told from each engine's
+    /// answer to its greeting [config: engine_protocol]
     #[arg(long, display_order = 19, value_name = "NAME", value_parser = choice::<Protocol>(), ignore_case = true)]
     #[serde(default, deserialize_with = "de::choice")]
-    pub protocol: Option<Protocol>,
+    pub engine_protocol: Option<Protocol>,
     /// Longest wait for one answer, in seconds, before the engine is restarted [config: engine_timeout]
     #[arg(long, display_order = 20, value_name = "SECONDS", value_parser = parse_timeout)]
     #[serde(default, deserialize_with = "de::engine_timeout")]
@@ -815,9 +817,10 @@ pub struct Config {
     /// `extend`'s engines; none given: `extend` cannot run.
     pub engines: Vec<EngineEntry>,
     /// Searches each engine runs at once, unless it says otherwise.
-    pub workers: usize,
-    /// The protocol each engine speaks, unless it says otherwise.
-    pub protocol: Protocol,
+    /// Searches each engine runs at once, unless it says otherwise; `None`: its protocol's default.
+    pub workers: Option<usize>,
+    /// The protocol each engine speaks, unless it says otherwise; `None`: told from its greeting.
+    pub protocol: Option<Protocol>,
     /// Seconds an engine is given for one answer.
     pub engine_timeout: u64,
     /// `extend`'s candidates have at least this many empty squares; `None`: the book's default.
@@ -837,11 +840,6 @@ pub struct Config {
     pub force: bool,
     /// `new`'s depth, and `add`'s for an Egaroucid book, in plies; `None`: the command's default.
     pub depth: Option<u32>,
-}
-
-/// The default number of engines: one per core.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for Config {
@@ -865,8 +863,8 @@ impl Default for Config {
             window: Window::NONE,
             egbk_level: ReadOptions::EGBK_LEVEL,
             engines: Vec::new(),
-            workers: cores(),
-            protocol: Protocol::default(),
+            workers: None,
+            protocol: None,
             engine_timeout: 600,
             min_empties: None,
             max_positions: None,
@@ -1108,8 +1106,8 @@ impl Config {
         if !s.engines.engine.is_empty() {
             self.engines = s.engines.engine.clone();
         }
-        self.workers = s.engines.workers.unwrap_or(self.workers);
-        self.protocol = s.engines.protocol.unwrap_or(self.protocol);
+        self.workers = s.engines.workers.or(self.workers);
+        self.protocol = s.engines.engine_protocol.or(self.protocol);
         self.engine_timeout = s.engines.engine_timeout.unwrap_or(self.engine_timeout);
         self.min_empties = s.extend.min_empties.or(self.min_empties);
         self.max_positions = s.extend.max_positions.or(self.max_positions);
@@ -1288,8 +1286,8 @@ mod tests {
             parse("engine = \"edax -q\"\nworkers = 3\nengine_timeout = \"30\"\nmin_empties = 14\nmax_positions = 0")
                 .unwrap();
         assert_eq!(c.engines, [EngineEntry { command: "edax -q".into(), workers: None, protocol: None }]);
-        assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (3, 30, Some(14), Some(0)));
-        assert!(parse("").unwrap().workers >= 1);
+        assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (Some(3), 30, Some(14), Some(0)));
+        assert_eq!(parse("").unwrap().workers, None, "each protocol's default");
         for bad in ["engine = \" \"", "workers = 0", "engine_timeout = 0", "min_empties = 61", "max_positions = -1"] {
             let e = parse(bad).unwrap_err();
             assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
@@ -1309,24 +1307,26 @@ mod tests {
         }
         let mut c = Config::default();
         c.set_from_command_line("workers", "2").unwrap();
-        assert_eq!(c.workers, 2);
+        assert_eq!(c.workers, Some(2));
         assert_eq!(c.set_from_command_line("workers", "x").unwrap_err().key(), Some("--workers"));
     }
 
     #[test]
-    fn the_engines_protocol_is_edax_unless_named_and_an_unknown_one_is_refused() {
-        assert_eq!(parse("").unwrap().protocol, Protocol::EdaxConsole);
-        assert_eq!(parse("protocol = \"Edax\"").unwrap().protocol, Protocol::EdaxConsole);
-        let c = parse("engine = [{ command = \"a\", protocol = \"edax\" }]").unwrap();
-        assert_eq!(c.engines[0].protocol, Some(Protocol::EdaxConsole));
-        let e = parse("protocol = \"uci\"").unwrap_err();
-        assert!(e.key() == Some("protocol") && message(&e).contains("allowed values: \"edax\""), "{e}");
+    fn the_engines_protocol_is_told_unless_named_and_an_unknown_one_is_refused() {
+        assert_eq!(parse("").unwrap().protocol, None);
+        assert_eq!(parse("engine_protocol = \"Edax\"").unwrap().protocol, Some(Protocol::EdaxConsole));
+        assert_eq!(parse("engine_protocol = \"egaroucid\"").unwrap().protocol, Some(Protocol::EgaroucidConsole));
+        let c = parse("engine = [{ command = \"a\", protocol = \"egaroucid\" }]").unwrap();
+        assert_eq!(c.engines[0].protocol, Some(Protocol::EgaroucidConsole));
+        let e = parse("engine_protocol = \"uci\"").unwrap_err();
+        assert!(e.key() == Some("engine_protocol") && message(&e).contains("allowed values: \"edax\""), "{e}");
         let e = parse("engine = [{ command = \"a\", protocol = \"uci\" }]").unwrap_err();
         assert!(e.key() == Some("engine") && message(&e).contains("allowed values: \"edax\""), "{e}");
         let mut c = Config::default();
-        c.set_from_command_line("protocol", "edax").unwrap();
-        assert_eq!(c.protocol, Protocol::EdaxConsole);
-        assert_eq!(c.set_from_command_line("protocol", "uci").unwrap_err().key(), Some("--protocol"));
+        c.set_from_command_line("engine_protocol", "egaroucid").unwrap();
+        assert_eq!(c.protocol, Some(Protocol::EgaroucidConsole));
+        let e = c.set_from_command_line("engine_protocol", "uci").unwrap_err();
+        assert_eq!(e.key(), Some("--engine-protocol"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::cli::SummaryFormat;
 use bookminer::book::verify::VerifyReport;
 use bookminer::book::{Book, Details};
 use bookminer::check::CheckReport;
+use bookminer::choice::Choice;
 use bookminer::convert::ConvertReport;
 use bookminer::cut::CutReport;
 use bookminer::diff::DiffReport;
@@ -427,7 +428,7 @@ fn joined<const N: usize>(parts: [Value; N]) -> Value {
 /// The answers taken from the journal, by the engine command that gave
 /// them, and whether it is one of this run's.
 fn taken_from(taken: &[TakenFrom]) -> Value {
-    let each = |t: &TakenFrom| json!({"engine": t.engine, "answers": t.answers, "this_run": t.this_run});
+    let each = |t: &TakenFrom| json!({"engine": t.engine, "protocol": t.protocol.name(), "answers": t.answers, "this_run": t.this_run});
     Value::Array(taken.iter().map(each).collect())
 }
 
@@ -436,6 +437,7 @@ fn engines(engines: &[bookminer::engine::fleet::EngineReport]) -> Vec<Value> {
     let engine = |e: &bookminer::engine::fleet::EngineReport| {
         json!({
             "command": e.label,
+            "protocol": e.protocol.name(),
             "workers": e.workers,
             "searches": e.searches,
             "faults": e.faults,

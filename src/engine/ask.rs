@@ -56,7 +56,7 @@ impl Answerers<'_, '_> {
             let Some(next) = self.fleet.next_done() else { break };
             let gave_up = |gave_up| EngineError::gave_up(gave_up, self.cancel, self.journal.path());
             let Answered { id, query, answer, engine, took } = next.map_err(gave_up)?;
-            self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+            self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
             asked.searched += 1;
             asked.engine_time += took;
             answers[id] = Some(answer);

@@ -33,17 +33,33 @@ const IDLE_POLL: Duration = Duration::from_millis(50);
 pub struct EngineSet {
     /// Its command line.
     pub label: String,
+    /// The protocol it speaks, written in the journal beside its answers.
+    pub protocol: super::protocol::Protocol,
     /// How many of its searchers run at once.
     pub workers: usize,
     /// Where its searchers come from.
     pub launcher: Box<dyn Launcher>,
 }
 
+impl EngineSet {
+    /// Who it is in the journal: its command line and its protocol.
+    pub fn identity(&self) -> (&str, super::protocol::Protocol) {
+        (&self.label, self.protocol)
+    }
+}
+
+/// Each engine's identity in the journal, for [`super::journal::Journal::serve`].
+pub fn identities(engines: &[EngineSet]) -> Vec<(String, super::protocol::Protocol)> {
+    engines.iter().map(|e| (e.label.clone(), e.protocol)).collect()
+}
+
 /// What one engine did, for the summary.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineReport {
     /// Its command line.
     pub label: String,
+    /// The protocol it speaks.
+    pub protocol: super::protocol::Protocol,
     /// How many of its searchers ran at once.
     pub workers: usize,
     /// Searches answered.
@@ -136,7 +152,15 @@ impl Room {
         let health = engines
             .iter()
             .map(|e| Health {
-                report: EngineReport { label: e.label.clone(), workers: e.workers, ..EngineReport::default() },
+                report: EngineReport {
+                    label: e.label.clone(),
+                    protocol: e.protocol,
+                    workers: e.workers,
+                    searches: 0,
+                    faults: 0,
+                    retired: false,
+                    busy: Duration::ZERO,
+                },
                 in_a_row: 0,
             })
             .collect();
@@ -403,7 +427,11 @@ mod tests {
     fn engine(label: &str, workers: usize, fails: impl Fn(&Query, usize) -> bool + Send + Sync + 'static) -> Made {
         let asked = Arc::new(AtomicUsize::new(0));
         let launcher = Script { fails: Arc::new(fails), asked: Arc::clone(&asked) };
-        Made { set: EngineSet { label: label.into(), workers, launcher: Box::new(launcher) }, launcher_asked: asked }
+        let protocol = crate::engine::Protocol::EdaxConsole;
+        Made {
+            set: EngineSet { label: label.into(), protocol, workers, launcher: Box::new(launcher) },
+            launcher_asked: asked,
+        }
     }
 
     /// `n` different positions, three plies from the start (there are 56).

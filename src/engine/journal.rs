@@ -4,10 +4,12 @@
 //! loses only the searches under way.
 //!
 //! A line: `{"board":"…","side":"X","level":60,"excluded":["A5"],"move":"G4",
-//! "score":-4,"engine":"edax …","seconds":0.918}`, keys in this order. An
-//! answer is keyed by the search alone (board, side, level, moves left
-//! out); the engine that gave it is written beside it, for the record, and
-//! not asked: engines added to a fleet or taken from it lose no answer.
+//! "score":-4,"engine":"edax …","protocol":"edax","seconds":0.918}`, keys
+//! in this order. An answer is taken again only for the same search
+//! (board, side, level, moves left out) from the same engine command
+//! speaking the same protocol: another engine, or the same one spoken to
+//! otherwise, may answer otherwise where a search is not exact. A line
+//! without a protocol was written before there was a choice: Edax's.
 //!
 //! One run at a time: a run holds an exclusive lock on the journal, and
 //! another is refused at once, told which process holds it. Nothing is
@@ -15,13 +17,16 @@
 //! that is not one (a book, a log named where the journal goes) is refused
 //! as it is, never cut.
 
+use super::protocol::Protocol;
 use super::search::{Answer, Query};
 use crate::board::Square;
+use crate::choice::Choice;
 use crate::failure::{io_kind, ErrorKind};
 use crate::level::Level;
 use crate::output::text::push_square;
 use hashbrown::HashMap;
 use serde::Deserialize;
+use smallvec::SmallVec;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -129,6 +134,8 @@ pub struct Journal {
     file: File,
     /// Each answer, with the engine that gave it.
     held: Held,
+    /// This run's engines: only their answers are taken.
+    serving: Vec<Identity>,
     /// Answers taken from the journal by this run, by engine.
     taken: Vec<u64>,
     /// Where the journal of earlier runs was set aside (`--fresh`).
@@ -138,47 +145,57 @@ pub struct Journal {
     _hold: Arc<Taken>,
 }
 
-/// An engine command line of the journal, as an index of [`Held::engines`].
+/// An engine command line of the journal and the protocol it spoke, as
+/// an index of [`Held::engines`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct EngineId(usize);
+
+/// Who gave an answer: an engine command line and the protocol it spoke.
+pub type Identity = (String, Protocol);
 
 /// The answers this run took from the journal that one engine command gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TakenFrom {
     /// The engine's command line, as the journal names it.
     pub engine: String,
+    /// The protocol it spoke.
+    pub protocol: Protocol,
     /// How many answers of that command were taken.
     pub answers: u64,
     /// Whether the command is one of this run's engines.
     pub this_run: bool,
 }
 
-/// The journal's answers: each with the engine that gave it (an index of
-/// `engines`), and the engine command lines the journal names, each once.
+/// The journal's answers: each search's, by the engine that gave each
+/// (an index of `engines`), the latest last; and the engines the journal
+/// names, each once.
 #[derive(Default)]
 struct Held {
-    answers: HashMap<Query, (Answer, EngineId)>,
-    engines: Vec<String>,
+    answers: HashMap<Query, SmallVec<[(Answer, EngineId); 1]>>,
+    engines: Vec<Identity>,
 }
 
 impl Held {
-    /// Keeps `answer` to `query`, given by `engine` (a later line for the
-    /// same search replaces an earlier one).
-    fn insert(&mut self, (query, answer, engine): (Query, Answer, &str)) {
-        let id = match self.engines.iter().position(|e| e == engine) {
+    /// Keeps `answer` to `query`, given by `engine` speaking `protocol` (a
+    /// later line for the same search by the same engine replaces an
+    /// earlier one).
+    fn insert(&mut self, (query, answer, engine, protocol): (Query, Answer, &str, Protocol)) {
+        let id = match self.engines.iter().position(|(e, p)| e == engine && *p == protocol) {
             Some(i) => EngineId(i),
             None => {
-                self.engines.push(engine.to_string());
+                self.engines.push((engine.to_string(), protocol));
                 EngineId(self.engines.len() - 1)
             }
         };
-        self.answers.insert(query, (answer, id));
+        let given = self.answers.entry(query).or_default();
+        given.retain(|(_, by)| *by != id);
+        given.push((answer, id));
     }
 }
 
 /// A line as written. `engine` is required (every line has it, and a line
-/// without it is not ours): any engine's answer serves, and the summary
-/// says which engines gave the answers taken.
+/// without it is not ours); `protocol` is not (lines written before there
+/// was a choice have none: Edax's).
 #[derive(Deserialize)]
 struct Line {
     board: String,
@@ -189,6 +206,8 @@ struct Line {
     mv: String,
     score: i8,
     engine: String,
+    #[serde(default)]
+    protocol: Option<String>,
 }
 
 /// What follows the journal's last newline.
@@ -287,7 +306,16 @@ impl Journal {
             }
         }
         let counts = vec![0; held.engines.len()];
-        Ok(Journal { path: path.to_path_buf(), file, held, taken: counts, set_aside: None, _hold: Arc::clone(taken) })
+        let hold = Arc::clone(taken);
+        Ok(Journal {
+            path: path.to_path_buf(),
+            file,
+            held,
+            serving: Vec::new(),
+            taken: counts,
+            set_aside: None,
+            _hold: hold,
+        })
     }
 
     /// Reads the journal a run took, as [`Journal::read`] does; when
@@ -339,38 +367,43 @@ impl Journal {
         self.held.answers.is_empty()
     }
 
-    /// The answer the journal holds for `query`, whichever engine gave it.
+    /// The latest answer the journal holds for `query`, whichever engine gave it.
     #[cfg(test)]
     pub fn answer(&self, query: &Query) -> Option<Answer> {
-        self.held.answers.get(query).map(|&(answer, _)| answer)
+        self.held.answers.get(query).and_then(|given| given.last()).map(|&(answer, _)| answer)
     }
 
-    /// The answer the journal holds for `query`, counted as taken by this
-    /// run from the engine that gave it.
+    /// Names this run's engines, each a command line and the protocol it
+    /// speaks: only answers they gave are taken.
+    pub fn serve(&mut self, engines: Vec<Identity>) {
+        self.serving = engines;
+    }
+
+    /// The answer the journal holds for `query` from one of this run's
+    /// engines (the latest written, if several gave one), counted as taken
+    /// from it.
     pub fn take(&mut self, query: &Query) -> Option<Answer> {
-        let &(answer, EngineId(engine)) = self.held.answers.get(query)?;
+        let given = self.held.answers.get(query)?;
+        let serves = |id: &EngineId| self.serving.contains(&self.held.engines[id.0]);
+        let &(answer, EngineId(engine)) = given.iter().rev().find(|(_, id)| serves(id))?;
         self.taken[engine] += 1;
         Some(answer)
     }
 
     /// The answers taken so far by this run, by the engine command that
     /// gave them, in the order the journal first names each engine; each
-    /// said to be of this run or not (`run`: this run's engine commands).
-    /// Answers of another command than this run's are warned of: the
-    /// engine, or its settings, may have changed since they were given.
+    /// said to be of this run or not (`run`: this run's engine commands;
+    /// only their answers are taken, [`Journal::serve`]).
     pub fn taken_from(&self, run: &[&str]) -> Vec<TakenFrom> {
         let taken = self.held.engines.iter().zip(&self.taken).filter(|(_, &n)| n > 0);
         let taken: Vec<TakenFrom> = taken
-            .map(|(engine, &answers)| TakenFrom { engine: engine.clone(), answers, this_run: run.contains(&&**engine) })
+            .map(|((engine, protocol), &answers)| TakenFrom {
+                engine: engine.clone(),
+                protocol: *protocol,
+                answers,
+                this_run: run.contains(&&**engine),
+            })
             .collect();
-        for other in taken.iter().filter(|t| !t.this_run) {
-            tracing::warn!(
-                "{}: {} answers taken were given by `{}`, not by an engine of this run; --fresh sets the journal aside and searches anew",
-                self.path.display(),
-                other.answers,
-                other.engine
-            );
-        }
         taken
     }
 
@@ -386,15 +419,22 @@ impl Journal {
     }
 
     /// Writes an answer down, with the command line of the engine that
-    /// gave it, through to the disk, before it is used.
-    pub fn record(&mut self, query: &Query, answer: Answer, engine: &str, took: Duration) -> Result<(), JournalError> {
-        let line = line_of(query, answer, engine, took);
+    /// gave it and the protocol it spoke, through to the disk, before it
+    /// is used.
+    pub fn record(
+        &mut self,
+        query: &Query,
+        answer: Answer,
+        (engine, protocol): (&str, Protocol),
+        took: Duration,
+    ) -> Result<(), JournalError> {
+        let line = line_of(query, answer, (engine, protocol), took);
         let io = |source| JournalError::Io { path: self.path.clone(), source };
         // One write: a kill between two writes cannot leave half a line
         // followed by another line.
         self.file.write_all(line.as_bytes()).map_err(io)?;
         self.file.sync_data().map_err(io)?;
-        self.held.insert((*query, answer, engine));
+        self.held.insert((*query, answer, engine, protocol));
         self.taken.resize(self.held.engines.len(), 0);
         Ok(())
     }
@@ -575,10 +615,10 @@ fn read_lines(path: &Path, text: &[u8]) -> Result<(Held, Tail), JournalError> {
     let mut answers = Held::default();
     let lines = text[..whole].split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
     for (i, line) in lines {
-        if let Some((query, answer, engine)) =
+        if let Some((query, answer, engine, protocol)) =
             read_line(line).map_err(|why| JournalError::bad_line(path, i + 1, why))?
         {
-            answers.insert((query, answer, &engine));
+            answers.insert((query, answer, &engine, protocol));
         }
     }
     let last = &text[whole..];
@@ -587,8 +627,8 @@ fn read_lines(path: &Path, text: &[u8]) -> Result<(Held, Tail), JournalError> {
     }
     match read_line(last) {
         Ok(read) => {
-            if let Some((query, answer, engine)) = read {
-                answers.insert((query, answer, &engine));
+            if let Some((query, answer, engine, protocol)) = read {
+                answers.insert((query, answer, &engine, protocol));
             }
             Ok((answers, Tail::Whole))
         }
@@ -602,9 +642,13 @@ fn read_lines(path: &Path, text: &[u8]) -> Result<(Held, Tail), JournalError> {
     }
 }
 
-/// One line: the search, its answer and the engine that gave it, or none
-/// for a line that notes an expansion.
-fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer, String)>, String> {
+/// A line read: the search, its answer, the engine that gave it and the
+/// protocol it spoke.
+type Noted = (Query, Answer, String, Protocol);
+
+/// One line: the search, its answer, the engine that gave it and its
+/// protocol, or none for a line that notes an expansion.
+fn read_line(bytes: &[u8]) -> Result<Option<Noted>, String> {
     if bytes.starts_with(EXPANSION_START) {
         return read_expansion(bytes).map(|_| None);
     }
@@ -624,7 +668,11 @@ fn read_line(bytes: &[u8]) -> Result<Option<(Query, Answer, String)>, String> {
     if !query.accepts(&answer) {
         return Err(format!("{} cannot be the answer to {query}: not a legal move there, or one left out", line.mv));
     }
-    Ok(Some((query, answer, line.engine)))
+    let protocol = match &line.protocol {
+        None => Protocol::EdaxConsole,
+        Some(name) => Protocol::named(name).ok_or_else(|| format!("\"{name}\" is not a protocol"))?,
+    };
+    Ok(Some((query, answer, line.engine, protocol)))
 }
 
 /// An expansion `grow` dispatched, as written.
@@ -645,7 +693,7 @@ fn read_expansion(bytes: &[u8]) -> Result<(), String> {
 }
 
 /// One journal line, newline included.
-fn line_of(query: &Query, answer: Answer, engine: &str, took: Duration) -> String {
+fn line_of(query: &Query, answer: Answer, (engine, protocol): (&str, Protocol), took: Duration) -> String {
     let mut excluded = String::new();
     for square in query.excluded_squares() {
         excluded.push_str(if excluded.is_empty() { "\"" } else { ",\"" });
@@ -656,11 +704,12 @@ fn line_of(query: &Query, answer: Answer, engine: &str, took: Duration) -> Strin
     push_square(answer.mv, &mut mv);
     let engine = serde_json::to_string(engine).expect("a string is always JSON");
     format!(
-        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{},\"excluded\":[{excluded}],\"move\":\"{mv}\",\"score\":{},\"engine\":{engine},\"seconds\":{:.3}}}\n",
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{},\"excluded\":[{excluded}],\"move\":\"{mv}\",\"score\":{},\"engine\":{engine},\"protocol\":\"{}\",\"seconds\":{:.3}}}\n",
         query.board_text(),
         query.side(),
         query.level,
         answer.score,
+        protocol.name(),
         took.as_secs_f64()
     )
 }
@@ -679,15 +728,22 @@ mod tests {
         Answer { mv: Square::parse("e3").unwrap(), score }
     }
 
+    const EDAX: Protocol = Protocol::EdaxConsole;
+    const EGAROUCID: Protocol = Protocol::EgaroucidConsole;
+
+    fn serving(engines: &[(&str, Protocol)]) -> Vec<Identity> {
+        engines.iter().map(|&(e, p)| (e.to_string(), p)).collect()
+    }
+
     #[test]
-    fn an_answer_written_is_read_back_by_the_next_run_whichever_engine_gave_it() {
+    fn an_answer_is_taken_again_only_from_the_engine_and_protocol_that_gave_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
         {
             let mut journal = Journal::open(&path).unwrap();
             assert!(journal.is_empty());
             assert!(query().accepts(&answer(-2)), "the test's own answer must be legal");
-            journal.record(&query(), answer(-2), "edax \"x\"", Duration::from_millis(5)).unwrap();
+            journal.record(&query(), answer(-2), ("edax \"x\"", EDAX), Duration::from_millis(5)).unwrap();
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let keys: Vec<String> = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text.trim())
@@ -695,16 +751,44 @@ mod tests {
             .keys()
             .cloned()
             .collect();
-        assert_eq!(keys, ["board", "side", "level", "excluded", "move", "score", "engine", "seconds"]);
+        assert_eq!(keys, ["board", "side", "level", "excluded", "move", "score", "engine", "protocol", "seconds"]);
         let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
         assert_eq!(json["excluded"], serde_json::json!(["C4"]));
-        assert_eq!(json["engine"], "edax \"x\"");
+        assert_eq!((&json["engine"], &json["protocol"]), (&"edax \"x\"".into(), &"edax".into()));
         let mut again = Journal::open(&path).unwrap();
-        assert_eq!(again.answer(&query()), Some(answer(-2)));
-        // Another engine's answer to the same search, later: the latest is taken.
-        again.record(&query(), answer(-4), "another", Duration::ZERO).unwrap();
+        again.serve(serving(&[("another", EDAX), ("edax \"x\"", EGAROUCID)]));
+        assert_eq!(again.take(&query()), None, "neither the same engine nor the same protocol");
+        again.serve(serving(&[("another", EDAX), ("edax \"x\"", EDAX)]));
+        assert_eq!(again.take(&query()), Some(answer(-2)));
+        let other_level = Query { level: Level::new(8).unwrap(), ..query() };
+        assert_eq!(again.take(&other_level), None, "nor another level");
+        // Another engine's answer to the same search, later: each engine's is kept.
+        again.record(&query(), answer(-4), ("another", EGAROUCID), Duration::ZERO).unwrap();
         drop(again);
-        assert_eq!(Journal::open(&path).unwrap().answer(&query()), Some(answer(-4)));
+        let mut again = Journal::open(&path).unwrap();
+        again.serve(serving(&[("another", EGAROUCID)]));
+        assert_eq!(again.take(&query()), Some(answer(-4)));
+        again.serve(serving(&[("edax \"x\"", EDAX)]));
+        assert_eq!(again.take(&query()), Some(answer(-2)));
+        again.serve(serving(&[("edax \"x\"", EDAX), ("another", EGAROUCID)]));
+        assert_eq!(again.take(&query()), Some(answer(-4)), "of several, the latest written");
+    }
+
+    #[test]
+    fn a_line_without_a_protocol_is_edax_and_an_unknown_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let whole = line_of(&query(), answer(1), ("e", EDAX), Duration::ZERO);
+        std::fs::write(&path, whole.replace(",\"protocol\":\"edax\"", "")).unwrap();
+        let mut journal = Journal::open(&path).unwrap();
+        journal.serve(serving(&[("e", EGAROUCID)]));
+        assert_eq!(journal.take(&query()), None);
+        journal.serve(serving(&[("e", EDAX)]));
+        assert_eq!(journal.take(&query()), Some(answer(1)));
+        drop(journal);
+        std::fs::write(&path, whole.replace("\"edax\"", "\"uci\"")).unwrap();
+        let e = Journal::open(&path).err().unwrap().to_string();
+        assert!(e.contains("line 1") && e.contains("\"uci\" is not a protocol"), "{e}");
     }
 
     #[test]
@@ -728,7 +812,7 @@ mod tests {
         assert!(path.exists(), "a journal opened on its own is kept, empty or not");
         let written = dir.path().join("written.jsonl");
         let taken = Arc::new(Journal::lock_for_run(&written).unwrap());
-        Journal::read(&taken).unwrap().record(&query(), answer(-2), "e", Duration::ZERO).unwrap();
+        Journal::read(&taken).unwrap().record(&query(), answer(-2), ("e", EDAX), Duration::ZERO).unwrap();
         drop(taken);
         assert!(written.exists(), "a journal its run made and wrote to is kept");
     }
@@ -785,7 +869,7 @@ mod tests {
                                                        line in 0usize..3) {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join(JOURNAL);
-            let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
+            let whole = line_of(&query(), answer(1), ("e", EDAX), Duration::ZERO);
             let mut text: Vec<u8> = std::iter::repeat_n(whole.as_bytes(), line).flatten().copied().collect();
             text.extend_from_slice(&bytes);
             text.push(b'\n');
@@ -804,7 +888,7 @@ mod tests {
     fn a_line_cut_short_is_taken_off_a_whole_one_kept_and_a_bad_line_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
+        let whole = line_of(&query(), answer(1), ("e", EDAX), Duration::ZERO);
         std::fs::write(&path, format!("{whole}{}", &whole[..40])).unwrap();
         let journal = Journal::open(&path).unwrap();
         assert_eq!(journal.len(), 1);
@@ -825,7 +909,7 @@ mod tests {
     fn a_file_that_is_not_a_journal_is_refused_and_never_cut() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(JOURNAL);
-        let whole = line_of(&query(), answer(1), "e", Duration::ZERO);
+        let whole = line_of(&query(), answer(1), ("e", EDAX), Duration::ZERO);
         for bytes in [
             b"XADEKOOB\x00\x01 a book, its last bytes after no newline".to_vec(),
             b"a log line\nanother, cut".to_vec(),

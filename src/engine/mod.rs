@@ -13,16 +13,25 @@
 //! * [`ask`]: a batch of searches answered, the journal first, then the
 //!   fleet.
 //! * [`scratch`]: the run's folder for the files its engines need.
-//! * [`protocol`]: which protocol an engine speaks, named by its command.
-//! * [`edax`]: one protocol, Edax's console (with its books of excluded
-//!   moves). A second protocol is a folder beside it, a variant of
-//!   [`Protocol`] and one arm of the match in [`processes`] and in
-//!   [`greet`].
+//! * [`process`]: one engine process, whatever it speaks: its group, its
+//!   streams, their limits and deadlines.
+//! * [`console`]: the trait every protocol implements; [`protocol`]: the
+//!   protocols, listed once; [`greeting`]: which one an engine speaks,
+//!   told from its answer to a probe; [`launch`]: a worker's engine, a
+//!   process and its console.
+//! * [`edax`], [`egaroucid`]: the protocols, a folder each (Edax's console
+//!   with its books of excluded moves; Egaroucid for Console). Another is
+//!   a folder beside them and a variant of [`Protocol`].
 
 pub mod ask;
+pub mod console;
 pub mod edax;
+pub mod egaroucid;
 pub mod fleet;
+pub mod greeting;
 pub mod journal;
+pub mod launch;
+pub mod process;
 pub mod protocol;
 pub mod scratch;
 pub mod search;
@@ -30,15 +39,28 @@ pub mod summary;
 
 use crate::failure::ErrorKind;
 use crate::run::{Cancel, Interrupted, Left, RunError, Stopped};
-use edax::{EngineSpec, ProcessLauncher};
+use console::WorkerFiles;
 use fleet::{EngineSet, GaveUp};
 use journal::JournalError;
+use launch::ProcessLauncher;
 pub use protocol::Protocol;
-use search::{Fault, Launcher, Query};
+use search::{Fault, Query};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// An engine of the fleet as the user names it: a command line speaking
+/// An engine as the user names it: a command line, and, if said, its
+/// protocol and how many of its processes run at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineNamed {
+    /// The command line.
+    pub command: String,
+    /// How many of its processes run at once; `None`: its protocol's default.
+    pub workers: Option<usize>,
+    /// The protocol it speaks; `None`: told from its greeting.
+    pub protocol: Option<Protocol>,
+}
+
+/// An engine of the fleet once greeted: a command line speaking
 /// `protocol`, run `workers` times at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineCommand {
@@ -153,60 +175,80 @@ fn started_text(failed: &[(String, Fault)]) -> String {
 }
 
 /// Starts one process of each engine of `engines`, greets it and lets it
-/// go, all at once, before a run reads its book: an engine that cannot
-/// start (not found, no evaluation file) is known at once, in its own
-/// words. When none starts the run stops here; an engine that alone fails
-/// is said in the log and left to the fleet, which retires it if it keeps
-/// failing. `scratch` is the folder its files go in.
+/// go, all at once, before a run reads its book: the protocol each speaks
+/// is told from its answer (or checked, where named), and an engine that
+/// cannot start (not found, no evaluation file) is known at once, in its
+/// own words. When none starts the run stops here; an engine that alone
+/// fails is said in the log and left to the fleet, as the protocol named
+/// or the one it was greeted as, which retires it if it keeps failing.
+/// `scratch` is the folder its
+/// files go in. The engines of the fleet, each with its protocol and
+/// workers.
 pub fn greet(
-    engines: &[EngineCommand],
+    engines: &[EngineNamed],
     timeout: Duration,
     scratch: &Path,
     stop: Cancel<'_>,
-) -> Result<(), EngineError> {
-    let faults: Vec<Option<Fault>> = std::thread::scope(|scope| {
+) -> Result<Vec<EngineCommand>, EngineError> {
+    let told: Vec<Result<Protocol, Fault>> = std::thread::scope(|scope| {
         let greetings: Vec<_> = engines
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let spec = EngineSpec { command: e.command.clone(), timeout };
-                let exclusions = scratch.join(format!("engine-{}-0.dat", i + 1));
-                let protocol = e.protocol;
-                scope.spawn(move || match protocol {
-                    Protocol::EdaxConsole => edax::greet(&spec, exclusions, i + 1, stop).err(),
-                })
+                let files = WorkerFiles { scratch: scratch.to_path_buf(), engine: i + 1, worker: 0 };
+                scope.spawn(move || greeting::tell(&e.command, e.protocol, timeout, &files, stop))
             })
             .collect();
         greetings.into_iter().map(|g| g.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    if stop.is_set() || faults.iter().any(|f| matches!(f, Some(Fault::Stopped))) {
+    if stop.is_set() || told.iter().any(|t| matches!(t, Err(Fault::Stopped))) {
         // No search was made yet: the journal holds nothing of this run.
         return Err(Stopped { stop: Interrupted, left: Left::Nothing }.into());
     }
-    let failed: Vec<(String, Fault)> =
-        engines.iter().zip(faults).filter_map(|(e, fault)| fault.map(|fault| (e.command.clone(), fault))).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut fleet = Vec::new();
+    let mut failed = Vec::new();
+    for (e, told) in engines.iter().zip(told) {
+        let protocol = match (told, e.protocol) {
+            (Ok(protocol), _) => protocol,
+            (Err(fault), named) => {
+                failed.push((e.command.clone(), fault));
+                named.unwrap_or(Protocol::PROBED_AS)
+            }
+        };
+        let workers = e.workers.unwrap_or_else(|| protocol.default_workers(cores));
+        fleet.push(EngineCommand { command: e.command.clone(), workers, protocol });
+    }
     if failed.len() == engines.len() {
         return Err(EngineError::NoEngineStarts { failed });
     }
     for (command, fault) in &failed {
         tracing::warn!("engine `{command}` could not be started: {fault}; the others go on");
     }
-    Ok(())
+    for e in &fleet {
+        tracing::info!(
+            "engine `{}`: {}'s console, {} workers",
+            e.command,
+            crate::choice::Choice::name(e.protocol),
+            e.workers
+        );
+    }
+    Ok(fleet)
 }
 
-/// The fleet of engine processes `engines` names, each started by the
-/// launcher of the protocol it speaks, waited for at most `timeout` an
-/// answer, with its files in `scratch`.
+/// The fleet of engine processes `engines` names, each started as the
+/// protocol it speaks needs, waited for at most `timeout` an answer, with
+/// its files in `scratch`.
 pub fn processes(engines: &[EngineCommand], timeout: Duration, scratch: &Path) -> Vec<EngineSet> {
     let engine = |(i, e): (usize, &EngineCommand)| {
-        let launcher: Box<dyn Launcher> = match e.protocol {
-            Protocol::EdaxConsole => Box::new(ProcessLauncher {
-                spec: EngineSpec { command: e.command.clone(), timeout },
-                number: i + 1,
-                scratch: scratch.to_path_buf(),
-            }),
+        let launcher = ProcessLauncher {
+            command: e.command.clone(),
+            protocol: e.protocol,
+            timeout,
+            number: i + 1,
+            scratch: scratch.to_path_buf(),
         };
-        EngineSet { label: e.command.clone(), workers: e.workers, launcher }
+        EngineSet { label: e.command.clone(), protocol: e.protocol, workers: e.workers, launcher: Box::new(launcher) }
     };
     engines.iter().enumerate().map(engine).collect()
 }

@@ -3,7 +3,7 @@
 //!
 //! Growth talks to engines through [`Searcher`] alone (a search in, an
 //! answer or a fault out), so that the same logic runs over engine
-//! processes ([`super::edax`]) or, in tests, over answers computed in
+//! processes ([`super::launch`]) or, in tests, over answers computed in
 //! the process itself.
 
 use crate::board::{Board, Square, Squares};
@@ -61,6 +61,20 @@ pub enum Fault {
     Garbage {
         /// What was wrong, and what it printed.
         text: String,
+    },
+    /// Greeted, the engine answered as no protocol's console does.
+    #[error("speaks no protocol bookminer knows {said}")]
+    NoProtocol {
+        /// The protocols known, and what it printed (or that it printed
+        /// nothing in time).
+        said: String,
+    },
+    /// Greeted, the engine answered as another protocol's console than the
+    /// one named for it.
+    #[error("answers as {speaks_not_named} as its protocol is named (--engine-protocol, or the config's protocol)")]
+    OtherProtocol {
+        /// `egaroucid's console, not edax's`.
+        speaks_not_named: String,
     },
     /// The run is stopping (Ctrl-C, or the fleet gave up).
     #[error("stopped")]

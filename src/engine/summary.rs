@@ -39,16 +39,17 @@ pub fn fleet_size(engines: &[EngineReport]) -> String {
     format!("{} on {}", count(workers, "worker", "workers"), count(engines.len(), "engine", "engines"))
 }
 
-/// A summary's line for each engine of the fleet: its command, workers,
+/// A summary's line for each engine of the fleet: its command, protocol, workers,
 /// searches, faults, and whether it was retired.
 pub fn write_engines(f: &mut fmt::Formatter<'_>, engines: &[EngineReport]) -> fmt::Result {
     for (i, engine) in engines.iter().enumerate() {
         let retired = if engine.retired { ", retired" } else { "" };
         writeln!(
             f,
-            "engine {:<13} {}: {}, {}, {}{retired}",
+            "engine {:<13} {} ({}): {}, {}, {}{retired}",
             i + 1,
             engine.label,
+            crate::choice::Choice::name(engine.protocol),
             count(engine.workers, "worker", "workers"),
             count(engine.searches, "search", "searches"),
             count(engine.faults, "fault", "faults"),

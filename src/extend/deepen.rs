@@ -507,7 +507,7 @@ impl Deepening<'_, '_, '_> {
             };
             let Answered { id, query, answer, engine, took } =
                 done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
-            self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+            self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
             self.report.extend.searches.searched += 1;
             self.report.extend.searches.engine_time += took;
             let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");

@@ -4,18 +4,24 @@
 
 use super::options::ExtendOptions;
 use crate::engine::fleet::{EngineSet, GaveUp};
-use crate::engine::EngineError;
+use crate::engine::{EngineCommand, EngineError, EngineNamed};
 use crate::growing::error::ExtendError;
 use crate::growing::paths::{scratch_dir, ExtendPaths};
 use crate::run::Cancel;
 use std::path::Path;
+use std::time::Duration;
 
-/// Greets the engines `options` names ([`crate::engine::greet`]), in the
-/// run's scratch folder, before the run reads its book.
-pub fn greet(paths: &ExtendPaths, options: &ExtendOptions, stop: Cancel<'_>) -> Result<(), ExtendError> {
+/// Greets the engines `named` ([`crate::engine::greet`]), in the run's
+/// scratch folder, before the run reads its book: the fleet's engines,
+/// each with the protocol it speaks and its workers.
+pub fn greet(
+    paths: &ExtendPaths,
+    named: &[EngineNamed],
+    timeout: Duration,
+    stop: Cancel<'_>,
+) -> Result<Vec<EngineCommand>, ExtendError> {
     let scratch = scratch_dir(paths)?;
-    crate::engine::greet(&options.engines, options.engine_timeout, scratch.path(), stop)?;
-    Ok(())
+    Ok(crate::engine::greet(named, timeout, scratch.path(), stop)?)
 }
 
 /// The fleet of engine processes `options` names, each with its files in

@@ -394,7 +394,7 @@ impl Growth<'_, '_, '_> {
     /// answers, into the book.
     fn answered(&mut self, answered: Answered) -> Result<(), ExtendError> {
         let Answered { id, query, answer, engine, took } = answered;
-        self.journal.record(&query, answer, &self.engines[engine].label, took)?;
+        self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
         self.report.extend.searches.searched += 1;
         self.report.extend.searches.engine_time += took;
         let (number, k) = (id / 2, id % 2);

@@ -8,7 +8,7 @@
 use super::options::ExtendOptions;
 use super::report::{ExtendReport, SearchTally};
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
-use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
+use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
@@ -195,6 +195,7 @@ pub(crate) fn run_fleet<T>(
     work: impl FnOnce(&mut Journal, &Fleet<'_>) -> Result<T, ExtendError>,
 ) -> (Result<T, ExtendError>, FleetRan) {
     let room = Room::new(engines);
+    journal.serve(identities(engines));
     let done = std::thread::scope(|scope| {
         let fleet = Fleet::start(scope, &room, engines, cancel).map_err(RunError::io(&paths.output))?;
         work(journal, &fleet)

@@ -6,7 +6,7 @@ use super::error::ExtendError;
 use super::leaf_plan::LeafPlan;
 use super::paths::{scratch_dir, ExtendPaths};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineReport, EngineSet, Fleet, Room};
+use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::search::Answer;
 use crate::engine::summary::labels;
@@ -43,6 +43,7 @@ pub fn answer_leaves(
     let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
     let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());
+    journal.serve(identities(engines));
     let room = Room::new(engines);
     let mut asked = Asked::default();
     let answers = std::thread::scope(|scope| {

@@ -10,6 +10,7 @@ use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::engine::fleet::EngineSet;
 use bookminer::engine::search::{Answer, Fault, Launcher, Query, Searcher};
+use bookminer::engine::Protocol;
 use bookminer::extend::deepen::{deepen_with, DeepenOptions};
 use bookminer::extend::priority::ErrorWeight;
 use bookminer::extend::{ExtendOptions, ExtendPaths};
@@ -307,7 +308,14 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
         max_priority: None,
         max_seconds: None,
     };
-    let engines = |_: &Path| vec![EngineSet { label: "first move".into(), workers: 1, launcher: Box::new(FirstMove) }];
+    let engines = |_: &Path| {
+        vec![EngineSet {
+            label: "first move".into(),
+            protocol: Protocol::EdaxConsole,
+            workers: 1,
+            launcher: Box::new(FirstMove),
+        }]
+    };
     let cancel = AtomicBool::new(false);
     let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
     let report = deepen_with(book, &paths, &options, engines, Cancel::new(&AtomicBool::new(false)), control).unwrap();

@@ -26,7 +26,7 @@ const ALWAYS: &[&str] = &["--help", "--config", "--quiet", "--verbose", "--summa
 const WINDOW: &[&str] = &["--start", "--deviation", "--error", "--max-ply"];
 const LINES: &[&str] = &["--out-dir", "--orientation", "--pass-token"];
 /// Commands that search with engines.
-const ENGINES: &[&str] = &["--engine", "--workers", "--protocol", "--engine-timeout"];
+const ENGINES: &[&str] = &["--engine", "--workers", "--engine-protocol", "--engine-timeout"];
 /// Commands that run long enough to say how far they have come.
 const PROGRESS: &[&str] = &["--progress-seconds"];
 const MINING: &[&str] =
@@ -162,14 +162,17 @@ fn completions_offer_the_modes_for_mode() {
 }
 
 /// Every command that searches with engines says which protocol they speak,
-/// the protocols there are, and that edax is the default.
+/// the protocols there are, and that by default each engine's greeting tells.
 #[test]
 fn the_engine_commands_name_the_protocols_they_speak() {
     for command in ["new", "add", "extend", "grow", "deepen", "merge"] {
         let help = help_of(&[command]);
-        let line = help.lines().position(|l| l.trim_start().starts_with("--protocol <NAME>"));
-        let Some(at) = line else { panic!("{command} --help lists --protocol: {help}") };
-        let text: String = help.lines().skip(at).take(6).collect::<Vec<_>>().join("\n");
-        assert!(text.contains("default: edax") && text.contains("edax:"), "{command}: {text}");
+        let line = help.lines().position(|l| l.trim_start().starts_with("--engine-protocol <NAME>"));
+        let Some(at) = line else { panic!("{command} --help lists --engine-protocol: {help}") };
+        let text: String = help.lines().skip(at).take(8).collect::<Vec<_>>().join("\n");
+        assert!(
+            text.contains("greeting") && text.contains("edax:") && text.contains("egaroucid:"),
+            "{command}: {text}"
+        );
     }
 }
