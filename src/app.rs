@@ -931,11 +931,12 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
-    let options = LinkOptions { engines, engine_timeout: std::time::Duration::from_secs(config.engine_timeout) };
-    if !options.engines.is_empty() {
-        let greeting = ExtendOptions { engines: options.engines.clone(), ..extend_options(config) };
-        bookminer::extend::greet(&paths, &greeting, cancel())?;
-    }
+    let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);
+    let engines = match engines.is_empty() {
+        true => Vec::new(),
+        false => bookminer::extend::greet(&paths, &engines, engine_timeout, cancel())?,
+    };
+    let options = LinkOptions { engines, engine_timeout };
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "fix")?;
