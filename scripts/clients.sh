@@ -258,6 +258,21 @@ enhanced_as_edax_would() {
   edax_ok "$d/enhanced.dat"
 }
 check "enhance 2 4 --rounds 1 on the extend book as Edax's book enhance" enhanced_as_edax_would
+# linked_enhanced_as_edax_would: WTHOR 2021 as Edax's book add left it,
+# linked by bookminer's fix --link, then enhanced as above from the initial
+# position, against Edax's `book enhance 2 4` of the same linked book.
+linked_enhanced_as_edax_would() {
+  local in=$shared/books/games/wthor2021-l2.edax.dat
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm fix --link "$in" "$d/linked.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  bm enhance "$d/linked.dat" "$d/enhanced.dat" --midgame-error 2 --endgame-error 4 --rounds 1 \
+    --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$d/linked.dat" - "$d/edax.dat" "book enhance 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/enhanced.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/enhanced.dat"
+}
+check "enhance 2 4 --rounds 1 on wthor2021-l2 linked as Edax's book enhance" linked_enhanced_as_edax_would
 
 # played_as_edax_would: WTHOR 2021 as Edax's book add left it, bookminer's
 # play (Edax as the engine, one worker) against Edax 4.6's own `book play`
