@@ -302,6 +302,40 @@ deviated_as_edax_would() {
 }
 check "deviate 2 4 on the extend book as Edax's book deviate" deviated_as_edax_would
 
+# enhanced_as_edax_would: ../shared/books/extend at its line, bookminer's
+# enhance --midgame-error 2 --endgame-error 4 --rounds 1 (Edax as the
+# engine, one worker) against Edax 4.6's own `book enhance 2 4` (one round)
+# then its `book negamax`: the same boards, values, bounds, levels, leaves
+# and links, the errors in both headers; Edax loads ours whole.
+enhanced_as_edax_would() {
+  local in=$shared/books/extend/endgames-extend.dat
+  local line=d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm enhance "$in" "$d/enhanced.dat" --start "$line" --midgame-error 2 --endgame-error 4 --rounds 1 \
+    --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" "$line" "$d/edax.dat" "book enhance 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/enhanced.dat" "$d/edax-neg.dat" || return 1
+  cmp <(head -c 38 "$d/enhanced.dat" | tail -c 16) <(head -c 38 "$d/edax-neg.dat" | tail -c 16) || return 1
+  edax_ok "$d/enhanced.dat"
+}
+check "enhance 2 4 --rounds 1 on the extend book as Edax's book enhance" enhanced_as_edax_would
+# linked_enhanced_as_edax_would: WTHOR 2021 as Edax's book add left it,
+# linked by bookminer's fix --link, then enhanced as above from the initial
+# position, against Edax's `book enhance 2 4` of the same linked book.
+linked_enhanced_as_edax_would() {
+  local in=$shared/books/games/wthor2021-l2.edax.dat
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm fix --link "$in" "$d/linked.dat" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  bm enhance "$d/linked.dat" "$d/enhanced.dat" --midgame-error 2 --endgame-error 4 --rounds 1 \
+    --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$d/linked.dat" - "$d/edax.dat" "book enhance 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/enhanced.dat" "$d/edax-neg.dat" || return 1
+  edax_ok "$d/enhanced.dat"
+}
+check "enhance 2 4 --rounds 1 on wthor2021-l2 linked as Edax's book enhance" linked_enhanced_as_edax_would
+
 # played_as_edax_would: WTHOR 2021 as Edax's book add left it, bookminer's
 # play (Edax as the engine, one worker) against Edax 4.6's own `book play`
 # then its `book negamax`: the same boards, values, bounds and levels (a

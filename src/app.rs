@@ -17,6 +17,7 @@ use bookminer::engine::EngineNamed;
 use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::deviate::{deviate, DeviateOptions};
+use bookminer::extend::enhance::{enhance, EnhanceOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
@@ -32,6 +33,7 @@ use bookminer::inspect::{inspect, mismatches, InspectError, Outcome, Request};
 use bookminer::merge::{merge, MergeError, MergeOptions, MergePaths};
 use bookminer::mine::modes::Rules;
 use bookminer::mine::{mine, MineError, MineOptions, OneOutput};
+use bookminer::negamax::SearchErrors;
 use bookminer::output::LineStyle;
 use bookminer::run::{self, Cancel, Control, Interrupted, Left, Phase, RunError};
 use bookminer::stats::{book_stats, Heading};
@@ -238,6 +240,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
         Some(
             Command::Extend { input, output, .. }
             | Command::Deviate { input, output, .. }
+            | Command::Enhance { input, output, .. }
             | Command::Play { input, output, .. }
             | Command::Grow { input, output, .. }
             | Command::Deepen { input, output, .. },
@@ -325,6 +328,7 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
         Some(
             Command::Extend { .. }
             | Command::Deviate { .. }
+            | Command::Enhance { .. }
             | Command::Play { .. }
             | Command::Grow { .. }
             | Command::Deepen { .. }
@@ -370,6 +374,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Fix { output, .. }
             | Command::Extend { output, .. }
             | Command::Deviate { output, .. }
+            | Command::Enhance { output, .. }
             | Command::Play { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
@@ -495,6 +500,10 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Play { input, output, fresh, .. }) => run_play(config, &input, &output, fresh),
         Some(Command::Deviate { input, output, fresh, relative, absolute, .. }) => {
             run_deviate(config, (&input, &output), fresh, (relative, absolute))
+        }
+        Some(Command::Enhance { input, output, fresh, midgame_error, endgame_error, rounds, .. }) => {
+            let errors = SearchErrors { midgame: midgame_error, endcut: endgame_error };
+            run_enhance(config, (&input, &output), fresh, (errors, rounds))
         }
         Some(Command::Deepen { input, output, fresh, .. }) => run_deepen(config, &input, &output, fresh),
         Some(Command::Merge { a, b, output, link, fresh, .. }) => run_merge(config, (&a, &b), &output, (link, fresh)),
@@ -1142,6 +1151,33 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
         begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::play(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `enhance IN OUT`: extend's steps, no window, the errors and rounds.
+fn run_enhance(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    (errors, rounds): (SearchErrors, Option<u64>),
+) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "enhance takes no window (deviation, error, max_ply): the bounds say where it goes".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "enhance", OnInterrupt::Stop)?;
+    if book.header().edax().is_none() {
+        return Err(AppError::Usage(format!(
+            "{}: enhance reads an Edax book (its header holds the errors, its records the bounds); \
+             this one is an Egaroucid book",
+            input.display()
+        )));
+    }
+    let options = EnhanceOptions { extend: options, errors, rounds };
+    let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::enhance(&report), Some(output))?;
     Ok(0)
 }
 

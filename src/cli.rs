@@ -232,6 +232,7 @@ impl Cli {
             },
             Some(
                 Command::Deviate { engines, extend, walk, line, read, log, progress, write, .. }
+                | Command::Enhance { engines, extend, walk, line, read, log, progress, write, .. }
                 | Command::Play { engines, extend, walk, line, read, log, progress, write, .. },
             ) => Settings {
                 engines: engines.clone(),
@@ -646,6 +647,55 @@ pub enum Command {
         /// The book to write (whole or not at all; an existing one only with --force).
         #[arg(value_name = "OUT")]
         output: PathBuf,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
+        #[command(flatten)]
+        walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Grow where the bounds say more is to find, as Edax's `book enhance M E` does.
+    ///
+    /// --midgame-error and --endgame-error become the header's errors, and
+    /// so the bounds `fix` gives every leaf. Each round walks from `start`
+    /// over the links whose child's bounds reach the position's own, and
+    /// expands the leaf of each position whose leaf's bounds reach its own,
+    /// as `extend` expands a candidate (docs/policies.md). Rounds go on
+    /// until one adds nothing (or --rounds were done, or --max-positions
+    /// added): Edax 4.6 does one round, --rounds 1. OUT, in IN's format (an
+    /// Edax book), holds IN's records, then the new ones, negamaxed as
+    /// `fix` does. The engines, the journal ({out_dir}/extend.jsonl, shared
+    /// with extend) and the statuses are extend's; a window is not taken.
+    Enhance {
+        /// The book to read (an Edax book: its header holds the errors).
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// The midgame search's error, in discs, stored in the header
+        #[arg(long, default_value_t = 2, value_name = "M", value_parser = clap::value_parser!(i32).range(0..=129))]
+        midgame_error: i32,
+        /// The endgame search's error, in discs, stored in the header
+        #[arg(long, default_value_t = 4, value_name = "E", value_parser = clap::value_parser!(i32).range(0..=129))]
+        endgame_error: i32,
+        /// At most this many rounds (1: what Edax 4.6 does); by default, until one adds nothing
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        rounds: Option<u64>,
         /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
         /// deleted) and search everything anew, as after a change of engine
         #[arg(long)]

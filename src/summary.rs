@@ -18,6 +18,7 @@ use bookminer::diff::DiffReport;
 use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::deviate::DeviateReport;
+use bookminer::extend::enhance::EnhanceReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::link::LinkReport;
 use bookminer::extend::new_book::NewReport;
@@ -261,6 +262,33 @@ pub fn deviate(report: &DeviateReport) -> Value {
             "positions_loaded": e.positions_loaded,
             "relative": report.relative,
             "absolute": report.absolute,
+            "rounds": e.rounds,
+            "marked": e.candidates,
+            "expanded": e.expanded,
+            "positions_added": e.added,
+        }),
+        searches(&e.searches),
+        json!({
+            "engines": engines(&e.searches.engines),
+            "stopped_early": e.stopped_early,
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
+}
+
+pub fn enhance(report: &EnhanceReport) -> Value {
+    let e = &report.extend;
+    joined([
+        json!({
+            "command": "enhance",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "midgame_error": report.errors.midgame,
+            "endgame_error": report.errors.endcut,
+            "max_rounds": report.max_rounds,
             "rounds": e.rounds,
             "marked": e.candidates,
             "expanded": e.expanded,

@@ -95,6 +95,20 @@ impl Book {
         self.file.format()
     }
 
+    /// Has an Edax book's header say `errors` from now on, for every
+    /// negamax of it and every book written from it (`enhance` stores its
+    /// errors so); false, and nothing changed, for an Egaroucid book, whose
+    /// header holds none.
+    pub fn set_search_errors(&mut self, errors: crate::negamax::SearchErrors) -> bool {
+        match &mut self.file.layout {
+            Layout::Edax { header, .. } => {
+                (header.midgame_error, header.endcut_error) = (errors.midgame, errors.endcut);
+                true
+            }
+            Layout::Egaroucid { .. } => false,
+        }
+    }
+
     /// The file's header, in its own format (an older Egaroucid book's,
     /// not its translation's).
     pub fn header(&self) -> Header {

@@ -14,6 +14,7 @@ pub mod add;
 pub mod deepen;
 pub mod deviate;
 mod engines;
+pub mod enhance;
 pub mod grow;
 pub mod link;
 pub mod new_book;
@@ -36,7 +37,7 @@ use crate::book::Book;
 use crate::engine::fleet::EngineSet;
 use crate::growing::candidates::Marks;
 use crate::run::Control;
-use rounds::Rounds;
+use rounds::{Choice, Rounds};
 use std::path::Path;
 
 /// Extends `book` (read from `paths.input`) into `paths.output` with the
@@ -65,7 +66,7 @@ pub fn extend_with(
     control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
     let report = ExtendReport::new(paths, 0);
-    let mut rounds = Rounds { options, report, marks: Marks::LeafAtLeastValue };
+    let mut rounds = Rounds { options, report, marks: Choice::Walk(Marks::LeafAtLeastValue), max_rounds: None };
     let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
     ran.fill(&mut rounds.report);
     Ok(rounds.report)

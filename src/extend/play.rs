@@ -9,7 +9,7 @@
 use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
-use super::rounds::Rounds;
+use super::rounds::{Choice, Rounds};
 use super::session;
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
@@ -39,7 +39,7 @@ pub fn play_with(
     control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
     let report = ExtendReport::new(paths, 0);
-    let mut rounds = Rounds { options, report, marks: Marks::NoLinks };
+    let mut rounds = Rounds { options, report, marks: Choice::Walk(Marks::NoLinks), max_rounds: None };
     let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
     ran.fill(&mut rounds.report);
     Ok(rounds.report)

@@ -9,7 +9,7 @@ use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
 use crate::growing::candidates::{Gates, Marks};
-use crate::growing::error::ExtendError;
+use crate::growing::error::{ExtendError, GrowingError};
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
@@ -19,13 +19,28 @@ use crate::window::Window;
 use crate::wording::count;
 use std::time::Instant;
 
-/// Extend's policy: rounds of every candidate, until none is left; and
-/// `play`'s, whose candidates are the positions without links.
+/// Extend's policy: rounds of every candidate, until none is left (or
+/// `max_rounds` were done); `play`'s, whose candidates are the positions
+/// without links; and `enhance`'s, whose marking walk is its own.
 pub(crate) struct Rounds<'o> {
     pub(crate) options: &'o ExtendOptions,
     pub(crate) report: ExtendReport,
-    pub(crate) marks: Marks,
+    pub(crate) marks: Choice,
+    pub(crate) max_rounds: Option<u64>,
 }
+
+/// How a round finds the positions whose leaves it expands.
+#[derive(Clone, Copy)]
+pub(crate) enum Choice {
+    /// The candidate walk, marking as told (extend's, play's).
+    Walk(Marks),
+    /// A policy's own marking walk from the start, entering positions of
+    /// at least so many empty squares.
+    Own(OwnMarks),
+}
+
+/// A policy's own marking walk: the positions to expand, in its order.
+pub(crate) type OwnMarks = fn(&Store<'_>, &Solved, NodeId, u32) -> Result<Vec<NodeId>, GrowingError>;
 
 impl Policy for Rounds<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
@@ -33,12 +48,13 @@ impl Policy for Rounds<'_> {
         let first = self.reads_candidates().then_some(candidates);
         let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };
         let gates = Gates { window: self.options.window, min_empties };
-        run.rounds(root, first, fleet, self.options.max_positions, (gates, self.marks), control)
+        let limits = (self.options.max_positions, self.max_rounds);
+        run.rounds(root, first, fleet, limits, (gates, self.marks), control)
     }
 
-    /// The first negamax notes extend's candidates; `play`'s are others.
+    /// The first negamax notes extend's candidates; the others' are others.
     fn reads_candidates(&self) -> bool {
-        self.marks == Marks::LeafAtLeastValue
+        matches!(self.marks, Choice::Walk(Marks::LeafAtLeastValue))
     }
 }
 
@@ -58,8 +74,8 @@ impl Run<'_, '_, '_> {
         root: NodeId,
         first_candidates: Option<Vec<NodeId>>,
         fleet: &Fleet,
-        max_positions: Option<u64>,
-        (gates, marks): (Gates, Marks),
+        (max_positions, max_rounds): (Option<u64>, Option<u64>),
+        (gates, marks): (Gates, Choice),
         control: &mut Control<'_>,
     ) -> Result<(), ExtendError> {
         // Without a window the negamax's walk is the first candidate walk.
@@ -68,10 +84,13 @@ impl Run<'_, '_, '_> {
             let began = Instant::now();
             let candidates = match first_walk.take() {
                 Some(found) => found,
-                None => {
-                    let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                    crate::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
-                }
+                None => match marks {
+                    Choice::Walk(marks) => {
+                        let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
+                        crate::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
+                    }
+                    Choice::Own(marked) => marked(self.store, self.solved, root, gates.min_empties)?,
+                },
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
@@ -97,7 +116,7 @@ impl Run<'_, '_, '_> {
             }
             let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
             self.solved.after_change(self.store, &to_search, stop)?;
-            if self.report.stopped_early {
+            if self.report.stopped_early || max_rounds.is_some_and(|n| u64::from(round) >= n) {
                 return Ok(());
             }
         }

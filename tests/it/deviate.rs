@@ -57,7 +57,7 @@ pub(crate) fn one_record_book(dir: &Path, root: Board) {
 /// Every position on a line from `board` where each side plays only
 /// moves that keep the value (a finished game's position included),
 /// normalized.
-fn best_lines(board: &Board, found: &mut HashSet<Board>) {
+pub(crate) fn best_lines(board: &Board, found: &mut HashSet<Board>) {
     if !found.insert(normalize(board).board) || board.is_game_over() {
         return;
     }
@@ -80,14 +80,14 @@ fn deviate(dir: &Path, out: &str, errors: [&str; 2], line: &str) -> Command {
     command
 }
 
-fn run(command: &mut Command) -> serde_json::Value {
+pub(crate) fn run(command: &mut Command) -> serde_json::Value {
     let output = command.output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// The boards of an Edax book.
-fn boards(path: &Path) -> HashSet<Board> {
+pub(crate) fn boards(path: &Path) -> HashSet<Board> {
     Book::open(path, &Default::default()).unwrap().records().map(|r| r.board()).collect()
 }
 

@@ -77,6 +77,25 @@ fn each_command_shows_exactly_the_options_it_uses() {
             ]),
         ),
         (
+            &["enhance"],
+            set(&[
+                &[
+                    "--egbk-level",
+                    "--midgame-error",
+                    "--endgame-error",
+                    "--rounds",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                ],
+                ENGINES,
+                WINDOW,
+                LINES,
+                PROGRESS,
+                NAMED,
+            ]),
+        ),
+        (
             &["play"],
             set(&[
                 &["--egbk-level", "--fresh", "--min-empties", "--max-positions"],

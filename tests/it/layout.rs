@@ -347,10 +347,12 @@ fn recursive_functions(code: &str) -> Vec<String> {
 /// One walk (docs/architecture.md): every depth-first traversal of a book,
 /// a book file or one as it grows, is the walk of src/walk/, which keeps
 /// its own stack; no other function of src/ calls itself but `synth`'s
-/// alpha-beta search, which searches the game, not a book, and `deviate`'s
-/// marking pass (Edax's `position_deviate`), whose rule no window says (a
-/// deviation for one side only, from values raised between two passes)
-/// and whose depth is the plies below the start, 61 at most.
+/// alpha-beta search, which searches the game, not a book, and the marking
+/// passes of `deviate` (Edax's `position_deviate`) and `enhance` (Edax's
+/// `position_enhance`), whose rules no window says (a deviation for one
+/// side only, from values raised between two passes; a link followed by
+/// its bounds against its parent's) and whose depth is the plies below the
+/// start, 61 at most.
 #[test]
 fn the_only_traversal_of_a_book_is_the_walk() {
     let (src, files) = sources();
@@ -360,7 +362,12 @@ fn the_only_traversal_of_a_book_is_the_walk() {
             recursive.push(format!("{}: {name}", module_of(&src, file)));
         }
     }
-    assert_eq!(recursive, ["extend::deviate: visit", "synth::play: search"], "functions that call themselves");
+    recursive.sort();
+    assert_eq!(
+        recursive,
+        ["extend::deviate: visit", "extend::enhance: visit", "synth::play: search"],
+        "functions that call themselves"
+    );
 }
 
 /// The check above finds a function that calls itself, however it is

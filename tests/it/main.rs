@@ -13,6 +13,7 @@ mod deepen;
 mod deviate;
 mod diff;
 mod engine_protocol;
+mod enhance;
 mod existing;
 mod extend;
 mod extend_hostile;

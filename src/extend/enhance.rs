@@ -1,0 +1,145 @@
+//! `enhance` (docs/policies.md, SPEC §17.3): Edax's `book enhance M E` as
+//! a policy of the growth session. M and E become the header's errors, so
+//! every negamax of the run (and the book written) bounds a leaf with
+//! them. Each round walks from the start over the links whose child's
+//! bounds reach the position's own, each position once, and marks the
+//! positions whose leaf's bounds reach their own; the marked leaves are
+//! expanded as `extend` expands a candidate; the book is negamaxed below
+//! the start. It is extend's rounds ([`super::rounds`]) with its own
+//! marking walk; they go on until one adds nothing, or `--rounds` were
+//! done (Edax 4.6 does one).
+
+use super::engines::process_engines;
+use super::options::ExtendOptions;
+use super::report::ExtendReport;
+use super::rounds::{Choice, Rounds};
+use super::session;
+use crate::book::Book;
+use crate::engine::fleet::EngineSet;
+use crate::growing::error::{ExtendError, GrowingError};
+use crate::growing::paths::ExtendPaths;
+use crate::growing::solved::Solved;
+use crate::growing::store::{Flavor, NodeId, Store};
+use crate::negamax::{edax_position, EdaxPosition, Negamaxed, SearchErrors, NO_LEAF};
+use crate::run::Control;
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+
+/// What `enhance` is asked to do.
+#[derive(Clone, Debug)]
+pub struct EnhanceOptions {
+    /// The engines, the start, `min_empties`, `max_positions`.
+    pub extend: ExtendOptions,
+    /// The errors stored in the header: the midgame and the endcut error.
+    pub errors: SearchErrors,
+    /// At most this many rounds (`None`: until one adds nothing).
+    pub rounds: Option<u64>,
+}
+
+/// What a run did, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct EnhanceReport {
+    /// Rounds, leaves marked (`candidates`), expanded and added, the
+    /// searches, engines, journal and book written, as extend counts them.
+    pub extend: ExtendReport,
+    /// The errors stored in the header.
+    pub errors: SearchErrors,
+    /// The rounds allowed, if limited.
+    pub max_rounds: Option<u64>,
+}
+
+impl fmt::Display for EnhanceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (m, e) = (self.errors.midgame, self.errors.endcut);
+        writeln!(f, "errors               {m} midgame, {e} endgame (stored in the header)")?;
+        self.extend.fmt(f)
+    }
+}
+
+/// Enhances `book` (read from `paths.input`) into `paths.output` with the
+/// engine processes `options` names.
+pub fn enhance(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &EnhanceOptions,
+    control: Control<'_>,
+) -> Result<EnhanceReport, ExtendError> {
+    enhance_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+}
+
+/// [`enhance`] with the searches answered by the fleet `engines` makes.
+/// The caller refuses an Egaroucid book (no header errors, no bounds); one
+/// given here grows as by no mark at all.
+pub fn enhance_with(
+    mut book: Book,
+    paths: &ExtendPaths,
+    options: &EnhanceOptions,
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    control: Control<'_>,
+) -> Result<EnhanceReport, ExtendError> {
+    book.set_search_errors(options.errors);
+    let extend = ExtendReport::new(paths, 0);
+    let marks = Choice::Own(marked);
+    let mut rounds = Rounds { options: &options.extend, report: extend, marks, max_rounds: options.rounds };
+    let ran = session::grow_book(book, paths, &options.extend, engines, &mut rounds, control)?;
+    ran.fill(&mut rounds.report);
+    Ok(EnhanceReport { extend: rounds.report, errors: options.errors, max_rounds: options.rounds })
+}
+
+/// The leaves a round of `enhance` expands, below `root`, in the order the
+/// walk marks them (Edax's `position_enhance`); none in an Egaroucid book.
+fn marked(store: &Store<'_>, solved: &Solved, root: NodeId, min_empties: u32) -> Result<Vec<NodeId>, GrowingError> {
+    let Flavor::Edax(errors) = store.flavor() else { return Ok(Vec::new()) };
+    let mut marker = Marker { store, solved, errors, min_empties, done: HashSet::new(), marked: Vec::new() };
+    marker.visit(root)?;
+    Ok(marker.marked)
+}
+
+/// The marking walk of one round.
+struct Marker<'a, 'b> {
+    store: &'a Store<'b>,
+    solved: &'a Solved,
+    errors: SearchErrors,
+    min_empties: u32,
+    done: HashSet<NodeId>,
+    marked: Vec<NodeId>,
+}
+
+impl Marker<'_, '_> {
+    /// Enters `id` if it has enough empty squares, the game goes on there
+    /// and it was not entered before: follows each link whose child's
+    /// bounds, turned round, reach the position's (either bound at least
+    /// the position's same bound), then marks the position if its leaf's
+    /// bounds reach its own the same way.
+    fn visit(&mut self, id: NodeId) -> Result<(), GrowingError> {
+        let facts = self.store.facts(id)?;
+        let open = facts.board.empties() >= self.min_empties && !facts.board.is_game_over();
+        if !(open && self.done.insert(id)) {
+            return Ok(());
+        }
+        let own = self.solved.get(self.store, id)?;
+        let reaches = |lower: i32, upper: i32| lower >= i32::from(own.lower) || upper >= i32::from(own.upper);
+        for edge in &facts.edges {
+            let Some(child) = edge.child else { continue };
+            let below = self.solved.get(self.store, child)?;
+            if reaches(-i32::from(below.upper), -i32::from(below.lower)) {
+                self.visit(child)?;
+            }
+        }
+        if facts.leaf.score > NO_LEAF {
+            let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf.score);
+            if reaches(leaf.lower.into(), leaf.upper.into()) {
+                self.marked.push(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The bounds the leaf alone gives a position: §11's step 2, with the
+    /// header's errors.
+    fn leaf_bounds(&self, empties: u32, level: u8, leaf_score: i8) -> Negamaxed {
+        let position = EdaxPosition { empties: empties.min(60) as u8, level, leaf_score };
+        edax_position(&position, self.errors, [])
+    }
+}
