@@ -288,7 +288,9 @@ fn new(dir: &Path, out: &str, extra: &[&str]) -> Command {
 
 /// A journal holding one answer: the initial position at `level`, its best
 /// move `mv` scoring `score` (the solver cannot solve it: the answer is
-/// taken from the journal, as a run killed after its search would).
+/// taken from the journal, as a run killed after its search would; the
+/// line names the engine this run names, whose answers alone it takes
+/// again, SPEC §18).
 fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
     let query = Query {
         board: normalize(&Board::INITIAL).board,
@@ -296,9 +298,10 @@ fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
         level: bookminer::level::Level::new(level).unwrap(),
     };
     let line = format!(
-        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":\"elsewhere\"}}\n",
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":{:?}}}\n",
         query.board_text(),
-        query.side()
+        query.side(),
+        solver().display().to_string()
     );
     std::fs::create_dir_all(dir.join("o")).unwrap();
     std::fs::write(dir.join("o/extend.jsonl"), line).unwrap();

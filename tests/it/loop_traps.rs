@@ -378,9 +378,10 @@ fn unlinked_book(dir: &Path) {
         level: bookminer::level::Level::new(20).unwrap(),
     };
     let answer = format!(
-        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":20,\"excluded\":[],\"move\":\"{first}\",\"score\":0,\"engine\":\"elsewhere\"}}\n",
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":20,\"excluded\":[],\"move\":\"{first}\",\"score\":0,\"engine\":{:?}}}\n",
         query.board_text(),
-        query.side()
+        query.side(),
+        solver().display().to_string()
     );
     std::fs::create_dir_all(dir.join("o")).unwrap();
     std::fs::write(dir.join("o/extend.jsonl"), answer).unwrap();
