@@ -3,7 +3,7 @@
 //! repository's solver as the engine (`examples/solver.rs`, as extend's
 //! tests use it) on `tests/data/books/endgames-extend.dat`.
 //!
-//! `tests/data/books/illegal-link.dat` is that book with one byte changed:
+//! `tests/data/books/damaged/illegal-link.dat` is that book with one byte changed:
 //! the initial position's second link (record 1, byte 42) plays D4, a
 //! square already taken, so that the book's first walk refuses it.
 
@@ -89,7 +89,7 @@ fn add_never_writes_over_a_game_file_reached_by_a_link_force_or_not() {
 fn a_damaged_book_is_refused_before_any_search_naming_it_and_no_scratch_file() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("g.txt"), game("h3g7")).unwrap();
-    let damaged = data("books/illegal-link.dat");
+    let damaged = data("books/damaged/illegal-link.dat");
     let refused = run(add_in(dir.path(), &damaged, &["g.txt", "out.dat"], &[]));
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
     let text = said(&refused);
@@ -105,7 +105,7 @@ fn a_damaged_record_above_the_start_is_refused_before_any_search_naming_in() {
     // extend below START never walks the initial position, which OUT's
     // final negamax (from the initial position, as fix's) does.
     let dir = tempfile::tempdir().unwrap();
-    let damaged = data("books/illegal-link.dat");
+    let damaged = data("books/damaged/illegal-link.dat");
     let refused = run(crate::extend::extend(dir.path(), &damaged, "out.dat", &[]));
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
     let text = said(&refused);
