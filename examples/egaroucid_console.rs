@@ -1,6 +1,6 @@
 //! A small exact endgame solver that speaks Egaroucid for Console's
-//! protocol as bookminer uses it (docs/extend.md; measured on Egaroucid
-//! 7.8 in ../shared/tools/clients/egaroucid-console/README.md), so that
+//! protocol as bookminer uses it (docs/extend.md, as measured on Egaroucid
+//! for Console 7.8), so that
 //! the Egaroucid protocol can be run and tested with an engine built from
 //! this repository alone:
 //!

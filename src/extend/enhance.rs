@@ -12,8 +12,7 @@
 use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
-use super::rounds::{Choice, Rounds};
-use super::session;
+use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
 use crate::growing::error::{ExtendError, GrowingError};
@@ -79,12 +78,9 @@ pub fn enhance_with(
     control: Control<'_>,
 ) -> Result<EnhanceReport, ExtendError> {
     book.set_search_errors(options.errors);
-    let extend = ExtendReport::new(paths, 0);
-    let marks = Choice::Own(marked);
-    let mut rounds = Rounds { options: &options.extend, report: extend, marks, max_rounds: options.rounds };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut rounds, control)?;
-    ran.fill(&mut rounds.report);
-    Ok(EnhanceReport { extend: rounds.report, errors: options.errors, max_rounds: options.rounds })
+    let marks = (Choice::Own(marked), options.rounds);
+    let extend = grow_in_rounds(book, paths, &options.extend, marks, engines, control)?;
+    Ok(EnhanceReport { extend, errors: options.errors, max_rounds: options.rounds })
 }
 
 /// The leaves a round of `enhance` expands, below `root`, in the order the

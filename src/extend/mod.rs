@@ -37,7 +37,7 @@ use crate::book::Book;
 use crate::engine::fleet::EngineSet;
 use crate::growing::candidates::Marks;
 use crate::run::Control;
-use rounds::{Choice, Rounds};
+use rounds::{grow_in_rounds, Choice};
 use std::path::Path;
 
 /// Extends `book` (read from `paths.input`) into `paths.output` with the
@@ -65,9 +65,5 @@ pub fn extend_with(
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
-    let report = ExtendReport::new(paths, 0);
-    let mut rounds = Rounds { options, report, marks: Choice::Walk(Marks::LeafAtLeastValue), max_rounds: None };
-    let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
-    ran.fill(&mut rounds.report);
-    Ok(rounds.report)
+    grow_in_rounds(book, paths, options, (Choice::Walk(Marks::LeafAtLeastValue), None), engines, control)
 }

@@ -9,8 +9,7 @@
 use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
-use super::rounds::{Choice, Rounds};
-use super::session;
+use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
 use crate::growing::candidates::Marks;
@@ -38,9 +37,5 @@ pub fn play_with(
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
 ) -> Result<ExtendReport, ExtendError> {
-    let report = ExtendReport::new(paths, 0);
-    let mut rounds = Rounds { options, report, marks: Choice::Walk(Marks::NoLinks), max_rounds: None };
-    let ran = session::grow_book(book, paths, options, engines, &mut rounds, control)?;
-    ran.fill(&mut rounds.report);
-    Ok(rounds.report)
+    grow_in_rounds(book, paths, options, (Choice::Walk(Marks::NoLinks), None), engines, control)
 }

@@ -4,6 +4,7 @@
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
 use super::session::{Held, Policy};
+use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
@@ -11,12 +12,14 @@ use crate::engine::search::Answer;
 use crate::growing::candidates::{Gates, Marks};
 use crate::growing::error::{ExtendError, GrowingError};
 use crate::growing::leaf_plan::LeafPlan;
+use crate::growing::paths::ExtendPaths;
 use crate::growing::solved::Solved;
 use crate::growing::store::{Flavor, NodeId, Store};
 use crate::growing::view::Stop;
 use crate::run::{Cancel, Control, Phase};
 use crate::window::Window;
 use crate::wording::count;
+use std::path::Path;
 use std::time::Instant;
 
 /// Extend's policy: rounds of every candidate, until none is left (or
@@ -27,6 +30,23 @@ pub(crate) struct Rounds<'o> {
     pub(crate) report: ExtendReport,
     pub(crate) marks: Choice,
     pub(crate) max_rounds: Option<u64>,
+}
+
+/// Grows `book` in rounds that find their leaves as `marks` says, at most
+/// `max_rounds` of them, with the fleet `engines` makes: the one run of
+/// extend, play and enhance, which differ only in these two.
+pub(crate) fn grow_in_rounds(
+    book: Book,
+    paths: &ExtendPaths,
+    options: &ExtendOptions,
+    (marks, max_rounds): (Choice, Option<u64>),
+    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
+    control: Control<'_>,
+) -> Result<ExtendReport, ExtendError> {
+    let mut rounds = Rounds { options, report: ExtendReport::new(paths, 0), marks, max_rounds };
+    let ran = super::session::grow_book(book, paths, options, engines, &mut rounds, control)?;
+    ran.fill(&mut rounds.report);
+    Ok(rounds.report)
 }
 
 /// How a round finds the positions whose leaves it expands.
