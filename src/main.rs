@@ -4,6 +4,7 @@
 
 mod app;
 mod cli;
+mod commands;
 mod config;
 mod heartbeat;
 mod logging;
@@ -34,16 +35,19 @@ fn guard_engines() {
 fn main() -> ExitCode {
     guard_engines();
     bookminer::os::fail_writes_past_the_size_limit();
-    let cli = cli::parse();
+    let (cli, command) = cli::parse();
     // Made from the command line alone: a bad config.toml does not stop them.
-    if let Some(status) = app::run_documentation(cli.command.as_ref()) {
+    if let Some(status) = command.document(cli::command) {
         return ExitCode::from(status);
     }
     summary::set(summary::Ending { quiet: cli.quiet, summary: cli.summary });
     if cli.quiet {
         progress::silence();
     }
-    let config = match app::settle_config(&cli).and_then(|config| app::check_files(&cli, &config).map(|()| config)) {
+    let config_file = cli.config_file();
+    let config = app::settle_config(config_file.as_deref(), cli.settings(&*command))
+        .and_then(|config| app::check_files(&*command, config_file.as_deref(), &config).map(|()| config));
+    let config = match config {
         Ok(config) => config,
         Err(e) => {
             // Not eprintln!: a closed stderr must not turn a refusal into a panic.
@@ -57,8 +61,7 @@ fn main() -> ExitCode {
     };
     logging::init(config.log_level, config.log_file.is_some(), on_stderr, cli.quiet);
     heartbeat::set_interval(config.progress_seconds);
-    let mine_output = cli.mine_output();
-    match app::run(cli.command, mine_output, &config) {
+    match command.run(&config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {
             if !matches!(e, app::AppError::StdoutClosed) {

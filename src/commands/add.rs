@@ -1,0 +1,149 @@
+//! `add`: games' positions added to a book, as Edax's `book add` does.
+
+use crate::app::{begin_growth_reading, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::config::{
+    Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys,
+};
+use crate::summary::{engines, joined, searches, secs, text};
+use bookminer::extend::add::{add, AddOptions, AddReport};
+use bookminer::games::GameFiles;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Add games' positions to a book, as Edax's `book add` does.
+///
+/// Reads IN and the game files, each told by its extension (as
+/// `check` reads them: .wtb, .ggf, .pgn, .sgf, .txt, .jsonl), and
+/// plays each game, in order, for at most 60 - n_empties moves (an Edax book's header;
+/// for an Egaroucid book, --depth plies, default 60), a pass where the
+/// side to move has none. Then, last position first, each position
+/// with at least n_empties - 1 empty squares is added: one the book
+/// has gets a link for each move whose child the book has, and its
+/// best move not linked searched if it has none; a new one gets the
+/// book's level (an Egaroucid book: --level), its links, and its best
+/// move not linked searched by the engine. OUT, in IN's format,
+/// holds IN's records, then the new ones in the order added,
+/// negamaxed as `fix` does. A game from another start is skipped; a
+/// move that is not legal ends its game there.
+///
+/// The engines, the journal ({out_dir}/extend.jsonl, which a run
+/// killed and started again takes its answers from), the greeting and
+/// the exit statuses are extend's.
+#[derive(Args, Debug)]
+pub struct Add {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The game files, read in this order.
+    #[arg(value_name = "GAMES", required = true, num_args = 1..)]
+    games: Vec<PathBuf>,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT", required = true)]
+    output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    level: DeepenKeys,
+    #[command(flatten)]
+    games_keys: GamesKeys,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Add {
+    fn settings(&self) -> Settings {
+        Settings {
+            deepen: self.level.clone(),
+            games: self.games_keys.clone(),
+            engines: self.engines.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        let mut files = Files::growth(&self.input, &self.output, config);
+        files.read.extend(self.games.iter().cloned());
+        files
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_add(config, &self.input, &self.games, &self.output, self.fresh)
+    }
+
+    /// Refuses an `add` whose last argument, OUT, is named as a game file
+    /// is (`add IN OUT GAMES`, OUT put before the games): the book would
+    /// be written over a game file, or under a game file's name.
+    fn refuse(&self) -> Result<(), AppError> {
+        match bookminer::games::GameFormat::of_path(&self.output) {
+            Some(format) => Err(AppError::Usage(format!(
+                "{}: add's last argument is OUT, the book it writes, and this name is a game file's (.{}); \
+                 name the game files first and OUT last: bookminer add IN GAMES... OUT",
+                self.output.display(),
+                format.extension()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `add IN GAMES... OUT`: every game file told a format by its name and
+/// the engines greeted before the book is read.
+fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let files = GameFiles::new(games)?;
+    let Growing { paths, options, book, shown } =
+        begin_growth_reading(config, (input, games, output), fresh, "add", OnInterrupt::Stop)?;
+    let options = AddOptions {
+        engines: options.engines,
+        engine_timeout: options.engine_timeout,
+        level: config.level,
+        depth: config.depth,
+    };
+    let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `add`'s summary as one JSON object (`--summary json`).
+fn json(report: &AddReport) -> Value {
+    joined([
+        json!({
+            "command": "add",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "games_read": report.games_read,
+            "games_skipped": report.skipped,
+            "games_cut_short": report.cut_short,
+            "cut_short": report.cuts,
+            "positions_met": report.positions_met,
+            "positions_added": report.added,
+            "links_added": report.links_added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "records_written": report.records_written,
+            "reachable": report.reachable,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}

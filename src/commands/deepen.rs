@@ -1,0 +1,147 @@
+//! `deepen`: Search leaves again at a higher level (docs/deepen.md).
+
+use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::{error_weight, WIND_DOWN};
+use crate::config::{
+    Config, DeepenKeys, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
+    WalkKeys, WriteKeys,
+};
+use crate::summary::{engines, joined, searches, secs, text};
+use bookminer::extend::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::run::Cancel;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Search leaves again at a higher level (docs/deepen.md).
+///
+/// Every record whose level, at its number of empty squares, searches
+/// less deeply than --level L in Edax's level table (a smaller depth,
+/// or the same with a lower selectivity; a solved record never) is
+/// given level L and its leaf searched again at L, its links excluded;
+/// OUT is IN with those levels and leaves, negamaxed as `fix` does (an
+/// Edax book's header says L once no record of OUT needs deepening to
+/// L any more, and its level is never lowered). Which records: every one, in file
+/// order; with --start or a window, only what extend's walk enters;
+/// with a budget (--max-positions records deepened, --max-seconds,
+/// --max-priority) they are taken in grow's priority order, least
+/// first, so that a run stopped early has deepened the lines play
+/// reaches first. Ctrl-C once finishes what is under way and writes
+/// OUT; twice stops at once (status 130, OUT not written). The
+/// engines, the journal ({out_dir}/extend.jsonl, shared with extend
+/// and grow) and the statuses are extend's.
+#[derive(Args, Debug)]
+#[command(mut_arg("max_positions", |arg| arg.help(
+    "Deepen this many records at most, those of least priority first [config: max_positions]"
+)))]
+#[command(mut_arg("max_priority", |arg| arg.help(
+    "Deepen no record whose priority is above C [config: max_priority]"
+)))]
+pub struct Deepen {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    deepen: DeepenKeys,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    grow: GrowKeys,
+    #[command(flatten)]
+    walk: WalkKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Deepen {
+    fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            grow: self.grow.clone(),
+            deepen: self.deepen.clone(),
+            walk: self.walk.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_deepen(config, &self.input, &self.output, self.fresh)
+    }
+}
+
+fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let Some(level) = config.level else {
+        return Err(AppError::Usage(
+            "deepen needs a level: --level L (Edax's, 0 to 60; or the config key level)".into(),
+        ));
+    };
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
+    let options = DeepenOptions {
+        extend: options,
+        level,
+        error_weight: error_weight(config)?,
+        max_priority: config.max_priority,
+        max_seconds: config.max_seconds,
+    };
+    let report =
+        with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `deepen`'s summary as one JSON object (`--summary json`).
+fn json(report: &DeepenReport) -> Value {
+    let e = &report.extend;
+    joined([
+        json!({
+            "command": "deepen",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "level": report.level,
+            "needed_deepening": report.needed,
+            "deepened": report.deepened,
+            "ended_by": report.ended.name(),
+            "leaf_moves_changed": report.moves_changed,
+            "leaf_scores_changed": report.scores_changed,
+            "largest_leaf_score_change": report.largest_score_change,
+            "values_changed": report.values_changed,
+            "header_level_set": report.header_level_set,
+        }),
+        searches(&e.searches),
+        json!({
+            "engines": engines(&e.searches.engines),
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
+}

@@ -1,0 +1,122 @@
+//! `extend`: Grow a book with an engine, as Edax's `book extend` does.
+
+use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::config::{
+    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
+};
+use crate::summary::{engines, joined, searches, secs, text};
+use bookminer::extend::{extend, ExtendReport};
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Grow a book with an engine, as Edax's `book extend` does.
+///
+/// Walks IN's links from `start` (a window limits them) for candidates:
+/// positions with at least min_empties empty squares whose leaf scores
+/// at least their value. Each candidate's leaf becomes a link to a new
+/// position, whose best move not linked is searched by the engine, and
+/// the candidate's next best move is searched too; rounds go on until
+/// no candidate is left (or --max-positions are added). OUT, in IN's
+/// format (.egbk2 and .egbk as .egbk3), holds IN's records, then the new
+/// ones, negamaxed as `fix` does.
+///
+/// The engine is a command line (Edax 4.6: "edax -eval-file
+/// PATH/eval.dat"), run --workers times at once; a wrapper (ssh, a
+/// cluster's launcher) runs it elsewhere. Every answer goes to
+/// {out_dir}/extend.jsonl as it comes; a run that finds that journal
+/// takes its answers, whichever engine gave them, instead of searching
+/// again, so an interrupted run loses only the searches under way. One
+/// run at a time: a second run on a journal in use is refused (status
+/// 2), naming the process that holds it. Each engine is started and
+/// greeted before the book is read: when none answers (not found, no
+/// eval file), the run stops at once (status 3), quoting what each
+/// wrote on its standard error. An engine that crashes, hangs past
+/// engine_timeout or answers nonsense is restarted and asked twice
+/// more, then the run stops (status 3). Status 130 if interrupted: the
+/// journal is kept, OUT is not written.
+#[derive(Args, Debug)]
+pub struct Extend {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    walk: WalkKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Extend {
+    fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            walk: self.walk.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_extend(config, &self.input, &self.output, self.fresh)
+    }
+}
+
+fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
+    let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `extend`'s summary as one JSON object (`--summary json`).
+pub fn json(report: &ExtendReport) -> Value {
+    joined([
+        json!({
+            "command": "extend",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "rounds": report.rounds,
+            "candidates": report.candidates,
+            "expanded": report.expanded,
+            "positions_added": report.added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "stopped_early": report.stopped_early,
+            "records_written": report.records_written,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}

@@ -1,0 +1,128 @@
+//! `grow`: Grow a book best-first under a budget (Lincke's drop-out expansion).
+
+use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::{error_weight, WIND_DOWN};
+use crate::config::{
+    Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
+};
+use crate::summary::{engines, joined, searches, secs, text};
+use bookminer::extend::grow::{grow, GrowOptions, GrowReport};
+use bookminer::run::Cancel;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Grow a book best-first under a budget: Lincke's drop-out expansion.
+///
+/// Spends the engines' time where play is likely to go: near the best
+/// lines, shallow first. A frontier position (entered over links from
+/// `start`, its leaf a move) has priority D + 1 + W * (value - leaf
+/// score), where D is the cheapest line of links from the start, each
+/// link costing 1 + W * (value of its position - its score), W being
+/// --error-weight. The least priority is expanded next, as `extend`
+/// expands a candidate, as soon as an engine is free (docs/grow.md).
+///
+/// Stops when no frontier position is left, or every one is above
+/// --max-priority, or --max-positions were added, or --max-seconds
+/// passed; what is under way is finished and OUT written (IN's format,
+/// negamaxed as `fix` does). Ctrl-C once does the same; twice stops at
+/// once (status 130, OUT not written). The engines, the journal
+/// ({out_dir}/extend.jsonl, shared with extend) and the statuses are
+/// extend's.
+#[derive(Args, Debug)]
+pub struct Grow {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    grow: GrowKeys,
+    #[command(flatten)]
+    walk: WalkKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Grow {
+    fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            grow: self.grow.clone(),
+            walk: self.walk.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_grow(config, &self.input, &self.output, self.fresh)
+    }
+}
+
+fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
+    let options = GrowOptions {
+        extend: options,
+        error_weight: error_weight(config)?,
+        max_priority: config.max_priority,
+        max_seconds: config.max_seconds,
+    };
+    let report =
+        with_control(None, &shown, |control| Ok(grow(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `grow`'s summary as one JSON object (`--summary json`).
+fn json(report: &GrowReport) -> Value {
+    let e = &report.extend;
+    joined([
+        json!({
+            "command": "grow",
+            "input": text(&e.input),
+            "output": text(&e.output),
+            "journal": text(&e.journal),
+            "positions_loaded": e.positions_loaded,
+            "expanded": e.expanded,
+            "positions_added": e.added,
+            "ended_by": report.ended.name(),
+            "largest_expanded": report.largest_expanded,
+            "least_priority_left": report.least_left,
+        }),
+        searches(&e.searches),
+        json!({
+            "engine_utilisation": report.utilisation,
+            "engines": engines(&e.searches.engines),
+            "records_written": e.records_written,
+            "elapsed_seconds": secs(e.elapsed),
+        }),
+    ])
+}

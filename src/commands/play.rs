@@ -1,0 +1,96 @@
+//! `play`: Expand every position without a link, as Edax's `book play` does.
+
+use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::config::{
+    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
+};
+use bookminer::extend::play::play;
+use bookminer::extend::ExtendReport;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Expand every position without a link, as Edax 4.6's `book play` does.
+///
+/// Each round walks IN's links below `start` (positions with at least
+/// min_empties empty squares, the game going on) for the positions
+/// that have no link at all, and expands each one's leaf as `extend`
+/// expands a candidate (docs/policies.md); rounds go on until no such
+/// position is left (or --max-positions are added). OUT, in IN's
+/// format, holds IN's records, then the new ones, negamaxed as `fix`
+/// does. The engines, the journal ({out_dir}/extend.jsonl, shared with
+/// extend) and the statuses are extend's; a window is not taken.
+#[derive(Args, Debug)]
+pub struct Play {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    walk: WalkKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Play {
+    fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            walk: self.walk.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_play(config, &self.input, &self.output, self.fresh)
+    }
+}
+
+/// `play IN OUT`: extend's steps, no window.
+fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
+    if config.window != bookminer::window::Window::NONE {
+        return Err(AppError::Usage(
+            "play takes no window (deviation, error, max_ply): it expands every position without a link".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
+    let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `play`'s summary: extend's keys, its candidates the positions without links.
+fn json(report: &ExtendReport) -> Value {
+    let mut value = crate::commands::extend::json(report);
+    value["command"] = json!("play");
+    value
+}

@@ -1,0 +1,71 @@
+//! `serve`: the explorer, a book in the browser (docs/pictures.md; its
+//! server is src/serve/).
+
+use crate::app::{book_of, cancel, open_book, stop_on_interrupt, AppError, Files, Run, EXIT_INTERRUPTED};
+use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
+use crate::progress::Progress;
+use bookminer::mine::modes::Rules;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Explore a book in the browser: the board, each move's score, the
+/// leaf, level, counts and the mismatches of every mode at each position.
+///
+/// Opens the book (any format bookminer reads), indexes it, then serves
+/// a page on http://127.0.0.1:PORT/ and prints that address: click a
+/// move to play it, paste a kifu or an OBF board to go there;
+/// /line/F5D6C3 opens that line, /api/inspect/F5D6C3 gives what
+/// `inspect --summary json` gives for it. Listens on 127.0.0.1 only,
+/// unless --address names another. Reads nothing but the book; Ctrl-C
+/// stops it (exit status 0).
+#[derive(Args, Debug)]
+pub struct Serve {
+    /// The book file; default: --book, or the config's book.
+    #[arg(value_name = "BOOK")]
+    path: Option<PathBuf>,
+    /// The port to listen on; 0 takes a free one (the address printed says which).
+    #[arg(long, value_name = "PORT", default_value_t = 8046)]
+    port: u16,
+    /// The address to listen on: 127.0.0.1 unless another is named
+    /// (0.0.0.0 offers the book to every machine that can reach this one).
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    address: std::net::IpAddr,
+    #[command(flatten)]
+    book: BookKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+}
+
+impl Run for Serve {
+    fn settings(&self) -> Settings {
+        Settings { book: self.book.clone(), read: self.read.clone(), log: self.log.clone(), ..Settings::default() }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        let read = match &self.path {
+            Some(path) => vec![path.clone()],
+            None => config.book.iter().chain(&config.positions_file).cloned().collect(),
+        };
+        Files { read, ..Files::default() }
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        let address = std::net::SocketAddr::new(self.address, self.port);
+        run_serve(book_of(self.path.as_deref(), config)?, config, address)
+    }
+}
+
+/// The explorer (docs/pictures.md): the book opened, then served until
+/// Ctrl-C (status 0); Ctrl-C during the load serves nothing (status 130).
+fn run_serve(book_path: &Path, config: &Config, address: std::net::SocketAddr) -> Result<u8, AppError> {
+    stop_on_interrupt("the server stops");
+    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let book = open_book(book_path, config, &mut Progress::default())?;
+    if cancel().is_set() {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    crate::serve::run(&book, &rules, address, cancel())
+        .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
+}
