@@ -278,6 +278,57 @@ fn the_engines_know_nothing_of_growth_nor_of_books() {
     }
 }
 
+/// The names of the variants `Command::V` (a capital after `::`) that
+/// some code matches or builds.
+fn command_variants(code: &str) -> Vec<String> {
+    code.match_indices("Command::")
+        .map(|(at, _)| &code[at + "Command::".len()..])
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        .map(|rest| rest.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A command describes itself once, in its own file of src/commands/: its
+/// flags, the files it reads and writes, how it runs, its summary. The
+/// binary's shared files name no command, and each file of src/commands/
+/// but mod.rs is one command, a variant of the `Command` that mod.rs
+/// declares (docs/architecture.md: how to add a command).
+#[test]
+fn each_command_is_one_file_and_the_shared_files_name_none() {
+    let src = common::repo().join("src");
+    for shared in ["cli.rs", "app.rs", "config.rs", "summary.rs"] {
+        let code = code(&src.join(shared));
+        assert_eq!(command_variants(&code), Vec::<String>::new(), "src/{shared} names commands");
+        assert!(!code.contains("derive(Subcommand"), "src/{shared} declares commands");
+        assert!(!code.contains("\"command\": \""), "src/{shared} writes a command's summary");
+    }
+    let commands = src.join("commands");
+    let table = code(&commands.join("mod.rs"));
+    let mut files = Vec::new();
+    rust_files(&commands, &mut files);
+    let files: Vec<PathBuf> = files.into_iter().filter(|f| !f.ends_with("mod.rs")).collect();
+    assert!(files.len() >= 20, "{} command files", files.len());
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let code = code(file);
+        let runs: Vec<&str> = code
+            .match_indices("impl Run for ")
+            .map(|(at, _)| code[at + "impl Run for ".len()..].split([' ', '<']).next().unwrap_or_default())
+            .collect();
+        assert_eq!(runs.len(), 1, "{} defines {} commands, not one: {runs:?}", file.display(), runs.len());
+        let variant = format!("{}({stem}::{})", runs[0], runs[0]);
+        assert!(table.contains(&variant), "src/commands/mod.rs has no variant {variant}");
+        assert!(table.contains(&format!("Command::{}(c) =>", runs[0])), "src/commands/mod.rs runs no {}", runs[0]);
+    }
+}
+
+#[test]
+fn a_command_named_in_a_shared_file_is_found() {
+    let code = "match c {\n    Some(Command::Mine { args, .. }) => 1,\n    Command::Fix(fix) => 2,\n}\n\
+                let c = clap::Command::new(\"x\"); Command::into_run(c);";
+    assert_eq!(command_variants(code), ["Mine", "Fix"]);
+}
+
 /// The growing book and `merge` are grown or searched by the policies of
 /// `extend` (and its commands) and know nothing of them, and the engines
 /// know nothing of the growing book: the policies depend on the growing
