@@ -148,11 +148,8 @@ pub fn files(config: &Config, output: Option<OneOutput>) -> Files {
     Files { written: mine_options(config, output).outputs(), named, ..Files::default() }
 }
 
-/// Makes Ctrl-C set [`INTERRUPTED`]. Installed before loading, so that
-/// Ctrl-C at any point ends the run the same way (status 130, no output
-/// changed); a load is not interrupted but is short next to the walk. The
-/// handler runs on a thread of its own, so it can say at once that the
-/// signal was seen.
+/// Mines the book at `book_path` into out_dir's files, or into the one
+/// `output` names (a file, or standard output as the lines come).
 pub fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) -> Result<u8, AppError> {
     let options = mine_options(config, output);
     if options.modes.is_empty() {
