@@ -18,6 +18,7 @@ use bookminer::extend::add::{add, AddOptions};
 use bookminer::extend::deepen::{deepen, DeepenOptions};
 use bookminer::extend::deviate::{deviate, DeviateOptions};
 use bookminer::extend::enhance::{enhance, EnhanceOptions};
+use bookminer::extend::fill::{fill, FillOptions};
 use bookminer::extend::grow::{grow, GrowOptions};
 use bookminer::extend::link::{link, LinkOptions};
 use bookminer::extend::new_book::{new_book, NewOptions};
@@ -242,6 +243,7 @@ fn files_of(cli: &Cli, config: &Config) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | Command::Deviate { input, output, .. }
             | Command::Enhance { input, output, .. }
             | Command::Play { input, output, .. }
+            | Command::Fill { input, output, .. }
             | Command::Grow { input, output, .. }
             | Command::Deepen { input, output, .. },
         ) => {
@@ -330,6 +332,7 @@ fn check_journals_and_held(cli: &Cli, config: &Config) -> Result<(), AppError> {
             | Command::Deviate { .. }
             | Command::Enhance { .. }
             | Command::Play { .. }
+            | Command::Fill { .. }
             | Command::Grow { .. }
             | Command::Deepen { .. }
             | Command::New { .. }
@@ -376,6 +379,7 @@ fn named_outputs(cli: &Cli) -> Vec<PathBuf> {
             | Command::Deviate { output, .. }
             | Command::Enhance { output, .. }
             | Command::Play { output, .. }
+            | Command::Fill { output, .. }
             | Command::Grow { output, .. }
             | Command::Deepen { output, .. }
             | Command::Merge { output, .. }
@@ -498,6 +502,7 @@ pub fn run(command: Option<Command>, output: Option<OneOutput>, config: &Config)
         Some(Command::Extend { input, output, fresh, .. }) => run_extend(config, &input, &output, fresh),
         Some(Command::Grow { input, output, fresh, .. }) => run_grow(config, &input, &output, fresh),
         Some(Command::Play { input, output, fresh, .. }) => run_play(config, &input, &output, fresh),
+        Some(Command::Fill { input, output, fresh, depth, .. }) => run_fill(config, (&input, &output), fresh, depth),
         Some(Command::Deviate { input, output, fresh, relative, absolute, .. }) => {
             run_deviate(config, (&input, &output), fresh, (relative, absolute))
         }
@@ -1151,6 +1156,22 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
         begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
     end(report.to_string(), || summary::play(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `fill IN OUT`: extend's steps over the whole book, the depth and the
+/// time budget.
+fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth: u32) -> Result<u8, AppError> {
+    if config.max_priority.is_some() {
+        return Err(AppError::Usage(
+            "fill takes no max_priority: --max-positions and --max-seconds are its budget".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
+    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
+    let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
+    end(report.to_string(), || summary::fill(&report), Some(output))?;
     Ok(0)
 }
 

@@ -2,8 +2,9 @@
 //! the keys themselves, in `crate::config::Settings`.
 
 use crate::config::{
-    choice, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GamesKeys, GrowKeys, InspectKeys, LineKeys, LogKeys,
-    MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys, MINING_MODE_HELP,
+    choice, parse_max_seconds, BookKeys, DeepenKeys, EngineKeys, ExtendKeys, GamesKeys, GrowKeys, InspectKeys,
+    LineKeys, LogKeys, MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys,
+    MINING_MODE_HELP,
 };
 use bookminer::book::Format;
 use bookminer::convert::OutFormat;
@@ -238,6 +239,17 @@ impl Cli {
                 engines: engines.clone(),
                 extend: extend.clone(),
                 walk: walk.clone(),
+                line: line.clone(),
+                read: read.clone(),
+                log: log.clone(),
+                progress: progress.clone(),
+                write: write.clone(),
+                ..Settings::default()
+            },
+            Some(Command::Fill { engines, extend, max_seconds, line, read, log, progress, write, .. }) => Settings {
+                engines: engines.clone(),
+                extend: extend.clone(),
+                grow: GrowKeys { max_seconds: *max_seconds, ..GrowKeys::default() },
                 line: line.clone(),
                 read: read.clone(),
                 log: log.clone(),
@@ -657,6 +669,51 @@ pub enum Command {
         extend: ExtendKeys,
         #[command(flatten)]
         walk: WalkKeys,
+        #[command(flatten)]
+        line: LineKeys,
+        #[command(flatten)]
+        read: ReadKeys,
+        #[command(flatten)]
+        log: LogKeys,
+        #[command(flatten)]
+        progress: ProgressKeys,
+        #[command(flatten)]
+        write: WriteKeys,
+    },
+    /// Put in the positions between positions of the book, as Edax's `book fill D` does.
+    ///
+    /// Each round looks, from every position of IN with at least
+    /// min_empties empty squares, at every sequence of --depth plies (a
+    /// forced pass is one) that ends on a position of IN, and puts each
+    /// position after the first into the book: a new one at the book's
+    /// level, its leaf searched by the engine; each linked to its children
+    /// in the book (docs/policies.md). Rounds go on until one adds nothing
+    /// (or --max-positions are added, or --max-seconds passed). OUT, in
+    /// IN's format, holds IN's records, then the new ones, negamaxed as
+    /// `fix` does. The engines, the journal ({out_dir}/extend.jsonl, shared
+    /// with extend) and the statuses are extend's.
+    Fill {
+        /// The book to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The book to write (whole or not at all; an existing one only with --force).
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Plies of a sequence between two positions of the book
+        #[arg(long, default_value_t = 1, value_name = "D",
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::extend::fill::MAX_DEPTH)))]
+        depth: u32,
+        /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+        /// deleted) and search everything anew, as after a change of engine
+        #[arg(long)]
+        fresh: bool,
+        /// Begin no round after this many seconds; the round under way is finished [config: max_seconds]
+        #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
+        max_seconds: Option<f64>,
+        #[command(flatten)]
+        engines: EngineKeys,
+        #[command(flatten)]
+        extend: ExtendKeys,
         #[command(flatten)]
         line: LineKeys,
         #[command(flatten)]

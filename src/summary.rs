@@ -19,6 +19,7 @@ use bookminer::extend::add::AddReport;
 use bookminer::extend::deepen::DeepenReport;
 use bookminer::extend::deviate::DeviateReport;
 use bookminer::extend::enhance::EnhanceReport;
+use bookminer::extend::fill::FillReport;
 use bookminer::extend::grow::GrowReport;
 use bookminer::extend::link::LinkReport;
 use bookminer::extend::new_book::NewReport;
@@ -203,6 +204,29 @@ pub fn play(report: &ExtendReport) -> Value {
     let mut value = extend(report);
     value["command"] = json!("play");
     value
+}
+
+pub fn fill(report: &FillReport) -> Value {
+    joined([
+        json!({
+            "command": "fill",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "depth": report.depth,
+            "rounds": report.rounds,
+            "positions_added": report.added,
+            "links_added": report.links_added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "stopped_early": report.ended.map(|e| e.name()),
+            "records_written": report.records_written,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
 }
 
 pub fn new_book(report: &NewReport) -> Value {
