@@ -350,6 +350,26 @@ played_as_edax_would() {
   edax_ok "$d/played.dat"
 }
 check "play on wthor2021-l2 as Edax's book play" played_as_edax_would
+
+# filled_as_edax_would BOOK D: bookminer's fill --depth D (Edax as the
+# engine, one worker) against Edax 4.6's own `book fill D` then its `book
+# negamax`: the same boards, values, bounds and levels (a leaf move may
+# differ between moves of the same score); Edax loads ours whole.
+filled_as_edax_would() {
+  local in=$1 depth=$2
+  local edax="$built/edax/bin/edax -n 1 -eval-file $built/edax/data/eval.dat"
+  bm fill "$in" "$d/filled.dat" --depth "$depth" --engine "$edax" --workers 1 --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$in" - "$d/edax.dat" "book fill $depth" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/filled.dat" "$d/edax-neg.dat" --fields value,lower,upper,level || return 1
+  edax_ok "$d/filled.dat"
+}
+for depth in 1 2; do
+  check "fill --depth $depth on wthor2021-l2 as Edax's book fill" \
+    filled_as_edax_would "$shared/books/games/wthor2021-l2.edax.dat" "$depth"
+done
+check "fill --depth 2 on edax46-plus-games as Edax's book fill" \
+  filled_as_edax_would "$shared/books/games/edax46-plus-games.edax.dat" 2
 for games in wthor2021-l2 edax46-plus-games wthor1977-l10; do
   check "fix --link $games.edax.dat as Edax's book fix" linked_as_edax_would "$shared/books/games/$games.edax.dat"
 done

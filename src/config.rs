@@ -550,7 +550,7 @@ fn parse_max_priority(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e12)
 }
 
-fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
+pub(crate) fn parse_max_seconds(text: &str) -> Result<f64, BadValue> {
     parse_real(text, 1e9)
 }
 

@@ -20,6 +20,7 @@ pub mod deviate;
 pub mod diff;
 pub mod enhance;
 pub mod extend;
+pub mod fill;
 pub mod fix;
 pub mod grow;
 pub mod inspect;
@@ -46,6 +47,7 @@ pub enum Command {
     Extend(extend::Extend),
     Deviate(deviate::Deviate),
     Play(play::Play),
+    Fill(fill::Fill),
     Enhance(enhance::Enhance),
     Grow(grow::Grow),
     Deepen(deepen::Deepen),
@@ -74,6 +76,7 @@ impl Command {
             Command::Extend(c) => Box::new(c),
             Command::Deviate(c) => Box::new(c),
             Command::Play(c) => Box::new(c),
+            Command::Fill(c) => Box::new(c),
             Command::Enhance(c) => Box::new(c),
             Command::Grow(c) => Box::new(c),
             Command::Deepen(c) => Box::new(c),

@@ -15,6 +15,7 @@ pub mod deepen;
 pub mod deviate;
 mod engines;
 pub mod enhance;
+pub mod fill;
 pub mod grow;
 pub mod link;
 pub mod new_book;

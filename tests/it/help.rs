@@ -106,6 +106,16 @@ fn each_command_shows_exactly_the_options_it_uses() {
                 NAMED,
             ]),
         ),
+        (
+            &["fill"],
+            set(&[
+                &["--egbk-level", "--depth", "--fresh", "--min-empties", "--max-positions", "--max-seconds"],
+                ENGINES,
+                LINES,
+                PROGRESS,
+                NAMED,
+            ]),
+        ),
         (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),

@@ -398,7 +398,8 @@ fn recursive_functions(code: &str) -> Vec<String> {
 /// One walk (docs/architecture.md): every depth-first traversal of a book,
 /// a book file or one as it grows, is the walk of src/walk/, which keeps
 /// its own stack; no other function of src/ calls itself but `synth`'s
-/// alpha-beta search, which searches the game, not a book, and the marking
+/// alpha-beta search and `fill`'s look at the sequences of D plies (6 at
+/// most) from a position, which search the game, not a book, and the marking
 /// passes of `deviate` (Edax's `position_deviate`) and `enhance` (Edax's
 /// `position_enhance`), whose rules no window says (a deviation for one
 /// side only, from values raised between two passes; a link followed by
@@ -416,7 +417,7 @@ fn the_only_traversal_of_a_book_is_the_walk() {
     recursive.sort();
     assert_eq!(
         recursive,
-        ["extend::deviate: visit", "extend::enhance: visit", "synth::play: search"],
+        ["extend::deviate: visit", "extend::enhance: visit", "extend::fill: reach", "synth::play: search"],
         "functions that call themselves"
     );
 }

@@ -17,6 +17,7 @@ mod enhance;
 mod existing;
 mod extend;
 mod extend_hostile;
+mod fill;
 mod fix;
 mod formats;
 mod games;

@@ -1,0 +1,125 @@
+//! `fill`: Put in the positions between positions of the book, as Edax's `book fill D` does.
+
+use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::config::{
+    parse_max_seconds, Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
+    WriteKeys,
+};
+use crate::summary::{engines, joined, searches, secs, text};
+use bookminer::extend::fill::{fill, FillOptions, FillReport};
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Put in the positions between positions of the book, as Edax's `book fill D` does.
+///
+/// Each round looks, from every position of IN with at least
+/// min_empties empty squares, at every sequence of --depth plies (a
+/// forced pass is one) that ends on a position of IN, and puts each
+/// position after the first into the book: a new one at the book's
+/// level, its leaf searched by the engine; each linked to its children
+/// in the book (docs/policies.md). Rounds go on until one adds nothing
+/// (or --max-positions are added, or --max-seconds passed). OUT, in
+/// IN's format, holds IN's records, then the new ones, negamaxed as
+/// `fix` does. The engines, the journal ({out_dir}/extend.jsonl, shared
+/// with extend) and the statuses are extend's.
+#[derive(Args, Debug)]
+pub struct Fill {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Plies of a sequence between two positions of the book
+    #[arg(long, default_value_t = 1, value_name = "D",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::extend::fill::MAX_DEPTH)))]
+    depth: u32,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    /// Begin no round after this many seconds; the round under way is finished [config: max_seconds]
+    #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
+    max_seconds: Option<f64>,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl Run for Fill {
+    fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            // Only grow's time budget: fill has no priorities to weigh.
+            grow: GrowKeys { max_seconds: self.max_seconds, ..GrowKeys::default() },
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        run_fill(config, (&self.input, &self.output), self.fresh, self.depth)
+    }
+}
+
+/// `fill IN OUT`: extend's steps over the whole book, the depth and the
+/// time budget.
+fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth: u32) -> Result<u8, AppError> {
+    if config.max_priority.is_some() {
+        return Err(AppError::Usage(
+            "fill takes no max_priority: --max-positions and --max-seconds are its budget".into(),
+        ));
+    }
+    let Growing { paths, options, book, shown } =
+        begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
+    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
+    let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// `fill`'s summary: the depth, rounds, positions and links added, and
+/// the searches.
+fn json(report: &FillReport) -> Value {
+    joined([
+        json!({
+            "command": "fill",
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "depth": report.depth,
+            "rounds": report.rounds,
+            "positions_added": report.added,
+            "links_added": report.links_added,
+        }),
+        searches(&report.searches),
+        json!({
+            "engines": engines(&report.searches.engines),
+            "stopped_early": report.ended.map(|e| e.name()),
+            "records_written": report.records_written,
+            "elapsed_seconds": secs(report.elapsed),
+        }),
+    ])
+}
