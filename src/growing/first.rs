@@ -14,9 +14,9 @@
 //! holds): the walk notes who links to whom, to carry changes up, and
 //! growth finds each position's links again as it goes.
 
-use super::candidates::Marks;
 use super::error::ExtendError;
 use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT, BATCH_EVENTS};
+use super::marks::Marks;
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use crate::bits::Bits;
