@@ -23,6 +23,7 @@ use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
+use crate::growing::candidates::Marks;
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
@@ -232,8 +233,8 @@ impl Policy for Leaves<'_> {
     }
 
     /// Deepen orders the records itself: the candidates are only counted.
-    fn reads_candidates(&self) -> bool {
-        false
+    fn candidates(&self) -> Option<Marks> {
+        None
     }
 }
 
@@ -620,7 +621,7 @@ mod tests {
             let flavor = Flavor::Edax(read.header().edax().unwrap().search_errors());
             let cancel = AtomicBool::new(false);
             let start = Start::initial();
-            let prepared = first::prepare(read, &start, (min_empties, false), Path::new("journal"), Cancel::new(&cancel));
+            let prepared = first::prepare(read, &start, (min_empties, None), Path::new("journal"), Cancel::new(&cancel));
             let Prepared { book, links, first } = prepared.unwrap();
             let store = Store::with_links(&book, flavor, links);
             let root = store.find(&normalize(&start.board).board).unwrap();

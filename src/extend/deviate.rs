@@ -23,6 +23,7 @@ use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
+use crate::growing::candidates::Marks;
 use crate::growing::error::{ExtendError, GrowingError};
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
@@ -99,8 +100,8 @@ struct Deviator<'o> {
 }
 
 impl Policy for Deviator<'_> {
-    fn reads_candidates(&self) -> bool {
-        false
+    fn candidates(&self) -> Option<Marks> {
+        None
     }
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {

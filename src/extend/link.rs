@@ -14,23 +14,31 @@ use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::SearchTally;
 use super::session::{self, Held, Policy};
+use crate::board::{Board, Move};
+use crate::book::index::Located;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::EngineCommand;
+use crate::growing::candidates::Marks;
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{NodeId, Store};
+use crate::growing::store::{Flavor, NodeId, Store};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
+use crate::symmetry::normalize;
 use crate::wording::count;
+use smallvec::SmallVec;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Records linked between two looks at the stop and the progress.
+/// Records linked between two looks at the stop and the progress, and
+/// whose children one thread looks up at a time.
 const RECORDS_A_STEP: usize = 4096;
+/// How many records ahead of the one linked the children read are asked for.
+const RECORDS_AHEAD: usize = 8;
 
 /// What `fix --link` is asked to do.
 #[derive(Clone, Debug)]
@@ -142,8 +150,8 @@ impl Policy for Linker {
         false
     }
 
-    fn reads_candidates(&self) -> bool {
-        false
+    fn candidates(&self) -> Option<Marks> {
+        None
     }
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
@@ -193,17 +201,15 @@ impl Linker {
         interrupted: &dyn Fn(crate::run::Interrupted) -> ExtendError,
         cancel: crate::run::Cancel<'_>,
     ) -> Result<Vec<NodeId>, ExtendError> {
-        let book = store.book();
-        let records = book.counts().records;
+        let records = store.book().counts().records;
         control.phase(Phase::Counting { what: "records linked", total: records });
         let mut to_search = Vec::new();
-        for (i, at) in book.file().every_record().enumerate() {
-            if i % RECORDS_A_STEP == 0 {
-                cancel.check().map_err(interrupted)?;
-                control.counted(i as u64);
-            }
-            let id = NodeId::Book(at);
-            let added = store.link_held(id)?;
+        let before_chunk = |linked: u64| {
+            cancel.check().map_err(interrupted)?;
+            control.counted(linked);
+            Ok(())
+        };
+        let each = |store: &mut Store<'_>, id: NodeId, added: u64| {
             if added > 0 {
                 self.report.records_linked += 1;
                 self.report.links_added += added;
@@ -211,9 +217,103 @@ impl Linker {
             if store.leaf(id)?.mv.is_none() && searched_again(store, id)? {
                 to_search.push(id);
             }
-        }
+            Ok(())
+        };
+        link_in_file_order(store, each, before_chunk)?;
         control.counted(records);
         Ok(to_search)
+    }
+}
+
+/// A chunk of records in file order, each with the moves whose child the
+/// book holds, looked up on a thread of its own.
+#[derive(Default)]
+struct Looked {
+    /// Each record, and where its moves end in `held`.
+    records: Vec<(Located, u32)>,
+    /// Each record's moves whose child the book holds, with that child,
+    /// in the order of [`crate::board::Board::children`].
+    held: Vec<(Move, NodeId)>,
+}
+
+impl Looked {
+    /// The moves of the `k`th record whose child the book holds (none past
+    /// the last record).
+    fn held_by(&self, k: usize) -> &[(Move, NodeId)] {
+        let Some(&(_, to)) = self.records.get(k) else { return &[] };
+        let from = k.checked_sub(1).map_or(0, |j| self.records[j].1);
+        &self.held[from as usize..to as usize]
+    }
+}
+
+/// Links every record of the book `store` reads, in file order, exactly as
+/// [`Store::link_held`] does one after another: the children of each
+/// chunk of records are looked up on every core while the chunks before
+/// it are linked (nothing is added while linking, so what the book read
+/// holds is what the growing book holds). `each(store, id, links added)`
+/// follows the linking of each record; `before_chunk(records linked so
+/// far)` comes before each chunk's.
+fn link_in_file_order(
+    store: &mut Store<'_>,
+    mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), ExtendError>,
+    mut before_chunk: impl FnMut(u64) -> Result<(), ExtendError>,
+) -> Result<(), ExtendError> {
+    let book = store.book();
+    let records = book.counts().records as usize;
+    let looks_up = matches!(store.flavor(), Flavor::Edax(_)) && store.added().is_empty();
+    let chunks = records.div_ceil(RECORDS_A_STEP);
+    let look_up = |chunk: usize, looked: &mut Looked| {
+        let ids = chunk * RECORDS_A_STEP..((chunk + 1) * RECORDS_A_STEP).min(records);
+        look_up_held(book, ids, looks_up, looked);
+    };
+    let mut linked = 0;
+    crate::parallel::in_order(chunks, crate::parallel::workers(), Looked::default, look_up, |looked| {
+        before_chunk(linked)?;
+        for (k, &(at, _)) in looked.records.iter().enumerate() {
+            // The children a record a few ahead reads, asked for now: each
+            // is a miss anywhere in the book.
+            for &(_, child) in looked.held_by(k + RECORDS_AHEAD) {
+                store.prefetch(child);
+                if let NodeId::Book(child) = child {
+                    book.file().prefetch(child);
+                }
+            }
+            let id = NodeId::Book(at);
+            let added = match looks_up {
+                true => store.link_found(id, looked.held_by(k))?,
+                // An Egaroucid book's links are its moves: nothing is stored.
+                false => store.link_held(id)?,
+            };
+            each(store, id, added)?;
+        }
+        linked += looked.records.len() as u64;
+        Ok(())
+    })
+}
+
+/// The records of `book` with ids in `ids`, in file order, into `looked`,
+/// each with the moves whose child the book holds if `looks_up`.
+fn look_up_held(book: &Book, ids: std::ops::Range<usize>, looks_up: bool, looked: &mut Looked) {
+    looked.records.clear();
+    looked.held.clear();
+    let mut found = Vec::new();
+    for at in book.file().records_in(ids) {
+        if looks_up {
+            let (moves, children): (SmallVec<[Move; 16]>, SmallVec<[Board; 16]>) = book
+                .file()
+                .board_of(at)
+                .children()
+                .into_iter()
+                .map(|(mv, child)| (mv, normalize(&child).board))
+                .unzip();
+            found.clear();
+            // Every child looked up at once, their cache misses overlapped.
+            book.locate_all(&children, &mut found);
+            let held =
+                moves.into_iter().zip(found.drain(..)).filter_map(|(mv, child)| Some((mv, NodeId::Book(child?))));
+            looked.held.extend(held);
+        }
+        looked.records.push((at, looked.held.len() as u32));
     }
 }
 
@@ -225,4 +325,82 @@ fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, ExtendError> {
     let moves = facts.board.legal_moves().count_ones() as usize;
     let linked = facts.edges.len();
     Ok(linked < moves || (linked == 0 && moves == 0 && store.value(id)? == -SCORE_INF))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::{book_bytes, SynthOptions};
+
+    /// A synthetic Edax book of `positions` positions with the first link
+    /// taken out of every third record that has one (its leaf kept).
+    fn unlinked(positions: usize, seed: u64) -> Book {
+        let bytes = book_bytes(&SynthOptions { positions, seed, perturb: 0.2 });
+        let mut cut = bytes[..42].to_vec();
+        for (i, (_, _, raw)) in crate::format::edax::records(&bytes).map(Result::unwrap).enumerate() {
+            let (record, n) = (raw.bytes(), raw.n_links());
+            if i % 3 != 0 || n == 0 {
+                cut.extend_from_slice(record);
+                continue;
+            }
+            cut.extend_from_slice(&record[..38]);
+            cut.extend_from_slice(&[(n - 1) as u8, record[39]]);
+            cut.extend_from_slice(&record[42..]);
+        }
+        Book::from_bytes("unlinked", cut).unwrap()
+    }
+
+    /// The slow reference: each record in file order, each of its children
+    /// looked up alone, then linked.
+    fn linked_one_by_one(store: &mut Store<'_>) -> Vec<(NodeId, u64)> {
+        let book = store.book();
+        let mut added = Vec::new();
+        for at in book.file().every_record() {
+            let id = NodeId::Book(at);
+            let held: Vec<(Move, NodeId)> = store
+                .board(id)
+                .children()
+                .into_iter()
+                .filter_map(|(mv, child)| Some((mv, store.find(&normalize(&child).board)?)))
+                .collect();
+            added.push((id, store.link_found(id, &held).unwrap()));
+        }
+        added
+    }
+
+    /// Several chunks of records, looked up on every core and linked in
+    /// turn, give every record the links, leaf and value linking one record
+    /// after another gives (and [`Store::link_held`] too).
+    #[test]
+    fn linking_in_chunks_looked_up_on_every_core_is_linking_one_record_after_another() {
+        for seed in 0..2 {
+            let book = unlinked(3 * RECORDS_A_STEP + 100, seed);
+            let flavor = Flavor::Edax(book.header().edax().unwrap().search_errors());
+            let mut chunked = Store::with_links(&book, flavor, None);
+            let mut added = Vec::new();
+            let each = |_: &mut Store<'_>, id, n| {
+                added.push((id, n));
+                Ok(())
+            };
+            let mut chunks = 0;
+            link_in_file_order(&mut chunked, each, |_| {
+                chunks += 1;
+                Ok(())
+            })
+            .unwrap();
+            assert!(chunks >= 4, "{chunks} chunks");
+            let mut one_by_one = Store::with_links(&book, flavor, None);
+            assert_eq!(added, linked_one_by_one(&mut one_by_one));
+            assert!(added.iter().filter(|&&(_, n)| n > 0).count() > 100, "links are put back");
+            let mut held = Store::with_links(&book, flavor, None);
+            for at in book.file().every_record() {
+                let id = NodeId::Book(at);
+                assert_eq!(held.link_held(id).unwrap(), added.iter().find(|&&(i, _)| i == id).unwrap().1);
+                assert_eq!(chunked.links(id).unwrap(), one_by_one.links(id).unwrap());
+                assert_eq!(chunked.leaf(id).unwrap(), one_by_one.leaf(id).unwrap());
+                assert_eq!(chunked.value(id).unwrap(), one_by_one.value(id).unwrap());
+                assert_eq!(chunked.links(id).unwrap(), held.links(id).unwrap());
+            }
+        }
+    }
 }

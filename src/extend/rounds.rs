@@ -65,16 +65,19 @@ pub(crate) type OwnMarks = fn(&Store<'_>, &Solved, NodeId, u32) -> Result<Vec<No
 impl Policy for Rounds<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, candidates, .. } = held;
-        let first = self.reads_candidates().then_some(candidates);
         let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };
         let gates = Gates { window: self.options.window, min_empties };
         let limits = (self.options.max_positions, self.max_rounds);
-        run.rounds(root, first, fleet, limits, (gates, self.marks), control)
+        run.rounds(root, candidates, fleet, limits, (gates, self.marks), control)
     }
 
-    /// The first negamax notes extend's candidates; the others' are others.
-    fn reads_candidates(&self) -> bool {
-        matches!(self.marks, Choice::Walk(Marks::LeafAtLeastValue))
+    /// The first negamax notes the candidates of extend and play (the
+    /// first round's, when there is no window); enhance's walk is its own.
+    fn candidates(&self) -> Option<Marks> {
+        match self.marks {
+            Choice::Walk(marks) => Some(marks),
+            Choice::Own(_) => None,
+        }
     }
 }
 

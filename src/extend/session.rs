@@ -13,6 +13,7 @@ use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::growing::candidates::Marks;
 use crate::growing::error::ExtendError;
 use crate::growing::first::{self, FirstNegamax, Prepared};
 use crate::growing::paths::scratch_dir;
@@ -42,8 +43,9 @@ pub(crate) struct Held<'s, 'b> {
     /// The fewest empty squares growth enters (`min_empties`, else the
     /// book's default).
     pub(crate) min_empties: u32,
-    /// The first candidate walk's candidates, in its order.
-    pub(crate) candidates: Vec<NodeId>,
+    /// The first candidate walk's candidates, in its order, as the
+    /// policy's [`Policy::candidates`] marks them; none when not noted.
+    pub(crate) candidates: Option<Vec<NodeId>>,
     /// When the run began.
     pub(crate) began: Instant,
 }
@@ -65,11 +67,12 @@ pub(crate) trait Policy {
         true
     }
 
-    /// Whether the policy reads [`Held::candidates`] (extend and grow do;
-    /// else they are only counted: on a book of millions of positions,
-    /// kept, they take tens of megabytes).
-    fn reads_candidates(&self) -> bool {
-        true
+    /// Which positions the policy reads as [`Held::candidates`] (extend's
+    /// candidates for extend and grow, those without links for `play`);
+    /// none: extend's are only counted (on a book of millions of
+    /// positions, kept, they take tens of megabytes).
+    fn candidates(&self) -> Option<Marks> {
+        Some(Marks::LeafAtLeastValue)
     }
 }
 
@@ -119,7 +122,7 @@ pub(crate) fn grow_book(
     let (book, links, first) = match negamaxed {
         true => {
             let Prepared { book, links, first } =
-                first::prepare(book, &options.start, (min_empties, policy.reads_candidates()), &paths.journal, cancel)?;
+                first::prepare(book, &options.start, (min_empties, policy.candidates()), &paths.journal, cancel)?;
             (book, links, first)
         }
         // Checked by the same walk before any search all the same (a link
@@ -127,16 +130,13 @@ pub(crate) fn grow_book(
         // work let go: the policy grows the book as read.
         false => {
             let Prepared { book, .. } =
-                first::prepare(book, &options.start, (min_empties, false), &paths.journal, cancel)?;
+                first::prepare(book, &options.start, (min_empties, None), &paths.journal, cancel)?;
             (book, None, None)
         }
     };
     let stop = Stop { cancel, journal: &paths.journal };
     let Growing { mut store, root, mut solved, candidates } = match negamaxed {
-        true => {
-            let noting = policy.reads_candidates().then_some(min_empties);
-            growing(&book, flavor, links, first, options, noting, stop)?
-        }
+        true => growing(&book, flavor, links, first, options, (min_empties, policy.candidates()), stop)?,
         false => Growing::as_read(&book, flavor, options)?,
     };
     let positions_loaded = book.counts().positions;
@@ -224,7 +224,7 @@ fn checked_from_initial(
     if start.board == initial.board || initial.locate_in(&book).is_err() {
         return Ok(book);
     }
-    let Prepared { book, .. } = first::prepare(book, &initial, (min_empties, false), &paths.journal, cancel)?;
+    let Prepared { book, .. } = first::prepare(book, &initial, (min_empties, None), &paths.journal, cancel)?;
     Ok(book)
 }
 
@@ -242,8 +242,9 @@ struct Growing<'b> {
     store: Store<'b>,
     root: NodeId,
     solved: Solved,
-    /// The first round's candidates, in the candidate walk's order.
-    candidates: Vec<NodeId>,
+    /// The first round's candidates, in the candidate walk's order, if
+    /// noted.
+    candidates: Option<Vec<NodeId>>,
 }
 
 impl<'b> Growing<'b> {
@@ -251,36 +252,38 @@ impl<'b> Growing<'b> {
     fn as_read(book: &'b Book, flavor: Flavor, options: &ExtendOptions) -> Result<Growing<'b>, ExtendError> {
         let store = Store::with_links(book, flavor, None);
         let root = start_node(book, &options.start)?;
-        Ok(Growing { store, root, solved: Solved::new(0), candidates: Vec::new() })
+        Ok(Growing { store, root, solved: Solved::new(0), candidates: None })
     }
 }
 
 /// The growing book over `book` as [`first::prepare`] made it ready:
 /// negamaxed below the start by the walk, or, where that was not made (an
-/// Edax book with too many links to turn round), here, noting candidates
-/// of at least `noting` empty squares if given.
+/// Edax book with too many links to turn round), here. The candidates of
+/// at least `min_empties` empty squares that `marks` marks are noted either
+/// way, but for `play`'s here (its first round walks for them).
 fn growing<'b>(
     book: &'b Book,
     flavor: Flavor,
     links: Option<(LinkTargets, Parents)>,
     first: Option<FirstNegamax>,
     options: &ExtendOptions,
-    noting: Option<u32>,
+    (min_empties, marks): (u32, Option<Marks>),
     stop: Stop<'_>,
 ) -> Result<Growing<'b>, ExtendError> {
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(book, &options.start)?;
     if let Some(mut first) = first {
-        let candidates = std::mem::take(&mut first.candidates);
+        let candidates = marks.map(|_| std::mem::take(&mut first.candidates));
         return Ok(Growing { store, root, solved: Solved::from_first(first), candidates });
     }
     let began = Instant::now();
     let mut solved = Solved::new(book.counts().records as usize);
-    if let Some(min_empties) = noting {
+    let noting = marks == Some(Marks::LeafAtLeastValue);
+    if noting {
         solved.note_candidates(min_empties);
     }
     solved.solve_from(&mut store, root, stop)?;
-    let candidates = solved.take_candidates();
+    let candidates = noting.then(|| solved.take_candidates());
     let seconds = began.elapsed().as_secs_f64();
     tracing::info!("{}: negamaxed below the start in {seconds:.3} s", book.path().display());
     Ok(Growing { store, root, solved, candidates })

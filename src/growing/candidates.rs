@@ -8,6 +8,7 @@
 //! ([`super::view`]), its links scored by what the run computed below them.
 
 use super::error::GrowingError;
+pub use super::marks::Marks;
 use super::solved::Solved;
 use super::store::{NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop};
@@ -29,16 +30,6 @@ impl Gates {
     pub fn enter(&self, board: &Board) -> bool {
         board.empties() >= self.min_empties && !board.is_game_over()
     }
-}
-
-/// Which positions a candidate walk finds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Marks {
-    /// Those whose leaf scores at least their value (`extend`, Edax's
-    /// `position_extend`).
-    LeafAtLeastValue,
-    /// Those with no link at all (`play`, Edax's `position_play`).
-    NoLinks,
 }
 
 /// The candidates below `root`, in walk order (extend's [`marked`]).

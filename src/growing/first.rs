@@ -2,7 +2,8 @@
 //! ([`crate::walk`]) over links only, as Edax's negamax goes: each position
 //! reached over links, when the walk leaves it for good (after everything
 //! below it), by [`crate::negamax`]. On the way it notes the first round's
-//! candidates (docs/extend.md) in the order the candidate walk meets them:
+//! candidates (docs/extend.md; `play`'s, the positions without a link, when
+//! asked) in the order the candidate walk meets them:
 //! the walk enters positions in that order, and a position the gates keep
 //! out lies below none it lets in (it has fewer empty squares).
 //!
@@ -15,6 +16,7 @@
 
 use super::error::ExtendError;
 use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT, BATCH_EVENTS};
+use super::marks::Marks;
 use super::position::{negamax_of, Child, Position};
 use super::store::{Flavor, NodeId};
 use crate::bits::Bits;
@@ -57,14 +59,15 @@ pub struct Prepared {
 }
 
 /// Makes `book` ready to grow from `start` (which it holds), noting as
-/// candidates the positions of at least `min_empties` empty squares, kept
-/// if `kept` (else only counted: a policy that does not read them is spared
-/// 12 bytes a candidate). A stop asked for through `cancel` ends it, the
-/// run's `journal` kept.
+/// candidates the positions of at least `min_empties` empty squares that
+/// `kept` marks, kept (without marks, extend's candidates are only
+/// counted: a policy that does not read them is spared 12 bytes a
+/// candidate). A stop asked for through `cancel` ends it, the run's
+/// `journal` kept.
 pub fn prepare(
     book: Book,
     start: &Start,
-    (min_empties, kept): (u32, bool),
+    (min_empties, kept): (u32, Option<Marks>),
     journal: &Path,
     cancel: Cancel<'_>,
 ) -> Result<Prepared, ExtendError> {
@@ -80,7 +83,8 @@ pub fn prepare(
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
     let mut negamaxer = Negamaxer::new(walkable.book(), walkable.root(), flavor, min_empties);
-    negamaxer.keep_candidates = kept;
+    negamaxer.keep_candidates = kept.is_some();
+    negamaxer.marks = kept.unwrap_or(Marks::LeafAtLeastValue);
     let ((walked, negamaxer), parents) =
         beside_parents(&walkable, || walk_and_negamax(&walkable, negamaxer, cancel)).map_err(RunError::io(&path))?;
     if walkable.book().file().changed() {
@@ -185,6 +189,8 @@ struct Negamaxer<'b> {
     candidates: Vec<(u32, Located)>,
     /// Whether candidates are kept, or only counted (`met`).
     keep_candidates: bool,
+    /// Which positions are candidates.
+    marks: Marks,
     met: u64,
     parents: Vec<(u32, u32)>,
 }
@@ -204,6 +210,7 @@ impl<'b> Negamaxer<'b> {
             min_empties,
             candidates,
             keep_candidates: true,
+            marks: Marks::LeafAtLeastValue,
             met: 0,
             parents,
         }
@@ -275,7 +282,13 @@ impl<'b> Negamaxer<'b> {
         self.words.set(id, solved);
         self.solved.insert(id);
         let gated = u32::from(entered.empties) >= self.min_empties && !entered.game_over;
-        if gated && i16::from(entered.leaf_score) >= solved.value {
+        let marked = match self.marks {
+            Marks::LeafAtLeastValue => i16::from(entered.leaf_score) >= solved.value,
+            // Every link the position has was told, a child the book
+            // lacks too (as the growing book's edges list it).
+            Marks::NoLinks => links.is_empty(),
+        };
+        if gated && marked {
             self.met += 1;
             if self.keep_candidates {
                 let at = self.book.file().located(id, offset);

@@ -17,6 +17,7 @@ pub(crate) mod first;
 mod first_walk;
 pub mod leaf_plan;
 pub mod leaves;
+pub(crate) mod marks;
 pub mod paths;
 pub(crate) mod position;
 pub(crate) mod solved;

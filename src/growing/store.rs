@@ -293,10 +293,22 @@ impl<'b> Store<'b> {
     /// A position's leaf.
     pub fn leaf(&self, id: NodeId) -> Result<Leaf, GrowingError> {
         let of = |node: &Node| Leaf { score: node.leaf_score, mv: node.leaf_move };
-        match self.locate(id) {
-            Stored::Node(node) => Ok(of(node)),
-            Stored::Record(at) => Ok(of(&self.read(at)?)),
+        match (self.locate(id), self.flavor) {
+            (Stored::Node(node), _) => Ok(of(node)),
+            // What [`Store::read`] reads of it, the rest left unread.
+            (Stored::Record(at), Flavor::Edax(_)) => {
+                let raw = self.raw_edax(at)?;
+                Ok(Leaf { score: raw.leaf_score(), mv: raw.link_at(MoveSlot::Leaf).map(|l| l.mv) })
+            }
+            (Stored::Record(at), Flavor::Egaroucid) => Ok(of(&self.read(at)?)),
         }
+    }
+
+    /// The Edax record `at` of the book read.
+    fn raw_edax(&self, at: Located) -> Result<edax::RawRecord<'_>, GrowingError> {
+        let file = self.book.file();
+        edax::next_record(file.bytes(), file.offset(at) as usize)
+            .map_err(|_| GrowingError::book_changed(self.book.path()))
     }
 
     /// A position's level: as the book read stores it, or as growth set it.
@@ -310,9 +322,11 @@ impl<'b> Store<'b> {
     /// A position's value as it now stands: as the book read stores it,
     /// or as growth left it.
     pub fn value(&self, id: NodeId) -> Result<i16, GrowingError> {
-        match self.locate(id) {
-            Stored::Node(node) => Ok(node.solved.value),
-            Stored::Record(at) => Ok(self.read(at)?.solved.value),
+        match (self.locate(id), self.flavor) {
+            (Stored::Node(node), _) => Ok(node.solved.value),
+            // What [`Store::read`] reads of it, the rest left unread.
+            (Stored::Record(at), Flavor::Edax(_)) => Ok(self.raw_edax(at)?.value().stored_short()),
+            (Stored::Record(at), Flavor::Egaroucid) => Ok(self.read(at)?.solved.value),
         }
     }
 
@@ -622,13 +636,32 @@ impl<'b> Store<'b> {
         if let Flavor::Egaroucid = self.flavor {
             return Ok(0);
         }
-        let board = self.board(id);
-        let mut links = self.links(id)?;
-        let mut leaf = self.leaf(id)?;
-        let mut value = self.value(id)?;
-        let (before, mut added) = (links.clone(), 0);
-        for (mv, child) in board.children() {
-            let Some(child) = self.find(&normalize(&child).board) else { continue };
+        // Every child looked up at once, their cache misses overlapped.
+        let (moves, children): (SmallVec<[Move; 16]>, SmallVec<[Board; 16]>) =
+            self.board(id).children().into_iter().map(|(mv, child)| (mv, normalize(&child).board)).unzip();
+        let mut found = Vec::with_capacity(children.len());
+        self.find_all(&children, &mut found);
+        let held: SmallVec<[(Move, NodeId); 16]> =
+            moves.into_iter().zip(found).filter_map(|(mv, child)| Some((mv, child?))).collect();
+        self.link_found(id, &held)
+    }
+
+    /// [`Store::link_held`] with the children looked up already: `held`,
+    /// each move (or the pass) whose child the growing book holds, with
+    /// that child, in the order of [`Board::children`].
+    pub fn link_found(&mut self, id: NodeId, held: &[(Move, NodeId)]) -> Result<u64, GrowingError> {
+        if let Flavor::Egaroucid = self.flavor {
+            return Ok(0);
+        }
+        // Read once.
+        let node = match self.locate(id) {
+            Stored::Node(node) => node.clone(),
+            Stored::Record(at) => self.read(at)?,
+        };
+        let (mut links, mut value) = (node.links.clone(), node.solved.value);
+        let mut leaf = Leaf { score: node.leaf_score, mv: node.leaf_move };
+        let (before, mut added) = (node.links, 0);
+        for &(mv, child) in held {
             let score = crate::negamax::new_link_score(self.value(child)?);
             match links.iter_mut().find(|(_, m)| *m == mv) {
                 Some(link) => link.0 = score,

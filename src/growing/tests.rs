@@ -2,7 +2,7 @@
 //! script, and the negamax carried up after each one checked against a
 //! whole negamax from the start (the slow reference).
 
-use super::candidates::{candidates, Gates};
+use super::candidates::{candidates, marked, Gates, Marks};
 use super::first::{self, Prepared};
 use super::leaf_plan::LeafPlan;
 use super::solved::Solved;
@@ -205,8 +205,14 @@ proptest::proptest! {
 /// The growing book as a run makes it from `book`: negamaxed below the
 /// initial position by the walk ([`super::first`]), its links resolved.
 fn prepared(book: Book, min_empties: u32) -> Prepared {
+    prepared_marking(book, min_empties, Marks::LeafAtLeastValue)
+}
+
+/// [`prepared`], the first round's candidates those `marks` marks.
+fn prepared_marking(book: Book, min_empties: u32, marks: Marks) -> Prepared {
     let cancel = AtomicBool::new(false);
-    first::prepare(book, &Start::initial(), (min_empties, true), Path::new("journal"), Cancel::new(&cancel)).unwrap()
+    first::prepare(book, &Start::initial(), (min_empties, Some(marks)), Path::new("journal"), Cancel::new(&cancel))
+        .unwrap()
 }
 
 proptest::proptest! {
@@ -244,6 +250,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(solved_by_walk, reached.len());
         let walked = candidates(&store, &reference, root, Gates { window: Window::NONE, min_empties }, never()).unwrap();
         proptest::prop_assert_eq!(candidates_by_walk, walked);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// `play`'s first candidates, the positions without a link noted by the
+    /// first negamax's walk, are those its candidate walk over the growing
+    /// book finds (the slow reference), in the same order.
+    #[test]
+    fn the_first_negamax_notes_play_s_candidates_as_its_walk_finds_them(
+        seed in 0u64..1000,
+        min_empties in 0u32..60,
+        egaroucid: bool,
+    ) {
+        let (read, flavor) = book_in(seed, egaroucid);
+        let Prepared { book, links, mut first } = prepared_marking(read, min_empties, Marks::NoLinks);
+        let noted = std::mem::take(&mut first.as_mut().expect("negamaxed by the walk").candidates);
+        let store = Store::with_links(&book, flavor, links);
+        let root = store.find(&normalize(&crate::board::Board::INITIAL).board).unwrap();
+        let solved = Solved::from_first(first.unwrap());
+        let gates = Gates { window: Window::NONE, min_empties };
+        let walked = marked(&store, &solved, root, (gates, Marks::NoLinks), never()).unwrap();
+        proptest::prop_assert!(min_empties > 0 || !walked.is_empty(), "a book with leaves has some");
+        proptest::prop_assert_eq!(noted, walked);
     }
 }
 
