@@ -25,6 +25,7 @@ use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
+use crate::growing::candidates::Marks;
 use crate::growing::error::ExtendError;
 use crate::growing::leaf_plan::LeafPlan;
 use crate::growing::paths::ExtendPaths;
@@ -184,8 +185,8 @@ impl Policy for Filler<'_> {
         false
     }
 
-    fn reads_candidates(&self) -> bool {
-        false
+    fn candidates(&self) -> Option<Marks> {
+        None
     }
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
