@@ -302,6 +302,36 @@ deviated_as_edax_would() {
 }
 check "deviate 2 4 on the extend book as Edax's book deviate" deviated_as_edax_would
 
+# linked_deviated_as_edax_would: WTHOR 2021 as Edax's book add left it,
+# its header's n_empties set to 56 (4 plies), bookminer's fix --link then
+# deviate --relative 2 --absolute 4 (Edax as the engine, one worker)
+# against Edax's own `book fix` then `book deviate 2 4` then its `book
+# negamax`: the same boards, values, bounds, levels and links (3,367
+# records to 3,680); Edax loads ours whole. With the clients' all-zero
+# evaluation every level-2 score is 0, so every line lies within any
+# error and the book's own n_empties (41: 19 plies) lets either grow the
+# whole game tree to 19 plies (measured: n_empties 55 adds 2,006 records,
+# 53 had not ended in 10 minutes); leaf moves may differ between moves
+# of equal score.
+linked_deviated_as_edax_would() {
+  python3 - "$shared/books/games/wthor2021-l2.edax.dat" "$d/in.dat" 56 <<'PY' || return 1
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+struct.pack_into('<i', b, 22, int(sys.argv[3]))
+open(sys.argv[2], 'wb').write(b)
+PY
+  bm fix --link "$d/in.dat" "$d/linked.dat" --engine "$edax_engine" --workers 1 --out-dir "$d/o" || return 1
+  bm deviate "$d/linked.dat" "$d/deviated.dat" --relative 2 --absolute 4 --engine "$edax_engine" --workers 1 \
+    --out-dir "$d/o" || return 1
+  "$clients/edax-book.sh" "$d/in.dat" - "$d/edax.dat" "book fix" "book deviate 2 4" > /dev/null || return 1
+  "$clients/edax-check.sh" "$d/edax.dat" "$d/edax-neg.dat" > /dev/null || return 1
+  python3 "$clients/bookdiff.py" edax "$d/deviated.dat" "$d/edax-neg.dat" --fields value,lower,upper,level,links \
+    || return 1
+  edax_ok "$d/deviated.dat"
+}
+check "fix --link, deviate 2 4 on wthor2021-l2 (4 plies) as Edax's book fix, book deviate" \
+  linked_deviated_as_edax_would
+
 # enhanced_as_edax_would: ../shared/books/extend at its line, bookminer's
 # enhance --midgame-error 2 --endgame-error 4 --rounds 1 (Edax as the
 # engine, one worker) against Edax 4.6's own `book enhance 2 4` (one round)

@@ -7,7 +7,12 @@ use super::journal::Journal;
 use super::search::{Answer, Query};
 use super::EngineError;
 use crate::run::Cancel;
+use std::collections::HashMap;
 use std::time::Duration;
+
+/// What the journal answers of a batch, what is left to ask, and what is
+/// asked twice ([`Answerers::in_journal`]).
+type InJournal = (Vec<Option<Answer>>, Vec<(usize, Query)>, Vec<(usize, usize)>);
 
 /// What a batch cost: searches the engines did, answers the journal held,
 /// and the engines' time.
@@ -45,7 +50,7 @@ impl Answerers<'_, '_> {
         asked: &mut Asked,
         done: &mut dyn FnMut(usize, f64),
     ) -> Result<Vec<Option<Answer>>, EngineError> {
-        let (mut answers, to_ask) = self.in_journal(queries, asked);
+        let (mut answers, to_ask, again) = self.in_journal(queries, asked);
         let searches = queries.iter().filter(|q| q.is_some()).count();
         let mut answered = searches - to_ask.len();
         done(answered, self.fleet.utilisation());
@@ -63,30 +68,43 @@ impl Answerers<'_, '_> {
             answered += 1;
             done(answered, self.fleet.utilisation());
         }
+        // A search asked twice in one batch is searched once; the second
+        // takes the answer the journal now holds.
+        for &(index, first) in &again {
+            answers[index] = answers[first];
+        }
         if answers.iter().zip(queries).any(|(a, q)| a.is_none() && q.is_some()) {
             return Err(EngineError::stopped(self.journal.path().to_path_buf()));
         }
         Ok(answers)
     }
 
-    /// The answers to the searches that the journal already holds, and the
-    /// searches left to ask (their index and query).
-    fn in_journal(
-        &mut self,
-        queries: &[Option<Query>],
-        asked: &mut Asked,
-    ) -> (Vec<Option<Answer>>, Vec<(usize, Query)>) {
+    /// The answers to the searches that the journal already holds, the
+    /// searches left to ask (their index and query), and the searches asked
+    /// again in the batch (their index, and that of the first, which is
+    /// asked): counted as taken from the journal, as a search asked again
+    /// in a later batch is.
+    fn in_journal(&mut self, queries: &[Option<Query>], asked: &mut Asked) -> InJournal {
         let mut answers: Vec<Option<Answer>> = vec![None; queries.len()];
-        let mut to_ask = Vec::new();
+        let (mut to_ask, mut again) = (Vec::new(), Vec::new());
+        let mut first: HashMap<Query, usize> = HashMap::new();
         for (i, query) in queries.iter().enumerate().filter_map(|(i, q)| q.as_ref().map(|q| (i, q))) {
+            if let Some(&at) = first.get(query) {
+                again.push((i, at));
+                asked.from_journal += 1;
+                continue;
+            }
             match self.journal.take(query) {
                 Some(answer) => {
                     answers[i] = Some(answer);
                     asked.from_journal += 1;
                 }
-                None => to_ask.push((i, *query)),
+                None => {
+                    first.insert(*query, i);
+                    to_ask.push((i, *query));
+                }
             }
         }
-        (answers, to_ask)
+        (answers, to_ask, again)
     }
 }

@@ -14,6 +14,7 @@
 //! [`Raised`] keeps them beside the negamax of the round's start, which
 //! stays as it was until the round's end.
 
+use super::edax_order::in_edax_order;
 use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
@@ -272,8 +273,8 @@ impl Run<'_, '_, '_> {
     /// Expands the marked leaves in order, as many as the budget lets.
     fn expand(&mut self, marked: &[NodeId], max_positions: Option<u64>) -> Result<Vec<Expanded>, ExtendError> {
         let mut expanded = Vec::new();
-        let added_before = self.store.added().len();
-        for &parent in marked {
+        let edax = matches!(self.store.flavor(), Flavor::Edax(_));
+        for parent in in_edax_order(self.store, marked) {
             if max_positions.is_some_and(|n| self.report.added >= n) {
                 self.report.stopped_early = true;
                 break;
@@ -283,14 +284,13 @@ impl Run<'_, '_, '_> {
             let Some((child, added)) = self.store.expand(parent, |store, id| solved.get(store, id))? else { continue };
             self.report.expanded += 1;
             self.report.added += u64::from(added);
-            expanded.push(Expanded { parent, mv, child, added });
-        }
-        if let Flavor::Edax(_) = self.store.flavor() {
-            for k in added_before..self.store.added().len() {
-                let id = NodeId::Added(k as u32);
+            // Linked at once, as Edax links it: to the positions added
+            // before it in this order, not those after.
+            if added && edax {
                 let solved = &*self.solved;
-                self.store.link_new(id, |store, child| solved.value(store, child));
+                self.store.link_new(child, |store, id| solved.value(store, id));
             }
+            expanded.push(Expanded { parent, mv, child, added });
         }
         Ok(expanded)
     }

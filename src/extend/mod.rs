@@ -13,6 +13,7 @@
 pub mod add;
 pub mod deepen;
 pub mod deviate;
+mod edax_order;
 mod engines;
 pub mod enhance;
 pub mod fill;

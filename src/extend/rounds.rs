@@ -1,6 +1,7 @@
 //! Extend's policy: rounds that expand every candidate the walk finds and
 //! search the new leaves, until no candidate is left.
 
+use super::edax_order::in_edax_order;
 use super::options::ExtendOptions;
 use super::report::ExtendReport;
 use super::session::{Held, Policy};
@@ -145,12 +146,13 @@ impl Run<'_, '_, '_> {
         }
     }
 
-    /// Expands the candidates in order; returns the positions whose leaves
-    /// are to be searched: each new position, then its parent, in turn.
+    /// Expands the candidates in Edax's order ([`in_edax_order`]); returns
+    /// the positions whose leaves are to be searched: each new position,
+    /// then its parent, in turn.
     fn expand(&mut self, candidates: &[NodeId], mut left: Option<u64>) -> Result<Vec<NodeId>, ExtendError> {
         let mut to_search = Vec::new();
-        let added_before = self.store.added().len();
-        for &id in candidates {
+        let edax = matches!(self.store.flavor(), Flavor::Edax(_));
+        for id in in_edax_order(self.store, candidates) {
             if left == Some(0) {
                 self.report.stopped_early = true;
                 break;
@@ -167,18 +169,15 @@ impl Run<'_, '_, '_> {
                         self.report.added += 1;
                         left = left.map(|n| n - 1);
                         to_search.push(child);
+                        // Linked at once, as Edax links it: to the positions
+                        // added before it in this order, not those after.
+                        if edax {
+                            let solved = &*self.solved;
+                            self.store.link_new(child, |store, c| solved.value(store, c));
+                        }
                     }
                     to_search.push(id);
                 }
-            }
-        }
-        // Linked once every position of the round is in: a new position's
-        // links may lead to another.
-        if let Flavor::Edax(_) = self.store.flavor() {
-            for k in added_before..self.store.added().len() {
-                let id = NodeId::Added(k as u32);
-                let solved = &*self.solved;
-                self.store.link_new(id, |store, child| solved.value(store, child));
             }
         }
         Ok(to_search)

@@ -251,7 +251,13 @@ pub(crate) fn journal(dir: &Path) -> Vec<serde_json::Value> {
 pub(crate) fn assert_each_search_once(lines: &[serde_json::Value]) {
     let keys: HashSet<String> =
         lines.iter().map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"])).collect();
-    assert_eq!(keys.len(), lines.len(), "a search journaled twice");
+    let mut seen = HashSet::new();
+    let twice: Vec<String> = lines
+        .iter()
+        .map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"]))
+        .filter(|k| !seen.insert(k.clone()))
+        .collect();
+    assert_eq!(keys.len(), lines.len(), "a search journaled twice: {twice:?}");
 }
 
 /// Starts a run and waits until its journal holds `n` answers.

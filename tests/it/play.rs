@@ -1,22 +1,25 @@
 //! `play` (SPEC §17.5, docs/policies.md) with the repository's solver: a
 //! book of one position without links grows, round after round, the line
 //! of its best moves to the end of the game, every value on it plus or
-//! minus the position's value by plain negamax; a second run adds nothing.
+//! minus the position's value by plain negamax; a second run adds nothing;
+//! killed and run again it writes the same book and searches nothing twice.
 
 use crate::common::bin;
-use crate::deviate::{one_record_book, position};
-use crate::extend::{minimax, solver, stderr, RUN_TAG};
+use crate::deviate::{one_record_book, position, run};
+use crate::extend::{assert_each_search_once, assert_no_engine_left, journal, minimax, solver, RUN_TAG};
 use bookminer::book::Book;
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-fn play(dir: &Path, input: &str, out: &str, line: &str) -> serde_json::Value {
+/// `bookminer play IN OUT` from the book's one position, with the solver.
+fn play(dir: &Path, input: &str, out: &str, line: &str) -> Command {
     let mut command = bin();
     command.current_dir(dir).env(RUN_TAG, dir);
     command.args(["--config", "/dev/null", "play", input, out, "--start", line, "--min-empties", "0"]);
     command.args(["--workers", "1", "--out-dir", "o", "--log-file", "o/log", "--summary", "json", "-q", "--engine"]);
-    let output = command.arg(solver()).output().unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_slice(&output.stdout).unwrap()
+    command.arg(solver());
+    command
 }
 
 #[test]
@@ -25,7 +28,7 @@ fn a_position_without_links_grows_its_line_of_best_moves_to_the_end() {
         let (root, line) = position(10, 0x51_7cc1_b727_220a ^ seed);
         let dir = tempfile::tempdir().unwrap();
         one_record_book(dir.path(), root);
-        let summary = play(dir.path(), "in.dat", "out.dat", &line);
+        let summary = run(&mut play(dir.path(), "in.dat", "out.dat", &line));
         let value = minimax(&root);
         let book = Book::open(&dir.path().join("out.dat"), &Default::default()).unwrap();
         let records: Vec<_> = book.records().collect();
@@ -38,7 +41,44 @@ fn a_position_without_links_grows_its_line_of_best_moves_to_the_end() {
             assert_eq!(record.links().count(), usize::from(!over), "{:?}", record.board());
         }
         assert_eq!(records.iter().filter(|r| r.board().is_game_over()).count(), 1, "the line ends the game");
-        let again = play(dir.path(), "out.dat", "again.dat", &line);
+        let again = run(&mut play(dir.path(), "out.dat", "again.dat", &line));
         assert_eq!(again["positions_added"], 0, "{again}");
+    }
+}
+
+#[test]
+fn one_killed_and_run_again_writes_the_same_book_searching_nothing_twice() {
+    let (root, line) = position(12, 0x3c6e_f372_fe94_f82b);
+    let whole = tempfile::tempdir().unwrap();
+    one_record_book(whole.path(), root);
+    let once = run(&mut play(whole.path(), "in.dat", "out.dat", &line));
+    let searches = once["searches"].as_u64().unwrap() as usize;
+    // A leaf asked again within the run is answered by the journal.
+    let repeated = once["searches_from_journal"].as_u64().unwrap() as usize;
+    assert!(searches >= 10, "{once}");
+    let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
+    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
+    for (n, delay) in
+        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        one_record_book(dir.path(), root);
+        let mut child =
+            play(dir.path(), "in.dat", "out.dat", &line).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let began = Instant::now();
+        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_no_engine_left(dir.path());
+        let kept = journal(dir.path()).len();
+        if !dir.path().join("out.dat").exists() {
+            let again = run(&mut play(dir.path(), "in.dat", "out.dat", &line));
+            assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
+            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
+        }
+        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
+        assert_each_search_once(&journal(dir.path()));
     }
 }
