@@ -61,12 +61,22 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
         "fix" => &[
             ("Edax's negamax; out/fix.jsonl says what changed.", "bookminer fix book.dat fixed.dat"),
             ("How many records changed.", "bookminer fix book.dat fixed.dat -q --summary json | jq .records_changed"),
+            ("A book made from games made one tree, as Edax's book fix does: every move whose child is in the book linked.", "bookminer fix --link book.dat linked.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
         ],
         "diff" => &[("What differs between two books: out/diff.jsonl.", "bookminer diff book.dat fixed.dat")],
         "extend" => &[
             ("Grow the book as Edax's book extend does, one engine a core.", "bookminer extend book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
             ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
         ],
+        "deviate" => &[
+            ("Every line within 2 discs of the best for the side to move, 4 in all, as Edax's book deviate 2 4 grows them.", "bookminer deviate book.dat wide.dat --relative 2 --absolute 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
+        "play" => &[("Every position without a link played on along its best move, as Edax's book play does.", "bookminer play book.dat played.dat --engine \"edax -n 1 -eval-file data/eval.dat\"")],
+        "enhance" => &[
+            ("Grown where the bounds say more is to find, until a round adds nothing.", "bookminer enhance book.dat enhanced.dat --midgame-error 2 --endgame-error 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+            ("One round only, as Edax 4.6's book enhance does.", "bookminer enhance book.dat enhanced.dat --rounds 1 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+        ],
+        "fill" => &[("The positions two plies between positions of the book put in, as Edax's book fill 2 does.", "bookminer fill book.dat filled.dat --depth 2 --engine \"edax -n 1 -eval-file data/eval.dat\"")],
         "grow" => &[("Best first, up to a priority.", "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12")],
         "deepen" => &[
             ("Every leaf shallower than level 24 searched again at 24.", "bookminer deepen book.dat deep.dat --level 24 --engine \"edax -n 1 -eval-file data/eval.dat\""),

@@ -178,6 +178,11 @@ fn each_command_has_a_manual_page_with_its_exit_statuses_and_examples() {
     }
     let extend = std::fs::read_to_string(folder.join("bookminer-extend.1")).unwrap();
     assert_eq!(extend, page, "the same page, printed or written");
+    let without: Vec<&String> = names
+        .iter()
+        .filter(|name| !std::fs::read_to_string(folder.join(name)).unwrap().contains(".SH EXAMPLES"))
+        .collect();
+    assert!(without.is_empty(), "pages with no EXAMPLES: {without:?}");
 }
 
 /// Issue 40 item 9: `--mode <TAB>` offers the modes, not file names.
