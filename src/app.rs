@@ -667,6 +667,15 @@ pub enum OnInterrupt {
     Stop,
 }
 
+/// Refuses a window (deviation, error, max_ply) for a policy that has its
+/// own rule for where it goes, `instead` saying what that rule is.
+pub fn refuse_window(config: &Config, command: &str, instead: &str) -> Result<(), AppError> {
+    match config.window == bookminer::window::Window::NONE {
+        true => Ok(()),
+        false => Err(AppError::Usage(format!("{command} takes no window (deviation, error, max_ply): {instead}"))),
+    }
+}
+
 /// The steps every growth command takes before its own work, in this
 /// order: refusals first (a refusal should not wait for a large book), the
 /// engines greeted before the book is read (one that cannot start says so

@@ -104,6 +104,23 @@ pub fn taken_from(taken: &[TakenFrom]) -> Value {
     Value::Array(taken.iter().map(each).collect())
 }
 
+/// How a growth run that can stop early ends its summary (extend and the
+/// policies over its session): the engines, what stopped it early if
+/// anything did, the records written and the time.
+pub fn grown_ending(
+    fleet: &[bookminer::engine::fleet::EngineReport],
+    stopped_early: impl serde::Serialize,
+    records_written: u64,
+    elapsed: Duration,
+) -> Value {
+    json!({
+        "engines": engines(fleet),
+        "stopped_early": stopped_early,
+        "records_written": records_written,
+        "elapsed_seconds": secs(elapsed),
+    })
+}
+
 /// Each engine of a fleet, as extend and grow report it.
 pub fn engines(engines: &[bookminer::engine::fleet::EngineReport]) -> Vec<Value> {
     let engine = |e: &bookminer::engine::fleet::EngineReport| {

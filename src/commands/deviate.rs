@@ -1,10 +1,10 @@
 //! `deviate`: Grow every line near the best, as Edax's `book deviate` does.
 
-use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::{begin_growth, end, refuse_window, with_control, AppError, Files, Growing, OnInterrupt, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
-use crate::summary::{engines, joined, searches, secs, text};
+use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::extend::deviate::{deviate, DeviateOptions, DeviateReport};
 use clap::Args;
 use serde_json::{json, Value};
@@ -91,11 +91,7 @@ fn run_deviate(
     fresh: bool,
     (relative, absolute): (i32, i32),
 ) -> Result<u8, AppError> {
-    if config.window != bookminer::window::Window::NONE {
-        return Err(AppError::Usage(
-            "deviate takes no window (deviation, error, max_ply): --relative and --absolute are its window".into(),
-        ));
-    }
+    refuse_window(config, "deviate", "--relative and --absolute are its window")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
     let options = DeviateOptions { extend: options, relative, absolute };
@@ -122,11 +118,6 @@ fn json(report: &DeviateReport) -> Value {
             "positions_added": e.added,
         }),
         searches(&e.searches),
-        json!({
-            "engines": engines(&e.searches.engines),
-            "stopped_early": e.stopped_early,
-            "records_written": e.records_written,
-            "elapsed_seconds": secs(e.elapsed),
-        }),
+        grown_ending(&e.searches.engines, e.stopped_early, e.records_written, e.elapsed),
     ])
 }

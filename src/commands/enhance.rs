@@ -1,10 +1,10 @@
 //! `enhance`: Grow where the bounds say more is to find, as Edax's `book enhance` does.
 
-use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::{begin_growth, end, refuse_window, with_control, AppError, Files, Growing, OnInterrupt, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
-use crate::summary::{engines, joined, searches, secs, text};
+use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::extend::enhance::{enhance, EnhanceOptions, EnhanceReport};
 use bookminer::negamax::SearchErrors;
 use clap::Args;
@@ -94,11 +94,7 @@ fn run_enhance(
     fresh: bool,
     (errors, rounds): (SearchErrors, Option<u64>),
 ) -> Result<u8, AppError> {
-    if config.window != bookminer::window::Window::NONE {
-        return Err(AppError::Usage(
-            "enhance takes no window (deviation, error, max_ply): the bounds say where it goes".into(),
-        ));
-    }
+    refuse_window(config, "enhance", "the bounds say where it goes")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "enhance", OnInterrupt::Stop)?;
     if book.header().edax().is_none() {
@@ -133,11 +129,6 @@ fn json(report: &EnhanceReport) -> Value {
             "positions_added": e.added,
         }),
         searches(&e.searches),
-        json!({
-            "engines": engines(&e.searches.engines),
-            "stopped_early": e.stopped_early,
-            "records_written": e.records_written,
-            "elapsed_seconds": secs(e.elapsed),
-        }),
+        grown_ending(&e.searches.engines, e.stopped_early, e.records_written, e.elapsed),
     ])
 }

@@ -4,7 +4,7 @@ use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnIn
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
-use crate::summary::{engines, joined, searches, secs, text};
+use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::extend::{extend, ExtendReport};
 use clap::Args;
 use serde_json::{json, Value};
@@ -112,11 +112,6 @@ pub fn json(report: &ExtendReport) -> Value {
             "positions_added": report.added,
         }),
         searches(&report.searches),
-        json!({
-            "engines": engines(&report.searches.engines),
-            "stopped_early": report.stopped_early,
-            "records_written": report.records_written,
-            "elapsed_seconds": secs(report.elapsed),
-        }),
+        grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),
     ])
 }

@@ -5,7 +5,7 @@ use crate::config::{
     parse_max_seconds, Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
     WriteKeys,
 };
-use crate::summary::{engines, joined, searches, secs, text};
+use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::extend::fill::{fill, FillOptions, FillReport};
 use clap::Args;
 use serde_json::{json, Value};
@@ -115,11 +115,6 @@ fn json(report: &FillReport) -> Value {
             "links_added": report.links_added,
         }),
         searches(&report.searches),
-        json!({
-            "engines": engines(&report.searches.engines),
-            "stopped_early": report.ended.map(|e| e.name()),
-            "records_written": report.records_written,
-            "elapsed_seconds": secs(report.elapsed),
-        }),
+        grown_ending(&report.searches.engines, report.ended.map(|e| e.name()), report.records_written, report.elapsed),
     ])
 }

@@ -1,6 +1,6 @@
 //! `play`: Expand every position without a link, as Edax's `book play` does.
 
-use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::{begin_growth, end, refuse_window, with_control, AppError, Files, Growing, OnInterrupt, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
@@ -76,11 +76,7 @@ impl Run for Play {
 
 /// `play IN OUT`: extend's steps, no window.
 fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
-    if config.window != bookminer::window::Window::NONE {
-        return Err(AppError::Usage(
-            "play takes no window (deviation, error, max_ply): it expands every position without a link".into(),
-        ));
-    }
+    refuse_window(config, "play", "it expands every position without a link")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
     let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
