@@ -86,6 +86,45 @@ pub(crate) fn run(command: &mut Command) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// A growth run killed at three moments (after its first answer, after
+/// half of its `searches`, at a random time) and run again on the book
+/// `book` writes: each time the book `expected`, byte for byte, the
+/// answers journaled before the kill taken from the journal (with the
+/// `repeated` ones the whole run took from its own journal), no search
+/// made twice, and `also` holding of each folder.
+pub(crate) fn killed_and_run_again(
+    book: impl Fn(&Path),
+    command: impl Fn(&Path) -> Command,
+    (searches, repeated): (usize, usize),
+    expected: &[u8],
+    also: impl Fn(&Path),
+) {
+    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
+    for (n, delay) in
+        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        book(dir.path());
+        let mut child = command(dir.path()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let began = Instant::now();
+        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_no_engine_left(dir.path());
+        let kept = journal(dir.path()).len();
+        if !dir.path().join("out.dat").exists() {
+            let again = run(&mut command(dir.path()));
+            assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
+            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
+        }
+        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
+        also(dir.path());
+        assert_each_search_once(&journal(dir.path()));
+    }
+}
+
 /// The boards of an Edax book.
 pub(crate) fn boards(path: &Path) -> HashSet<Board> {
     Book::open(path, &Default::default()).unwrap().records().map(|r| r.board()).collect()
@@ -124,31 +163,11 @@ fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothi
     std::fs::copy(whole.path().join("out.dat"), whole.path().join("in.dat")).unwrap();
     let again = run(&mut deviate(whole.path(), "again.dat", ["2", "4"], &line));
     assert_eq!(again["positions_added"], 0, "{again}");
-    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
-    for (n, delay) in
-        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
-    {
-        let dir = tempfile::tempdir().unwrap();
-        one_record_book(dir.path(), root);
-        let mut child = deviate(dir.path(), "out.dat", ["2", "4"], &line)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let began = Instant::now();
-        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert_no_engine_left(dir.path());
-        let kept = journal(dir.path()).len();
-        if !dir.path().join("out.dat").exists() {
-            let again = run(&mut deviate(dir.path(), "out.dat", ["2", "4"], &line));
-            assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
-            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
-        }
-        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
-        assert_each_search_once(&journal(dir.path()));
-    }
+    killed_and_run_again(
+        |dir| one_record_book(dir, root),
+        |dir| deviate(dir, "out.dat", ["2", "4"], &line),
+        (searches, repeated),
+        &expected,
+        |_| {},
+    );
 }

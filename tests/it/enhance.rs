@@ -7,13 +7,12 @@
 //! the same book and searches nothing twice.
 
 use crate::common::bin;
-use crate::deviate::{best_lines, boards, one_record_book, position, run};
-use crate::extend::{assert_each_search_once, assert_no_engine_left, journal, solver, RUN_TAG};
+use crate::deviate::{best_lines, boards, killed_and_run_again, one_record_book, position, run};
+use crate::extend::{assert_each_search_once, journal, solver, RUN_TAG};
 use bookminer::book::Book;
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// `bookminer enhance IN OUT` from the book's one position, with the
 /// solver, the errors 3 and 5, and `more` arguments.
@@ -66,31 +65,11 @@ fn one_killed_and_run_again_writes_the_same_book_searching_nothing_twice() {
     let repeated = once["searches_from_journal"].as_u64().unwrap() as usize;
     assert!(searches >= 6, "{once}");
     let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
-    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
-    for (n, delay) in
-        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
-    {
-        let dir = tempfile::tempdir().unwrap();
-        one_record_book(dir.path(), root);
-        let mut child = enhance(dir.path(), ("in.dat", "out.dat"), &line, &[])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let began = Instant::now();
-        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert_no_engine_left(dir.path());
-        let kept = journal(dir.path()).len();
-        if !dir.path().join("out.dat").exists() {
-            let again = run(&mut enhance(dir.path(), ("in.dat", "out.dat"), &line, &[]));
-            assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
-            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
-        }
-        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
-        assert_each_search_once(&journal(dir.path()));
-    }
+    killed_and_run_again(
+        |dir| one_record_book(dir, root),
+        |dir| enhance(dir, ("in.dat", "out.dat"), &line, &[]),
+        (searches, repeated),
+        &expected,
+        |_| {},
+    );
 }

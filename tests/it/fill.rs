@@ -7,16 +7,15 @@
 //! same boards.
 
 use crate::common::bin;
-use crate::deviate::{boards, position, run};
-use crate::extend::{assert_each_search_once, assert_no_engine_left, journal, minimax, solver, RUN_TAG};
+use crate::deviate::{boards, killed_and_run_again, position, run};
+use crate::extend::{assert_each_search_once, journal, minimax, solver, RUN_TAG};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax::entries::{encode, Entry};
 use bookminer::symmetry::normalize;
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// `bookminer fill IN OUT --depth D` in `dir` with the solver, every
 /// position a start (`--min-empties 0`), and `more` arguments.
@@ -187,33 +186,15 @@ fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothi
     let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
     let again = run(&mut fill(whole.path(), ("out.dat", "again.dat"), 2, &[]));
     assert_eq!((again["positions_added"].as_u64(), again["links_added"].as_u64()), (Some(0), Some(0)), "{again}");
-    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
-    for (n, delay) in
-        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
-    {
-        let dir = tempfile::tempdir().unwrap();
-        wide_book(dir.path());
-        let mut child = fill(dir.path(), ("in.dat", "out.dat"), 2, &[])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let began = Instant::now();
-        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert_no_engine_left(dir.path());
-        let kept = journal(dir.path()).len();
-        if !dir.path().join("out.dat").exists() {
-            let again = run(&mut fill(dir.path(), ("in.dat", "out.dat"), 2, &[]));
-            assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
-            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
-        }
-        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
-        assert_each_search_once(&journal(dir.path()));
-    }
+    killed_and_run_again(
+        |dir| {
+            wide_book(dir);
+        },
+        |dir| fill(dir, ("in.dat", "out.dat"), 2, &[]),
+        (searches, repeated),
+        &expected,
+        |_| {},
+    );
 }
 
 #[test]

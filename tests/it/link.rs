@@ -5,7 +5,8 @@
 //! out of it: putting them back must give it again.
 
 use crate::common::{bin, data};
-use crate::extend::{assert_each_search_once, assert_no_engine_left, journal, minimax, solver, stderr, RUN_TAG};
+use crate::deviate::killed_and_run_again;
+use crate::extend::{assert_each_search_once, journal, minimax, solver, stderr, RUN_TAG};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax;
@@ -13,8 +14,7 @@ use bookminer::format::edax::entries::{encode, Entry};
 use bookminer::symmetry::normalize;
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 /// `bookminer fix --link in.dat OUT` in `dir`, with the solver when `engine`.
 fn link(dir: &Path, out: &str, engine: bool) -> Command {
@@ -160,30 +160,15 @@ fn killed_and_run_again_it_searches_nothing_twice_and_writes_the_same_book() {
     let once = linked(whole.path(), "out.dat", true);
     let searches = once["searches"].as_u64().unwrap() as usize;
     let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
-    let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
-    for (n, delay) in
-        [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
-    {
-        let dir = tempfile::tempdir().unwrap();
-        unlinked_book(dir.path());
-        let mut child = link(dir.path(), "out.dat", true).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-        let began = Instant::now();
-        while journal(dir.path()).len() < n && began.elapsed() < delay && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert_no_engine_left(dir.path());
-        let kept = journal(dir.path()).len();
-        if !dir.path().join("out.dat").exists() {
-            let again = linked(dir.path(), "out.dat", true);
-            assert_eq!(again["searches_from_journal"].as_u64(), Some(kept as u64), "{again}");
-            assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
-        }
-        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
-        assert_eq!(journal(dir.path()).len(), searches);
-        assert_each_search_once(&journal(dir.path()));
-    }
+    killed_and_run_again(
+        |dir| {
+            unlinked_book(dir);
+        },
+        |dir| link(dir, "out.dat", true),
+        (searches, 0),
+        &expected,
+        |dir| assert_eq!(journal(dir).len(), searches),
+    );
 }
 
 #[test]
