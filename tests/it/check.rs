@@ -2,7 +2,7 @@
 //! hand, whose good, bad and missing moves are worked out below from the
 //! rule, and the lines it writes, as a user runs it.
 
-use crate::common::{names_in, run_in, stderr_of};
+use crate::common::{names_in, run_in, stderr};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Link, Score};
 use bookminer::format::edax::entries::{encode, Entry};
@@ -81,7 +81,7 @@ fn the_counts_are_edax_s_rule_worked_out_by_hand() {
     hand_made_book(&dir.path().join("book.dat"));
     games(&dir.path().join("games.txt"));
     let out = check(dir.path(), &["-q", "--summary", "json"]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let counts: Vec<u64> = ["missing", "good", "bad", "unscored"].iter().map(|k| json[*k].as_u64().unwrap()).collect();
     assert_eq!(counts, [1, 2, 1, 2]);
@@ -101,7 +101,7 @@ fn the_lines_end_at_the_bad_move_and_at_the_first_missing_position() {
     hand_made_book(&dir.path().join("book.dat"));
     games(&dir.path().join("games.txt"));
     let out = check(dir.path(), &["--format", "kifu,jsonl,obf", "--bom", "false"]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let read = |name: &str| fs::read_to_string(dir.path().join("out").join(name)).unwrap();
     assert_eq!(read("check-bad.txt"), "F5D6\n");
     assert_eq!(read("check-missing.txt"), "F5D6\n", "one line, written once for the three games that reach it");
@@ -143,12 +143,12 @@ fn mine_and_check_each_replace_only_their_own_files_in_one_folder() {
     games(&dir.path().join("games.txt"));
     let mine = |modes: &str| {
         let out = run_in(dir.path(), &["mine", "book.dat", "--mode", modes, "--out-dir", "out"]);
-        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(out.status.success(), "{}", stderr(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     mine("1");
     let out = check(dir.path(), &[]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let both = ["check-bad.txt", "check-missing.txt", "manifest.json", "mode1.txt"];
     assert_eq!(names_in(&dir.path().join("out")), both, "check leaves mining's file");
     let said = mine("1");
@@ -166,7 +166,7 @@ fn mine_and_check_each_replace_only_their_own_files_in_one_folder() {
     let now = ["check-bad.txt", "check-missing.txt", "manifest.json", "mode2.txt"];
     assert_eq!(names_in(&dir.path().join("out")), now);
     let out = check(dir.path(), &[]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(names_in(&dir.path().join("out")), now, "check leaves mining's file again");
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(dir.path().join("out/manifest.json")).unwrap()).unwrap();
@@ -182,12 +182,12 @@ fn an_empty_check_file_has_no_byte() {
     hand_made_book(&dir.path().join("book.dat"));
     fs::write(dir.path().join("games.txt"), "f5\n").unwrap();
     let out = check(dir.path(), &[]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(fs::read(dir.path().join("out/check-bad.txt")).unwrap(), b"", "no bad move: no line, no byte");
     // A file with lines starts with the mark, as a kifu file `mine` writes.
     fs::write(dir.path().join("games.txt"), "f5d6\n").unwrap();
     let out = check(dir.path(), &[]);
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let bad = fs::read(dir.path().join("out/check-bad.txt")).unwrap();
     assert!(bad.starts_with(b"\xEF\xBB\xBF") && bad.len() > 3, "{bad:?}");
 }
@@ -199,7 +199,7 @@ fn an_output_over_an_input_is_refused_before_anything_is_written() {
     fs::create_dir(dir.path().join("out")).unwrap();
     fs::write(dir.path().join("out/check-bad.txt"), "f5d6\n").unwrap();
     let out = run_in(dir.path(), &["check", "book.dat", "out/check-bad.txt", "--out-dir", "out"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("is a file being read"), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is a file being read"), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(dir.path().join("out/check-bad.txt")).unwrap(), "f5d6\n");
 }

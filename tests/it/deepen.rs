@@ -2,9 +2,8 @@
 //! repository's solver, and a budgeted run's choice of records against a
 //! slow reference of §14's priority order on random books.
 
-use crate::common::{bin, data};
-use crate::extend::{
-    assert_each_search_once, assert_no_engine_left, journal, solver, solvers_running, stderr, RUN_TAG, START,
+use crate::common::{
+    assert_each_search_once, assert_no_engine_left, bin, data, journal, solver, solvers_running, stderr, RUN_TAG, START,
 };
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};

@@ -3,8 +3,7 @@
 //! any work, naming what it holds, and replaced only with `--force` (or
 //! `force = true`).
 
-use crate::common::{bin, edax46, names_in, run_in as run, stderr_of as stderr};
-use crate::extend::{book as extend_book, solver, START};
+use crate::common::{bin, book as extend_book, edax46, names_in, run_in as run, solver, stderr, START};
 use std::fs;
 use std::process::Output;
 

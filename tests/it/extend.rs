@@ -11,56 +11,17 @@
 //! negamax` (which SPEC §13 step 4's final negamax stands for): the
 //! expected boards and values, from the real engine.
 
-use crate::common::{bin, data, repo};
+use crate::common::{
+    assert_each_search_once, assert_no_engine_left, bin, book, data, extend, journal, minimax, near_end, repo, run,
+    solver, solvers_running, stderr, summary, START,
+};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::Book;
 use bookminer::format::edax;
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// 18 empty squares below the initial position, on the book's line.
-pub(crate) const START: &str = "d3c5e6e3c3f7b5b3c2c1e2f5a3c6g5h5f4g3g6c4e8a4e7f1a2f2e1f6d2f3b2h6d6b1h4b4g1h2g2c7h7a1";
-
-/// The solver example, built by `cargo test` beside the binary.
-pub(crate) fn solver() -> PathBuf {
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_bookminer"));
-    let path = bin.parent().unwrap().join("examples/solver");
-    assert!(path.is_file(), "{} is missing: cargo test builds it (examples/solver.rs)", path.display());
-    path
-}
-
-pub(crate) fn book() -> PathBuf {
-    data("books/endgames-extend.dat")
-}
-
-/// `bookminer extend IN OUT` from [`START`] with the solver, in `dir`.
-pub(crate) fn extend(dir: &Path, input: &Path, out: &str, extra: &[&str]) -> Command {
-    let mut command = bin();
-    command.current_dir(dir).arg("--config").arg("/dev/null").arg("extend").arg(input).arg(out);
-    command.args(["--workers", "2"]).env(RUN_TAG, dir);
-    if !extra.contains(&"--start") {
-        command.args(["--start", START]);
-    }
-    // The defaults, unless the test gives its own.
-    if !extra.contains(&"--out-dir") {
-        command.args(["--out-dir", "o", "--log-file", "o/log"]);
-    }
-    if !extra.contains(&"--engine") {
-        command.arg("--engine").arg(solver());
-    }
-    command.args(extra);
-    command
-}
-
-pub(crate) fn run(mut command: Command) -> Output {
-    command.output().expect("bookminer runs")
-}
-
-pub(crate) fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Board → (value, lower, upper, level) of every record of an Edax book.
 fn values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
@@ -72,64 +33,6 @@ fn values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
             (raw.board(), (raw.value().discs(), lower.discs(), upper.discs(), raw.level()))
         })
         .collect()
-}
-
-/// The summary line that starts with `key`.
-pub(crate) fn summary(out: &Output, key: &str) -> String {
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key} in: {text}")).to_string()
-}
-
-/// Set to the test's folder on each run it starts, and inherited by the
-/// engines: tells a test's engines from those of tests running beside it.
-pub(crate) const RUN_TAG: &str = "EXTEND_TEST_FOLDER";
-
-/// Processes still running from the solver's file, started for the test
-/// whose folder is `dir`: engines left behind.
-pub(crate) fn solvers_running(dir: &Path) -> usize {
-    tagged_processes(dir, Some(&std::fs::canonicalize(solver()).unwrap())).len()
-}
-
-/// The processes still running (zombies aside) that were started for the
-/// test whose folder is `dir` (they inherit its [`RUN_TAG`]), from the
-/// file `exe` if one is given.
-pub(crate) fn tagged_processes(dir: &Path, exe: Option<&Path>) -> Vec<u32> {
-    let tag = format!("{RUN_TAG}={}\0", dir.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(Result::ok)
-        .filter(|e| exe.is_none_or(|exe| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == exe)))
-        .filter(|e| {
-            std::fs::read(e.path().join("environ")).is_ok_and(|env| env.windows(tag.len()).any(|w| w == tag.as_bytes()))
-        })
-        .filter(|e| {
-            // A zombie has no exe link; a process exiting may still show one.
-            std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| !s.contains(") Z "))
-        })
-        .filter_map(|e| e.file_name().to_str()?.parse().ok())
-        .collect()
-}
-
-/// Waits (a minute at most) until no engine of the test in `dir` runs, nor
-/// any process the run started (a shell, what it started, a watchdog):
-/// called once bookminer itself has ended.
-pub(crate) fn assert_no_engine_left(dir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !tagged_processes(dir, None).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(solvers_running(dir), 0, "an engine outlived its run");
-    assert_eq!(tagged_processes(dir, None), Vec::<u32>::new(), "a process started for the run outlived it");
-}
-
-/// Plain negamax to the end of the game: the slow reference.
-pub(crate) fn minimax(board: &Board) -> i32 {
-    let moves = board.legal_moves();
-    if moves == 0 {
-        let passed = board.swapped();
-        return if passed.has_moves() { -minimax(&passed) } else { board.final_score() };
-    }
-    Square::iter(moves).map(|s| -minimax(&board.after(Move::Play(s)).unwrap())).max().unwrap()
 }
 
 #[test]
@@ -240,29 +143,9 @@ fn assert_diff_lists_what_grew(
     assert_eq!(with_value, revalued, "every value changed, and no other");
 }
 
-/// The journal's whole lines.
-pub(crate) fn journal(dir: &Path) -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(dir.join("o/extend.jsonl")).unwrap_or_default();
-    // A line still being written (read while the run writes it) is not one yet.
-    let whole = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
-    whole.map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect()
-}
-
-pub(crate) fn assert_each_search_once(lines: &[serde_json::Value]) {
-    let keys: HashSet<String> =
-        lines.iter().map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"])).collect();
-    let mut seen = HashSet::new();
-    let twice: Vec<String> = lines
-        .iter()
-        .map(|l| format!("{} {} {} {}", l["board"], l["side"], l["level"], l["excluded"]))
-        .filter(|k| !seen.insert(k.clone()))
-        .collect();
-    assert_eq!(keys.len(), lines.len(), "a search journaled twice: {twice:?}");
-}
-
 /// Starts a run and waits until its journal holds `n` answers.
-pub(crate) fn start_until_journaled(dir: &Path, n: usize) -> std::process::Child {
-    let mut command = extend(dir, &book(), "out.dat", &[]);
+fn start_until_journaled(dir: &Path, n: usize, extra: &[&str]) -> std::process::Child {
+    let mut command = extend(dir, &book(), "out.dat", extra);
     let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
     while journal(dir).len() < n {
@@ -275,25 +158,27 @@ pub(crate) fn start_until_journaled(dir: &Path, n: usize) -> std::process::Child
 
 #[test]
 fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
+    let start = near_end();
+    let near = ["--start", start.as_str()];
     let whole = tempfile::tempdir().unwrap();
-    assert!(run(extend(whole.path(), &book(), "out.dat", &[])).status.success());
+    assert!(run(extend(whole.path(), &book(), "out.dat", &near)).status.success());
     let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
-    for n in [1, 30, 60] {
+    for n in [1, 8, 16] {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = start_until_journaled(dir.path(), n);
+        let mut child = start_until_journaled(dir.path(), n, &near);
         assert!(solvers_running(dir.path()) > 0, "the engines of a run under way are seen");
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
         assert_no_engine_left(dir.path());
         assert!(!dir.path().join("out.dat").exists(), "no OUT from a killed run");
         let before = journal(dir.path()).len();
-        let again = run(extend(dir.path(), &book(), "out.dat", &[]));
+        let again = run(extend(dir.path(), &book(), "out.dat", &near));
         assert!(again.status.success(), "{}", stderr(&again));
         assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {n} answers");
         let taken = summary(&again, "searches");
         assert!(taken.contains(&format!(" {before} taken from")), "{taken} (journal held {before})");
         let lines = journal(dir.path());
-        assert_eq!(lines.len(), 92);
+        assert_eq!(lines.len(), 22);
         assert_each_search_once(&lines);
     }
 }
@@ -301,7 +186,7 @@ fn a_run_killed_and_run_again_writes_the_book_of_a_run_never_interrupted() {
 #[test]
 fn ctrl_c_keeps_the_journal_and_writes_no_book() {
     let dir = tempfile::tempdir().unwrap();
-    let child = start_until_journaled(dir.path(), 10);
+    let child = start_until_journaled(dir.path(), 10, &[]);
     let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
@@ -555,25 +440,26 @@ fn a_fleet_retires_an_engine_that_keeps_dying_and_grows_the_same_book_with_the_o
 /// took (text and JSON).
 #[test]
 fn answers_are_taken_from_the_journal_only_for_the_engine_that_gave_them() {
+    let start = near_end();
     let dir = tempfile::tempdir().unwrap();
-    let first = run(extend(dir.path(), &book(), "out.dat", &[]));
+    let first = run(extend(dir.path(), &book(), "out.dat", &["--start", &start]));
     assert!(first.status.success(), "{}", stderr(&first));
     // The same solver under another command line: searched anew.
     let ours = solver().display().to_string();
     let other = format!("sh -c 'exec \"$0\" \"$@\"' {ours}");
-    let again = run(extend(dir.path(), &book(), "again.dat", &["--engine", &other]));
+    let again = run(extend(dir.path(), &book(), "again.dat", &["--start", &start, "--engine", &other]));
     assert!(again.status.success(), "{}", stderr(&again));
-    assert!(summary(&again, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    assert!(summary(&again, "searches").starts_with("searches             22 by the engines, 0 taken"));
     let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert_eq!(bytes("out.dat"), bytes("again.dat"));
     // Each command again: every answer its own, counted by command.
-    let third = run(extend(dir.path(), &book(), "third.dat", &["--engine", &other]));
+    let third = run(extend(dir.path(), &book(), "third.dat", &["--start", &start, "--engine", &other]));
     assert!(third.status.success(), "{}", stderr(&third));
-    assert_eq!(summary(&third, "  from the journal"), format!("  from the journal   92 given by `{other}`"));
-    let json = run(extend(dir.path(), &book(), "fourth.dat", &["--summary", "json"]));
+    assert_eq!(summary(&third, "  from the journal"), format!("  from the journal   22 given by `{other}`"));
+    let json = run(extend(dir.path(), &book(), "fourth.dat", &["--start", &start, "--summary", "json"]));
     assert!(json.status.success(), "{}", stderr(&json));
     let summary: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    let by = serde_json::json!([{"engine": ours, "protocol": "edax", "answers": 92, "this_run": true}]);
+    let by = serde_json::json!([{"engine": ours, "protocol": "edax", "answers": 22, "this_run": true}]);
     assert_eq!(summary["journal_answers_by"], by);
     assert_eq!(summary["searches"], 0);
 }
@@ -582,15 +468,16 @@ fn answers_are_taken_from_the_journal_only_for_the_engine_that_gave_them() {
 /// and searches everything anew, to the same book.
 #[test]
 fn fresh_sets_the_journal_aside_and_searches_everything_anew() {
+    let start = near_end();
     let dir = tempfile::tempdir().unwrap();
-    let first = run(extend(dir.path(), &book(), "out.dat", &[]));
+    let first = run(extend(dir.path(), &book(), "out.dat", &["--start", &start]));
     assert!(first.status.success(), "{}", stderr(&first));
     let journal = dir.path().join("o/extend.jsonl");
     let before = std::fs::read(&journal).unwrap();
     for (n, name) in [(1, "fresh.dat"), (2, "fresher.dat")] {
-        let fresh = run(extend(dir.path(), &book(), name, &["--fresh"]));
+        let fresh = run(extend(dir.path(), &book(), name, &["--start", &start, "--fresh"]));
         assert!(fresh.status.success(), "{}", stderr(&fresh));
-        assert!(summary(&fresh, "searches").starts_with("searches             92 by the engines, 0 taken"));
+        assert!(summary(&fresh, "searches").starts_with("searches             22 by the engines, 0 taken"));
         let aside = format!("o/extend.{n}.jsonl");
         assert_eq!(
             summary(&fresh, "journal set aside"),
@@ -609,7 +496,7 @@ fn fresh_sets_the_journal_aside_and_searches_everything_anew() {
 #[test]
 fn interrupted_twice_the_warning_is_said_once() {
     let dir = tempfile::tempdir().unwrap();
-    let child = start_until_journaled(dir.path(), 5);
+    let child = start_until_journaled(dir.path(), 5, &[]);
     for _ in 0..2 {
         let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
         assert!(sent.success());

@@ -4,7 +4,7 @@
 //! paths hold a blank. Each test runs the real binary with the solver
 //! example as the engine; every wait is bounded.
 
-use crate::extend::{
+use crate::common::{
     assert_each_search_once, assert_no_engine_left, book, extend, journal, run, solver, solvers_running, stderr,
     summary, tagged_processes,
 };

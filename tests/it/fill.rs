@@ -6,9 +6,9 @@
 //! nothing twice, the budgets stop it, and an Egaroucid book grows the
 //! same boards.
 
-use crate::common::bin;
-use crate::deviate::{boards, killed_and_run_again, position, run};
-use crate::extend::{assert_each_search_once, journal, minimax, solver, RUN_TAG};
+use crate::common::{
+    assert_each_search_once, bin, boards, journal, killed_and_run_again, minimax, position, run_json, solver, RUN_TAG,
+};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax::entries::{encode, Entry};
@@ -111,7 +111,7 @@ fn two_plies_put_in_the_position_between_linked_to_the_one_below_and_the_start_i
         let (root, child, grandchild, _) = two_plies(10, 0x3c6e_f372_fe94_f82b ^ seed);
         let dir = tempfile::tempdir().unwrap();
         let loaded = write_book(dir.path(), &[root, grandchild]);
-        let summary = run(&mut fill(dir.path(), ("in.dat", "out.dat"), 2, &[]));
+        let summary = run_json(&mut fill(dir.path(), ("in.dat", "out.dat"), 2, &[]));
         let added = between(&root, &grandchild);
         assert!(added.contains(&normalize(&child).board), "the move played is one of them");
         let mut expected: HashSet<Board> = boards(&dir.path().join("in.dat"));
@@ -130,7 +130,7 @@ fn two_plies_put_in_the_position_between_linked_to_the_one_below_and_the_start_i
         assert_eq!((*level, *value), (60, minimax(&child)));
         assert!(out[&normalize(&root).board].0.is_empty(), "the start of a sequence is not linked");
         // What it wrote is where the next run stops.
-        let again = run(&mut fill(dir.path(), ("out.dat", "again.dat"), 2, &[]));
+        let again = run_json(&mut fill(dir.path(), ("out.dat", "again.dat"), 2, &[]));
         assert_eq!((again["positions_added"].as_u64(), again["links_added"].as_u64()), (Some(0), Some(0)), "{again}");
         assert_each_search_once(&journal(dir.path()));
     }
@@ -151,7 +151,7 @@ fn one_ply_links_a_position_below_a_start_to_its_children_and_searches_its_leaf_
     below.leaf = Some(Link::new(Score::new(score), stored.to_original.inverse().apply_move(to_grandchild)));
     entries.push(below);
     std::fs::write(dir.path().join("in.dat"), encode(&entries, 60)).unwrap();
-    let summary = run(&mut fill(dir.path(), ("in.dat", "out.dat"), 1, &[]));
+    let summary = run_json(&mut fill(dir.path(), ("in.dat", "out.dat"), 1, &[]));
     assert_eq!(summary["positions_added"], 0, "{summary}");
     assert_eq!(summary["links_added"], 1, "{summary}");
     let searches = summary["searches"].as_u64().unwrap();
@@ -178,13 +178,13 @@ fn wide_book(dir: &Path) -> (Board, usize) {
 fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothing_twice() {
     let whole = tempfile::tempdir().unwrap();
     let (_, loaded) = wide_book(whole.path());
-    let once = run(&mut fill(whole.path(), ("in.dat", "out.dat"), 2, &[]));
+    let once = run_json(&mut fill(whole.path(), ("in.dat", "out.dat"), 2, &[]));
     let searches = once["searches"].as_u64().unwrap() as usize;
     let repeated = once["searches_from_journal"].as_u64().unwrap() as usize;
     assert!(searches >= 10, "{once}");
     assert_eq!(once["records_written"].as_u64(), Some(loaded as u64 + once["positions_added"].as_u64().unwrap()));
     let expected = std::fs::read(whole.path().join("out.dat")).unwrap();
-    let again = run(&mut fill(whole.path(), ("out.dat", "again.dat"), 2, &[]));
+    let again = run_json(&mut fill(whole.path(), ("out.dat", "again.dat"), 2, &[]));
     assert_eq!((again["positions_added"].as_u64(), again["links_added"].as_u64()), (Some(0), Some(0)), "{again}");
     killed_and_run_again(
         |dir| {
@@ -201,15 +201,15 @@ fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothi
 fn max_positions_and_max_seconds_stop_it_with_a_whole_book() {
     let dir = tempfile::tempdir().unwrap();
     let (_, loaded) = wide_book(dir.path());
-    let three = run(&mut fill(dir.path(), ("in.dat", "three.dat"), 2, &["--max-positions", "3"]));
+    let three = run_json(&mut fill(dir.path(), ("in.dat", "three.dat"), 2, &["--max-positions", "3"]));
     assert_eq!(three["positions_added"], 3, "{three}");
     assert_eq!(three["stopped_early"], "max_positions", "{three}");
     assert_eq!(boards(&dir.path().join("three.dat")).len(), loaded + 3);
-    let none = run(&mut fill(dir.path(), ("in.dat", "none.dat"), 2, &["--max-seconds", "0"]));
+    let none = run_json(&mut fill(dir.path(), ("in.dat", "none.dat"), 2, &["--max-seconds", "0"]));
     assert_eq!((none["positions_added"].as_u64(), none["rounds"].as_u64()), (Some(0), Some(0)), "{none}");
     assert_eq!(none["stopped_early"], "max_seconds", "{none}");
     assert_eq!(boards(&dir.path().join("none.dat")), boards(&dir.path().join("in.dat")));
-    let whole = run(&mut fill(dir.path(), ("in.dat", "whole.dat"), 2, &[]));
+    let whole = run_json(&mut fill(dir.path(), ("in.dat", "whole.dat"), 2, &[]));
     assert_eq!(whole["stopped_early"], serde_json::Value::Null, "{whole}");
     assert!(whole["positions_added"].as_u64().unwrap() > 3, "{whole}");
 }
@@ -218,11 +218,11 @@ fn max_positions_and_max_seconds_stop_it_with_a_whole_book() {
 fn an_egaroucid_book_grows_the_same_boards() {
     let dir = tempfile::tempdir().unwrap();
     wide_book(dir.path());
-    run(&mut fill(dir.path(), ("in.dat", "out.dat"), 2, &[]));
+    run_json(&mut fill(dir.path(), ("in.dat", "out.dat"), 2, &[]));
     let mut convert = bin();
     convert.current_dir(dir.path()).args(["--config", "/dev/null", "convert", "in.dat", "in.egbk3", "-q"]);
     assert!(convert.status().unwrap().success());
-    let summary = run(&mut fill(dir.path(), ("in.egbk3", "out.egbk3"), 2, &[]));
+    let summary = run_json(&mut fill(dir.path(), ("in.egbk3", "out.egbk3"), 2, &[]));
     assert!(summary["positions_added"].as_u64().unwrap() > 0, "{summary}");
     assert_eq!(boards(&dir.path().join("out.egbk3")), boards(&dir.path().join("out.dat")));
 }

@@ -4,7 +4,7 @@
 //! legal games written in each format by the test itself and read back
 //! whole.
 
-use crate::common::{data, run_in, stderr_of};
+use crate::common::{data, run_in, stderr};
 use bookminer::board::{Board, Move, Square};
 use bookminer::games::{Entry, GameFile, GameFiles, Read, SkipReason};
 use proptest::prelude::*;
@@ -101,7 +101,7 @@ fn check(dir: &Path, games: &[&Path], extra: &[&str]) -> std::process::Output {
 
 /// The JSON summary of a run that succeeded.
 fn summary(out: &std::process::Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", stderr_of(out));
+    assert!(out.status.success(), "{}", stderr(out));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -130,7 +130,7 @@ fn a_move_that_is_not_legal_ends_its_game_counted_and_named() {
     let out = check(dir.path(), &[&games], &[]);
     let json = summary(&out);
     assert_eq!((json["games_read"].as_u64(), json["games_cut_short"].as_u64()), (Some(2), Some(1)));
-    let said = stderr_of(&out);
+    let said = stderr(&out);
     assert!(said.contains("games.txt: game 2 (line 4): move 3 (D6) is not legal there"), "{said}");
     let judged: u64 = ["missing", "good", "bad", "unscored"].iter().map(|k| json[*k].as_u64().unwrap()).sum();
     assert_eq!(judged, 3, "the second game's two moves were met in the first");
@@ -142,7 +142,7 @@ fn a_name_of_no_format_read_is_refused_before_the_book_is_read() {
     fs::write(dir.path().join("games.edx"), [0u8; 16]).unwrap();
     let out = run_in(dir.path(), &["check", "no-such-book.dat", "games.edx"]);
     assert_eq!(out.status.code(), Some(2));
-    let said = stderr_of(&out);
+    let said = stderr(&out);
     assert!(said.contains("games.edx: not a game file bookminer reads"), "{said}");
     assert!(
         said.contains(".wtb (WTHOR), .ggf (GGF), .pgn (PGN), .sgf (SGF), .txt") && !said.contains("no-such-book"),
@@ -159,13 +159,13 @@ fn a_game_file_that_cannot_be_opened_is_refused_before_the_book_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_in(dir.path(), &["check", "no-such-book.dat", "missing.wtb"]);
     assert_eq!(out.status.code(), Some(3), "a file that cannot be read");
-    let said = stderr_of(&out);
+    let said = stderr(&out);
     assert!(said.contains("missing.wtb: ") && !said.contains("no-such-book"), "{said}");
     fs::create_dir(dir.path().join("folder.txt")).unwrap();
     let out = run_in(dir.path(), &["check", "no-such-book.dat", "folder.txt"]);
     // Issue 57 item 11: a folder named as a game file is a bad argument.
     assert_eq!(out.status.code(), Some(2), "a folder is no game file");
-    assert!(stderr_of(&out).contains("folder.txt: a directory, not a game file"), "{}", stderr_of(&out));
+    assert!(stderr(&out).contains("folder.txt: a directory, not a game file"), "{}", stderr(&out));
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn a_cut_wthor_file_is_read_to_its_last_whole_game_and_says_what_was_left() {
     fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
     let out = check(dir.path(), &[&cut], &[]);
     assert_eq!(summary(&out)["games_read"].as_u64(), Some(11));
-    let said = stderr_of(&out);
+    let said = stderr(&out);
     assert!(
         said.contains(
             "cut.wtb: damaged: the header says 12 games, the file holds 11 whole games of 68 bytes and 58 bytes more"
@@ -187,7 +187,7 @@ fn a_cut_wthor_file_is_read_to_its_last_whole_game_and_says_what_was_left() {
     fs::write(&short, &bytes[..15]).unwrap();
     let out = check(dir.path(), &[&short], &[]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_of(&out).contains("short.wtb: byte 0: 15 bytes: shorter than the 16-byte WTHOR header"));
+    assert!(stderr(&out).contains("short.wtb: byte 0: 15 bytes: shorter than the 16-byte WTHOR header"));
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn a_damaged_ggf_pgn_sgf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
         fs::write(&path, text).unwrap();
         let out = check(dir.path(), &[&path], &[]);
         assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(stderr_of(&out).contains(message), "{name}: {}", stderr_of(&out));
+        assert!(stderr(&out).contains(message), "{name}: {}", stderr(&out));
         assert!(!dir.path().join("out/check-bad.txt").exists(), "{name}: nothing written");
     }
 }

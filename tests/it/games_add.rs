@@ -8,8 +8,7 @@
 //! START that go on a few squares past it add only positions of 17 empty
 //! squares or fewer, which the solver solves at once.
 
-use crate::common::bin;
-use crate::extend::{assert_no_engine_left, book, journal, run, solver, stderr, summary, RUN_TAG, START};
+use crate::common::{assert_no_engine_left, bin, book, journal, run, solver, stderr, summary, RUN_TAG, START};
 use bookminer::board::{Board, Move, Square};
 use bookminer::engine::search::Query;
 use bookminer::format::edax;

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{bin, edax46, names_in, run_in as run, sample, stderr_of as stderr};
+use crate::common::{bin, edax46, names_in, run_in as run, sample, stderr};
 
 /// A copy of the Edax 4.6 book in `dir` as `in.dat`, and its bytes.
 fn book_in(dir: &Path) -> Vec<u8> {

@@ -4,9 +4,9 @@
 //! four moves, all to one child) or are the book before links were taken
 //! out of it: putting them back must give it again.
 
-use crate::common::{bin, data};
-use crate::deviate::killed_and_run_again;
-use crate::extend::{assert_each_search_once, journal, minimax, solver, stderr, RUN_TAG};
+use crate::common::{
+    assert_each_search_once, bin, data, journal, killed_and_run_again, minimax, solver, stderr, RUN_TAG,
+};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax;

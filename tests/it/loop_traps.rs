@@ -7,8 +7,9 @@
 //! the initial position's second link (record 1, byte 42) plays D4, a
 //! square already taken, so that the book's first walk refuses it.
 
-use crate::common::{bin, data, repo};
-use crate::extend::{assert_no_engine_left, book, journal, run, solver, stderr, tagged_processes, RUN_TAG, START};
+use crate::common::{
+    assert_no_engine_left, bin, book, data, journal, repo, run, solver, stderr, tagged_processes, RUN_TAG, START,
+};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -106,7 +107,7 @@ fn a_damaged_record_above_the_start_is_refused_before_any_search_naming_in() {
     // final negamax (from the initial position, as fix's) does.
     let dir = tempfile::tempdir().unwrap();
     let damaged = data("books/damaged/illegal-link.dat");
-    let refused = run(crate::extend::extend(dir.path(), &damaged, "out.dat", &[]));
+    let refused = run(crate::common::extend(dir.path(), &damaged, "out.dat", &[]));
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
     let text = said(&refused);
     assert!(text.contains(&format!("{}: record 1 at byte 42", damaged.display())), "{text}");

@@ -2,7 +2,7 @@
 //! `manifest.json` and replaces the previous run's set whole, removing only
 //! what bookminer wrote and nobody has changed since.
 
-use crate::common::{edax46, names_in, run_in as run, sample, stderr_of as stderr};
+use crate::common::{edax46, names_in, run_in as run, sample, stderr};
 use std::fs;
 use std::path::Path;
 

@@ -5,8 +5,7 @@
 //! for each branch of the rule. Engines are the exact solver of
 //! `examples/solver.rs`.
 
-use crate::common::{bin, data, edax46, run_in, stderr_of};
-use crate::extend::{assert_no_engine_left, book as extend_book, solver};
+use crate::common::{assert_no_engine_left, bin, book as extend_book, data, edax46, run_in, solver, stderr};
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax::entries::{encode, Entry};
@@ -21,13 +20,13 @@ use std::time::{Duration, Instant};
 fn merge(dir: &Path, a: &Path, b: &Path, out: &str, extra: &[&str]) -> Command {
     let mut command = bin();
     command.current_dir(dir).args(["--config", "/dev/null", "merge"]).arg(a).arg(b).arg(out);
-    command.args(["--out-dir", "o", "--summary", "json"]).args(extra).env(crate::extend::RUN_TAG, dir);
+    command.args(["--out-dir", "o", "--summary", "json"]).args(extra).env(crate::common::RUN_TAG, dir);
     command
 }
 
 fn ran(mut command: Command) -> Output {
     let out = command.output().expect("bookminer runs");
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     out
 }
 
@@ -52,7 +51,7 @@ fn edax_values(path: &Path) -> HashMap<Board, (i32, i32, i32, u8)> {
 
 /// `extend` of the extend book from [`START`] with the solver, into `dir/name`.
 fn extended(dir: &Path, name: &str) -> PathBuf {
-    ran(crate::extend::extend(dir, &extend_book(), name, &["--out-dir", "ox", "-q"]));
+    ran(crate::common::extend(dir, &extend_book(), name, &["--out-dir", "ox", "-q"]));
     dir.join(name)
 }
 
@@ -222,7 +221,7 @@ fn a_merge_waits_while_another_makes_its_folder_and_never_removes_it() {
     lock.try_lock().unwrap();
     drop(folder);
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     assert!(being_made.join("lock").is_file(), "a live merge's folder is left alone");
     assert!(dir.path().join("m.dat").is_file());
 }
@@ -365,15 +364,15 @@ fn merge_refuses_an_out_over_a_book_or_named_for_no_format_it_writes() {
     ] {
         let a = dir.path().join("a.dat");
         let out = merge(dir.path(), &a, &book, out, &[]).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
-        assert!(stderr_of(&out).contains(says), "{says}: {}", stderr_of(&out));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{says}: {}", stderr(&out));
     }
     assert_eq!(std::fs::read(dir.path().join("a.dat")).unwrap(), std::fs::read(&book).unwrap());
     let bad = dir.path().join("bad.dat");
     std::fs::write(&bad, b"XADEKOOB").unwrap();
     let out = merge(dir.path(), &bad, &book, "m.dat", &[]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("bad.dat"), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bad.dat"), "{}", stderr(&out));
     assert!(!dir.path().join("m.dat").exists());
     let left: Vec<String> =
         crate::common::names_in(dir.path()).into_iter().filter(|n| n.starts_with(".bookminer")).collect();
@@ -385,7 +384,7 @@ fn books_of_many_chunks_merge_in_order_with_each_receipt_line_on_its_record() {
     let dir = tempfile::tempdir().unwrap();
     for (seed, name) in [("1", "a.dat"), ("2", "b.dat")] {
         let out = run_in(dir.path(), &["synth", "--positions", "40000", "--seed", seed, name, "-q"]);
-        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(out.status.success(), "{}", stderr(&out));
     }
     let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
     let out = ran(merge(dir.path(), &a, &b, "m.dat", &[]));
@@ -414,7 +413,7 @@ fn stale_leaves_of_an_egaroucid_book_are_searched_again_too() {
     with_level(&grown, &dir.path().join("low.dat"), 59);
     for (from, to) in [(extend_book(), "a.egbk3"), (dir.path().join("low.dat"), "low.egbk3"), (grown, "grown.egbk3")] {
         let out = run_in(dir.path(), &["convert", from.to_str().unwrap(), to, "-q"]);
-        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(out.status.success(), "{}", stderr(&out));
     }
     let solver = solver();
     let engine = ["--engine", solver.to_str().unwrap()];
@@ -533,7 +532,7 @@ fn a_damaged_b_is_named_in_b_by_its_record_and_byte() {
     assert!(place.ends_with(&format!(" at byte {offset}")), "{verified}");
 
     let out = merge(dir.path(), &a, &b, "m.dat", &[]).output().unwrap();
-    let said = stderr_of(&out);
+    let said = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains(&format!("b.dat: {place}: ")), "{said}");
     assert!(!said.contains("merged"), "{said}");

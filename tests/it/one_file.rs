@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{bin, edax46, names_in, run_in as run, sample, stderr_of as stderr};
+use crate::common::{bin, edax46, names_in, run_in as run, sample, stderr};
 
 /// A fresh folder holding a copy of the Edax 4.6 book as `in.dat`, and the
 /// book's bytes.

@@ -5,7 +5,7 @@
 //! `SOLVER_FAULT=hang`), so that it stays in its first round until killed;
 //! each wait is for a line that must come, bounded.
 
-use crate::extend::{book, extend, solver, tagged_processes};
+use crate::common::{book, extend, solver, tagged_processes};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -50,7 +50,7 @@ fn kill(mut child: Child, dir: &Path) -> String {
 }
 
 #[test]
-fn progress_lines_come_at_the_interval_in_the_log_and_on_stderr_off_a_terminal() {
+fn progress_lines_come_at_the_interval_in_the_log_and_on_stderrf_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = hanging_run(dir.path(), &["--progress-seconds", "0.05"]);
     let lines = wait_for_lines(dir.path(), 3, &mut child);

@@ -49,7 +49,7 @@ fn a_picture_holds_the_moves_and_scores_inspect_prints() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("pos.svg");
     let out = bin().arg("inspect").arg(edax46()).arg("F5F6E6F4").arg("--svg").arg(&svg).output().unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert!(out.status.success(), "{}", common::stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert_eq!(squares(&picture), expected());
@@ -74,14 +74,14 @@ fn a_picture_is_never_drawn_over_the_book_nor_the_positions_file() {
     std::fs::copy(edax46(), &book).unwrap();
     let before = std::fs::read(&book).unwrap();
     let out = bin().current_dir(dir.path()).args(["inspect", "b.dat", "F5F6", "--svg", "./b.dat"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
-    assert!(common::stderr_of(&out).contains("which this command reads"), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("which this command reads"), "{}", common::stderr(&out));
     std::fs::write(dir.path().join("p.txt"), "F5F6\n").unwrap();
     let out =
         bin().current_dir(dir.path()).args(["inspect", "b.dat", "-f", "p.txt", "--svg", "p.txt"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
     let out = bin().current_dir(dir.path()).args(["stats", "b.dat", "--html", "b.dat"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
     assert_eq!(std::fs::read(&book).unwrap(), before, "the book untouched");
     assert_eq!(std::fs::read_to_string(dir.path().join("p.txt")).unwrap(), "F5F6\n");
 }
@@ -92,14 +92,14 @@ fn mode_1_s_leaf_above_the_links_is_marked_on_its_square() {
     // position's links; its picture marks that leaf's square with mode 1.
     let dir = tempfile::tempdir().unwrap();
     let out = bin().arg("mine").arg(edax46()).args(["--mode", "1", "--stdout", "-q"]).output().unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert!(out.status.success(), "{}", common::stderr(&out));
     let lines = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = lines.lines().map(|l| l.trim_start_matches('\u{feff}')).take(3).collect();
     assert_eq!(lines.len(), 3, "the book has mode-1 lines");
     let before: Vec<&str> = lines.iter().map(|l| &l[..l.len() - 2]).collect();
     let svg = dir.path().join("m.svg");
     let out = bin().arg("inspect").arg(edax46()).args(&before).arg("--svg").arg(&svg).output().unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert!(out.status.success(), "{}", common::stderr(&out));
     for (i, line) in lines.iter().enumerate() {
         let picture = std::fs::read_to_string(dir.path().join(format!("m-{}.svg", i + 1))).unwrap();
         let leaf = &line[line.len() - 2..];
@@ -123,7 +123,7 @@ fn the_charts_hold_the_numbers_stats_prints() {
         .arg(&html)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert!(out.status.success(), "{}", common::stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let chart = std::fs::read_to_string(&svg).unwrap();
     for (key, field) in [
@@ -344,7 +344,7 @@ fn a_thousand_malformed_requests_leave_it_answering() {
 fn a_missing_book_is_refused_before_listening() {
     let dir = tempfile::tempdir().unwrap();
     let out = bin().arg("serve").arg(dir.path().join("none.dat")).args(["--port", "0"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "a file not read: {}", common::stderr_of(&out));
-    assert!(common::stderr_of(&out).contains("none.dat"));
+    assert_eq!(out.status.code(), Some(3), "a file not read: {}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("none.dat"));
     assert!(out.stdout.is_empty(), "nothing served");
 }
