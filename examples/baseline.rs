@@ -10,9 +10,9 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Score;
-use bookminer::mine::mismatch::{ArrivalFacts, Found, Recorder};
-use bookminer::mine::modes::{ArrivalScores, Mode, Rules};
 use bookminer::output::{LineStyle, BOM};
+use bookminer::rules::mismatch::{ArrivalFacts, Found, Recorder};
+use bookminer::rules::modes::{ArrivalScores, Mode, Rules};
 use bookminer::symmetry::{normalize, Symmetry};
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;

@@ -2,8 +2,8 @@
 //! Egaroucid's `.egbk3`, `.egbk2` or `.egbk`) and writes the kifu of the
 //! places where it disagrees with itself (see docs/README.md).
 //!
-//! Data flows one way: [`book`] (file → index) → [`walk`] → [`mine::modes`] (rules)
-//! → [`mine::mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
+//! Data flows one way: [`book`] (file → index) → [`walk`] → [`rules::modes`] (rules)
+//! → [`rules::mismatch`] (records) → [`output`] (printers, files); [`mine`] wires
 //! them together for one run.
 //!
 //! Every `unsafe` call is in [`os`], each with its safety argument; the
@@ -77,6 +77,7 @@ pub mod output;
 mod parallel;
 pub mod position;
 mod record;
+pub mod rules;
 pub mod run;
 pub mod stats;
 pub mod symmetry;

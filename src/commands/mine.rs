@@ -9,8 +9,8 @@ use crate::config::{
 };
 use crate::progress::Progress;
 use crate::summary::{secs, text};
-use bookminer::mine::modes::Rules;
 use bookminer::mine::{mine, MineError, MineOptions, MineReport, OneOutput};
+use bookminer::rules::modes::Rules;
 use bookminer::run::{Interrupted, Left, RunError};
 use clap::Args;
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 use crate::app::{book_of, cancel, open_book, stop_on_interrupt, AppError, Files, Run, EXIT_INTERRUPTED};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
-use bookminer::mine::modes::Rules;
+use bookminer::rules::modes::Rules;
 use clap::Args;
 use std::path::{Path, PathBuf};
 

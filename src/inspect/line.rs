@@ -7,8 +7,8 @@
 use crate::board::{Board, Move};
 use crate::book::{Book, Link, Record, Score};
 use crate::kifu;
-use crate::mine::modes::{judge, ArrivalScores, Mode, Rules, Target};
 use crate::position::{self, Colour, Position, PositionError};
+use crate::rules::modes::{judge, ArrivalScores, Mode, Rules, Target};
 use crate::symmetry::{normalize, Symmetry};
 use smallvec::SmallVec;
 

@@ -9,7 +9,7 @@ use super::report::Report;
 use crate::board::{Board, Move};
 use crate::book::{Book, Record, Score};
 use crate::kifu;
-use crate::mine::modes::{judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
+use crate::rules::modes::{judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
 use crate::symmetry::normalize;
 use smallvec::SmallVec;
 

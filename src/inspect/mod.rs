@@ -9,9 +9,9 @@ pub mod picture;
 pub mod report;
 
 use crate::book::Book;
-use crate::mine::modes::{Mode, Rules};
 use crate::output::mode_of_file_name;
 use crate::position::{self, Position, PositionError};
+use crate::rules::modes::{Mode, Rules};
 use crate::symmetry::normalize;
 use line::ModeLine;
 use report::{Found, Report};

@@ -12,8 +12,8 @@
 
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::mine::mismatch::ArrivalFacts;
-use crate::mine::modes::ArrivalScores;
+use crate::rules::mismatch::ArrivalFacts;
+use crate::rules::modes::ArrivalScores;
 use crate::symmetry::Symmetry;
 use crate::walk::Arrival;
 
@@ -182,8 +182,8 @@ impl Replay {
 mod tests {
     use super::*;
     use crate::book::Book;
-    use crate::mine::mismatch::Recorder;
-    use crate::mine::modes::{Linkless, Mode, Rules};
+    use crate::rules::mismatch::Recorder;
+    use crate::rules::modes::{Linkless, Mode, Rules};
     use crate::walk::{walk, Start, Visitor, Walkable};
     use std::convert::Infallible;
 

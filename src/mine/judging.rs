@@ -7,8 +7,8 @@
 
 use crate::board::Move;
 use crate::mine::arrivals::{ArrivalBatch, Replay};
-use crate::mine::mismatch::{Found, Mismatch, Recorder};
-use crate::mine::modes::{Branch, Mode, Rules};
+use crate::rules::mismatch::{Found, Mismatch, Recorder};
+use crate::rules::modes::{Branch, Mode, Rules};
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};

@@ -5,8 +5,6 @@
 
 mod arrivals;
 pub mod judging;
-pub mod mismatch;
-pub mod modes;
 
 use crate::book::{Book, ResolvedBook};
 use crate::choice::Choice;
@@ -15,10 +13,10 @@ use crate::files::input::{first_on_one_file, OverInput, Writer};
 use crate::files::{ensure_dir, folder_of};
 use crate::mine::arrivals::Packer;
 use crate::mine::judging::{Findings, Judge, WriteFailure};
-use crate::mine::mismatch::{Mismatch, Recorder};
-use crate::mine::modes::{Mode, Rules};
 use crate::output::manifest::{FolderLock, Manifest, ManifestError, Replaced, MANIFEST};
 use crate::output::{output_path, FileReport, FileSettings, LineFiles, LineStyle, Place, RecordFormat, RecordFormats};
+use crate::rules::mismatch::{Mismatch, Recorder};
+use crate::rules::modes::{Mode, Rules};
 use crate::run::{Control, Left, Phase, RunError};
 use crate::walk::{walk, Arrival, Start, Visitor, WalkStats, Walkable};
 use crate::window::Window;

@@ -8,7 +8,7 @@ use super::seen::{Fingerprint, SeenLines};
 use super::stdout::{STDOUT, STDOUT_NAME};
 use super::text::{LineStyle, BOM};
 use crate::files::{AtomicFile, FinishedFile};
-use crate::mine::modes::Mode;
+use crate::rules::modes::Mode;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -450,9 +450,9 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::book::Score;
-    use crate::mine::mismatch::Mismatch;
-    use crate::mine::modes::{Branch, Mode, Target};
     use crate::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
+    use crate::rules::mismatch::Mismatch;
+    use crate::rules::modes::{Branch, Mode, Target};
     use std::fs;
 
     fn record(line: &[Move]) -> Mismatch<'_> {

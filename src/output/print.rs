@@ -5,8 +5,8 @@
 use super::text::{push_board, push_move, side_char};
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::mine::mismatch::Mismatch;
-use crate::mine::modes::{Branch, Target};
+use crate::rules::mismatch::Mismatch;
+use crate::rules::modes::{Branch, Target};
 use crate::symmetry::Symmetry;
 use std::fmt;
 use std::str::FromStr;
@@ -331,8 +331,8 @@ mod tests {
     use super::*;
     use crate::board::{Board, Move, Square};
     use crate::kifu::parse_and_play;
-    use crate::mine::modes::Mode;
     use crate::output::{LineStyle, Orientation};
+    use crate::rules::modes::Mode;
 
     /// Prints `record` in `format` with its line rendered by `text`.
     fn print(format: RecordFormat, record: &Mismatch<'_>, text: &LineStyle) -> String {

@@ -9,7 +9,7 @@ mod routes;
 mod view;
 
 use bookminer::book::Book;
-use bookminer::mine::modes::Rules;
+use bookminer::rules::modes::Rules;
 use bookminer::run::Cancel;
 use std::io::{self, Write};
 use std::net::SocketAddr;

@@ -8,8 +8,8 @@ use super::view;
 use bookminer::board::Board;
 use bookminer::book::Book;
 use bookminer::inspect::report::Report;
-use bookminer::mine::modes::Rules;
 use bookminer::position::{self, Colour, Position};
+use bookminer::rules::modes::Rules;
 
 /// The page, whole: no build step, nothing fetched from elsewhere.
 const PAGE: &str = include_str!("page.html");

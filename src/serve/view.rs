@@ -8,9 +8,9 @@ use bookminer::book::Book;
 use bookminer::inspect::mismatches::{self, Judged, Mismatch};
 use bookminer::inspect::picture::Picture;
 use bookminer::inspect::report::Report;
-use bookminer::mine::modes::{Branch, Rules};
 use bookminer::output::text::push_board;
 use bookminer::position::Colour;
+use bookminer::rules::modes::{Branch, Rules};
 use bookminer::symmetry::Symmetry;
 use serde_json::{json, Map, Value};
 

@@ -482,8 +482,8 @@ fn synth_writes_the_format_out_s_name_says_and_refuses_a_name_for_another() {
 fn every_choice_is_found_by_its_name() {
     use bookminer::choice::Choice;
     use bookminer::convert::OutFormat;
-    use bookminer::mine::modes::Linkless;
     use bookminer::output::Orientation;
+    use bookminer::rules::modes::Linkless;
 
     fn names_are_distinct_and_found<T: Choice + PartialEq + std::fmt::Debug>() {
         for &value in T::ALL {

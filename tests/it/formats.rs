@@ -3,9 +3,9 @@
 //! the lines of the kifu file of the same run, whether or not kifu is written.
 
 use bookminer::book::Book;
-use bookminer::mine::modes::{Linkless, Mode, Rules};
 use bookminer::mine::{mine, MineOptions};
 use bookminer::output::{LineStyle, Orientation, RecordFormat, RecordFormats};
+use bookminer::rules::modes::{Linkless, Mode, Rules};
 use bookminer::run::{Cancel, Control};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::Start;

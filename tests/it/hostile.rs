@@ -4,9 +4,9 @@
 
 use bookminer::board::{Board, Move};
 use bookminer::book::Book;
-use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::rules::modes::{Mode, Rules};
 use bookminer::run::{Cancel, Control, Phase};
 use bookminer::symmetry::{is_normalized, normalize, Symmetry};
 use bookminer::synth::{book_bytes, SynthOptions};

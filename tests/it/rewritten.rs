@@ -5,9 +5,9 @@
 //! the change lands mid-walk at the same edge on every run.
 
 use bookminer::book::{Book, BookError};
-use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, MineError, MineOptions};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::rules::modes::{Mode, Rules};
 use bookminer::run::{Cancel, Control, RunError};
 use bookminer::synth::{synthesize, SynthOptions};
 use bookminer::walk::{Start, PROGRESS_INTERVAL};

@@ -6,9 +6,9 @@
 use bookminer::book::verify::verify;
 use bookminer::book::Book;
 use bookminer::mine::judging::Collected;
-use bookminer::mine::modes::{Mode, Rules};
 use bookminer::mine::{mine, mine_into, MineOptions, MineReport};
 use bookminer::output::{LineStyle, RecordFormats};
+use bookminer::rules::modes::{Mode, Rules};
 use bookminer::run::{Cancel, Control};
 use bookminer::stats::book_stats;
 use bookminer::synth::{synthesize, SynthOptions};

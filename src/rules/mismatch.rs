@@ -1,11 +1,11 @@
 //! Mismatch records (docs/modes.md, the rules and the JSONL record): what the rules found at one arrival, as
-//! data. The walk reports arrivals, [`crate::mine::modes`] judges them, this module
+//! data. The walk reports arrivals, [`crate::rules::modes`] judges them, this module
 //! turns each line a verdict asks for into a [`Mismatch`], and the printers of
 //! [`crate::output`] write records as text. Nothing here knows of text or files.
 
 use crate::board::{Board, Move};
 use crate::book::Score;
-use crate::mine::modes::{fired, judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
+use crate::rules::modes::{fired, judge, ArrivalScores, Branch, Letters, Mode, Rules, Target};
 use crate::symmetry::Symmetry;
 use crate::walk::Arrival;
 use smallvec::SmallVec;
@@ -320,7 +320,7 @@ mod tests {
         let walkable = crate::walk::Walkable::new(book, &crate::walk::Start::initial()).unwrap();
         let all = Mode::ALL.map(|m| vec![m]);
         for modes in all.iter().map(Vec::as_slice).chain([&Mode::ALL[..], &[Mode::ParentVsValue, Mode::LeafVsLinks]]) {
-            for rules in [Rules::default(), Rules { min_gap: 2, linkless: crate::mine::modes::Linkless::Report }] {
+            for rules in [Rules::default(), Rules { min_gap: 2, linkless: crate::rules::modes::Linkless::Report }] {
                 let sieve =
                     Sieve { recorder: Recorder::new(modes, rules), judged: Recorder::new(modes, rules), firing: 0 };
                 let (stats, sieve) = crate::walk::walk(&walkable, sieve).unwrap();
