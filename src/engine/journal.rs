@@ -36,20 +36,10 @@ use std::time::Duration;
 /// The journal's name in the output folder.
 pub const JOURNAL: &str = "extend.jsonl";
 
-/// How every line the journal writes begins: a last line that begins so
-/// and does not read was cut short by a kill.
-const LINE_START: &[u8] = br#"{"board":""#;
-
-/// How a line that notes an expansion `grow` dispatched begins.
-const EXPANSION_START: &[u8] = br#"{"expand":""#;
-
-/// Whether a file's first bytes are a journal's: its first line notes an
-/// answer or an expansion, as every line the journal writes begins. No
-/// other file bookminer writes begins so (a receipt's lines begin with
-/// their record's number, a mode's JSON lines with their kifu).
-pub fn starts_as_journal(first: &[u8]) -> bool {
-    [LINE_START, EXPANSION_START].iter().any(|start| first.starts_with(start))
-}
+// How the journal's lines begin is told where every file is told from its
+// first bytes (src/files/existing.rs), which knows nothing of engines.
+pub use crate::files::existing::starts_as_journal;
+use crate::files::existing::{JOURNAL_EXPANSION_START as EXPANSION_START, JOURNAL_LINE_START as LINE_START};
 
 /// Why the journal cannot be used.
 #[derive(Debug, thiserror::Error)]

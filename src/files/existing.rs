@@ -61,6 +61,21 @@ pub enum Holds {
     },
 }
 
+/// How every line extend's journal (src/engine/journal.rs) writes begins:
+/// a last line that begins so and does not read was cut short by a kill.
+pub const JOURNAL_LINE_START: &[u8] = br#"{"board":""#;
+
+/// How a journal line that notes an expansion `grow` dispatched begins.
+pub const JOURNAL_EXPANSION_START: &[u8] = br#"{"expand":""#;
+
+/// Whether a file's first bytes are a journal's: its first line notes an
+/// answer or an expansion, as every line the journal writes begins. No
+/// other file bookminer writes begins so (a receipt's lines begin with
+/// their record's number, a mode's JSON lines with their kifu).
+pub fn starts_as_journal(first: &[u8]) -> bool {
+    [JOURNAL_LINE_START, JOURNAL_EXPANSION_START].iter().any(|start| first.starts_with(start))
+}
+
 /// The first bytes of a file read to tell what it holds.
 const SNIFFED: u64 = 4096;
 
@@ -88,7 +103,7 @@ impl Holds {
         if size == 0 {
             return Holds::Empty;
         }
-        if crate::extend::starts_as_journal(first) {
+        if starts_as_journal(first) {
             return Holds::Journal;
         }
         if let Some(book) = book_of(first, size) {

@@ -3,6 +3,7 @@
 //! judged ([`line`]); each report is data ([`report`]), printed as text or
 //! given as JSON fields.
 
+pub mod json;
 pub mod line;
 pub mod mismatches;
 pub mod picture;

@@ -91,7 +91,7 @@ fn inspect(book: &Book, position: Result<(String, Position), String>) -> Answer 
     };
     let report: Report = bookminer::inspect::report_of(book, "request", &text, position);
     let missing = usize::from(report.found.is_none());
-    let json = crate::commands::inspect::json(book.path(), &[&report], missing).to_string();
+    let json = bookminer::inspect::json::document(book.path(), &[&report], missing).to_string();
     Answer { status: if missing == 0 { 200 } else { 404 }, content_type: "application/json", body: json.into_bytes() }
 }
 

@@ -29,7 +29,7 @@ pub fn of(book: &Book, rules: &Rules, report: &Report) -> Value {
         "line": line(report),
         "board": obf(&board, report.position.to_move),
         "must_pass": must_pass,
-        "inspect": crate::commands::inspect::report_json(report),
+        "inspect": bookminer::inspect::json::report(report),
         "svg": Picture { report, mismatches: &found }.to_string(),
         "next": next,
         "mismatches": found.iter().map(|m| mismatch(report, m)).collect::<Vec<_>>(),

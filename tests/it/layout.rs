@@ -157,6 +157,23 @@ fn sources() -> (PathBuf, Vec<PathBuf>) {
 /// own, as a `tests.rs` file is.
 #[test]
 fn no_two_modules_import_each_other_even_through_a_loop() {
+    let edges = imports();
+    if let Some(cycle) = a_loop(&edges) {
+        panic!("modules import each other: {}", cycle.join(" -> "));
+    }
+    assert!(
+        edges["fix"].contains("walk")
+            && edges["book::resolve"].contains("book::resolved")
+            && edges["games"].contains("games::pgn")
+            && edges["games::pgn::tests"].contains("games"),
+        "the imports were read"
+    );
+}
+
+/// Every module of `src/` (both crates': their paths do not meet) and the
+/// modules its code names, itself left out; a file's `mod tests` is a
+/// module of its own (`…::tests`), as a `tests.rs` file is.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let (src, files) = sources();
     let files: BTreeMap<String, PathBuf> = files.into_iter().map(|f| (module_of(&src, &f), f)).collect();
     let modules: BTreeSet<String> = files.keys().cloned().collect();
@@ -175,7 +192,12 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
             }
         }
     }
-    // Depth-first search for a loop.
+    edges
+}
+
+/// A loop in `edges`, as the modules along it (the first again at the
+/// end), if there is one: a depth-first search.
+fn a_loop(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit<'a>(
         m: &'a str,
         edges: &'a BTreeMap<String, BTreeSet<String>>,
@@ -202,18 +224,59 @@ fn no_two_modules_import_each_other_even_through_a_loop() {
         None
     }
     let mut state = BTreeMap::new();
-    for module in edges.keys() {
-        if let Some(cycle) = visit(module, &edges, &mut state, &mut Vec::new()) {
-            panic!("modules import each other: {}", cycle.join(" -> "));
+    edges.keys().find_map(|module| visit(module, edges, &mut state, &mut Vec::new()))
+}
+
+/// The folders' imports: each module's edges to other folders, a folder
+/// being a top-level module (a folder of `src/`, or a file at its root,
+/// `output.rs` with `output/`), test modules left out (a test may make its
+/// book with `synth` where the book's code may not).
+fn folder_imports(modules: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let folder = |m: &str| m.split("::").next().unwrap_or_default().to_string();
+    let is_test = |m: &str| m.split("::").any(|part| part == "tests");
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in modules.iter().filter(|(from, _)| !is_test(from)) {
+        for to in tos.iter().filter(|to| folder(to) != folder(from)) {
+            edges.entry(folder(from)).or_default().insert(folder(to));
         }
     }
+    edges
+}
+
+/// Issue 63 point 4: no two folders import each other, directly or through
+/// a loop (mining and the printers both read the rules, src/rules/; the
+/// explorer and the inspect command both read inspect's JSON from the
+/// library; the file tools know nothing of growth), so that a folder can
+/// be read, and moved, without the ones that use it.
+#[test]
+fn no_two_folders_import_each_other_even_through_a_loop() {
+    let edges = folder_imports(&imports());
+    if let Some(cycle) = a_loop(&edges) {
+        panic!("folders import each other: {}", cycle.join(" -> "));
+    }
+    let reads = |from: &str, to: &str| edges.get(from).is_some_and(|e| e.contains(to));
     assert!(
-        edges["fix"].contains("walk")
-            && edges["book::resolve"].contains("book::resolved")
-            && edges["games"].contains("games::pgn")
-            && edges["games::pgn::tests"].contains("games"),
+        reads("mine", "rules") && reads("output", "rules") && reads("mine", "output") && reads("commands", "serve"),
         "the imports were read"
     );
+}
+
+#[test]
+fn a_loop_between_folders_is_found_and_a_test_module_is_not_one() {
+    let modules: BTreeMap<String, BTreeSet<String>> = [
+        ("mine::judging", &["output::print", "mine"][..]),
+        ("output::print", &["rules::modes"]),
+        ("output::print::tests", &["mine::judging"]),
+    ]
+    .into_iter()
+    .map(|(from, tos)| (from.to_string(), tos.iter().map(|t| t.to_string()).collect()))
+    .collect();
+    let edges = folder_imports(&modules);
+    assert_eq!(a_loop(&edges), None, "{edges:?}");
+    let mut looped = modules.clone();
+    looped.insert("rules::modes".to_string(), ["mine::judging".to_string()].into());
+    let cycle = a_loop(&folder_imports(&looped)).expect("a loop");
+    assert_eq!((cycle.first(), cycle.len()), (cycle.last(), 4), "{cycle:?}");
 }
 
 /// `unsafe` is refused by the compiler everywhere but in `src/os.rs`:
