@@ -46,9 +46,10 @@ pub trait Run {
         Ok(())
     }
     /// For a command that prints what the command line's own definition
-    /// (`cli`) makes, made before the config is read (a bad config.toml
-    /// does not stop it): its exit status once printed.
-    fn document(&self, _cli: fn() -> clap::Command) -> Option<u8> {
+    /// (`cli`, and the manual pages' `examples`) makes, made before the
+    /// config is read (a bad config.toml does not stop it): its exit status
+    /// once printed.
+    fn document(&self, _cli: fn() -> clap::Command, _examples: crate::manual::Examples) -> Option<u8> {
         None
     }
     /// Where mining writes its lines when they are named before the
@@ -136,13 +137,12 @@ pub enum AppError {
     NoPositions,
     /// OUT's extension names another format than the one written.
     #[error(
-        "{}: the name says an {}, but {command} writes {} bytes here; {}",
+        "{}: the name says an {}, but {command} writes {} bytes here; {remedy}",
         output.display(),
         named.title(),
-        written.title(),
-        out_name_remedy(command, *named)
+        written.title()
     )]
-    OutName { output: PathBuf, named: Format, written: Format, command: &'static str },
+    OutName { output: PathBuf, named: Format, written: Format, command: &'static str, remedy: &'static str },
     /// The log file named is a file the command reads or writes.
     #[error("{}: the log file is {}, which this command {role}s; name another log file", log.display(), other.display())]
     LogFile { log: PathBuf, other: PathBuf, role: &'static str },
@@ -364,16 +364,13 @@ pub fn inputs_are_good(config: &Config) {
 }
 
 /// What to do about an OUT whose name says another format than the one
-/// written: for a format bookminer does not write, say so, and which it does.
-pub fn out_name_remedy(command: &str, named: Format) -> &'static str {
-    if command.starts_with("synth") {
-        // synth writes every format bookminer reads.
-        return "name OUT for that format, or leave out --book-format: synth then writes the format OUT's name says";
-    }
-    match (OutFormat::of(named), command.starts_with("convert")) {
-        (None, _) => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
-        (Some(_), true) => "name OUT for that format, or give --to the format the name says",
-        (Some(_), false) => "name OUT for that format, or change the format with `bookminer convert`",
+/// written, by a command that writes the format of the book it reads: for
+/// a format bookminer does not write, say so, and which it does. A command
+/// that chooses the format itself says its own (convert's, synth's).
+pub fn out_name_remedy(named: Format) -> &'static str {
+    match OutFormat::of(named) {
+        None => "bookminer reads that format but does not write it: name OUT .dat (Edax) or .egbk3 (Egaroucid), the formats it writes",
+        Some(_) => "name OUT for that format, or change the format with `bookminer convert`",
     }
 }
 
@@ -389,6 +386,16 @@ pub fn said(text: &str, status: u8) -> u8 {
 /// config's (`--book` or the `book` key). There is no default book.
 pub fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, AppError> {
     named.or(config.book.as_deref()).ok_or(AppError::NoBook)
+}
+
+/// What mining reads: the book named (then only it), else the config's
+/// book and its positions file, which mode 5 reads (`bookminer` with no
+/// command runs inspect when the config says mode 5; `mine` refuses it).
+pub fn book_and_positions(named: Option<&Path>, config: &Config) -> Vec<PathBuf> {
+    match named {
+        Some(path) => vec![path.to_path_buf()],
+        None => config.book.iter().chain(&config.positions_file).cloned().collect(),
+    }
 }
 
 /// Writes one line to standard output, turning a closed pipe into
@@ -593,11 +600,27 @@ pub fn check_out_named(output: &Path, command: &'static str) -> Result<(), AppEr
 /// `command` writes (Edax bytes in `x.egbk3`): a file no program could then
 /// read for what its name says.
 pub fn check_out_name(output: &Path, written: OutFormat, command: &'static str) -> Result<(), AppError> {
+    check_out_name_or(output, written, command, out_name_remedy)
+}
+
+/// [`check_out_name`], the refusal saying `remedy` of the format named.
+pub fn check_out_name_or(
+    output: &Path,
+    written: OutFormat,
+    command: &'static str,
+    remedy: fn(Format) -> &'static str,
+) -> Result<(), AppError> {
     let Some(named) = Format::named_by(output) else { return Ok(()) };
     if OutFormat::of(named) == Some(written) {
         return Ok(());
     }
-    Err(AppError::OutName { output: output.to_path_buf(), named, written: written.format(), command })
+    Err(AppError::OutName {
+        output: output.to_path_buf(),
+        named,
+        written: written.format(),
+        command,
+        remedy: remedy(named),
+    })
 }
 
 /// Makes Ctrl-C set [`WIND_DOWN`] the first time (what is under way is

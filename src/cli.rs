@@ -6,7 +6,7 @@
 use crate::app::Run;
 use crate::commands::mine::MineArgs;
 use crate::commands::{implied, Command};
-use crate::config::{InspectKeys, MiningModeParser, Settings, MINING_MODE_HELP};
+use crate::config::{InspectKeys, Settings};
 use crate::summary::SummaryFormat;
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -90,9 +90,7 @@ impl Cli {
 /// offering only what `mine` does (1–4, all: mode 5 is `inspect`).
 /// `--help`, the shell completions and the manual pages are made from it.
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command().mut_subcommand("mine", |mine| {
-        mine.mut_arg("mode", |mode| mode.value_parser(MiningModeParser).help(MINING_MODE_HELP))
-    })
+    crate::commands::mine::only_mining_modes(<Cli as clap::CommandFactory>::command())
 }
 
 /// The command line parsed, and the command to run (with none named:
@@ -103,26 +101,7 @@ pub fn command() -> clap::Command {
 /// back as written once parsed. No flag is 65 squares long. A mistake
 /// clap reports ends the run, with a tip where bookminer has one.
 pub fn parse() -> (Cli, Box<dyn Run>) {
-    let mut given = Vec::new();
-    let mut after_inspect = false;
-    let mut after_dashes = false;
-    let args: Vec<std::ffi::OsString> = std::env::args_os()
-        .map(|arg| {
-            let text = arg.to_str().unwrap_or_default();
-            after_dashes |= after_inspect && text == "--";
-            if after_inspect && !after_dashes && text.starts_with('-') && bookminer::position::is_board(text) {
-                let dotted = format!(
-                    "{}{}",
-                    ".".repeat(text.len() - text.trim_start_matches('-').len()),
-                    text.trim_start_matches('-')
-                );
-                given.push((dotted.clone(), text.to_string()));
-                return dotted.into();
-            }
-            after_inspect |= text == "inspect";
-            arg
-        })
-        .collect();
+    let (args, given) = crate::commands::inspect::boards_dotted(std::env::args_os());
     let mut cli = command()
         .try_get_matches_from(args)
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))

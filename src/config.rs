@@ -316,7 +316,17 @@ pub struct GrowKeys {
     #[arg(long, display_order = 24, value_name = "C", value_parser = parse_max_priority)]
     #[serde(default, deserialize_with = "de::max_priority")]
     pub max_priority: Option<f64>,
-    /// Dispatch nothing new after this many seconds; what is under way is finished [config: max_seconds]
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub stop: StopKeys,
+}
+
+/// When a growth run that can take long begins nothing new: `grow`,
+/// `deepen` and `fill`, one declaration.
+#[derive(Args, Deserialize, Debug, Default, Clone)]
+pub struct StopKeys {
+    /// Begin nothing new after this many seconds (grow: an expansion, deepen: a search, fill: a round);
+    /// what is under way is finished [config: max_seconds]
     #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
     #[serde(default, deserialize_with = "de::max_seconds")]
     pub max_seconds: Option<f64>,
@@ -1113,7 +1123,7 @@ impl Config {
         self.max_positions = s.extend.max_positions.or(self.max_positions);
         self.error_weight = s.grow.error_weight.unwrap_or(self.error_weight);
         self.max_priority = s.grow.max_priority.or(self.max_priority);
-        self.max_seconds = s.grow.max_seconds.or(self.max_seconds);
+        self.max_seconds = s.grow.stop.max_seconds.or(self.max_seconds);
         self.level = s.deepen.level.or(self.level);
         self.force = s.write.force.unwrap_or(self.force);
         self.depth = s.games.depth.or(self.depth);

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     bookminer::os::fail_writes_past_the_size_limit();
     let (cli, command) = cli::parse();
     // Made from the command line alone: a bad config.toml does not stop them.
-    if let Some(status) = command.document(cli::command) {
+    if let Some(status) = command.document(cli::command, commands::examples) {
         return ExitCode::from(status);
     }
     summary::set(summary::Ending { quiet: cli.quiet, summary: cli.summary });

@@ -8,6 +8,10 @@ use clap::Command;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// Where a page's EXAMPLES come from: bookminer's own (no command) or a
+/// command's, each kept in its command's file (`commands::examples`).
+pub type Examples = fn(Option<&str>) -> &'static [(&'static str, &'static str)];
+
 /// Every command's exit statuses (README.md, Exit status): the binary's,
 /// from `ErrorKind` in `app.rs`.
 const EXIT_STATUS: &[(&str, &str)] = &[
@@ -28,88 +32,6 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("130", "interrupted (Ctrl-C, SIGTERM or SIGHUP alike); nothing was changed (extend, grow and merge keep their journal)"),
 ];
 
-/// A few command lines for each command's page: what it is said, then the line.
-fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
-    match command {
-        "bookminer" => &[
-            ("Mine as config.toml says (out/mode1.txt by default).", "bookminer"),
-            ("Modes 1 to 4 in one walk, kifu, JSONL and OBF.", "bookminer --book book.dat --mode all --format kifu,jsonl,obf"),
-            ("This command's page, and every page into a folder.", "bookminer man extend; bookminer man --dir ~/.local/share/man/man1"),
-        ],
-        "mine" => &[
-            ("Modes 1 to 4 in one walk: out/mode1.txt to out/mode4.txt.", "bookminer mine book.dat --mode all"),
-            ("Only near the best line, 20 plies deep.", "bookminer mine book.dat --mode all --deviation 2 --max-ply 20"),
-        ],
-        "inspect" => &[
-            ("What the book knows of a line and of a board.", "bookminer inspect book.dat F5F6 \"0x0000000810000000 0x0000001008000000\""),
-            ("Two positions drawn: pos-1.svg and pos-2.svg.", "bookminer inspect book.dat F5F6E6F4 F5D6C3 --svg pos.svg"),
-        ],
-        "verify" => &[("Every problem of every record.", "bookminer verify book.dat")],
-        "stats" => &[
-            ("The header and what the records hold, as JSON.", "bookminer stats book.dat -q --summary json"),
-            ("The distributions as bar charts, in a page of their own.", "bookminer stats book.dat --html stats.html"),
-        ],
-        "serve" => &[
-            ("Explore the book at http://127.0.0.1:8046/line/F5D6C3.", "bookminer serve book.dat"),
-            ("On a port the system chooses, printed once listening.", "bookminer serve book.dat --port 0"),
-        ],
-        "convert" => &[
-            ("Edax to Egaroucid.", "bookminer convert book.dat book.egbk3"),
-            ("An Egaroucid 6 book for Edax.", "bookminer convert old.egbk2 book.dat"),
-        ],
-        "cut" => &[("Keep what the window reaches.", "bookminer cut book.dat near.dat --deviation 2")],
-        "fix" => &[
-            ("Edax's negamax; out/fix.jsonl says what changed.", "bookminer fix book.dat fixed.dat"),
-            ("How many records changed.", "bookminer fix book.dat fixed.dat -q --summary json | jq .records_changed"),
-            ("A book made from games made one tree, as Edax's book fix does: every move whose child is in the book linked.", "bookminer fix --link book.dat linked.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "diff" => &[("What differs between two books: out/diff.jsonl.", "bookminer diff book.dat fixed.dat")],
-        "extend" => &[
-            ("Grow the book as Edax's book extend does, one engine a core.", "bookminer extend book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
-            ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
-        ],
-        "deviate" => &[
-            ("Every line within 2 discs of the best for the side to move, 4 in all, as Edax's book deviate 2 4 grows them.", "bookminer deviate book.dat wide.dat --relative 2 --absolute 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "play" => &[("Every position without a link played on along its best move, as Edax's book play does.", "bookminer play book.dat played.dat --engine \"edax -n 1 -eval-file data/eval.dat\"")],
-        "enhance" => &[
-            ("Grown where the bounds say more is to find, until a round adds nothing.", "bookminer enhance book.dat enhanced.dat --midgame-error 2 --endgame-error 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-            ("One round only, as Edax 4.6's book enhance does.", "bookminer enhance book.dat enhanced.dat --rounds 1 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "fill" => &[("The positions two plies between positions of the book put in, as Edax's book fill 2 does.", "bookminer fill book.dat filled.dat --depth 2 --engine \"edax -n 1 -eval-file data/eval.dat\"")],
-        "grow" => &[("Best first, up to a priority.", "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12")],
-        "deepen" => &[
-            ("Every leaf shallower than level 24 searched again at 24.", "bookminer deepen book.dat deep.dat --level 24 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-            ("The lines play reaches first, for an hour.", "bookminer deepen book.dat deep.dat --level 24 --max-seconds 3600 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "merge" => &[
-            ("Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.", "bookminer merge mine.dat theirs.egbk3 both.dat"),
-            ("Stale leaves searched again by Edax; Edax's unlinked moves linked.", "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "check" => &[
-            ("Edax's book check counts of a year of WTHOR games; out/check-bad.txt, out/check-missing.txt.", "bookminer check book.dat WTH_2021.wtb"),
-            ("The counts alone, for a script.", "bookminer check book.dat games.ggf -q --summary json | jq .bad_percent"),
-        ],
-        "new" => &[
-            ("A book as Edax's book new 18 30 starts it.", "bookminer new book.dat --level 18 --depth 30 --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "add" => &[
-            ("A year of WTHOR games added as Edax's book add adds them.", "bookminer add book.dat WTH_2021.wtb bigger.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
-            ("The lines mining found put back in.", "bookminer add book.dat out/mode1.txt again.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
-        ],
-        "synth" => &[
-            ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
-            ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),
-        ],
-        "completions" => &[("bash's completions, in a folder made if need be.", "mkdir -p ~/.local/share/bash-completion/completions && bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer")],
-        "man" => &[
-            ("One command's page.", "bookminer man extend | man -l -"),
-            ("Every page, into a folder made if need be.", "bookminer man --dir ~/.local/share/man/man1"),
-        ],
-        _ => &[],
-    }
-}
-
 /// Text for roff: backslashes and a leading dot or quote escaped, `-` as a
 /// minus (so that flags read and search as typed).
 fn roff_text(text: &str) -> String {
@@ -121,7 +43,7 @@ fn roff_text(text: &str) -> String {
 }
 
 /// The page of `command` (clap's top level or one of its commands, built).
-fn render(command: &Command, name: &str, out: &mut dyn Write) -> io::Result<()> {
+fn render(command: &Command, examples: &[(&str, &str)], out: &mut dyn Write) -> io::Result<()> {
     let man = clap_mangen::Man::new(command.clone());
     man.render_title(out)?;
     man.render_name_section(out)?;
@@ -140,7 +62,6 @@ fn render(command: &Command, name: &str, out: &mut dyn Write) -> io::Result<()> 
     for (status, meaning) in EXIT_STATUS {
         writeln!(out, ".TP\n{status}\n{}", roff_text(meaning))?;
     }
-    let examples = examples(name);
     if !examples.is_empty() {
         writeln!(out, ".SH EXAMPLES")?;
         for (said, line) in examples {
@@ -162,13 +83,13 @@ fn built(cli: Command) -> Command {
 }
 
 /// The page of `name` (a command, or none: bookminer's own), or why not.
-pub fn page(cli: Command, name: Option<&str>) -> Result<Vec<u8>, String> {
+pub fn page(cli: Command, name: Option<&str>, examples: Examples) -> Result<Vec<u8>, String> {
     let cli = built(cli);
     let mut page = Vec::new();
     let written = match name {
-        None => render(&cli, "bookminer", &mut page),
+        None => render(&cli, examples(None), &mut page),
         Some(name) => match cli.find_subcommand(name) {
-            Some(command) => render(command, name, &mut page),
+            Some(command) => render(command, examples(Some(name)), &mut page),
             None => {
                 let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
                 return Err(format!("{name:?} is not a command; the commands: {}", names.join(", ")));
@@ -181,17 +102,17 @@ pub fn page(cli: Command, name: Option<&str>) -> Result<Vec<u8>, String> {
 
 /// Writes every page into `dir` (made if need be): `bookminer.1` and a
 /// `bookminer-COMMAND.1` each; the files written.
-pub fn write_all(cli: Command, dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub fn write_all(cli: Command, dir: &Path, examples: Examples) -> io::Result<Vec<PathBuf>> {
     let cli = built(cli);
     std::fs::create_dir_all(dir)?;
-    let mut pages = vec![(cli.clone(), "bookminer".to_string())];
-    pages.extend(cli.get_subcommands().filter(|c| !c.is_hide_set()).map(|c| (c.clone(), c.get_name().to_string())));
+    let mut pages = vec![(cli.clone(), examples(None))];
+    pages.extend(cli.get_subcommands().filter(|c| !c.is_hide_set()).map(|c| (c.clone(), examples(Some(c.get_name())))));
     let mut written = Vec::new();
-    for (command, name) in pages {
+    for (command, examples) in pages {
         let file = command.get_display_name().unwrap_or(command.get_name()).to_string();
         let path = dir.join(format!("{file}.1"));
         let mut page = Vec::new();
-        render(&command, &name, &mut page)?;
+        render(&command, examples, &mut page)?;
         // As every file bookminer writes: complete, or not there at all.
         let mut file = bookminer::files::AtomicFile::create(&path)?;
         file.write_all(&page)?;

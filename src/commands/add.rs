@@ -147,3 +147,16 @@ fn json(report: &AddReport) -> Value {
         }),
     ])
 }
+
+/// A few command lines for add's manual page (`bookminer man add`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "A year of WTHOR games added as Edax's book add adds them.",
+        "bookminer add book.dat WTH_2021.wtb bigger.dat --engine \"edax -n 1 -eval-file data/eval.dat\"",
+    ),
+    (
+        "The lines mining found put back in.",
+        "bookminer add book.dat out/mode1.txt again.dat --engine \"edax -n 1 -eval-file data/eval.dat\"",
+    ),
+];

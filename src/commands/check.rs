@@ -157,3 +157,13 @@ fn json(report: &CheckReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// A few command lines for check's manual page (`bookminer man check`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "Edax's book check counts of a year of WTHOR games; out/check-bad.txt, out/check-missing.txt.",
+        "bookminer check book.dat WTH_2021.wtb",
+    ),
+    ("The counts alone, for a script.", "bookminer check book.dat games.ggf -q --summary json | jq .bad_percent"),
+];

@@ -3,6 +3,7 @@
 
 use crate::app::{print_page, AppError, Files, Run};
 use crate::config::{Config, Settings};
+use crate::manual::Examples;
 use clap::Args;
 
 /// Print a shell completion script to standard output.
@@ -31,9 +32,15 @@ impl Run for Completions {
         Ok(0)
     }
 
-    fn document(&self, cli: fn() -> clap::Command) -> Option<u8> {
+    fn document(&self, cli: fn() -> clap::Command, _examples: Examples) -> Option<u8> {
         let mut page = Vec::new();
         clap_complete::generate(self.shell, &mut cli(), "bookminer", &mut page);
         Some(print_page(&page))
     }
 }
+
+/// A few command lines for completions's manual page (`bookminer man completions`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("bash's completions, in a folder made if need be.", "mkdir -p ~/.local/share/bash-completion/completions && bookminer completions bash > ~/.local/share/bash-completion/completions/bookminer"),
+];

@@ -1,11 +1,14 @@
 //! `convert`: any book bookminer reads, written as an Edax or an
 //! Egaroucid book.
 
-use crate::app::{check_out_name, end, open_book, stop_on_interrupt, unnamed_format, with_control_of, AppError};
+use crate::app::{
+    check_out_name_or, end, open_book, out_name_remedy, stop_on_interrupt, unnamed_format, with_control_of, AppError,
+};
 use crate::app::{Files, Run};
 use crate::config::{choice, Config, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};
+use bookminer::book::Format;
 use bookminer::convert::{convert, ConvertReport, OutFormat};
 use clap::Args;
 use serde_json::{json, Value};
@@ -71,7 +74,7 @@ impl Run for Convert {
 fn run_convert(config: &Config, input: &Path, output: &Path, to: Option<OutFormat>) -> Result<u8, AppError> {
     let to = match to.or_else(|| OutFormat::of_path(output)) {
         Some(to) => {
-            check_out_name(output, to, "convert --to")?;
+            check_out_name_or(output, to, "convert --to", remedy)?;
             to
         }
         None => return Err(unnamed_format(output, "bookminer writes", ", or give --to edax|egbk3")),
@@ -106,3 +109,20 @@ pub fn json(report: &ConvertReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// What to do about an OUT whose name says another format than `--to`:
+/// name OUT for it, or give --to the format the name says, if bookminer
+/// writes it.
+fn remedy(named: Format) -> &'static str {
+    match OutFormat::of(named) {
+        None => out_name_remedy(named),
+        Some(_) => "name OUT for that format, or give --to the format the name says",
+    }
+}
+
+/// A few command lines for convert's manual page (`bookminer man convert`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Edax to Egaroucid.", "bookminer convert book.dat book.egbk3"),
+    ("An Egaroucid 6 book for Edax.", "bookminer convert old.egbk2 book.dat"),
+];

@@ -92,3 +92,8 @@ fn json(report: &CutReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// A few command lines for cut's manual page (`bookminer man cut`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] =
+    &[("Keep what the window reaches.", "bookminer cut book.dat near.dat --deviation 2")];

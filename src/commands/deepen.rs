@@ -145,3 +145,10 @@ fn json(report: &DeepenReport) -> Value {
         }),
     ])
 }
+
+/// A few command lines for deepen's manual page (`bookminer man deepen`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Every leaf shallower than level 24 searched again at 24.", "bookminer deepen book.dat deep.dat --level 24 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+    ("The lines play reaches first, for an hour.", "bookminer deepen book.dat deep.dat --level 24 --max-seconds 3600 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+];

@@ -121,3 +121,10 @@ fn json(report: &DeviateReport) -> Value {
         grown_ending(&e.searches.engines, e.stopped_early, e.records_written, e.elapsed),
     ])
 }
+
+/// A few command lines for deviate's manual page (`bookminer man deviate`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[(
+    "Every line within 2 discs of the best for the side to move, 4 in all, as Edax's book deviate 2 4 grows them.",
+    "bookminer deviate book.dat wide.dat --relative 2 --absolute 4 --engine \"edax -n 1 -eval-file data/eval.dat\"",
+)];

@@ -178,3 +178,8 @@ fn json(report: &DiffReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// A few command lines for diff's manual page (`bookminer man diff`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] =
+    &[("What differs between two books: out/diff.jsonl.", "bookminer diff book.dat fixed.dat")];

@@ -132,3 +132,10 @@ fn json(report: &EnhanceReport) -> Value {
         grown_ending(&e.searches.engines, e.stopped_early, e.records_written, e.elapsed),
     ])
 }
+
+/// A few command lines for enhance's manual page (`bookminer man enhance`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Grown where the bounds say more is to find, until a round adds nothing.", "bookminer enhance book.dat enhanced.dat --midgame-error 2 --endgame-error 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+    ("One round only, as Edax 4.6's book enhance does.", "bookminer enhance book.dat enhanced.dat --rounds 1 --engine \"edax -n 1 -eval-file data/eval.dat\""),
+];

@@ -115,3 +115,10 @@ pub fn json(report: &ExtendReport) -> Value {
         grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),
     ])
 }
+
+/// A few command lines for extend's manual page (`bookminer man extend`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Grow the book as Edax's book extend does, one engine a core.", "bookminer extend book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
+    ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
+];

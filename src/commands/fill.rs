@@ -2,8 +2,7 @@
 
 use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
 use crate::config::{
-    parse_max_seconds, Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
-    WriteKeys,
+    Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, StopKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::extend::fill::{fill, FillOptions, FillReport};
@@ -39,9 +38,8 @@ pub struct Fill {
     /// deleted) and search everything anew, as after a change of engine
     #[arg(long)]
     fresh: bool,
-    /// Begin no round after this many seconds; the round under way is finished [config: max_seconds]
-    #[arg(long, display_order = 25, value_name = "SECONDS", value_parser = parse_max_seconds)]
-    max_seconds: Option<f64>,
+    #[command(flatten)]
+    stop: StopKeys,
     #[command(flatten)]
     engines: EngineKeys,
     #[command(flatten)]
@@ -64,7 +62,7 @@ impl Run for Fill {
             engines: self.engines.clone(),
             extend: self.extend.clone(),
             // Only grow's time budget: fill has no priorities to weigh.
-            grow: GrowKeys { max_seconds: self.max_seconds, ..GrowKeys::default() },
+            grow: GrowKeys { stop: self.stop.clone(), ..GrowKeys::default() },
             line: self.line.clone(),
             read: self.read.clone(),
             log: self.log.clone(),
@@ -118,3 +116,10 @@ fn json(report: &FillReport) -> Value {
         grown_ending(&report.searches.engines, report.ended.map(|e| e.name()), report.records_written, report.elapsed),
     ])
 }
+
+/// A few command lines for fill's manual page (`bookminer man fill`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[(
+    "The positions two plies between positions of the book put in, as Edax's book fill 2 does.",
+    "bookminer fill book.dat filled.dat --depth 2 --engine \"edax -n 1 -eval-file data/eval.dat\"",
+)];

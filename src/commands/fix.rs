@@ -211,3 +211,14 @@ fn link_json(report: &LinkReport) -> Value {
         }),
     ])
 }
+
+/// A few command lines for fix's manual page (`bookminer man fix`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Edax's negamax; out/fix.jsonl says what changed.", "bookminer fix book.dat fixed.dat"),
+    ("How many records changed.", "bookminer fix book.dat fixed.dat -q --summary json | jq .records_changed"),
+    (
+        "A book made from games made one tree, as Edax's book fix does: every move whose child is in the book linked.",
+        "bookminer fix --link book.dat linked.dat --engine \"edax -n 1 -eval-file data/eval.dat\"",
+    ),
+];

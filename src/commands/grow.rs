@@ -126,3 +126,10 @@ fn json(report: &GrowReport) -> Value {
         }),
     ])
 }
+
+/// A few command lines for grow's manual page (`bookminer man grow`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[(
+    "Best first, up to a priority.",
+    "bookminer grow book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\" --max-priority 12",
+)];

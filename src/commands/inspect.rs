@@ -216,3 +216,44 @@ fn is_book(path: &Path) -> bool {
 /// The largest positions file read (mode 5): a few million positions, each
 /// of which gets a report of a few hundred bytes.
 const POSITIONS_LIMIT: u64 = 256 << 20;
+
+/// The command line's arguments, a board written as `inspect` takes it
+/// (OBF's 64 squares and the side to move) after `inspect` with its
+/// leading `-` written `.` (the same empty squares), since clap would take
+/// it for a flag; and each such argument as dotted and as written, to be
+/// given back once parsed. No flag is 65 squares long.
+pub fn boards_dotted(
+    args: impl Iterator<Item = std::ffi::OsString>,
+) -> (Vec<std::ffi::OsString>, Vec<(String, String)>) {
+    let mut given = Vec::new();
+    let mut after_inspect = false;
+    let mut after_dashes = false;
+    let args = args
+        .map(|arg| {
+            let text = arg.to_str().unwrap_or_default();
+            after_dashes |= after_inspect && text == "--";
+            if after_inspect && !after_dashes && text.starts_with('-') && bookminer::position::is_board(text) {
+                let dotted = format!(
+                    "{}{}",
+                    ".".repeat(text.len() - text.trim_start_matches('-').len()),
+                    text.trim_start_matches('-')
+                );
+                given.push((dotted.clone(), text.to_string()));
+                return dotted.into();
+            }
+            after_inspect |= text == "inspect";
+            arg
+        })
+        .collect();
+    (args, given)
+}
+
+/// A few command lines for inspect's manual page (`bookminer man inspect`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "What the book knows of a line and of a board.",
+        "bookminer inspect book.dat F5F6 \"0x0000000810000000 0x0000001008000000\"",
+    ),
+    ("Two positions drawn: pos-1.svg and pos-2.svg.", "bookminer inspect book.dat F5F6E6F4 F5D6C3 --svg pos.svg"),
+];

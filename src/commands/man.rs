@@ -3,6 +3,7 @@
 
 use crate::app::{print_page, said, AppError, Files, Run, EXIT_BAD_INPUT, EXIT_IO};
 use crate::config::{Config, Settings};
+use crate::manual::Examples;
 use clap::Args;
 
 /// Print a manual page (roff) to standard output, or write every page
@@ -36,17 +37,24 @@ impl Run for Man {
         Ok(0)
     }
 
-    fn document(&self, cli: fn() -> clap::Command) -> Option<u8> {
+    fn document(&self, cli: fn() -> clap::Command, examples: Examples) -> Option<u8> {
         let cli = cli();
         Some(match &self.dir {
-            None => match crate::manual::page(cli, self.command.as_deref()) {
+            None => match crate::manual::page(cli, self.command.as_deref(), examples) {
                 Ok(page) => print_page(&page),
                 Err(why) => said(&format!("error: man: {why}"), EXIT_BAD_INPUT),
             },
-            Some(dir) => match crate::manual::write_all(cli, dir) {
+            Some(dir) => match crate::manual::write_all(cli, dir, examples) {
                 Ok(pages) => said(&format!("{} pages written into {}", pages.len(), dir.display()), 0),
                 Err(e) => said(&format!("error: {}: {e}", dir.display()), EXIT_IO),
             },
         })
     }
 }
+
+/// A few command lines for man's manual page (`bookminer man man`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("One command's page.", "bookminer man extend | man -l -"),
+    ("Every page, into a folder made if need be.", "bookminer man --dir ~/.local/share/man/man1"),
+];

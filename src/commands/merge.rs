@@ -182,3 +182,16 @@ fn json(report: &MergeReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// A few command lines for merge's manual page (`bookminer man merge`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "Two books one, in the format OUT's name says; out/merge.jsonl says what was decided.",
+        "bookminer merge mine.dat theirs.egbk3 both.dat",
+    ),
+    (
+        "Stale leaves searched again by Edax; Edax's unlinked moves linked.",
+        "bookminer merge a.dat b.dat both.dat --link --engine \"edax -n 1 -eval-file data/eval.dat\"",
+    ),
+];

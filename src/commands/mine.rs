@@ -2,10 +2,11 @@
 //! written (modes 1–4). With no command, bookminer mines too
 //! ([`super::implied`]), with the flags given before any command.
 
+use crate::app::{book_and_positions, cancel, stop_on_interrupt};
 use crate::app::{book_of, end, end_on_stderr, line_style, open_book, with_control_of, AppError, Files, Run};
-use crate::app::{cancel, stop_on_interrupt};
 use crate::config::{
-    BookKeys, Config, LineKeys, LogKeys, MineKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys, WrittenKeys,
+    BookKeys, Config, LineKeys, LogKeys, MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys,
+    WriteKeys, WrittenKeys, MINING_MODE_HELP,
 };
 use crate::progress::Progress;
 use crate::summary::{secs, text};
@@ -122,10 +123,7 @@ impl Run for Mine {
     }
 
     fn files(&self, config: &Config) -> Files {
-        let read = match &self.path {
-            Some(path) => vec![path.clone()],
-            None => config.book.iter().chain(&config.positions_file).cloned().collect(),
-        };
+        let read = book_and_positions(self.path.as_deref(), config);
         Files { read, ..files(config, self.output()) }
     }
 
@@ -237,3 +235,19 @@ fn json(report: &MineReport) -> Value {
         "elapsed_seconds": secs(report.elapsed),
     })
 }
+
+/// The command line's definition with `mine --mode` offering only what
+/// `mine` does (1–4, all: mode 5 is `inspect`), where the top level's
+/// `--mode`, the same key, offers 5 too.
+pub fn only_mining_modes(cli: clap::Command) -> clap::Command {
+    cli.mut_subcommand("mine", |mine| {
+        mine.mut_arg("mode", |mode| mode.value_parser(MiningModeParser).help(MINING_MODE_HELP))
+    })
+}
+
+/// A few command lines for mine's manual page (`bookminer man mine`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Modes 1 to 4 in one walk: out/mode1.txt to out/mode4.txt.", "bookminer mine book.dat --mode all"),
+    ("Only near the best line, 20 plies deep.", "bookminer mine book.dat --mode all --deviation 2 --max-ply 20"),
+];

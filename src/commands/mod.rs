@@ -5,7 +5,7 @@
 //! [`Command`] and [`Command::into_run`] are the one place that lists them
 //! (docs/architecture.md: how to add a command).
 
-use crate::app::{book_of, AppError, Files, Run};
+use crate::app::{book_and_positions, book_of, AppError, Files, Run};
 use crate::config::{Config, RunMode, Settings};
 use bookminer::mine::OneOutput;
 use clap::Subcommand;
@@ -34,64 +34,73 @@ pub mod stats;
 pub mod synth;
 pub mod verify;
 
-/// The commands, in the order `--help` lists them.
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    Mine(mine::Mine),
-    Inspect(inspect::Inspect),
-    Verify(verify::Verify),
-    Synth(synth::Synth),
-    Convert(convert::Convert),
-    Cut(cut::Cut),
-    Fix(fix::Fix),
-    Extend(extend::Extend),
-    Deviate(deviate::Deviate),
-    Play(play::Play),
-    Fill(fill::Fill),
-    Enhance(enhance::Enhance),
-    Grow(grow::Grow),
-    Deepen(deepen::Deepen),
-    Merge(merge::Merge),
-    Diff(diff::Diff),
-    Check(check::Check),
-    New(new::New),
-    Add(add::Add),
-    Completions(completions::Completions),
-    Man(man::Man),
-    Stats(stats::Stats),
-    Serve(serve::Serve),
+/// Declares the commands from one list, each a variant of [`Command`] named
+/// as its type and the file (src/commands/NAME.rs) that holds it: the
+/// enum clap reads, [`Command::into_run`] and [`examples`].
+macro_rules! commands {
+    ($($variant:ident($file:ident)),* $(,)?) => {
+        /// The commands, in the order `--help` lists them.
+        #[derive(Subcommand, Debug)]
+        pub enum Command {
+            $($variant($file::$variant),)*
+        }
+
+        impl Command {
+            /// The command named, to run.
+            pub fn into_run(self) -> Box<dyn Run> {
+                match self {
+                    $(Command::$variant(c) => Box::new(c),)*
+                }
+            }
+        }
+
+        /// The examples of a manual page: bookminer's own (no command),
+        /// or the command `name`'s (its file's `EXAMPLES`); none for a name
+        /// that is no command.
+        pub fn examples(name: Option<&str>) -> &'static [(&'static str, &'static str)] {
+            let Some(name) = name else { return EXAMPLES };
+            [$((stringify!($file), $file::EXAMPLES)),*].into_iter().find(|(file, _)| *file == name).map_or(&[], |(_, e)| e)
+        }
+    };
 }
 
-impl Command {
-    /// The command named, to run.
-    pub fn into_run(self) -> Box<dyn Run> {
-        match self {
-            Command::Mine(c) => Box::new(c),
-            Command::Inspect(c) => Box::new(c),
-            Command::Verify(c) => Box::new(c),
-            Command::Synth(c) => Box::new(c),
-            Command::Convert(c) => Box::new(c),
-            Command::Cut(c) => Box::new(c),
-            Command::Fix(c) => Box::new(c),
-            Command::Extend(c) => Box::new(c),
-            Command::Deviate(c) => Box::new(c),
-            Command::Play(c) => Box::new(c),
-            Command::Fill(c) => Box::new(c),
-            Command::Enhance(c) => Box::new(c),
-            Command::Grow(c) => Box::new(c),
-            Command::Deepen(c) => Box::new(c),
-            Command::Merge(c) => Box::new(c),
-            Command::Diff(c) => Box::new(c),
-            Command::Check(c) => Box::new(c),
-            Command::New(c) => Box::new(c),
-            Command::Add(c) => Box::new(c),
-            Command::Completions(c) => Box::new(c),
-            Command::Man(c) => Box::new(c),
-            Command::Stats(c) => Box::new(c),
-            Command::Serve(c) => Box::new(c),
-        }
-    }
+// The one list of the commands, in the order `--help` lists them.
+commands! {
+    Mine(mine),
+    Inspect(inspect),
+    Verify(verify),
+    Synth(synth),
+    Convert(convert),
+    Cut(cut),
+    Fix(fix),
+    Extend(extend),
+    Deviate(deviate),
+    Play(play),
+    Fill(fill),
+    Enhance(enhance),
+    Grow(grow),
+    Deepen(deepen),
+    Merge(merge),
+    Diff(diff),
+    Check(check),
+    New(new),
+    Add(add),
+    Completions(completions),
+    Man(man),
+    Stats(stats),
+    Serve(serve),
 }
+
+/// A few command lines for bookminer's manual page (`bookminer man`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Mine as config.toml says (out/mode1.txt by default).", "bookminer"),
+    ("Modes 1 to 4 in one walk, kifu, JSONL and OBF.", "bookminer --book book.dat --mode all --format kifu,jsonl,obf"),
+    (
+        "This command's page, and every page into a folder.",
+        "bookminer man extend; bookminer man --dir ~/.local/share/man/man1",
+    ),
+];
 
 /// What runs with no command named: mining, with the flags given before
 /// where it writes (-o, --stdout), or inspect when the config's mode is 5.
@@ -113,7 +122,7 @@ impl Run for Implied {
 
     /// Mining's files, and the book and positions file as the config names them.
     fn files(&self, config: &Config) -> Files {
-        let read = config.book.iter().chain(&config.positions_file).cloned().collect();
+        let read = book_and_positions(None, config);
         Files { read, ..mine::files(config, self.output.clone()) }
     }
 

@@ -120,3 +120,10 @@ fn json(report: &NewReport) -> Value {
         }),
     ])
 }
+
+/// A few command lines for new's manual page (`bookminer man new`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[(
+    "A book as Edax's book new 18 30 starts it.",
+    "bookminer new book.dat --level 18 --depth 30 --engine \"edax -n 1 -eval-file data/eval.dat\"",
+)];

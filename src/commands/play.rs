@@ -90,3 +90,10 @@ fn json(report: &ExtendReport) -> Value {
     value["command"] = json!("play");
     value
 }
+
+/// A few command lines for play's manual page (`bookminer man play`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[(
+    "Every position without a link played on along its best move, as Edax's book play does.",
+    "bookminer play book.dat played.dat --engine \"edax -n 1 -eval-file data/eval.dat\"",
+)];

@@ -44,10 +44,8 @@ impl Run for Serve {
     }
 
     fn files(&self, config: &Config) -> Files {
-        let read = match &self.path {
-            Some(path) => vec![path.clone()],
-            None => config.book.iter().chain(&config.positions_file).cloned().collect(),
-        };
+        // The book alone: a positions file is inspect's.
+        let read = book_of(self.path.as_deref(), config).map(Path::to_path_buf).into_iter().collect();
         Files { read, ..Files::default() }
     }
 
@@ -69,3 +67,10 @@ fn run_serve(book_path: &Path, config: &Config, address: std::net::SocketAddr) -
     crate::serve::run(&book, &rules, address, cancel())
         .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
 }
+
+/// A few command lines for serve's manual page (`bookminer man serve`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Explore the book at http://127.0.0.1:8046/line/F5D6C3.", "bookminer serve book.dat"),
+    ("On a port the system chooses, printed once listening.", "bookminer serve book.dat --port 0"),
+];

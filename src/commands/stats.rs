@@ -44,10 +44,8 @@ impl Run for Stats {
     }
 
     fn files(&self, config: &Config) -> Files {
-        let read = match &self.path {
-            Some(path) => vec![path.clone()],
-            None => config.book.iter().chain(&config.positions_file).cloned().collect(),
-        };
+        // The book alone: a positions file is inspect's.
+        let read = book_of(self.path.as_deref(), config).map(Path::to_path_buf).into_iter().collect();
         // The charts: never drawn over the config or the log.
         Files { read, written: self.svg.iter().chain(&self.html).cloned().collect(), ..Files::default() }
     }
@@ -118,3 +116,10 @@ fn json(path: &Path, book: &Book, stats: &BookStats, problems: usize) -> Value {
     }
     object
 }
+
+/// A few command lines for stats's manual page (`bookminer man stats`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("The header and what the records hold, as JSON.", "bookminer stats book.dat -q --summary json"),
+    ("The distributions as bar charts, in a page of their own.", "bookminer stats book.dat --html stats.html"),
+];

@@ -97,7 +97,14 @@ fn synth_format(path: &Path, asked: Option<Format>) -> Result<Format, AppError> 
     let named = Format::named_by(path);
     match (asked, named) {
         (Some(written), Some(named)) if written != named => {
-            Err(AppError::OutName { output: path.to_path_buf(), named, written, command: "synth --book-format" })
+            Err(AppError::OutName {
+                output: path.to_path_buf(),
+                named,
+                written,
+                command: "synth --book-format",
+                // synth writes every format bookminer reads.
+                remedy: "name OUT for that format, or leave out --book-format: synth then writes the format OUT's name says",
+            })
         }
         (Some(format), _) | (None, Some(format)) => Ok(format),
         (None, None) => Err(AppError::Usage(format!(
@@ -146,3 +153,10 @@ fn json(path: &Path, report: &SynthReport, elapsed: Duration) -> Value {
         "elapsed_seconds": secs(elapsed),
     })
 }
+
+/// A few command lines for synth's manual page (`bookminer man synth`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("A realistic synthetic book of 100,000 positions.", "bookminer synth --positions 100000 test.dat"),
+    ("The same as an Egaroucid book: the format the name says.", "bookminer synth --positions 100000 test.egbk3"),
+];

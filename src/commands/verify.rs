@@ -31,10 +31,8 @@ impl Run for Verify {
     }
 
     fn files(&self, config: &Config) -> Files {
-        let read = match &self.path {
-            Some(path) => vec![path.clone()],
-            None => config.book.iter().chain(&config.positions_file).cloned().collect(),
-        };
+        // The book alone: a positions file is inspect's.
+        let read = book_of(self.path.as_deref(), config).map(Path::to_path_buf).into_iter().collect();
         Files { read, ..Files::default() }
     }
 
@@ -86,3 +84,7 @@ fn json(path: &Path, report: &VerifyReport) -> Value {
         "merged": words(&mut report.merged.iter().map(|p| p.to_string())),
     })
 }
+
+/// A few command lines for verify's manual page (`bookminer man verify`): what each
+/// is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[("Every problem of every record.", "bookminer verify book.dat")];

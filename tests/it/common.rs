@@ -41,6 +41,20 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bookminer"))
 }
 
+/// The commands `bookminer --help` lists (clap's `help` aside): the binary's
+/// one list (src/commands/mod.rs), which the tests that cover every command
+/// check themselves against.
+pub fn commands() -> Vec<String> {
+    let out = bin().arg("--help").output().expect("the binary runs");
+    let help = String::from_utf8(out.stdout).unwrap();
+    let listed = help.split("\nCommands:\n").nth(1).expect("--help lists the commands");
+    let names = listed.lines().take_while(|l| !l.trim().is_empty());
+    // A command's line starts two spaces in; its wrapped text, further.
+    let names = names.filter(|l| l.starts_with("  ") && !l.starts_with("   "));
+    let names: Vec<String> = names.filter_map(|l| l.split_whitespace().next()).map(String::from).collect();
+    names.into_iter().filter(|n| n != "help").collect()
+}
+
 /// The write end of a pipe whose read end is already closed, as a child's
 /// standard output: its first write fails with a broken pipe, however the
 /// processes are scheduled. (A named pipe in `dir`: opened for reading and
@@ -360,4 +374,25 @@ pub fn killed_and_run_again(
 /// The boards of an Edax book.
 pub fn boards(path: &Path) -> HashSet<Board> {
     Book::open(path, &Default::default()).unwrap().records().map(|r| r.board()).collect()
+}
+
+/// A journal holding one answer: the initial position at `level`, its best
+/// move `mv` scoring `score` (the solver cannot solve it: the answer is
+/// taken from the journal, as a run killed after its search would; the
+/// line names the engine this run names, whose answers alone it takes
+/// again, SPEC §18).
+pub fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
+    let query = bookminer::engine::search::Query {
+        board: normalize(&Board::INITIAL).board,
+        excluded: bookminer::board::Squares::NONE,
+        level: bookminer::level::Level::new(level).unwrap(),
+    };
+    let line = format!(
+        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":{:?}}}\n",
+        query.board_text(),
+        query.side(),
+        solver().display().to_string()
+    );
+    std::fs::create_dir_all(dir.join("o")).unwrap();
+    std::fs::write(dir.join("o/extend.jsonl"), line).unwrap();
 }

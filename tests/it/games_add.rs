@@ -8,9 +8,11 @@
 //! START that go on a few squares past it add only positions of 17 empty
 //! squares or fewer, which the solver solves at once.
 
-use crate::common::{assert_no_engine_left, bin, book, journal, run, solver, stderr, summary, RUN_TAG, START};
+use crate::common::{
+    assert_no_engine_left, bin, book, journal, journal_of_the_initial_position, run, solver, stderr, summary, RUN_TAG,
+    START,
+};
 use bookminer::board::{Board, Move, Square};
-use bookminer::engine::search::Query;
 use bookminer::format::edax;
 use bookminer::kifu::play;
 use bookminer::symmetry::normalize;
@@ -283,27 +285,6 @@ fn new(dir: &Path, out: &str, extra: &[&str]) -> Command {
     command.current_dir(dir).args(["--config", "/dev/null", "new", out, "--workers", "1", "--out-dir", "o"]);
     command.arg("--engine").arg(solver()).args(extra).env(RUN_TAG, dir).env("SOURCE_DATE_EPOCH", "0");
     command
-}
-
-/// A journal holding one answer: the initial position at `level`, its best
-/// move `mv` scoring `score` (the solver cannot solve it: the answer is
-/// taken from the journal, as a run killed after its search would; the
-/// line names the engine this run names, whose answers alone it takes
-/// again, SPEC §18).
-fn journal_of_the_initial_position(dir: &Path, level: u8, mv: &str, score: i8) {
-    let query = Query {
-        board: normalize(&Board::INITIAL).board,
-        excluded: bookminer::board::Squares::NONE,
-        level: bookminer::level::Level::new(level).unwrap(),
-    };
-    let line = format!(
-        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":{level},\"excluded\":[],\"move\":\"{mv}\",\"score\":{score},\"engine\":{:?}}}\n",
-        query.board_text(),
-        query.side(),
-        solver().display().to_string()
-    );
-    std::fs::create_dir_all(dir.join("o")).unwrap();
-    std::fs::write(dir.join("o/extend.jsonl"), line).unwrap();
 }
 
 #[test]

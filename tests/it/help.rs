@@ -10,7 +10,9 @@ use crate::common;
 fn flags_in(help: &str) -> BTreeSet<String> {
     help.split(|c: char| c.is_whitespace() || ",[]()".contains(c))
         .filter(|word| word.starts_with("--") && word.len() > 2)
-        .map(|word| word.split(['=', '<']).next().unwrap_or(word).trim_end_matches("...").to_string())
+        .map(|word| {
+            word.split(['=', '<']).next().unwrap_or(word).trim_end_matches("...").trim_end_matches('.').to_string()
+        })
         .collect()
 }
 
@@ -33,6 +35,10 @@ const MINING: &[&str] =
     &["--mode", "--min-gap", "--mode1-linkless", "--format", "--bom", "--unique-lines", "--output", "--stdout"];
 /// Every command that writes a file the command line names (OUT, -o).
 const NAMED: &[&str] = &["--force"];
+/// What extend and the commands grown from it take.
+const GROWING: &[&str] = &["--egbk-level", "--fresh", "--min-empties", "--max-positions"];
+/// grow's budget, which deepen takes too.
+const GROW: &[&str] = &["--error-weight", "--max-priority", "--max-seconds"];
 
 fn set(groups: &[&[&str]]) -> BTreeSet<String> {
     ALWAYS.iter().chain(groups.iter().flat_map(|g| g.iter())).map(|f| f.to_string()).collect()
@@ -117,6 +123,10 @@ fn each_command_shows_exactly_the_options_it_uses() {
             ]),
         ),
         (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (&["extend"], set(&[GROWING, ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
+        (&["grow"], set(&[GROWING, GROW, ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
+        (&["deepen"], set(&[GROWING, GROW, &["--level"], ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
+        (&["merge"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
@@ -125,6 +135,8 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS, NAMED])),
     ];
+    let covered: BTreeSet<String> = cases.iter().filter_map(|(c, _)| c.first()).map(|c| c.to_string()).collect();
+    assert_eq!(covered, common::commands().into_iter().collect(), "a case for each command --help lists");
     for (command, expected) in cases {
         let shown = flags_in(&help_of(command));
         assert_eq!(shown, expected, "bookminer {command:?} --help");

@@ -359,7 +359,7 @@ fn command_variants(code: &str) -> Vec<String> {
 #[test]
 fn each_command_is_one_file_and_the_shared_files_name_none() {
     let src = common::repo().join("src");
-    for shared in ["cli.rs", "app.rs", "config.rs", "summary.rs"] {
+    for shared in ["cli.rs", "app.rs", "config.rs", "summary.rs", "manual.rs"] {
         let code = code(&src.join(shared));
         assert_eq!(command_variants(&code), Vec::<String>::new(), "src/{shared} names commands");
         assert!(!code.contains("derive(Subcommand"), "src/{shared} declares commands");
@@ -379,10 +379,51 @@ fn each_command_is_one_file_and_the_shared_files_name_none() {
             .map(|(at, _)| code[at + "impl Run for ".len()..].split([' ', '<']).next().unwrap_or_default())
             .collect();
         assert_eq!(runs.len(), 1, "{} defines {} commands, not one: {runs:?}", file.display(), runs.len());
-        let variant = format!("{}({stem}::{})", runs[0], runs[0]);
-        assert!(table.contains(&variant), "src/commands/mod.rs has no variant {variant}");
-        assert!(table.contains(&format!("Command::{}(c) =>", runs[0])), "src/commands/mod.rs runs no {}", runs[0]);
+        // The one list (`commands!`) names each variant with its file.
+        let variant = format!("{}({stem})", runs[0]);
+        assert!(table.contains(&variant), "src/commands/mod.rs lists no {variant}");
+        assert!(code.contains("pub const EXAMPLES: &[(&str, &str)]"), "{} has no EXAMPLES", file.display());
     }
+}
+
+/// The string literals of `code` that are a command's name, whole
+/// (`"mine"`, `starts_with("synth")`): a command named in a file not its own.
+fn quoted_names(code: &str, names: &[String]) -> Vec<String> {
+    names.iter().filter(|name| code.contains(&format!("\"{name}\""))).cloned().collect()
+}
+
+/// Issue 63 point 3: no file of the binary but the command's own names a
+/// command as a string (`mut_subcommand("mine", …)`, `text == "inspect"`,
+/// `command.starts_with("synth")`): what a command does differently is said
+/// in its own file. (Prose that mentions a command, in a message or a
+/// help text, is no such name.)
+#[test]
+fn no_shared_file_names_a_command_in_quotes() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("commands"), &mut files);
+    let names: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("mod.rs"))
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.len() >= 20 && names.contains(&"inspect".to_string()), "{names:?}");
+    let shared = ["main.rs", "cli.rs", "app.rs", "config.rs", "summary.rs", "manual.rs", "logging.rs", "progress.rs"];
+    let mut found = Vec::new();
+    for file in shared.iter().chain(&["heartbeat.rs", "commands/mod.rs"]) {
+        for name in quoted_names(&code(&src.join(file)), &names) {
+            found.push(format!("src/{file}: \"{name}\""));
+        }
+    }
+    assert!(found.is_empty(), "commands named outside their files:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_command_named_in_quotes_is_found_and_prose_is_not() {
+    let names = ["mine".to_string(), "synth".to_string(), "inspect".to_string()];
+    let code = "cli.mut_subcommand(\"mine\", f);\nif command.starts_with(\"synth\") {}\n\
+                let e = \"no book given: `bookminer inspect BOOK`\";";
+    assert_eq!(quoted_names(code, &names), ["mine", "synth"]);
 }
 
 #[test]

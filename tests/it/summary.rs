@@ -3,9 +3,10 @@
 //! are the ones the run wrote), `-q` (nothing on stdout or stderr but
 //! warnings and errors), and the completion scripts and manual page.
 
-use crate::common::{bin, data, sample};
+use crate::common::{bin, book as endgames, commands, data, journal_of_the_initial_position, sample, solver, START};
+use bookminer::book::Book;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 use std::process::Output;
@@ -83,7 +84,39 @@ fn every_command_ends_with_one_json_object_when_asked() {
     let book = book.to_str().unwrap();
     let games = data("games/WTH_1977.wtb");
     let games = games.to_str().unwrap();
-    let cases: [(&str, Vec<&str>); 10] = [
+    // The growth commands from four plies below extend's start on the
+    // endgame book's line (two searches at most), with the solver; `new`
+    // from a journal that already holds the initial position's search.
+    let endgames = endgames();
+    let endgames = endgames.to_str().unwrap();
+    let start = format!("{START}d7d8g4d1");
+    std::fs::write(d.join("line.txt"), format!("{start}\n")).unwrap();
+    journal_of_the_initial_position(&d.join("new"), 10, "D3", 2);
+    let solver = solver();
+    let engine = ["--engine", solver.to_str().unwrap(), "--workers", "1"];
+    let grown = |command: &'static str, extra: &[&str]| {
+        let out = format!("{command}.dat");
+        let mut args = vec![command.to_string(), endgames.to_string()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend([out, "--out-dir".into(), format!("o-{command}")]);
+        args.extend(engine.iter().map(|a| a.to_string()));
+        (command, args)
+    };
+    let mut cases: Vec<(&str, Vec<String>)> =
+        vec![grown("fill", &["--max-seconds", "0"]), grown("merge", &[endgames]), grown("add", &["line.txt"])];
+    for (command, extra) in [
+        ("extend", &[][..]),
+        ("play", &[]),
+        ("deviate", &["--relative", "0", "--absolute", "0"]),
+        ("enhance", &["--rounds", "1"]),
+        ("grow", &["--max-seconds", "0"]),
+        ("deepen", &["--level", "60"]),
+    ] {
+        cases.push(grown(command, &[extra, &["--start", &start]].concat()));
+    }
+    let new = ["new", "new/n.dat", "--level", "10", "--depth", "20", "--out-dir", "new/o"];
+    cases.push(("new", new.iter().chain(&engine).map(|a| a.to_string()).collect()));
+    let plain: [(&str, Vec<&str>); 10] = [
         ("mine", vec!["mine", "--book", book, "--mode", "all", "--out-dir", "o"]),
         ("check", vec!["check", book, games, "--out-dir", "o", "--format", "kifu,obf", "--bom", "false"]),
         ("inspect", vec!["inspect", "--book", book, "F5D6"]),
@@ -95,8 +128,16 @@ fn every_command_ends_with_one_json_object_when_asked() {
         ("diff", vec!["diff", book, "f.dat", "--out-dir", "o"]),
         ("synth", vec!["synth", "--positions", "50", "s.dat"]),
     ];
+    cases.extend(plain.into_iter().map(|(c, args)| (c, args.into_iter().map(String::from).collect())));
+    // Every command --help lists has its case, but the three that end with
+    // no summary: what they print is the document asked for (below), or
+    // they serve until stopped.
+    let without = ["completions", "man", "serve"];
+    let covered: BTreeSet<String> = cases.iter().map(|(c, _)| c.to_string()).chain(without.map(String::from)).collect();
+    assert_eq!(covered, commands().into_iter().collect(), "a case for each command --help lists");
+    let records = |path: &Path| Book::open(path, &Default::default()).unwrap().records().count() as u64;
     for (command, args) in cases {
-        let mut args = args.clone();
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
         args.extend(["--summary", "json"]);
         let summary = json_of(&run_in(d, &args));
         assert_eq!(summary["command"], command, "{summary}");
@@ -122,8 +163,22 @@ fn every_command_ends_with_one_json_object_when_asked() {
                     }
                 }
             }
-            _ => assert!(summary["elapsed_seconds"].is_number() || summary.get("elapsed_seconds").is_none()),
+            "verify" => assert_eq!(summary["records"], records(&sample())),
+            "stats" => assert_eq!(summary["positions"], records(&sample())),
+            "cut" => assert_eq!(summary["records_kept"], records(&d.join("c.dat"))),
+            "synth" => assert_eq!(summary["positions"], records(&d.join("s.dat"))),
+            // convert, and every command that grows a book: the records OUT holds.
+            _ => {
+                let output = d.join(summary["output"].as_str().unwrap());
+                assert_eq!(summary["records_written"], records(&output), "{summary}");
+            }
         }
+    }
+    for document in [&["completions", "bash"][..], &["man", "verify"]] {
+        let args: Vec<&str> = document.iter().copied().chain(["--summary", "json"]).collect();
+        let out = run_in(d, &args);
+        assert!(out.status.success() && !out.stdout.is_empty(), "{document:?}");
+        assert!(serde_json::from_slice::<Value>(&out.stdout).is_err(), "{document:?}: the document alone");
     }
 }
 
