@@ -126,6 +126,13 @@ pub enum AppError {
         #[source]
         source: std::io::Error,
     },
+    /// `serve` could not listen on its address.
+    #[error("cannot listen on {address}: {}", listen_why(source))]
+    Listen {
+        address: std::net::SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Usage(String),
     /// No book was named: no argument, no --book, no `book` key.
@@ -173,6 +180,19 @@ pub enum AppError {
     StdoutClosed,
 }
 
+/// Why an address cannot be listened on, and what to do: a port in use
+/// is another program's (or another `serve`), which --port 0 steps around.
+fn listen_why(source: &std::io::Error) -> String {
+    match source.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "the port is in use by another program (or another serve); --port 0 takes a free one, which the address printed names".into()
+        }
+        std::io::ErrorKind::AddrNotAvailable => format!("{source}; the address is not one of this machine's"),
+        std::io::ErrorKind::PermissionDenied => format!("{source}; ports below 1024 need privileges, --port 0 takes a free one"),
+        _ => source.to_string(),
+    }
+}
+
 impl AppError {
     /// The kind of failure; none when nothing failed (standard output closed).
     pub fn kind(&self) -> Option<ErrorKind> {
@@ -188,9 +208,10 @@ impl AppError {
             AppError::Check(e) => e.kind(),
             AppError::Games(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
-            AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
-                io_kind(source)
-            }
+            AppError::Io { source, .. }
+            | AppError::Scratch { source, .. }
+            | AppError::SummaryLost { source, .. }
+            | AppError::Listen { source, .. } => io_kind(source),
             AppError::Usage(_)
             | AppError::NoBook
             | AppError::NoPositions
