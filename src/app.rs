@@ -79,7 +79,7 @@ pub struct Files {
     pub own_journal: Option<PathBuf>,
 }
 
-/// Exit statuses (also in the README and `--help`).
+/// Exit statuses (also in docs/usage.md and `--help`).
 pub const EXIT_PROBLEMS: u8 = 1;
 /// `diff --exit-code`: the books differ.
 pub const EXIT_DIFFERENT: u8 = 1;
