@@ -785,6 +785,38 @@ pub fn log_report(report: &str) {
     }
 }
 
+/// Refuses, before any is written, the pictures of a run (the names given
+/// and those made from them, `pos-2.svg` of `--svg pos.svg`) that land on
+/// a file the run reads, on the log file, on extend's journal, or on one
+/// another: the checks a named output passes, for every name written.
+pub fn check_views(paths: &[PathBuf], inputs: &[&Path], config: &Config) -> Result<(), AppError> {
+    use bookminer::files::existing::{Found, Holds};
+    use bookminer::files::input::same_destination;
+    for (i, path) in paths.iter().enumerate() {
+        if let Some(input) = inputs.iter().find(|input| same_destination(input, path)) {
+            return Err(AppError::Usage(format!(
+                "{}: is {}, which this command reads; name another file to draw into",
+                path.display(),
+                input.display()
+            )));
+        }
+        if let Some(log) = config.log_file.as_ref().filter(|log| same_destination(log, path)) {
+            return Err(AppError::LogFile { log: log.clone(), other: path.clone(), role: "write" });
+        }
+        if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
+            return Err(AppError::IsJournal { path: path.clone() });
+        }
+        if let Some(other) = paths[..i].iter().find(|other| same_destination(other, path)) {
+            return Err(AppError::Usage(format!(
+                "{} and {} are one file: each picture needs a file of its own",
+                other.display(),
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Writes a picture or chart whole (or not at all), never over a file the
 /// command reads (the book, the positions file), by any path.
 pub fn write_view(inputs: &[&Path], path: &Path, bytes: &[u8]) -> Result<(), AppError> {

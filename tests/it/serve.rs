@@ -525,3 +525,30 @@ fn a_port_in_use_says_so_and_offers_port_0() {
     assert!(stderr.contains(&format!("127.0.0.1:{port}")) && stderr.contains("in use"), "{stderr}");
     assert!(stderr.contains("--port 0") && !stderr.contains("edax46"), "{stderr}");
 }
+
+/// Issue 64, point 6: the names made from `--svg` (j-2.svg of j.svg) pass
+/// the checks the name given passes: never the log file, never a file the
+/// run reads; `stats --svg` and `--html` never one file.
+#[test]
+fn derived_picture_names_pass_the_checks_named_ones_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(edax46(), dir.path().join("b.dat")).unwrap();
+    let run = |args: &[&str]| bin().current_dir(dir.path()).args(args).output().unwrap();
+
+    let out = run(&["inspect", "b.dat", "F5", "F5F6", "--svg", "l.svg", "--log-file", "l-2.svg"]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert!(common::stderr_of(&out).contains("l-2.svg"), "{}", common::stderr_of(&out));
+    assert!(!dir.path().join("l-1.svg").exists(), "nothing drawn");
+
+    std::fs::write(dir.path().join("j-2.svg"), "F5\nF5F6\n").unwrap();
+    let out = run(&["inspect", "b.dat", "-f", "j-2.svg", "--svg", "j.svg"]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert!(common::stderr_of(&out).contains("which this command reads"), "{}", common::stderr_of(&out));
+    assert_eq!(std::fs::read_to_string(dir.path().join("j-2.svg")).unwrap(), "F5\nF5F6\n");
+    assert!(!dir.path().join("j-1.svg").exists(), "nothing drawn before the refusal");
+
+    let out = run(&["stats", "b.dat", "--svg", "s.svg", "--html", "./s.svg"]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
+    assert!(common::stderr_of(&out).contains("one file"), "{}", common::stderr_of(&out));
+    assert!(!dir.path().join("s.svg").exists());
+}
