@@ -688,6 +688,21 @@ pub enum OnInterrupt {
     Stop,
 }
 
+/// Refuses a game file where the book goes when a book is among the game
+/// files (`check WTH_2015.wtb b.dat`): the arguments swapped, said so for
+/// `add` and `check` alike, with the order `usage` gives.
+pub fn refuse_swapped(command: &str, book: &Path, games: &[PathBuf], usage: &str) -> Result<(), AppError> {
+    let Some(format) = bookminer::games::GameFormat::of_path(book) else { return Ok(()) };
+    let Some(other) = games.iter().find(|game| crate::commands::inspect::is_book(game)) else { return Ok(()) };
+    Err(AppError::Usage(format!(
+        "{}: {command}'s first argument is the book, and this name is a game file's (.{}), while {} is a book: \
+         the arguments are swapped; {usage}",
+        book.display(),
+        format.extension(),
+        other.display()
+    )))
+}
+
 /// Refuses a window (deviation, error, max_ply) for a policy that has its
 /// own rule for where it goes, `instead` saying what that rule is.
 pub fn refuse_window(config: &Config, command: &str, instead: &str) -> Result<(), AppError> {

@@ -222,7 +222,7 @@ fn book_among(arguments: &[String]) -> Result<Option<(usize, &Path)>, AppError> 
 
 /// Whether `path` names an existing file that starts as a book does, or
 /// is named `.egbk` (a format without magic).
-fn is_book(path: &Path) -> bool {
+pub(crate) fn is_book(path: &Path) -> bool {
     if !path.is_file() {
         return false;
     }
