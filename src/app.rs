@@ -80,7 +80,7 @@ pub struct Files {
     pub own_journal: Option<PathBuf>,
 }
 
-/// Exit statuses (also in the README and `--help`).
+/// Exit statuses (also in docs/usage.md and `--help`).
 pub const EXIT_PROBLEMS: u8 = 1;
 /// `diff --exit-code`: the books differ.
 pub const EXIT_DIFFERENT: u8 = 1;
@@ -124,6 +124,13 @@ pub enum AppError {
     Scratch {
         output: PathBuf,
         dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// `serve` could not listen on its address.
+    #[error("cannot listen on {address}: {}", listen_why(source))]
+    Listen {
+        address: std::net::SocketAddr,
         #[source]
         source: std::io::Error,
     },
@@ -173,6 +180,19 @@ pub enum AppError {
     StdoutClosed,
 }
 
+/// Why an address cannot be listened on, and what to do: a port in use
+/// is another program's (or another `serve`), which --port 0 steps around.
+fn listen_why(source: &std::io::Error) -> String {
+    match source.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "the port is in use by another program (or another serve); --port 0 takes a free one, which the address printed names".into()
+        }
+        std::io::ErrorKind::AddrNotAvailable => format!("{source}; the address is not one of this machine's"),
+        std::io::ErrorKind::PermissionDenied => format!("{source}; ports below 1024 need privileges, --port 0 takes a free one"),
+        _ => source.to_string(),
+    }
+}
+
 impl AppError {
     /// The kind of failure; none when nothing failed (standard output closed).
     pub fn kind(&self) -> Option<ErrorKind> {
@@ -188,9 +208,10 @@ impl AppError {
             AppError::Check(e) => e.kind(),
             AppError::Games(e) => e.kind(),
             AppError::Synth(e) => e.kind(),
-            AppError::Io { source, .. } | AppError::Scratch { source, .. } | AppError::SummaryLost { source, .. } => {
-                io_kind(source)
-            }
+            AppError::Io { source, .. }
+            | AppError::Scratch { source, .. }
+            | AppError::SummaryLost { source, .. }
+            | AppError::Listen { source, .. } => io_kind(source),
             AppError::Usage(_)
             | AppError::NoBook
             | AppError::NoPositions
@@ -690,6 +711,21 @@ pub enum OnInterrupt {
     Stop,
 }
 
+/// Refuses a game file where the book goes when a book is among the game
+/// files (`check WTH_2015.wtb b.dat`): the arguments swapped, said so for
+/// `add` and `check` alike, with the order `usage` gives.
+pub fn refuse_swapped(command: &str, book: &Path, games: &[PathBuf], usage: &str) -> Result<(), AppError> {
+    let Some(format) = bookminer::games::GameFormat::of_path(book) else { return Ok(()) };
+    let Some(other) = games.iter().find(|game| crate::commands::inspect::is_book(game)) else { return Ok(()) };
+    Err(AppError::Usage(format!(
+        "{}: {command}'s first argument is the book, and this name is a game file's (.{}), while {} is a book: \
+         the arguments are swapped; {usage}",
+        book.display(),
+        format.extension(),
+        other.display()
+    )))
+}
+
 /// Refuses a window (deviation, error, max_ply) for a policy that has its
 /// own rule for where it goes, `instead` saying what that rule is.
 pub fn refuse_window(config: &Config, command: &str, instead: &str) -> Result<(), AppError> {
@@ -785,6 +821,38 @@ pub fn log_report(report: &str) {
     for line in report.lines() {
         tracing::info!(target: REPORT, "{line}");
     }
+}
+
+/// Refuses, before any is written, the pictures of a run (the names given
+/// and those made from them, `pos-2.svg` of `--svg pos.svg`) that land on
+/// a file the run reads, on the log file, on extend's journal, or on one
+/// another: the checks a named output passes, for every name written.
+pub fn check_views(paths: &[PathBuf], inputs: &[&Path], config: &Config) -> Result<(), AppError> {
+    use bookminer::files::existing::{Found, Holds};
+    use bookminer::files::input::same_destination;
+    for (i, path) in paths.iter().enumerate() {
+        if let Some(input) = inputs.iter().find(|input| same_destination(input, path)) {
+            return Err(AppError::Usage(format!(
+                "{}: is {}, which this command reads; name another file to draw into",
+                path.display(),
+                input.display()
+            )));
+        }
+        if let Some(log) = config.log_file.as_ref().filter(|log| same_destination(log, path)) {
+            return Err(AppError::LogFile { log: log.clone(), other: path.clone(), role: "write" });
+        }
+        if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
+            return Err(AppError::IsJournal { path: path.clone() });
+        }
+        if let Some(other) = paths[..i].iter().find(|other| same_destination(other, path)) {
+            return Err(AppError::Usage(format!(
+                "{} and {} are one file: each picture needs a file of its own",
+                other.display(),
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Writes a picture or chart whole (or not at all), never over a file the

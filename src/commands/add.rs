@@ -92,6 +92,7 @@ impl Run for Add {
     /// is (`add IN OUT GAMES`, OUT put before the games): the book would
     /// be written over a game file, or under a game file's name.
     fn refuse(&self) -> Result<(), AppError> {
+        crate::app::refuse_swapped("add", &self.input, &self.games, "bookminer add IN GAMES... OUT")?;
         match bookminer::games::GameFormat::of_path(&self.output) {
             Some(format) => Err(AppError::Usage(format!(
                 "{}: add's last argument is OUT, the book it writes, and this name is a game file's (.{}); \

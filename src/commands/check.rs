@@ -64,6 +64,10 @@ pub struct Check {
 }
 
 impl Run for Check {
+    fn refuse(&self) -> Result<(), AppError> {
+        crate::app::refuse_swapped("check", &self.book, &self.games, "bookminer check BOOK GAMES...")
+    }
+
     fn settings(&self) -> Settings {
         Settings {
             written: self.written.clone(),

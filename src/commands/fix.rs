@@ -147,7 +147,9 @@ fn fix_read(config: &Config, book: Book, paths: &FixPaths, shown: &RefCell<Progr
 /// fixes it.
 fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
-    let paths = ExtendPaths::new(input, output, &config.out_dir)?.fresh(fresh);
+    // Refused in fix --link's words (issue 64: it said "extend").
+    let writer = bookminer::files::input::Writer::Growth("fix --link");
+    let paths = ExtendPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);

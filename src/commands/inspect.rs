@@ -2,7 +2,7 @@
 //! or one JSON object; its JSON is also what the explorer's
 //! `/api/inspect` gives (src/serve/).
 
-use crate::app::{book_of, log_report, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
+use crate::app::{book_of, check_views, log_report, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, SummaryFormat};
@@ -53,6 +53,17 @@ pub struct Inspect {
     log: LogKeys,
 }
 
+impl Inspect {
+    /// The pictures' names, as many as the positions given as arguments
+    /// (the book among them left out); the name given alone otherwise.
+    fn pictures(&self) -> Vec<PathBuf> {
+        let Some(svg) = &self.svg else { return Vec::new() };
+        let book = usize::from(book_among(&self.positions).ok().flatten().is_some());
+        let asked = self.positions.len().saturating_sub(book).max(1);
+        (1..=asked).map(|i| picture_name(svg, i, asked)).collect()
+    }
+}
+
 impl Run for Inspect {
     fn settings(&self) -> Settings {
         Settings { book: self.book.clone(), read: self.read.clone(), log: self.log.clone(), ..Settings::default() }
@@ -63,8 +74,10 @@ impl Run for Inspect {
         let book = named.or_else(|| config.book.clone());
         Files {
             read: book.into_iter().chain(self.file.clone()).chain(config.positions_file.clone()).collect(),
-            // The pictures: never drawn over the config or the log.
-            written: self.svg.iter().cloned().collect(),
+            // The pictures, each name that will be written when the
+            // positions are arguments: never drawn over the config, the
+            // log or a journal (a positions file's are checked once read).
+            written: self.pictures(),
             ..Files::default()
         }
     }
@@ -114,7 +127,7 @@ pub fn run_inspect(
     let outcomes = inspect(&book, &rules, &requests);
     if let Some(svg) = svg {
         let inputs: Vec<&Path> = [Some(book_path), positions_file].into_iter().flatten().collect();
-        draw_positions(&book, &rules, &outcomes, svg, &inputs)?;
+        draw_positions(&book, &rules, &outcomes, svg, &inputs, config)?;
     }
     let as_json = summary::ending().summary == SummaryFormat::Json;
     // With --summary json every position read is gathered into one object,
@@ -160,16 +173,18 @@ fn draw_positions(
     outcomes: &[Outcome],
     svg: &Path,
     inputs: &[&Path],
+    config: &Config,
 ) -> Result<(), AppError> {
+    let names: Vec<PathBuf> = (1..=outcomes.len()).map(|i| picture_name(svg, i, outcomes.len())).collect();
+    check_views(&names, inputs, config)?;
     for (i, outcome) in outcomes.iter().enumerate() {
         let report = match outcome {
             Ok(report) => report,
             Err(InspectError::NotInBook { report, .. }) => report,
             Err(_) => continue,
         };
-        let path = picture_name(svg, i + 1, outcomes.len());
         let found = mismatches::at_position(book, rules, report);
-        write_view(inputs, &path, Picture { report, mismatches: &found }.to_string().as_bytes())?;
+        write_view(inputs, &names[i], Picture { report, mismatches: &found }.to_string().as_bytes())?;
     }
     Ok(())
 }
@@ -201,7 +216,7 @@ fn book_among(arguments: &[String]) -> Result<Option<(usize, &Path)>, AppError> 
 
 /// Whether `path` names an existing file that starts as a book does, or
 /// is named `.egbk` (a format without magic).
-fn is_book(path: &Path) -> bool {
+pub(crate) fn is_book(path: &Path) -> bool {
     if !path.is_file() {
         return false;
     }

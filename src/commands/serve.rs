@@ -1,7 +1,7 @@
 //! `serve`: the explorer, a book in the browser (docs/pictures.md; its
 //! server is src/serve/).
 
-use crate::app::{book_of, cancel, open_book, stop_on_interrupt, AppError, Files, Run, EXIT_INTERRUPTED};
+use crate::app::{book_of, cancel, open_book, read_options, stop_on_interrupt, AppError, Files, Run, EXIT_INTERRUPTED};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use bookminer::rules::modes::Rules;
@@ -30,6 +30,11 @@ pub struct Serve {
     /// (0.0.0.0 offers the book to every machine that can reach this one).
     #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
     address: std::net::IpAddr,
+    /// A name the page may also be asked under (besides the address's
+    /// own, and localhost for 127.0.0.1): a request naming another site in
+    /// its Host field is refused, so that no page elsewhere reads the book.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     #[command(flatten)]
     book: BookKeys,
     #[command(flatten)]
@@ -51,21 +56,34 @@ impl Run for Serve {
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
         let address = std::net::SocketAddr::new(self.address, self.port);
-        run_serve(book_of(self.path.as_deref(), config)?, config, address)
+        run_serve(book_of(self.path.as_deref(), config)?, config, address, &self.allow_host)
     }
 }
 
 /// The explorer (docs/pictures.md): the book opened, then served until
 /// Ctrl-C (status 0); Ctrl-C during the load serves nothing (status 130).
-fn run_serve(book_path: &Path, config: &Config, address: std::net::SocketAddr) -> Result<u8, AppError> {
+fn run_serve(
+    book_path: &Path,
+    config: &Config,
+    address: std::net::SocketAddr,
+    allow_hosts: &[String],
+) -> Result<u8, AppError> {
     stop_on_interrupt("the server stops");
     let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
     let book = open_book(book_path, config, &mut Progress::default())?;
     if cancel().is_set() {
         return Ok(EXIT_INTERRUPTED);
     }
-    crate::serve::run(&book, &rules, address, cancel())
-        .map_err(|source| AppError::Io { path: book_path.to_path_buf(), source })
+    let listener = crate::serve::listen(address).map_err(|source| AppError::Listen { address, source })?;
+    let served = crate::serve::Served {
+        path: book_path.to_path_buf(),
+        book,
+        options: read_options(config),
+        rules,
+        allow_hosts: allow_hosts.to_vec(),
+    };
+    crate::serve::run(listener, served, cancel())
+        .map_err(|source| AppError::Io { path: PathBuf::from("<standard output>"), source })
 }
 
 /// A few command lines for serve's manual page (`bookminer man serve`): what each

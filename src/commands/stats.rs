@@ -1,6 +1,6 @@
 //! `stats`: a book's header and what its records hold, with charts.
 
-use crate::app::{book_of, end, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
+use crate::app::{book_of, check_views, end, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, text, SummaryFormat};
@@ -63,6 +63,9 @@ struct Charts<'a> {
 }
 
 fn run_stats(path: &Path, config: &Config, charts: Charts<'_>) -> Result<u8, AppError> {
+    // Both charts checked before either is drawn (or the book read).
+    let names: Vec<PathBuf> = charts.svg.iter().chain(&charts.html).map(|p| p.to_path_buf()).collect();
+    check_views(&names, &[path], config)?;
     let book = open_book(path, config, &mut Progress::default())?;
     let ending = summary::ending();
     if !ending.quiet && ending.summary == SummaryFormat::Human {

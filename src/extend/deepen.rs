@@ -131,9 +131,11 @@ pub struct DeepenReport {
     pub values_changed: u64,
     /// Why the run stopped deepening.
     pub ended: Ended,
-    /// The header's level was set to the level (an Edax book, no record
-    /// left that needs deepening to it).
+    /// The header's level was set to the level (an Edax book, the level
+    /// above IN's, no record left that needs deepening to it).
     pub header_level_set: bool,
+    /// The level OUT's header says (an Edax book's; none for Egaroucid's).
+    pub header_level: Option<i32>,
 }
 
 impl fmt::Display for DeepenReport {
@@ -148,7 +150,11 @@ impl fmt::Display for DeepenReport {
         writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
         writeln!(f, "values changed       {}", self.values_changed)?;
         e.searches.write(&e.journal, f)?;
-        let header = if self.header_level_set { ", its header's level set" } else { "" };
+        let header = match (self.header_level, self.header_level_set) {
+            (Some(level), true) => format!(", its header's level set to {level}"),
+            (Some(level), false) => format!(", its header's level kept at {level}"),
+            (None, _) => String::new(),
+        };
         writeln!(f, "book written         {} ({} records{header})", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
     }
@@ -225,9 +231,14 @@ impl Policy for Leaves<'_> {
         let counted = Instant::now();
         self.report.values_changed = values_changed(store, solved)?;
         tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
-        if header_holds_a_level(store) && !any_needs_deepening(store, options.level)? {
+        // SPEC §16 step 4: never lowered, since `add` and `extend` search
+        // new positions at the header's level.
+        let read = store.book().header().edax().map(|h| h.level);
+        self.report.header_level = read;
+        if read.is_some_and(|read| options.level.to_i32() > read) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
             self.report.header_level_set = true;
+            self.report.header_level = Some(options.level.to_i32());
         }
         Ok(())
     }
@@ -565,14 +576,6 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
         }
         Ok(changed)
     })
-}
-
-/// Whether the book's header holds a level: an Edax header does, an
-/// Egaroucid header none. SPEC §16 step 4 sets it to L whenever no record
-/// needs deepening to L, a lower L included (every record is then at least
-/// as deep as L).
-fn header_holds_a_level(store: &Store<'_>) -> bool {
-    store.book().header().edax().is_some()
 }
 
 /// Whether any record of the book written, reachable or not, still needs

@@ -4,6 +4,7 @@
 //! play, a position written wrong, a URL too long are each an HTTP error
 //! with a message saying why.
 
+use super::http::Reply as Answer;
 use super::view;
 use bookminer::board::Board;
 use bookminer::book::Book;
@@ -19,29 +20,6 @@ const VIEW_SLOT: &str = "/*VIEW*/null";
 /// The longest URL answered: a kifu of 60 moves, or a board percent-encoded,
 /// is far shorter.
 pub const MAX_URL: usize = 2048;
-
-/// An answer: the HTTP status, the body's type and the body.
-pub struct Answer {
-    /// The HTTP status.
-    pub status: u16,
-    /// The body's media type.
-    pub content_type: &'static str,
-    /// The body.
-    pub body: Vec<u8>,
-}
-
-impl Answer {
-    fn ok(content_type: &'static str, body: String) -> Answer {
-        Answer { status: 200, content_type, body: body.into_bytes() }
-    }
-
-    /// An error: the status and a line saying why, as text.
-    fn error(status: u16, why: impl Into<String>) -> Answer {
-        let mut body = why.into();
-        body.push('\n');
-        Answer { status, content_type: "text/plain; charset=utf-8", body: body.into_bytes() }
-    }
-}
 
 /// Answers one request.
 pub fn answer(book: &Book, rules: &Rules, method: &str, url: &str) -> Answer {

@@ -388,3 +388,21 @@ proptest! {
         }
     }
 }
+
+/// Issue 64, point 9: a game file where the book goes, the book among the
+/// game files, is met the same way by `check` and `add`: the arguments
+/// said to be swapped, with the order to give them in.
+#[test]
+fn swapped_arguments_are_met_evenly_by_check_and_add() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(crate::common::data("books/endgames-extend.dat"), dir.path().join("b.dat")).unwrap();
+    std::fs::copy(crate::common::data("games/WTH_1977.wtb"), dir.path().join("g.wtb")).unwrap();
+    for args in [&["check", "g.wtb", "b.dat"][..], &["add", "g.wtb", "b.dat", "out.dat", "--engine", "none"]] {
+        let out = crate::common::bin().current_dir(dir.path()).args(["--config", "/dev/null"]).args(args).output();
+        let out = out.unwrap();
+        let said = crate::common::stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("the arguments are swapped") && said.contains("b.dat is a book"), "{args:?}: {said}");
+    }
+    assert!(!dir.path().join("out.dat").exists());
+}

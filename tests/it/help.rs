@@ -66,7 +66,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         }),
         (&["serve"], {
             let mut s = reading;
-            s.extend(["--port".into(), "--address".into()]);
+            s.extend(["--port".into(), "--address".into(), "--allow-host".into()]);
             s
         }),
         (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),

@@ -210,3 +210,20 @@ fn an_egaroucid_book_is_fixed_as_fix_fixes_it_and_link_says_it_changes_nothing()
     let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert_eq!(read("linked.egbk3"), read("fixed.egbk3"));
 }
+
+/// Issue 64, point 7: `fix --link IN IN` is refused in fix --link's words,
+/// not extend's.
+#[test]
+fn fix_link_over_its_input_is_refused_in_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(data("books/endgames-extend.dat"), dir.path().join("b.dat")).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "fix", "--link", "b.dat", "./b.dat", "--engine"])
+        .arg(solver())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("fix --link never writes over its input"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("extend"), "{}", stderr(&out));
+}

@@ -328,10 +328,11 @@ fn the_readme_lists_every_key_of_add_s_json_summary() {
     let out = run(add_in(dir.path(), &book(), &["g.txt", "out.dat"], &["--summary", "json"]));
     assert!(out.status.success(), "{}", said(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let row = readme.lines().find(|l| l.starts_with("| `add` |")).expect("the README's row of add's keys");
+    // The keys' table moved from the README to docs/usage.md (issue 64).
+    let usage = std::fs::read_to_string(repo().join("docs/usage.md")).unwrap();
+    let row = usage.lines().find(|l| l.starts_with("| `add` |")).expect("docs/usage.md's row of add's keys");
     for key in json.as_object().unwrap().keys().filter(|k| *k != "command") {
-        assert!(row.contains(&format!("`{key}`")), "the README's row of add lacks {key}: {row}");
+        assert!(row.contains(&format!("`{key}`")), "docs/usage.md's row of add lacks {key}: {row}");
     }
     // The map of SPEC sections to pages says what is built.
     let docs = std::fs::read_to_string(repo().join("docs/README.md")).unwrap();
@@ -352,6 +353,19 @@ fn deepen_to(dir: &Path, level: &str, extra: &[&str]) -> (serde_json::Value, i32
     let written = std::fs::read(dir.join("out.dat")).unwrap();
     let header = bookminer::format::edax::parse_header(&written).unwrap();
     (serde_json::from_slice(&out.stdout).unwrap(), header.level)
+}
+
+/// `deepen in.dat out.dat --level LEVEL` in `dir` with the solver: its
+/// text summary.
+fn deepen_text(dir: &Path, level: &str) -> (std::process::Output, String) {
+    let mut command = bin();
+    command.current_dir(dir).args(["--config", "/dev/null", "deepen", "in.dat", "out.dat", "--level", level]);
+    command.args(["--workers", "1", "--out-dir", "o", "--log-file", "o/log"]);
+    command.arg("--engine").arg(solver()).env(RUN_TAG, dir);
+    let out = run(command);
+    assert!(out.status.success(), "{}", said(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, text)
 }
 
 /// A book at level 1 along one line from the initial position, whose
@@ -412,6 +426,23 @@ fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
     std::fs::write(dir.path().join("in.dat"), bytes).unwrap();
     let (summary, level) = deepen_to(dir.path(), "1", &[]);
     assert_eq!(summary["deepened"], 0, "{summary}");
-    assert_eq!(summary["header_level_set"], true, "no record needs deepening to 1: {summary}");
-    assert_eq!(level, 1, "SPEC §16 step 4: the header says L once no record needs deepening to L");
+    // Issue 64, point 14: SPEC §16 step 4 never lowers the header's level.
+    assert_eq!(summary["header_level_set"], false, "a lower level is never set: {summary}");
+    assert_eq!(level, 2, "SPEC §16 step 4: the header keeps IN's level 2");
+}
+
+/// Issue 64, point 11: deepen's text says what became of the header's level.
+#[test]
+fn deepen_s_text_says_the_header_kept_its_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(book()).unwrap();
+    bytes[18..22].copy_from_slice(&2i32.to_le_bytes());
+    let mut at = 42;
+    while at < bytes.len() {
+        bytes[at + 39] = 2;
+        at += 42 + 2 * usize::from(bytes[at + 38]);
+    }
+    std::fs::write(dir.path().join("in.dat"), bytes).unwrap();
+    let (_, text) = deepen_text(dir.path(), "1");
+    assert!(text.contains("its header's level kept at 2"), "{text}");
 }
