@@ -68,6 +68,13 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Grow the book as Edax's book extend does, one engine a core.", "bookminer extend book.dat grown.dat --engine \"edax -n 1 -eval-file data/eval.dat\""),
             ("Candidates with at least 20 empty squares; engines on two machines.", "bookminer extend book.dat grown.dat --min-empties 20 --engine \"edax -n 1 -eval-file data/eval.dat\" --engine \"ssh -T beta /opt/edax/bin/edax -n 1 -eval-file /opt/edax/data/eval.dat\""),
         ],
+        "learn" => &[
+            ("Egaroucid's book deviate at the book's level, 2 workers.", "bookminer learn book.egbk3 learned.egbk3 --engine \"Egaroucid_for_Console.out -nobook -quiet -t 1\" --workers 2"),
+            ("At level 21, no deeper than move 40, errors 1/2/1.", "bookminer learn book.egbk3 learned.egbk3 --level 21 --depth 40 --error-per-move 1 --error-sum 2 --leaf-error 1"),
+        ],
+        "recalculate" => &[
+            ("Every leaf within the errors below level 21 searched at 21.", "bookminer recalculate book.egbk3 raised.egbk3 --level 21"),
+        ],
         "deviate" => &[
             ("Every line within 2 discs of the best for the side to move, 4 in all, as Edax's book deviate 2 4 grows them.", "bookminer deviate book.dat wide.dat --relative 2 --absolute 4 --engine \"edax -n 1 -eval-file data/eval.dat\""),
         ],

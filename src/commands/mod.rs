@@ -24,11 +24,13 @@ pub mod fill;
 pub mod fix;
 pub mod grow;
 pub mod inspect;
+pub mod learn;
 pub mod man;
 pub mod merge;
 pub mod mine;
 pub mod new;
 pub mod play;
+pub mod recalculate;
 pub mod serve;
 pub mod stats;
 pub mod synth;
@@ -46,6 +48,8 @@ pub enum Command {
     Fix(fix::Fix),
     Extend(extend::Extend),
     Deviate(deviate::Deviate),
+    Learn(learn::Learn),
+    Recalculate(recalculate::Recalculate),
     Play(play::Play),
     Fill(fill::Fill),
     Enhance(enhance::Enhance),
@@ -75,6 +79,8 @@ impl Command {
             Command::Fix(c) => Box::new(c),
             Command::Extend(c) => Box::new(c),
             Command::Deviate(c) => Box::new(c),
+            Command::Learn(c) => Box::new(c),
+            Command::Recalculate(c) => Box::new(c),
             Command::Play(c) => Box::new(c),
             Command::Fill(c) => Box::new(c),
             Command::Enhance(c) => Box::new(c),

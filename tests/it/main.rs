@@ -27,6 +27,7 @@ mod help;
 mod hostile;
 mod hostile_outputs;
 mod layout;
+mod learn;
 mod link;
 mod loop_traps;
 mod manifest;
