@@ -5,6 +5,7 @@
 
 mod common;
 
+mod accuracy;
 mod cases;
 mod check;
 mod cli;
