@@ -17,6 +17,9 @@
 #     to repair and its own `book extend` of it add nothing; the same book as
 #     .egbk3 must grow to the same boards and values (but the positions an
 #     Egaroucid book does not store) and load in Egaroucid as written;
+#   * learn, recalculate and the accuracy grades as Egaroucid's own
+#     book_deviate, book_recalculate_leaf and Book_accuracy (egbook) write
+#     and grade them (docs/egaroucid.md);
 #   * the same `extend` with Egaroucid for Console as the engine
 #     (../shared/tools/clients/egaroucid-console builds it, once, under
 #     /tmp/book-clients/egaroucid-console), and with a fleet of Egaroucid
@@ -711,6 +714,44 @@ explorer_as_a_person_plays_it() {
   kill -INT $server; wait $server
   return $played
 }
+
+# learned_as_egaroucid_would LEVEL LOOPS: learn on the extend book at its
+# line as .egbk3 (errors 2/4/2), against Egaroucid's own book_deviate run by
+# egbook on the same book: the records both hold the same, the rest lines
+# through moves of equal score (scripts/egbook-compare.py, docs/egaroucid.md).
+learned_as_egaroucid_would() {
+  "$bin" convert "$shared/books/extend/endgames-extend.dat" "$d/ext.egbk3" --config /dev/null -q || return 1
+  bm learn "$d/ext.egbk3" "$d/learned.egbk3" --start "$extend_line" --level "$1" --loops "$2" \
+    --engine "$egaroucid" --workers 2 --out-dir "$d/o" || return 1
+  "$egaroucid_dir/egbook" deviate "$d/ext.egbk3" "$d/egbook.egbk3" "$extend_line" "$1" 60 2 4 2 "$2" \
+    > /dev/null 2>&1 || return 1
+  python3 "$repo/scripts/egbook-compare.py" "$d/egbook.egbk3" "$d/learned.egbk3"
+}
+check "learn at level 60, 1 loop, on the extend book as Egaroucid's book deviate" learned_as_egaroucid_would 60 1
+check "learn at level 21, 2 loops, on the extend book as Egaroucid's book deviate" learned_as_egaroucid_would 21 2
+
+# recalculated_as_egaroucid_would: the extend book as .egbk3 with every
+# level set to 10, its leaves within 2/4 recalculated at 21, against egbook recalc.
+recalculated_as_egaroucid_would() {
+  "$bin" convert "$shared/books/extend/endgames-extend.dat" "$d/ext.egbk3" --config /dev/null -q || return 1
+  python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+for o in range(14, len(d), 25): d[o + 17] = d[o + 24] = 10
+open(sys.argv[2], "wb").write(d)' "$d/ext.egbk3" "$d/ext10.egbk3" || return 1
+  bm recalculate "$d/ext10.egbk3" "$d/raised.egbk3" --start "$extend_line" --level 21 --engine "$egaroucid" \
+    --workers 2 --out-dir "$d/o" || return 1
+  "$egaroucid_dir/egbook" recalc "$d/ext10.egbk3" "$d/egbook.egbk3" "$extend_line" 21 60 2 4 > /dev/null 2>&1 \
+    || return 1
+  python3 "$repo/scripts/egbook-compare.py" "$d/egbook.egbk3" "$d/raised.egbk3"
+}
+check "recalculate at level 21 on the extend book as Egaroucid's leaf recalculation" recalculated_as_egaroucid_would
+
+# The accuracy grade inspect gives each move, against egbook accuracy
+# (Egaroucid's Book_accuracy), on the first 60 positions of public books.
+for book in egbk3/edax46-l2-small.egbk3 edax46-l2-small.dat egbk3/edax-ray-l1-perturbed3.egbk3; do
+  check "accuracy grades of $(basename "$book") as Egaroucid's" \
+    "$repo/scripts/egbook-accuracy.sh" "$bin" "$egaroucid_dir/egbook" "$shared/books/$book" "" 60
+done
 
 # Debian's chromium, for the explorer's check (CI's image may lack it).
 command -v chromium > /dev/null || { apt-get update && apt-get install -y chromium; } > /dev/null 2>&1 \

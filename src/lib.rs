@@ -48,6 +48,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod accuracy;
 mod bits;
 pub mod board;
 pub mod book;

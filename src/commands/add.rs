@@ -21,8 +21,10 @@ use std::path::{Path, PathBuf};
 /// with at least n_empties - 1 empty squares is added: one the book
 /// has gets a link for each move whose child the book has, and its
 /// best move not linked searched if it has none; a new one gets the
-/// book's level (an Egaroucid book: --level), its links, and its best
-/// move not linked searched by the engine. OUT, in IN's format,
+/// book's level (an Egaroucid book: its initial position's record's
+/// level, 21 if it has none, unless --level; said before the first
+/// search), its links, and its best move not linked searched by the
+/// engine. OUT, in IN's format,
 /// holds IN's records, then the new ones in the order added,
 /// negamaxed as `fix` does. A game from another start is skipped; a
 /// move that is not legal ends its game there.
@@ -31,6 +33,9 @@ use std::path::{Path, PathBuf};
 /// killed and started again takes its answers from), the greeting and
 /// the exit statuses are extend's.
 #[derive(Args, Debug)]
+#[command(mut_arg("level", |arg| arg.help(
+    "An Egaroucid book's level for the positions added (default: its initial position's record's) [config: level]"
+)))]
 pub struct Add {
     /// The book to read.
     #[arg(value_name = "IN")]
@@ -111,15 +116,31 @@ fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fres
     let files = GameFiles::new(games)?;
     let Growing { paths, options, book, shown } =
         begin_growth_reading(config, (input, games, output), fresh, "add", OnInterrupt::Stop)?;
-    let options = AddOptions {
-        engines: options.engines,
-        engine_timeout: options.engine_timeout,
-        level: config.level,
-        depth: config.depth,
-    };
+    let level = config.level.or_else(|| egaroucid_level(&book));
+    let options =
+        AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.depth };
     let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
+}
+
+/// An Egaroucid book's level, named before the first search: its
+/// initial position's record's (21 when it has none); `None` for an Edax
+/// book, whose header says it.
+fn egaroucid_level(book: &bookminer::book::Book) -> Option<bookminer::level::Level> {
+    if book.header().edax().is_some() {
+        return None;
+    }
+    let initial = bookminer::board::Board::INITIAL;
+    let held = book.find(&bookminer::symmetry::normalize(&initial).board).map(|r| r.level);
+    let level = held.map_or(bookminer::extend::add::DEFAULT_LEVEL, |l| bookminer::level::Level::saturating(l));
+    let from = if held.is_some() { "the initial position's record's" } else { "none in the book: the default" };
+    let said = format!("add: new positions searched at level {} ({from}; --level to change it)", level.to_i32());
+    tracing::info!("{said}");
+    if !crate::summary::ending().quiet {
+        eprintln!("{said}");
+    }
+    Some(level)
 }
 
 /// `add`'s summary as one JSON object (`--summary json`).

@@ -24,11 +24,13 @@ pub mod fill;
 pub mod fix;
 pub mod grow;
 pub mod inspect;
+pub mod learn;
 pub mod man;
 pub mod merge;
 pub mod mine;
 pub mod new;
 pub mod play;
+pub mod recalculate;
 pub mod serve;
 pub mod stats;
 pub mod synth;
@@ -75,6 +77,8 @@ commands! {
     Fix(fix),
     Extend(extend),
     Deviate(deviate),
+    Learn(learn),
+    Recalculate(recalculate),
     Play(play),
     Fill(fill),
     Enhance(enhance),

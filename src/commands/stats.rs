@@ -4,6 +4,8 @@ use crate::app::{book_of, check_views, end, open_book, say, write_view, AppError
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, text, SummaryFormat};
+use bookminer::accuracy::count_grades;
+use bookminer::board::Board;
 use bookminer::book::verify::{verify, VerifyReport};
 use bookminer::book::{Book, BookError, Bytes};
 use bookminer::stats::{book_stats, BookStats, Heading};
@@ -30,6 +32,13 @@ pub struct Stats {
     /// The same charts in an HTML page, into FILE.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Also count the accuracy grades (Egaroucid's AA..F) of every position
+    /// the start position reaches over links
+    #[arg(long)]
+    accuracy: bool,
+    /// The line to the start position of --accuracy, e.g. f5d6 (default: the initial position)
+    #[arg(long, value_name = "LINE", requires = "accuracy")]
+    start: Option<String>,
     #[command(flatten)]
     book: BookKeys,
     #[command(flatten)]
@@ -52,7 +61,14 @@ impl Run for Stats {
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
         let charts = Charts { svg: self.svg.as_deref(), html: self.html.as_deref() };
-        run_stats(book_of(self.path.as_deref(), config)?, config, charts)
+        let accuracy = match (self.accuracy, &self.start) {
+            (false, _) => None,
+            (true, None) => Some(Board::INITIAL),
+            (true, Some(line)) => Some(
+                bookminer::kifu::parse_and_play(line).map_err(|e| AppError::Usage(format!("--start {line:?}: {e}")))?.0,
+            ),
+        };
+        run_stats(book_of(self.path.as_deref(), config)?, config, charts, accuracy)
     }
 }
 
@@ -62,7 +78,7 @@ struct Charts<'a> {
     html: Option<&'a Path>,
 }
 
-fn run_stats(path: &Path, config: &Config, charts: Charts<'_>) -> Result<u8, AppError> {
+fn run_stats(path: &Path, config: &Config, charts: Charts<'_>, accuracy: Option<Board>) -> Result<u8, AppError> {
     // Both charts checked before either is drawn (or the book read).
     let names: Vec<PathBuf> = charts.svg.iter().chain(&charts.html).map(|p| p.to_path_buf()).collect();
     check_views(&names, &[path], config)?;
@@ -83,7 +99,27 @@ fn run_stats(path: &Path, config: &Config, charts: Charts<'_>) -> Result<u8, App
         write_view(&[path], html, drawn.html().as_bytes())?;
     }
     let problems = verify_file(&book)?.problems.len();
-    end(stats.to_string().trim_end().to_string(), || json(path, &book, &stats, problems), None)?;
+    let grades = match accuracy {
+        Some(start) => Some(
+            count_grades(&book, &start)
+                .ok_or_else(|| AppError::Usage(format!("{}: --start is not in the book", path.display())))?,
+        ),
+        None => None,
+    };
+    let mut human = stats.to_string().trim_end().to_string();
+    if let Some(grades) = &grades {
+        let shown: Vec<String> = grades.iter().map(|(name, n)| format!("{name} {n}")).collect();
+        human += &format!("\naccuracy             {}", shown.join(", "));
+    }
+    let json = || {
+        let mut object = json(path, &book, &stats, problems);
+        if let Some(grades) = &grades {
+            let counts: serde_json::Map<String, Value> = grades.iter().map(|(k, n)| (k.clone(), (*n).into())).collect();
+            object["accuracy"] = Value::Object(counts);
+        }
+        object
+    };
+    end(human, json, None)?;
     // Counts of a damaged book are no answer on their own: say so, and fail.
     if problems > 0 {
         tracing::error!("{}: {problems} problem(s) found; `bookminer verify` lists them", path.display());

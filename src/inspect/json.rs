@@ -86,8 +86,20 @@ fn found_fields(found: &Found) -> Value {
         "draws": counts.map(|c| c.1),
         "losses": counts.map(|c| c.2),
         "lines": lines,
-        "links": found.links().map(scored).collect::<Vec<_>>(),
-        "leaf": found.leaf().map(scored),
+        "links": found
+            .links()
+            .zip(&found.grades)
+            .map(|(t, grade)| {
+                let mut link = scored(t);
+                link["accuracy"] = json!(grade.map(|g| g.name()));
+                link
+            })
+            .collect::<Vec<_>>(),
+        "leaf": found.leaf().map(|t| {
+            let mut leaf = scored(t);
+            leaf["accuracy"] = Value::Null;
+            leaf
+        }),
     })
 }
 

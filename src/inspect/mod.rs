@@ -134,11 +134,19 @@ pub fn report_of(book: &Book, origin: &str, text: &str, position: Position) -> R
     let normalized = normalize(&position.board);
     let found = book.find(&normalized.board).map(|record| Found {
         place: book.file().place_of(&record),
+        grades: grades(book, &record),
         record,
         symmetry: normalized.to_original,
         leafless_format: book.format().is_translated().then(|| book.format().title()),
     });
     Report { origin: origin.to_string(), text: text.to_string(), judged: None, position, found }
+}
+
+/// The accuracy grade of the position each link of `record` leads to.
+fn grades(book: &Book, record: &crate::book::Record) -> Vec<Option<crate::accuracy::Grade>> {
+    let mut grader = crate::accuracy::Grader::new(book);
+    let stored = record.board();
+    record.links().map(|link| stored.after(link.mv).and_then(|child| grader.grade(&child))).collect()
 }
 
 fn inspect_one(book: &Book, rules: &Rules, request: &Request) -> Outcome {

@@ -37,6 +37,9 @@ pub struct Found {
     /// The book's format, when it stores no leaf and no line count (an
     /// older Egaroucid book, read as an .egbk3): its title.
     pub leafless_format: Option<&'static str>,
+    /// Each link's accuracy grade (Egaroucid's, of the position it leads
+    /// to), in the order of [`Found::links`].
+    pub grades: Vec<Option<crate::accuracy::Grade>>,
 }
 
 impl Found {
@@ -153,7 +156,7 @@ impl Report {
 /// The record's lines of the report: where it is, the stored board and
 /// symmetry, what the format stores, each link and the leaf.
 fn write_found(found: &Found, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let Found { record, place, symmetry, leafless_format } = found;
+    let Found { record, place, symmetry, leafless_format, grades } = found;
     let stored = record.board();
     writeln!(f, "in book: yes, record {} at byte offset {}", place.number, place.offset)?;
     writeln!(f, "stored board: player {:#018x} opponent {:#018x}", stored.player, stored.opponent)?;
@@ -173,9 +176,10 @@ fn write_found(found: &Found, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         }
     }
     writeln!(f, "links ({}), stored -> actual:", record.n_links())?;
-    for Turned { stored, actual } in found.links() {
+    for (Turned { stored, actual }, grade) in found.links().zip(grades) {
         let pass = if stored.then_pass { " (then a pass)" } else { "" };
-        writeln!(f, "  {:<3} -> {:<3} {}{pass}", stored.mv, actual, stored.score)?;
+        let grade = grade.map(|g| format!(" accuracy {}", g.name())).unwrap_or_default();
+        writeln!(f, "  {:<3} -> {:<3} {}{pass}{grade}", stored.mv, actual, stored.score)?;
     }
     match found.leaf() {
         Some(Turned { stored, actual }) => writeln!(f, "leaf: {:<3} -> {:<3} {}", stored.mv, actual, stored.score),

@@ -345,6 +345,19 @@ pub fn killed_and_run_again(
     expected: &[u8],
     also: impl Fn(&Path),
 ) {
+    killed_and_run_again_into("out.dat", book, command, (searches, repeated), expected, also);
+}
+
+/// [`killed_and_run_again`] for a command whose OUT is `out` (an `.egbk3`
+/// book's, say).
+pub fn killed_and_run_again_into(
+    out: &str,
+    book: impl Fn(&Path),
+    command: impl Fn(&Path) -> Command,
+    (searches, repeated): (usize, usize),
+    expected: &[u8],
+    also: impl Fn(&Path),
+) {
     let nanos = u64::from(Instant::now().elapsed().subsec_nanos()) + u64::from(std::process::id());
     for (n, delay) in
         [(1, Duration::MAX), (searches / 2, Duration::MAX), (usize::MAX, Duration::from_millis(nanos % 300))]
@@ -360,12 +373,12 @@ pub fn killed_and_run_again(
         child.wait().unwrap();
         assert_no_engine_left(dir.path());
         let kept = journal(dir.path()).len();
-        if !dir.path().join("out.dat").exists() {
+        if !dir.path().join(out).exists() {
             let again = run_json(&mut command(dir.path()));
             assert_eq!(again["searches_from_journal"].as_u64(), Some((kept + repeated) as u64), "{again}");
             assert_eq!(again["searches"].as_u64().unwrap() as usize + kept, searches, "no search twice");
         }
-        assert_eq!(std::fs::read(dir.path().join("out.dat")).unwrap(), expected, "killed after {kept} answers");
+        assert_eq!(std::fs::read(dir.path().join(out)).unwrap(), expected, "killed after {kept} answers");
         also(dir.path());
         assert_each_search_once(&journal(dir.path()));
     }

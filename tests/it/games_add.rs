@@ -326,3 +326,39 @@ fn new_writes_an_egaroucid_book_for_an_egbk3_name() {
     assert_eq!(book.counts().positions, 1);
     assert!(book.locate(&normalize(&Board::INITIAL).board).is_some());
 }
+
+/// Issue 62: an Egaroucid book's level is its initial record's: `new
+/// --level` writes it there, and `add` searches new positions at it unless
+/// --level says otherwise, naming it before any search.
+#[test]
+fn add_to_an_egaroucid_book_searches_at_the_level_new_gave_it_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_of_the_initial_position(dir.path(), 3, "D3", 0);
+    let out = run(new(dir.path(), "n.egbk3", &["--level", "3"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let book = bookminer::book::Book::open(&dir.path().join("n.egbk3"), &Default::default()).unwrap();
+    assert_eq!(book.find(&normalize(&Board::INITIAL).board).unwrap().level, 3, "new --level is in the record");
+    // A game whose first move is not legal: nothing to search, the level said all the same.
+    std::fs::write(dir.path().join("g.txt"), "a1\n").unwrap();
+    let mut add = bin();
+    add.current_dir(dir.path()).args(["--config", "/dev/null", "add", "n.egbk3", "g.txt", "n1.egbk3"]);
+    add.args(["--workers", "1", "--out-dir", "o"]).arg("--engine").arg(solver()).env(RUN_TAG, dir.path());
+    let out = run(add);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("add: new positions searched at level 3 (the initial position's record's"),
+        "{}",
+        stderr(&out)
+    );
+    let help = String::from_utf8(
+        run({
+            let mut c = bin();
+            c.args(["add", "--help"]);
+            c
+        })
+        .stdout,
+    )
+    .unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("(default: its initial position's record's)"), "{help}");
+}

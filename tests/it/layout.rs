@@ -508,7 +508,10 @@ fn recursive_functions(code: &str) -> Vec<String> {
 /// `position_enhance`), whose rules no window says (a deviation for one
 /// side only, from values raised between two passes; a link followed by
 /// its bounds against its parent's) and whose depth is the plies below the
-/// start, 61 at most.
+/// start, 61 at most; and the two walks of `learn` (Egaroucid's
+/// `get_book_deviate_todo` and `get_book_recalculate_leaf_todo`), whose
+/// `seen` flags, todo set and error sums are Egaroucid's and no window's,
+/// at most 61 plies deep.
 #[test]
 fn the_only_traversal_of_a_book_is_the_walk() {
     let (src, files) = sources();
@@ -521,7 +524,14 @@ fn the_only_traversal_of_a_book_is_the_walk() {
     recursive.sort();
     assert_eq!(
         recursive,
-        ["extend::deviate: visit", "extend::enhance: visit", "extend::fill: reach", "synth::play: search"],
+        [
+            "extend::deviate: visit",
+            "extend::enhance: visit",
+            "extend::fill: reach",
+            "extend::learn: visit",
+            "extend::learn: visit",
+            "synth::play: search"
+        ],
         "functions that call themselves"
     );
 }

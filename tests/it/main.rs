@@ -5,6 +5,7 @@
 
 mod common;
 
+mod accuracy;
 mod cases;
 mod check;
 mod cli;
@@ -27,6 +28,7 @@ mod help;
 mod hostile;
 mod hostile_outputs;
 mod layout;
+mod learn;
 mod link;
 mod loop_traps;
 mod manifest;

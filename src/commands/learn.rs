@@ -1,0 +1,200 @@
+//! `learn`: Grow an Egaroucid book as Egaroucid's "Book deviate" does.
+
+use crate::app::{begin_growth, end, refuse_window, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::config::{
+    Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
+    WriteKeys,
+};
+use crate::summary::{grown_ending, joined, searches, text};
+use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
+use bookminer::format::Format;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Grow an Egaroucid book as Egaroucid's "Book deviate" does (docs/egaroucid.md).
+///
+/// Egaroucid's book_deviate from --start (the initial position by
+/// default), in loops: the leaves within the errors that are illegal or
+/// a link's move searched again; then the leaves to expand collected in
+/// two passes (Black playing only best moves, then White), a link
+/// followed while its error is within --error-per-move and the line's
+/// sum within --error-sum, a leaf taken when within --leaf-error; each
+/// taken leaf played out, every new position searched at the level and
+/// its best move played while within the errors, until a position the
+/// book holds, a finished game or --depth. Loops go on until one adds
+/// nothing, or --loops. The level is the start position's record's
+/// unless --level says otherwise, and is named before the first search.
+/// OUT (.egbk3) holds IN's records, then the new ones, values as
+/// Egaroucid's function leaves them (no negamax: `fix` does it). The
+/// engines, the journal ({out_dir}/extend.jsonl) and the statuses are
+/// extend's.
+#[derive(Args, Debug)]
+#[command(mut_arg("level", |arg| arg.help(
+    "Search new positions at level L (default: the level of the start position's record) [config: level]"
+)))]
+pub struct Learn {
+    /// The book to read (.egbk3; `bookminer convert` makes one of any book).
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    #[command(flatten)]
+    learn: LearnFlags,
+    /// How many loops at most
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    loops: u32,
+    /// How far below the position's value a leaf expanded may score, in discs
+    #[arg(long, default_value_t = 2, value_name = "F", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(-129..=129))]
+    leaf_error: i32,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    fresh: bool,
+    #[command(flatten)]
+    level: DeepenKeys,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    walk: WalkKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+/// The flags `learn` and `recalculate` share: the depth and the errors of a line.
+#[derive(Args, Debug, Clone)]
+pub struct LearnFlags {
+    /// Positions up to D moves from the initial position (60: no limit)
+    #[arg(long, default_value_t = 60, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub depth: u32,
+    /// How far below its position's value a move followed may score, in discs
+    #[arg(long, default_value_t = 2, value_name = "E", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(-129..=129))]
+    pub error_per_move: i32,
+    /// How far the moves of a line may score below, summed, in discs
+    #[arg(long, default_value_t = 4, value_name = "S", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(-129..=129))]
+    pub error_sum: i32,
+}
+
+impl Run for Learn {
+    fn settings(&self) -> Settings {
+        Settings {
+            deepen: self.level.clone(),
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            walk: self.walk.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+
+    fn run(&self, config: &Config) -> Result<u8, AppError> {
+        let flags = &self.learn;
+        let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: self.leaf_error };
+        let asked = Asked { depth: flags.depth, errors, loops: self.loops };
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, "learn")
+    }
+}
+
+/// What a learning command was asked, beside its files and config.
+pub struct Asked {
+    pub depth: u32,
+    pub errors: Errors,
+    pub loops: u32,
+}
+
+/// `learn IN OUT` or `recalculate IN OUT`: refusals, the book read, the
+/// level named, the run, the summary.
+pub fn run_learning(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    asked: Asked,
+    command: &'static str,
+) -> Result<u8, AppError> {
+    refuse_window(config, command, "the errors are its window")?;
+    let Growing { paths, mut options, book, shown } =
+        begin_growth(config, (input, output), fresh, command, OnInterrupt::Stop)?;
+    if book.format() != Format::Egbk3 {
+        return Err(AppError::Usage(format!(
+            "{command} reads an Egaroucid .egbk3 book, and {} is not one: `bookminer convert {} BOOK.egbk3` makes one",
+            input.display(),
+            input.display()
+        )));
+    }
+    options.min_empties = None;
+    let options = LearnOptions {
+        extend: options,
+        level: config.level,
+        depth: asked.depth,
+        errors: asked.errors,
+        loops: asked.loops,
+    };
+    let (level, from_book) = level_of(&book, &options)?;
+    let from = if from_book { " (the start position's record's; --level to change it)" } else { "" };
+    tracing::info!("{command}: searching at level {}{from}", level.to_i32());
+    if !crate::summary::ending().quiet {
+        eprintln!("{command}: searching at level {}{from}", level.to_i32());
+    }
+    let run = match command {
+        "learn" => learn,
+        _ => bookminer::extend::learn::recalculate,
+    };
+    let report = with_control(None, &shown, |control| Ok(run(book, &paths, &options, control)?))?;
+    end(report.to_string(), || json(&report), Some(output))?;
+    Ok(0)
+}
+
+/// The summary as one JSON object (`--summary json`).
+fn json(report: &LearnReport) -> Value {
+    joined([
+        json!({
+            "command": report.command,
+            "input": text(&report.input),
+            "output": text(&report.output),
+            "journal": text(&report.journal),
+            "positions_loaded": report.positions_loaded,
+            "level": report.level,
+            "level_from_book": report.level_from_book,
+            "loops": report.loops,
+            "todo": report.todo,
+            "leaves_searched_again": report.recalculated,
+            "positions_added": report.new_records,
+        }),
+        searches(&report.searches),
+        grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),
+    ])
+}
+
+/// The manual page's examples: what each is said, then the line.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "Egaroucid's book deviate at the book's level, 2 workers.",
+        "bookminer learn book.egbk3 learned.egbk3 --engine \"Egaroucid_for_Console.out -nobook -quiet -t 1\" --workers 2",
+    ),
+    (
+        "At level 21, no deeper than move 40, errors 1/2/1.",
+        "bookminer learn book.egbk3 learned.egbk3 --level 21 --depth 40 --error-per-move 1 --error-sum 2 --leaf-error 1",
+    ),
+];
