@@ -75,6 +75,7 @@ pub mod negamax;
 pub mod os;
 pub mod output;
 mod parallel;
+pub use parallel::set_threads;
 pub mod position;
 mod record;
 pub mod run;
