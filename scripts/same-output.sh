@@ -11,8 +11,10 @@
 # builds) is the engine `extend` runs. Books: books/, tests/data/books/,
 # and ../shared/books (with its bad/ and holdout/ books) when it is there,
 # plus synthetic books of both formats that OLD_BIN writes (SYNTH positions,
-# default 200000). Prints the number of outputs compared and each that
-# differs; exits 1 if any does.
+# default 200000). With NEW_THREADS=N, NEW_BIN runs with `threads = N` in
+# its config file (OLD_BIN with none): what the walk on N threads writes
+# against the old walk's. Prints the number of outputs compared and each
+# that differs; exits 1 if any does.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=$(realpath "$1")
@@ -21,6 +23,11 @@ engine=$(realpath "${3:-target/release/examples/solver}")
 synth_size=${SYNTH:-200000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+new_config=/dev/null
+if [ -n "${NEW_THREADS:-}" ]; then
+  new_config=$work/new-config.toml
+  echo "threads = $NEW_THREADS" > "$new_config"
+fi
 
 books=(books/*.dat tests/data/books/*.dat tests/data/books/egbk3/*)
 if [ -d ../shared/books ]; then
@@ -48,10 +55,11 @@ run() {
   local name=$1; shift
   n_runs=$((n_runs + 1))
   for side in old new; do
-    local bin=$old; [ $side = new ] && bin=$new
+    local bin=$old config=/dev/null
+    [ $side = new ] && bin=$new && config=$new_config
     local d=$work/$side/$name
     mkdir -p "$d"
-    (cd "$d" && SOURCE_DATE_EPOCH=0 "$bin" --config /dev/null "$@" > stdout 2> stderr; echo $? > status)
+    (cd "$d" && SOURCE_DATE_EPOCH=0 "$bin" --config "$config" "$@" > stdout 2> stderr; echo $? > status)
     untimed < "$d/stdout" > "$d/stdout.t" && mv "$d/stdout.t" "$d/stdout"
     untimed < "$d/stderr" > "$d/stderr.t" && mv "$d/stderr.t" "$d/stderr"
   done

@@ -149,6 +149,11 @@ pub struct ReadKeys {
     #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
     pub egbk_level: Option<Level>,
+    /// Threads to work on (the walk, resolving, writing books); with 2 or
+    /// more a second thread walks ahead of the walk; 0: every core [config: threads]
+    #[arg(long, display_order = 18, value_name = "N", value_parser = parse_threads)]
+    #[serde(default, deserialize_with = "de::threads")]
+    pub threads: Option<usize>,
 }
 
 /// Logging: every command.
@@ -536,6 +541,10 @@ fn parse_workers(text: &str) -> Result<usize, BadValue> {
     parse_count(text, 1..=1024)
 }
 
+fn parse_threads(text: &str) -> Result<usize, BadValue> {
+    parse_count(text, 0..=1024)
+}
+
 fn parse_timeout(text: &str) -> Result<u64, BadValue> {
     parse_count(text, 1..=u64::from(u32::MAX))
 }
@@ -721,6 +730,10 @@ mod de {
         count(d, parse_workers)
     }
 
+    pub fn threads<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+        count(d, parse_threads)
+    }
+
     pub fn engine_timeout<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
         count(d, parse_timeout)
     }
@@ -824,6 +837,8 @@ pub struct Config {
     pub window: Window,
     /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
     pub egbk_level: Level,
+    /// Threads a run works on (`bookminer::set_threads`); 0: every core.
+    pub threads: usize,
     /// `extend`'s engines; none given: `extend` cannot run.
     pub engines: Vec<EngineEntry>,
     /// Searches each engine runs at once, unless it says otherwise.
@@ -872,6 +887,7 @@ impl Default for Config {
             bom: true,
             window: Window::NONE,
             egbk_level: ReadOptions::EGBK_LEVEL,
+            threads: 0,
             engines: Vec::new(),
             workers: None,
             protocol: None,
@@ -1113,6 +1129,7 @@ impl Config {
         self.window.error = s.walk.error.map_or(self.window.error, Limit::bound);
         self.window.max_ply = s.walk.max_ply.map_or(self.window.max_ply, Limit::bound);
         self.egbk_level = s.read.egbk_level.unwrap_or(self.egbk_level);
+        self.threads = s.read.threads.unwrap_or(self.threads);
         if !s.engines.engine.is_empty() {
             self.engines = s.engines.engine.clone();
         }

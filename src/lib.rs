@@ -76,6 +76,7 @@ pub mod negamax;
 pub mod os;
 pub mod output;
 mod parallel;
+pub use parallel::set_threads;
 pub mod position;
 mod record;
 pub mod rules;

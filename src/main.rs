@@ -61,6 +61,7 @@ fn main() -> ExitCode {
     };
     logging::init(config.log_level, config.log_file.is_some(), on_stderr, cli.quiet);
     heartbeat::set_interval(config.progress_seconds);
+    bookminer::set_threads(config.threads);
     match command.run(&config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

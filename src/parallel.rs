@@ -4,6 +4,7 @@
 //! a book this way runs record by record on every core while one thread
 //! writes the file front to back.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Buffers per worker: one being filled while the last one waits.
@@ -23,9 +24,27 @@ pub fn runs_of<T>(items: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec
     runs
 }
 
-/// The number of workers: one per core the process may use, at most 8.
+/// The threads asked for (`--threads`, `threads`): 0 until set, every core.
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets how many threads a run works on (`--threads`): the walk's (see
+/// [`threads`]) and every pool of [`workers`]; 0 is every core.
+pub fn set_threads(threads: usize) {
+    THREADS.store(threads, Ordering::Relaxed);
+}
+
+/// How many threads a run works on: as set by [`set_threads`], else one per
+/// core the process may use.
+pub fn threads() -> usize {
+    match THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        set => set,
+    }
+}
+
+/// The number of workers: [`threads`], at most 8.
 pub fn workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+    threads().min(8)
 }
 
 /// Runs `work(i, buffer)` for every `i` in `0..items` on `workers`

@@ -399,6 +399,38 @@ impl ResolvedBook {
         }
     }
 
+    /// The records the moves of `at` lead to, in the order of
+    /// [`ResolvedBook::read`]'s targets (its links, then its leaf when
+    /// `leaves`), appended to `children`: what `read` finds of them, read
+    /// from the same bytes, without making the record. For a thread that
+    /// walks ahead of the walk (`walk::ahead`), which needs no more.
+    pub fn children(&self, at: Located, leaves: bool, children: &mut Vec<Located>) {
+        match &self.targets {
+            Targets::Edax(edax_targets) => {
+                let offset = self.file.offset(at);
+                let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else { return };
+                let stored = edax_targets.links_of(at.id, offset, raw.n_links());
+                if let Some(stored) = stored.filter(|_| raw.links_that_are_moves() == raw.n_links()) {
+                    children.extend(stored.iter().filter_map(|t| t.child_located()));
+                }
+                if leaves && raw.has_leaf() {
+                    if let Destination::Child(child, _) = edax_targets.leaf(at.id) {
+                        children.push(child);
+                    }
+                }
+            }
+            // A leaf never leads into an Egaroucid book (docs/formats.md).
+            Targets::Egaroucid(links) => {
+                let (Some(_), Some(slots)) =
+                    (egaroucid::record_at(self.file.bytes(), at.id), links.slots.get(at.id.index()))
+                else {
+                    return;
+                };
+                children.extend(slots.links(&links.overflow).map(|link| link.child));
+            }
+        }
+    }
+
     fn read_edax(&self, at: Located, edax_targets: &EdaxTargets, targets: &mut Vec<Destination>) -> Record {
         let offset = self.file.offset(at);
         let Some(raw) = edax::record_at(self.file.bytes(), offset as usize) else {

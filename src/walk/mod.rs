@@ -20,10 +20,16 @@
 //! where it first arrived at each record, kept for lines written after it
 //! (`fix`'s receipt, `diff`), is `first_arrivals`'.
 
+mod ahead;
 pub(crate) mod first_arrivals;
+mod scouts;
 mod start;
+mod visited;
 
 pub use start::{describe_line, LeavesBook, Start, StartMissing};
+
+use scouts::Scouts;
+use visited::Visited;
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
@@ -55,6 +61,11 @@ pub trait Positions {
     fn place(&self, id: RecordId, offset: u64) -> FilePlace;
     /// The stored board of the position read as `id` at `offset`.
     fn board_at(&self, id: RecordId, offset: u64) -> Board;
+    /// These positions as a book file's resolved records, which a second
+    /// thread can walk ahead of the walk (see [`ahead`]); none for others.
+    fn resolved(&self) -> Option<&ResolvedBook> {
+        None
+    }
 }
 
 impl Positions for ResolvedBook {
@@ -84,6 +95,10 @@ impl Positions for ResolvedBook {
     fn board_at(&self, _id: RecordId, offset: u64) -> Board {
         self.file().board_at(offset)
     }
+
+    fn resolved(&self) -> Option<&ResolvedBook> {
+        Some(self)
+    }
 }
 
 /// Positions made ready for one walk: its start found, and where the walk
@@ -100,13 +115,25 @@ pub struct Walkable<P = ResolvedBook> {
     /// arrival, whatever the window says of the ply (see
     /// [`Walkable::each_position_once`]).
     once: bool,
+    /// The threads it may walk on (see [`Walkable::on_threads`]).
+    threads: usize,
 }
 
 impl<P: Positions> Walkable<P> {
     /// A walk of `positions` from `root`, reached from the initial position
     /// by `start`'s line: over links and leaves, with no window.
     pub fn over(positions: P, start: Start, root: Located) -> Walkable<P> {
-        Walkable { book: positions, start, root, window: Window::NONE, leaves: true, once: false }
+        let threads = crate::parallel::threads();
+        Walkable { book: positions, start, root, window: Window::NONE, leaves: true, once: false, threads }
+    }
+
+    /// The same walk on `threads` threads at most (by default, as many as
+    /// the run works on: `--threads`). With two or more, a book file's walk
+    /// without a window has a second thread walk ahead of it (see
+    /// [`ahead`]): every arrival and every record it hands out are the
+    /// same, in the same order, on any number.
+    pub fn on_threads(self, threads: usize) -> Walkable<P> {
+        Walkable { threads, ..self }
     }
 
     /// The same walk over links only: Edax's own walks (its negamax, and
@@ -365,124 +392,9 @@ struct Frame {
     line_before: usize,
 }
 
-/// Which records the walk has stood on: one bit per record, by [`RecordId`].
-/// A bit array a sixty-fourth the size of the targets stays in cache where
-/// flags beside the records would not.
-///
-/// Under a window whose moves depend on the parity of the ply (`error`,
-/// docs/walk.md, windows), a position reached at an even and at an odd ply follows two
-/// different sets of moves, so each record has a bit per parity: the
-/// *context* it was entered in. Without such a window every context is 0.
-struct Visited {
-    words: Vec<u64>,
-    /// 1 or 2.
-    contexts: usize,
-}
-
-impl Visited {
-    fn new(records: u64, contexts: usize) -> Visited {
-        let bits = records * contexts as u64;
-        let words = usize::try_from(bits.div_ceil(64)).expect("record ids are 32-bit");
-        Visited { words: vec![0; words], contexts }
-    }
-
-    fn bit(&self, id: RecordId, context: usize) -> (usize, u64) {
-        let at = id.index() * self.contexts + context;
-        (at / 64, 1u64 << (at % 64))
-    }
-
-    /// Asks for the word holding a record's bit, to be read a little later.
-    fn prefetch(&self, id: RecordId) {
-        prefetch_index::prefetch_index(&self.words, id.index() * self.contexts / 64);
-    }
-
-    /// True if the record was entered in `context`.
-    fn contains(&self, id: RecordId, context: usize) -> bool {
-        let (word, bit) = self.bit(id, context);
-        self.words[word] & bit != 0
-    }
-
-    /// Marks a record entered in `context`; true if it was not before.
-    fn insert_in(&mut self, id: RecordId, context: usize) -> bool {
-        let (word, bit) = self.bit(id, context);
-        let first_time = self.words[word] & bit == 0;
-        self.words[word] |= bit;
-        first_time
-    }
-
-    /// Marks a record visited; true if it was not visited before.
-    #[cfg(test)]
-    fn insert(&mut self, id: RecordId) -> bool {
-        self.insert_in(id, 0)
-    }
-}
-
 /// Room kept for the walk's stack from the start: a game has at most 60
 /// moves (and a few passes); the vectors grow should a line need more.
 const MAX_DEPTH: usize = 64;
-
-/// How many subtrees are walked ahead of the walk at most.
-const SCOUTS: usize = 16;
-/// How far down its first path a subtree is walked ahead.
-const SCOUT_STEPS: u32 = 64;
-
-/// Subtrees the walk has yet to enter, walked ahead down their first paths
-/// (the positions the walk will enter first there), asking for the records
-/// and targets it will read. A line of positions is a chain of dependent
-/// reads that no amount of asking ahead shortens; the subtrees waiting on
-/// the stack are chains of their own, so walking them ahead overlaps their
-/// reads with the walk's. Only memory is asked for: nothing a scout does
-/// changes what the walk reads.
-struct Scouts {
-    scouts: [Option<Scout>; SCOUTS],
-    /// Where the next scout goes: over the oldest, whose subtree, lower on
-    /// the stack, the walk will enter last.
-    next: usize,
-    /// Which half of the scouts moves on the next call to [`Scouts::advance`].
-    half: usize,
-}
-
-/// A position a scout has asked for, and how far it may still go.
-#[derive(Clone, Copy)]
-struct Scout {
-    at: Located,
-    steps_left: u32,
-}
-
-impl Scouts {
-    fn new() -> Scouts {
-        Scouts { scouts: [None; SCOUTS], next: 0, half: 0 }
-    }
-
-    /// Starts walking ahead from `at`, whose record and targets have just
-    /// been asked for.
-    fn start(&mut self, at: Located) {
-        self.scouts[self.next] = Some(Scout { at, steps_left: SCOUT_STEPS });
-        self.next = (self.next + 1) % SCOUTS;
-    }
-
-    /// Moves half of the scouts one position down their paths, by turns:
-    /// each reads what it asked for two calls before, time enough for it
-    /// to arrive, and asks for the next position.
-    fn advance(&mut self, book: &impl Positions) {
-        self.half ^= 1;
-        // An index loop: this runs at every position, and the iterator
-        // adapters (skip, step_by) cost a third of it.
-        let mut i = self.half;
-        while i < SCOUTS {
-            if let Some(scout) = self.scouts[i] {
-                self.scouts[i] = match book.first_child(scout.at) {
-                    Some(child) if scout.steps_left > 0 => {
-                        book.prefetch(child);
-                        Some(Scout { at: child, steps_left: scout.steps_left - 1 })
-                    }
-                    _ => None,
-                };
-            }
-            i += 2;
-        }
-    }
-}
 
 /// The walk's state: the line played so far and the positions along it.
 /// The walk keeps no board: a position is its stored board under the
@@ -512,13 +424,41 @@ struct Walker<'b, P, V> {
     leaves: bool,
     /// Whether each position is entered once whatever the ply.
     once: bool,
+    /// The ring of the runner walking ahead, while there is one and the two
+    /// walks agree: it takes the scouts' place.
+    follower: Option<ahead::Follower<'b>>,
 }
 
 /// Walks every edge reachable from the start once, reporting arrivals to
-/// `visitor`.
+/// `visitor`. On two threads or more (see [`Walkable::on_threads`]), a
+/// book file's walk without a window has a thread walk ahead of it.
 pub fn walk<P: Positions, V: Visitor>(
     walkable: &Walkable<P>,
     visitor: V,
+) -> Result<(WalkStats, V), WalkError<V::Error>> {
+    let runs_ahead = walkable.threads > 1 && walkable.window.is_open();
+    let Some(book) = walkable.book.resolved().filter(|_| runs_ahead) else {
+        return walk_with(walkable, visitor, None);
+    };
+    let shared = ahead::Ahead::new();
+    std::thread::scope(|scope| {
+        let (root, leaves, shared) = (walkable.root, walkable.leaves, &shared);
+        let runner = std::thread::Builder::new()
+            .name("walk ahead".into())
+            .spawn_scoped(scope, move || ahead::run(book, root, leaves, shared));
+        // No thread to be had: the walk goes alone, as on one thread.
+        let follower = runner.is_ok().then(|| ahead::Follower::new(shared));
+        let walked = walk_with(walkable, visitor, follower);
+        shared.stop();
+        walked
+    })
+}
+
+/// [`walk`], told by `follower` which positions lie ahead, if a runner walks ahead.
+fn walk_with<P: Positions, V: Visitor>(
+    walkable: &Walkable<P>,
+    visitor: V,
+    follower: Option<ahead::Follower<'_>>,
 ) -> Result<(WalkStats, V), WalkError<V::Error>> {
     let (book, start) = (&walkable.book, &walkable.start);
     let contexts = if walkable.window.depends_on_parity() && !walkable.once { 2 } else { 1 };
@@ -538,6 +478,7 @@ pub fn walk<P: Positions, V: Visitor>(
         links_kept: 0,
         leaves: walkable.leaves,
         once: walkable.once,
+        follower,
     };
     walker.line.extend_from_slice(&start.line);
     let record = book.read(walkable.root, &mut walker.targets);
@@ -609,7 +550,10 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     /// moves it lets through at a position `line_len` moves into the line.
     fn add_moves(&mut self, record: &Record, line_len: usize) -> usize {
         let first = self.moves.len();
-        self.scouts.advance(self.book);
+        if self.follower.is_none() {
+            let book = self.book;
+            self.scouts.advance(|at| book.first_child(at), |at| book.prefetch(at));
+        }
         if !self.window.is_open() {
             self.add_moves_within(record, line_len);
             return first;
@@ -634,7 +578,7 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
         if let Destination::Child(at, _) = target {
             self.book.prefetch(at);
             self.visited.prefetch(at.id);
-            if *children > 0 {
+            if *children > 0 && self.follower.is_none() {
                 self.scouts.start(at);
             }
             *children += 1;
@@ -745,6 +689,9 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
         let record = self.book.read(child, &mut self.targets);
         let line_len = self.line.len();
         let first_time = self.enter(child.id, line_len) && self.visitor.enters(&record);
+        if first_time {
+            self.look_ahead(child);
+        }
         // The new position's children are on their way while the visitor
         // judges the arrival.
         let first = first_time.then(|| self.add_moves(&record, line_len));
@@ -773,6 +720,27 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
             None => self.line.truncate(line_before),
         }
         Ok(())
+    }
+
+    /// Checks the position the walk enters, `at`, against the runner's
+    /// ring, and asks for the memory of the one it will enter a few
+    /// entries on. Where the two walks part, the runner is stopped and the
+    /// scouts take over.
+    #[inline]
+    fn look_ahead(&mut self, at: Located) {
+        let Some(follower) = &mut self.follower else { return };
+        match follower.enter(at) {
+            ahead::Said::Same(Some(next)) => {
+                self.book.prefetch(next);
+                self.visited.prefetch(next.id);
+            }
+            ahead::Said::Same(None) => {}
+            ahead::Said::Parted => {
+                tracing::debug!("the walk parted from the runner ahead of it at record {}; it goes on alone", at.id.0);
+                follower.stop();
+                self.follower = None;
+            }
+        }
     }
 
     /// The error for a stored move of the top frame that is not legal.
@@ -849,17 +817,5 @@ mod tests {
             whole.by_leaf,
             whole.entered.len()
         );
-    }
-
-    #[test]
-    fn a_record_is_visited_once_whatever_its_place_in_the_bit_array() {
-        let mut visited = Visited::new(130, 1);
-        for id in [0, 63, 64, 127, 128, 129] {
-            assert!(visited.insert(RecordId(id)), "record {id}: first visit");
-            assert!(!visited.insert(RecordId(id)), "record {id}: second visit");
-        }
-        for id in [1, 62, 65, 126] {
-            assert!(visited.insert(RecordId(id)), "record {id} was not marked by its neighbours");
-        }
     }
 }

@@ -43,5 +43,6 @@ mod rewritten;
 mod sample;
 mod serve;
 mod summary;
+mod threads;
 mod walk;
 mod window;
