@@ -5,7 +5,7 @@
 //! `stats --accuracy` counts them.
 
 use crate::common::bin;
-use crate::deviate::position;
+use crate::common::position;
 use bookminer::board::{Board, Move, Square};
 use bookminer::format::egaroucid::{encode_record, header};
 use bookminer::symmetry::normalize;

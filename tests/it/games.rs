@@ -400,7 +400,7 @@ fn swapped_arguments_are_met_evenly_by_check_and_add() {
     for args in [&["check", "g.wtb", "b.dat"][..], &["add", "g.wtb", "b.dat", "out.dat", "--engine", "none"]] {
         let out = crate::common::bin().current_dir(dir.path()).args(["--config", "/dev/null"]).args(args).output();
         let out = out.unwrap();
-        let said = crate::common::stderr_of(&out);
+        let said = crate::common::stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
         assert!(said.contains("the arguments are swapped") && said.contains("b.dat is a book"), "{args:?}: {said}");
     }

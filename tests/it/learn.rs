@@ -130,7 +130,7 @@ fn learn_killed_and_run_again_writes_the_same_book_searching_nothing_twice() {
 fn an_edax_book_is_refused_with_the_conversion_named() {
     let dir = tempfile::tempdir().unwrap();
     let (root, _) = position(9, 7);
-    crate::deviate::one_record_book(dir.path(), root);
+    crate::common::one_record_book(dir.path(), root);
     let mut c = bin();
     c.current_dir(dir.path()).args(["--config", "/dev/null", "learn", "in.dat", "out.dat", "--engine"]).arg(solver());
     let output = c.output().unwrap();

@@ -520,7 +520,7 @@ fn a_port_in_use_says_so_and_offers_port_0() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
     let out = bin().arg("serve").arg(edax46()).args(["--port", &port]).output().unwrap();
-    let stderr = common::stderr_of(&out);
+    let stderr = common::stderr(&out);
     assert_ne!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains(&format!("127.0.0.1:{port}")) && stderr.contains("in use"), "{stderr}");
     assert!(stderr.contains("--port 0") && !stderr.contains("edax46"), "{stderr}");
@@ -536,19 +536,19 @@ fn derived_picture_names_pass_the_checks_named_ones_pass() {
     let run = |args: &[&str]| bin().current_dir(dir.path()).args(args).output().unwrap();
 
     let out = run(&["inspect", "b.dat", "F5", "F5F6", "--svg", "l.svg", "--log-file", "l-2.svg"]);
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
-    assert!(common::stderr_of(&out).contains("l-2.svg"), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("l-2.svg"), "{}", common::stderr(&out));
     assert!(!dir.path().join("l-1.svg").exists(), "nothing drawn");
 
     std::fs::write(dir.path().join("j-2.svg"), "F5\nF5F6\n").unwrap();
     let out = run(&["inspect", "b.dat", "-f", "j-2.svg", "--svg", "j.svg"]);
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
-    assert!(common::stderr_of(&out).contains("which this command reads"), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("which this command reads"), "{}", common::stderr(&out));
     assert_eq!(std::fs::read_to_string(dir.path().join("j-2.svg")).unwrap(), "F5\nF5F6\n");
     assert!(!dir.path().join("j-1.svg").exists(), "nothing drawn before the refusal");
 
     let out = run(&["stats", "b.dat", "--svg", "s.svg", "--html", "./s.svg"]);
-    assert_eq!(out.status.code(), Some(2), "{}", common::stderr_of(&out));
-    assert!(common::stderr_of(&out).contains("one file"), "{}", common::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("one file"), "{}", common::stderr(&out));
     assert!(!dir.path().join("s.svg").exists());
 }
