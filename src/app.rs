@@ -716,7 +716,7 @@ pub enum OnInterrupt {
 /// `add` and `check` alike, with the order `usage` gives.
 pub fn refuse_swapped(command: &str, book: &Path, games: &[PathBuf], usage: &str) -> Result<(), AppError> {
     let Some(format) = bookminer::games::GameFormat::of_path(book) else { return Ok(()) };
-    let Some(other) = games.iter().find(|game| crate::commands::inspect::is_book(game)) else { return Ok(()) };
+    let Some(other) = games.iter().find(|game| is_book(game)) else { return Ok(()) };
     Err(AppError::Usage(format!(
         "{}: {command}'s first argument is the book, and this name is a game file's (.{}), while {} is a book: \
          the arguments are swapped; {usage}",
@@ -724,6 +724,20 @@ pub fn refuse_swapped(command: &str, book: &Path, games: &[PathBuf], usage: &str
         format.extension(),
         other.display()
     )))
+}
+
+/// Whether `path` names an existing file that starts as a book does, or
+/// is named `.egbk` (a format without magic).
+pub fn is_book(path: &Path) -> bool {
+    if !path.is_file() {
+        return false;
+    }
+    let mut start = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
+    let magic = read.is_ok() && bookminer::book::Format::has_magic(&start);
+    let magicless = bookminer::book::Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
+    magic || magicless
 }
 
 /// Refuses a window (deviation, error, max_ply) for a policy that has its

@@ -2,11 +2,13 @@
 //! or one JSON object; its JSON is also what the explorer's
 //! `/api/inspect` gives (src/serve/).
 
-use crate::app::{book_of, check_views, log_report, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
+use crate::app::{
+    book_of, check_views, is_book, log_report, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS,
+};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, SummaryFormat};
-use bookminer::book::{Book, Format};
+use bookminer::book::Book;
 use bookminer::inspect::picture::Picture;
 use bookminer::inspect::{inspect, mismatches, InspectError, Outcome, Request};
 use bookminer::rules::modes::Rules;
@@ -212,20 +214,6 @@ fn book_among(arguments: &[String]) -> Result<Option<(usize, &Path)>, AppError> 
         ))),
         (first, _) => Ok(first.map(|(i, book)| (i, Path::new(book)))),
     }
-}
-
-/// Whether `path` names an existing file that starts as a book does, or
-/// is named `.egbk` (a format without magic).
-pub(crate) fn is_book(path: &Path) -> bool {
-    if !path.is_file() {
-        return false;
-    }
-    let mut start = Vec::new();
-    let read =
-        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16), &mut start));
-    let magic = read.is_ok() && Format::has_magic(&start);
-    let magicless = Format::named_by(path).is_some_and(|named| !named.starts_with_magic());
-    magic || magicless
 }
 
 /// The largest positions file read (mode 5): a few million positions, each
