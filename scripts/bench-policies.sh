@@ -15,6 +15,10 @@
 # peak RSS within the file plus 40 bytes a position. Every OUT is checked
 # byte for byte against the first run's.
 #
+# COMMANDS picks the commands (default "deviate enhance play link"); "learn"
+# (issue 62) runs Egaroucid's book deviate at --level 2 on the same book
+# converted to .egbk3, set beside fix of that .egbk3.
+#
 #   scripts/bench-policies.sh [BIN]      # BIN: default target/release/bookminer
 #   N=1000000 ROUNDS=5 scripts/bench-policies.sh
 set -euo pipefail
@@ -28,6 +32,11 @@ dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
 book="$dir/synth-$n-seed7.dat"
 [ -f "$book" ] || "$bin" --config /dev/null -q synth --positions "$n" --seed 7 "$book"
+commands=(${COMMANDS:-deviate enhance play link})
+egbook="$dir/synth-$n-seed7.egbk3"
+case " ${commands[*]} " in
+  *" learn "*) [ -f "$egbook" ] || "$bin" --config /dev/null -q convert "$book" "$egbook" ;;
+esac
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 log="$work/runs.txt"
 # run NAME OUT ARGS...: one run of bookminer, its JSON summary kept as
@@ -47,34 +56,39 @@ policy() { # policy NAME OUT: the command NAME stands for, into OUT.
     enhance) run "$1$3" "$2" enhance "$book" "$2" "${grown[@]}" --out-dir "$work/o-enhance" ;;
     play) run "$1$3" "$2" play "$book" "$2" "${grown[@]}" --out-dir "$work/o-play" ;;
     link) run "$1$3" "$2" fix --link "$book" "$2" --engine "$edax" --workers "$workers" --out-dir "$work/o-link" ;;
+    learn) run "$1$3" "$2.egbk3" learn "$egbook" "$2.egbk3" --level 2 --max-positions "$budget" --engine "$edax" \
+      --workers "$workers" --out-dir "$work/o-learn" ;;
   esac
 }
 uptime >&2
 cat "$book" > /dev/null
-commands=(deviate enhance play link)
 for c in "${commands[@]}"; do policy "$c" "$work/$c.dat" -engines; done
 for r in $(seq "$rounds"); do
   run fix "$work/fixed.dat" fix "$book" "$work/fixed.dat" --out-dir "$work/o-fix"
+  [ -f "$egbook" ] && run fix-egbk3 "$work/fixed.egbk3" fix "$egbook" "$work/fixed.egbk3" --out-dir "$work/o-fix"
   for c in "${commands[@]}"; do
     policy "$c" "$work/$c-again.dat" ""
-    cmp "$work/$c.dat" "$work/$c-again.dat"
+    [ "$c" = learn ] && suffix=.egbk3 || suffix=
+    cmp "$work/$c.dat$suffix" "$work/$c-again.dat$suffix"
   done
 done
 uptime >&2
 size=$(stat -L -c %s "$book")
-python3 - "$log" "$work" "$size" "$n" "$workers" <<'PY'
+python3 - "$log" "$work" "$size" "$n" "$workers" "${commands[@]}" <<'PY'
 import json, statistics, sys
 log, work, size, n, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+commands = sys.argv[6:]
 runs = {}
 for line in open(log):
     name, wall, user, kib = line.split()
     runs.setdefault(name, []).append((float(wall), float(user), int(kib)))
 med = lambda name, i: statistics.median(r[i] for r in runs[name])
-fix = med("fix", 0)
 budget = size + 40 * n
+fix = med("fix", 0)
 print(f"fix: median {fix:.2f} s wall ({', '.join(f'{r[0]:.2f}' for r in runs['fix'])}), "
       f"{med('fix', 1):.2f} s user, peak {med('fix', 2) * 1024:.0f} B")
-for c in ["deviate", "enhance", "play", "link"]:
+for c in commands:
+    fix = med("fix-egbk3" if c == "learn" else "fix", 0)
     own, first = runs[c], runs[c + "-engines"][0]
     summary = json.load(open(f"{work}/{c}-engines.json"))
     engines = summary.get("engine_seconds", 0.0) / workers

@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 /// has gets a link for each move whose child the book has, and its
 /// best move not linked searched if it has none; a new one gets the
 /// book's level (an Egaroucid book: its initial position's record's
-/// level, 21 if it has none, unless --level; said before the first
-/// search), its links, and its best move not linked searched by the
+/// level, 21 if it has none, unless --level says otherwise, named
+/// before the first search), its links, and its best move not linked searched by the
 /// engine. OUT, in IN's format,
 /// holds IN's records, then the new ones in the order added,
 /// negamaxed as `fix` does. A game from another start is skipped; a
@@ -133,7 +133,7 @@ fn egaroucid_level(book: &bookminer::book::Book) -> Option<bookminer::level::Lev
     }
     let initial = bookminer::board::Board::INITIAL;
     let held = book.find(&bookminer::symmetry::normalize(&initial).board).map(|r| r.level);
-    let level = held.map_or(bookminer::extend::add::DEFAULT_LEVEL, |l| bookminer::level::Level::saturating(l));
+    let level = held.map_or(bookminer::extend::add::DEFAULT_LEVEL, bookminer::level::Level::saturating);
     let from = if held.is_some() { "the initial position's record's" } else { "none in the book: the default" };
     let said = format!("add: new positions searched at level {} ({from}; --level to change it)", level.to_i32());
     tracing::info!("{said}");

@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 /// a link's move searched again; then the leaves to expand collected in
 /// two passes (Black playing only best moves, then White), a link
 /// followed while its error is within --error-per-move and the line's
-/// sum within --error-sum, a leaf taken when within --leaf-error; each
+/// sum within --error-sum, a leaf taken when within --leaf-error, each
 /// taken leaf played out, every new position searched at the level and
 /// its best move played while within the errors, until a position the
-/// book holds, a finished game or --depth. Loops go on until one adds
-/// nothing, or --loops. The level is the start position's record's
+/// book holds, a finished game or --depth (moves from the initial position). Loops go on until one adds
+/// nothing, or --loops (N) are done. The level is the start position's record's
 /// unless --level says otherwise, and is named before the first search.
 /// OUT (.egbk3) holds IN's records, then the new ones, values as
 /// Egaroucid's function leaves them (no negamax: `fix` does it). The

@@ -61,7 +61,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["verify"], reading.clone()),
         (&["stats"], {
             let mut s = reading.clone();
-            s.extend(["--svg".into(), "--html".into()]);
+            s.extend(["--svg".into(), "--html".into(), "--accuracy".into(), "--start".into()]);
             s
         }),
         (&["serve"], {
@@ -131,6 +131,48 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["add"], set(&[&["--egbk-level", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (
+            &["learn"],
+            set(&[
+                &[
+                    "--egbk-level",
+                    "--level",
+                    "--depth",
+                    "--error-per-move",
+                    "--error-sum",
+                    "--leaf-error",
+                    "--loops",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                ],
+                ENGINES,
+                WINDOW,
+                LINES,
+                PROGRESS,
+                NAMED,
+            ]),
+        ),
+        (
+            &["recalculate"],
+            set(&[
+                &[
+                    "--egbk-level",
+                    "--level",
+                    "--depth",
+                    "--error-per-move",
+                    "--error-sum",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                ],
+                ENGINES,
+                WINDOW,
+                LINES,
+                PROGRESS,
+                NAMED,
+            ]),
+        ),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS, NAMED])),
