@@ -40,8 +40,8 @@ fn set(groups: &[&[&str]]) -> BTreeSet<String> {
 
 #[test]
 fn each_command_shows_exactly_the_options_it_uses() {
-    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, PROGRESS, NAMED]);
-    let reading = set(&[&["--book", "--egbk-level"]]);
+    let mine = set(&[&["--book", "--egbk-level", "--threads"], MINING, LINES, WINDOW, PROGRESS, NAMED]);
+    let reading = set(&[&["--book", "--egbk-level", "--threads"]]);
     let mut top = mine.clone();
     top.extend(["--positions-file".to_string(), "--version".to_string()]);
     let cases: Vec<(&[&str], BTreeSet<String>)> = vec![
@@ -63,12 +63,20 @@ fn each_command_shows_exactly_the_options_it_uses() {
             s.extend(["--port".into(), "--address".into()]);
             s
         }),
-        (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),
-        (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS, NAMED])),
+        (&["convert"], set(&[&["--egbk-level", "--threads", "--to"], PROGRESS, NAMED])),
+        (&["cut"], set(&[&["--egbk-level", "--threads"], WINDOW, PROGRESS, NAMED])),
         (
             &["deviate"],
             set(&[
-                &["--egbk-level", "--relative", "--absolute", "--fresh", "--min-empties", "--max-positions"],
+                &[
+                    "--egbk-level",
+                    "--threads",
+                    "--relative",
+                    "--absolute",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                ],
                 ENGINES,
                 WINDOW,
                 LINES,
@@ -81,6 +89,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
             set(&[
                 &[
                     "--egbk-level",
+                    "--threads",
                     "--midgame-error",
                     "--endgame-error",
                     "--rounds",
@@ -98,7 +107,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (
             &["play"],
             set(&[
-                &["--egbk-level", "--fresh", "--min-empties", "--max-positions"],
+                &["--egbk-level", "--threads", "--fresh", "--min-empties", "--max-positions"],
                 ENGINES,
                 WINDOW,
                 LINES,
@@ -109,18 +118,32 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (
             &["fill"],
             set(&[
-                &["--egbk-level", "--depth", "--fresh", "--min-empties", "--max-positions", "--max-seconds"],
+                &[
+                    "--egbk-level",
+                    "--threads",
+                    "--depth",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                    "--max-seconds",
+                ],
                 ENGINES,
                 LINES,
                 PROGRESS,
                 NAMED,
             ]),
         ),
-        (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
-        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
-        (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
+        (&["fix"], set(&[&["--egbk-level", "--threads", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (
+            &["diff"],
+            set(&[&["--egbk-level", "--threads", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED]),
+        ),
+        (&["check"], set(&[&["--egbk-level", "--threads", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
-        (&["add"], set(&[&["--egbk-level", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (
+            &["add"],
+            set(&[&["--egbk-level", "--threads", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED]),
+        ),
         (&["completions"], GLOBAL.iter().map(|f| f.to_string()).collect()),
         (&["man"], GLOBAL.iter().chain(&["--dir"]).map(|f| f.to_string()).collect()),
         (&["synth"], set(&[&["--positions", "--seed", "--perturb", "--book-format"], PROGRESS, NAMED])),
