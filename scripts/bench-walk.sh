@@ -54,7 +54,7 @@ mine() {
   local log=$dir/bench-walk.log
   rm -f "$log"
   /usr/bin/time -f "%e %M" -o "$dir/bench-walk.time" "$bin" --config /dev/null --threads "$2" --book "$1" \
-    --mode all --out-dir "$dir/bench-walk-out" --log-file "$log" --log-level info > "$dir/bench-walk.summary"
+    --mode all --out-dir "$dir/bench-walk-out" --log-file "$log" --log-level info --progress-seconds 0 > "$dir/bench-walk.summary"
   local wall rss load resolve walk elapsed
   read -r wall rss < "$dir/bench-walk.time"
   load=$(sed -n 's/.*positions loaded in \([0-9.]*\) s.*/\1/p' "$log")
@@ -90,7 +90,7 @@ for n in $sizes; do
     done
     echo "-- $n positions, round $round" >&2
   done
-  echo "== $n positions ($(stat -c %s "$file") bytes), fastest of $rounds:"
+  echo "== $n positions ($(stat -L -c %s "$file") bytes), fastest of $rounds:"
   awk '$1 == "edax" { if (e == "" || $3 < e) e = $3 }
        $1 == "threads" { if (!($2 in best) || $4 < best[$2]) { best[$2] = $4; line[$2] = $0 } }
        END {

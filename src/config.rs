@@ -149,8 +149,8 @@ pub struct ReadKeys {
     #[arg(long, display_order = 17, value_name = "N", value_parser = parse_egbk_level)]
     #[serde(default, deserialize_with = "de::egbk_level")]
     pub egbk_level: Option<Level>,
-    /// Threads to work on (the walk, resolving, writing books); with 2 or
-    /// more a second thread walks ahead of the walk; 0: every core [config: threads]
+    /// Threads to work on (the walk, resolving, writing books); with 3 or
+    /// more a thread walks ahead of the walk; 0: every core [config: threads]
     #[arg(long, display_order = 18, value_name = "N", value_parser = parse_threads)]
     #[serde(default, deserialize_with = "de::threads")]
     pub threads: Option<usize>,

@@ -128,8 +128,8 @@ impl<P: Positions> Walkable<P> {
     }
 
     /// The same walk on `threads` threads at most (by default, as many as
-    /// the run works on: `--threads`). With two or more, a book file's walk
-    /// without a window has a second thread walk ahead of it (see
+    /// the run works on: `--threads`). With [`RUNNER_FROM`] or more, a book
+    /// file's walk without a window has a thread walk ahead of it (see
     /// [`ahead`]): every arrival and every record it hands out are the
     /// same, in the same order, on any number.
     pub fn on_threads(self, threads: usize) -> Walkable<P> {
@@ -429,14 +429,22 @@ struct Walker<'b, P, V> {
     follower: Option<ahead::Follower<'b>>,
 }
 
+/// The threads a walk needs before a runner walks ahead of it: one walks,
+/// one does what the visitor hands off beside the walk (mining's judge,
+/// `fix`'s solver, `convert`'s writer), and the runner needs a core of its
+/// own: on a core shared with the walk or the judge it only takes time from
+/// them (docs/benchmarks.md, the walk on every core).
+pub const RUNNER_FROM: usize = 3;
+
 /// Walks every edge reachable from the start once, reporting arrivals to
-/// `visitor`. On two threads or more (see [`Walkable::on_threads`]), a
-/// book file's walk without a window has a thread walk ahead of it.
+/// `visitor`. On [`RUNNER_FROM`] threads or more (see
+/// [`Walkable::on_threads`]), a book file's walk without a window has a
+/// thread walk ahead of it.
 pub fn walk<P: Positions, V: Visitor>(
     walkable: &Walkable<P>,
     visitor: V,
 ) -> Result<(WalkStats, V), WalkError<V::Error>> {
-    let runs_ahead = walkable.threads > 1 && walkable.window.is_open();
+    let runs_ahead = walkable.threads >= RUNNER_FROM && walkable.window.is_open();
     let Some(book) = walkable.book.resolved().filter(|_| runs_ahead) else {
         return walk_with(walkable, visitor, None);
     };

@@ -36,7 +36,7 @@ const MINING: &[&str] =
 /// Every command that writes a file the command line names (OUT, -o).
 const NAMED: &[&str] = &["--force"];
 /// What extend and the commands grown from it take.
-const GROWING: &[&str] = &["--egbk-level", "--fresh", "--min-empties", "--max-positions"];
+const GROWING: &[&str] = &["--egbk-level", "--threads", "--fresh", "--min-empties", "--max-positions"];
 /// grow's budget, which deepen takes too.
 const GROW: &[&str] = &["--error-weight", "--max-priority", "--max-seconds"];
 
@@ -46,8 +46,8 @@ fn set(groups: &[&[&str]]) -> BTreeSet<String> {
 
 #[test]
 fn each_command_shows_exactly_the_options_it_uses() {
-    let mine = set(&[&["--book", "--egbk-level"], MINING, LINES, WINDOW, PROGRESS, NAMED]);
-    let reading = set(&[&["--book", "--egbk-level"]]);
+    let mine = set(&[&["--book", "--egbk-level", "--threads"], MINING, LINES, WINDOW, PROGRESS, NAMED]);
+    let reading = set(&[&["--book", "--egbk-level", "--threads"]]);
     let mut top = mine.clone();
     top.extend(["--positions-file".to_string(), "--version".to_string()]);
     let cases: Vec<(&[&str], BTreeSet<String>)> = vec![
@@ -69,12 +69,20 @@ fn each_command_shows_exactly_the_options_it_uses() {
             s.extend(["--port".into(), "--address".into(), "--allow-host".into()]);
             s
         }),
-        (&["convert"], set(&[&["--egbk-level", "--to"], PROGRESS, NAMED])),
-        (&["cut"], set(&[&["--egbk-level"], WINDOW, PROGRESS, NAMED])),
+        (&["convert"], set(&[&["--egbk-level", "--threads", "--to"], PROGRESS, NAMED])),
+        (&["cut"], set(&[&["--egbk-level", "--threads"], WINDOW, PROGRESS, NAMED])),
         (
             &["deviate"],
             set(&[
-                &["--egbk-level", "--relative", "--absolute", "--fresh", "--min-empties", "--max-positions"],
+                &[
+                    "--egbk-level",
+                    "--threads",
+                    "--relative",
+                    "--absolute",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                ],
                 ENGINES,
                 WINDOW,
                 LINES,
@@ -87,6 +95,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
             set(&[
                 &[
                     "--egbk-level",
+                    "--threads",
                     "--midgame-error",
                     "--endgame-error",
                     "--rounds",
@@ -104,7 +113,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (
             &["play"],
             set(&[
-                &["--egbk-level", "--fresh", "--min-empties", "--max-positions"],
+                &["--egbk-level", "--threads", "--fresh", "--min-empties", "--max-positions"],
                 ENGINES,
                 WINDOW,
                 LINES,
@@ -115,27 +124,42 @@ fn each_command_shows_exactly_the_options_it_uses() {
         (
             &["fill"],
             set(&[
-                &["--egbk-level", "--depth", "--fresh", "--min-empties", "--max-positions", "--max-seconds"],
+                &[
+                    "--egbk-level",
+                    "--threads",
+                    "--depth",
+                    "--fresh",
+                    "--min-empties",
+                    "--max-positions",
+                    "--max-seconds",
+                ],
                 ENGINES,
                 LINES,
                 PROGRESS,
                 NAMED,
             ]),
         ),
-        (&["fix"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (&["fix"], set(&[&["--egbk-level", "--threads", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
         (&["extend"], set(&[GROWING, ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
         (&["grow"], set(&[GROWING, GROW, ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
         (&["deepen"], set(&[GROWING, GROW, &["--level"], ENGINES, WINDOW, LINES, PROGRESS, NAMED])),
-        (&["merge"], set(&[&["--egbk-level", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
-        (&["diff"], set(&[&["--egbk-level", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED])),
-        (&["check"], set(&[&["--egbk-level", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
+        (&["merge"], set(&[&["--egbk-level", "--threads", "--link", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (
+            &["diff"],
+            set(&[&["--egbk-level", "--threads", "--exit-code", "--output", "--stdout"], LINES, PROGRESS, NAMED]),
+        ),
+        (&["check"], set(&[&["--egbk-level", "--threads", "--format", "--bom", "--unique-lines"], LINES, PROGRESS])),
         (&["new"], set(&[&["--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
-        (&["add"], set(&[&["--egbk-level", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED])),
+        (
+            &["add"],
+            set(&[&["--egbk-level", "--threads", "--level", "--depth", "--fresh"], ENGINES, LINES, PROGRESS, NAMED]),
+        ),
         (
             &["learn"],
             set(&[
                 &[
                     "--egbk-level",
+                    "--threads",
                     "--level",
                     "--depth",
                     "--error-per-move",
@@ -158,6 +182,7 @@ fn each_command_shows_exactly_the_options_it_uses() {
             set(&[
                 &[
                     "--egbk-level",
+                    "--threads",
                     "--level",
                     "--depth",
                     "--error-per-move",
