@@ -1398,7 +1398,7 @@ mod tests {
     #[test]
     fn every_key_is_a_flag_and_a_file_key() {
         let keys = keys();
-        assert_eq!(keys.len(), 31, "{keys:?}");
+        assert_eq!(keys.len(), 32, "{keys:?}");
         assert_eq!(&keys[..3], ["book", "mode", "start"]);
         for key in &keys {
             let e = parse(&format!("{key} = []")).unwrap_err();

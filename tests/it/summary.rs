@@ -114,6 +114,19 @@ fn every_command_ends_with_one_json_object_when_asked() {
     ] {
         cases.push(grown(command, &[extra, &["--start", &start]].concat()));
     }
+    // learn and recalculate read an Egaroucid book: the endgame book as one.
+    let converted = run_in(d, &["convert", endgames, "e.egbk3"]);
+    assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+    for command in ["learn", "recalculate"] {
+        let out = format!("{command}.egbk3");
+        let mut args: Vec<String> = [command, "e.egbk3", &out, "--start", &start, "--max-positions", "1"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        args.extend(["--out-dir".into(), format!("o-{command}")]);
+        args.extend(engine.iter().map(|a| a.to_string()));
+        cases.push((command, args));
+    }
     let new = ["new", "new/n.dat", "--level", "10", "--depth", "20", "--out-dir", "new/o"];
     cases.push(("new", new.iter().chain(&engine).map(|a| a.to_string()).collect()));
     let plain: [(&str, Vec<&str>); 10] = [
