@@ -6,7 +6,7 @@
 
 use bookminer::book::Book;
 use bookminer::inspect::{inspect, Request};
-use bookminer::mine::modes::Rules;
+use bookminer::rules::modes::Rules;
 use bookminer::kifu::{parse_and_play, parse_moves};
 use bookminer::position;
 use bookminer::synth::{synthesize, SynthOptions};
