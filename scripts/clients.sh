@@ -648,7 +648,8 @@ squares_of() {
 # (F5F6E6F4 unless named; "  C6 -> F3 +3", the leaf's line too).
 printed_moves() {
   "$bin" inspect "$shared/books/edax46-l2-small.dat" "${1:-F5F6E6F4}" --config /dev/null \
-    | awk '/^(  |leaf: ).. +-> /{ s = $NF; sub(/^\+/, "", s); print $(NF-1) " " s }' | sort | paste -sd, -
+    | awk '/^(  |leaf: ).. +-> /{ for (i = 1; i < NF; i++) if ($i == "->") break;
+        s = $(i + 2); sub(/^\+/, "", s); print $(i + 1) " " s }' | sort | paste -sd, -
 }
 
 # picture_as_inspect_prints: inspect --svg's squares are the moves and
