@@ -47,6 +47,9 @@ fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothi
     let (root, line) = position(10, 0x2545_f491_4f6c_dd1d);
     let whole = tempfile::tempdir().unwrap();
     one_record_book(whole.path(), root);
+    // The one-record book, copied into each killed run's folder (plain
+    // negamax at its root is slow, so it is made once).
+    let input = std::fs::read(whole.path().join("in.dat")).unwrap();
     let once = run_json(&mut deviate(whole.path(), "out.dat", ["2", "4"], &line));
     let searches = once["searches"].as_u64().unwrap() as usize;
     // A leaf asked again within the run is answered by the journal.
@@ -56,8 +59,6 @@ fn a_second_run_adds_nothing_and_one_killed_writes_the_same_book_searching_nothi
     std::fs::copy(whole.path().join("out.dat"), whole.path().join("in.dat")).unwrap();
     let again = run_json(&mut deviate(whole.path(), "again.dat", ["2", "4"], &line));
     assert_eq!(again["positions_added"], 0, "{again}");
-    // The book as written once: plain negamax at its root is slow.
-    let input = std::fs::read(whole.path().join("in.dat")).unwrap();
     killed_and_run_again(
         |dir| std::fs::write(dir.join("in.dat"), &input).unwrap(),
         |dir| deviate(dir, "out.dat", ["2", "4"], &line),
