@@ -6,8 +6,11 @@ use crate::config::{
     WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
+use bookminer::book::Book;
 use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
+use bookminer::extend::{ExtendError, ExtendPaths};
 use bookminer::format::Format;
+use bookminer::run::Control;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -113,9 +116,12 @@ impl Run for Learn {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: self.leaf_error };
         let asked = Asked { depth: flags.depth, errors, loops: self.loops };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, "learn")
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", learn))
     }
 }
+
+/// What a learning command runs: `learn` or `recalculate` of the library.
+pub type Learning = fn(Book, &ExtendPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, ExtendError>;
 
 /// What a learning command was asked, beside its files and config.
 pub struct Asked {
@@ -131,7 +137,7 @@ pub fn run_learning(
     (input, output): (&Path, &Path),
     fresh: bool,
     asked: Asked,
-    command: &'static str,
+    (command, learning): (&'static str, Learning),
 ) -> Result<u8, AppError> {
     refuse_window(config, command, "the errors are its window")?;
     let Growing { paths, mut options, book, shown } =
@@ -157,11 +163,7 @@ pub fn run_learning(
     if !crate::summary::ending().quiet {
         eprintln!("{command}: searching at level {}{from}", level.to_i32());
     }
-    let run = match command {
-        "learn" => learn,
-        _ => bookminer::extend::learn::recalculate,
-    };
-    let report = with_control(None, &shown, |control| Ok(run(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| Ok(learning(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

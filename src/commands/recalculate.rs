@@ -6,6 +6,7 @@ use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys,
 };
+use bookminer::extend::learn::recalculate;
 use bookminer::extend::learn::Errors;
 use clap::Args;
 use std::path::PathBuf;
@@ -83,7 +84,7 @@ impl Run for Recalculate {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: 0 };
         let asked = Asked { depth: flags.depth, errors, loops: 1 };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, "recalculate")
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("recalculate", recalculate))
     }
 }
 

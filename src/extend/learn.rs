@@ -138,39 +138,18 @@ pub fn learn(
     options: &LearnOptions,
     control: Control<'_>,
 ) -> Result<LearnReport, ExtendError> {
-    learn_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Learn)
 }
 
-/// [`learn`] with the searches answered by the fleet `engines` makes.
-pub fn learn_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LearnOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, engines, control, Which::Learn)
-}
-
-/// Egaroucid's leaf recalculation of `book` into `paths.output`.
+/// Egaroucid's leaf recalculation of `book` into `paths.output`, with the
+/// engine processes `options` names.
 pub fn recalculate(
     book: Book,
     paths: &ExtendPaths,
     options: &LearnOptions,
     control: Control<'_>,
 ) -> Result<LearnReport, ExtendError> {
-    recalculate_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
-}
-
-/// [`recalculate`] with the searches answered by the fleet `engines` makes.
-pub fn recalculate_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LearnOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, engines, control, Which::Recalculate)
+    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Recalculate)
 }
 
 /// The level a run searches at: `--level`, else the start record's.
