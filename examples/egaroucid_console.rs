@@ -28,7 +28,7 @@
 //! instead of rows), `fewer` (one row less than asked).
 
 use bookminer::board::{Board, Move, Square};
-use exact::solve;
+use exact::Search;
 use std::io::{BufRead, Write};
 
 #[path = "exact/mod.rs"]
@@ -131,13 +131,14 @@ impl Console {
         let mut left: Vec<Square> = Square::iter(self.board.legal_moves()).collect();
         let rows = k.min(left.len()) - usize::from(fewer && !left.is_empty());
         let empties = self.board.empties();
+        let mut search = Search::default();
         for _ in 0..rows {
-            let mut nodes = 0u64;
+            let before = search.nodes;
             let mut best: Option<(usize, i32)> = None;
             for (i, &square) in left.iter().enumerate() {
                 let child = self.board.after(Move::Play(square)).expect("a legal move");
                 let alpha = best.map_or(-65, |(_, score)| score);
-                let score = -solve(&child, -65, -alpha, &mut nodes);
+                let score = search.move_score(&child, alpha);
                 if best.is_none_or(|(_, b)| score > b) {
                     best = Some((i, score));
                 }
@@ -151,7 +152,7 @@ impl Console {
                 square.to_string().to_lowercase(),
                 format!("{score:+}"),
                 "000:00:00.000",
-                nodes,
+                search.nodes - before,
                 0
             );
         }

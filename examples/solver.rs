@@ -24,7 +24,7 @@
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::Book;
 use bookminer::symmetry::{normalize, symmetry_between};
-use exact::solve;
+use exact::Search;
 use std::io::{BufRead, Write};
 
 #[path = "exact/mod.rs"]
@@ -151,18 +151,19 @@ impl Solver {
             return;
         }
         let allowed = Square::iter(self.board.legal_moves()).filter(|s| !excluded.contains(s));
-        let mut nodes = 0u64;
+        let mut search = Search::default();
         let mut best: Option<(Square, i32)> = None;
         for square in allowed {
             let child = self.board.after(Move::Play(square)).expect("a legal move");
             let alpha = best.map_or(-65, |(_, score)| score);
-            let score = -solve(&child, -65, -alpha, &mut nodes);
+            let score = search.move_score(&child, alpha);
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((square, score));
             }
         }
         if let Some((square, score)) = best {
             let depth = self.board.empties();
+            let nodes = search.nodes;
             println!(
                 "   {depth:2}   {score:+03}        0:00.000 {nodes:13} {:10} {}",
                 0,

@@ -42,6 +42,7 @@ mod quiet;
 mod rewritten;
 mod sample;
 mod serve;
+mod solver;
 mod summary;
 mod threads;
 mod walk;
