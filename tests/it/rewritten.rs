@@ -15,13 +15,19 @@ use std::fs::{self, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 const PREVIOUS: &[u8] = b"\xEF\xBB\xBFF5D6\n";
 
-/// A synthetic book big enough for several progress calls, written to `dir`.
+/// A synthetic book big enough for several progress calls, written to `dir`
+/// (synthesized once for every test and run).
 fn book_file(dir: &Path) -> PathBuf {
-    let mut bytes = Vec::new();
-    synthesize(&SynthOptions { positions: 100_000, seed: 5, perturb: 0.02 }, &mut bytes).unwrap();
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    let bytes = BYTES.get_or_init(|| {
+        let mut bytes = Vec::new();
+        synthesize(&SynthOptions { positions: 100_000, seed: 5, perturb: 0.02 }, &mut bytes).unwrap();
+        bytes
+    });
     let path = dir.join("book.dat");
     fs::write(&path, bytes).unwrap();
     path
