@@ -370,7 +370,7 @@ fn command_variants(code: &str) -> Vec<String> {
 #[test]
 fn each_command_is_one_file_and_the_shared_files_name_none() {
     let src = common::repo().join("src");
-    for shared in ["cli.rs", "app.rs", "config", "summary.rs", "manual.rs"] {
+    for shared in ["cli", "app", "config", "summary.rs", "manual.rs"] {
         let code = code_of(&src.join(shared));
         assert_eq!(command_variants(&code), Vec::<String>::new(), "src/{shared} names commands");
         assert!(!code.contains("derive(Subcommand"), "src/{shared} declares commands");
@@ -419,7 +419,7 @@ fn no_shared_file_names_a_command_in_quotes() {
         .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     assert!(names.len() >= 20 && names.contains(&"inspect".to_string()), "{names:?}");
-    let shared = ["main.rs", "cli.rs", "app.rs", "config", "summary.rs", "manual.rs", "logging.rs", "progress.rs"];
+    let shared = ["main.rs", "cli", "app", "config", "summary.rs", "manual.rs", "logging.rs", "progress.rs"];
     let mut found = Vec::new();
     for file in shared.iter().chain(&["heartbeat.rs", "commands/mod.rs"]) {
         for name in quoted_names(&code_of(&src.join(file)), &names) {
