@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 pub type Examples = fn(Option<&str>) -> &'static [(&'static str, &'static str)];
 
 /// Every command's exit statuses (README.md, Exit status): the binary's,
-/// from `ErrorKind` in `app.rs`.
+/// from `ErrorKind` in `app/error.rs`.
 const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "done"),
     ("1", "verify or stats found problems, or inspect had positions it could not report"),

@@ -5,8 +5,8 @@
 
 // The settings are the command's, not the library's: the target compiles
 // the command's own module.
-#[path = "../../src/config.rs"]
-#[allow(dead_code)]
+#[path = "../../src/config/mod.rs"]
+#[allow(dead_code, unused_imports)]
 mod config;
 
 use config::{keys, Config};

@@ -1,6 +1,10 @@
 //! `add`: games' positions added to a book, as Edax's `book add` does.
 
-use crate::app::{begin_growth_reading, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::{begin_growth_reading, Growing, OnInterrupt};
+use crate::app::run::{Files, Run};
 use crate::config::{
     Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys,
 };
@@ -97,7 +101,7 @@ impl Run for Add {
     /// is (`add IN OUT GAMES`, OUT put before the games): the book would
     /// be written over a game file, or under a game file's name.
     fn refuse(&self) -> Result<(), AppError> {
-        crate::app::refuse_swapped("add", &self.input, &self.games, "bookminer add IN GAMES... OUT")?;
+        crate::app::refusals::refuse_swapped("add", &self.input, &self.games, "bookminer add IN GAMES... OUT")?;
         match bookminer::games::GameFormat::of_path(&self.output) {
             Some(format) => Err(AppError::Usage(format!(
                 "{}: add's last argument is OUT, the book it writes, and this name is a game file's (.{}); \

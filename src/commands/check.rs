@@ -1,6 +1,12 @@
 //! `check`: a book measured against games, as Edax's `book check` does.
 
-use crate::app::{cancel, end, line_style, open_book, stop_on_interrupt, with_control, AppError, Files, Run};
+use crate::app::book::open_book;
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::options::line_style;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WrittenKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};
@@ -65,7 +71,7 @@ pub struct Check {
 
 impl Run for Check {
     fn refuse(&self) -> Result<(), AppError> {
-        crate::app::refuse_swapped("check", &self.book, &self.games, "bookminer check BOOK GAMES...")
+        crate::app::refusals::refuse_swapped("check", &self.book, &self.games, "bookminer check BOOK GAMES...")
     }
 
     fn settings(&self) -> Settings {

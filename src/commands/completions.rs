@@ -1,7 +1,9 @@
 //! `completions`: a shell's completion script, made from the command
 //! line's definition.
 
-use crate::app::{print_page, AppError, Files, Run};
+use crate::app::ending::print_page;
+use crate::app::error::AppError;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings};
 use crate::manual::Examples;
 use clap::Args;

@@ -1,10 +1,13 @@
 //! `convert`: any book bookminer reads, written as an Edax or an
 //! Egaroucid book.
 
-use crate::app::{
-    check_out_name_or, end, open_book, out_name_remedy, stop_on_interrupt, unnamed_format, with_control_of, AppError,
-};
-use crate::app::{Files, Run};
+use crate::app::book::open_book;
+use crate::app::control::with_control_of;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::interrupt::stop_on_interrupt;
+use crate::app::outputs::{check_out_name_or, out_name_remedy, unnamed_format};
+use crate::app::run::{Files, Run};
 use crate::config::{choice, Config, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};

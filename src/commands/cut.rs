@@ -1,7 +1,12 @@
 //! `cut`: the part of a book the walk under a window reaches.
 
-use crate::app::{check_out_name, check_out_named, end, open_book, stop_on_interrupt, with_control_of, AppError};
-use crate::app::{Files, Run};
+use crate::app::book::open_book;
+use crate::app::control::with_control_of;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::interrupt::stop_on_interrupt;
+use crate::app::outputs::{check_out_name, check_out_named};
+use crate::app::run::{Files, Run};
 use crate::config::{Config, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};

@@ -1,7 +1,12 @@
 //! `deepen`: Search leaves again at a higher level (docs/deepen.md).
 
-use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
-use crate::app::{error_weight, WIND_DOWN};
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::interrupt::WIND_DOWN;
+use crate::app::options::error_weight;
+use crate::app::run::{Files, Run};
 use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
     WalkKeys, WriteKeys,

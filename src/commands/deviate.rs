@@ -1,6 +1,11 @@
 //! `deviate`: Grow every line near the best, as Edax's `book deviate` does.
 
-use crate::app::{begin_growth, end, refuse_window, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::refusals::refuse_window;
+use crate::app::run::{Files, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };

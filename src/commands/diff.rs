@@ -1,7 +1,13 @@
 //! `diff`: what differs between two books, of any formats bookminer reads.
 
-use crate::app::{cancel, end, end_on_stderr, line_style, open_book, stop_on_interrupt, with_control_of, AppError};
-use crate::app::{Files, Run, EXIT_DIFFERENT};
+use crate::app::book::open_book;
+use crate::app::control::with_control_of;
+use crate::app::ending::{end, end_on_stderr};
+use crate::app::error::AppError;
+use crate::app::error::EXIT_DIFFERENT;
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::options::line_style;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};

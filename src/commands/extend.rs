@@ -1,6 +1,10 @@
 //! `extend`: Grow a book with an engine, as Edax's `book extend` does.
 
-use crate::app::{begin_growth, end, with_control, AppError, Files, Growing, OnInterrupt, Run};
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::run::{Files, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };

@@ -1,8 +1,16 @@
 //! `fix`: Edax's `book negamax`, and with --link Edax's `book fix` first
 //! (every legal move whose child the book holds linked).
 
-use crate::app::{cancel, check_out_name, check_out_named, end, engine_commands, line_style, open_book};
-use crate::app::{stop_on_interrupt, with_control, with_control_of, AppError, Files, Run};
+use crate::app::book::open_book;
+use crate::app::control::{with_control, with_control_of};
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::engine_commands;
+use crate::app::interrupt::cancel;
+use crate::app::interrupt::stop_on_interrupt;
+use crate::app::options::line_style;
+use crate::app::outputs::{check_out_name, check_out_named};
+use crate::app::run::{Files, Run};
 use crate::config::{Config, EngineKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};

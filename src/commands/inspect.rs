@@ -2,9 +2,12 @@
 //! or one JSON object; its JSON is also what the explorer's
 //! `/api/inspect` gives (src/serve/).
 
-use crate::app::{
-    book_of, check_views, is_book, log_report, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS,
-};
+use crate::app::book::{book_of, open_book};
+use crate::app::ending::{log_report, say};
+use crate::app::error::{AppError, EXIT_PROBLEMS};
+use crate::app::outputs::{check_views, write_view};
+use crate::app::refusals::is_book;
+use crate::app::run::{Files, Run};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, SummaryFormat};

@@ -1,7 +1,9 @@
 //! `man`: the manual pages (src/manual.rs), made from the command line's
 //! definition, printed one at a time or written all into a folder.
 
-use crate::app::{print_page, said, AppError, Files, Run, EXIT_BAD_INPUT, EXIT_IO};
+use crate::app::ending::{print_page, said};
+use crate::app::error::{AppError, EXIT_BAD_INPUT, EXIT_IO};
+use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings};
 use crate::manual::Examples;
 use clap::Args;

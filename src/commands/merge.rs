@@ -1,7 +1,14 @@
 //! `merge`: two books, of any formats bookminer reads, into one.
 
-use crate::app::{cancel, end, engine_commands, extend_options, open_book, stop_on_interrupt, unnamed_format};
-use crate::app::{with_control_of, AppError, Files, Run};
+use crate::app::book::open_book;
+use crate::app::control::with_control_of;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::engine_commands;
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::options::extend_options;
+use crate::app::outputs::unnamed_format;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, EngineKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{engines, secs, taken_from, text};

@@ -2,8 +2,14 @@
 //! written (modes 1–4). With no command, bookminer mines too
 //! ([`super::implied`]), with the flags given before any command.
 
-use crate::app::{book_and_positions, cancel, stop_on_interrupt};
-use crate::app::{book_of, end, end_on_stderr, line_style, open_book, with_control_of, AppError, Files, Run};
+use crate::app::book::book_and_positions;
+use crate::app::book::{book_of, open_book};
+use crate::app::control::with_control_of;
+use crate::app::ending::{end, end_on_stderr};
+use crate::app::error::AppError;
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::options::line_style;
+use crate::app::run::{Files, Run};
 use crate::config::{
     BookKeys, Config, LineKeys, LogKeys, MineKeys, MiningModeParser, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys, WrittenKeys, MINING_MODE_HELP,

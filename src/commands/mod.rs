@@ -5,7 +5,9 @@
 //! [`Command`] and [`Command::into_run`] are the one place that lists them
 //! (docs/architecture.md: how to add a command).
 
-use crate::app::{book_and_positions, book_of, AppError, Files, Run};
+use crate::app::book::{book_and_positions, book_of};
+use crate::app::error::AppError;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, RunMode, Settings};
 use bookminer::mine::OneOutput;
 use clap::Subcommand;

@@ -1,8 +1,14 @@
 //! `new`: a book started from the initial position, as Edax's `book new`
 //! does.
 
-use crate::app::{cancel, end, engine_commands, inputs_are_good, stop_on_interrupt, unnamed_format, with_control};
-use crate::app::{AppError, Files, Run};
+use crate::app::book::inputs_are_good;
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::growth::engine_commands;
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::outputs::unnamed_format;
+use crate::app::run::{Files, Run};
 use crate::config::{Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys, ProgressKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};

@@ -1,7 +1,8 @@
 //! `recalculate`: Search leaves again as Egaroucid's "Recalculate leaves" does.
 
 use super::learn::{run_learning, Asked, LearnFlags};
-use crate::app::{AppError, Files, Run};
+use crate::app::error::AppError;
+use crate::app::run::{Files, Run};
 use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys,

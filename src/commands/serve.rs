@@ -1,7 +1,10 @@
 //! `serve`: the explorer, a book in the browser (docs/pictures.md; its
 //! server is src/serve/).
 
-use crate::app::{book_of, cancel, open_book, read_options, stop_on_interrupt, AppError, Files, Run, EXIT_INTERRUPTED};
+use crate::app::book::{book_of, open_book, read_options};
+use crate::app::error::{AppError, EXIT_INTERRUPTED};
+use crate::app::interrupt::{cancel, stop_on_interrupt};
+use crate::app::run::{Files, Run};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use bookminer::rules::modes::Rules;

@@ -1,6 +1,10 @@
 //! `stats`: a book's header and what its records hold, with charts.
 
-use crate::app::{book_of, check_views, end, open_book, say, write_view, AppError, Files, Run, EXIT_PROBLEMS};
+use crate::app::book::{book_of, open_book};
+use crate::app::ending::{end, say};
+use crate::app::error::{AppError, EXIT_PROBLEMS};
+use crate::app::outputs::{check_views, write_view};
+use crate::app::run::{Files, Run};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, text, SummaryFormat};

@@ -1,6 +1,11 @@
 //! `synth`: a realistic book of any size, the same for the same options.
 
-use crate::app::{end, inputs_are_good, stop_on_interrupt, with_control, AppError, Files, Run};
+use crate::app::book::inputs_are_good;
+use crate::app::control::with_control;
+use crate::app::ending::end;
+use crate::app::error::AppError;
+use crate::app::interrupt::stop_on_interrupt;
+use crate::app::run::{Files, Run};
 use crate::config::{choice, Config, LogKeys, ProgressKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use crate::summary::{secs, text};

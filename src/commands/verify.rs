@@ -1,6 +1,9 @@
 //! `verify`: every record of a book checked, every problem listed.
 
-use crate::app::{book_of, inputs_are_good, say, AppError, Files, Run, EXIT_PROBLEMS};
+use crate::app::book::{book_of, inputs_are_good};
+use crate::app::ending::say;
+use crate::app::error::{AppError, EXIT_PROBLEMS};
+use crate::app::run::{Files, Run};
 use crate::config::{BookKeys, Config, LogKeys, ReadKeys, Settings};
 use crate::progress::Progress;
 use crate::summary::{self, text, SummaryFormat};

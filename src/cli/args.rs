@@ -3,7 +3,7 @@
 //! src/commands/. The flags that override config keys are declared with
 //! the keys themselves, in `crate::config::Settings`.
 
-use crate::app::Run;
+use crate::app::run::Run;
 use crate::commands::mine::MineArgs;
 use crate::commands::{implied, Command};
 use crate::config::{InspectKeys, Settings};

@@ -1,0 +1,94 @@
+//! What every growth command does before its own work: its engines
+//! named and greeted, its paths and journal, its book read.
+
+use crate::app::book::open_book;
+use crate::app::error::AppError;
+use crate::app::interrupt::{cancel, stop_on_interrupt, wind_down_on_interrupt};
+use crate::app::options::extend_options;
+use crate::app::outputs::{check_out_name, check_out_named};
+use crate::config::Config;
+use crate::progress::Progress;
+use bookminer::book::Book;
+use bookminer::engine::EngineNamed;
+use bookminer::extend::{ExtendOptions, ExtendPaths};
+use bookminer::files::input::Writer;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+/// The engines the config names, each with its workers and protocol if said.
+pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed>, AppError> {
+    if config.engines.is_empty() {
+        return Err(AppError::Usage(format!(
+            "{command} needs an engine: --engine \"edax -n 1 -h 14 -eval-file PATH/eval.dat\" (or the config key engine; docs/extend.md)"
+        )));
+    }
+    let command = |e: &crate::config::EngineEntry| EngineNamed {
+        command: e.command.clone(),
+        workers: e.workers.or(config.workers),
+        protocol: e.protocol.or(config.protocol),
+    };
+    Ok(config.engines.iter().map(command).collect())
+}
+
+/// What a command that grows or searches a book (extend, grow, deepen,
+/// add) has once it may begin: its paths checked and journal taken, its
+/// engines greeted, its book read and found good for OUT.
+pub struct Growing {
+    pub paths: ExtendPaths,
+    pub options: ExtendOptions,
+    pub book: Book,
+    pub shown: RefCell<Progress>,
+}
+
+/// How a growth command stops on Ctrl-C.
+#[derive(Clone, Copy)]
+pub enum OnInterrupt {
+    /// The first finishes what is under way and writes OUT (grow, deepen).
+    WindDown,
+    /// The first stops at once, the journal kept (extend, add).
+    Stop,
+}
+
+/// The steps every growth command takes before its own work, in this
+/// order: refusals first (a refusal should not wait for a large book), the
+/// engines greeted before the book is read (one that cannot start says so
+/// at once), then the book.
+pub fn begin_growth(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    command: &'static str,
+    on_interrupt: OnInterrupt,
+) -> Result<Growing, AppError> {
+    begin_growth_reading(config, (input, &[], output), fresh, command, on_interrupt)
+}
+
+/// [`begin_growth`] for a command that reads `also_read` beside its book
+/// (add's game files): OUT and the journal are refused over any of them.
+pub fn begin_growth_reading(
+    config: &Config,
+    (input, also_read, output): (&Path, &[PathBuf], &Path),
+    fresh: bool,
+    command: &'static str,
+    on_interrupt: OnInterrupt,
+) -> Result<Growing, AppError> {
+    let engines = engine_commands(config, command)?;
+    let writer = match also_read.is_empty() {
+        true => Writer::Growth(command),
+        false => Writer::Add,
+    };
+    let paths = ExtendPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
+    check_out_named(output, command)?;
+    match on_interrupt {
+        OnInterrupt::WindDown => wind_down_on_interrupt(),
+        OnInterrupt::Stop => stop_on_interrupt("the journal is kept; OUT will not be written"),
+    }
+    let mut options = extend_options(config);
+    // Only a second Ctrl-C stops the greeting when the first winds down:
+    // after one, the run goes on, dispatches nothing and writes the book.
+    options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
+    let shown = RefCell::new(Progress::default());
+    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    check_out_name(output, book.format().kept_as(), command)?;
+    Ok(Growing { paths, options, book, shown })
+}
