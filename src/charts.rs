@@ -124,11 +124,12 @@ fn height(count: u64, most: u64) -> u32 {
     }
 }
 
-/// The key axis of a chart: its first key and the pixels a key takes, so
-/// that a key lies at `(key - first) * slot` from the start: where its
-/// number falls, gaps between keys kept.
+/// The key axis of a chart: its first and last keys and the pixels a key
+/// takes, so that a key lies at `(key - first) * slot` from the start:
+/// where its number falls, gaps between keys kept.
 struct Axis {
     first: i64,
+    last: i64,
     slot: u32,
 }
 
@@ -137,22 +138,32 @@ impl Axis {
         let first = bars.iter().map(|b| b.0).min().unwrap_or(0);
         let last = bars.iter().map(|b| b.0).max().unwrap_or(0);
         let span = u32::try_from(last - first + 1).unwrap_or(u32::MAX).max(1);
-        Axis { first, slot: ((WIDTH - 8) / span).clamp(1, 60) }
+        Axis { first, last, slot: ((WIDTH - 8) / span).clamp(1, 60) }
     }
 
-    /// The left edge of `key`'s slot.
+    /// The left edge of `key`'s slot (saturating: the formats' keys are
+    /// bytes, but a chart of any numbers is drawn without overflow).
     fn x(&self, key: i64) -> u32 {
-        LEFT + 4 + u32::try_from(key - self.first).unwrap_or(0) * self.slot
+        let from_first = u32::try_from(key.saturating_sub(self.first)).unwrap_or(u32::MAX);
+        (LEFT + 4).saturating_add(from_first.saturating_mul(self.slot))
     }
 
     /// The keys between ticks: the smallest of 1, 2, 5, 10, 20, ... that
-    /// leaves 28 pixels between two labels.
+    /// leaves 28 pixels between two labels and makes at most 40 ticks.
     fn step(&self) -> i64 {
+        let span = self.last.saturating_sub(self.first);
         let mut step = 1i64;
-        while i64::from(self.slot) * step < 28 {
+        while i64::from(self.slot) * step < 28 || span / step > 40 {
             step = next_step(step);
         }
         step
+    }
+
+    /// The keys a tick is drawn under: the multiples of the step.
+    fn ticks(&self) -> impl Iterator<Item = i64> + '_ {
+        let step = self.step();
+        let start = self.first.div_euclid(step).saturating_add(i64::from(self.first.rem_euclid(step) != 0));
+        (start..).take(64).map(move |n| n.saturating_mul(step)).take_while(move |&k| k <= self.last)
     }
 }
 
@@ -190,6 +201,7 @@ fn bars(svg: &mut String, chart: &Chart, top: u32) {
     for &(key, count) in &chart.bars {
         let x = axis.x(key);
         let h = height(count, most);
+        let cx = x.saturating_add(bar / 2);
         let _ = writeln!(
             svg,
             r##"<rect x="{x}" y="{}" width="{bar}" height="{h}" fill="#3f7fbf" data-key="{key}" data-count="{count}"><title>{} {}: {count} positions</title></rect>"##,
@@ -197,7 +209,7 @@ fn bars(svg: &mut String, chart: &Chart, top: u32) {
             chart.key,
             key_text(chart, key)
         );
-        count_text(svg, x + bar / 2, base - h, axis.slot, count);
+        count_text(svg, cx, base - h, axis.slot, count);
     }
     svg.push_str("</g>\n");
 }
@@ -208,7 +220,7 @@ fn next_step(step: i64) -> i64 {
     match step / decade {
         1 => 2 * decade,
         2 => 5 * decade,
-        _ => 10 * decade,
+        _ => decade.saturating_mul(10),
     }
 }
 
@@ -258,18 +270,38 @@ fn count_ticks(svg: &mut String, most: u64, base: u32) {
 /// The key axis: a tick and a label under each key that is a multiple of
 /// the axis's step (every key when there is room), at the key's place.
 fn key_ticks(svg: &mut String, chart: &Chart, axis: &Axis, base: u32) {
-    let (Some(first), Some(last)) = (chart.bars.iter().map(|b| b.0).min(), chart.bars.iter().map(|b| b.0).max()) else {
+    if chart.bars.is_empty() {
         return;
-    };
-    let step = axis.step();
+    }
     let bar = (axis.slot * 4 / 5).max(1);
-    for key in (first..=last).filter(|k| k.rem_euclid(step) == 0) {
-        let cx = axis.x(key) + bar / 2;
+    for key in axis.ticks() {
+        let cx = axis.x(key).saturating_add(bar / 2);
         let _ = writeln!(
             svg,
             r##"<path d="M{cx} {base}v4" stroke="#444444"/><text x="{cx}" y="{}" font-size="10" text-anchor="middle" data-key-tick="{key}">{}</text>"##,
             base + 15,
             key_text(chart, key)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn keys_as_far_apart_as_numbers_go_are_drawn_with_few_ticks() {
+        let stats = BookStats {
+            by_empties: vec![0; 61],
+            by_value: BTreeMap::from([(i32::MIN, 1), (0, u64::MAX), (i32::MAX, 2)]),
+            by_links: BTreeMap::from([(usize::MAX, 1), (0, 1)]),
+            ..BookStats::default()
+        };
+        let svg = Charts { name: "wide", stats: &stats }.to_string();
+        let value = svg.split("data-chart=\"value\"").nth(1).unwrap().split("</g>").next().unwrap();
+        let ticks = value.matches("data-key-tick=").count();
+        assert!((1..=41).contains(&ticks), "{ticks} ticks");
+        assert_eq!(value.matches("data-key=").count(), 3);
     }
 }
