@@ -35,6 +35,7 @@ mod manifest;
 mod merge;
 mod older;
 mod one_file;
+mod pictures;
 mod play;
 mod progress;
 mod props;
