@@ -24,4 +24,5 @@ pub use file::{BookCounts, BookFile, IndexLookup, ReadOptions, CHUNK_RECORDS};
 pub use loaded::Book;
 pub use parents::Parents;
 pub use problem::BookError;
+pub use resolve::Locator;
 pub use resolved::{Destination, LinkTargets, ResolvedBook};

@@ -171,6 +171,41 @@ impl<'a> Answerer<'a> {
     }
 }
 
+/// Stored boards looked up many at a time, as the resolver looks up its
+/// moves' children: every probe asked for before it is read, the probes
+/// and the boards compared in order of memory region. For a caller that
+/// has a chunk of boards to look up at once (`fix --link`, every child of
+/// every record): looked up a record's children at a time, their misses
+/// overlap a dozen at a time, here some tens of thousands.
+pub struct Locator<'a>(Answerer<'a>);
+
+impl<'a> Locator<'a> {
+    pub(super) fn new(file: &'a BookFile, index: &'a PositionIndex) -> Locator<'a> {
+        Locator(Answerer::new(file, index))
+    }
+
+    /// Asks where the record of a stored (normalized) board is: the next
+    /// question, numbered in the order asked.
+    pub fn ask(&mut self, board: Normalized) {
+        self.0.ask(board);
+    }
+
+    /// Answers every question asked since the last [`Locator::clear`].
+    pub fn answer(&mut self) {
+        self.0.answer();
+    }
+
+    /// Where the record of question `i` is, once answered (none: not held).
+    pub fn found(&self, i: usize) -> Option<Located> {
+        self.0.answers()[i].map(|(at, _)| at)
+    }
+
+    /// Forgets the questions asked.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// Where an Edax lookup's result goes.
 #[derive(Clone, Copy)]
 enum EdaxSlot {

@@ -14,9 +14,9 @@ use super::engines::process_engines;
 use super::options::ExtendOptions;
 use super::report::SearchTally;
 use super::session::{self, Held, Policy};
-use crate::board::{Board, Move};
+use crate::board::Move;
 use crate::book::index::Located;
-use crate::book::Book;
+use crate::book::{Book, Locator};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::EngineCommand;
@@ -29,7 +29,6 @@ use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
 use crate::wording::count;
-use smallvec::SmallVec;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -227,16 +226,24 @@ impl Linker {
 
 /// A chunk of records in file order, each with the moves whose child the
 /// book holds, looked up on a thread of its own.
-#[derive(Default)]
-struct Looked {
+struct Looked<'b> {
     /// Each record, and where its moves end in `held`.
     records: Vec<(Located, u32)>,
     /// Each record's moves whose child the book holds, with that child,
     /// in the order of [`crate::board::Board::children`].
     held: Vec<(Move, NodeId)>,
+    /// Every legal move of the chunk's records, in the order their
+    /// children are asked of `locator`.
+    moves: Vec<Move>,
+    /// The chunk's children, looked up all at once.
+    locator: Locator<'b>,
 }
 
-impl Looked {
+impl<'b> Looked<'b> {
+    fn new(book: &'b Book) -> Looked<'b> {
+        Looked { records: Vec::new(), held: Vec::new(), moves: Vec::new(), locator: book.locator() }
+    }
+
     /// The moves of the `k`th record whose child the book holds (none past
     /// the last record).
     fn held_by(&self, k: usize) -> &[(Move, NodeId)] {
@@ -267,53 +274,68 @@ fn link_in_file_order(
         look_up_held(book, ids, looks_up, looked);
     };
     let mut linked = 0;
-    crate::parallel::in_order(chunks, crate::parallel::workers(), Looked::default, look_up, |looked| {
-        before_chunk(linked)?;
-        for (k, &(at, _)) in looked.records.iter().enumerate() {
-            // The children a record a few ahead reads, asked for now: each
-            // is a miss anywhere in the book.
-            for &(_, child) in looked.held_by(k + RECORDS_AHEAD) {
-                store.prefetch(child);
-                if let NodeId::Book(child) = child {
-                    book.file().prefetch(child);
+    crate::parallel::in_order(
+        chunks,
+        crate::parallel::workers(),
+        || Looked::new(book),
+        look_up,
+        |looked| {
+            before_chunk(linked)?;
+            for (k, &(at, _)) in looked.records.iter().enumerate() {
+                // The children a record a few ahead reads, asked for now: each
+                // is a miss anywhere in the book.
+                for &(_, child) in looked.held_by(k + RECORDS_AHEAD) {
+                    store.prefetch(child);
+                    if let NodeId::Book(child) = child {
+                        book.file().prefetch(child);
+                    }
                 }
+                let id = NodeId::Book(at);
+                let added = match looks_up {
+                    true => store.link_found(id, looked.held_by(k))?,
+                    // An Egaroucid book's links are its moves: nothing is stored.
+                    false => store.link_held(id)?,
+                };
+                each(store, id, added)?;
             }
-            let id = NodeId::Book(at);
-            let added = match looks_up {
-                true => store.link_found(id, looked.held_by(k))?,
-                // An Egaroucid book's links are its moves: nothing is stored.
-                false => store.link_held(id)?,
-            };
-            each(store, id, added)?;
-        }
-        linked += looked.records.len() as u64;
-        Ok(())
-    })
+            linked += looked.records.len() as u64;
+            Ok(())
+        },
+    )
 }
 
 /// The records of `book` with ids in `ids`, in file order, into `looked`,
-/// each with the moves whose child the book holds if `looks_up`.
+/// each with the moves whose child the book holds if `looks_up`: the
+/// children of all of them looked up at once.
 fn look_up_held(book: &Book, ids: std::ops::Range<usize>, looks_up: bool, looked: &mut Looked) {
     looked.records.clear();
     looked.held.clear();
-    let mut found = Vec::new();
+    looked.moves.clear();
+    looked.locator.clear();
     for at in book.file().records_in(ids) {
         if looks_up {
-            let (moves, children): (SmallVec<[Move; 16]>, SmallVec<[Board; 16]>) = book
-                .file()
-                .board_of(at)
-                .children()
-                .into_iter()
-                .map(|(mv, child)| (mv, normalize(&child).board))
-                .unzip();
-            found.clear();
-            // Every child looked up at once, their cache misses overlapped.
-            book.locate_all(&children, &mut found);
-            let held =
-                moves.into_iter().zip(found.drain(..)).filter_map(|(mv, child)| Some((mv, NodeId::Book(child?))));
-            looked.held.extend(held);
+            for (mv, child) in book.file().board_of(at).children() {
+                looked.moves.push(mv);
+                looked.locator.ask(normalize(&child));
+            }
         }
-        looked.records.push((at, looked.held.len() as u32));
+        // Where its moves end among those asked, until they are answered.
+        looked.records.push((at, looked.moves.len() as u32));
+    }
+    if !looks_up {
+        return;
+    }
+    looked.locator.answer();
+    let mut from = 0;
+    for record in &mut looked.records {
+        let to = record.1 as usize;
+        for i in from..to {
+            if let Some(child) = looked.locator.found(i) {
+                looked.held.push((looked.moves[i], NodeId::Book(child)));
+            }
+        }
+        record.1 = looked.held.len() as u32;
+        from = to;
     }
 }
 

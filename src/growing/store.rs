@@ -237,6 +237,15 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// Asks for what [`Store::board`] reads of a position of the book
+    /// read: whether growth changed it, and its record.
+    pub fn prefetch_record(&self, id: NodeId) {
+        if let NodeId::Book(at) = id {
+            self.changed_ids.prefetch(at.id);
+            self.book.file().prefetch(at);
+        }
+    }
+
     pub(crate) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         match id {
             NodeId::Book(at) => self.changed.get_mut(&at.id),

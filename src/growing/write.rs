@@ -15,10 +15,11 @@ use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
 use crate::board::Move;
-use crate::book::{Link, Score};
+use crate::book::{Link, RecordId, Score};
 use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
+use crate::format::Format;
 use crate::negamax;
 use crate::run::Cancel;
 use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
@@ -200,6 +201,31 @@ impl Fixer<'_, '_> {
     fn changed(self) -> WriteFailure {
         SinkFailure::Own(GrowingError::book_changed(self.store.book().path()))
     }
+}
+
+/// Whether the book [`write_unfixed`] would write from `store` is the Edax
+/// book read, byte for byte: nothing changed in it or added to it, its
+/// header written as it lies (the count, and the level, as read), its
+/// records running to the end of the file. `fix` of the book read then
+/// writes what `fix` of that copy would, with nothing written and read
+/// again (`fix --link` of a book with nothing to link).
+pub fn unchanged(store: &Store<'_>) -> bool {
+    let book = store.book();
+    let file = book.file();
+    let records = book.counts().records;
+    if !matches!(store.flavor(), Flavor::Edax(_)) || !store.changed().is_empty() || !store.added().is_empty() {
+        return false;
+    }
+    let header = store.header_bytes(records);
+    let end = match records.checked_sub(1) {
+        None => Some(header.len() as u64),
+        Some(last) => u32::try_from(last)
+            .ok()
+            .and_then(|last| file.locate_id(RecordId(last)))
+            .and_then(|at| Some(file.offset(at) + file.edax_record(at)?.byte_len() as u64)),
+    };
+    let bytes = file.bytes();
+    file.format() == Format::Edax && bytes.starts_with(&header) && end == Some(bytes.len() as u64)
 }
 
 /// Writes the whole book into `out`; returns the records written.

@@ -227,3 +227,31 @@ fn fix_link_over_its_input_is_refused_in_its_own_words() {
     assert!(stderr(&out).contains("fix --link never writes over its input"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("extend"), "{}", stderr(&out));
 }
+
+/// A book with nothing to link (`fix --link`'s own output, linked again) is
+/// written as `fix` writes it, byte for byte, straight from the book read:
+/// nothing set aside and read again (the log names no book "before its
+/// negamax").
+#[test]
+fn a_book_with_nothing_to_link_is_written_as_fix_writes_it_with_nothing_set_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    two_record_book(dir.path());
+    let first = linked(dir.path(), "out.dat", false);
+    assert_eq!(first["links_added"], 4, "{first}");
+    std::fs::rename(dir.path().join("out.dat"), dir.path().join("in.dat")).unwrap();
+    std::fs::remove_dir_all(dir.path().join("o")).unwrap();
+    let again = linked(dir.path(), "again.dat", false);
+    assert_eq!((again["links_added"].as_u64(), again["searches"].as_u64()), (Some(0), Some(0)), "{again}");
+    assert_eq!(again["reachable"], 2, "{again}");
+    let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap();
+    assert!(log.contains("in.dat"), "{log}");
+    assert!(!log.contains("before its negamax"), "nothing set aside: {log}");
+    let fixed = bin()
+        .current_dir(dir.path())
+        .args(["--config", "/dev/null", "-q", "fix", "in.dat", "fixed.dat", "--out-dir", "f"])
+        .output()
+        .unwrap();
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(read("again.dat"), read("fixed.dat"), "fix --link writes what fix writes");
+}
