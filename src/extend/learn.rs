@@ -179,6 +179,7 @@ fn run(
 ) -> Result<LearnReport, ExtendError> {
     let began = Instant::now();
     let cancel = control.cancel;
+    ExtendError::check_records(&book)?;
     let (level, level_from_book) = level_of(&book, options)?;
     let command = match which {
         Which::Learn => "learn",
