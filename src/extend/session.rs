@@ -165,7 +165,7 @@ pub(crate) fn grow_book(
             (records, Some(reachable))
         }
     };
-    Ok(Ran { positions_loaded, fleet: ran, records_written, reachable, elapsed: began.elapsed() })
+    Ok(Ran { positions_loaded, fleet: ran, records_written, reachable, elapsed: paths.began.elapsed() })
 }
 
 /// What a session's fleet did, for the summary: each engine's searches
