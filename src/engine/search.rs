@@ -71,10 +71,12 @@ pub enum Fault {
     },
     /// Greeted, the engine answered as another protocol's console than the
     /// one named for it.
-    #[error("answers as {speaks_not_named} as its protocol is named (--engine-protocol, or the config's protocol)")]
+    #[error("answers as {speaks_not_named} as its protocol is named (--engine-protocol, or the config's protocol); it was started as the named protocol's console is, with `{appended}` appended to its command")]
     OtherProtocol {
         /// `egaroucid's console, not edax's`.
         speaks_not_named: String,
+        /// What the named protocol's console appended to the command.
+        appended: String,
     },
     /// The run is stopping (Ctrl-C, or the fleet gave up).
     #[error("stopped")]
