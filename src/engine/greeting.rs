@@ -46,8 +46,7 @@ pub fn tell(
     let mut process = Process::start(&line, format!("{} (greeting)", files.engine), timeout)?;
     let told = probe(&mut process, timeout, stop).and_then(|speaks| match named {
         Some(named) if named != speaks => Err(Fault::OtherProtocol {
-            speaks_not_named: format!("{}'s console, not {}'s", speaks.name(), named.name()),
-            appended: appended(&line, command),
+            told: Box::new([format!("{}'s console, not {}'s", speaks.name(), named.name()), appended(&line, command)]),
         }),
         _ => Ok(speaks),
     });

@@ -51,7 +51,7 @@ pub enum ExtendError {
     Damaged {
         /// The book, its record and the problem.
         #[source]
-        source: BookError,
+        source: Box<BookError>,
     },
     /// The growing book could not be read or changed.
     #[error(transparent)]
@@ -198,7 +198,7 @@ impl ExtendError {
     pub(crate) fn check_records(book: &crate::book::Book) -> Result<(), ExtendError> {
         crate::book::verify::first_damage(book).map_err(|source| match source {
             BookError::Changed { path } => ExtendError::book_changed(&path),
-            source => ExtendError::Damaged { source },
+            source => ExtendError::Damaged { source: Box::new(source) },
         })
     }
 
