@@ -44,6 +44,9 @@
 #     the same boards, links, values, bounds and levels (the recorded books
 #     of ../shared/books/games, and a live run of Edax's), loading in Edax
 #     with nothing to repair.
+#   * `serve` keeps answering whatever one client does: beside a client
+#     that pipelines 2,000 requests and reads none, a 20 KiB header (431),
+#     another site's Host (403), its book rewritten under it (read again);
 #   * `inspect --svg` and the explorer's page (`serve`, as headless
 #     Chromium renders it; Debian's chromium installed if missing) hold the
 #     moves and scores `inspect` prints at F5F6E6F4, and the page, played in
@@ -774,9 +777,79 @@ for book in egbk3/edax46-l2-small.egbk3 edax46-l2-small.dat egbk3/edax-ray-l1-pe
     "$repo/scripts/egbook-accuracy.sh" "$bin" "$egaroucid_dir/egbook" "$shared/books/$book" "" 60
 done
 
+# explorer_keeps_answering: serve as a hostile client meets it (issue 64):
+# a client that pipelines 2,000 requests and reads none holds no other up
+# (20 others answered, each within 5 s), a 20 KiB header gets 431, another
+# site's Host 403, and the book rewritten under it (cut to nothing, then
+# written again, as Edax saves a book) is read again or answered 503
+# saying why, never "not in the book"; Ctrl-C then ends it with status 0.
+explorer_keeps_answering() {
+  cp "$shared/books/edax46-l2-small.dat" "$d/served.dat" || return 1
+  "$bin" serve "$d/served.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
+  local pid=$! address= i
+  for i in $(seq 100); do
+    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
+    sleep 0.1
+  done
+  [ -n "$address" ] || { echo "the server printed no address"; cat "$d/serve.err"; kill $pid; return 1; }
+  timeout 120 python3 - "$address" "$d/served.dat" <<'PY'
+import socket, sys, threading, time
+addr = sys.argv[1].split("//")[1]
+host, port = addr.split(":")
+def send(raw):
+    data = b""
+    try:
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(raw)
+        while chunk := s.recv(65536):
+            data += chunk
+    except OSError:
+        pass
+    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else 0
+    return status, data
+def get(path, name=addr):
+    return send(f"GET {path} HTTP/1.1\r\nHost: {name}\r\n\r\n".encode())
+failed = []
+greedy = socket.create_connection((host, int(port)))
+pipelined = f"GET /line/F5F6E6F4 HTTP/1.1\r\nHost: {addr}\r\n\r\n".encode() * 2000
+threading.Thread(target=lambda: greedy.sendall(pipelined), daemon=True).start()
+for i in range(20):
+    status, _ = get("/api/view?pos=F5F6E6F4")
+    if status != 200:
+        failed.append(f"beside a client reading nothing, request {i + 1}: status {status} (0: none in 5 s)")
+status, _ = send(f"GET /line/F5 HTTP/1.1\r\nHost: {addr}\r\nX-Big: {'a' * 20000}\r\n\r\n".encode())
+if status != 431:
+    failed.append(f"a 20 KiB header: status {status}, not 431")
+status, body = get("/api/inspect/F5F6E6F4", "attacker.example")
+if status != 403 or b"F3" in body:
+    failed.append(f"Host attacker.example: status {status}, not 403")
+book = open(sys.argv[2], "rb").read()
+with open(sys.argv[2], "wb") as rewritten:
+    rewritten.flush()
+    seen = [get("/api/inspect/F5F6E6F4")]
+    rewritten.write(book)
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline and seen[-1][0] != 200:
+    time.sleep(0.2)
+    seen.append(get("/api/inspect/F5F6E6F4"))
+for status, body in seen:
+    if status not in (200, 503) or b"not in the book" in body:
+        failed.append(f"the book rewritten: status {status}: {body[-200:]!r}")
+if seen[-1][0] != 200:
+    failed.append(f"the book rewritten is not read again in 20 s: status {seen[-1][0]}")
+print("; ".join(failed) if failed else f"answered: {[s for s, _ in seen]}")
+sys.exit(1 if failed else 0)
+PY
+  local answered=$?
+  kill -INT $pid; wait $pid; local stopped=$?
+  [ "$stopped" = 0 ] || { echo "Ctrl-C: exit status $stopped"; return 1; }
+  return $answered
+}
+
 # Debian's chromium, for the explorer's check (CI's image may lack it).
 command -v chromium > /dev/null || { apt-get update && apt-get install -y chromium; } > /dev/null 2>&1 \
   || echo "chromium could not be installed: the explorer's check will fail"
+check "the explorer answers beside a client reading nothing, refuses a long header and another site's name, reads its book again" explorer_keeps_answering
 check "inspect --svg draws the moves and scores inspect prints" picture_as_inspect_prints
 check "the explorer, as headless Chromium renders it, holds them too" explorer_as_chromium_renders
 check "the explorer in headless Chromium: a square clicked, back, forward, a kifu pasted" explorer_as_a_person_plays_it

@@ -96,6 +96,10 @@ pub enum AppError {
     /// it was not asked for (--force).
     #[error("{} exists ({holds}); --force replaces it", path.display())]
     Exists { path: PathBuf, holds: bookminer::files::existing::Holds },
+    /// The book to read does not exist, and the file named to be written
+    /// is a book: the arguments swapped.
+    #[error("{}: no such file, and {}, the book to be written, is {holds}: the arguments are swapped; the book read comes first, then the book written", input.display(), output.display())]
+    SwappedOut { input: PathBuf, output: PathBuf, holds: bookminer::files::existing::Holds },
     /// A file the run would write is extend's journal: never written over,
     /// whatever the command, --force included.
     #[error("{}: is extend's journal (the answers of its searches), which no command writes over, --force included; name another file", path.display())]
@@ -157,6 +161,7 @@ impl AppError {
             | AppError::OutName { .. }
             | AppError::LogFile { .. }
             | AppError::Exists { .. }
+            | AppError::SwappedOut { .. }
             | AppError::IsJournal { .. }
             | AppError::Held { .. }
             | AppError::OverConfig { .. } => ErrorKind::BadInput,

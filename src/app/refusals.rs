@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 pub fn check_files(command: &dyn Run, config_file: Option<&Path>, config: &Config) -> Result<(), AppError> {
     command.refuse()?;
     let mut files = command.files(config);
+    let book = files.read.first().cloned();
     files.read.splice(0..0, config_file.map(Path::to_path_buf));
     check_log_file(&files, config)?;
     check_config_file(&files, config_file)?;
     check_journals_and_held(&files, config)?;
-    check_named_outputs(&files, config)
+    check_named_outputs(&files, book.as_deref(), config)
 }
 
 /// Refuses, whatever the command, any file it would write (OUT, receipt,
@@ -47,8 +48,10 @@ fn check_journals_and_held(files: &Files, config: &Config) -> Result<(), AppErro
 /// is replaced (atomically, as any output) only with --force (`force` in
 /// the config). Something that is no regular file (a folder, a device) is
 /// never written over. A named output that is a book read is left to the
-/// command's own refusal, which says so.
-fn check_named_outputs(files: &Files, config: &Config) -> Result<(), AppError> {
+/// command's own refusal, which says so. An output that is a book while
+/// the `book` to read does not exist (`fix out.dat b.dat`) is said to be
+/// the arguments swapped, as `add` and `check` say it, not met with --force.
+fn check_named_outputs(files: &Files, book: Option<&Path>, config: &Config) -> Result<(), AppError> {
     use bookminer::files::existing::Found;
     for output in &files.named {
         // (`--config /dev/null` is read, but is no book an output could be over.)
@@ -65,7 +68,10 @@ fn check_named_outputs(files: &Files, config: &Config) -> Result<(), AppError> {
             // A journal is never replaced: --force is no remedy.
             Ok(Found::File(holds)) if holds.is_journal() => return Err(AppError::IsJournal { path: output }),
             Ok(Found::File(_)) if config.force => {}
-            Ok(Found::File(holds)) => return Err(AppError::Exists { path: output, holds }),
+            Ok(Found::File(holds)) => match book.filter(|book| !book.exists() && holds.is_book()) {
+                Some(book) => return Err(AppError::SwappedOut { input: book.to_path_buf(), output, holds }),
+                None => return Err(AppError::Exists { path: output, holds }),
+            },
         }
     }
     Ok(())

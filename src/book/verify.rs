@@ -1,11 +1,12 @@
 //! `verify`: every check of docs/formats.md, what is checked (and its Egaroucid sections) on
 //! every record, listing all problems rather than stopping at the first.
 
+use super::{Book, BookError, BookFile, CHUNK_RECORDS};
 use crate::board::{hash_board, Board, Move};
 use crate::format::edax::{self, board_problems, RawRecord};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderRecord};
-use crate::format::Format;
+use crate::format::{Family, Format};
 use crate::record::problem::{FormatError, MoveSlot, Problem};
 use crate::record::{FilePlace, RecordId};
 use crate::symmetry::{is_normalized, normalize};
@@ -400,6 +401,52 @@ impl Holders {
     fn holds(&self, board: &Board) -> bool {
         self.table.find(hash_board(board), |e| e.0 == *board).is_some()
     }
+}
+
+/// The first problem `verify` lists in a record of `book` that loading
+/// does not refuse (a board not normalized, a stored move that is not
+/// legal on its board or is stored twice), in file order, as the book's
+/// error naming its file and the record. Every command that searches asks
+/// it before its first search: all of IN's records go into OUT, those the
+/// start reaches or not, so a record found here would make an OUT that
+/// `verify` refuses (issue 64). The records are checked on every core, a
+/// run of records each.
+pub fn first_damage(book: &Book) -> Result<(), BookError> {
+    let file = book.file();
+    let records = file.counts().records as usize;
+    let chunks = records.div_ceil(CHUNK_RECORDS).max(1);
+    let per_thread = chunks.div_ceil(crate::parallel::threads().clamp(1, chunks)) * CHUNK_RECORDS;
+    let found = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..records)
+            .step_by(per_thread.max(1))
+            .map(|first| scope.spawn(move || first_damage_in(file, first..(first + per_thread).min(records))))
+            .collect();
+        runs.into_iter().find_map(|run| run.join().expect("a record's check does not panic"))
+    });
+    if file.changed() {
+        return Err(BookError::Changed { path: file.path().to_path_buf() });
+    }
+    match found {
+        Some(error) => Err(BookError::Format { path: file.path().to_path_buf(), error }),
+        None => Ok(()),
+    }
+}
+
+/// The first problem of [`first_damage`] among the records with ids in `ids`.
+fn first_damage_in(file: &BookFile, ids: std::ops::Range<usize>) -> Option<FormatError> {
+    let mut problems = Vec::new();
+    let family = file.format().family();
+    for at in file.records_in(ids) {
+        match family {
+            Family::Edax => check_edax_record(&file.edax_record(at)?, &mut problems),
+            Family::Egaroucid => check_egaroucid_record(&file.egaroucid_record(at)?, &mut problems),
+        }
+        if let Some(problem) = problems.drain(..).next() {
+            let place = file.place(at.id, file.offset(at));
+            return Some(FormatError { record: Some(place.number), offset: place.offset, problem });
+        }
+    }
+    None
 }
 
 #[cfg(test)]

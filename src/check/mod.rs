@@ -227,6 +227,9 @@ pub struct CheckReport {
     pub games_skipped: u64,
     /// Games ended early by a move that is not legal, or no move at all.
     pub games_cut_short: u64,
+    /// Games the book holds the position of after the moves checked: its
+    /// header's n_empties, not the book, ended their check.
+    pub past_limit: u64,
     /// The pairs judged.
     pub counts: Counts,
     /// The sets of lines written.
@@ -257,6 +260,16 @@ impl fmt::Display for CheckReport {
             self.games_cut_short
         )?;
         writeln!(f, "{}", self.counts)?;
+        if self.past_limit > 0 {
+            writeln!(
+                f,
+                "past the header    {} on in the book after the {} checked: the header's n_empties {} ends \
+                 the check there, as it ends Edax's book check, though the book holds positions past it",
+                count(self.past_limit, "game goes", "games go"),
+                count(self.depth.moves() as u64, "move", "moves"),
+                self.depth.n_empties
+            )?;
+        }
         writeln!(
             f,
             "not scored         {} (the book has the position, no score for the move played)",
@@ -296,7 +309,7 @@ pub fn check(
     ensure_dir(&options.out_dir).map_err(RunError::io(&options.out_dir))?;
     let judge = judge_games(&book, games, options, &mut control)?;
     control.phase(Phase::Writing);
-    let Judge { depth, counts, bad, missing, played, skipped, cut_short, .. } = judge;
+    let Judge { depth, counts, bad, missing, played, skipped, cut_short, past_limit, .. } = judge;
     let (sets, finished) = finish_sets([bad, missing])?;
     if book.file().changed() {
         return Err(RunError::BookChanged { book: book.path().to_path_buf(), left: LEFT }.into());
@@ -315,6 +328,7 @@ pub fn check(
         games_read: played + skipped,
         games_skipped: skipped,
         games_cut_short: cut_short,
+        past_limit,
         counts,
         sets,
         elapsed: began.elapsed(),
@@ -393,6 +407,8 @@ struct Judge<'b> {
     played: u64,
     skipped: u64,
     cut_short: u64,
+    /// Games whose position after the moves checked the book holds.
+    past_limit: u64,
 }
 
 /// What the book says of one position of a game.
@@ -430,6 +446,7 @@ impl<'b> Judge<'b> {
             played: 0,
             skipped: 0,
             cut_short: 0,
+            past_limit: 0,
         }
     }
 
@@ -443,6 +460,11 @@ impl<'b> Judge<'b> {
         }
         let replay = &game.replay;
         let steps = replay.steps_within(self.depth.moves());
+        // The book going on past the moves its header lets be checked is
+        // why a book can look barely checked (issue 64: "0 missing, 1 good").
+        if self.depth.from_header && steps < replay.steps.len() && self.known(&replay.boards[steps]).is_some() {
+            self.past_limit += 1;
+        }
         let judged = |k: usize| self.passes_judged || replay.steps[k] != Move::Pass;
         let known: Vec<Option<Known>> =
             (0..steps).map(|k| if judged(k) { self.known(&replay.boards[k]) } else { None }).collect();

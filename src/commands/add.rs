@@ -124,6 +124,12 @@ fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fres
     let options =
         AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.depth };
     let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
+    // Said once: by the human summary, else as a warning.
+    let ending = crate::summary::ending();
+    let human = !ending.quiet && ending.summary == crate::summary::SummaryFormat::Human;
+    if let Some(advice) = report.unreachable().filter(|_| !human) {
+        tracing::warn!("{}: {advice}", report.output.display());
+    }
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -131,6 +131,16 @@ struct Shared {
 struct Health {
     report: EngineReport,
     in_a_row: u32,
+    /// The searches under way: each worker's, and when it began.
+    under_way: Vec<(usize, Instant)>,
+}
+
+impl Health {
+    /// A worker's search is over, its time counted in the report.
+    fn over(&mut self, worker: usize, took: Duration) {
+        self.under_way.retain(|&(w, _)| w != worker);
+        self.report.busy += took;
+    }
 }
 
 /// The engines, seen from the thread that hands out the work.
@@ -162,6 +172,7 @@ impl Room {
                     busy: Duration::ZERO,
                 },
                 in_a_row: 0,
+                under_way: Vec::new(),
             })
             .collect();
         Room(Shared {
@@ -208,10 +219,13 @@ impl<'s> Fleet<'s> {
     }
 
     /// The share of its workers' time spent on searches since the fleet
-    /// started (0 to 1): a search is counted once it is over.
+    /// started (0 to 1): the searches over, and those under way as far as
+    /// they have come (issue 64: 0% while one ran 20 s).
     pub fn utilisation(&self) -> f64 {
         let engines = lock(&self.shared.engines);
-        let busy: Duration = engines.iter().map(|h| h.report.busy).sum();
+        let now = Instant::now();
+        let running = |h: &Health| h.under_way.iter().map(|&(_, since)| now - since).sum::<Duration>();
+        let busy: Duration = engines.iter().map(|h| h.report.busy + running(h)).sum();
         let workers: usize = engines.iter().map(|h| h.report.workers).sum();
         let whole = workers.max(1) as f64 * self.started.elapsed().as_secs_f64();
         if whole > 0.0 {
@@ -275,11 +289,15 @@ impl Worker<'_> {
         let mut searcher = None;
         while let Some(task) = self.next_task() {
             let began = Instant::now();
+            lock(&self.shared.engines)[self.engine].under_way.push((self.worker, began));
             let outcome = self.search(&mut searcher, &task.query);
             let took = began.elapsed();
             let went_on = match outcome {
                 Ok(answer) => self.answered(task, answer, took),
-                Err(Fault::Stopped) => false,
+                Err(Fault::Stopped) => {
+                    lock(&self.shared.engines)[self.engine].over(self.worker, Duration::ZERO);
+                    false
+                }
                 Err(fault) => {
                     searcher = None;
                     self.failed(task, fault, took)
@@ -325,7 +343,7 @@ impl Worker<'_> {
             let health = &mut engines[self.engine];
             health.in_a_row = 0;
             health.report.searches += 1;
-            health.report.busy += took;
+            health.over(self.worker, took);
         }
         let answered = Answered { id: task.id, query: task.query, answer, engine: self.engine, took };
         self.report.send(Ok(answered)).is_ok()
@@ -338,7 +356,7 @@ impl Worker<'_> {
         let mut engines = lock(&self.shared.engines);
         let health = &mut engines[self.engine];
         health.report.faults += 1;
-        health.report.busy += took;
+        health.over(self.worker, took);
         health.in_a_row += 1;
         if !task.failed_on.contains(&self.engine) {
             task.failed_on.push(self.engine);
@@ -469,6 +487,35 @@ mod tests {
             Ok(answers)
         });
         (outcome, room.reports())
+    }
+
+    #[test]
+    fn a_search_under_way_counts_in_the_engines_busy_share() {
+        // Issue 64, point 7: the share counted only searches over (0%
+        // while one ran 20 s). The search runs until it is released.
+        let release = Arc::new(AtomicBool::new(false));
+        let held = Arc::clone(&release);
+        let engines = [engine("slow", 1, move |_, _| {
+            while !held.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            false
+        })
+        .set];
+        let room = Room::new(&engines);
+        let cancel = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let fleet = Fleet::start(scope, &room, &engines, Cancel::new(&cancel)).unwrap();
+            fleet.submit(0, queries(1)[0]);
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while fleet.utilisation() == 0.0 && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let share = fleet.utilisation();
+            release.store(true, Ordering::Relaxed);
+            assert!(share > 0.0, "a search under way is no busy time");
+            assert!(fleet.next_done().expect("answered").is_ok());
+        });
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub fn tell(
     let mut process = Process::start(&line, format!("{} (greeting)", files.engine), timeout)?;
     let told = probe(&mut process, timeout, stop).and_then(|speaks| match named {
         Some(named) if named != speaks => Err(Fault::OtherProtocol {
-            speaks_not_named: format!("{}'s console, not {}'s", speaks.name(), named.name()),
+            told: Box::new([format!("{}'s console, not {}'s", speaks.name(), named.name()), appended(&line, command)]),
         }),
         _ => Ok(speaks),
     });
@@ -65,6 +65,12 @@ pub fn tell(
         }
         Err(fault) => Err(process.in_its_words(fault)),
     }
+}
+
+/// What a console's start line added to the user's `command` (its flags,
+/// as `-nobook -quiet`), said when the engine answers as another console.
+fn appended(line: &str, command: &str) -> String {
+    line.split_once(command).map_or(line, |(_, after)| after).trim().to_string()
 }
 
 /// Sends the probe and reads the engine's answer until a protocol's

@@ -71,10 +71,12 @@ pub enum Fault {
     },
     /// Greeted, the engine answered as another protocol's console than the
     /// one named for it.
-    #[error("answers as {speaks_not_named} as its protocol is named (--engine-protocol, or the config's protocol)")]
+    #[error("answers as {} as its protocol is named (--engine-protocol, or the config's protocol); it was started as the named protocol's console is, with `{}` appended to its command", told[0], told[1])]
     OtherProtocol {
-        /// `egaroucid's console, not edax's`.
-        speaks_not_named: String,
+        /// `egaroucid's console, not edax's`, and what the named
+        /// protocol's console appended to the command (boxed: a fault is
+        /// carried in every engine error).
+        told: Box<[String; 2]>,
     },
     /// The run is stopping (Ctrl-C, or the fleet gave up).
     #[error("stopped")]

@@ -251,9 +251,6 @@ pub fn add_with(
     report.records_written = ran.records_written;
     report.reachable = ran.reachable.unwrap_or(ran.records_written);
     report.elapsed = ran.elapsed;
-    if let Some(advice) = report.unreachable() {
-        tracing::warn!("{}: {advice}", report.output.display());
-    }
     Ok(report)
 }
 

@@ -32,7 +32,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The errors of Egaroucid's learning, in discs.
 #[derive(Clone, Copy, Debug)]
@@ -177,8 +177,8 @@ fn run(
     mut control: Control<'_>,
     which: Which,
 ) -> Result<LearnReport, ExtendError> {
-    let began = Instant::now();
     let cancel = control.cancel;
+    ExtendError::check_records(&book)?;
     let (level, level_from_book) = level_of(&book, options)?;
     let command = match which {
         Which::Learn => "learn",
@@ -219,7 +219,7 @@ fn run(
     ran.fill(&mut report.searches);
     report.new_records = eg.added() as u64;
     report.records_written = write_out(&eg, out, paths, cancel)?;
-    report.elapsed = began.elapsed();
+    report.elapsed = paths.began.elapsed();
     Ok(report)
 }
 

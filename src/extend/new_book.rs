@@ -22,7 +22,7 @@ use crate::symmetry::normalize;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Edax's depth of a new book when none is given (its `book new`'s).
 pub const DEFAULT_DEPTH: u32 = 36;
@@ -91,7 +91,6 @@ pub fn new_book_with(
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     mut control: Control<'_>,
 ) -> Result<NewReport, ExtendError> {
-    let began = Instant::now();
     let cancel = control.cancel;
     let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
     let engines = &engines(scratch.path());
@@ -126,7 +125,7 @@ pub fn new_book_with(
     let out = out.finish().map_err(RunError::io(path))?;
     cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
     out.commit().map_err(RunError::io(path))?;
-    report.elapsed = began.elapsed();
+    report.elapsed = paths.began.elapsed();
     Ok(report)
 }
 

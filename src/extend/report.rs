@@ -46,7 +46,13 @@ impl fmt::Display for ExtendReport {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
-        writeln!(f, "positions added      {}", self.added)?;
+        write!(f, "positions added      {}", self.added)?;
+        // An expanded leaf whose child the book already held adds no
+        // position (issue 64: "2001 expanded", "2000 positions added").
+        match self.expanded.saturating_sub(self.added) {
+            0 => writeln!(f)?,
+            held => writeln!(f, " (the other {held} expanded led to positions the book held already)")?,
+        }
         self.searches.write(&self.journal, f)?;
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
@@ -115,5 +121,23 @@ impl ExtendReport {
             positions_loaded,
             ..ExtendReport::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExtendReport;
+
+    /// Issue 64, point 11: "2001 expanded" beside "2000 positions added"
+    /// says what the other one did.
+    #[test]
+    fn an_expansion_that_added_no_position_is_said_beside_the_positions_added() {
+        let report = ExtendReport { candidates: 2500, expanded: 2001, added: 2000, ..ExtendReport::default() };
+        let text = report.to_string();
+        assert!(text.contains("candidates           2500 (2001 expanded)\n"), "{text}");
+        let added = "positions added      2000 (the other 1 expanded led to positions the book held already)\n";
+        assert!(text.contains(added), "{text}");
+        let even = ExtendReport { expanded: 7, added: 7, ..ExtendReport::default() }.to_string();
+        assert!(even.contains("positions added      7\n"), "{even}");
     }
 }

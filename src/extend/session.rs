@@ -114,7 +114,8 @@ pub(crate) fn grow_book(
 ) -> Result<Ran, ExtendError> {
     let began = Instant::now();
     let cancel = control.cancel;
-    // Refused before anything is written.
+    // Refused before anything is written, every record of IN first.
+    ExtendError::check_records(&book)?;
     let (flavor, min_empties) = gates_of(&book, options)?;
     let book = checked_from_initial(book, &options.start, min_empties, paths, cancel)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
@@ -171,7 +172,7 @@ pub(crate) fn grow_book(
             (records, Some(reachable))
         }
     };
-    Ok(Ran { positions_loaded, fleet: ran, records_written, reachable, elapsed: began.elapsed() })
+    Ok(Ran { positions_loaded, fleet: ran, records_written, reachable, elapsed: paths.began.elapsed() })
 }
 
 /// What a session's fleet did, for the summary: each engine's searches

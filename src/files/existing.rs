@@ -120,6 +120,11 @@ impl Holds {
         }
     }
 
+    /// Whether the file is a book, damaged or not.
+    pub fn is_book(&self) -> bool {
+        matches!(self, Holds::Book { .. } | Holds::DamagedBook { .. })
+    }
+
     /// Whether the file is `extend`'s journal.
     pub fn is_journal(&self) -> bool {
         matches!(self, Holds::Journal)

@@ -44,6 +44,15 @@ pub enum ExtendError {
         /// Where the start's line leaves the book (none if the book changed meanwhile).
         leaves: Option<Box<crate::walk::LeavesBook>>,
     },
+    /// A record of the book read that `verify` refuses (a move not legal
+    /// on its board, stored twice, a board not normalized), found before
+    /// any search, wherever it lies: OUT would hold it.
+    #[error("{source}; OUT would hold it, so nothing was searched (`bookminer verify` lists every problem)")]
+    Damaged {
+        /// The book, its record and the problem.
+        #[source]
+        source: Box<BookError>,
+    },
     /// The growing book could not be read or changed.
     #[error(transparent)]
     Growing(#[from] GrowingError),
@@ -166,6 +175,7 @@ impl ExtendError {
             | ExtendError::NoScratch(_)
             | ExtendError::StartMissing { .. }
             | ExtendError::NeedsEngine { .. } => ErrorKind::BadInput,
+            ExtendError::Damaged { source } => source.kind(),
             ExtendError::Growing(e) => e.kind(),
             ExtendError::Run(e) => e.kind(),
             ExtendError::Journal(e) => e.kind(),
@@ -181,6 +191,15 @@ impl ExtendError {
     pub(crate) fn start_missing(book: &Path, missing: crate::walk::StartMissing) -> ExtendError {
         let start = crate::walk::describe_line(&missing.line);
         ExtendError::StartMissing { book: book.to_path_buf(), start, leaves: missing.leaves }
+    }
+
+    /// `book`'s first record that `verify` refuses, if any (the book
+    /// changed meanwhile said as such).
+    pub(crate) fn check_records(book: &crate::book::Book) -> Result<(), ExtendError> {
+        crate::book::verify::first_damage(book).map_err(|source| match source {
+            BookError::Changed { path } => ExtendError::book_changed(&path),
+            source => ExtendError::Damaged { source: Box::new(source) },
+        })
     }
 
     /// The book changed while it was being read: nothing was written.

@@ -203,3 +203,20 @@ fn an_output_over_an_input_is_refused_before_anything_is_written() {
     assert!(stderr(&out).contains("is a file being read"), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(dir.path().join("out/check-bad.txt")).unwrap(), "f5d6\n");
 }
+
+/// Issue 64, point 10: a book whose header's n_empties lets only a move
+/// of each game be checked (the sample book's, 60) says so beside Edax's
+/// line, which alone reads as a check that found nothing to judge.
+#[test]
+fn a_header_that_limits_the_check_is_said_to() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(crate::common::sample(), dir.path().join("book.dat")).unwrap();
+    fs::write(dir.path().join("games.txt"), "f5d6c3d3c4\nf5f6e6f4\n").unwrap();
+    let out = check(dir.path(), &[]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(said.contains("Positions : 0 missing, 1 good, 0 bad"), "{said}");
+    let why = "past the header    2 games go on in the book after the 1 move checked: the header's n_empties 60 \
+               ends the check there";
+    assert!(said.contains(why), "{said}");
+}

@@ -112,6 +112,9 @@ fn naming_each_protocol_grows_the_very_book_and_a_wrong_name_is_refused_naming_b
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("answers as egaroucid's console, not edax's"), "{err}");
+    // What was appended to the command is said (issue 64, point 7).
+    assert!(err.contains("with `-book-file "), "{err}");
+    assert!(err.contains("` appended to its command"), "{err}");
     assert!(!dir.path().join("out.dat").exists(), "nothing written");
     assert_no_engine_left(dir.path());
 }

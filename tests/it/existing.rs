@@ -192,3 +192,34 @@ fn a_file_another_live_run_holds_is_refused_naming_it() {
     let out = run(dir.path(), &["stats", "in.dat", "--log-file", "held.dat"]);
     assert!(out.status.success(), "free once its run ends: {}", stderr(&out));
 }
+
+/// Issue 64, point 9: `fix out.dat b.dat` (the book read missing, the
+/// book to be written there) is said to be the arguments swapped, as
+/// `add` and `check` say it, not met with --force; an existing IN and OUT
+/// are still met with --force.
+#[test]
+fn a_missing_in_and_a_book_as_out_are_said_to_be_swapped_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(extend_book(), dir.path().join("b.dat")).unwrap();
+    for args in [
+        &["fix", "out.dat", "b.dat"][..],
+        &["cut", "out.dat", "b.dat", "--deviation", "2"],
+        &["convert", "out.dat", "b.dat"],
+    ] {
+        let out = run(dir.path(), args);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("out.dat: no such file, and b.dat, the book to be written, is an Edax book"),
+            "{args:?}: {said}"
+        );
+        assert!(said.contains("the arguments are swapped") && !said.contains("--force"), "{args:?}: {said}");
+    }
+    fs::copy(extend_book(), dir.path().join("out.dat")).unwrap();
+    let out = run(dir.path(), &["fix", "out.dat", "b.dat"]);
+    assert!(
+        stderr(&out).contains("b.dat exists (an Edax book of 188 positions); --force replaces it"),
+        "{}",
+        stderr(&out)
+    );
+}

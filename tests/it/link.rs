@@ -189,6 +189,12 @@ fn add_says_when_what_it_wrote_is_not_reachable_from_the_initial_position_and_wh
     let line = text.lines().find(|l| l.starts_with("not reachable")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("1 record not reachable"), "{line}");
     assert!(line.contains("bookminer fix --link added.dat"), "{line}");
+    // Said once (issue 64, point 11): the summary says it, stderr not again.
+    assert!(!stderr(&out).contains("not reachable over links"), "said twice: {}", stderr(&out));
+    // With the summary silenced, it is a warning.
+    let quiet = command.args(["-q", "--force"]).output().unwrap();
+    let said = stderr(&quiet);
+    assert_eq!(said.matches("1 record not reachable over links").count(), 1, "{said}");
     std::fs::copy(dir.path().join("added.dat"), dir.path().join("in.dat")).unwrap();
     let summary = linked(dir.path(), "out.dat", false);
     assert_eq!(summary["reachable"], 2, "{summary}");
@@ -254,4 +260,23 @@ fn a_book_with_nothing_to_link_is_written_as_fix_writes_it_with_nothing_set_asid
     assert!(fixed.status.success(), "{}", stderr(&fixed));
     let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert_eq!(read("again.dat"), read("fixed.dat"), "fix --link writes what fix writes");
+}
+
+/// Issue 64, point 8: the summary's elapsed counts the engines' start
+/// (greeted before the book is read): an engine that takes 2 s to start
+/// makes a run of at least 2 s, which said 0.003 s.
+#[test]
+fn the_elapsed_time_counts_the_engines_start() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(crate::common::book(), dir.path().join("in.dat")).unwrap();
+    let slow = format!("sh -c 'sleep 2; exec \"$0\" \"$@\"' {}", solver().display());
+    let mut command = bin();
+    command.current_dir(dir.path()).env(RUN_TAG, dir.path());
+    command.args(["--config", "/dev/null", "fix", "--link", "in.dat", "out.dat", "--workers", "1"]);
+    command.args(["--out-dir", "o", "--log-file", "o/log", "--summary", "json", "--engine", &slow]);
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let elapsed = summary["elapsed_seconds"].as_f64().unwrap();
+    assert!(elapsed >= 2.0, "the engine's 2 s start left out: {elapsed} s");
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod accuracy;
+mod before_search;
 mod cases;
 mod check;
 mod cli;

@@ -122,7 +122,10 @@ fn read_hint(output: &[String], hint: &str, query: &Query) -> Result<Answer, Fau
             let mv = words.iter().skip(2).find_map(|w| Square::parse(w)).ok_or_else(|| garbage("a book line"))?;
             book_moves = book_moves.with(mv);
         } else if answer.is_none() {
-            answer = Some(read_result(&words).ok_or_else(|| garbage("a search line"))?);
+            // A pass is no answer where moves exist (the only positions
+            // searched): said so, not as a line that does not read.
+            let unread = if answers_a_pass(&words) { "a pass, where the position has moves" } else { "a search line" };
+            answer = Some(read_result(&words).ok_or_else(|| garbage(unread))?);
         } else {
             return Err(garbage("more than one search line"));
         }
@@ -149,9 +152,28 @@ fn read_result(words: &[&str]) -> Option<Answer> {
     Some(Answer { mv: Square::parse(mv)?, score })
 }
 
+/// Whether a search line's best move is a pass (`PS` in Edax's lines,
+/// `--` or `pa` in others').
+fn answers_a_pass(words: &[&str]) -> bool {
+    let after_time = words.iter().position(|w| w.contains(':')).map_or(words.len(), |at| at + 1);
+    let mv = words[after_time..].iter().find(|w| !w.bytes().all(|b| b.is_ascii_digit()));
+    mv.is_some_and(|mv| ["ps", "pa", "pass", "--"].contains(&mv.to_ascii_lowercase().as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pass_answered_where_moves_exist_is_said_to_be_one() {
+        // Issue 64, point 7: it was "a search line".
+        let out = lines("> hint 1\n   22   -04        0:00.918      24403093   26582890 PS\n>");
+        let fault = read_hint(&out, "hint 1", &query(&[])).unwrap_err().to_string();
+        assert!(fault.contains("a pass, where the position has moves (after `hint 1`"), "{fault}");
+        let out = lines("> hint 1\n   22   -04        0:00.918      24403093   26582890 Z9\n>");
+        let fault = read_hint(&out, "hint 1", &query(&[])).unwrap_err().to_string();
+        assert!(fault.contains("a search line (after `hint 1`"), "{fault}");
+    }
 
     fn query(excluded: &[&str]) -> Query {
         let (board, _) = crate::kifu::parse_and_play("f5d6c3").unwrap();
