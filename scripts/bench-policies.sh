@@ -74,21 +74,24 @@ for r in $(seq "$rounds"); do
 done
 uptime >&2
 size=$(stat -L -c %s "$book")
-python3 - "$log" "$work" "$size" "$n" "$workers" "${commands[@]}" <<'PY'
+egsize=$( [ -f "$egbook" ] && stat -L -c %s "$egbook" || echo 0)
+python3 - "$log" "$work" "$size" "$egsize" "$n" "$workers" "${commands[@]}" <<'PY'
 import json, statistics, sys
-log, work, size, n, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-commands = sys.argv[6:]
+log, work, size, egsize, n, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+commands = sys.argv[7:]
 runs = {}
 for line in open(log):
     name, wall, user, kib = line.split()
     runs.setdefault(name, []).append((float(wall), float(user), int(kib)))
 med = lambda name, i: statistics.median(r[i] for r in runs[name])
-budget = size + 40 * n
 fix = med("fix", 0)
 print(f"fix: median {fix:.2f} s wall ({', '.join(f'{r[0]:.2f}' for r in runs['fix'])}), "
       f"{med('fix', 1):.2f} s user, peak {med('fix', 2) * 1024:.0f} B")
 for c in commands:
     fix = med("fix-egbk3" if c == "learn" else "fix", 0)
+    # learn reads the book as .egbk3: its file is that one.
+    file = egsize if c == "learn" else size
+    budget = file + 40 * n
     own, first = runs[c], runs[c + "-engines"][0]
     summary = json.load(open(f"{work}/{c}-engines.json"))
     engines = summary.get("engine_seconds", 0.0) / workers
@@ -98,6 +101,6 @@ for c in commands:
           f"{med(c, 1):.2f} s user, {wall / fix:.2f} x fix: {'within' if wall <= 1.5 * fix else 'OVER'} 1.5 x fix")
     print(f"  with the engines {first[0]:.2f} s wall, engines {engines:.2f} s (busy / {workers}); "
           f"limit 1.5 x fix + engines = {1.5 * fix + engines:.2f} s: {'within' if first[0] <= 1.5 * fix + engines else 'OVER'}")
-    print(f"  peak RSS {peak:.0f} B = file + {(peak - size) / n:.1f} B/position; "
+    print(f"  peak RSS {peak:.0f} B = file + {(peak - file) / n:.1f} B/position; "
           f"limit {budget} B (file + 40 B/position): {'within' if peak <= budget else 'OVER'}")
 PY

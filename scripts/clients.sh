@@ -754,6 +754,20 @@ learned_as_egaroucid_would() {
 check "learn at level 60, 1 loop, on the extend book as Egaroucid's book deviate" learned_as_egaroucid_would 60 1
 check "learn at level 21, 2 loops, on the extend book as Egaroucid's book deviate" learned_as_egaroucid_would 21 2
 
+# learned_from_edax_as_egaroucid_would: learn reads the extend book as Edax
+# wrote it (converted for the run, as convert converts it) into .egbk3, and
+# writes what egbook's book_deviate writes on the book convert makes.
+learned_from_edax_as_egaroucid_would() {
+  "$bin" convert "$shared/books/extend/endgames-extend.dat" "$d/ext.egbk3" --config /dev/null -q || return 1
+  bm learn "$shared/books/extend/endgames-extend.dat" "$d/learned.egbk3" --start "$extend_line" --level 60 \
+    --loops 1 --engine "$egaroucid" --workers 2 --out-dir "$d/o" || return 1
+  "$egaroucid_dir/egbook" deviate "$d/ext.egbk3" "$d/egbook.egbk3" "$extend_line" 60 60 2 4 2 1 \
+    > /dev/null 2>&1 || return 1
+  python3 "$repo/scripts/egbook-compare.py" "$d/egbook.egbk3" "$d/learned.egbk3"
+}
+check "learn at level 60 on the extend book as Edax's .dat, as Egaroucid's book deviate" \
+  learned_from_edax_as_egaroucid_would
+
 # recalculated_as_egaroucid_would: the extend book as .egbk3 with every
 # level set to 10, its leaves within 2/4 recalculated at 21, against egbook recalc.
 recalculated_as_egaroucid_would() {

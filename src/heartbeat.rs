@@ -44,8 +44,10 @@ pub struct Beat {
     last: (u64, Instant),
     /// The engines' share of their time spent searching.
     busy: Option<f64>,
-    /// `grow`: positions added and searches.
+    /// `grow` and `add`: positions added and searches.
     grown: Option<(u64, u64)>,
+    /// `add`: the searches asked so far.
+    searches: Option<u64>,
     /// `grow`: the least priority left and the frontier at or under the budget.
     left: Option<(Option<f64>, Option<u64>)>,
 }
@@ -67,6 +69,7 @@ impl Beat {
             last: (0, now),
             busy: None,
             grown: None,
+            searches: None,
             left: None,
         }
     }
@@ -85,8 +88,9 @@ impl Beat {
                 self.grown = Some((added, searched));
                 self.done = searched;
             }
-            Progress::Added { games, added, searched } => {
+            Progress::Added { games, added, searched, searches } => {
                 self.grown = Some((added, searched));
+                self.searches = Some(searches);
                 self.done = games;
             }
             Progress::Left { least, at_most } => self.left = Some((least, at_most)),
@@ -140,7 +144,8 @@ impl Beat {
             }
             Stage::Phase(Phase::Adding { games }) => {
                 let (added, searched) = self.grown.unwrap_or_default();
-                format!("adding: {}, {added} positions added, {searched} searches", of(games, "games"))
+                let searches = self.searches.unwrap_or_default();
+                format!("adding: {}, {added} positions added, {searched} of {searches} searches", of(games, "games"))
             }
             Stage::Phase(Phase::Growing) => {
                 let (added, searched) = self.grown.unwrap_or_default();
@@ -303,11 +308,11 @@ mod tests {
         let t0 = Instant::now();
         let mut beat = Beat::new(t0);
         beat.phase(Phase::Adding { games: 200 }, t0);
-        beat.progress(&Progress::Added { games: 50, added: 7, searched: 9 });
+        beat.progress(&Progress::Added { games: 50, added: 7, searched: 9, searches: 12 });
         let line = beat.line(t0 + Duration::from_secs(2), None);
         assert_eq!(
             line,
-            "adding: 50 of 200 games (25%), 25 games/s, 7 positions added, 9 searches, 2s in this stage; 2s in all"
+            "adding: 50 of 200 games (25%), 25 games/s, 7 positions added, 9 of 12 searches, 2s in this stage; 2s in all"
         );
     }
 

@@ -142,11 +142,12 @@ impl Progress {
         self.bar = Some(bar);
     }
 
-    /// Moves `add`'s bar: games done, positions added and searches.
-    pub fn added(&self, games: u64, added: u64, searched: u64) {
+    /// Moves `add`'s bar: games done, positions added, and searches
+    /// answered of those asked.
+    pub fn added(&self, games: u64, added: u64, (searched, searches): (u64, u64)) {
         if let Some(bar) = &self.bar {
             bar.set_position(games);
-            bar.set_message(format!("{added} added, {searched} searches"));
+            bar.set_message(format!("{added} added, {searched} of {searches} searches"));
         }
     }
 

@@ -131,14 +131,18 @@ pub enum Progress<'s> {
         spent: Option<f64>,
     },
     /// Where `add` is ([`Phase::Adding`]): games read and added (or passed
-    /// over), positions added, searches by the engines.
+    /// over), positions added, and searches answered of those asked, which
+    /// move within a game (a batch of games is searched before its
+    /// positions are added).
     Added {
         /// Games done: read and their positions added, or passed over.
         games: u64,
         /// Positions added.
         added: u64,
-        /// Searches by the engines.
+        /// Searches answered, by the engines or the journal.
         searched: u64,
+        /// Searches asked so far: those answered and those under way.
+        searches: u64,
     },
     /// What is left to `grow`: the least priority of the frontier (none
     /// left: `None`) and, with `max_priority`, how many frontier positions

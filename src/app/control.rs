@@ -94,7 +94,9 @@ pub fn with_control<T>(
         run::Progress::Grown { added, searched, reached, spent } => {
             shown.borrow_mut().growing(added, searched, reached, spent)
         }
-        run::Progress::Added { games, added, searched } => shown.borrow().added(games, added, searched),
+        run::Progress::Added { games, added, searched, searches } => {
+            shown.borrow().added(games, added, (searched, searches))
+        }
         run::Progress::Left { .. } | run::Progress::EnginesBusy(_) => {}
     };
     let mut progress = |progress: run::Progress<'_>| {

@@ -5,10 +5,11 @@ use crate::app::book::open_book;
 use crate::app::error::AppError;
 use crate::app::interrupt::{cancel, stop_on_interrupt, wind_down_on_interrupt};
 use crate::app::options::extend_options;
-use crate::app::outputs::{check_out_name, check_out_named};
+use crate::app::outputs::{check_out_name, check_out_named, unnamed_format};
 use crate::config::Config;
 use crate::progress::Progress;
 use bookminer::book::Book;
+use bookminer::convert::OutFormat;
 use bookminer::engine::EngineNamed;
 use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::files::input::Writer;
@@ -63,6 +64,22 @@ pub fn begin_growth(
     begin_growth_reading(config, (input, &[], output), fresh, command, on_interrupt)
 }
 
+/// [`begin_growth`] for a command that writes OUT in the format its name
+/// says, whatever the format of IN (`learn`, `recalculate`, as `convert`).
+pub fn begin_growth_into(
+    config: &Config,
+    (input, output): (&Path, &Path),
+    fresh: bool,
+    command: &'static str,
+    on_interrupt: OnInterrupt,
+) -> Result<(Growing, OutFormat), AppError> {
+    let Some(to) = OutFormat::of_path(output) else {
+        return Err(unnamed_format(output, &format!("{command} writes"), ""));
+    };
+    let growing = begin(config, (input, &[], output), fresh, command, (on_interrupt, false))?;
+    Ok((growing, to))
+}
+
 /// [`begin_growth`] for a command that reads `also_read` beside its book
 /// (add's game files): OUT and the journal are refused over any of them.
 pub fn begin_growth_reading(
@@ -71,6 +88,18 @@ pub fn begin_growth_reading(
     fresh: bool,
     command: &'static str,
     on_interrupt: OnInterrupt,
+) -> Result<Growing, AppError> {
+    begin(config, (input, also_read, output), fresh, command, (on_interrupt, true))
+}
+
+/// What [`begin_growth_reading`] does; OUT's name checked against IN's
+/// format when `same_format`.
+fn begin(
+    config: &Config,
+    (input, also_read, output): (&Path, &[PathBuf], &Path),
+    fresh: bool,
+    command: &'static str,
+    (on_interrupt, same_format): (OnInterrupt, bool),
 ) -> Result<Growing, AppError> {
     let engines = engine_commands(config, command)?;
     let writer = match also_read.is_empty() {
@@ -89,6 +118,8 @@ pub fn begin_growth_reading(
     options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
-    check_out_name(output, book.format().kept_as(), command)?;
+    if same_format {
+        check_out_name(output, book.format().kept_as(), command)?;
+    }
     Ok(Growing { paths, options, book, shown })
 }

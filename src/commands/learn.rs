@@ -3,7 +3,7 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth_into, Growing, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
 use crate::config::{
@@ -12,9 +12,9 @@ use crate::config::{
 };
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::book::Book;
+use bookminer::convert::ConvertReport;
 use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
 use bookminer::extend::{ExtendError, ExtendPaths};
-use bookminer::format::Format;
 use bookminer::run::Control;
 use clap::Args;
 use serde_json::{json, Value};
@@ -33,8 +33,10 @@ use std::path::{Path, PathBuf};
 /// book holds, a finished game or --depth (moves from the initial position). Loops go on until one adds
 /// nothing, or --loops (N) are done. The level is the start position's record's
 /// unless --level says otherwise, and is named before the first search.
-/// OUT (.egbk3) holds IN's records, then the new ones, values as
-/// Egaroucid's function leaves them (no negamax: `fix` does it). The
+/// OUT holds IN's records, then the new ones, values as Egaroucid's
+/// function leaves them (no negamax: `fix` does it). IN of another format
+/// than .egbk3 is converted first, and OUT named .dat is converted last, as
+/// `convert` does. The
 /// engines, the journal ({out_dir}/extend.jsonl) and the statuses are
 /// extend's.
 #[derive(Args, Debug)]
@@ -42,10 +44,10 @@ use std::path::{Path, PathBuf};
     "Search new positions at level L (default: the level of the start position's record) [config: level]"
 )))]
 pub struct Learn {
-    /// The book to read (.egbk3; `bookminer convert` makes one of any book).
+    /// The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does).
     #[arg(value_name = "IN")]
     input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
+    /// The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force.
     #[arg(value_name = "OUT")]
     output: PathBuf,
     #[command(flatten)]
@@ -145,15 +147,8 @@ pub fn run_learning(
     (command, learning): (&'static str, Learning),
 ) -> Result<u8, AppError> {
     refuse_window(config, command, "the errors are its window")?;
-    let Growing { paths, mut options, book, shown } =
-        begin_growth(config, (input, output), fresh, command, OnInterrupt::Stop)?;
-    if book.format() != Format::Egbk3 {
-        return Err(AppError::Usage(format!(
-            "{command} reads an Egaroucid .egbk3 book, and {} is not one: `bookminer convert {} BOOK.egbk3` makes one",
-            input.display(),
-            input.display()
-        )));
-    }
+    let (Growing { paths, mut options, book, shown }, to) =
+        begin_growth_into(config, (input, output), fresh, command, OnInterrupt::Stop)?;
     options.min_empties = None;
     let options = LearnOptions {
         extend: options,
@@ -161,6 +156,7 @@ pub fn run_learning(
         depth: asked.depth,
         errors: asked.errors,
         loops: asked.loops,
+        to,
     };
     let (level, from_book) = level_of(&book, &options)?;
     let from = if from_book { " (the start position's record's; --level to change it)" } else { "" };
@@ -188,10 +184,23 @@ fn json(report: &LearnReport) -> Value {
             "todo": report.todo,
             "leaves_searched_again": report.recalculated,
             "positions_added": report.new_records,
+            "converted_in": report.converted_in.as_ref().map(converted),
+            "converted_out": report.converted_out.as_ref().map(converted),
         }),
         searches(&report.searches),
         grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),
     ])
+}
+
+/// A book the run converted, as `convert`'s summary says it, but for the
+/// command and the file it was written to (the run's own, or OUT).
+fn converted(report: &ConvertReport) -> Value {
+    let mut value = crate::commands::convert::json(report);
+    if let Some(keys) = value.as_object_mut() {
+        keys.shift_remove("command");
+        keys.shift_remove("output");
+    }
+    value
 }
 
 /// The manual page's examples: what each is said, then the line.

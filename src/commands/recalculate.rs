@@ -21,18 +21,20 @@ use std::path::PathBuf;
 /// searched again at the level, its links excluded. The level is the
 /// start position's record's unless --level says otherwise, and is
 /// named before the first search. `deepen` raises records; this raises
-/// leaves, as Egaroucid does. OUT (.egbk3) is IN with those leaves, no
-/// negamax. The engines, the journal ({out_dir}/extend.jsonl) and the
+/// leaves, as Egaroucid does. OUT is IN with those leaves, no negamax.
+/// IN of another format than .egbk3 is converted first, and OUT named .dat
+/// is converted last, as `convert` does (an Edax book keeps no leaf's
+/// level). The engines, the journal ({out_dir}/extend.jsonl) and the
 /// statuses are extend's.
 #[derive(Args, Debug)]
 #[command(mut_arg("level", |arg| arg.help(
     "Search leaves again at level L (default: the level of the start position's record) [config: level]"
 )))]
 pub struct Recalculate {
-    /// The book to read (.egbk3; `bookminer convert` makes one of any book).
+    /// The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does).
     #[arg(value_name = "IN")]
     input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
+    /// The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force.
     #[arg(value_name = "OUT")]
     output: PathBuf,
     #[command(flatten)]

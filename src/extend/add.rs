@@ -95,6 +95,9 @@ pub struct AddReport {
     /// position (Edax's `book add` links no position it held before, so a
     /// book made from games may be many trees: `fix --link` joins them).
     pub reachable: u64,
+    /// OUT is an Egaroucid book: its links are the moves whose child it
+    /// holds, so no command links what no line reaches.
+    pub links_implicit: bool,
     /// Time the whole run took.
     pub elapsed: Duration,
 }
@@ -124,14 +127,19 @@ impl fmt::Display for AddReport {
 
 impl AddReport {
     /// What to say of the records the initial position does not reach
-    /// over links, if any: how many, and what to run.
+    /// over links, if any: how many, and, for an Edax book, what to run
+    /// (an Egaroucid book links every move whose child it holds: no
+    /// command links the rest).
     pub fn unreachable(&self) -> Option<String> {
         let left = self.records_written.checked_sub(self.reachable).filter(|&n| n > 0)?;
-        let out = self.output.display();
-        Some(format!(
-            "{} not reachable over links from the initial position: `bookminer fix --link {out} LINKED.dat` links them",
-            count(left, "record", "records")
-        ))
+        let records = count(left, "record", "records");
+        Some(match self.links_implicit {
+            true => format!("{records} not reachable: no line from the initial position reaches them"),
+            false => format!(
+                "{records} not reachable: no line of links from the initial position reaches them; `bookminer fix --link {} LINKED.dat` links them",
+                self.output.display()
+            ),
+        })
     }
 }
 
@@ -250,6 +258,7 @@ pub fn add_with(
     ran.fleet.fill(&mut report.searches);
     report.records_written = ran.records_written;
     report.reachable = ran.reachable.unwrap_or(ran.records_written);
+    report.links_implicit = matches!(rule.flavor, Flavor::Egaroucid);
     report.elapsed = ran.elapsed;
     Ok(report)
 }
@@ -275,7 +284,8 @@ impl Policy for Adder<'_> {
         let mut answerers = Answerers { journal, fleet, engines, cancel };
         let games = self.games;
         control.phase(Phase::Adding { games: self.entries });
-        let mut adding = Adding { store, rule: self.rule, report: &mut self.report, done: 0 };
+        let mut adding =
+            Adding { store, rule: self.rule, report: &mut self.report, done: 0, searches: Searches::default() };
         let mut batch: Vec<PlayedGame> = Vec::new();
         games.read(|read, _| {
             cancel.check().map_err(ExtendError::interrupted(&journal_path))?;
@@ -322,6 +332,15 @@ struct Adding<'r, 'b> {
     report: &'r mut AddReport,
     /// Games done: their positions added, or passed over.
     done: u64,
+    /// Searches answered (by the engines or the journal) and asked, for the progress.
+    searches: Searches,
+}
+
+/// Searches answered and asked so far, as the progress counts them.
+#[derive(Clone, Copy, Default)]
+struct Searches {
+    answered: u64,
+    asked: u64,
 }
 
 /// Asks a leaf's search: its answer, and what it cost.
@@ -363,10 +382,15 @@ impl Adding<'_, '_> {
             cancel.check().map_err(ExtendError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
             self.done += 1;
-            let (added, searched) = (self.report.added, self.report.searches.searched);
-            (control.progress)(Progress::Added { games: self.done, added, searched });
+            self.tell(control, self.searches.answered);
         }
         Ok(())
+    }
+
+    /// Tells the progress where the run is, `answered` searches answered.
+    fn tell(&self, control: &mut Control<'_>, answered: u64) {
+        let (games, added, searches) = (self.done, self.report.added, self.searches.asked);
+        (control.progress)(Progress::Added { games, added, searched: answered, searches });
     }
 
     /// The searches the positions of `games` that are new to the book will
@@ -408,12 +432,14 @@ impl Adding<'_, '_> {
         control: &mut Control<'_>,
     ) -> Result<HashMap<Query, Answer>, ExtendError> {
         let mut asked = Asked::default();
-        let (games, added, searched) = (self.done, self.report.added, self.report.searches.searched);
-        (control.progress)(Progress::Added { games, added, searched });
-        let answers = answerers.answer(&LeafPlan::queries(plans), &mut asked, &mut |answered, _| {
-            let searched = searched + answered as u64;
-            (control.progress)(Progress::Added { games, added, searched });
+        let queries = LeafPlan::queries(plans);
+        let before = self.searches.answered;
+        self.searches.asked += queries.iter().flatten().count() as u64;
+        self.tell(control, before);
+        let answers = answerers.answer(&queries, &mut asked, &mut |answered, _| {
+            self.tell(control, before + answered as u64);
         })?;
+        self.searches.answered = self.searches.asked;
         self.report.searches.count(&asked);
         let answered = plans.iter().zip(answers).filter_map(|(plan, answer)| Some((*plan.query()?, answer?)));
         Ok(answered.collect())
@@ -505,6 +531,9 @@ impl Adding<'_, '_> {
         let plan = LeafPlan::of(&facts.board, facts.edges.iter().map(|e| e.mv), Level::saturating(facts.level.into()));
         let (answer, asked) = ask(&plan)?;
         self.report.searches.count(&asked);
+        let answered = asked.searched + asked.from_journal;
+        self.searches.asked += answered;
+        self.searches.answered += answered;
         let (score, mv) = plan.leaf(answer);
         self.store.touch(id)?;
         let node = self.store.node_mut(id).expect("touched");
@@ -556,7 +585,8 @@ mod tests {
         let rule = Rule { flavor, level: Level::new(10).unwrap(), squares: 24, least_empties: 0 };
         let (mut store, before) = (Store::with_links(book, flavor, None), Store::with_links(book, flavor, None));
         let mut report = AddReport::default();
-        let mut adding = Adding { store: &mut store, rule, report: &mut report, done: 0 };
+        let mut adding =
+            Adding { store: &mut store, rule, report: &mut report, done: 0, searches: Searches::default() };
         let ahead = adding.searches_ahead(games);
         let mut asked: Vec<LeafPlan> = Vec::new();
         let mut ask = |plan: &LeafPlan| {

@@ -19,10 +19,12 @@ use super::options::ExtendOptions;
 use super::report::SearchTally;
 use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move, Square, Squares};
-use crate::book::Book;
+use crate::book::{Book, ReadOptions};
+use crate::convert::{convert, ConvertReport};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::EngineSet;
 use crate::engine::search::{Answer, Query};
+use crate::format::{Format, OutFormat};
 use crate::growing::error::ExtendError;
 use crate::growing::paths::ExtendPaths;
 use crate::level::Level;
@@ -59,6 +61,8 @@ pub struct LearnOptions {
     pub errors: Errors,
     /// At most this many loops (learn).
     pub loops: u32,
+    /// The format OUT is written in (its name's, as `convert` decides).
+    pub to: OutFormat,
 }
 
 /// What a run did, for the summary.
@@ -93,6 +97,10 @@ pub struct LearnReport {
     pub searches: SearchTally,
     /// `max_positions` stopped the run.
     pub stopped_early: bool,
+    /// IN as `convert` made it an `.egbk3` book for the run, if it was not one.
+    pub converted_in: Option<ConvertReport>,
+    /// The book learned as `convert` wrote it into OUT, if OUT is not an `.egbk3` book.
+    pub converted_out: Option<ConvertReport>,
     /// Records OUT holds.
     pub records_written: u64,
     /// The run's time.
@@ -103,6 +111,9 @@ impl fmt::Display for LearnReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let from = if self.level_from_book { " (the start position's record)" } else { "" };
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
+        if let Some(c) = &self.converted_in {
+            writeln!(f, "IN converted         to Egaroucid .egbk3 for the run: {}", converted(c))?;
+        }
         writeln!(f, "level                {}{from}", self.level)?;
         if self.command == "learn" {
             writeln!(f, "loops                {}", self.loops)?;
@@ -119,9 +130,21 @@ impl fmt::Display for LearnReport {
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: leaves may be left")?;
         }
+        if let Some(c) = &self.converted_out {
+            writeln!(f, "OUT converted        from Egaroucid .egbk3: {}", converted(c))?;
+        }
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
+}
+
+/// What a conversion of the run wrote, left out and lost, in a line.
+fn converted(c: &ConvertReport) -> String {
+    let left_out = c.not_in_book + c.left_out_value + c.left_out_pass;
+    format!(
+        "{} records written, {} added (pass records), {left_out} left out, {} link scores lost",
+        c.written, c.passes_added, c.links_lost
+    )
 }
 
 /// Counts by loop, as "3, 1, 0".
@@ -158,9 +181,9 @@ pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), Ex
     if let Some(level) = options.level {
         return Ok((level, false));
     }
-    let eg = EgBook::new(book);
-    let level = eg.get(super::egbook::Key::Read(at.id)).level;
-    Ok((Level::saturating(level.into()), true))
+    // Any format's record level: what `convert` writes into the .egbk3 record.
+    let level = book.record(at.id).map_or(0, |record| record.level);
+    Ok((Level::saturating(level), true))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -197,6 +220,8 @@ fn run(
         ..LearnReport::default()
     };
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
+    let (book, converted_in) = as_egbk3(book, scratch.path(), &mut control)?;
+    report.converted_in = converted_in;
     let engines = &engines(scratch.path());
     let mut eg = EgBook::new(&book);
     let root = options.extend.start.board;
@@ -218,8 +243,59 @@ fn run(
     done?;
     ran.fill(&mut report.searches);
     report.new_records = eg.added() as u64;
-    report.records_written = write_out(&eg, out, paths, cancel)?;
+    match options.to {
+        OutFormat::Egbk3 => report.records_written = write_out(&eg, out, paths, cancel)?,
+        OutFormat::Edax => {
+            drop(out);
+            let learned = scratch.path().join("learned.egbk3");
+            write_learned(&eg, &learned)?;
+            drop(eg);
+            drop(book);
+            let converted = into_out(&learned, &paths.output, &mut control)?;
+            report.records_written = converted.written;
+            report.converted_out = Some(converted);
+        }
+    }
     report.elapsed = paths.began.elapsed();
+    Ok(report)
+}
+
+/// The book the run learns on: `book` if it is an `.egbk3` one, else `book`
+/// as `convert` makes it one, in the run's scratch folder (its report kept).
+fn as_egbk3(
+    book: Book,
+    scratch: &Path,
+    control: &mut Control<'_>,
+) -> Result<(Book, Option<ConvertReport>), ExtendError> {
+    if book.format() == Format::Egbk3 {
+        return Ok((book, None));
+    }
+    let name = book.path().display().to_string();
+    let path = scratch.join("in.egbk3");
+    let report = convert(book, OutFormat::Egbk3, &path, control.reborrow())?;
+    tracing::info!("{name}: converted to Egaroucid .egbk3 for the run ({} records)", report.written);
+    let read = |e| ExtendError::Grown { read: name.clone(), source: Box::new(e) };
+    let converted =
+        Book::open_as(&path, &format!("{name} (converted to .egbk3)"), &ReadOptions::default()).map_err(read)?;
+    Ok((converted, Some(report)))
+}
+
+/// The book learned, written whole into `path` (of the run's scratch folder).
+fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), ExtendError> {
+    let file = std::fs::File::create(path).map_err(RunError::io(path))?;
+    let mut buffered = BufWriter::with_capacity(1 << 20, file);
+    eg.write(&mut buffered).and_then(|_| buffered.flush()).map_err(RunError::io(path))?;
+    Ok(())
+}
+
+/// OUT, an Edax book: the book learned (`learned`, an `.egbk3` file) as
+/// `convert` writes it, whole or not at all.
+fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<ConvertReport, ExtendError> {
+    // Opened by its own path, not a name for messages: convert checks the
+    // file it reads against OUT, and for changes, by that path.
+    let read = |e| ExtendError::Grown { read: learned.display().to_string(), source: Box::new(e) };
+    let book = Book::open(learned, &ReadOptions::default()).map_err(read)?;
+    let report = convert(book, OutFormat::Edax, out, control.reborrow())?;
     Ok(report)
 }
 

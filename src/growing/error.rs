@@ -62,6 +62,9 @@ pub enum ExtendError {
     /// The book grown could not be negamaxed and written (`fix`'s error).
     #[error(transparent)]
     Fix(#[from] FixError),
+    /// IN could not be made an `.egbk3` book, or the book learned an Edax one (`learn`).
+    #[error(transparent)]
+    Convert(#[from] crate::convert::ConvertError),
     /// A game file that cannot be read on (`add`).
     #[error(transparent)]
     Games(#[from] crate::games::GamesError),
@@ -182,6 +185,7 @@ impl ExtendError {
             ExtendError::Engine(e) => e.kind(),
             ExtendError::Fix(e) => e.kind(),
             ExtendError::Games(e) => e.kind(),
+            ExtendError::Convert(e) => e.kind(),
             ExtendError::Grown { .. } => ErrorKind::Internal,
             ExtendError::Interrupted(e) => e.kind(),
         }

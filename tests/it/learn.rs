@@ -44,9 +44,14 @@ fn records(path: &Path) -> HashMap<Board, (i8, i8, i8, u8, i8)> {
 
 /// `bookminer learn|recalculate in.egbk3 OUT` with the solver, one worker.
 fn learning(dir: &Path, command: &str, out: &str, extra: &[&str]) -> Command {
+    learning_from(dir, command, ("in.egbk3", out), extra)
+}
+
+/// `bookminer learn|recalculate IN OUT` with the solver, one worker.
+fn learning_from(dir: &Path, command: &str, (input, out): (&str, &str), extra: &[&str]) -> Command {
     let mut c = bin();
     c.current_dir(dir).env(RUN_TAG, dir);
-    c.args(["--config", "/dev/null", command, "in.egbk3", out, "--workers", "1"]);
+    c.args(["--config", "/dev/null", command, input, out, "--workers", "1"]);
     c.args(["--out-dir", "o", "--log-file", "o/log", "--summary", "json", "-q", "--engine"]).arg(solver());
     c.args(extra);
     c
@@ -127,14 +132,51 @@ fn learn_killed_and_run_again_writes_the_same_book_searching_nothing_twice() {
 }
 
 #[test]
-fn an_edax_book_is_refused_with_the_conversion_named() {
+fn learn_reads_an_edax_book_and_writes_the_format_out_s_name_says() {
+    let (root, line) = position(9, 0x9e37_79b9_7f4a_7c15 ^ 5);
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::one_record_book(dir.path(), root);
+    let errors = ["--error-per-move", "0", "--error-sum", "0", "--leaf-error", "0", "--start", &line];
+    let learned = |input: &str, out: &str| run(&mut learning_from(dir.path(), "learn", (input, out), &errors));
+    // Edax in, .egbk3 out: the lines of best moves, each valued exactly.
+    let summary = learned("in.dat", "out.egbk3");
+    assert_eq!(summary["converted_in"]["records_written"], 1, "{summary}");
+    assert!(summary["converted_out"].is_null(), "{summary}");
+    assert_eq!(summary["level"], 60, "the Edax record's level: {summary}");
+    let book = records(&dir.path().join("out.egbk3"));
+    let boards: HashSet<Board> = book.keys().copied().collect();
+    assert_eq!(boards, stored_best_lines(&root), "{summary}");
+    for (board, &(value, ..)) in &book {
+        assert_eq!(i32::from(value), minimax(board), "{board:?}");
+    }
+    // The same bytes as learn on the book `convert` makes of it.
+    let converted =
+        bin().current_dir(dir.path()).args(["--config", "/dev/null", "-q", "convert", "in.dat", "in.egbk3"]).status();
+    assert!(converted.unwrap().success());
+    run(&mut learning(dir.path(), "learn", "ref.egbk3", &errors));
+    let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(bytes("out.egbk3"), bytes("ref.egbk3"));
+    // Edax in, Edax out: every position of the lines, valued exactly.
+    let summary = learned("in.dat", "out.dat");
+    assert_eq!(summary["searches"], 0, "every answer in the journal: {summary}");
+    assert_eq!(summary["converted_out"]["records_written"], summary["records_written"], "{summary}");
+    let edax = bookminer::book::Book::open(&dir.path().join("out.dat"), &Default::default()).unwrap();
+    assert_eq!(edax.format(), bookminer::format::Format::Edax);
+    for board in stored_best_lines(&root) {
+        let record = edax.find(&board).unwrap_or_else(|| panic!("{board:?} in out.dat: {summary}"));
+        assert_eq!(record.value.discs(), minimax(&board), "{board:?}");
+    }
+}
+
+#[test]
+fn learn_refuses_an_out_whose_name_says_no_format_it_writes() {
     let dir = tempfile::tempdir().unwrap();
     let (root, _) = position(9, 7);
     crate::common::one_record_book(dir.path(), root);
     let mut c = bin();
-    c.current_dir(dir.path()).args(["--config", "/dev/null", "learn", "in.dat", "out.dat", "--engine"]).arg(solver());
+    c.current_dir(dir.path()).args(["--config", "/dev/null", "learn", "in.dat", "out.txt", "--engine"]).arg(solver());
     let output = c.output().unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("bookminer convert in.dat BOOK.egbk3"), "{stderr}");
+    assert!(stderr.contains("out.txt: cannot tell the format to write from the name"), "{stderr}");
 }

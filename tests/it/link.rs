@@ -187,17 +187,54 @@ fn add_says_when_what_it_wrote_is_not_reachable_from_the_initial_position_and_wh
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let line = text.lines().find(|l| l.starts_with("not reachable")).unwrap_or_else(|| panic!("{text}"));
-    assert!(line.contains("1 record not reachable"), "{line}");
-    assert!(line.contains("bookminer fix --link added.dat"), "{line}");
+    assert!(line.contains("1 record not reachable: no line of links from the initial position reaches them"), "{line}");
+    assert!(line.contains("`bookminer fix --link added.dat LINKED.dat` links them"), "{line}");
     // Said once (issue 64, point 11): the summary says it, stderr not again.
-    assert!(!stderr(&out).contains("not reachable over links"), "said twice: {}", stderr(&out));
+    assert!(!stderr(&out).contains("not reachable"), "said once, in the summary: {}", stderr(&out));
     // With the summary silenced, it is a warning.
     let quiet = command.args(["-q", "--force"]).output().unwrap();
     let said = stderr(&quiet);
-    assert_eq!(said.matches("1 record not reachable over links").count(), 1, "{said}");
+    assert_eq!(said.matches("1 record not reachable: no line of links").count(), 1, "{said}");
     std::fs::copy(dir.path().join("added.dat"), dir.path().join("in.dat")).unwrap();
     let summary = linked(dir.path(), "out.dat", false);
     assert_eq!(summary["reachable"], 2, "{summary}");
+}
+
+#[test]
+fn add_says_what_no_line_of_an_egaroucid_book_reaches_and_names_no_command() {
+    // An .egbk3 book of the initial position, its child, and, three plies
+    // below it, a position whose parent it lacks, each with a leaf: a game
+    // of one move meets what the book holds (nothing to search), and the
+    // third position stays out of reach (Egaroucid links every move whose
+    // child the book holds: no command links it, and `fix --link` changes
+    // nothing in such a book).
+    use bookminer::format::egaroucid::{encode_record, header};
+    let dir = tempfile::tempdir().unwrap();
+    let mut line = vec![Board::INITIAL];
+    for square in ["f5", "d6", "c3"] {
+        let next = line.last().unwrap().after(Move::Play(Square::parse(square).unwrap())).unwrap();
+        line.push(next);
+    }
+    let mut bytes = header(3).to_vec();
+    for board in [line[0], line[1], line[3]] {
+        let stored = normalize(&board).board;
+        let leaf = Square::iter(stored.legal_moves()).next().unwrap();
+        encode_record(&mut bytes, &stored, 0, 4, 0, Some(Link::new(Score::new(0), Move::Play(leaf))));
+    }
+    std::fs::write(dir.path().join("in.egbk3"), bytes).unwrap();
+    std::fs::write(dir.path().join("g.txt"), "f5\n").unwrap();
+    let mut command = bin();
+    command.current_dir(dir.path()).env(RUN_TAG, dir.path());
+    command.args(["--config", "/dev/null", "add", "in.egbk3", "g.txt", "added.egbk3", "--workers", "1"]);
+    command.args(["--out-dir", "o", "--log-file", "o/log", "--engine"]).arg(solver());
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let errors = stderr(&out);
+    let said: Vec<&str> = text.lines().chain(errors.lines()).filter(|l| l.contains("not reachable")).collect();
+    assert_eq!(said.len(), 1, "said once: {text}{errors}");
+    assert!(said[0].contains("1 record not reachable: no line from the initial position reaches them"), "{text}");
+    assert!(!text.contains("bookminer fix") && !errors.contains("bookminer fix"), "{text}{errors}");
 }
 
 #[test]

@@ -303,6 +303,55 @@ fn add_s_progress_lines_give_the_share_of_the_games_read() {
     assert!(line.contains("games/s") && !line.contains("budget"), "{line}");
 }
 
+/// Issue 62: a game's searches show in the progress while the game is
+/// under way: the game's new positions are searched before any is added,
+/// and the line counts the searches answered of those asked.
+#[test]
+fn add_s_progress_counts_the_searches_of_a_game_under_way() {
+    use bookminer::board::{Board, Move, Square};
+    let mut board = Board::INITIAL;
+    for at in (0..START.len()).step_by(2) {
+        if !board.has_moves() {
+            board = board.after(Move::Pass).unwrap();
+        }
+        board = board.after(Move::Play(Square::parse(&START[at..at + 2]).unwrap())).unwrap();
+    }
+    // Five moves past the book's line: five new positions to search.
+    let mut more = String::new();
+    for _ in 0..5 {
+        let square = Square::iter(board.legal_moves()).next().expect("the game goes on");
+        more.push_str(&square.to_string());
+        board = board.after(Move::Play(square)).unwrap();
+        if !board.has_moves() {
+            board = board.after(Move::Pass).unwrap();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.txt"), game(&more)).unwrap();
+    let engine = format!("sh -c 'SOLVER_FAULT=hang-after-2 {} \"$@\"' sh", solver().display());
+    let extra = ["--engine", &engine, "--engine-timeout", "600", "--progress-seconds", "0.05"];
+    let child = add_in(dir.path(), &book(), &["g.txt", "out.dat"], &extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut running = Running { child, dir: dir.path() };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let line = loop {
+        let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap_or_default();
+        // Two searches answered, the third hangs: the game is not done.
+        if let Some(line) = log.lines().find(|l| l.contains("adding: 0 of 1 games (0%), ") && l.contains(", 2 of ")) {
+            break line.to_string();
+        }
+        assert!(running.child.try_wait().unwrap().is_none(), "the run ended before a progress line: {log}");
+        assert!(Instant::now() < deadline, "no line of two searches answered in a minute: {log}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(running);
+    let asked: u64 = line.split(", 2 of ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    assert!(asked >= 3 && line.contains(&format!("2 of {asked} searches")), "{line}");
+}
+
 // Item 6: words and docs.
 
 #[test]
