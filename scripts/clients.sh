@@ -684,23 +684,32 @@ picture_as_inspect_prints() {
   [ "$drawn" = "$seen_moves" ] || { echo "drawn: $drawn; expected: $seen_moves"; return 1; }
 }
 
+# serve_at BOOK: bookminer serve BOOK on a free port, in the background;
+# sets server (its pid) and address (its URL) once it printed it, and
+# fails, the server stopped, when it prints none within 10 s.
+serve_at() {
+  "$bin" serve "$1" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
+  server=$! address=
+  local i
+  for i in $(seq 100); do
+    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && return 0
+    sleep 0.1
+  done
+  echo "the server printed no address"; cat "$d/serve.err"; kill $server; return 1
+}
+
 # explorer_as_chromium_renders: the explorer's page at /line/F5F6E6F4, as
 # headless Chromium renders it once the page's scripts ran, holds the
 # squares inspect prints; a screenshot is taken; Ctrl-C stops the server.
 explorer_as_chromium_renders() {
-  "$bin" serve "$shared/books/edax46-l2-small.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
-  local pid=$! address= i
-  for i in $(seq 100); do
-    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
-    sleep 0.1
-  done
-  [ -n "$address" ] || { echo "the server printed no address"; cat "$d/serve.err"; kill $pid; return 1; }
+  local server address
+  serve_at "$shared/books/edax46-l2-small.dat" || return 1
   local chromium=(chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run
     --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$(mktemp -d -p "$d")")
   timeout 120 "${chromium[@]}" --virtual-time-budget=5000 --dump-dom "$address/line/F5F6E6F4" > "$d/dom.html" 2> "$d/chromium.err"
   timeout 120 "${chromium[@]}" --window-size=1100,760 --screenshot="$d/explorer.png" "$address/line/F5F6E6F4" \
     >> "$d/chromium.err" 2>&1
-  kill -INT $pid; wait $pid; local stopped=$?
+  kill -INT $server; wait $server; local stopped=$?
   local rendered printed; rendered=$(squares_of "$d/dom.html"); printed=$(printed_moves)
   [ "$rendered" = "$printed" ] && [ "$rendered" = "$seen_moves" ] \
     || { echo "rendered: $rendered; printed: $printed; expected: $seen_moves"; return 1; }
@@ -713,13 +722,8 @@ explorer_as_chromium_renders() {
 # forward, and goes to a kifu pasted; at each step its board carries the
 # moves and scores inspect prints there (scripts/explorer-clicks.py).
 explorer_as_a_person_plays_it() {
-  "$bin" serve "$shared/books/edax46-l2-small.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
-  local server=$! address= i profile; profile=$(mktemp -d -p "$d")
-  for i in $(seq 100); do
-    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
-    sleep 0.1
-  done
-  [ -n "$address" ] || { echo "the server printed no address"; kill $server; return 1; }
+  local server address profile; profile=$(mktemp -d -p "$d")
+  serve_at "$shared/books/edax46-l2-small.dat" || return 1
   local line; for line in F5F6E6F4 F5F6E6F4F3 F5D6C3; do
     printf '%s\t%s\n' "$line" "$(printed_moves "$line")"
   done | python3 -c 'import json, sys; print(json.dumps({l: sorted(m.split(",")) for l, m in (x.rstrip("\n").split("\t") for x in sys.stdin)}))' \
@@ -799,13 +803,8 @@ done
 # saying why, never "not in the book"; Ctrl-C then ends it with status 0.
 explorer_keeps_answering() {
   cp "$shared/books/edax46-l2-small.dat" "$d/served.dat" || return 1
-  "$bin" serve "$d/served.dat" --port 0 --config /dev/null > "$d/serve.out" 2> "$d/serve.err" &
-  local pid=$! address= i
-  for i in $(seq 100); do
-    address=$(grep -o 'http://127.0.0.1:[0-9]*' "$d/serve.out" 2> /dev/null) && break
-    sleep 0.1
-  done
-  [ -n "$address" ] || { echo "the server printed no address"; cat "$d/serve.err"; kill $pid; return 1; }
+  local server address
+  serve_at "$d/served.dat" || return 1
   timeout 120 python3 - "$address" "$d/served.dat" <<'PY'
 import socket, sys, threading, time
 addr = sys.argv[1].split("//")[1]
@@ -855,7 +854,7 @@ print("; ".join(failed) if failed else f"answered: {[s for s, _ in seen]}")
 sys.exit(1 if failed else 0)
 PY
   local answered=$?
-  kill -INT $pid; wait $pid; local stopped=$?
+  kill -INT $server; wait $server; local stopped=$?
   [ "$stopped" = 0 ] || { echo "Ctrl-C: exit status $stopped"; return 1; }
   return $answered
 }
