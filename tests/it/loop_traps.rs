@@ -462,9 +462,9 @@ fn deepen_claims_its_level_only_when_no_record_of_out_needs_deepening() {
     assert_eq!(level, 1, "the header keeps IN's level");
 }
 
-#[test]
-fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
-    let dir = tempfile::tempdir().unwrap();
+/// The test book with its header's level and every record's set to 2, as
+/// `in.dat` in `dir`.
+fn book_at_level_2(dir: &Path) {
     let mut bytes = std::fs::read(book()).unwrap();
     bytes[18..22].copy_from_slice(&2i32.to_le_bytes());
     let mut at = 42;
@@ -472,7 +472,13 @@ fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
         bytes[at + 39] = 2;
         at += 42 + 2 * usize::from(bytes[at + 38]);
     }
-    std::fs::write(dir.path().join("in.dat"), bytes).unwrap();
+    std::fs::write(dir.join("in.dat"), bytes).unwrap();
+}
+
+#[test]
+fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
+    let dir = tempfile::tempdir().unwrap();
+    book_at_level_2(dir.path());
     let (summary, level) = deepen_to(dir.path(), "1", &[]);
     assert_eq!(summary["deepened"], 0, "{summary}");
     // Issue 64, point 14: SPEC §16 step 4 never lowers the header's level.
@@ -484,14 +490,7 @@ fn deepen_to_a_lower_level_writes_it_as_spec_16_says() {
 #[test]
 fn deepen_s_text_says_the_header_kept_its_level() {
     let dir = tempfile::tempdir().unwrap();
-    let mut bytes = std::fs::read(book()).unwrap();
-    bytes[18..22].copy_from_slice(&2i32.to_le_bytes());
-    let mut at = 42;
-    while at < bytes.len() {
-        bytes[at + 39] = 2;
-        at += 42 + 2 * usize::from(bytes[at + 38]);
-    }
-    std::fs::write(dir.path().join("in.dat"), bytes).unwrap();
+    book_at_level_2(dir.path());
     let (_, text) = deepen_text(dir.path(), "1");
     assert!(text.contains("its header's level kept at 2"), "{text}");
 }
