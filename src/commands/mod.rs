@@ -12,37 +12,14 @@ use crate::config::{Config, RunMode, Settings};
 use bookminer::mine::OneOutput;
 use clap::Subcommand;
 
-pub mod add;
-pub mod check;
-pub mod completions;
-pub mod convert;
-pub mod cut;
-pub mod deepen;
-pub mod deviate;
-pub mod diff;
-pub mod enhance;
-pub mod extend;
-pub mod fill;
-pub mod fix;
-pub mod grow;
-pub mod inspect;
-pub mod learn;
-pub mod man;
-pub mod merge;
-pub mod mine;
-pub mod new;
-pub mod play;
-pub mod recalculate;
-pub mod serve;
-pub mod stats;
-pub mod synth;
-pub mod verify;
-
 /// Declares the commands from one list, each a variant of [`Command`] named
 /// as its type and the file (src/commands/NAME.rs) that holds it: the
-/// enum clap reads, [`Command::into_run`] and [`examples`].
+/// file's module, the enum clap reads, [`Command::into_run`] and
+/// [`examples`].
 macro_rules! commands {
     ($($variant:ident($file:ident)),* $(,)?) => {
+        $(pub mod $file;)*
+
         /// The commands, in the order `--help` lists them.
         #[derive(Subcommand, Debug)]
         pub enum Command {

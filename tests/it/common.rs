@@ -78,6 +78,29 @@ pub fn boards_along(line: &[Move]) -> Vec<Board> {
     boards
 }
 
+/// A game from the initial position, each choice picking one of the legal
+/// moves (a forced pass is played, and uses a choice), until the choices
+/// run out or neither side can move.
+pub fn game_of<C: Copy + Into<usize>>(choices: &[C]) -> Vec<Move> {
+    let mut board = Board::INITIAL;
+    let mut line = Vec::new();
+    for &choice in choices {
+        if board.is_game_over() {
+            break;
+        }
+        let mv = match board.must_pass() {
+            true => Move::Pass,
+            false => {
+                let legal: Vec<Square> = Square::iter(board.legal_moves()).collect();
+                Move::Play(legal[choice.into() % legal.len()])
+            }
+        };
+        board = board.after(mv).expect("a legal move");
+        line.push(mv);
+    }
+    line
+}
+
 /// Stores every position along the lines, linking each move played (in the
 /// stored board's coordinates), and gives a position without links a leaf on
 /// its first legal move (or its pass).
@@ -133,6 +156,17 @@ pub fn waits_for_a_lock(pid: u32) -> bool {
         let words: Vec<&str> = l.split_whitespace().collect();
         words.get(1) == Some(&"->") && words.get(5) == Some(&pid.to_string().as_str())
     })
+}
+
+/// Waits (a minute at most) until `child`, `who` in messages, waits for a
+/// lock the test holds ([`waits_for_a_lock`]); fails if it ends first.
+pub fn wait_until_it_waits_for_a_lock(child: &mut std::process::Child, who: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !waits_for_a_lock(child.id()) {
+        assert!(child.try_wait().unwrap().is_none(), "{who} ended without waiting for the folder's lock");
+        assert!(Instant::now() < deadline, "{who} never waited for the folder's lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 // Growth runs with the repository's engines (examples/solver.rs), and the

@@ -3,7 +3,8 @@
 //! slow reference of §14's priority order on random books.
 
 use crate::common::{
-    assert_each_search_once, assert_no_engine_left, bin, data, journal, solver, solvers_running, stderr, RUN_TAG, START,
+    assert_each_search_once, assert_no_engine_left, bin, data, game_of, journal, solver, solvers_running, stderr,
+    RUN_TAG, START,
 };
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
@@ -162,28 +163,6 @@ impl Launcher for FirstMove {
     }
 }
 
-/// A game from the initial position, each choice picking a legal move (a
-/// forced pass played), until the choices or the game end.
-fn play(choices: &[u8]) -> Vec<Move> {
-    let mut board = Board::INITIAL;
-    let mut line = Vec::new();
-    for &choice in choices {
-        if board.is_game_over() {
-            break;
-        }
-        let mv = match board.must_pass() {
-            true => Move::Pass,
-            false => {
-                let legal: Vec<Square> = Square::iter(board.legal_moves()).collect();
-                Move::Play(legal[usize::from(choice) % legal.len()])
-            }
-        };
-        board = board.after(mv).unwrap();
-        line.push(mv);
-    }
-    line
-}
-
 /// One record of a negamaxed book, as the reference reads it.
 struct Node {
     board: Board,
@@ -272,7 +251,7 @@ fn reference(nodes: &[Node], start: usize, level: u8, w: f64, n: usize) -> HashS
 /// A random book of `games`, its records' levels and leaf scores from
 /// `levels` and `scores`, negamaxed by `bookminer fix` into `dir/in.dat`.
 fn random_book(dir: &Path, games: &[Vec<u8>], levels: &[u8], scores: &[i8]) {
-    let lines: Vec<Vec<Move>> = games.iter().map(|g| play(g)).collect();
+    let lines: Vec<Vec<Move>> = games.iter().map(|g| game_of(g)).collect();
     let mut entries = crate::common::book_from_lines(&lines);
     for (i, e) in entries.iter_mut().enumerate() {
         e.level = levels[i % levels.len()];

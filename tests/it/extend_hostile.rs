@@ -5,8 +5,8 @@
 //! example as the engine; every wait is bounded.
 
 use crate::common::{
-    assert_each_search_once, assert_no_engine_left, book, extend, journal, run, solver, solvers_running, stderr,
-    summary, tagged_processes,
+    assert_each_search_once, assert_no_engine_left, book, extend, journal, near_end, run, solver, solvers_running,
+    stderr, summary, tagged_processes,
 };
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -14,6 +14,15 @@ use std::time::{Duration, Instant};
 
 /// The longest a test waits for a run that should end at once.
 const PROMPTLY: Duration = Duration::from_secs(30);
+
+/// `extend IN OUT` from [`near_end`] (22 searches in 4 rounds), for what is
+/// checked whatever the book: the journal, the engines, the folders.
+fn extend_near(dir: &Path, out: &str, extra: &[&str]) -> Command {
+    let start = near_end();
+    let mut args = extra.to_vec();
+    args.extend(["--start", &start]);
+    extend(dir, &book(), out, &args)
+}
 
 /// Runs `command`, killing it (and failing the test) if it has not ended
 /// within `limit`: a run that hangs is a failure, not a test that hangs.
@@ -103,7 +112,7 @@ fn a_second_run_on_a_journal_in_use_is_refused_at_once_and_the_first_finishes_un
         "sh -c 'if [ -e greeted ]; then touch waiting; while [ ! -e go ]; do sleep 0.05; done; else touch greeted; fi; exec \"$0\" \"$@\"' {}",
         solver().display()
     );
-    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &gated]);
+    let mut command = extend_near(dir.path(), "out.dat", &["--engine", &gated]);
     let mut first = Running(Some(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()));
     wait_for_file(dir.path(), "waiting", first.child());
     let holder = format!("process {}", first.child().id());
@@ -113,12 +122,12 @@ fn a_second_run_on_a_journal_in_use_is_refused_at_once_and_the_first_finishes_un
     std::fs::write(dir.path().join("go"), b"").unwrap();
     let out = finish(first);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    assert!(summary(&out, "searches").starts_with("searches             22 by the engines, 0 taken"));
     let lines = journal(dir.path());
-    assert_eq!(lines.len(), 92);
+    assert_eq!(lines.len(), 22);
     assert_each_search_once(&lines);
     let log = std::fs::read_to_string(dir.path().join("o/log")).unwrap();
-    assert!(log.contains("round 10") && !log.contains("in use"), "the first run's log is its own: {log}");
+    assert!(log.contains("round 4") && !log.contains("in use"), "the first run's log is its own: {log}");
 }
 
 /// Issue 47 item 11: a run removed the folders "left by killed runs"
@@ -134,7 +143,7 @@ fn a_second_run_while_the_first_greets_its_engines_is_refused_and_removes_nothin
         "sh -c 'touch greeting; while [ ! -e go ]; do sleep 0.05; done; exec \"$0\" \"$@\"' {}",
         solver().display()
     );
-    let mut command = extend(dir.path(), &book(), "out.dat", &["--engine", &gated]);
+    let mut command = extend_near(dir.path(), "out.dat", &["--engine", &gated]);
     let mut first = Running(Some(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()));
     wait_for_file(dir.path(), "greeting", first.child());
     let folders = || -> Vec<String> {
@@ -151,25 +160,25 @@ fn a_second_run_while_the_first_greets_its_engines_is_refused_and_removes_nothin
     std::fs::write(dir.path().join("go"), b"").unwrap();
     let out = finish(first);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(summary(&out, "searches").starts_with("searches             92 by the engines, 0 taken"));
+    assert!(summary(&out, "searches").starts_with("searches             22 by the engines, 0 taken"));
 }
 
 #[test]
 fn answers_of_another_engine_command_are_not_taken() {
     let dir = tempfile::tempdir().unwrap();
-    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    let first = run(extend_near(dir.path(), "first.dat", &["--max-positions", "3"]));
     assert!(first.status.success(), "{}", stderr(&first));
     let held = journal(dir.path()).len();
     assert!(held > 0);
     // The same solver, by another command line: SPEC 18, searched anew.
     let other = format!("sh -c 'exec \"$0\" \"$@\"' {}", solver().display());
-    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", &other]));
+    let out = run(extend_near(dir.path(), "out.dat", &["--engine", &other]));
     assert!(out.status.success(), "{}", stderr(&out));
     let taken = summary(&out, "searches");
     assert!(taken.ends_with(" 0 taken from o/extend.jsonl"), "{taken}");
     let lines = journal(dir.path());
-    assert_eq!(lines.len(), 92 + held);
-    assert_eq!(lines.iter().filter(|l| l["engine"] == other.as_str()).count(), 92);
+    assert_eq!(lines.len(), 22 + held);
+    assert_eq!(lines.iter().filter(|l| l["engine"] == other.as_str()).count(), 22);
 }
 
 #[test]
@@ -189,19 +198,19 @@ fn a_file_in_the_journals_place_that_is_not_a_journal_is_refused_and_never_cut()
 #[test]
 fn a_last_line_lacking_only_its_newline_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    let first = run(extend_near(dir.path(), "first.dat", &["--max-positions", "3"]));
     assert!(first.status.success(), "{}", stderr(&first));
     let path = dir.path().join("o/extend.jsonl");
     let text = std::fs::read_to_string(&path).unwrap();
     let held = text.lines().count();
     std::fs::write(&path, text.trim_end_matches('\n')).unwrap();
-    let out = run(extend(dir.path(), &book(), "out.dat", &[]));
+    let out = run(extend_near(dir.path(), "out.dat", &[]));
     assert!(out.status.success(), "{}", stderr(&out));
     let taken = summary(&out, "searches");
     assert!(taken.ends_with(&format!(" {held} taken from o/extend.jsonl")), "{taken}");
     let now = std::fs::read_to_string(&path).unwrap();
     assert!(now.starts_with(&text), "the lines before are as they were");
-    assert_eq!(journal(dir.path()).len(), 92);
+    assert_eq!(journal(dir.path()).len(), 22);
 }
 
 #[test]
@@ -244,17 +253,22 @@ fn answers_in(dir: &Path, out_dir: &str) -> usize {
 #[test]
 fn a_run_that_takes_the_journal_removes_the_round_books_killed_runs_left() {
     // out_dir without a blank: the round books beside the journal; with
-    // one: in the temporary folder.
+    // one: in the temporary folder. From near the end (what is checked is
+    // the round books, whatever the book), the killed run's engines each
+    // answering once and then never again, so that it is killed mid-round
+    // however fast they are.
     for out_dir in ["o", "o ut"] {
         let dir = tempfile::tempdir().unwrap();
         let tmp = dir.path().join("tmp");
         std::fs::create_dir(&tmp).unwrap();
         let command = || {
-            let mut command = extend(dir.path(), &book(), "out.dat", &["--out-dir", out_dir, "--log-file", "log"]);
+            let mut command = extend_near(dir.path(), "out.dat", &["--out-dir", out_dir, "--log-file", "log"]);
             command.env("TMPDIR", &tmp);
             command
         };
-        let mut killed = Running(Some(command().stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()));
+        let mut first = command();
+        first.env("SOLVER_FAULT", "hang-after-1").stdout(Stdio::null()).stderr(Stdio::null());
+        let mut killed = Running(Some(first.spawn().unwrap()));
         let deadline = Instant::now() + Duration::from_secs(60);
         while answers_in(dir.path(), out_dir) == 0 {
             assert!(killed.child().try_wait().unwrap().is_none(), "{out_dir}: the run ended before any answer");
@@ -371,7 +385,7 @@ fn a_process_an_engine_started_with_setsid_ends_with_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let _leftovers = KillLeftovers(dir.path());
     let engine = engine_that_leaves_a_session_behind();
-    let out = run(extend(dir.path(), &book(), "out.dat", &["--engine", &engine]));
+    let out = run(extend_near(dir.path(), "out.dat", &["--engine", &engine]));
     assert!(out.status.success(), "{}", stderr(&out));
     let left = left_after(dir.path(), Duration::from_secs(30));
     assert!(left.is_empty(), "30 s after the run ended, still running: {left:?}");
@@ -407,14 +421,14 @@ fn a_process_an_engine_started_with_setsid_ends_when_bookminer_is_killed() {
 #[test]
 fn a_journal_score_out_of_range_is_named_as_the_score() {
     let dir = tempfile::tempdir().unwrap();
-    let first = run(extend(dir.path(), &book(), "first.dat", &["--max-positions", "3"]));
+    let first = run(extend_near(dir.path(), "first.dat", &["--max-positions", "3"]));
     assert!(first.status.success(), "{}", stderr(&first));
     let path = dir.path().join("o/extend.jsonl");
     let mut lines = journal(dir.path());
     lines[0]["score"] = serde_json::json!(99);
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&path, &text).unwrap();
-    let message = assert_refused(extend(dir.path(), &book(), "out.dat", &[]), "line 1");
+    let message = assert_refused(extend_near(dir.path(), "out.dat", &[]), "line 1");
     assert!(message.contains("score 99 is not a score"), "{message}");
     assert!(!message.contains("cannot be the answer"), "{message}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");

@@ -4,8 +4,8 @@
 //! legal games written in each format by the test itself and read back
 //! whole.
 
-use crate::common::{data, run_in, stderr};
-use bookminer::board::{Board, Move, Square};
+use crate::common::{data, game_of, run_in, stderr};
+use bookminer::board::{Move, Square};
 use bookminer::games::{Entry, GameFile, GameFiles, Read, SkipReason};
 use proptest::prelude::*;
 use std::fs;
@@ -225,22 +225,7 @@ fn a_damaged_ggf_pgn_sgf_or_jsonl_file_says_the_game_the_line_and_the_byte() {
 /// A random legal game, as the test plays it: squares and forced passes,
 /// never ending on a pass.
 fn random_game(choices: &[u16]) -> Vec<Move> {
-    let mut board = Board::INITIAL;
-    let mut line = Vec::new();
-    for &choice in choices {
-        if board.is_game_over() {
-            break;
-        }
-        let mv = match board.must_pass() {
-            true => Move::Pass,
-            false => {
-                let legal: Vec<Square> = Square::iter(board.legal_moves()).collect();
-                Move::Play(legal[choice as usize % legal.len()])
-            }
-        };
-        board = board.after(mv).unwrap();
-        line.push(mv);
-    }
+    let mut line = game_of(choices);
     if line.last() == Some(&Move::Pass) {
         line.pop();
     }

@@ -159,24 +159,27 @@ fn an_output_that_is_a_symbolic_link_is_written_through() {
 }
 
 /// SIGTERM and SIGHUP at any moment of a `fix`, 20 runs each, sent after
-/// delays spread over the run: whatever moment the signal lands, the run
-/// ends with 130 (or 0 if it was done, or by the signal itself if it came
-/// before the run began), OUT is whole or as it was, and no temporary file
-/// is left.
+/// delays spread over the run (as long as a whole run took, so that no
+/// delay is spent after the run has ended): whatever moment the signal
+/// lands, the run ends with 130 (or 0 if it was done, or by the signal
+/// itself if it came before the run began), OUT is whole or as it was, and
+/// no temporary file is left.
 #[cfg(unix)]
 #[test]
 fn sigterm_and_sighup_at_any_moment_leave_out_whole_or_as_it_was() {
-    use std::time::Duration;
     let dir = tempfile::tempdir().unwrap();
     let options = bookminer::synth::SynthOptions { positions: 50_000, seed: 4, perturb: 0.02 };
     fs::write(dir.path().join("in.dat"), bookminer::synth::book_bytes(&options)).unwrap();
+    let began = std::time::Instant::now();
     let fixed = {
         let out = run(dir.path(), &["--out-dir", "r", "fix", "in.dat", "whole.dat"]);
         assert!(out.status.success(), "{}", stderr(&out));
         fs::read(dir.path().join("whole.dat")).unwrap()
     };
+    // The delays' step: a whole run over the 20 runs.
+    let step = began.elapsed() / 20;
     for signal in ["TERM", "HUP"] {
-        for run_number in 0..20u64 {
+        for run_number in 0..20u32 {
             fs::write(dir.path().join("o.dat"), b"previous").unwrap();
             let child = bin()
                 .current_dir(dir.path())
@@ -185,11 +188,11 @@ fn sigterm_and_sighup_at_any_moment_leave_out_whole_or_as_it_was() {
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap();
-            std::thread::sleep(Duration::from_millis(run_number * 15));
+            std::thread::sleep(step * run_number);
             // The run may be over already: then kill finds no process.
             let _ = std::process::Command::new("kill").args([format!("-{signal}"), child.id().to_string()]).status();
             let out = child.wait_with_output().unwrap();
-            let what = format!("SIG{signal} after {} ms: {}", run_number * 15, stderr(&out));
+            let what = format!("SIG{signal} after {:?}: {}", step * run_number, stderr(&out));
             let now = fs::read(dir.path().join("o.dat")).unwrap();
             use std::os::unix::process::ExitStatusExt;
             match out.status.code() {

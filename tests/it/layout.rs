@@ -393,6 +393,8 @@ fn each_command_is_one_file_and_the_shared_files_name_none() {
         // The one list (`commands!`) names each variant with its file.
         let variant = format!("{}({stem})", runs[0]);
         assert!(table.contains(&variant), "src/commands/mod.rs lists no {variant}");
+        // That line declares the file's module too: no `mod` line of its own.
+        assert!(!table.contains(&format!("mod {stem};")), "src/commands/mod.rs declares {stem} beside the list");
         assert!(code.contains("pub const EXAMPLES: &[(&str, &str)]"), "{} has no EXAMPLES", file.display());
     }
 }
@@ -674,4 +676,233 @@ fn a_flag_or_a_closure_passed_as_a_stop_is_found() {
             "let e: &'a mut AtomicBool = x;",
         ]
     );
+}
+
+// Issue 63: what each kind of change touches (docs/architecture.md, "What
+// each kind of change touches"), each count held below.
+
+/// The variants of `enum name` in `code` (comments left out): the names
+/// that start its lines one level in.
+fn variants(code: &str, name: &str) -> Vec<String> {
+    let start = code.find(&format!("enum {name} {{")).unwrap_or_else(|| panic!("no enum {name}"));
+    let body = &code[start..];
+    let body = &body[..body.find("\n}").expect("the enum's end")];
+    body.lines()
+        .filter(|l| l.starts_with("    ") && !l.starts_with("     "))
+        .map(|l| l.trim().split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_string())
+        .filter(|v| v.starts_with(|c: char| c.is_ascii_uppercase()))
+        .collect()
+}
+
+/// The folders directly under `dir`, by name, sorted.
+fn folders_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A file's code without its test module (`#[cfg(test)]` items before it,
+/// a test's helper method, are kept).
+fn non_test(file: &Path) -> String {
+    code(file).split("#[cfg(test)]\nmod ").next().unwrap_or_default().to_string()
+}
+
+/// The number docs/architecture.md gives after `what` in its table of what
+/// each kind of change touches.
+fn documented(what: &str) -> usize {
+    let doc = fs::read_to_string(common::repo().join("docs/architecture.md")).unwrap();
+    let at = doc.find(what).unwrap_or_else(|| panic!("docs/architecture.md does not say \"{what}\""));
+    let number: String = doc[at + what.len()..].trim_start().chars().take_while(char::is_ascii_digit).collect();
+    number.parse().unwrap_or_else(|_| panic!("no number after \"{what}\" in docs/architecture.md"))
+}
+
+#[test]
+fn an_enum_s_variants_are_found_and_a_field_is_not() {
+    let code = "pub enum Layout {\n    Edax {\n        header: Header,\n    },\n    Egaroucid(u8),\n    Third,\n}\n\
+                fn f() {}\n";
+    assert_eq!(variants(code, "Layout"), ["Edax", "Egaroucid", "Third"]);
+}
+
+/// A config key is one `Key` definition in a file of src/config/keys/,
+/// named in exactly one `group!` (the commands that take it flatten that
+/// group) and once in `keys::ALL`, and docs/usage.md's table has its row.
+#[test]
+fn each_key_is_one_definition_in_one_group_and_the_list() {
+    let keys = common::repo().join("src/config/keys");
+    let list = code(&keys.join("mod.rs"));
+    let usage = fs::read_to_string(common::repo().join("docs/usage.md")).unwrap();
+    let mut files = Vec::new();
+    rust_files(&keys, &mut files);
+    let mut definitions = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("mod.rs")) {
+        let theme = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let code = non_test(file);
+        let groups: Vec<&str> = code.split("group!(").skip(1).map(|g| &g[..g.find(");").unwrap()]).collect();
+        for (at, _) in code.match_indices(": Key<") {
+            let ident = code[..at].rsplit(' ').next().unwrap().to_string();
+            let name = code[at..].split("name: \"").nth(1).and_then(|n| n.split('"').next()).unwrap().to_string();
+            let in_groups =
+                groups.iter().filter(|g| g.split([':', ',', ';', ' ', '\n']).any(|word| word.trim() == ident)).count();
+            assert_eq!(in_groups, 1, "{theme}::{ident} is in {in_groups} groups, not one");
+            let listed = format!("&{theme}::{ident},");
+            assert_eq!(list.matches(&listed).count(), 1, "keys::ALL lists {theme}::{ident} not once");
+            assert!(usage.contains(&format!("\n| `{name}` |")), "docs/usage.md has no row of `{name}`");
+            definitions.push(name);
+        }
+    }
+    let listed = list.matches("    &").count();
+    assert_eq!(definitions.len(), listed, "every key in keys::ALL is defined in src/config/keys/: {definitions:?}");
+}
+
+/// An engine protocol is one folder of src/engine/ implementing `Console`
+/// and one variant of `Protocol` (src/engine/protocol.rs, which alone
+/// names the folders); outside it and their folders, only tests name a
+/// protocol's variant, but the journal's reading of a line that names
+/// none (older journals: Edax's), which a new protocol leaves as it is.
+#[test]
+fn each_protocol_is_one_folder_and_one_variant() {
+    let engine = common::repo().join("src/engine");
+    let folders = folders_in(&engine);
+    let protocol = code(&engine.join("protocol.rs"));
+    let variants = variants(&protocol, "Protocol");
+    assert_eq!(folders.len(), variants.len(), "src/engine/'s folders {folders:?}, Protocol's variants {variants:?}");
+    for folder in &folders {
+        assert!(code_of(&engine.join(folder)).contains("impl Console for "), "src/engine/{folder} has no Console");
+        assert!(protocol.contains(&format!("super::{folder}::")), "protocol.rs does not name {folder}");
+    }
+    let (src, files) = sources();
+    let mut named = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let place = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        if place == "engine/protocol.rs" || folders.iter().any(|f| place.starts_with(&format!("engine/{f}/"))) {
+            continue;
+        }
+        let code = non_test(file);
+        for variant in variants.iter().filter(|v| code.contains(&format!("Protocol::{v}"))) {
+            named.push(format!("src/{place}: Protocol::{variant}"));
+        }
+        for folder in &folders {
+            let by_path = code.contains(&format!("engine::{folder}::"));
+            let from_a_sibling = place.starts_with("engine/") && code.contains(&format!("super::{folder}::"));
+            assert!(!by_path && !from_a_sibling, "src/{place} names the protocol {folder}");
+        }
+    }
+    assert_eq!(named, ["src/engine/journal.rs: Protocol::EdaxConsole"], "protocols named outside protocol.rs");
+}
+
+/// A game format is one reader file of src/games/ (a type implementing
+/// `Reader`), one variant of `GameFormat` (src/games/format.rs, with its
+/// extension) and its arm in `GameFile`'s match (src/games/mod.rs); no
+/// file outside src/games/ names a variant.
+#[test]
+fn each_game_format_is_one_reader_file_and_one_variant() {
+    let games = common::repo().join("src/games");
+    let mut files = Vec::new();
+    rust_files(&games, &mut files);
+    let readers: Vec<String> = files
+        .iter()
+        .filter(|f| non_test(f).contains("> Reader for "))
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let variants = variants(&code(&games.join("format.rs")), "GameFormat");
+    assert_eq!(readers.len(), variants.len(), "readers {readers:?}, GameFormat's variants {variants:?}");
+    // Each variant's one arm in GameFile's match makes the reader of one
+    // file, each file's for one variant.
+    let opened = non_test(&games.join("mod.rs"));
+    let mut made: Vec<String> = variants
+        .iter()
+        .map(|variant| {
+            let arm = format!("GameFormat::{variant} => Box::new(");
+            assert_eq!(opened.matches(&arm).count(), 1, "GameFile's arm of {variant}");
+            let at = opened.find(&arm).unwrap() + arm.len();
+            opened[at..].split("::").next().unwrap().to_string()
+        })
+        .collect();
+    made.sort();
+    let mut readers = readers;
+    readers.sort();
+    assert_eq!(made, readers, "each variant makes the reader of one file");
+    let (_, files) = sources();
+    for file in files.iter().filter(|f| !f.starts_with(&games) && !f.ends_with("tests.rs")) {
+        let code = non_test(file);
+        for variant in &variants {
+            assert!(
+                !code.contains(&format!("GameFormat::{variant}")),
+                "{} names GameFormat::{variant}",
+                file.display()
+            );
+        }
+    }
+}
+
+/// A book format's family (Edax's layout or Egaroucid's) is one folder of
+/// src/format/ that reads and encodes it (`read.rs`, `encode.rs`), one
+/// variant of `Family` and one `Layout` (src/book/file.rs). The formats'
+/// differences reach further, where a command's rules differ by format:
+/// the files outside src/format/ that name a format (its folder's module
+/// or a variant of `Format`, `OutFormat`, `Family` or `Layout`) are as many
+/// as docs/architecture.md says, so that the count stays told.
+#[test]
+fn each_book_format_is_one_folder_and_the_files_that_name_a_format_are_counted() {
+    let src = common::repo().join("src");
+    let format = src.join("format");
+    let folders = folders_in(&format);
+    let families = variants(&code(&format.join("mod.rs")), "Family");
+    let layouts = variants(&code(&src.join("book/file.rs")), "Layout");
+    assert_eq!(folders.len(), families.len(), "src/format/'s folders {folders:?}, Family's variants {families:?}");
+    assert_eq!(layouts, families, "a Layout a family");
+    for folder in &folders {
+        for file in ["read.rs", "encode.rs"] {
+            assert!(format.join(folder).join(file).is_file(), "src/format/{folder}/{file}");
+        }
+    }
+    let mut naming = Vec::new();
+    let (_, files) = sources();
+    for file in files.iter().filter(|f| !f.starts_with(&format) && !f.ends_with("tests.rs")) {
+        if names_a_book_format(&non_test(file), &folders) {
+            naming.push(file.strip_prefix(&src).unwrap().display().to_string());
+        }
+    }
+    assert_eq!(
+        naming.len(),
+        documented("outside src/format/:"),
+        "files outside src/format/ that name a book format (docs/architecture.md counts them):\n{}",
+        naming.join("\n")
+    );
+}
+
+/// Whether `code` names a book format: a format folder's module
+/// (`format::edax`, or `edax` in a `format::{...}` group) or a variant of
+/// `Format`, `OutFormat`, `Family` or `Layout`.
+fn names_a_book_format(code: &str, folders: &[String]) -> bool {
+    let variant = ["Format::", "OutFormat::", "Family::", "Layout::"].iter().any(|prefix| {
+        code.match_indices(prefix).any(|(at, _)| {
+            let before = code[..at].chars().next_back();
+            let after = code[at + prefix.len()..].chars().next();
+            // `GameFormat::` and `RecordFormat::` are other types.
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.is_some_and(|c| c.is_ascii_uppercase())
+        })
+    });
+    let module = folders.iter().any(|folder| {
+        code.contains(&format!("format::{folder}"))
+            || code.split("format::{").skip(1).any(|group| {
+                group[..group.find('}').unwrap_or(group.len())].split([',', ' ', '\n']).any(|w| w.trim() == folder)
+            })
+    });
+    variant || module
+}
+
+#[test]
+fn a_book_format_named_is_found_and_another_type_s_variant_is_not() {
+    let folders = ["edax".to_string(), "egaroucid".to_string()];
+    assert!(names_a_book_format("use crate::format::edax::{self, Header};", &folders));
+    assert!(names_a_book_format("use crate::format::{egaroucid, Header};", &folders));
+    assert!(names_a_book_format("match f { Family::Edax => 1, _ => 2 }", &folders));
+    assert!(!names_a_book_format("GameFormat::Pgn; RecordFormat::Kifu; Format::of(x)", &folders));
+    assert!(!names_a_book_format("use crate::format::{Header, Lookup};", &folders));
 }

@@ -436,19 +436,7 @@ fn unlinked_book(dir: &Path) {
     entries[0].links.clear();
     entries[0].leaf = Some(Link::new(Score::new(0), Move::Play(first)));
     std::fs::write(dir.join("in.dat"), bookminer::format::edax::entries::encode(&entries, 1)).unwrap();
-    let query = bookminer::engine::search::Query {
-        board: initial,
-        excluded: bookminer::board::Squares::NONE,
-        level: bookminer::level::Level::new(20).unwrap(),
-    };
-    let answer = format!(
-        "{{\"board\":\"{}\",\"side\":\"{}\",\"level\":20,\"excluded\":[],\"move\":\"{first}\",\"score\":0,\"engine\":{:?}}}\n",
-        query.board_text(),
-        query.side(),
-        solver().display().to_string()
-    );
-    std::fs::create_dir_all(dir.join("o")).unwrap();
-    std::fs::write(dir.join("o/extend.jsonl"), answer).unwrap();
+    crate::common::journal_of_the_initial_position(dir, 20, &first.to_string(), 0);
 }
 
 #[test]

@@ -209,7 +209,6 @@ fn the_summary_names_the_previous_run_s_files_removed_and_kept() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_waits_for_another_that_holds_out_dir_before_it_replaces_the_set() {
-    use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     mine(dir.path(), &edax46(), &["--mode", "all"]);
     let before = fs::read(dir.path().join("o/manifest.json")).unwrap();
@@ -223,12 +222,7 @@ fn a_run_waits_for_another_that_holds_out_dir_before_it_replaces_the_set() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !crate::common::waits_for_a_lock(child.id()) {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended without waiting for the folder's lock");
-        assert!(Instant::now() < deadline, "the run never waited for the folder's lock");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::common::wait_until_it_waits_for_a_lock(&mut child, "the run");
     assert_eq!(fs::read(dir.path().join("o/manifest.json")).unwrap(), before, "nothing replaced while it waits");
     assert_eq!(names_in(&dir.path().join("o")), ["manifest.json", "mode1.txt", "mode2.txt", "mode3.txt", "mode4.txt"]);
     drop(folder);

@@ -210,12 +210,7 @@ fn a_merge_waits_while_another_makes_its_folder_and_never_removes_it() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !crate::common::waits_for_a_lock(child.id()) {
-        assert!(child.try_wait().unwrap().is_none(), "the merge ended without waiting for the folder's lock");
-        assert!(Instant::now() < deadline, "the merge never waited for the folder's lock");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::common::wait_until_it_waits_for_a_lock(&mut child, "the merge");
     assert!(being_made.is_dir(), "a folder being made is not removed");
     let lock = std::fs::File::create(being_made.join("lock")).unwrap();
     lock.try_lock().unwrap();

@@ -2,7 +2,7 @@
 //! and damaged books (flipped bytes, cut files) that never panic and whose
 //! load errors say where the damage is.
 
-use bookminer::board::{Board, Move, Square};
+use bookminer::board::{Board, Move};
 use bookminer::book::verify::verify;
 use bookminer::book::Problem;
 use bookminer::book::{Book, BookError};
@@ -13,7 +13,7 @@ use bookminer::walk::{walk, Arrival, Start, Visitor, Walkable};
 use proptest::prelude::*;
 
 use crate::common;
-use common::{boards_along, book_from_lines};
+use common::{boards_along, book_from_lines, game_of};
 use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::OnceLock;
@@ -28,28 +28,6 @@ impl Visitor for Count {
     }
 }
 
-/// Plays a game from the initial position: each choice picks one of the
-/// legal moves; a forced pass is played (and uses a choice); the game stops
-/// when neither side can move.
-fn play_game(choices: &[u16]) -> Vec<Move> {
-    let mut board = Board::INITIAL;
-    let mut line = Vec::new();
-    for &choice in choices {
-        if board.is_game_over() {
-            break;
-        }
-        let mv = if board.must_pass() {
-            Move::Pass
-        } else {
-            let legal: Vec<Square> = Square::iter(board.legal_moves()).collect();
-            Move::Play(legal[choice as usize % legal.len()])
-        };
-        board = board.after(mv).expect("a legal move");
-        line.push(mv);
-    }
-    line
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -57,7 +35,7 @@ proptest! {
     fn random_games_are_stored_found_verified_and_walked_whole(
         games in prop::collection::vec(prop::collection::vec(any::<u16>(), 0..=60), 1..=4)
     ) {
-        let lines: Vec<Vec<Move>> = games.iter().map(|g| play_game(g)).collect();
+        let lines: Vec<Vec<Move>> = games.iter().map(|g| game_of(g)).collect();
         let entries = book_from_lines(&lines);
         let bytes = encode(&entries, 1);
         let report = verify(&bytes);

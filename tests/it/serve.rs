@@ -304,29 +304,50 @@ fn a_thousand_malformed_requests_leave_it_answering() {
         b"\xff\xfe",
         b"?&=",
     ];
-    let mut answered = 0;
-    for i in 0..1000 {
-        let mut path = Vec::new();
-        let length = (next() % 40) as usize + if i % 50 == 0 { 5000 } else { 0 };
-        while path.len() < length {
-            match next() % 3 {
-                0 => path.push((next() % 256) as u8),
-                _ => path.extend_from_slice(pieces[(next() % 16) as usize]),
+    let requests: Vec<Vec<u8>> = (0..1000)
+        .map(|i| {
+            let mut path = Vec::new();
+            let length = (next() % 40) as usize + if i % 50 == 0 { 5000 } else { 0 };
+            while path.len() < length {
+                match next() % 3 {
+                    0 => path.push((next() % 256) as u8),
+                    _ => path.extend_from_slice(pieces[(next() % 16) as usize]),
+                }
             }
-        }
-        let method: &[u8] = [&b"GET"[..], b"POST", b"HEAD", b"DELETE", b"G\x00T"][(next() % 5) as usize];
-        let mut request = method.to_vec();
-        request.push(b' ');
-        request.extend_from_slice(&path);
-        request.extend_from_slice(
-            format!(" HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.address).as_bytes(),
-        );
-        let (status, _) = server.send(&request);
-        assert!(status == 0 || (200..500).contains(&status), "request {i}: status {status}");
-        // Every request line is answered, text or not.
-        assert!(status != 0, "request {i} answered: {:?}", String::from_utf8_lossy(&request));
-        answered += usize::from(status != 0);
-    }
+            let method: &[u8] = [&b"GET"[..], b"POST", b"HEAD", b"DELETE", b"G\x00T"][(next() % 5) as usize];
+            let mut request = method.to_vec();
+            request.push(b' ');
+            request.extend_from_slice(&path);
+            request.extend_from_slice(
+                format!(" HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.address).as_bytes(),
+            );
+            request
+        })
+        .collect();
+    // Sent by CLIENTS clients at once, each waiting for its answer before
+    // its next request: one after another, each would wait for the
+    // server's accepting loop to wake (50 ms), 50 s in all. Fewer clients
+    // than the server answers at once, so none is refused as busy.
+    const CLIENTS: usize = 25;
+    let answered: usize = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|client| {
+                let (server, requests) = (&server, &requests);
+                scope.spawn(move || {
+                    let mut answered = 0;
+                    for (i, request) in requests.iter().enumerate().skip(client).step_by(CLIENTS) {
+                        let (status, _) = server.send(request);
+                        assert!(status == 0 || (200..500).contains(&status), "request {i}: status {status}");
+                        // Every request line is answered, text or not.
+                        assert!(status != 0, "request {i} answered: {:?}", String::from_utf8_lossy(request));
+                        answered += usize::from(status != 0);
+                    }
+                    answered
+                })
+            })
+            .collect();
+        clients.into_iter().map(|client| client.join().unwrap()).sum()
+    });
     assert_eq!(answered, 1000, "every request gets an answer");
     let (status, view) = server.get("/api/view?pos=F5F6E6F4");
     assert_eq!(status, 200, "still answering");

@@ -24,7 +24,7 @@ pub use write::WriteKeys;
 
 /// Every key, in the order the documentation lists them (the flags'
 /// display order): what "known keys" names, and docs/usage.md's table.
-pub static ALL: [&dyn AnyKey; 32] = [
+pub static ALL: &[&dyn AnyKey] = &[
     &books::BOOK,
     &mine::MODE,
     &walk::START,
