@@ -397,6 +397,27 @@ fn each_command_is_one_file_and_the_shared_files_name_none() {
     }
 }
 
+/// Issue 63 point 3: what every growth command takes (IN, OUT, `--fresh`
+/// and the key groups of a growth run) is declared once, `GrowthFront` in
+/// src/app/growth.rs; a growth command flattens it and declares only its
+/// own arguments. So no command file declares the growth run's key group
+/// (`ExtendKeys`) itself, and every growth command (extend, deviate,
+/// enhance, play, fill, grow, deepen, learn, recalculate) takes the front.
+#[test]
+fn the_growth_commands_take_one_front_declared_once() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("commands"), &mut files);
+    for file in &files {
+        assert!(!code(file).contains(": ExtendKeys"), "{} declares the growth keys itself", file.display());
+    }
+    for growth in ["extend", "deviate", "enhance", "play", "fill", "grow", "deepen", "learn", "recalculate"] {
+        let file = src.join("commands").join(format!("{growth}.rs"));
+        assert!(code(&file).contains("front: GrowthFront"), "{} does not take the growth front", file.display());
+    }
+    assert_eq!(code_of(&src.join("app")).matches("pub struct GrowthFront").count(), 1);
+}
+
 /// The string literals of `code` that are a command's name, whole
 /// (`"mine"`, `starts_with("synth")`): a command named in a file not its own.
 fn quoted_names(code: &str, names: &[String]) -> Vec<String> {
