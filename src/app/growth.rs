@@ -11,8 +11,8 @@ use crate::progress::Progress;
 use bookminer::book::Book;
 use bookminer::convert::OutFormat;
 use bookminer::engine::EngineNamed;
-use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::files::input::Writer;
+use bookminer::growth::{ExtendOptions, ExtendPaths};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -115,7 +115,7 @@ fn begin(
     let mut options = extend_options(config);
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
-    options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
+    options.engines = bookminer::growth::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if same_format {

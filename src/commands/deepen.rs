@@ -12,7 +12,7 @@ use crate::config::{
     WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::growth::policies::deepen::{deepen, DeepenOptions, DeepenReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};

@@ -10,7 +10,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::deviate::{deviate, DeviateOptions, DeviateReport};
+use bookminer::growth::policies::deviate::{deviate, DeviateOptions, DeviateReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

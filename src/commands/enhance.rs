@@ -10,7 +10,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::enhance::{enhance, EnhanceOptions, EnhanceReport};
+use bookminer::growth::policies::enhance::{enhance, EnhanceOptions, EnhanceReport};
 use bookminer::negamax::SearchErrors;
 use clap::Args;
 use serde_json::{json, Value};

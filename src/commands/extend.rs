@@ -9,7 +9,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::{extend, ExtendReport};
+use bookminer::growth::{extend, ExtendReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, StopKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::fill::{fill, FillOptions, FillReport};
+use bookminer::growth::policies::fill::{fill, FillOptions, FillReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ pub struct Fill {
     output: PathBuf,
     /// Plies of a sequence between two positions of the book
     #[arg(long, default_value_t = 1, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::extend::fill::MAX_DEPTH)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::growth::policies::fill::MAX_DEPTH)))]
     depth: u32,
     /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
     /// deleted) and search everything anew, as after a change of engine

@@ -15,9 +15,9 @@ use crate::config::{Config, EngineKeys, LineKeys, LogKeys, ProgressKeys, ReadKey
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
-use bookminer::extend::link::{link, LinkOptions, LinkReport};
-use bookminer::extend::ExtendPaths;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
+use bookminer::growth::policies::link::{link, LinkOptions, LinkReport};
+use bookminer::growth::ExtendPaths;
 use bookminer::run::Interrupted;
 use clap::Args;
 use serde_json::{json, Value};
@@ -105,7 +105,7 @@ impl Run for Fix {
         let (also, own_journal) = match self.link {
             false => (config.out_dir.join(bookminer::fix::RECEIPT), None),
             true => {
-                let journal = config.out_dir.join(bookminer::extend::JOURNAL);
+                let journal = config.out_dir.join(bookminer::growth::JOURNAL);
                 (journal.clone(), Some(journal))
             }
         };
@@ -163,7 +163,7 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);
     let engines = match engines.is_empty() {
         true => Vec::new(),
-        false => bookminer::extend::greet(&paths, &engines, engine_timeout, cancel())?,
+        false => bookminer::growth::greet(&paths, &engines, engine_timeout, cancel())?,
     };
     let options = LinkOptions { engines, engine_timeout };
     let shown = RefCell::new(Progress::default());

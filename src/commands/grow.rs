@@ -11,7 +11,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};

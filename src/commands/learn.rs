@@ -13,8 +13,8 @@ use crate::config::{
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
-use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
-use bookminer::extend::{ExtendError, ExtendPaths};
+use bookminer::growth::policies::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
+use bookminer::growth::{ExtendError, ExtendPaths};
 use bookminer::run::Control;
 use clap::Args;
 use serde_json::{json, Value};

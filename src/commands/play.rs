@@ -9,8 +9,8 @@ use crate::app::run::{Files, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
-use bookminer::extend::play::play;
-use bookminer::extend::ExtendReport;
+use bookminer::growth::policies::play::play;
+use bookminer::growth::ExtendReport;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

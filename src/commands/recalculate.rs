@@ -7,8 +7,8 @@ use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys,
 };
-use bookminer::extend::learn::recalculate;
-use bookminer::extend::learn::Errors;
+use bookminer::growth::policies::learn::recalculate;
+use bookminer::growth::policies::learn::Errors;
 use clap::Args;
 use std::path::PathBuf;
 

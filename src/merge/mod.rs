@@ -6,7 +6,7 @@
 //! ([`compose`]) in a file of the run's own: each board once, the record
 //! the rule keeps ([`rule`]) with the links of both books; a leaf whose
 //! move became a link (stale) is searched again through the engines' fleet
-//! and the growth journal ([`crate::growing::leaves`]), or left empty
+//! and the growth journal ([`crate::growth::growing::leaves`]), or left empty
 //! without an engine. Last, the book composed
 //! is negamaxed and written into OUT as `fix` does it, and the receipt
 //! ([`receipt`]) says what was decided.
@@ -30,10 +30,10 @@ use crate::files::input::{OverInput, Writer};
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::leaves::{answer_leaves, LeavesAnswered};
-use crate::growing::paths::ExtendPaths;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::leaves::{answer_leaves, LeavesAnswered};
+use crate::growth::growing::paths::ExtendPaths;
 use crate::run::{Cancel, Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use crate::write::pipeline::SinkFailure;

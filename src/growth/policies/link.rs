@@ -10,21 +10,21 @@
 //! raised to the best of them as Edax's `position_add_link` raises it (the
 //! final negamax sets every value the initial position reaches).
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::Move;
 use crate::book::index::Located;
 use crate::book::{Book, Locator};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::EngineCommand;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;

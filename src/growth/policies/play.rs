@@ -4,17 +4,17 @@
 //! going on) for the positions that have no link at all, and expands the
 //! leaf of each as `extend` expands a candidate; the book is negamaxed;
 //! rounds go on until no such position is left. It is extend's rounds
-//! ([`super::rounds`]) with another mark.
+//! ([`crate::growth::rounds`]) with another mark.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::engines::process_engines;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::ExtendReport;
+use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::run::Control;
 use std::path::Path;
 

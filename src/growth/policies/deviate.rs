@@ -14,23 +14,23 @@
 //! [`Raised`] keeps them beside the negamax of the round's start, which
 //! stays as it was until the round's end.
 
-use super::edax_order::in_edax_order;
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
-use crate::growing::candidates::Marks;
-use crate::growing::error::{ExtendError, GrowingError};
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::{edge_score, Solved};
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::edax_order::in_edax_order;
+use crate::growth::engines::process_engines;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::{ExtendError, GrowingError};
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::solved::{edge_score, Solved};
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::ExtendReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Phase};
 use crate::wording::count;
 use std::collections::{HashMap, HashSet};

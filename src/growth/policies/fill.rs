@@ -17,19 +17,19 @@
 //! its leaf, as Edax's `position_add_link` and `position_search` raise
 //! them.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::{new_link_score, SCORE_INF};
 use crate::run::{Cancel, Control, Phase};

@@ -1,19 +1,19 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::EngineSet;
 use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::engines::process_engines;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};

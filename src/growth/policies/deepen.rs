@@ -7,29 +7,29 @@
 //! with a budget, grow's priority order, least first, so that a run
 //! stopped early has deepened the lines play reaches first.
 //!
-//! The growth session ([`super::session`]) opens, prepares and writes;
+//! The growth session ([`crate::growth::session`]) opens, prepares and writes;
 //! this is its policy. The order is worked out once, on the book read
 //! (negamaxed): a leaf searched deeper changes values, not which lines
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::engines::{gave_up_error, process_engines};
 use super::grow::View;
-use super::options::ExtendOptions;
-use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::ExtendOptions;
+use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
+use crate::growth::report::ExtendReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::search_level;
 use crate::run::{Cancel, Control, Interrupted, Phase};
@@ -604,7 +604,7 @@ fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::growing::first::{self, Prepared};
+    use crate::growth::growing::first::{self, Prepared};
     use crate::symmetry::normalize;
     use crate::synth::{book_bytes, SynthOptions};
     use std::path::Path;

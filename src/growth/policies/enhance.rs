@@ -5,20 +5,20 @@
 //! bounds reach the position's own, each position once, and marks the
 //! positions whose leaf's bounds reach their own; the marked leaves are
 //! expanded as `extend` expands a candidate; the book is negamaxed below
-//! the start. It is extend's rounds ([`super::rounds`]) with its own
+//! the start. It is extend's rounds ([`crate::growth::rounds`]) with its own
 //! marking walk; they go on until one adds nothing, or `--rounds` were
 //! done (Edax 4.6 does one).
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::error::{ExtendError, GrowingError};
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::growing::error::{ExtendError, GrowingError};
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::ExtendReport;
+use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::negamax::{edax_position, EdaxPosition, Negamaxed, SearchErrors, NO_LEAF};
 use crate::run::Control;
 use std::collections::HashSet;

@@ -5,8 +5,8 @@
 use super::options::ExtendOptions;
 use crate::engine::fleet::{EngineSet, GaveUp};
 use crate::engine::{EngineCommand, EngineError, EngineNamed};
-use crate::growing::error::ExtendError;
-use crate::growing::paths::{scratch_dir, ExtendPaths};
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::paths::{scratch_dir, ExtendPaths};
 use crate::run::Cancel;
 use std::path::Path;
 use std::time::Duration;

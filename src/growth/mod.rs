@@ -2,28 +2,20 @@
 //! extend` grows it, with engine processes doing the searches, several at
 //! once, and a journal that loses no search.
 //!
-//! A round negamaxes the book below the start ([`crate::growing::store`]), walks its links
+//! A round negamaxes the book below the start ([`crate::growth::growing::store`]), walks its links
 //! for candidates (positions whose leaf is as good as their value), expands
 //! each (the leaf's child joins the book, the leaf becomes a link), and has
 //! the engines ([`crate::engine`]) search the new positions' leaves and
 //! the candidates' new ones, each answer written to the journal as it
 //! comes. Rounds go on until no candidate is left to expand. The book is
-//! then written ([`crate::growing::write`]) and negamaxed as `fix` does it, into OUT.
+//! then written ([`crate::growth::growing::write`]) and negamaxed as `fix` does it, into OUT.
 
-pub mod add;
-pub mod deepen;
-pub mod deviate;
 mod edax_order;
 mod egbook;
 mod engines;
-pub mod enhance;
-pub mod fill;
-pub mod grow;
-pub mod learn;
-pub mod link;
-pub mod new_book;
+pub mod growing;
 mod options;
-pub mod play;
+pub mod policies;
 pub mod priority;
 mod report;
 mod rounds;
@@ -31,15 +23,15 @@ mod session;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
-pub use crate::growing::error::ExtendError;
-pub use crate::growing::paths::ExtendPaths;
+pub use crate::growth::growing::error::ExtendError;
+pub use crate::growth::growing::paths::ExtendPaths;
 pub use engines::{greet, process_engines};
 pub use options::ExtendOptions;
 pub use report::{ExtendReport, SearchTally};
 
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::candidates::Marks;
+use crate::growth::growing::candidates::Marks;
 use crate::run::Control;
 use rounds::{grow_in_rounds, Choice};
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! `grow` (docs/grow.md): best-first growth under a budget. The frontier
-//! position of least priority ([`super::priority`]) is expanded next, as
+//! position of least priority ([`crate::growth::priority`]) is expanded next, as
 //! `extend` expands a candidate; as soon as a worker of the fleet is free,
 //! the least priority among the positions not under way is dispatched;
 //! each answer goes to the journal first, then into the book, whose
@@ -7,22 +7,22 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::engines::{gave_up_error, process_engines};
-use super::options::ExtendOptions;
-use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::book::{Book, Score};
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::summary::write_engines;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::edge_score;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::solved::edge_score;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::ExtendOptions;
+use crate::growth::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use crate::growth::report::ExtendReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;

@@ -6,7 +6,7 @@ use crate::engine::ask::Asked;
 use crate::engine::fleet::EngineReport;
 use crate::engine::journal::TakenFrom;
 use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
-use crate::growing::paths::ExtendPaths;
+use crate::growth::growing::paths::ExtendPaths;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

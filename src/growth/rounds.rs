@@ -10,13 +10,13 @@ use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growing::candidates::{Gates, Marks};
-use crate::growing::error::{ExtendError, GrowingError};
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::growing::candidates::{Gates, Marks};
+use crate::growth::growing::error::{ExtendError, GrowingError};
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
 use crate::run::{Cancel, Control, Phase};
 use crate::window::Window;
 use crate::wording::count;
@@ -111,7 +111,7 @@ impl Run<'_, '_, '_> {
                 None => match marks {
                     Choice::Walk(marks) => {
                         let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                        crate::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
+                        crate::growth::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
                     }
                     Choice::Own(marked) => marked(self.store, self.solved, root, gates.min_empties)?,
                 },

@@ -11,10 +11,6 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
@@ -22,10 +18,14 @@ use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase, Progress};

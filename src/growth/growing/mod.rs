@@ -8,7 +8,7 @@
 //! batch of leaf searches answered outside a growth session ([`leaves`],
 //! `merge`'s).
 //!
-//! The growth commands (`crate::extend`: extend, grow, deepen, add, new)
+//! The growth commands (`crate::growth`: extend, grow, deepen, add, new)
 //! drive it; it knows nothing of how they choose what to grow.
 
 pub(crate) mod candidates;

@@ -3,7 +3,7 @@
 //! over the engines, the fleet and the journal every growth command uses.
 //!
 //! Both read and change the book as Egaroucid's own functions do
-//! ([`super::egbook`]): the values stored, never negamaxed on the way or at
+//! ([`crate::growth::egbook`]): the values stored, never negamaxed on the way or at
 //! the end; a position seen once per walk (Egaroucid's `seen` flags),
 //! its moves in increasing square order of the stored board (Egaroucid's
 //! representative board is the same pair of numbers: docs/formats.md).
@@ -13,11 +13,6 @@
 //! lines were found: the same for any number of workers, and again the
 //! same when run again on its journal.
 
-use super::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move, Square, Squares};
 use crate::book::{Book, ReadOptions};
 use crate::convert::{convert, ConvertReport};
@@ -25,8 +20,13 @@ use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::EngineSet;
 use crate::engine::search::{Answer, Query};
 use crate::format::{Format, OutFormat};
-use crate::growing::error::ExtendError;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
+use crate::growth::engines::process_engines;
+use crate::growth::growing::error::ExtendError;
+use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::options::ExtendOptions;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::run::{Cancel, Control, Phase, RunError};
 use crate::symmetry::{normalize, Symmetry};
