@@ -110,7 +110,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
     let options = DeepenOptions {
-        extend: options,
+        growth: options,
         level,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
@@ -124,7 +124,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 
 /// `deepen`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeepenReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deepen",

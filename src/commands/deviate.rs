@@ -99,7 +99,7 @@ fn run_deviate(
     refuse_window(config, "deviate", "--relative and --absolute are its window")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
-    let options = DeviateOptions { extend: options, relative, absolute };
+    let options = DeviateOptions { growth: options, relative, absolute };
     let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -107,7 +107,7 @@ fn run_deviate(
 
 /// `deviate`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeviateReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deviate",

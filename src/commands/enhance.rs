@@ -109,7 +109,7 @@ fn run_enhance(
             input.display()
         )));
     }
-    let options = EnhanceOptions { extend: options, errors, rounds };
+    let options = EnhanceOptions { growth: options, errors, rounds };
     let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -117,7 +117,7 @@ fn run_enhance(
 
 /// `enhance`'s summary as one JSON object (`--summary json`).
 fn json(report: &EnhanceReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "enhance",

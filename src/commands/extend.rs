@@ -9,7 +9,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::{extend, ExtendReport};
+use bookminer::growth::{extend, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 }
 
 /// `extend`'s summary as one JSON object (`--summary json`).
-pub fn json(report: &ExtendReport) -> Value {
+pub fn json(report: &GrowthReport) -> Value {
     joined([
         json!({
             "command": "extend",

@@ -95,7 +95,7 @@ fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth
     }
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
-    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
+    let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
     let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)

@@ -17,7 +17,7 @@ use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
 use bookminer::growth::policies::link::{link, LinkOptions, LinkReport};
-use bookminer::growth::ExtendPaths;
+use bookminer::growth::GrowthPaths;
 use bookminer::run::Interrupted;
 use clap::Args;
 use serde_json::{json, Value};
@@ -157,7 +157,7 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
     // Refused in fix --link's words (issue 64: it said "extend").
     let writer = bookminer::files::input::Writer::Growth("fix --link");
-    let paths = ExtendPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);

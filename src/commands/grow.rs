@@ -95,7 +95,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
     let options = GrowOptions {
-        extend: options,
+        growth: options,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
@@ -108,7 +108,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 
 /// `grow`'s summary as one JSON object (`--summary json`).
 fn json(report: &GrowReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "grow",

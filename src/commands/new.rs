@@ -14,7 +14,7 @@ use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::convert::OutFormat;
 use bookminer::growth::policies::new_book::{new_book, NewOptions, NewReport};
-use bookminer::growth::ExtendPaths;
+use bookminer::growth::GrowthPaths;
 use clap::Args;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -88,7 +88,7 @@ impl Run for New {
 fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "new")?;
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "new writes", "")) };
-    let paths = ExtendPaths::without_input(output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::without_input(output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let timeout = std::time::Duration::from_secs(config.engine_timeout);
     let engines = bookminer::growth::greet(&paths, &engines, timeout, cancel())?;

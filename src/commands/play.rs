@@ -10,7 +10,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use bookminer::growth::policies::play::play;
-use bookminer::growth::ExtendReport;
+use bookminer::growth::GrowthReport;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -90,7 +90,7 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 }
 
 /// `play`'s summary: extend's keys, its candidates the positions without links.
-fn json(report: &ExtendReport) -> Value {
+fn json(report: &GrowthReport) -> Value {
     let mut value = crate::commands::extend::json(report);
     value["command"] = json!("play");
     value

@@ -13,8 +13,10 @@
 mod edax_order;
 mod egbook;
 mod engines;
+pub mod error;
 pub mod growing;
 mod options;
+pub mod paths;
 pub mod policies;
 pub mod priority;
 mod report;
@@ -23,11 +25,11 @@ mod session;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
-pub use crate::growth::growing::error::ExtendError;
-pub use crate::growth::growing::paths::ExtendPaths;
 pub use engines::{greet, process_engines};
-pub use options::ExtendOptions;
-pub use report::{ExtendReport, SearchTally};
+pub use error::GrowthError;
+pub use options::GrowthOptions;
+pub use paths::GrowthPaths;
+pub use report::{GrowthReport, SearchTally};
 
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
@@ -43,10 +45,10 @@ use std::path::Path;
 /// the final negamax's stages, as `fix` tells them.
 pub fn extend(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     extend_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
@@ -56,10 +58,10 @@ pub fn extend(
 /// the run's own, removed at its end, for the files its engines need.
 pub fn extend_with(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     grow_in_rounds(book, paths, options, (Choice::Walk(Marks::LeafAtLeastValue), None), engines, control)
 }

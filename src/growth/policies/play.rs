@@ -9,11 +9,11 @@
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
 use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
-use crate::growth::growing::paths::ExtendPaths;
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::ExtendReport;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::GrowthReport;
 use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::run::Control;
 use std::path::Path;
@@ -22,20 +22,20 @@ use std::path::Path;
 /// engine processes `options` names.
 pub fn play(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     play_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
 /// [`play`] with the searches answered by the fleet `engines` makes.
 pub fn play_with(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     grow_in_rounds(book, paths, options, (Choice::Walk(Marks::NoLinks), None), engines, control)
 }
