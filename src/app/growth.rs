@@ -12,8 +12,8 @@ use crate::progress::Progress;
 use bookminer::book::Book;
 use bookminer::convert::OutFormat;
 use bookminer::engine::EngineNamed;
-use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::files::input::Writer;
+use bookminer::growth::{GrowthOptions, GrowthPaths};
 use clap::Args;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -91,8 +91,8 @@ pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed
 /// add) has once it may begin: its paths checked and journal taken, its
 /// engines greeted, its book read and found good for OUT.
 pub struct Growing {
-    pub paths: ExtendPaths,
-    pub options: ExtendOptions,
+    pub paths: GrowthPaths,
+    pub options: GrowthOptions,
     pub book: Book,
     pub shown: RefCell<Progress>,
 }
@@ -162,7 +162,7 @@ fn begin(
         true => Writer::Growth(command),
         false => Writer::Add,
     };
-    let paths = ExtendPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, command)?;
     match on_interrupt {
         OnInterrupt::WindDown => wind_down_on_interrupt(),
@@ -171,7 +171,7 @@ fn begin(
     let mut options = extend_options(config);
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
-    options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
+    options.engines = bookminer::growth::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if same_format {

@@ -9,7 +9,7 @@ use crate::app::options::error_weight;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, DeepenKeys, GrowKeys, Settings, WalkKeys};
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::growth::policies::deepen::{deepen, DeepenOptions, DeepenReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -78,7 +78,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
     let options = DeepenOptions {
-        extend: options,
+        growth: options,
         level,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
@@ -92,7 +92,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 
 /// `deepen`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeepenReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deepen",

@@ -8,7 +8,7 @@ use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::deviate::{deviate, DeviateOptions, DeviateReport};
+use bookminer::growth::policies::deviate::{deviate, DeviateOptions, DeviateReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -65,7 +65,7 @@ fn run_deviate(
     refuse_window(config, "deviate", "--relative and --absolute are its window")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
-    let options = DeviateOptions { extend: options, relative, absolute };
+    let options = DeviateOptions { growth: options, relative, absolute };
     let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -73,7 +73,7 @@ fn run_deviate(
 
 /// `deviate`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeviateReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deviate",

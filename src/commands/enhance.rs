@@ -8,7 +8,7 @@ use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::enhance::{enhance, EnhanceOptions, EnhanceReport};
+use bookminer::growth::policies::enhance::{enhance, EnhanceOptions, EnhanceReport};
 use bookminer::negamax::SearchErrors;
 use clap::Args;
 use serde_json::{json, Value};
@@ -81,7 +81,7 @@ fn run_enhance(
             input.display()
         )));
     }
-    let options = EnhanceOptions { extend: options, errors, rounds };
+    let options = EnhanceOptions { growth: options, errors, rounds };
     let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -89,7 +89,7 @@ fn run_enhance(
 
 /// `enhance`'s summary as one JSON object (`--summary json`).
 fn json(report: &EnhanceReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "enhance",

@@ -7,7 +7,7 @@ use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::{extend, ExtendReport};
+use bookminer::growth::{extend, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -68,7 +68,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 }
 
 /// `extend`'s summary as one JSON object (`--summary json`).
-pub fn json(report: &ExtendReport) -> Value {
+pub fn json(report: &GrowthReport) -> Value {
     joined([
         json!({
             "command": "extend",

@@ -7,7 +7,7 @@ use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::run::{Files, Run};
 use crate::config::{Config, GrowKeys, Settings, StopKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::fill::{fill, FillOptions, FillReport};
+use bookminer::growth::policies::fill::{fill, FillOptions, FillReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -28,7 +28,7 @@ use std::path::Path;
 pub struct Fill {
     /// Plies of a sequence between two positions of the book
     #[arg(long, default_value_t = 1, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::extend::fill::MAX_DEPTH)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::growth::policies::fill::MAX_DEPTH)))]
     depth: u32,
     #[command(flatten)]
     front: GrowthFront,
@@ -64,7 +64,7 @@ fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth
     }
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
-    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
+    let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
     let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)

@@ -9,7 +9,7 @@ use crate::app::options::error_weight;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, GrowKeys, Settings, WalkKeys};
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -60,7 +60,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
     let options = GrowOptions {
-        extend: options,
+        growth: options,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
@@ -73,7 +73,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 
 /// `grow`'s summary as one JSON object (`--summary json`).
 fn json(report: &GrowReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "grow",

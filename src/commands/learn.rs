@@ -10,8 +10,8 @@ use crate::config::{Config, DeepenKeys, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
-use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
-use bookminer::extend::{ExtendError, ExtendPaths};
+use bookminer::growth::policies::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
+use bookminer::growth::{GrowthError, GrowthPaths};
 use bookminer::run::Control;
 use clap::Args;
 use serde_json::{json, Value};
@@ -94,7 +94,7 @@ impl Run for Learn {
 }
 
 /// What a learning command runs: `learn` or `recalculate` of the library.
-pub type Learning = fn(Book, &ExtendPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, ExtendError>;
+pub type Learning = fn(Book, &GrowthPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, GrowthError>;
 
 /// What a learning command was asked, beside its files and config.
 pub struct Asked {
@@ -117,7 +117,7 @@ pub fn run_learning(
         begin_growth_into(config, (input, output), fresh, command, OnInterrupt::Stop)?;
     options.min_empties = None;
     let options = LearnOptions {
-        extend: options,
+        growth: options,
         level: config.level,
         depth: asked.depth,
         errors: asked.errors,

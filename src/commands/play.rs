@@ -7,8 +7,8 @@ use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
-use bookminer::extend::play::play;
-use bookminer::extend::ExtendReport;
+use bookminer::growth::policies::play::play;
+use bookminer::growth::GrowthReport;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -56,7 +56,7 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 }
 
 /// `play`'s summary: extend's keys, its candidates the positions without links.
-fn json(report: &ExtendReport) -> Value {
+fn json(report: &GrowthReport) -> Value {
     let mut value = crate::commands::extend::json(report);
     value["command"] = json!("play");
     value

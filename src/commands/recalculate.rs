@@ -5,8 +5,8 @@ use crate::app::error::AppError;
 use crate::app::growth::GrowthFront;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, DeepenKeys, Settings, WalkKeys};
-use bookminer::extend::learn::recalculate;
-use bookminer::extend::learn::Errors;
+use bookminer::growth::policies::learn::recalculate;
+use bookminer::growth::policies::learn::Errors;
 use clap::Args;
 
 /// Search leaves again as Egaroucid's "Recalculate leaves" does (docs/egaroucid.md).
