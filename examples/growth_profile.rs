@@ -11,7 +11,7 @@
 
 use bookminer::board::Board;
 use bookminer::book::Book;
-use bookminer::extend::priority::{distances, ErrorWeight, LinkGraph};
+use bookminer::growth::priority::{distances, ErrorWeight, LinkGraph};
 use bookminer::symmetry::normalize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -89,7 +89,7 @@ fn main() {
                     Some(d.get(&p)?.to_f64() + 1.0 + f64::from((graph.values[p] - score).max(0)))
                 })
                 .min_by(f64::total_cmp)
-                .map(|c| bookminer::extend::priority::Cost::whole(c as u64))
+                .map(|c| bookminer::growth::priority::Cost::whole(c as u64))
         }) else {
             unreached += 1;
             continue;

@@ -9,7 +9,7 @@
 //! parts every growth command shares, here.
 
 use bookminer::choice::Choice;
-use bookminer::extend::{SearchTally, TakenFrom};
+use bookminer::growth::{SearchTally, TakenFrom};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::OnceLock;

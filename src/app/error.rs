@@ -6,10 +6,10 @@ use bookminer::book::{BookError, Format};
 use bookminer::check::CheckError;
 use bookminer::convert::ConvertError;
 use bookminer::diff::DiffError;
-use bookminer::extend::ExtendError;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::FixError;
 use bookminer::games::GamesError;
+use bookminer::growth::GrowthError;
 use bookminer::merge::MergeError;
 use bookminer::mine::MineError;
 use bookminer::synth::SynthError;
@@ -41,7 +41,7 @@ pub enum AppError {
     #[error(transparent)]
     Fix(#[from] FixError),
     #[error(transparent)]
-    Extend(#[from] ExtendError),
+    Extend(#[from] GrowthError),
     #[error(transparent)]
     Diff(#[from] DiffError),
     #[error(transparent)]

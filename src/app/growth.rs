@@ -6,15 +6,71 @@ use crate::app::error::AppError;
 use crate::app::interrupt::{cancel, stop_on_interrupt, wind_down_on_interrupt};
 use crate::app::options::extend_options;
 use crate::app::outputs::{check_out_name, check_out_named, unnamed_format};
-use crate::config::Config;
+use crate::app::run::Files;
+use crate::config::{Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys};
 use crate::progress::Progress;
 use bookminer::book::Book;
 use bookminer::convert::OutFormat;
 use bookminer::engine::EngineNamed;
-use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::files::input::Writer;
+use bookminer::growth::{GrowthOptions, GrowthPaths};
+use clap::Args;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+
+/// What every growth command takes (extend, deviate, enhance, play, fill,
+/// grow, deepen, learn, recalculate): IN, OUT, `--fresh` and the key groups
+/// of a growth run, declared once. A command flattens it beside its own
+/// arguments; one whose IN or OUT says more rewords its help with `mut_arg`.
+#[derive(Args, Debug)]
+pub struct GrowthFront {
+    /// The book to read.
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// The book to write (whole or not at all; an existing one only with --force).
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
+    /// deleted) and search everything anew, as after a change of engine
+    #[arg(long)]
+    pub fresh: bool,
+    #[command(flatten)]
+    engines: EngineKeys,
+    #[command(flatten)]
+    extend: ExtendKeys,
+    #[command(flatten)]
+    line: LineKeys,
+    #[command(flatten)]
+    read: ReadKeys,
+    #[command(flatten)]
+    log: LogKeys,
+    #[command(flatten)]
+    progress: ProgressKeys,
+    #[command(flatten)]
+    write: WriteKeys,
+}
+
+impl GrowthFront {
+    /// The key groups given on the command line; a command adds its own
+    /// groups with `Settings { walk, ..front.settings() }`.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            extend: self.extend.clone(),
+            line: self.line.clone(),
+            read: self.read.clone(),
+            log: self.log.clone(),
+            progress: self.progress.clone(),
+            write: self.write.clone(),
+            ..Settings::default()
+        }
+    }
+
+    /// The files the run reads and writes: IN, OUT and the journal.
+    pub fn files(&self, config: &Config) -> Files {
+        Files::growth(&self.input, &self.output, config)
+    }
+}
 
 /// The engines the config names, each with its workers and protocol if said.
 pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed>, AppError> {
@@ -35,8 +91,8 @@ pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed
 /// add) has once it may begin: its paths checked and journal taken, its
 /// engines greeted, its book read and found good for OUT.
 pub struct Growing {
-    pub paths: ExtendPaths,
-    pub options: ExtendOptions,
+    pub paths: GrowthPaths,
+    pub options: GrowthOptions,
     pub book: Book,
     pub shown: RefCell<Progress>,
 }
@@ -106,7 +162,7 @@ fn begin(
         true => Writer::Growth(command),
         false => Writer::Add,
     };
-    let paths = ExtendPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, command)?;
     match on_interrupt {
         OnInterrupt::WindDown => wind_down_on_interrupt(),
@@ -115,7 +171,7 @@ fn begin(
     let mut options = extend_options(config);
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
-    options.engines = bookminer::extend::greet(&paths, &engines, options.engine_timeout, cancel())?;
+    options.engines = bookminer::growth::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     if same_format {

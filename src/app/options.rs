@@ -3,12 +3,12 @@
 
 use crate::app::error::AppError;
 use crate::config::Config;
-use bookminer::extend::ExtendOptions;
+use bookminer::growth::GrowthOptions;
 use bookminer::output::LineStyle;
 
 /// extend's and grow's options from the config, but for the engines.
-pub fn extend_options(config: &Config) -> ExtendOptions {
-    ExtendOptions {
+pub fn extend_options(config: &Config) -> GrowthOptions {
+    GrowthOptions {
         engines: Vec::new(),
         engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
         min_empties: config.min_empties,
@@ -19,8 +19,8 @@ pub fn extend_options(config: &Config) -> ExtendOptions {
 }
 
 /// The config's `error_weight`, checked.
-pub fn error_weight(config: &Config) -> Result<bookminer::extend::priority::ErrorWeight, AppError> {
-    bookminer::extend::priority::ErrorWeight::new(config.error_weight)
+pub fn error_weight(config: &Config) -> Result<bookminer::growth::priority::ErrorWeight, AppError> {
+    bookminer::growth::priority::ErrorWeight::new(config.error_weight)
         .map_err(|e| AppError::Usage(format!("error_weight: {e}")))
 }
 

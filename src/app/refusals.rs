@@ -36,7 +36,7 @@ fn check_journals_and_held(files: &Files, config: &Config) -> Result<(), AppErro
         if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
             return Err(AppError::IsJournal { path: path.clone() });
         }
-        if let Some(holder) = bookminer::extend::holder_of(path) {
+        if let Some(holder) = bookminer::growth::holder_of(path) {
             return Err(AppError::Held { path: path.clone(), holder });
         }
     }

@@ -9,8 +9,8 @@ use crate::config::{
     Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::add::{add, AddOptions, AddReport};
 use bookminer::games::GameFiles;
+use bookminer::growth::policies::add::{add, AddOptions, AddReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -143,7 +143,7 @@ fn egaroucid_level(book: &bookminer::book::Book) -> Option<bookminer::level::Lev
     }
     let initial = bookminer::board::Board::INITIAL;
     let held = book.find(&bookminer::symmetry::normalize(&initial).board).map(|r| r.level);
-    let level = held.map_or(bookminer::extend::add::DEFAULT_LEVEL, bookminer::level::Level::saturating);
+    let level = held.map_or(bookminer::growth::policies::add::DEFAULT_LEVEL, bookminer::level::Level::saturating);
     let from = if held.is_some() { "the initial position's record's" } else { "none in the book: the default" };
     let said = format!("add: new positions searched at level {} ({from}; --level to change it)", level.to_i32());
     tracing::info!("{said}");

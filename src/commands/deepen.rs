@@ -3,20 +3,17 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::interrupt::WIND_DOWN;
 use crate::app::options::error_weight;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, DeepenKeys, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings,
-    WalkKeys, WriteKeys,
-};
+use crate::config::{Config, DeepenKeys, GrowKeys, Settings, WalkKeys};
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::growth::policies::deepen::{deepen, DeepenOptions, DeepenReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Search leaves again at a higher level (docs/deepen.md).
 ///
@@ -43,61 +40,32 @@ use std::path::{Path, PathBuf};
     "Deepen no record whose priority is above C [config: max_priority]"
 )))]
 pub struct Deepen {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
+    #[command(flatten)]
+    front: GrowthFront,
     #[command(flatten)]
     deepen: DeepenKeys,
-    #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
     #[command(flatten)]
     grow: GrowKeys,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Deepen {
     fn settings(&self) -> Settings {
         Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
             grow: self.grow.clone(),
             deepen: self.deepen.clone(),
             walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
+            ..self.front.settings()
         }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_deepen(config, &self.input, &self.output, self.fresh)
+        run_deepen(config, &self.front.input, &self.front.output, self.front.fresh)
     }
 }
 
@@ -110,7 +78,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
     let options = DeepenOptions {
-        extend: options,
+        growth: options,
         level,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
@@ -124,7 +92,7 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 
 /// `deepen`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeepenReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deepen",

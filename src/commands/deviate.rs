@@ -3,17 +3,15 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
-};
+use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::deviate::{deviate, DeviateOptions, DeviateReport};
+use bookminer::growth::policies::deviate::{deviate, DeviateOptions, DeviateReport};
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Grow every line near the best, as Edax's `book deviate R A` does.
 ///
@@ -30,12 +28,6 @@ use std::path::{Path, PathBuf};
 /// extend's; a window is not taken (the errors are the window).
 #[derive(Args, Debug)]
 pub struct Deviate {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
     /// How far below the best move a move of the deviating side may score, in discs
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_name = "R",
           value_parser = clap::value_parser!(i32).range(-129..=129))]
@@ -43,49 +35,23 @@ pub struct Deviate {
     /// How far from the start's value the scores of a line may go, in discs
     #[arg(long, default_value_t = 4, value_name = "A", value_parser = clap::value_parser!(i32).range(0..=65))]
     absolute: i32,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
+    front: GrowthFront,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Deviate {
     fn settings(&self) -> Settings {
-        Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_deviate(config, (&self.input, &self.output), self.fresh, (self.relative, self.absolute))
+        run_deviate(config, (&self.front.input, &self.front.output), self.front.fresh, (self.relative, self.absolute))
     }
 }
 
@@ -99,7 +65,7 @@ fn run_deviate(
     refuse_window(config, "deviate", "--relative and --absolute are its window")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
-    let options = DeviateOptions { extend: options, relative, absolute };
+    let options = DeviateOptions { growth: options, relative, absolute };
     let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -107,7 +73,7 @@ fn run_deviate(
 
 /// `deviate`'s summary as one JSON object (`--summary json`).
 fn json(report: &DeviateReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "deviate",

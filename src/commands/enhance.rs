@@ -3,18 +3,16 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
-};
+use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::enhance::{enhance, EnhanceOptions, EnhanceReport};
+use bookminer::growth::policies::enhance::{enhance, EnhanceOptions, EnhanceReport};
 use bookminer::negamax::SearchErrors;
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Grow where the bounds say more is to find, as Edax's `book enhance M E` does.
 ///
@@ -29,13 +27,13 @@ use std::path::{Path, PathBuf};
 /// `fix` does. The engines, the journal ({out_dir}/extend.jsonl, shared
 /// with extend) and the statuses are extend's; a window is not taken.
 #[derive(Args, Debug)]
+// Re-worded IN; OUT re-declared after it, since mut_arg moves an argument to the end.
+#[command(mut_arg("input", |a| a.help("The book to read (an Edax book: its header holds the errors)")))]
+#[command(mut_arg("output", |a| a))]
+// Re-worded IN; OUT re-declared after it, since mut_arg moves an argument to the end.
+#[command(mut_arg("input", |a| a.help("The book to read (an Edax book: its header holds the errors)")))]
+#[command(mut_arg("output", |a| a))]
 pub struct Enhance {
-    /// The book to read (an Edax book: its header holds the errors).
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
     /// The midgame search's error, in discs, stored in the header
     #[arg(long, default_value_t = 2, value_name = "M", value_parser = clap::value_parser!(i32).range(0..=129))]
     midgame_error: i32,
@@ -45,50 +43,24 @@ pub struct Enhance {
     /// At most this many rounds (1: what Edax 4.6 does); by default, until one adds nothing
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     rounds: Option<u64>,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
+    front: GrowthFront,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Enhance {
     fn settings(&self) -> Settings {
-        Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
         let errors = SearchErrors { midgame: self.midgame_error, endcut: self.endgame_error };
-        run_enhance(config, (&self.input, &self.output), self.fresh, (errors, self.rounds))
+        run_enhance(config, (&self.front.input, &self.front.output), self.front.fresh, (errors, self.rounds))
     }
 }
 
@@ -109,7 +81,7 @@ fn run_enhance(
             input.display()
         )));
     }
-    let options = EnhanceOptions { extend: options, errors, rounds };
+    let options = EnhanceOptions { growth: options, errors, rounds };
     let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
@@ -117,7 +89,7 @@ fn run_enhance(
 
 /// `enhance`'s summary as one JSON object (`--summary json`).
 fn json(report: &EnhanceReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "enhance",

@@ -3,16 +3,14 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
-};
+use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::{extend, ExtendReport};
+use bookminer::growth::{extend, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Grow a book with an engine, as Edax's `book extend` does.
 ///
@@ -41,55 +39,23 @@ use std::path::{Path, PathBuf};
 /// journal is kept, OUT is not written.
 #[derive(Args, Debug)]
 pub struct Extend {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
+    front: GrowthFront,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Extend {
     fn settings(&self) -> Settings {
-        Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_extend(config, &self.input, &self.output, self.fresh)
+        run_extend(config, &self.front.input, &self.front.output, self.front.fresh)
     }
 }
 
@@ -102,7 +68,7 @@ fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
 }
 
 /// `extend`'s summary as one JSON object (`--summary json`).
-pub fn json(report: &ExtendReport) -> Value {
+pub fn json(report: &GrowthReport) -> Value {
     joined([
         json!({
             "command": "extend",

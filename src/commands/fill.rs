@@ -3,16 +3,14 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, StopKeys, WriteKeys,
-};
+use crate::config::{Config, GrowKeys, Settings, StopKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::extend::fill::{fill, FillOptions, FillReport};
+use bookminer::growth::policies::fill::{fill, FillOptions, FillReport};
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Put in the positions between positions of the book, as Edax's `book fill D` does.
 ///
@@ -28,60 +26,31 @@ use std::path::{Path, PathBuf};
 /// with extend) and the statuses are extend's.
 #[derive(Args, Debug)]
 pub struct Fill {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
     /// Plies of a sequence between two positions of the book
     #[arg(long, default_value_t = 1, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::extend::fill::MAX_DEPTH)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(bookminer::growth::policies::fill::MAX_DEPTH)))]
     depth: u32,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
+    #[command(flatten)]
+    front: GrowthFront,
     #[command(flatten)]
     stop: StopKeys,
-    #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Fill {
     fn settings(&self) -> Settings {
         Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
             // Only grow's time budget: fill has no priorities to weigh.
             grow: GrowKeys { stop: self.stop.clone(), ..GrowKeys::default() },
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
+            ..self.front.settings()
         }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_fill(config, (&self.input, &self.output), self.fresh, self.depth)
+        run_fill(config, (&self.front.input, &self.front.output), self.front.fresh, self.depth)
     }
 }
 
@@ -95,7 +64,7 @@ fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth
     }
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
-    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
+    let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
     let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)

@@ -15,9 +15,9 @@ use crate::config::{Config, EngineKeys, LineKeys, LogKeys, ProgressKeys, ReadKey
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
-use bookminer::extend::link::{link, LinkOptions, LinkReport};
-use bookminer::extend::ExtendPaths;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
+use bookminer::growth::policies::link::{link, LinkOptions, LinkReport};
+use bookminer::growth::GrowthPaths;
 use bookminer::run::Interrupted;
 use clap::Args;
 use serde_json::{json, Value};
@@ -105,7 +105,7 @@ impl Run for Fix {
         let (also, own_journal) = match self.link {
             false => (config.out_dir.join(bookminer::fix::RECEIPT), None),
             true => {
-                let journal = config.out_dir.join(bookminer::extend::JOURNAL);
+                let journal = config.out_dir.join(bookminer::growth::JOURNAL);
                 (journal.clone(), Some(journal))
             }
         };
@@ -157,13 +157,13 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
     // Refused in fix --link's words (issue 64: it said "extend").
     let writer = bookminer::files::input::Writer::Growth("fix --link");
-    let paths = ExtendPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);
     let engines = match engines.is_empty() {
         true => Vec::new(),
-        false => bookminer::extend::greet(&paths, &engines, engine_timeout, cancel())?,
+        false => bookminer::growth::greet(&paths, &engines, engine_timeout, cancel())?,
     };
     let options = LinkOptions { engines, engine_timeout };
     let shown = RefCell::new(Progress::default());

@@ -3,19 +3,17 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::interrupt::WIND_DOWN;
 use crate::app::options::error_weight;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
-};
+use crate::config::{Config, GrowKeys, Settings, WalkKeys};
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::extend::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Grow a book best-first under a budget: Lincke's drop-out expansion.
 ///
@@ -36,58 +34,25 @@ use std::path::{Path, PathBuf};
 /// extend's.
 #[derive(Args, Debug)]
 pub struct Grow {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
+    front: GrowthFront,
     #[command(flatten)]
     grow: GrowKeys,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Grow {
     fn settings(&self) -> Settings {
-        Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            grow: self.grow.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { grow: self.grow.clone(), walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_grow(config, &self.input, &self.output, self.fresh)
+        run_grow(config, &self.front.input, &self.front.output, self.front.fresh)
     }
 }
 
@@ -95,7 +60,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
     let options = GrowOptions {
-        extend: options,
+        growth: options,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
@@ -108,7 +73,7 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 
 /// `grow`'s summary as one JSON object (`--summary json`).
 fn json(report: &GrowReport) -> Value {
-    let e = &report.extend;
+    let e = &report.growth;
     joined([
         json!({
             "command": "grow",

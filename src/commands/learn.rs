@@ -3,22 +3,19 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth_into, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth_into, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
-    WriteKeys,
-};
+use crate::config::{Config, DeepenKeys, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
-use bookminer::extend::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
-use bookminer::extend::{ExtendError, ExtendPaths};
+use bookminer::growth::policies::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
+use bookminer::growth::{GrowthError, GrowthPaths};
 use bookminer::run::Control;
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Grow an Egaroucid book as Egaroucid's "Book deviate" does (docs/egaroucid.md).
 ///
@@ -40,16 +37,12 @@ use std::path::{Path, PathBuf};
 /// engines, the journal ({out_dir}/extend.jsonl) and the statuses are
 /// extend's.
 #[derive(Args, Debug)]
+#[command(mut_arg("input", |a| a.help("The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does)")))]
+#[command(mut_arg("output", |a| a.help("The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force")))]
 #[command(mut_arg("level", |arg| arg.help(
     "Search new positions at level L (default: the level of the start position's record) [config: level]"
 )))]
 pub struct Learn {
-    /// The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does).
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force.
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
     #[command(flatten)]
     learn: LearnFlags,
     /// How many loops at most
@@ -59,28 +52,12 @@ pub struct Learn {
     #[arg(long, default_value_t = 2, value_name = "F", allow_negative_numbers = true,
           value_parser = clap::value_parser!(i32).range(-129..=129))]
     leaf_error: i32,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
+    #[command(flatten)]
+    front: GrowthFront,
     #[command(flatten)]
     level: DeepenKeys,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
-    #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 /// The flags `learn` and `recalculate` share: the depth and the errors of a line.
@@ -101,34 +78,23 @@ pub struct LearnFlags {
 
 impl Run for Learn {
     fn settings(&self) -> Settings {
-        Settings {
-            deepen: self.level.clone(),
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { deepen: self.level.clone(), walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: self.leaf_error };
         let asked = Asked { depth: flags.depth, errors, loops: self.loops };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", learn))
+        run_learning(config, (&self.front.input, &self.front.output), self.front.fresh, asked, ("learn", learn))
     }
 }
 
 /// What a learning command runs: `learn` or `recalculate` of the library.
-pub type Learning = fn(Book, &ExtendPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, ExtendError>;
+pub type Learning = fn(Book, &GrowthPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, GrowthError>;
 
 /// What a learning command was asked, beside its files and config.
 pub struct Asked {
@@ -151,7 +117,7 @@ pub fn run_learning(
         begin_growth_into(config, (input, output), fresh, command, OnInterrupt::Stop)?;
     options.min_empties = None;
     let options = LearnOptions {
-        extend: options,
+        growth: options,
         level: config.level,
         depth: asked.depth,
         errors: asked.errors,

@@ -88,7 +88,7 @@ impl Run for Merge {
     /// OUT and the receipt, and with an engine extend's journal, its own.
     fn files(&self, config: &Config) -> Files {
         let mut written = vec![self.output.clone(), config.out_dir.join(bookminer::merge::RECEIPT)];
-        let own_journal = (!config.engines.is_empty()).then(|| config.out_dir.join(bookminer::extend::JOURNAL));
+        let own_journal = (!config.engines.is_empty()).then(|| config.out_dir.join(bookminer::growth::JOURNAL));
         written.extend(own_journal.clone());
         Files { read: vec![self.a.clone(), self.b.clone()], written, named: vec![self.output.clone()], own_journal }
     }
@@ -120,7 +120,7 @@ fn run_merge(
     let mut engine_options = extend_options(config);
     if let Some(engine_paths) = &paths.engines {
         engine_options.engines =
-            bookminer::extend::greet(engine_paths, &named, engine_options.engine_timeout, cancel())?;
+            bookminer::growth::greet(engine_paths, &named, engine_options.engine_timeout, cancel())?;
     }
     if link && to == OutFormat::Egbk3 {
         tracing::warn!("--link changes nothing in an .egbk3 book: Egaroucid links every move whose child it holds");
@@ -131,7 +131,7 @@ fn run_merge(
     if cancel().is_set() {
         return Err(AppError::Merge(MergeError::interrupted()));
     }
-    let engines = with_engines.then_some(|scratch: &Path| bookminer::extend::process_engines(&engine_options, scratch));
+    let engines = with_engines.then_some(|scratch: &Path| bookminer::growth::process_engines(&engine_options, scratch));
     let options = MergeOptions { to, link };
     let (counts, format) = (book_a.counts(), book_a.format());
     let report = with_control_of(counts, format, "the merged book", &shown, |control| {

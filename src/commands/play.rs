@@ -3,17 +3,15 @@
 use crate::app::control::with_control;
 use crate::app::ending::end;
 use crate::app::error::AppError;
-use crate::app::growth::{begin_growth, Growing, OnInterrupt};
+use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
-};
-use bookminer::extend::play::play;
-use bookminer::extend::ExtendReport;
+use crate::config::{Config, Settings, WalkKeys};
+use bookminer::growth::policies::play::play;
+use bookminer::growth::GrowthReport;
 use clap::Args;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Expand every position without a link, as Edax 4.6's `book play` does.
 ///
@@ -27,55 +25,23 @@ use std::path::{Path, PathBuf};
 /// extend) and the statuses are extend's; a window is not taken.
 #[derive(Args, Debug)]
 pub struct Play {
-    /// The book to read.
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write (whole or not at all; an existing one only with --force).
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
+    front: GrowthFront,
     #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Play {
     fn settings(&self) -> Settings {
-        Settings {
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_play(config, &self.input, &self.output, self.fresh)
+        run_play(config, &self.front.input, &self.front.output, self.front.fresh)
     }
 }
 
@@ -90,7 +56,7 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 }
 
 /// `play`'s summary: extend's keys, its candidates the positions without links.
-fn json(report: &ExtendReport) -> Value {
+fn json(report: &GrowthReport) -> Value {
     let mut value = crate::commands::extend::json(report);
     value["command"] = json!("play");
     value

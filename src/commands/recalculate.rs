@@ -2,15 +2,12 @@
 
 use super::learn::{run_learning, Asked, LearnFlags};
 use crate::app::error::AppError;
+use crate::app::growth::GrowthFront;
 use crate::app::run::{Files, Run};
-use crate::config::{
-    Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
-    WriteKeys,
-};
-use bookminer::extend::learn::recalculate;
-use bookminer::extend::learn::Errors;
+use crate::config::{Config, DeepenKeys, Settings, WalkKeys};
+use bookminer::growth::policies::learn::recalculate;
+use bookminer::growth::policies::learn::Errors;
 use clap::Args;
-use std::path::PathBuf;
 
 /// Search leaves again as Egaroucid's "Recalculate leaves" does (docs/egaroucid.md).
 ///
@@ -27,67 +24,42 @@ use std::path::PathBuf;
 /// level). The engines, the journal ({out_dir}/extend.jsonl) and the
 /// statuses are extend's.
 #[derive(Args, Debug)]
+#[command(mut_arg("input", |a| a.help("The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does)")))]
+#[command(mut_arg("output", |a| a.help("The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force")))]
 #[command(mut_arg("level", |arg| arg.help(
     "Search leaves again at level L (default: the level of the start position's record) [config: level]"
 )))]
 pub struct Recalculate {
-    /// The book to read, of any format bookminer reads (not .egbk3: converted first, as `convert` does).
-    #[arg(value_name = "IN")]
-    input: PathBuf,
-    /// The book to write, in the format its name says (.egbk3 or .dat); whole or not at all, an existing one only with --force.
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
     #[command(flatten)]
     learn: LearnFlags,
-    /// Set the journal of earlier runs aside ({out_dir}/extend.N.jsonl, never
-    /// deleted) and search everything anew, as after a change of engine
-    #[arg(long)]
-    fresh: bool,
+    #[command(flatten)]
+    front: GrowthFront,
     #[command(flatten)]
     level: DeepenKeys,
     #[command(flatten)]
-    engines: EngineKeys,
-    #[command(flatten)]
-    extend: ExtendKeys,
-    #[command(flatten)]
     walk: WalkKeys,
-    #[command(flatten)]
-    line: LineKeys,
-    #[command(flatten)]
-    read: ReadKeys,
-    #[command(flatten)]
-    log: LogKeys,
-    #[command(flatten)]
-    progress: ProgressKeys,
-    #[command(flatten)]
-    write: WriteKeys,
 }
 
 impl Run for Recalculate {
     fn settings(&self) -> Settings {
-        Settings {
-            deepen: self.level.clone(),
-            engines: self.engines.clone(),
-            extend: self.extend.clone(),
-            walk: self.walk.clone(),
-            line: self.line.clone(),
-            read: self.read.clone(),
-            log: self.log.clone(),
-            progress: self.progress.clone(),
-            write: self.write.clone(),
-            ..Settings::default()
-        }
+        Settings { deepen: self.level.clone(), walk: self.walk.clone(), ..self.front.settings() }
     }
 
     fn files(&self, config: &Config) -> Files {
-        Files::growth(&self.input, &self.output, config)
+        self.front.files(config)
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: 0 };
         let asked = Asked { depth: flags.depth, errors, loops: 1 };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("recalculate", recalculate))
+        run_learning(
+            config,
+            (&self.front.input, &self.front.output),
+            self.front.fresh,
+            asked,
+            ("recalculate", recalculate),
+        )
     }
 }
 

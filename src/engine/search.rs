@@ -17,7 +17,7 @@ use std::io;
 /// A search: the best move of a stored (normalized) board among its legal
 /// moves that are not `excluded`, at Edax's `level`. The board's side to
 /// move has a legal move that is not excluded (a position without one is
-/// never searched: see [`crate::extend`]).
+/// never searched: see [`crate::growth`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Query {
     /// The stored (normalized) board.

@@ -15,7 +15,7 @@ use crate::format::edax::{Relinked, NO_LEAF};
 use crate::format::egaroucid::put_leaf;
 use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
 use crate::format::OutFormat;
-use crate::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::level::Level;
 use crate::run::Cancel;
 use crate::symmetry::normalize;

@@ -11,10 +11,10 @@ use bookminer::book::{Book, Link, Score};
 use bookminer::engine::fleet::EngineSet;
 use bookminer::engine::search::{Answer, Fault, Launcher, Query, Searcher};
 use bookminer::engine::Protocol;
-use bookminer::extend::deepen::{deepen_with, DeepenOptions};
-use bookminer::extend::priority::ErrorWeight;
-use bookminer::extend::{ExtendOptions, ExtendPaths};
 use bookminer::format::edax::entries::encode;
+use bookminer::growth::policies::deepen::{deepen_with, DeepenOptions};
+use bookminer::growth::priority::ErrorWeight;
+use bookminer::growth::{GrowthOptions, GrowthPaths};
 use bookminer::level::Level;
 use bookminer::negamax::search_level;
 use bookminer::run::{Cancel, Control};
@@ -271,9 +271,9 @@ fn random_book(dir: &Path, games: &[Vec<u8>], levels: &[u8], scores: &[i8]) {
 /// Runs deepen in the process on `dir/in.dat` with a budget of `n` records.
 fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     let book = Book::open(&dir.join("in.dat"), &Default::default()).unwrap();
-    let paths = ExtendPaths::new(&dir.join("in.dat"), &dir.join("out.dat"), &dir.join("o")).unwrap();
+    let paths = GrowthPaths::new(&dir.join("in.dat"), &dir.join("out.dat"), &dir.join("o")).unwrap();
     let options = DeepenOptions {
-        extend: ExtendOptions {
+        growth: GrowthOptions {
             engines: Vec::new(),
             engine_timeout: Duration::from_secs(60),
             min_empties: Some(0),

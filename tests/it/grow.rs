@@ -8,7 +8,7 @@
 use crate::common::{bin, data};
 use bookminer::board::Board;
 use bookminer::book::Book;
-use bookminer::extend::priority::{any_at_most, frontier, least, Cost, ErrorWeight, LinkGraph, ParentLinks};
+use bookminer::growth::priority::{any_at_most, frontier, least, Cost, ErrorWeight, LinkGraph, ParentLinks};
 use bookminer::kifu::parse_and_play;
 use bookminer::symmetry::normalize;
 use std::collections::HashMap;
@@ -115,7 +115,7 @@ fn negamaxed() -> Graph {
 /// (line, D, priority) of each frontier position, in order.
 fn lines(
     graph: &Graph,
-    found: &[bookminer::extend::priority::Frontier<usize>],
+    found: &[bookminer::growth::priority::Frontier<usize>],
     lines: &[&str],
 ) -> Vec<(usize, f64, f64)> {
     let by_line: HashMap<usize, usize> = lines.iter().enumerate().map(|(i, l)| (graph.at(l), i)).collect();

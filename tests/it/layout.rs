@@ -341,7 +341,7 @@ fn the_engines_know_nothing_of_growth_nor_of_books() {
     let mut files = Vec::new();
     rust_files(&src.join("engine"), &mut files);
     assert!(files.len() >= 7, "{} files under src/engine", files.len());
-    let growth = ["crate::extend", "crate::merge", "crate::fix", "crate::walk", "crate::book", "crate::games"];
+    let growth = ["crate::growth", "crate::merge", "crate::fix", "crate::walk", "crate::book", "crate::games"];
     for file in &files {
         let code = code(file);
         // Tests may read back what a protocol writes.
@@ -399,6 +399,27 @@ fn each_command_is_one_file_and_the_shared_files_name_none() {
     }
 }
 
+/// Issue 63 point 3: what every growth command takes (IN, OUT, `--fresh`
+/// and the key groups of a growth run) is declared once, `GrowthFront` in
+/// src/app/growth.rs; a growth command flattens it and declares only its
+/// own arguments. So no command file declares the growth run's key group
+/// (`ExtendKeys`) itself, and every growth command (extend, deviate,
+/// enhance, play, fill, grow, deepen, learn, recalculate) takes the front.
+#[test]
+fn the_growth_commands_take_one_front_declared_once() {
+    let src = common::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("commands"), &mut files);
+    for file in &files {
+        assert!(!code(file).contains(": ExtendKeys"), "{} declares the growth keys itself", file.display());
+    }
+    for growth in ["extend", "deviate", "enhance", "play", "fill", "grow", "deepen", "learn", "recalculate"] {
+        let file = src.join("commands").join(format!("{growth}.rs"));
+        assert!(code(&file).contains("front: GrowthFront"), "{} does not take the growth front", file.display());
+    }
+    assert_eq!(code_of(&src.join("app")).matches("pub struct GrowthFront").count(), 1);
+}
+
 /// The string literals of `code` that are a command's name, whole
 /// (`"mine"`, `starts_with("synth")`): a command named in a file not its own.
 fn quoted_names(code: &str, names: &[String]) -> Vec<String> {
@@ -447,19 +468,22 @@ fn a_command_named_in_a_shared_file_is_found() {
 }
 
 /// The growing book and `merge` are grown or searched by the policies of
-/// `extend` (and its commands) and know nothing of them, and the engines
-/// know nothing of the growing book: the policies depend on the growing
-/// book and the engines, never the other way.
+/// `growth` (src/growth/policies/, over its session) and know nothing of
+/// them: of growth they read only the growing book, a growth run's error
+/// and its paths; the engines know nothing of growth at all. The policies
+/// depend on the growing book and the engines, never the other way.
 #[test]
 fn the_growing_book_and_merge_know_nothing_of_the_growth_policies() {
     let src = common::repo().join("src");
-    for (room, unknown) in [("growing", "crate::extend"), ("merge", "crate::extend"), ("engine", "crate::growing")] {
+    let known = ["crate::growth::growing", "crate::growth::error", "crate::growth::paths"];
+    for (room, known) in [("growth/growing", &known[..]), ("merge", &known[..]), ("engine", &[][..])] {
         let mut files = Vec::new();
         rust_files(&src.join(room), &mut files);
         assert!(files.len() >= 5, "{} files under src/{room}", files.len());
         for file in &files {
             for path in paths_in(&code(file)) {
-                assert!(!path.starts_with(unknown), "{} uses {path}", file.display());
+                let allowed = known.iter().any(|k| path == *k || path.starts_with(&format!("{k}::")));
+                assert!(!path.starts_with("crate::growth") || allowed, "{} uses {path}", file.display());
             }
         }
     }
@@ -538,11 +562,11 @@ fn the_only_traversal_of_a_book_is_the_walk() {
     assert_eq!(
         recursive,
         [
-            "extend::deviate: visit",
-            "extend::enhance: visit",
-            "extend::fill: reach",
-            "extend::learn: visit",
-            "extend::learn: visit",
+            "growth::policies::deviate: visit",
+            "growth::policies::enhance: visit",
+            "growth::policies::fill: reach",
+            "growth::policies::learn: visit",
+            "growth::policies::learn: visit",
             "synth::play: search"
         ],
         "functions that call themselves"

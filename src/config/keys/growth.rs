@@ -54,7 +54,7 @@ pub static ERROR_WEIGHT: Key<f64> = Key {
     doc: "`grow`: plies one disc of error along a line counts as (`grow.md`)",
     flag: Flag::Value,
     file: File::Number,
-    parse: |text| parse_real(text, bookminer::extend::priority::ErrorWeight::MAX),
+    parse: |text| parse_real(text, bookminer::growth::priority::ErrorWeight::MAX),
     land: Land::Set(|c, weight, _| c.error_weight = weight),
 };
 

@@ -17,19 +17,19 @@
 //! its leaf, as Edax's `position_add_link` and `position_search` raise
 //! them.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::{new_link_score, SCORE_INF};
 use crate::run::{Cancel, Control, Phase};
@@ -53,7 +53,7 @@ const STARTS_A_STEP: usize = 256;
 pub struct FillOptions {
     /// The engines, `min_empties` and `max_positions` (the run starts from
     /// the whole book: its start and window are not read).
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The plies of a sequence, 1 to [`MAX_DEPTH`].
     pub depth: u32,
     /// Begin no round after this many seconds.
@@ -126,12 +126,12 @@ impl fmt::Display for FillReport {
 
 /// The session `fill` runs in: the whole book, from the initial position,
 /// no window; the engines, `min_empties` and `max_positions` as given.
-fn session_options(options: &FillOptions) -> ExtendOptions {
-    let e = &options.extend;
-    ExtendOptions {
+fn session_options(options: &FillOptions) -> GrowthOptions {
+    let e = &options.growth;
+    GrowthOptions {
         min_empties: e.min_empties,
         max_positions: e.max_positions,
-        ..ExtendOptions::whole_book(&e.engines, e.engine_timeout)
+        ..GrowthOptions::whole_book(&e.engines, e.engine_timeout)
     }
 }
 
@@ -139,10 +139,10 @@ fn session_options(options: &FillOptions) -> ExtendOptions {
 /// engine processes `options` names.
 pub fn fill(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &FillOptions,
     control: Control<'_>,
-) -> Result<FillReport, ExtendError> {
+) -> Result<FillReport, GrowthError> {
     let session = session_options(options);
     fill_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
 }
@@ -151,11 +151,11 @@ pub fn fill(
 /// the run's own folder).
 pub fn fill_with(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &FillOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<FillReport, ExtendError> {
+) -> Result<FillReport, GrowthError> {
     let report = FillReport {
         input: paths.input.clone(),
         output: paths.output.clone(),
@@ -189,7 +189,7 @@ impl Policy for Filler<'_> {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, min_empties, began, .. } = held;
         let level = new_level(store);
         let mut answerers = Answerers { journal, fleet, engines, cancel };
@@ -201,7 +201,7 @@ impl Policy for Filler<'_> {
             }
             let round = self.report.rounds + 1;
             let found = Sequences::find(store, self.report.depth, min_empties, cancel, answerers.journal.path())?;
-            let left = self.options.extend.max_positions.map(|n| n.saturating_sub(self.report.added));
+            let left = self.options.growth.max_positions.map(|n| n.saturating_sub(self.report.added));
             let mut round_run = Round { store, report: &mut self.report, level };
             let changed = round_run.run(found, left, round, &mut answerers, control)?;
             if !changed {
@@ -255,13 +255,13 @@ impl Sequences {
         min_empties: u32,
         cancel: Cancel<'_>,
         journal: &Path,
-    ) -> Result<Sequences, ExtendError> {
+    ) -> Result<Sequences, GrowthError> {
         let mut found = Sequences::default();
         let starts = store.book().file().every_record().map(NodeId::Book);
         let added = (0..store.added().len()).map(|k| NodeId::Added(k as u32));
         for (i, id) in starts.chain(added).enumerate() {
             if i % STARTS_A_STEP == 0 {
-                cancel.check().map_err(ExtendError::interrupted(journal))?;
+                cancel.check().map_err(GrowthError::interrupted(journal))?;
             }
             let board = store.board(id);
             if board.empties() < min_empties {
@@ -339,7 +339,7 @@ impl Round<'_, '_> {
         round: u32,
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<bool, ExtendError> {
+    ) -> Result<bool, GrowthError> {
         let mut new = found.new;
         if let Some(left) = left.filter(|&n| (new.len() as u64) > n) {
             new.truncate(left as usize);
@@ -366,7 +366,7 @@ impl Round<'_, '_> {
     /// values are set, each with the leaf it searches. Deepest first, a
     /// position that must pass after its pass child: each child's value is
     /// set before its parents' links read it.
-    fn put_in(&mut self, new: &[(Board, u8)], held: &[NodeId]) -> Result<Vec<Put>, ExtendError> {
+    fn put_in(&mut self, new: &[(Board, u8)], held: &[NodeId]) -> Result<Vec<Put>, GrowthError> {
         let mut puts = Vec::with_capacity(new.len() + held.len());
         for &(board, level) in new {
             let level = self.level.map_or(level, Level::to_u8);
@@ -394,7 +394,7 @@ impl Round<'_, '_> {
         round: u32,
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<Vec<Option<crate::engine::search::Answer>>, ExtendError> {
+    ) -> Result<Vec<Option<crate::engine::search::Answer>>, GrowthError> {
         let plans: Vec<LeafPlan> = puts.iter().filter_map(|p| p.plan).collect();
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         control.phase(Phase::Round { round, candidates: puts.len(), searches });
@@ -412,7 +412,7 @@ impl Round<'_, '_> {
     /// The leaf `put` searches once linked: a new position's always (as
     /// Edax's `position_search` decides it); a held one's only when it has
     /// no leaf move then and a move is left to search.
-    fn plan(&self, put: &Put) -> Result<Option<LeafPlan>, ExtendError> {
+    fn plan(&self, put: &Put) -> Result<Option<LeafPlan>, GrowthError> {
         let id = put.id;
         let facts = self.store.facts(id)?;
         let level = Level::saturating(facts.level.into());
@@ -440,7 +440,7 @@ impl Round<'_, '_> {
     /// Links `put` to its children in the book (scored by their values as
     /// they now are, its value raised to each new link's score), then sets
     /// its leaf, if searched, raising its value to the leaf's score.
-    fn put(&mut self, put: &Put, leaf: Option<(i8, Option<Move>)>) -> Result<(), ExtendError> {
+    fn put(&mut self, put: &Put, leaf: Option<(i8, Option<Move>)>) -> Result<(), GrowthError> {
         let id = put.id;
         match (self.store.flavor(), put.added) {
             (Flavor::Edax(_), true) => self.link_new(id)?,
@@ -459,7 +459,7 @@ impl Round<'_, '_> {
 
     /// A new Edax position's links: each move whose child the book holds,
     /// scored −value of the child, the value the best of them.
-    fn link_new(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn link_new(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let board = self.store.board(id);
         let mut links = SmallVec::new();
         for (mv, child) in board.children() {
@@ -478,7 +478,7 @@ impl Round<'_, '_> {
 
     /// A new Egaroucid position's value from its children in the book: the
     /// best of minus their values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let edges = self.store.facts(id)?.edges;
         let mut value = -SCORE_INF;
         for child in edges.iter().filter_map(|e| e.child) {

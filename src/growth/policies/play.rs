@@ -4,17 +4,17 @@
 //! going on) for the positions that have no link at all, and expands the
 //! leaf of each as `extend` expands a candidate; the book is negamaxed;
 //! rounds go on until no such position is left. It is extend's rounds
-//! ([`super::rounds`]) with another mark.
+//! ([`crate::growth::rounds`]) with another mark.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::GrowthReport;
+use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::run::Control;
 use std::path::Path;
 
@@ -22,20 +22,20 @@ use std::path::Path;
 /// engine processes `options` names.
 pub fn play(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     play_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
 /// [`play`] with the searches answered by the fleet `engines` makes.
 pub fn play_with(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     grow_in_rounds(book, paths, options, (Choice::Walk(Marks::NoLinks), None), engines, control)
 }

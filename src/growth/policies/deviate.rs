@@ -14,23 +14,24 @@
 //! [`Raised`] keeps them beside the negamax of the round's start, which
 //! stays as it was until the round's end.
 
-use super::edax_order::in_edax_order;
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
-use crate::growing::candidates::Marks;
-use crate::growing::error::{ExtendError, GrowingError};
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::{edge_score, Solved};
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::edax_order::in_edax_order;
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::error::GrowingError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::solved::{edge_score, Solved};
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::GrowthReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Phase};
 use crate::wording::count;
 use std::collections::{HashMap, HashSet};
@@ -41,7 +42,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct DeviateOptions {
     /// The engines, the start, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// How far below the best a move of the deviating side may score.
     pub relative: i32,
     /// How far from the start's value a line's scores may go.
@@ -53,7 +54,7 @@ pub struct DeviateOptions {
 pub struct DeviateReport {
     /// Rounds, leaves marked (`candidates`), expanded and added, the
     /// searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+    pub growth: GrowthReport,
     /// The relative error asked.
     pub relative: i32,
     /// The absolute error asked.
@@ -63,7 +64,7 @@ pub struct DeviateReport {
 impl fmt::Display for DeviateReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "deviation            {} relative, {} absolute", self.relative, self.absolute)?;
-        self.extend.fmt(f)
+        self.growth.fmt(f)
     }
 }
 
@@ -71,26 +72,26 @@ impl fmt::Display for DeviateReport {
 /// engine processes `options` names.
 pub fn deviate(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &DeviateOptions,
     control: Control<'_>,
-) -> Result<DeviateReport, ExtendError> {
-    deviate_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+) -> Result<DeviateReport, GrowthError> {
+    deviate_with(book, paths, options, |scratch| process_engines(&options.growth, scratch), control)
 }
 
 /// [`deviate`] with the searches answered by the fleet `engines` makes.
 pub fn deviate_with(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &DeviateOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<DeviateReport, ExtendError> {
-    let extend = ExtendReport::new(paths, 0);
-    let report = DeviateReport { extend, relative: options.relative, absolute: options.absolute };
+) -> Result<DeviateReport, GrowthError> {
+    let growth = GrowthReport::new(paths, 0);
+    let report = DeviateReport { growth, relative: options.relative, absolute: options.absolute };
     let mut deviator = Deviator { options, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut deviator, control)?;
-    ran.fill(&mut deviator.report.extend);
+    let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
+    ran.fill(&mut deviator.report.growth);
     Ok(deviator.report)
 }
 
@@ -105,9 +106,9 @@ impl Policy for Deviator<'_> {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, .. } = held;
-        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report.extend };
+        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report.growth };
         let (relative, absolute) = (self.options.relative, self.options.absolute);
         loop {
             let start = i32::from(run.solved.value(run.store, root));
@@ -118,7 +119,7 @@ impl Policy for Deviator<'_> {
                 let marked =
                     Marker::new(run.store, run.solved, &raised, min_empties).marked(root, mine, theirs, bounds)?;
                 run.report.candidates += marked.len() as u64;
-                changed.extend(run.pass(&marked, &mut raised, self.options.extend.max_positions, control)?);
+                changed.extend(run.pass(&marked, &mut raised, self.options.growth.max_positions, control)?);
             }
             if changed.is_empty() {
                 return Ok(());
@@ -207,7 +208,7 @@ struct Run<'r, 's, 'b> {
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
     fleet: &'r Fleet<'r>,
-    report: &'r mut ExtendReport,
+    report: &'r mut GrowthReport,
 }
 
 /// A leaf expanded: the position, the move that became a link, the child,
@@ -230,7 +231,7 @@ impl Run<'_, '_, '_> {
         raised: &mut Raised,
         max_positions: Option<u64>,
         control: &mut Control<'_>,
-    ) -> Result<Vec<NodeId>, ExtendError> {
+    ) -> Result<Vec<NodeId>, GrowthError> {
         let expanded = self.expand(marked, max_positions)?;
         if expanded.is_empty() {
             return Ok(Vec::new());
@@ -271,7 +272,7 @@ impl Run<'_, '_, '_> {
     }
 
     /// Expands the marked leaves in order, as many as the budget lets.
-    fn expand(&mut self, marked: &[NodeId], max_positions: Option<u64>) -> Result<Vec<Expanded>, ExtendError> {
+    fn expand(&mut self, marked: &[NodeId], max_positions: Option<u64>) -> Result<Vec<Expanded>, GrowthError> {
         let mut expanded = Vec::new();
         let edax = matches!(self.store.flavor(), Flavor::Edax(_));
         for parent in in_edax_order(self.store, marked) {
@@ -299,7 +300,7 @@ impl Run<'_, '_, '_> {
     /// the best of its links' and leaf's scores; the expanded position's
     /// new link is scored minus its child's value, and it holds the best of
     /// its value, that score and its new leaf's.
-    fn raise(&mut self, e: &Expanded, raised: &mut Raised) -> Result<(), ExtendError> {
+    fn raise(&mut self, e: &Expanded, raised: &mut Raised) -> Result<(), GrowthError> {
         let (store, solved) = (&*self.store, &*self.solved);
         if e.added {
             let facts = store.facts(e.child)?;

@@ -1,5 +1,5 @@
 //! `grow` (docs/grow.md): best-first growth under a budget. The frontier
-//! position of least priority ([`super::priority`]) is expanded next, as
+//! position of least priority ([`crate::growth::priority`]) is expanded next, as
 //! `extend` expands a candidate; as soon as a worker of the fleet is free,
 //! the least priority among the positions not under way is dispatched;
 //! each answer goes to the journal first, then into the book, whose
@@ -7,22 +7,22 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use super::engines::{gave_up_error, process_engines};
-use super::options::ExtendOptions;
-use super::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::book::{Book, Score};
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::summary::write_engines;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::edge_score;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::error::GrowthError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::solved::edge_score;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use crate::growth::report::GrowthReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
 use crate::window::{Place, Window};
 use smallvec::SmallVec;
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct GrowOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The priority's weight of a disc of error.
     pub error_weight: ErrorWeight,
     /// Grow until every frontier position's priority is above this.
@@ -78,7 +78,7 @@ impl Ended {
 pub struct GrowReport {
     /// The positions expanded and added, searches, engines, journal and
     /// book written, as extend counts them.
-    pub extend: ExtendReport,
+    pub growth: GrowthReport,
     /// Why the run stopped growing.
     pub ended: Ended,
     /// The least priority of a frontier position left, if any.
@@ -93,7 +93,7 @@ pub struct GrowReport {
 
 impl fmt::Display for GrowReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = &self.extend;
+        let e = &self.growth;
         let shown = |p: Option<f64>| p.map_or("none".to_string(), |p| format!("{p}"));
         writeln!(f, "positions loaded     {}", e.positions_loaded)?;
         writeln!(f, "expanded             {} ({} positions added)", e.expanded, e.added)?;
@@ -116,31 +116,31 @@ impl fmt::Display for GrowReport {
 /// then the final negamax's stages, as `fix` tells them.
 pub fn grow(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &GrowOptions,
     wind_down: Cancel<'_>,
     control: Control<'_>,
-) -> Result<GrowReport, ExtendError> {
-    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
+) -> Result<GrowReport, GrowthError> {
+    let engines = |scratch: &Path| process_engines(&options.growth, scratch);
     grow_with(book, paths, options, engines, wind_down, control)
 }
 
 /// [`grow`] with the searches answered by the fleet `engines` makes.
 pub fn grow_with(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &GrowOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     wind_down: Cancel<'_>,
     control: Control<'_>,
-) -> Result<GrowReport, ExtendError> {
-    let report = GrowReport { extend: ExtendReport::new(paths, 0), ..GrowReport::default() };
+) -> Result<GrowReport, GrowthError> {
+    let report = GrowReport { growth: GrowthReport::new(paths, 0), ..GrowReport::default() };
     let mut best_first = BestFirst { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut best_first, control)?;
+    let ran = session::grow_book(book, paths, &options.growth, engines, &mut best_first, control)?;
     let mut report = best_first.report;
-    ran.fill(&mut report.extend);
-    let busy: Duration = report.extend.searches.engines.iter().map(|e| e.busy).sum();
-    let workers: usize = report.extend.searches.engines.iter().map(|e| e.workers).sum();
+    ran.fill(&mut report.growth);
+    let busy: Duration = report.growth.searches.engines.iter().map(|e| e.busy).sum();
+    let workers: usize = report.growth.searches.engines.iter().map(|e| e.workers).sum();
     report.utilisation = match report.worked.is_zero() {
         true => 0.0,
         false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
@@ -157,7 +157,7 @@ struct BestFirst<'o> {
 }
 
 impl Policy for BestFirst<'_> {
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;
         let mut run = Growth {
@@ -168,7 +168,7 @@ impl Policy for BestFirst<'_> {
             engines,
             cancel,
             options,
-            gates: (options.extend.window, min_empties),
+            gates: (options.growth.window, min_empties),
             root,
             began,
             pending: HashMap::new(),
@@ -189,7 +189,7 @@ impl Policy for BestFirst<'_> {
 /// The least priority of a frontier position left in the book grown.
 fn least_left(store: &Store<'_>, solved: &Solved, root: NodeId, options: &GrowOptions, min: u32) -> Option<f64> {
     let hidden = HashSet::new();
-    let view = View::new(store, solved, root, (options.extend.window, min), &hidden);
+    let view = View::new(store, solved, root, (options.growth.window, min), &hidden);
     let least = priority::least(&view, root, options.error_weight, |_| false, 1);
     least.first().map(|f| f.priority.to_f64())
 }
@@ -242,7 +242,7 @@ fn search_id(expansion: usize, leaf: usize) -> usize {
 }
 
 impl Growth<'_, '_, '_> {
-    fn run(&mut self, fleet: &Fleet, wind_down: Cancel<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn run(&mut self, fleet: &Fleet, wind_down: Cancel<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         control.phase(Phase::Growing);
         let mut next = 0;
         let mut stopped: Option<Ended> = None;
@@ -269,7 +269,7 @@ impl Growth<'_, '_, '_> {
                 return Ok(());
             }
             let Some(done) = fleet.next_done() else {
-                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+                return Err(GrowthError::interrupted(self.journal.path())(Interrupted));
             };
             let answered = done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.answered(answered)?;
@@ -297,8 +297,8 @@ impl Growth<'_, '_, '_> {
     /// expanded so far (how far the growth has come) and, with a budget,
     /// how much of it is spent.
     fn progress(&self) -> Progress<'static> {
-        let e = &self.report.extend;
-        let spent = match (self.options.extend.max_positions, self.options.max_seconds) {
+        let e = &self.report.growth;
+        let spent = match (self.options.growth.max_positions, self.options.max_seconds) {
             (Some(n), _) if n > 0 => Some(e.added as f64 / n as f64),
             (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
             _ => None,
@@ -326,8 +326,8 @@ impl Growth<'_, '_, '_> {
     /// expansion (number `number`): the child joins the book, the leaf
     /// becomes a link, and the leaves to search go to the fleet (or come
     /// from the journal).
-    fn dispatch(&mut self, number: usize, fleet: &Fleet) -> Result<Dispatch, ExtendError> {
-        if self.options.extend.max_positions.is_some_and(|n| self.report.extend.added >= n) {
+    fn dispatch(&mut self, number: usize, fleet: &Fleet) -> Result<Dispatch, GrowthError> {
+        if self.options.growth.max_positions.is_some_and(|n| self.report.growth.added >= n) {
             return Ok(Dispatch::Stop(Ended::MaxPositions));
         }
         let Some(chosen) = self.least() else {
@@ -349,8 +349,8 @@ impl Growth<'_, '_, '_> {
         }
         let largest = self.report.largest_expanded.get_or_insert(0.0);
         *largest = largest.max(chosen.priority.to_f64());
-        self.report.extend.expanded += 1;
-        self.report.extend.added += u64::from(added);
+        self.report.growth.expanded += 1;
+        self.report.growth.added += u64::from(added);
         let positions: SmallVec<[NodeId; 2]> = if added { [child, id].into() } else { [id].into_iter().collect() };
         let mut expansion = Expansion { leaves: SmallVec::new(), waiting: 0, child };
         for (k, &at) in positions.iter().enumerate() {
@@ -363,7 +363,7 @@ impl Growth<'_, '_, '_> {
                 fleet.submit(search_id(number, k), query);
                 expansion.waiting += 1;
             } else if answer.is_some() {
-                self.report.extend.searches.from_journal += 1;
+                self.report.growth.searches.from_journal += 1;
             }
             expansion.leaves.push((at, plan, answer));
             self.under_way.insert(at);
@@ -392,11 +392,11 @@ impl Growth<'_, '_, '_> {
 
     /// An answer: into the journal, then, once its expansion has all its
     /// answers, into the book.
-    fn answered(&mut self, answered: Answered) -> Result<(), ExtendError> {
+    fn answered(&mut self, answered: Answered) -> Result<(), GrowthError> {
         let Answered { id, query, answer, engine, took } = answered;
         self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
-        self.report.extend.searches.searched += 1;
-        self.report.extend.searches.engine_time += took;
+        self.report.growth.searches.searched += 1;
+        self.report.growth.searches.engine_time += took;
         let (number, k) = (id / 2, id % 2);
         let expansion = self.pending.get_mut(&number).expect("an answer belongs to an expansion under way");
         expansion.leaves[k].2 = Some(answer);
@@ -409,7 +409,7 @@ impl Growth<'_, '_, '_> {
 
     /// An expansion whose leaves are all known: they are set, and the
     /// negamax carried up from them.
-    fn finish(&mut self, number: usize) -> Result<(), ExtendError> {
+    fn finish(&mut self, number: usize) -> Result<(), GrowthError> {
         let expansion = self.pending.remove(&number).expect("finished once");
         let mut changed: SmallVec<[NodeId; 2]> = SmallVec::new();
         for (at, plan, answer) in &expansion.leaves {

@@ -10,21 +10,21 @@
 //! raised to the best of them as Edax's `position_add_link` raises it (the
 //! final negamax sets every value the initial position reaches).
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::Move;
 use crate::book::index::Located;
 use crate::book::{Book, Locator};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::EngineCommand;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
@@ -95,8 +95,8 @@ impl fmt::Display for LinkReport {
 
 /// The session `fix --link` runs in: from the initial position, no
 /// window, its engines.
-fn session_options(options: &LinkOptions) -> ExtendOptions {
-    ExtendOptions::whole_book(&options.engines, options.engine_timeout)
+fn session_options(options: &LinkOptions) -> GrowthOptions {
+    GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
 /// Links `book` (an Edax book, read from `paths.input`) into
@@ -104,10 +104,10 @@ fn session_options(options: &LinkOptions) -> ExtendOptions {
 /// processes `options` names.
 pub fn link(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LinkOptions,
     control: Control<'_>,
-) -> Result<LinkReport, ExtendError> {
+) -> Result<LinkReport, GrowthError> {
     let session = session_options(options);
     link_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
 }
@@ -116,11 +116,11 @@ pub fn link(
 /// `engines` makes (given the run's own folder).
 pub fn link_with(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LinkOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<LinkReport, ExtendError> {
+) -> Result<LinkReport, GrowthError> {
     let report = LinkReport {
         input: paths.input.clone(),
         output: paths.output.clone(),
@@ -153,15 +153,15 @@ impl Policy for Linker {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, .. } = held;
-        let to_search = self.link_every_record(store, control, &ExtendError::interrupted(journal.path()), cancel)?;
+        let to_search = self.link_every_record(store, control, &GrowthError::interrupted(journal.path()), cancel)?;
         let plans = to_search.iter().map(|&id| store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
         self.report.leaves = plans.len() as u64;
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         if searches > 0 && engines.is_empty() {
             let book = store.book().path().to_path_buf();
-            return Err(ExtendError::NeedsEngine { book, leaves: searches as u64 });
+            return Err(GrowthError::NeedsEngine { book, leaves: searches as u64 });
         }
         tracing::info!(
             "{} added to {}; {} to search again",
@@ -197,9 +197,9 @@ impl Linker {
         &mut self,
         store: &mut Store<'_>,
         control: &mut Control<'_>,
-        interrupted: &dyn Fn(crate::run::Interrupted) -> ExtendError,
+        interrupted: &dyn Fn(crate::run::Interrupted) -> GrowthError,
         cancel: crate::run::Cancel<'_>,
-    ) -> Result<Vec<NodeId>, ExtendError> {
+    ) -> Result<Vec<NodeId>, GrowthError> {
         let records = store.book().counts().records;
         control.phase(Phase::Counting { what: "records linked", total: records });
         let mut to_search = Vec::new();
@@ -262,9 +262,9 @@ impl<'b> Looked<'b> {
 /// far)` comes before each chunk's.
 fn link_in_file_order(
     store: &mut Store<'_>,
-    mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), ExtendError>,
-    mut before_chunk: impl FnMut(u64) -> Result<(), ExtendError>,
-) -> Result<(), ExtendError> {
+    mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), GrowthError>,
+    mut before_chunk: impl FnMut(u64) -> Result<(), GrowthError>,
+) -> Result<(), GrowthError> {
     let book = store.book();
     let records = book.counts().records as usize;
     let looks_up = matches!(store.flavor(), Flavor::Edax(_)) && store.added().is_empty();
@@ -342,7 +342,7 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, looks_up: bool, looked
 /// Whether a position without a leaf move has its leaf searched, as
 /// Edax's `position_search` decides: a legal move is not linked, or it has
 /// no move, no link and no value yet.
-fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, ExtendError> {
+fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, GrowthError> {
     let facts = store.facts(id)?;
     let moves = facts.board.legal_moves().count_ones() as usize;
     let linked = facts.edges.len();

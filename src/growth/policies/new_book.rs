@@ -1,19 +1,19 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::EngineSet;
 use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::record::{Link, Score};
@@ -78,19 +78,19 @@ impl fmt::Display for NewReport {
 
 /// Writes the new book `options` asks into `paths.output`, searched by the
 /// engine processes it names.
-pub fn new_book(paths: &ExtendPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, ExtendError> {
-    let extend = ExtendOptions::whole_book(&options.engines, options.engine_timeout);
+pub fn new_book(paths: &GrowthPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, GrowthError> {
+    let extend = GrowthOptions::whole_book(&options.engines, options.engine_timeout);
     new_book_with(paths, options, |scratch| process_engines(&extend, scratch), control)
 }
 
 /// Writes the new book as [`new_book`] does, the search answered by the
 /// fleet `engines` makes (given the run's own folder).
 pub fn new_book_with(
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &NewOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     mut control: Control<'_>,
-) -> Result<NewReport, ExtendError> {
+) -> Result<NewReport, GrowthError> {
     let cancel = control.cancel;
     let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
     let engines = &engines(scratch.path());
@@ -123,7 +123,7 @@ pub fn new_book_with(
     let path = &paths.output;
     out.write_all(&bytes).map_err(RunError::io(path))?;
     let out = out.finish().map_err(RunError::io(path))?;
-    cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
+    cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
     out.commit().map_err(RunError::io(path))?;
     report.elapsed = paths.began.elapsed();
     Ok(report)

@@ -11,10 +11,6 @@
 //! each when it was given. OUT is IN's records, changed ones as they now
 //! are, then the new ones in the order added, negamaxed as `fix` does.
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{self, Held, Policy};
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
@@ -22,10 +18,14 @@ use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase, Progress};
@@ -208,8 +208,8 @@ impl Rule {
 
 /// The options of the session `add` runs in: from the initial position,
 /// no window, its engines.
-fn session_options(options: &AddOptions) -> ExtendOptions {
-    ExtendOptions::whole_book(&options.engines, options.engine_timeout)
+fn session_options(options: &AddOptions) -> GrowthOptions {
+    GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
 /// Adds the positions of `games` to `book` (read from `paths.input`) into
@@ -217,10 +217,10 @@ fn session_options(options: &AddOptions) -> ExtendOptions {
 pub fn add(
     book: Book,
     games: &GameFiles,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &AddOptions,
     control: Control<'_>,
-) -> Result<AddReport, ExtendError> {
+) -> Result<AddReport, GrowthError> {
     let session = session_options(options);
     add_with(book, games, paths, options, |scratch| process_engines(&session, scratch), control)
 }
@@ -230,17 +230,17 @@ pub fn add(
 pub fn add_with(
     book: Book,
     games: &GameFiles,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &AddOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<AddReport, ExtendError> {
+) -> Result<AddReport, GrowthError> {
     let rule = Rule::of(&book.header(), options);
     rule.warn_of_left_aside(options);
     // Every game file read whole before the first search: a damaged one
     // late in the list is found now, not after hours of searches.
     let cancel = control.cancel;
-    let stopped = |stop| ExtendError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
+    let stopped = |stop| GrowthError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
     let entries = games.check(|read| match read % 1024 {
         0 => cancel.check().map_err(stopped),
         _ => Ok(()),
@@ -278,7 +278,7 @@ impl Policy for Adder<'_> {
         false
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, .. } = held;
         let journal_path = journal.path().to_path_buf();
         let mut answerers = Answerers { journal, fleet, engines, cancel };
@@ -288,7 +288,7 @@ impl Policy for Adder<'_> {
             Adding { store, rule: self.rule, report: &mut self.report, done: 0, searches: Searches::default() };
         let mut batch: Vec<PlayedGame> = Vec::new();
         games.read(|read, _| {
-            cancel.check().map_err(ExtendError::interrupted(&journal_path))?;
+            cancel.check().map_err(GrowthError::interrupted(&journal_path))?;
             match read {
                 Read::Skipped { .. } => {
                     adding.report.skipped += 1;
@@ -302,7 +302,7 @@ impl Policy for Adder<'_> {
             if batch.len() >= GAMES_AHEAD {
                 adding.batch(&std::mem::take(&mut batch), &mut answerers, control)?;
             }
-            Ok::<(), ExtendError>(())
+            Ok::<(), GrowthError>(())
         })?;
         adding.batch(&batch, &mut answerers, control)?;
         let r = &self.report;
@@ -319,7 +319,7 @@ impl Policy for Adder<'_> {
 
 /// The answer to the search `plan` asks (none when it asks none), from the
 /// journal or an engine, and what it cost.
-fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> {
+fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), GrowthError> {
     let mut asked = Asked::default();
     let answers = answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?;
     Ok((answers.into_iter().next().flatten(), asked))
@@ -344,7 +344,7 @@ struct Searches {
 }
 
 /// Asks a leaf's search: its answer, and what it cost.
-type Ask<'a> = dyn FnMut(&LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> + 'a;
+type Ask<'a> = dyn FnMut(&LeafPlan) -> Result<(Option<Answer>, Asked), GrowthError> + 'a;
 
 impl Adding<'_, '_> {
     /// Counts a game read, and names it when a move cut it short.
@@ -371,7 +371,7 @@ impl Adding<'_, '_> {
         games: &[PlayedGame],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<(), ExtendError> {
+    ) -> Result<(), GrowthError> {
         let ahead = self.answer_ahead(&self.searches_ahead(games), answerers, control)?;
         let (cancel, journal) = (answerers.cancel, answerers.journal.path().to_path_buf());
         let mut ask_in_turn = |plan: &LeafPlan| match plan.query().and_then(|q| ahead.get(q)) {
@@ -379,7 +379,7 @@ impl Adding<'_, '_> {
             None => ask(answerers, plan),
         };
         for game in games {
-            cancel.check().map_err(ExtendError::interrupted(&journal))?;
+            cancel.check().map_err(GrowthError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
             self.done += 1;
             self.tell(control, self.searches.answered);
@@ -430,7 +430,7 @@ impl Adding<'_, '_> {
         plans: &[LeafPlan],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<HashMap<Query, Answer>, ExtendError> {
+    ) -> Result<HashMap<Query, Answer>, GrowthError> {
         let mut asked = Asked::default();
         let queries = LeafPlan::queries(plans);
         let before = self.searches.answered;
@@ -446,7 +446,7 @@ impl Adding<'_, '_> {
     }
 
     /// Adds a game's positions, last first.
-    fn game(&mut self, game: &PlayedGame, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+    fn game(&mut self, game: &PlayedGame, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
         for board in game.positions_to_add(self.rule.squares, self.rule.least_empties) {
             self.position(&board, ask)?;
         }
@@ -454,7 +454,7 @@ impl Adding<'_, '_> {
     }
 
     /// Adds one position, `played` as the game has it (not normalized).
-    fn position(&mut self, played: &Board, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+    fn position(&mut self, played: &Board, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
         self.report.positions_met += 1;
         let stored = normalize(played);
         match self.store.find(&stored.board) {
@@ -499,14 +499,14 @@ impl Adding<'_, '_> {
 
     /// Links a position the book holds ([`Store::link_held`]), counting
     /// the links added.
-    fn link_held(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn link_held(&mut self, id: NodeId) -> Result<(), GrowthError> {
         self.report.links_added += self.store.link_held(id)?;
         Ok(())
     }
 
     /// A new Egaroucid position's value from its links as the book now
     /// holds them: the best of minus its children's values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let edges = self.store.facts(id)?.edges;
         let mut value = -SCORE_INF;
         for child in edges.iter().filter_map(|e| e.child) {
@@ -520,7 +520,7 @@ impl Adding<'_, '_> {
     /// has a legal move that is not linked, or it has no move, no link and
     /// no value yet (a pass or a finished game); the value rises to the
     /// leaf's score.
-    fn search(&mut self, id: NodeId, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+    fn search(&mut self, id: NodeId, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
         let facts = self.store.facts(id)?;
         let value = self.store.value(id)?;
         let moves = facts.board.legal_moves().count_ones() as usize;

@@ -3,7 +3,7 @@
 //! over the engines, the fleet and the journal every growth command uses.
 //!
 //! Both read and change the book as Egaroucid's own functions do
-//! ([`super::egbook`]): the values stored, never negamaxed on the way or at
+//! ([`crate::growth::egbook`]): the values stored, never negamaxed on the way or at
 //! the end; a position seen once per walk (Egaroucid's `seen` flags),
 //! its moves in increasing square order of the stored board (Egaroucid's
 //! representative board is the same pair of numbers: docs/formats.md).
@@ -13,11 +13,6 @@
 //! lines were found: the same for any number of workers, and again the
 //! same when run again on its journal.
 
-use super::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::SearchTally;
-use super::session::{run_fleet, Opened};
 use crate::board::{Board, Move, Square, Squares};
 use crate::book::{Book, ReadOptions};
 use crate::convert::{convert, ConvertReport};
@@ -25,8 +20,13 @@ use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::EngineSet;
 use crate::engine::search::{Answer, Query};
 use crate::format::{Format, OutFormat};
-use crate::growing::error::ExtendError;
-use crate::growing::paths::ExtendPaths;
+use crate::growth::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::SearchTally;
+use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::run::{Cancel, Control, Phase, RunError};
 use crate::symmetry::{normalize, Symmetry};
@@ -51,7 +51,7 @@ pub struct Errors {
 #[derive(Clone, Debug)]
 pub struct LearnOptions {
     /// The engines, the start, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The level new positions and leaves are searched at; `None`: the
     /// start position's record's.
     pub level: Option<Level>,
@@ -157,27 +157,27 @@ fn per_loop(counts: &[u64]) -> String {
 /// processes `options` names.
 pub fn learn(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LearnOptions,
     control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Learn)
+) -> Result<LearnReport, GrowthError> {
+    run(book, paths, options, |scratch| process_engines(&options.growth, scratch), control, Which::Learn)
 }
 
 /// Egaroucid's leaf recalculation of `book` into `paths.output`, with the
 /// engine processes `options` names.
 pub fn recalculate(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LearnOptions,
     control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Recalculate)
+) -> Result<LearnReport, GrowthError> {
+    run(book, paths, options, |scratch| process_engines(&options.growth, scratch), control, Which::Recalculate)
 }
 
 /// The level a run searches at: `--level`, else the start record's.
-pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), ExtendError> {
-    let at = options.extend.start.locate_in(book).map_err(|m| ExtendError::start_missing(book.path(), m))?;
+pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), GrowthError> {
+    let at = options.growth.start.locate_in(book).map_err(|m| GrowthError::start_missing(book.path(), m))?;
     if let Some(level) = options.level {
         return Ok((level, false));
     }
@@ -194,14 +194,14 @@ enum Which {
 
 fn run(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LearnOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     mut control: Control<'_>,
     which: Which,
-) -> Result<LearnReport, ExtendError> {
+) -> Result<LearnReport, GrowthError> {
     let cancel = control.cancel;
-    ExtendError::check_records(&book)?;
+    GrowthError::check_records(&book)?;
     let (level, level_from_book) = level_of(&book, options)?;
     let command = match which {
         Which::Learn => "learn",
@@ -224,8 +224,8 @@ fn run(
     report.converted_in = converted_in;
     let engines = &engines(scratch.path());
     let mut eg = EgBook::new(&book);
-    let root = options.extend.start.board;
-    let player = (options.extend.start.line.len() % 2) as u8;
+    let root = options.growth.start.board;
+    let player = (options.growth.start.line.len() % 2) as u8;
     let (done, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
         let answerers = Answerers { journal, fleet, engines, cancel };
         let mut learner =
@@ -266,7 +266,7 @@ fn as_egbk3(
     book: Book,
     scratch: &Path,
     control: &mut Control<'_>,
-) -> Result<(Book, Option<ConvertReport>), ExtendError> {
+) -> Result<(Book, Option<ConvertReport>), GrowthError> {
     if book.format() == Format::Egbk3 {
         return Ok((book, None));
     }
@@ -274,14 +274,14 @@ fn as_egbk3(
     let path = scratch.join("in.egbk3");
     let report = convert(book, OutFormat::Egbk3, &path, control.reborrow())?;
     tracing::info!("{name}: converted to Egaroucid .egbk3 for the run ({} records)", report.written);
-    let read = |e| ExtendError::Grown { read: name.clone(), source: Box::new(e) };
+    let read = |e| GrowthError::Grown { read: name.clone(), source: Box::new(e) };
     let converted =
         Book::open_as(&path, &format!("{name} (converted to .egbk3)"), &ReadOptions::default()).map_err(read)?;
     Ok((converted, Some(report)))
 }
 
 /// The book learned, written whole into `path` (of the run's scratch folder).
-fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), ExtendError> {
+fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), GrowthError> {
     let file = std::fs::File::create(path).map_err(RunError::io(path))?;
     let mut buffered = BufWriter::with_capacity(1 << 20, file);
     eg.write(&mut buffered).and_then(|_| buffered.flush()).map_err(RunError::io(path))?;
@@ -290,10 +290,10 @@ fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), ExtendError> {
 
 /// OUT, an Edax book: the book learned (`learned`, an `.egbk3` file) as
 /// `convert` writes it, whole or not at all.
-fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<ConvertReport, ExtendError> {
+fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<ConvertReport, GrowthError> {
     // Opened by its own path, not a name for messages: convert checks the
     // file it reads against OUT, and for changes, by that path.
-    let read = |e| ExtendError::Grown { read: learned.display().to_string(), source: Box::new(e) };
+    let read = |e| GrowthError::Grown { read: learned.display().to_string(), source: Box::new(e) };
     let book = Book::open(learned, &ReadOptions::default()).map_err(read)?;
     let report = convert(book, OutFormat::Edax, out, control.reborrow())?;
     Ok(report)
@@ -303,15 +303,15 @@ fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<Con
 fn write_out(
     eg: &EgBook<'_>,
     mut out: crate::files::AtomicFile,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     cancel: Cancel<'_>,
-) -> Result<u64, ExtendError> {
+) -> Result<u64, GrowthError> {
     let path = &paths.output;
     let mut buffered = BufWriter::with_capacity(1 << 20, &mut out);
     let records = eg.write(&mut buffered).and_then(|n| buffered.flush().map(|_| n)).map_err(RunError::io(path))?;
     drop(buffered);
     let out = out.finish().map_err(RunError::io(path))?;
-    cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
+    cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
     out.commit().map_err(RunError::io(path))?;
     Ok(records)
 }
@@ -370,13 +370,13 @@ impl Learner<'_, '_, '_, '_, '_> {
     /// `book_deviate`: loops of illegal leaves searched again, the todo
     /// collected in two passes, its leaves expanded; until a loop adds
     /// nothing, `loops` are done, or `max_positions` are added.
-    fn deviate(&mut self, root: Board, player: u8) -> Result<(), ExtendError> {
+    fn deviate(&mut self, root: Board, player: u8) -> Result<(), GrowthError> {
         let (level, depth, e) = (self.level, self.options.depth, self.options.errors);
         let l = level.to_i32();
         let recalc_level = Level::saturating((20 + (l & 1)).min((l - 2).max(1)));
         let recalc_depth = depth.saturating_sub(1).max(1);
         while self.report.loops < self.options.loops {
-            self.answerers.cancel.check().map_err(ExtendError::interrupted(self.answerers.journal.path()))?;
+            self.answerers.cancel.check().map_err(GrowthError::interrupted(self.answerers.journal.path()))?;
             self.report.loops += 1;
             let todo = self.recalculate_todo(root, player, (recalc_level, recalc_depth), (e.per_move, e.sum), true);
             self.recalculate_leaves(&todo, recalc_level)?;
@@ -422,7 +422,7 @@ impl Learner<'_, '_, '_, '_, '_> {
 
     /// `book_recalculate_leaves`: each position's leaf searched again at
     /// `level`, its links excluded (none left: "no move").
-    fn recalculate_leaves(&mut self, todo: &[Board], level: Level) -> Result<(), ExtendError> {
+    fn recalculate_leaves(&mut self, todo: &[Board], level: Level) -> Result<(), GrowthError> {
         self.report.recalculated.push(todo.len() as u64);
         if todo.is_empty() {
             return Ok(());
@@ -449,7 +449,7 @@ impl Learner<'_, '_, '_, '_, '_> {
     }
 
     /// The searches of a batch answered, by the journal or the fleet.
-    fn ask(&mut self, queries: &[Option<Query>], positions: usize) -> Result<Vec<Option<Answer>>, ExtendError> {
+    fn ask(&mut self, queries: &[Option<Query>], positions: usize) -> Result<Vec<Option<Answer>>, GrowthError> {
         let searches = queries.iter().filter(|q| q.is_some()).count();
         let round = self.report.loops;
         self.control.phase(Phase::Round { round, candidates: positions, searches });
@@ -466,7 +466,7 @@ impl Learner<'_, '_, '_, '_, '_> {
 
     /// `expand_leaves`: every todo leaf played out, the lines a step at a
     /// time. Returns Egaroucid's count of positions registered.
-    fn expand(&mut self, todo: &[Todo]) -> Result<u64, ExtendError> {
+    fn expand(&mut self, todo: &[Todo]) -> Result<u64, GrowthError> {
         let mut added = 0;
         let mut lines = Vec::new();
         for t in todo {
@@ -481,7 +481,7 @@ impl Learner<'_, '_, '_, '_, '_> {
             let child = if child.has_moves() { child } else { child.swapped() };
             lines.push(Line { board: normalize(&child).board, prev_value: elem.value.into(), remaining: t.remaining });
         }
-        let max = self.options.extend.max_positions;
+        let max = self.options.growth.max_positions;
         loop {
             lines.retain(|line| self.goes_on(line));
             if lines.is_empty() {

@@ -7,29 +7,29 @@
 //! with a budget, grow's priority order, least first, so that a run
 //! stopped early has deepened the lines play reaches first.
 //!
-//! The growth session ([`super::session`]) opens, prepares and writes;
+//! The growth session ([`crate::growth::session`]) opens, prepares and writes;
 //! this is its policy. The order is worked out once, on the book read
 //! (negamaxed): a leaf searched deeper changes values, not which lines
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::engines::{gave_up_error, process_engines};
 use super::grow::View;
-use super::options::ExtendOptions;
-use super::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
-use super::report::ExtendReport;
-use super::session::{self, Held, Policy};
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growing::candidates::Marks;
-use crate::growing::error::ExtendError;
-use crate::growing::leaf_plan::LeafPlan;
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
-use crate::growing::view::Stop;
+use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::error::GrowthError;
+use crate::growth::growing::candidates::Marks;
+use crate::growth::growing::leaf_plan::LeafPlan;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::view::Stop;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
+use crate::growth::report::GrowthReport;
+use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::search_level;
 use crate::run::{Cancel, Control, Interrupted, Phase};
@@ -45,7 +45,7 @@ use std::time::Instant;
 pub struct DeepenOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`
     /// (here: records deepened).
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The level every record is deepened to.
     pub level: Level,
     /// The priority's weight of a disc of error (grow's).
@@ -59,13 +59,13 @@ pub struct DeepenOptions {
 impl DeepenOptions {
     /// A budget is given: the records are taken in priority order.
     fn budgeted(&self) -> bool {
-        self.extend.max_positions.is_some() || self.max_priority.is_some() || self.max_seconds.is_some()
+        self.growth.max_positions.is_some() || self.max_priority.is_some() || self.max_seconds.is_some()
     }
 
     /// A start other than the initial position, or a window: only what
     /// the walk enters is deepened.
     fn walked(&self) -> bool {
-        self.extend.start.board != Start::initial().board || self.extend.window != Window::NONE
+        self.growth.start.board != Start::initial().board || self.growth.window != Window::NONE
     }
 }
 
@@ -113,7 +113,7 @@ impl Ended {
 #[derive(Clone, Debug, Default)]
 pub struct DeepenReport {
     /// The searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+    pub growth: GrowthReport,
     /// The level the records were deepened to.
     pub level: Level,
     /// Records that needed deepening, among those the run looks at.
@@ -140,7 +140,7 @@ pub struct DeepenReport {
 
 impl fmt::Display for DeepenReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = &self.extend;
+        let e = &self.growth;
         writeln!(f, "positions loaded     {}", e.positions_loaded)?;
         writeln!(f, "level                {}", self.level)?;
         writeln!(f, "needed deepening     {}", self.needed)?;
@@ -167,28 +167,28 @@ impl fmt::Display for DeepenReport {
 /// negamax's stages, as `fix` tells them.
 pub fn deepen(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &DeepenOptions,
     wind_down: Cancel<'_>,
     control: Control<'_>,
-) -> Result<DeepenReport, ExtendError> {
-    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
+) -> Result<DeepenReport, GrowthError> {
+    let engines = |scratch: &Path| process_engines(&options.growth, scratch);
     deepen_with(book, paths, options, engines, wind_down, control)
 }
 
 /// [`deepen`] with the searches answered by the fleet `engines` makes.
 pub fn deepen_with(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &DeepenOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     wind_down: Cancel<'_>,
     control: Control<'_>,
-) -> Result<DeepenReport, ExtendError> {
-    let report = DeepenReport { extend: ExtendReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
+) -> Result<DeepenReport, GrowthError> {
+    let report = DeepenReport { growth: GrowthReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
     let mut leaves = Leaves { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut leaves, control)?;
-    ran.fill(&mut leaves.report.extend);
+    let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
+    ran.fill(&mut leaves.report.growth);
     Ok(leaves.report)
 }
 
@@ -200,12 +200,12 @@ struct Leaves<'o> {
 }
 
 impl Policy for Leaves<'_> {
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;
         let (chosen, needed, ended) = {
             let none_hidden = HashSet::new();
-            let view = View::new(store, solved, root, (options.extend.window, min_empties), &none_hidden);
+            let view = View::new(store, solved, root, (options.growth.window, min_empties), &none_hidden);
             to_deepen(&Needing { view: &view, store, solved, level: options.level }, root, options)?
         };
         self.report.needed = needed;
@@ -255,7 +255,7 @@ fn to_deepen(
     graph: &Needing<'_, '_, '_>,
     root: NodeId,
     options: &DeepenOptions,
-) -> Result<(Vec<NodeId>, u64, Option<Ended>), ExtendError> {
+) -> Result<(Vec<NodeId>, u64, Option<Ended>), GrowthError> {
     if options.budgeted() {
         return Ok(by_priority(graph, root, options));
     }
@@ -277,10 +277,10 @@ fn by_priority(
 ) -> (Vec<NodeId>, u64, Option<Ended>) {
     let w = options.error_weight;
     let began = Instant::now();
-    let needed = needed_count(graph, root, options.extend.window);
+    let needed = needed_count(graph, root, options.growth.window);
     tracing::debug!("records needing deepening counted in {:.3} s", began.elapsed().as_secs_f64());
     let began = Instant::now();
-    let by_positions = options.extend.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let by_positions = options.growth.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let by_priority = options.max_priority.map(|c| priority::count_at_most(graph, root, w, c));
     let by_priority = by_priority.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
     let limit = match (by_positions, by_priority) {
@@ -305,7 +305,7 @@ fn by_priority(
 }
 
 /// Every record of the book read that needs deepening, in file order.
-fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, ExtendError> {
+fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, GrowthError> {
     let book = graph.store.book();
     let mut chosen = Vec::new();
     for at in book.file().records_in(0..book.counts().records as usize) {
@@ -427,7 +427,7 @@ struct Needing<'v, 'a, 'b> {
 
 impl Needing<'_, '_, '_> {
     /// Whether the position needs deepening.
-    fn needs(&self, id: NodeId) -> Result<bool, ExtendError> {
+    fn needs(&self, id: NodeId) -> Result<bool, GrowthError> {
         // The level alone: a position's facts would resolve its links too.
         let level = self.store.level(id)?;
         Ok(needs_deepening(Level::saturating(level.into()), self.store.board(id).empties(), self.level))
@@ -484,7 +484,7 @@ impl Deepening<'_, '_, '_> {
         chosen: &[NodeId],
         fleet: &Fleet<'_>,
         control: &mut Control<'_>,
-    ) -> Result<Option<Ended>, ExtendError> {
+    ) -> Result<Option<Ended>, GrowthError> {
         let mut pending: HashMap<usize, (NodeId, LeafPlan)> = HashMap::new();
         let mut next = 0;
         let mut stopped = None;
@@ -504,7 +504,7 @@ impl Deepening<'_, '_, '_> {
                         pending.insert(next, (id, plan));
                     }
                     (_, answer) => {
-                        self.report.extend.searches.from_journal += u64::from(answer.is_some());
+                        self.report.growth.searches.from_journal += u64::from(answer.is_some());
                         self.set_leaf(id, plan, answer)?;
                         control.counted(self.report.deepened);
                     }
@@ -515,13 +515,13 @@ impl Deepening<'_, '_, '_> {
                 return Ok(stopped);
             }
             let Some(done) = fleet.next_done() else {
-                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+                return Err(GrowthError::interrupted(self.journal.path())(Interrupted));
             };
             let Answered { id, query, answer, engine, took } =
                 done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
-            self.report.extend.searches.searched += 1;
-            self.report.extend.searches.engine_time += took;
+            self.report.growth.searches.searched += 1;
+            self.report.growth.searches.engine_time += took;
             let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");
             self.set_leaf(node, plan, Some(answer))?;
             control.counted(self.report.deepened);
@@ -542,7 +542,7 @@ impl Deepening<'_, '_, '_> {
     }
 
     /// Sets a position's leaf searched again, and counts what changed.
-    fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), ExtendError> {
+    fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), GrowthError> {
         let before = self.store.leaf(id)?;
         let (score, mv) = plan.leaf(answer);
         let report = &mut *self.report;
@@ -564,7 +564,7 @@ impl Deepening<'_, '_, '_> {
 
 /// How many records of the book read the negamax reached whose value is
 /// not the one the book read holds.
-fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError> {
+fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, GrowthError> {
     let book = store.book();
     summed_over_records(book, |records| {
         let mut changed = 0;
@@ -580,7 +580,7 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
 
 /// Whether any record of the book written, reachable or not, still needs
 /// deepening to `level`: the header may say `level` only when none does.
-fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendError> {
+fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, GrowthError> {
     let needs = |level_byte: u8, board: crate::board::Board| {
         needs_deepening(Level::saturating(level_byte.into()), board.empties(), level)
     };
@@ -596,7 +596,7 @@ fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendEr
             let id = NodeId::Book(at);
             needing += u64::from(needs(store.level(id)?, store.board(id)));
         }
-        Ok::<u64, ExtendError>(needing)
+        Ok::<u64, GrowthError>(needing)
     })?;
     Ok(needing > 0)
 }
@@ -604,7 +604,7 @@ fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::growing::first::{self, Prepared};
+    use crate::growth::growing::first::{self, Prepared};
     use crate::symmetry::normalize;
     use crate::synth::{book_bytes, SynthOptions};
     use std::path::Path;

@@ -2,28 +2,22 @@
 //! extend` grows it, with engine processes doing the searches, several at
 //! once, and a journal that loses no search.
 //!
-//! A round negamaxes the book below the start ([`crate::growing::store`]), walks its links
+//! A round negamaxes the book below the start ([`crate::growth::growing::store`]), walks its links
 //! for candidates (positions whose leaf is as good as their value), expands
 //! each (the leaf's child joins the book, the leaf becomes a link), and has
 //! the engines ([`crate::engine`]) search the new positions' leaves and
 //! the candidates' new ones, each answer written to the journal as it
 //! comes. Rounds go on until no candidate is left to expand. The book is
-//! then written ([`crate::growing::write`]) and negamaxed as `fix` does it, into OUT.
+//! then written ([`crate::growth::growing::write`]) and negamaxed as `fix` does it, into OUT.
 
-pub mod add;
-pub mod deepen;
-pub mod deviate;
 mod edax_order;
 mod egbook;
 mod engines;
-pub mod enhance;
-pub mod fill;
-pub mod grow;
-pub mod learn;
-pub mod link;
-pub mod new_book;
+pub mod error;
+pub mod growing;
 mod options;
-pub mod play;
+pub mod paths;
+pub mod policies;
 pub mod priority;
 mod report;
 mod rounds;
@@ -31,15 +25,15 @@ mod session;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
-pub use crate::growing::error::ExtendError;
-pub use crate::growing::paths::ExtendPaths;
 pub use engines::{greet, process_engines};
-pub use options::ExtendOptions;
-pub use report::{ExtendReport, SearchTally};
+pub use error::GrowthError;
+pub use options::GrowthOptions;
+pub use paths::GrowthPaths;
+pub use report::{GrowthReport, SearchTally};
 
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::candidates::Marks;
+use crate::growth::growing::candidates::Marks;
 use crate::run::Control;
 use rounds::{grow_in_rounds, Choice};
 use std::path::Path;
@@ -51,10 +45,10 @@ use std::path::Path;
 /// the final negamax's stages, as `fix` tells them.
 pub fn extend(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     extend_with(book, paths, options, |scratch| process_engines(options, scratch), control)
 }
 
@@ -64,10 +58,10 @@ pub fn extend(
 /// the run's own, removed at its end, for the files its engines need.
 pub fn extend_with(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
+) -> Result<GrowthReport, GrowthError> {
     grow_in_rounds(book, paths, options, (Choice::Walk(Marks::LeafAtLeastValue), None), engines, control)
 }

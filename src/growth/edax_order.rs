@@ -9,7 +9,7 @@
 //! the leaves searched) Edax's expansion gives.
 
 use crate::board::Board;
-use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::store::{Flavor, NodeId, Store};
 
 /// The Castagnoli polynomial, reflected.
 const CASTAGNOLI: u32 = 0x82f6_3b78;

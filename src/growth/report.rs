@@ -6,14 +6,14 @@ use crate::engine::ask::Asked;
 use crate::engine::fleet::EngineReport;
 use crate::engine::journal::TakenFrom;
 use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
-use crate::growing::paths::ExtendPaths;
+use crate::growth::paths::GrowthPaths;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What a run did, for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct ExtendReport {
+pub struct GrowthReport {
     /// IN, the book read.
     pub input: PathBuf,
     /// OUT, the book written.
@@ -41,7 +41,7 @@ pub struct ExtendReport {
     pub elapsed: Duration,
 }
 
-impl fmt::Display for ExtendReport {
+impl fmt::Display for GrowthReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(f, "rounds               {}", self.rounds)?;
@@ -111,33 +111,33 @@ impl SearchTally {
     }
 }
 
-impl ExtendReport {
+impl GrowthReport {
     /// The report of a run just begun: its paths and the positions read.
-    pub(crate) fn new(paths: &ExtendPaths, positions_loaded: u64) -> ExtendReport {
-        ExtendReport {
+    pub(crate) fn new(paths: &GrowthPaths, positions_loaded: u64) -> GrowthReport {
+        GrowthReport {
             input: paths.input.clone(),
             output: paths.output.clone(),
             journal: paths.journal.clone(),
             positions_loaded,
-            ..ExtendReport::default()
+            ..GrowthReport::default()
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ExtendReport;
+    use super::GrowthReport;
 
     /// Issue 64, point 11: "2001 expanded" beside "2000 positions added"
     /// says what the other one did.
     #[test]
     fn an_expansion_that_added_no_position_is_said_beside_the_positions_added() {
-        let report = ExtendReport { candidates: 2500, expanded: 2001, added: 2000, ..ExtendReport::default() };
+        let report = GrowthReport { candidates: 2500, expanded: 2001, added: 2000, ..GrowthReport::default() };
         let text = report.to_string();
         assert!(text.contains("candidates           2500 (2001 expanded)\n"), "{text}");
         let added = "positions added      2000 (the other 1 expanded led to positions the book held already)\n";
         assert!(text.contains(added), "{text}");
-        let even = ExtendReport { expanded: 7, added: 7, ..ExtendReport::default() }.to_string();
+        let even = GrowthReport { expanded: 7, added: 7, ..GrowthReport::default() }.to_string();
         assert!(even.contains("positions added      7\n"), "{even}");
     }
 }

@@ -5,20 +5,21 @@
 //! bounds reach the position's own, each position once, and marks the
 //! positions whose leaf's bounds reach their own; the marked leaves are
 //! expanded as `extend` expands a candidate; the book is negamaxed below
-//! the start. It is extend's rounds ([`super::rounds`]) with its own
+//! the start. It is extend's rounds ([`crate::growth::rounds`]) with its own
 //! marking walk; they go on until one adds nothing, or `--rounds` were
 //! done (Edax 4.6 does one).
 
-use super::engines::process_engines;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
-use super::rounds::{grow_in_rounds, Choice};
 use crate::book::Book;
 use crate::engine::fleet::EngineSet;
-use crate::growing::error::{ExtendError, GrowingError};
-use crate::growing::paths::ExtendPaths;
-use crate::growing::solved::Solved;
-use crate::growing::store::{Flavor, NodeId, Store};
+use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::error::GrowingError;
+use crate::growth::growing::solved::Solved;
+use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::report::GrowthReport;
+use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::negamax::{edax_position, EdaxPosition, Negamaxed, SearchErrors, NO_LEAF};
 use crate::run::Control;
 use std::collections::HashSet;
@@ -29,7 +30,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct EnhanceOptions {
     /// The engines, the start, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The errors stored in the header: the midgame and the endcut error.
     pub errors: SearchErrors,
     /// At most this many rounds (`None`: until one adds nothing).
@@ -41,7 +42,7 @@ pub struct EnhanceOptions {
 pub struct EnhanceReport {
     /// Rounds, leaves marked (`candidates`), expanded and added, the
     /// searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+    pub growth: GrowthReport,
     /// The errors stored in the header.
     pub errors: SearchErrors,
     /// The rounds allowed, if limited.
@@ -52,7 +53,7 @@ impl fmt::Display for EnhanceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (m, e) = (self.errors.midgame, self.errors.endcut);
         writeln!(f, "errors               {m} midgame, {e} endgame (stored in the header)")?;
-        self.extend.fmt(f)
+        self.growth.fmt(f)
     }
 }
 
@@ -60,11 +61,11 @@ impl fmt::Display for EnhanceReport {
 /// engine processes `options` names.
 pub fn enhance(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &EnhanceOptions,
     control: Control<'_>,
-) -> Result<EnhanceReport, ExtendError> {
-    enhance_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+) -> Result<EnhanceReport, GrowthError> {
+    enhance_with(book, paths, options, |scratch| process_engines(&options.growth, scratch), control)
 }
 
 /// [`enhance`] with the searches answered by the fleet `engines` makes.
@@ -72,15 +73,15 @@ pub fn enhance(
 /// given here grows as by no mark at all.
 pub fn enhance_with(
     mut book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &EnhanceOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<EnhanceReport, ExtendError> {
+) -> Result<EnhanceReport, GrowthError> {
     book.set_search_errors(options.errors);
     let marks = (Choice::Own(marked), options.rounds);
-    let extend = grow_in_rounds(book, paths, &options.extend, marks, engines, control)?;
-    Ok(EnhanceReport { extend, errors: options.errors, max_rounds: options.rounds })
+    let growth = grow_in_rounds(book, paths, &options.growth, marks, engines, control)?;
+    Ok(EnhanceReport { growth, errors: options.errors, max_rounds: options.rounds })
 }
 
 /// The leaves a round of `enhance` expands, below `root`, in the order the
