@@ -10,7 +10,8 @@ use crate::config::{
 };
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::games::GameFiles;
-use bookminer::growth::policies::add::{add, AddOptions, AddReport};
+use bookminer::growth::policies::add::{self, AddOptions, AddReport};
+use bookminer::growth::Engines;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -123,7 +124,14 @@ fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fres
     let level = config.level.or_else(|| egaroucid_level(&book));
     let options =
         AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.depth };
-    let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            add::Add { book, games: &files, options: &options },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     // Said once: by the human summary, else as a warning.
     let ending = crate::summary::ending();
     let human = !ending.quiet && ending.summary == crate::summary::SummaryFormat::Human;

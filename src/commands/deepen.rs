@@ -12,7 +12,8 @@ use crate::config::{
     WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::growth::policies::deepen::{self, DeepenOptions, DeepenReport};
+use bookminer::growth::Engines;
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -116,8 +117,14 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report =
-        with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            deepen::Deepen { book, options: &options, wind_down: Cancel::new(&WIND_DOWN) },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

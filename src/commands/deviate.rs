@@ -10,7 +10,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::deviate::{deviate, DeviateOptions, DeviateReport};
+use bookminer::growth::policies::deviate::{self, DeviateOptions, DeviateReport};
+use bookminer::growth::Engines;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -100,7 +101,9 @@ fn run_deviate(
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
     let options = DeviateOptions { growth: options, relative, absolute };
-    let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(deviate::Deviate { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -10,7 +10,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::enhance::{enhance, EnhanceOptions, EnhanceReport};
+use bookminer::growth::policies::enhance::{self, EnhanceOptions, EnhanceReport};
+use bookminer::growth::Engines;
 use bookminer::negamax::SearchErrors;
 use clap::Args;
 use serde_json::{json, Value};
@@ -110,7 +111,9 @@ fn run_enhance(
         )));
     }
     let options = EnhanceOptions { growth: options, errors, rounds };
-    let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(enhance::Enhance { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -9,7 +9,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, StopKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::fill::{fill, FillOptions, FillReport};
+use bookminer::growth::policies::fill::{self, FillOptions, FillReport};
+use bookminer::growth::Engines;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -96,7 +97,9 @@ fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
     let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
-    let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(fill::Fill { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -16,7 +16,8 @@ use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
-use bookminer::growth::policies::link::{link, LinkOptions, LinkReport};
+use bookminer::growth::policies::link::{self, LinkOptions, LinkReport};
+use bookminer::growth::Engines;
 use bookminer::growth::GrowthPaths;
 use bookminer::run::Interrupted;
 use clap::Args;
@@ -174,7 +175,9 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
         drop(paths);
         return fix_read(config, book, &FixPaths::new(input, output, &config.out_dir)?, &shown);
     }
-    let report = with_control(None, &shown, |control| Ok(link(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(link::Link { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || link_json(&report), Some(output))?;
     Ok(0)
 }

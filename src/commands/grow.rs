@@ -11,7 +11,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{self, GrowOptions, GrowReport};
+use bookminer::growth::Engines;
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -100,8 +101,14 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report =
-        with_control(None, &shown, |control| Ok(grow(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            grow::Grow { book, options: &options, wind_down: Cancel::new(&WIND_DOWN) },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

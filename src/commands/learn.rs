@@ -11,11 +11,9 @@ use crate::config::{
     WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
-use bookminer::growth::policies::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
-use bookminer::growth::{GrowthError, GrowthPaths};
-use bookminer::run::Control;
+use bookminer::growth::policies::learn::{self, level_of, Errors, LearnOptions, LearnReport, Which};
+use bookminer::growth::Engines;
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -123,12 +121,9 @@ impl Run for Learn {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: self.leaf_error };
         let asked = Asked { depth: flags.depth, errors, loops: self.loops };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", learn))
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", Which::Learn))
     }
 }
-
-/// What a learning command runs: `learn` or `recalculate` of the library.
-pub type Learning = fn(Book, &GrowthPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, GrowthError>;
 
 /// What a learning command was asked, beside its files and config.
 pub struct Asked {
@@ -144,7 +139,7 @@ pub fn run_learning(
     (input, output): (&Path, &Path),
     fresh: bool,
     asked: Asked,
-    (command, learning): (&'static str, Learning),
+    (command, which): (&'static str, Which),
 ) -> Result<u8, AppError> {
     refuse_window(config, command, "the errors are its window")?;
     let (Growing { paths, mut options, book, shown }, to) =
@@ -164,7 +159,9 @@ pub fn run_learning(
     if !crate::summary::ending().quiet {
         eprintln!("{command}: searching at level {}{from}", level.to_i32());
     }
-    let report = with_control(None, &shown, |control| Ok(learning(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(learn::Learn { book, options: &options, which }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -13,7 +13,8 @@ use crate::config::{Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::convert::OutFormat;
-use bookminer::growth::policies::new_book::{new_book, NewOptions, NewReport};
+use bookminer::growth::policies::new_book::{self, NewOptions, NewReport};
+use bookminer::growth::Engines;
 use bookminer::growth::GrowthPaths;
 use clap::Args;
 use serde_json::{json, Value};
@@ -101,7 +102,9 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
         to,
     };
     let shown = RefCell::new(Progress::default());
-    let report = with_control(None, &shown, |control| Ok(new_book(&paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(new_book::NewBook { options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

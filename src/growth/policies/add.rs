@@ -14,16 +14,16 @@
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::Fleet;
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::SearchTally;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
@@ -212,55 +212,51 @@ fn session_options(options: &AddOptions) -> GrowthOptions {
     GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
-/// Adds the positions of `games` to `book` (read from `paths.input`) into
-/// `paths.output`, with the engine processes `options` names.
-pub fn add(
-    book: Book,
-    games: &GameFiles,
-    paths: &GrowthPaths,
-    options: &AddOptions,
-    control: Control<'_>,
-) -> Result<AddReport, GrowthError> {
-    let session = session_options(options);
-    add_with(book, games, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `add`: the positions of `games` put into `book` as Edax's `book add`
+/// puts them.
+pub struct Add<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// The game files, read in order.
+    pub games: &'a GameFiles,
+    /// What `add` is asked.
+    pub options: &'a AddOptions,
 }
 
-/// Adds games to `book` as [`add`] does, the searches answered by the
-/// fleet `engines` makes (given the run's own folder).
-pub fn add_with(
-    book: Book,
-    games: &GameFiles,
-    paths: &GrowthPaths,
-    options: &AddOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<AddReport, GrowthError> {
-    let rule = Rule::of(&book.header(), options);
-    rule.warn_of_left_aside(options);
-    // Every game file read whole before the first search: a damaged one
-    // late in the list is found now, not after hours of searches.
-    let cancel = control.cancel;
-    let stopped = |stop| GrowthError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
-    let entries = games.check(|read| match read % 1024 {
-        0 => cancel.check().map_err(stopped),
-        _ => Ok(()),
-    })?;
-    let report = AddReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        ..AddReport::default()
-    };
-    let mut adder = Adder { games, entries, rule, report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
-    let mut report = adder.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.reachable = ran.reachable.unwrap_or(ran.records_written);
-    report.links_implicit = matches!(rule.flavor, Flavor::Egaroucid);
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Add<'_> {
+    type Report = AddReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<AddReport, GrowthError> {
+        let Add { book, games, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let rule = Rule::of(&book.header(), options);
+        rule.warn_of_left_aside(options);
+        // Every game file read whole before the first search: a damaged one
+        // late in the list is found now, not after hours of searches.
+        let cancel = control.cancel;
+        let stopped = |stop| GrowthError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
+        let entries = games.check(|read| match read % 1024 {
+            0 => cancel.check().map_err(stopped),
+            _ => Ok(()),
+        })?;
+        let report = AddReport {
+            input: paths.input.clone(),
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            ..AddReport::default()
+        };
+        let mut adder = Adder { games, entries, rule, report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
+        let mut report = adder.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.reachable = ran.reachable.unwrap_or(ran.records_written);
+        report.links_implicit = matches!(rule.flavor, Flavor::Egaroucid);
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `add` as a policy of the growth session: the games read in order, each

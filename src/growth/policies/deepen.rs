@@ -18,7 +18,7 @@ use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::engines::gave_up_error;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
@@ -27,6 +27,7 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
@@ -160,36 +161,31 @@ impl fmt::Display for DeepenReport {
     }
 }
 
-/// Deepens `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
-/// the book; the run's `control` stops it at once, the journal kept, and
-/// hears the deepening ([`Phase::Deepening`], counted) and then the final
-/// negamax's stages, as `fix` tells them.
-pub fn deepen(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeepenOptions,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, GrowthError> {
-    let engines = |scratch: &Path| process_engines(&options.growth, scratch);
-    deepen_with(book, paths, options, engines, wind_down, control)
+/// `deepen`: the leaves of `book` shallower than the level asked searched
+/// again at it.
+pub struct Deepen<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deepen` is asked.
+    pub options: &'a DeepenOptions,
+    /// Deepen's wind-down: once set, nothing new is dispatched, what is under
+    /// way is finished and OUT written.
+    pub wind_down: Cancel<'a>,
 }
 
-/// [`deepen`] with the searches answered by the fleet `engines` makes.
-pub fn deepen_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeepenOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, GrowthError> {
-    let report = DeepenReport { growth: GrowthReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
-    let mut leaves = Leaves { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
-    ran.fill(&mut leaves.report.growth);
-    Ok(leaves.report)
+impl crate::growth::policy::Policy for Deepen<'_> {
+    type Report = DeepenReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<DeepenReport, GrowthError> {
+        let Deepen { book, options, wind_down } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let report =
+            DeepenReport { growth: GrowthReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
+        let mut leaves = Leaves { options, wind_down, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
+        ran.fill(&mut leaves.report.growth);
+        Ok(leaves.report)
+    }
 }
 
 /// Deepen's policy: the records' leaves searched again, in order.

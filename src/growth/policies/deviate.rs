@@ -17,10 +17,10 @@
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::EngineSet;
+use crate::engine::fleet::Fleet;
 use crate::engine::journal::Journal;
 use crate::growth::edax_order::in_edax_order;
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::error::GrowingError;
@@ -30,6 +30,7 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Phase};
@@ -68,31 +69,32 @@ impl fmt::Display for DeviateReport {
     }
 }
 
-/// Deviates `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn deviate(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeviateOptions,
-    control: Control<'_>,
-) -> Result<DeviateReport, GrowthError> {
-    deviate_with(book, paths, options, |scratch| process_engines(&options.growth, scratch), control)
+/// `deviate`: `book` grown by rounds of Edax's `book deviate`.
+pub struct Deviate<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deviate` is asked.
+    pub options: &'a DeviateOptions,
 }
 
-/// [`deviate`] with the searches answered by the fleet `engines` makes.
-pub fn deviate_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeviateOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<DeviateReport, GrowthError> {
-    let growth = GrowthReport::new(paths, 0);
-    let report = DeviateReport { growth, relative: options.relative, absolute: options.absolute };
-    let mut deviator = Deviator { options, report };
-    let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
-    ran.fill(&mut deviator.report.growth);
-    Ok(deviator.report)
+impl crate::growth::policy::Policy for Deviate<'_> {
+    type Report = DeviateReport;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<DeviateReport, GrowthError> {
+        let Deviate { book, options } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let growth = GrowthReport::new(paths, 0);
+        let report = DeviateReport { growth, relative: options.relative, absolute: options.absolute };
+        let mut deviator = Deviator { options, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
+        ran.fill(&mut deviator.report.growth);
+        Ok(deviator.report)
+    }
 }
 
 /// `deviate` as a policy: rounds of two marking passes.

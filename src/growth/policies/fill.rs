@@ -20,14 +20,14 @@
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
-use crate::growth::engines::process_engines;
+use crate::engine::fleet::Fleet;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::SearchTally;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
@@ -135,42 +135,37 @@ fn session_options(options: &FillOptions) -> GrowthOptions {
     }
 }
 
-/// Fills `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn fill(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &FillOptions,
-    control: Control<'_>,
-) -> Result<FillReport, GrowthError> {
-    let session = session_options(options);
-    fill_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `fill`: `book` filled as Edax's `book fill` fills it.
+pub struct Fill<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `fill` is asked.
+    pub options: &'a FillOptions,
 }
 
-/// [`fill`] with the searches answered by the fleet `engines` makes (given
-/// the run's own folder).
-pub fn fill_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &FillOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<FillReport, GrowthError> {
-    let report = FillReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        depth: options.depth.clamp(1, MAX_DEPTH),
-        ..FillReport::default()
-    };
-    let mut filler = Filler { options, report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
-    let mut report = filler.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Fill<'_> {
+    type Report = FillReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<FillReport, GrowthError> {
+        let Fill { book, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let report = FillReport {
+            input: paths.input.clone(),
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            depth: options.depth.clamp(1, MAX_DEPTH),
+            ..FillReport::default()
+        };
+        let mut filler = Filler { options, report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
+        let mut report = filler.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `fill` as a policy of the growth session: rounds over the book as read

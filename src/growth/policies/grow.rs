@@ -11,7 +11,7 @@ use crate::book::{Book, Score};
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::summary::write_engines;
-use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::engines::gave_up_error;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::solved::edge_score;
@@ -20,6 +20,7 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
@@ -108,45 +109,37 @@ impl fmt::Display for GrowReport {
     }
 }
 
-/// Grows `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once), grow's own stop, finishes what is
-/// under way and writes the book; the run's `control` stops it at once
-/// (Ctrl-C twice), the journal kept, and hears the growth
-/// ([`Phase::Growing`], then [`Progress::Grown`] after each answer) and
-/// then the final negamax's stages, as `fix` tells them.
-pub fn grow(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &GrowOptions,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<GrowReport, GrowthError> {
-    let engines = |scratch: &Path| process_engines(&options.growth, scratch);
-    grow_with(book, paths, options, engines, wind_down, control)
+/// `grow`: `book` grown best first, the least priority expanded next.
+pub struct Grow<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `grow` is asked.
+    pub options: &'a GrowOptions,
+    /// Grow's wind-down: once set, nothing new is dispatched, what is under
+    /// way is finished and OUT written.
+    pub wind_down: Cancel<'a>,
 }
 
-/// [`grow`] with the searches answered by the fleet `engines` makes.
-pub fn grow_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &GrowOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<GrowReport, GrowthError> {
-    let report = GrowReport { growth: GrowthReport::new(paths, 0), ..GrowReport::default() };
-    let mut best_first = BestFirst { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.growth, engines, &mut best_first, control)?;
-    let mut report = best_first.report;
-    ran.fill(&mut report.growth);
-    let busy: Duration = report.growth.searches.engines.iter().map(|e| e.busy).sum();
-    let workers: usize = report.growth.searches.engines.iter().map(|e| e.workers).sum();
-    report.utilisation = match report.worked.is_zero() {
-        true => 0.0,
-        false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
+impl crate::growth::policy::Policy for Grow<'_> {
+    type Report = GrowReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<GrowReport, GrowthError> {
+        let Grow { book, options, wind_down } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let report = GrowReport { growth: GrowthReport::new(paths, 0), ..GrowReport::default() };
+        let mut best_first = BestFirst { options, wind_down, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut best_first, control)?;
+        let mut report = best_first.report;
+        ran.fill(&mut report.growth);
+        let busy: Duration = report.growth.searches.engines.iter().map(|e| e.busy).sum();
+        let workers: usize = report.growth.searches.engines.iter().map(|e| e.workers).sum();
+        report.utilisation = match report.worked.is_zero() {
+            true => 0.0,
+            false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
+        }
+        .min(1.0);
+        Ok(report)
     }
-    .min(1.0);
-    Ok(report)
 }
 
 /// Grow's policy: the frontier position of least priority first.

@@ -21,10 +21,10 @@ use crate::engine::fleet::EngineSet;
 use crate::engine::search::{Answer, Query};
 use crate::format::{Format, OutFormat};
 use crate::growth::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::SearchTally;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
@@ -153,26 +153,25 @@ fn per_loop(counts: &[u64]) -> String {
     format!("by loop: {}", shown.join(", "))
 }
 
-/// Egaroucid's book deviate of `book` into `paths.output`, with the engine
-/// processes `options` names.
-pub fn learn(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &LearnOptions,
-    control: Control<'_>,
-) -> Result<LearnReport, GrowthError> {
-    run(book, paths, options, |scratch| process_engines(&options.growth, scratch), control, Which::Learn)
+/// `learn` or `recalculate`: Egaroucid's book deviate, or its leaf
+/// recalculation, of `book`.
+pub struct Learn<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What the run is asked.
+    pub options: &'a LearnOptions,
+    /// Which of Egaroucid's two runs.
+    pub which: Which,
 }
 
-/// Egaroucid's leaf recalculation of `book` into `paths.output`, with the
-/// engine processes `options` names.
-pub fn recalculate(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &LearnOptions,
-    control: Control<'_>,
-) -> Result<LearnReport, GrowthError> {
-    run(book, paths, options, |scratch| process_engines(&options.growth, scratch), control, Which::Recalculate)
+impl crate::growth::policy::Policy for Learn<'_> {
+    type Report = LearnReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<LearnReport, GrowthError> {
+        let Learn { book, options, which } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        run(book, paths, options, engines, control, which)
+    }
 }
 
 /// The level a run searches at: `--level`, else the start record's.
@@ -186,9 +185,12 @@ pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), Gr
     Ok((Level::saturating(level), true))
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Which {
+/// Which of Egaroucid's two learning runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Which {
+    /// `learn`: Egaroucid's book deviate.
     Learn,
+    /// `recalculate`: Egaroucid's leaf recalculation.
     Recalculate,
 }
 

@@ -14,15 +14,15 @@ use crate::board::Move;
 use crate::book::index::Located;
 use crate::book::{Book, Locator};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::Fleet;
 use crate::engine::EngineCommand;
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::SearchTally;
 use crate::growth::session::{self, Held, Policy};
 use crate::negamax::SCORE_INF;
@@ -99,43 +99,38 @@ fn session_options(options: &LinkOptions) -> GrowthOptions {
     GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
-/// Links `book` (an Edax book, read from `paths.input`) into
-/// `paths.output`, the leaves to search again searched by the engine
-/// processes `options` names.
-pub fn link(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &LinkOptions,
-    control: Control<'_>,
-) -> Result<LinkReport, GrowthError> {
-    let session = session_options(options);
-    link_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `fix --link`: every record of `book` linked as Edax's `book fix` links
+/// it, the leaves whose moves became links searched again.
+pub struct Link<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `fix --link` is asked.
+    pub options: &'a LinkOptions,
 }
 
-/// Links `book` as [`link`] does, the searches answered by the fleet
-/// `engines` makes (given the run's own folder).
-pub fn link_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &LinkOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<LinkReport, GrowthError> {
-    let report = LinkReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        ..LinkReport::default()
-    };
-    let mut linker = Linker { report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut linker, control)?;
-    let mut report = linker.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.reachable = ran.reachable.unwrap_or_default();
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Link<'_> {
+    type Report = LinkReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<LinkReport, GrowthError> {
+        let Link { book, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let report = LinkReport {
+            input: paths.input.clone(),
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            ..LinkReport::default()
+        };
+        let mut linker = Linker { report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut linker, control)?;
+        let mut report = linker.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.reachable = ran.reachable.unwrap_or_default();
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `fix --link` as a policy of the growth session: every record linked in

@@ -4,14 +4,13 @@
 use crate::board::{Board, Move};
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::EngineSet;
 use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::SearchTally;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
@@ -76,57 +75,61 @@ impl fmt::Display for NewReport {
     }
 }
 
-/// Writes the new book `options` asks into `paths.output`, searched by the
-/// engine processes it names.
-pub fn new_book(paths: &GrowthPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, GrowthError> {
-    let extend = GrowthOptions::whole_book(&options.engines, options.engine_timeout);
-    new_book_with(paths, options, |scratch| process_engines(&extend, scratch), control)
+/// `new`: a book of the initial position alone, its leaf searched.
+pub struct NewBook<'a> {
+    /// What `new` is asked.
+    pub options: &'a NewOptions,
 }
 
-/// Writes the new book as [`new_book`] does, the search answered by the
-/// fleet `engines` makes (given the run's own folder).
-pub fn new_book_with(
-    paths: &GrowthPaths,
-    options: &NewOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    mut control: Control<'_>,
-) -> Result<NewReport, GrowthError> {
-    let cancel = control.cancel;
-    let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
-    let engines = &engines(scratch.path());
-    let board = normalize(&Board::INITIAL).board;
-    let plan = LeafPlan::of(&board, [], options.level);
-    control.phase(Phase::Growing);
-    let mut asked = Asked::default();
-    let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
-        let mut answerers = Answerers { journal, fleet, engines, cancel };
-        Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
-    });
-    let mut report = NewReport {
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        level: options.level,
-        ..NewReport::default()
-    };
-    report.searches.count(&asked);
-    ran.fill(&mut report.searches);
-    let answer = answered?.into_iter().next().flatten();
-    (report.leaf_score, report.leaf_move) = plan.leaf(answer);
-    let bytes = match options.to {
-        OutFormat::Edax => {
-            let n_empties = 61 - options.depth.clamp(1, 60) as i32;
-            report.n_empties = Some(n_empties);
-            edax_book(board, options.level, n_empties, (report.leaf_score, report.leaf_move))
-        }
-        OutFormat::Egbk3 => egaroucid_book(board, options.level, (report.leaf_score, report.leaf_move)),
-    };
-    let path = &paths.output;
-    out.write_all(&bytes).map_err(RunError::io(path))?;
-    let out = out.finish().map_err(RunError::io(path))?;
-    cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
-    out.commit().map_err(RunError::io(path))?;
-    report.elapsed = paths.began.elapsed();
-    Ok(report)
+impl crate::growth::policy::Policy for NewBook<'_> {
+    type Report = NewReport;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        mut control: Control<'_>,
+    ) -> Result<NewReport, GrowthError> {
+        let NewBook { options } = self;
+        let session = GrowthOptions::whole_book(&options.engines, options.engine_timeout);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let cancel = control.cancel;
+        let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
+        let engines = &engines(scratch.path());
+        let board = normalize(&Board::INITIAL).board;
+        let plan = LeafPlan::of(&board, [], options.level);
+        control.phase(Phase::Growing);
+        let mut asked = Asked::default();
+        let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
+            let mut answerers = Answerers { journal, fleet, engines, cancel };
+            Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
+        });
+        let mut report = NewReport {
+            output: paths.output.clone(),
+            journal: paths.journal.clone(),
+            level: options.level,
+            ..NewReport::default()
+        };
+        report.searches.count(&asked);
+        ran.fill(&mut report.searches);
+        let answer = answered?.into_iter().next().flatten();
+        (report.leaf_score, report.leaf_move) = plan.leaf(answer);
+        let bytes = match options.to {
+            OutFormat::Edax => {
+                let n_empties = 61 - options.depth.clamp(1, 60) as i32;
+                report.n_empties = Some(n_empties);
+                edax_book(board, options.level, n_empties, (report.leaf_score, report.leaf_move))
+            }
+            OutFormat::Egbk3 => egaroucid_book(board, options.level, (report.leaf_score, report.leaf_move)),
+        };
+        let path = &paths.output;
+        out.write_all(&bytes).map_err(RunError::io(path))?;
+        let out = out.finish().map_err(RunError::io(path))?;
+        cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
+        out.commit().map_err(RunError::io(path))?;
+        report.elapsed = paths.began.elapsed();
+        Ok(report)
+    }
 }
 
 /// The value Edax gives a position with a leaf and no link.
