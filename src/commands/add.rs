@@ -10,8 +10,8 @@ use crate::config::{
 };
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::games::GameFiles;
-use bookminer::growth::policies::add::{self, AddOptions, AddReport};
-use bookminer::growth::Engines;
+use bookminer::growth::policies::add::{self, AddOptions, Added};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -162,7 +162,7 @@ fn egaroucid_level(book: &bookminer::book::Book) -> Option<bookminer::level::Lev
 }
 
 /// `add`'s summary as one JSON object (`--summary json`).
-fn json(report: &AddReport) -> Value {
+fn json(report: &GrowthReport<Added>) -> Value {
     joined([
         json!({
             "command": "add",
@@ -170,19 +170,19 @@ fn json(report: &AddReport) -> Value {
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "games_read": report.games_read,
-            "games_skipped": report.skipped,
-            "games_cut_short": report.cut_short,
-            "cut_short": report.cuts,
-            "positions_met": report.positions_met,
+            "games_read": report.adds.games_read,
+            "games_skipped": report.adds.skipped,
+            "games_cut_short": report.adds.cut_short,
+            "cut_short": report.adds.cuts,
+            "positions_met": report.adds.positions_met,
             "positions_added": report.added,
-            "links_added": report.links_added,
+            "links_added": report.adds.links_added,
         }),
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
             "records_written": report.records_written,
-            "reachable": report.reachable,
+            "reachable": report.adds.reachable,
             "elapsed_seconds": secs(report.elapsed),
         }),
     ])

@@ -10,8 +10,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::deviate::{self, DeviateOptions, DeviateReport};
-use bookminer::growth::Engines;
+use bookminer::growth::policies::deviate::{self, DeviateOptions, Deviated};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -109,8 +109,8 @@ fn run_deviate(
 }
 
 /// `deviate`'s summary as one JSON object (`--summary json`).
-fn json(report: &DeviateReport) -> Value {
-    let e = &report.growth;
+fn json(report: &GrowthReport<Deviated>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "deviate",
@@ -118,8 +118,8 @@ fn json(report: &DeviateReport) -> Value {
             "output": text(&e.output),
             "journal": text(&e.journal),
             "positions_loaded": e.positions_loaded,
-            "relative": report.relative,
-            "absolute": report.absolute,
+            "relative": report.adds.relative,
+            "absolute": report.adds.absolute,
             "rounds": e.rounds,
             "marked": e.candidates,
             "expanded": e.expanded,

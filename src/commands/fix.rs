@@ -16,9 +16,8 @@ use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
-use bookminer::growth::policies::link::{self, LinkOptions, LinkReport};
-use bookminer::growth::Engines;
-use bookminer::growth::GrowthPaths;
+use bookminer::growth::policies::link::{self, LinkOptions, Linked};
+use bookminer::growth::{Engines, GrowthPaths, GrowthReport};
 use bookminer::run::Interrupted;
 use clap::Args;
 use serde_json::{json, Value};
@@ -202,7 +201,7 @@ fn json(report: &FixReport) -> Value {
 }
 
 /// `fix --link`'s summary as one JSON object (`--summary json`).
-fn link_json(report: &LinkReport) -> Value {
+fn link_json(report: &GrowthReport<Linked>) -> Value {
     joined([
         json!({
             "command": "fix",
@@ -211,14 +210,14 @@ fn link_json(report: &LinkReport) -> Value {
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "records_linked": report.records_linked,
-            "links_added": report.links_added,
-            "leaves_searched_again": report.leaves,
+            "records_linked": report.adds.records_linked,
+            "links_added": report.adds.links_added,
+            "leaves_searched_again": report.adds.leaves,
         }),
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
-            "reachable": report.reachable,
+            "reachable": report.adds.reachable,
             "records_written": report.records_written,
             "elapsed_seconds": secs(report.elapsed),
         }),

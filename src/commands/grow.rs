@@ -11,8 +11,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::grow::{self, GrowOptions, GrowReport};
-use bookminer::growth::Engines;
+use bookminer::growth::policies::grow::{self, GrowOptions, Grown};
+use bookminer::growth::{Engines, GrowthReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -114,8 +114,8 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
 }
 
 /// `grow`'s summary as one JSON object (`--summary json`).
-fn json(report: &GrowReport) -> Value {
-    let e = &report.growth;
+fn json(report: &GrowthReport<Grown>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "grow",
@@ -125,13 +125,13 @@ fn json(report: &GrowReport) -> Value {
             "positions_loaded": e.positions_loaded,
             "expanded": e.expanded,
             "positions_added": e.added,
-            "ended_by": report.ended.name(),
-            "largest_expanded": report.largest_expanded,
-            "least_priority_left": report.least_left,
+            "ended_by": report.adds.ended.name(),
+            "largest_expanded": report.adds.largest_expanded,
+            "least_priority_left": report.adds.least_left,
         }),
         searches(&e.searches),
         json!({
-            "engine_utilisation": report.utilisation,
+            "engine_utilisation": report.adds.utilisation,
             "engines": engines(&e.searches.engines),
             "records_written": e.records_written,
             "elapsed_seconds": secs(e.elapsed),

@@ -12,8 +12,8 @@ use crate::config::{
 };
 use crate::summary::{grown_ending, joined, searches, text};
 use bookminer::convert::ConvertReport;
-use bookminer::growth::policies::learn::{self, level_of, Errors, LearnOptions, LearnReport, Which};
-use bookminer::growth::Engines;
+use bookminer::growth::policies::learn::{self, level_of, Errors, LearnOptions, Learned, Which};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -167,22 +167,22 @@ pub fn run_learning(
 }
 
 /// The summary as one JSON object (`--summary json`).
-fn json(report: &LearnReport) -> Value {
+fn json(report: &GrowthReport<Learned>) -> Value {
     joined([
         json!({
-            "command": report.command,
+            "command": report.adds.command,
             "input": text(&report.input),
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "level": report.level,
-            "level_from_book": report.level_from_book,
-            "loops": report.loops,
-            "todo": report.todo,
-            "leaves_searched_again": report.recalculated,
-            "positions_added": report.new_records,
-            "converted_in": report.converted_in.as_ref().map(converted),
-            "converted_out": report.converted_out.as_ref().map(converted),
+            "level": report.adds.level,
+            "level_from_book": report.adds.level_from_book,
+            "loops": report.adds.loops,
+            "todo": report.adds.todo,
+            "leaves_searched_again": report.adds.recalculated,
+            "positions_added": report.adds.new_records,
+            "converted_in": report.adds.converted_in.as_ref().map(converted),
+            "converted_out": report.adds.converted_out.as_ref().map(converted),
         }),
         searches(&report.searches),
         grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),

@@ -10,8 +10,7 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use bookminer::growth::policies::play;
-use bookminer::growth::Engines;
-use bookminer::growth::GrowthReport;
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

@@ -7,8 +7,7 @@ use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys,
 };
-use bookminer::growth::policies::learn::Errors;
-use bookminer::growth::policies::learn::Which;
+use bookminer::growth::policies::learn::{Errors, Which};
 use clap::Args;
 use std::path::PathBuf;
 

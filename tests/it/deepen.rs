@@ -320,7 +320,7 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     let never = AtomicBool::new(false);
     let deepen = Deepen { book, options: &options, wind_down: Cancel::new(&never) };
     let report = run(deepen, &paths, Engines::made(engines), control).unwrap();
-    assert!(report.deepened <= n);
+    assert!(report.adds.deepened <= n);
 }
 
 proptest! {

@@ -50,22 +50,19 @@ pub struct DeviateOptions {
     pub absolute: i32,
 }
 
-/// What a run did, for the summary.
+/// What `deviate` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct DeviateReport {
-    /// Rounds, leaves marked (`candidates`), expanded and added, the
-    /// searches, engines, journal and book written, as extend counts them.
-    pub growth: GrowthReport,
+pub struct Deviated {
     /// The relative error asked.
     pub relative: i32,
     /// The absolute error asked.
     pub absolute: i32,
 }
 
-impl fmt::Display for DeviateReport {
+impl fmt::Display for GrowthReport<Deviated> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "deviation            {} relative, {} absolute", self.relative, self.absolute)?;
-        self.growth.fmt(f)
+        writeln!(f, "deviation            {} relative, {} absolute", self.adds.relative, self.adds.absolute)?;
+        self.write_rounds(f)
     }
 }
 
@@ -78,21 +75,21 @@ pub struct Deviate<'a> {
 }
 
 impl crate::growth::policy::Policy for Deviate<'_> {
-    type Report = DeviateReport;
+    type Report = GrowthReport<Deviated>;
 
     fn run(
         self,
         paths: &GrowthPaths,
         engines: Engines<'_>,
         control: Control<'_>,
-    ) -> Result<DeviateReport, GrowthError> {
+    ) -> Result<GrowthReport<Deviated>, GrowthError> {
         let Deviate { book, options } = self;
         let engines = |scratch: &Path| engines.start(&options.growth, scratch);
-        let growth = GrowthReport::new(paths, 0);
-        let report = DeviateReport { growth, relative: options.relative, absolute: options.absolute };
+        let deviated = Deviated { relative: options.relative, absolute: options.absolute };
+        let report = GrowthReport { adds: deviated, ..GrowthReport::new(paths, 0) };
         let mut deviator = Deviator { options, report };
         let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
-        ran.fill(&mut deviator.report.growth);
+        ran.fill(&mut deviator.report);
         Ok(deviator.report)
     }
 }
@@ -100,7 +97,7 @@ impl crate::growth::policy::Policy for Deviate<'_> {
 /// `deviate` as a policy: rounds of two marking passes.
 struct Deviator<'o> {
     options: &'o DeviateOptions,
-    report: DeviateReport,
+    report: GrowthReport<Deviated>,
 }
 
 impl Policy for Deviator<'_> {
@@ -110,7 +107,7 @@ impl Policy for Deviator<'_> {
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, .. } = held;
-        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report.growth };
+        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report };
         let (relative, absolute) = (self.options.relative, self.options.absolute);
         loop {
             let start = i32::from(run.solved.value(run.store, root));
@@ -210,7 +207,7 @@ struct Run<'r, 's, 'b> {
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
     fleet: &'r Fleet<'r>,
-    report: &'r mut GrowthReport,
+    report: &'r mut GrowthReport<Deviated>,
 }
 
 /// A leaf expanded: the position, the move that became a link, the child,

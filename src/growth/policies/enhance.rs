@@ -36,23 +36,20 @@ pub struct EnhanceOptions {
     pub rounds: Option<u64>,
 }
 
-/// What a run did, for the summary.
+/// What `enhance` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct EnhanceReport {
-    /// Rounds, leaves marked (`candidates`), expanded and added, the
-    /// searches, engines, journal and book written, as extend counts them.
-    pub growth: GrowthReport,
+pub struct Enhanced {
     /// The errors stored in the header.
     pub errors: SearchErrors,
     /// The rounds allowed, if limited.
     pub max_rounds: Option<u64>,
 }
 
-impl fmt::Display for EnhanceReport {
+impl fmt::Display for GrowthReport<Enhanced> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (m, e) = (self.errors.midgame, self.errors.endcut);
+        let (m, e) = (self.adds.errors.midgame, self.adds.errors.endcut);
         writeln!(f, "errors               {m} midgame, {e} endgame (stored in the header)")?;
-        self.growth.fmt(f)
+        self.write_rounds(f)
     }
 }
 
@@ -66,20 +63,20 @@ pub struct Enhance<'a> {
 }
 
 impl crate::growth::policy::Policy for Enhance<'_> {
-    type Report = EnhanceReport;
+    type Report = GrowthReport<Enhanced>;
 
     fn run(
         self,
         paths: &GrowthPaths,
         engines: Engines<'_>,
         control: Control<'_>,
-    ) -> Result<EnhanceReport, GrowthError> {
+    ) -> Result<GrowthReport<Enhanced>, GrowthError> {
         let Enhance { mut book, options } = self;
         let engines = |scratch: &Path| engines.start(&options.growth, scratch);
         book.set_search_errors(options.errors);
         let marks = (Choice::Own(marked), options.rounds);
         let growth = grow_in_rounds(book, paths, &options.growth, marks, engines, control)?;
-        Ok(EnhanceReport { growth, errors: options.errors, max_rounds: options.rounds })
+        Ok(growth.with(Enhanced { errors: options.errors, max_rounds: options.rounds }))
     }
 }
 
