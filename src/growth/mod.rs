@@ -9,6 +9,7 @@ mod edax_order;
 mod egbook;
 mod engines;
 pub mod error;
+mod graph;
 pub mod growing;
 mod options;
 pub mod paths;

@@ -13,13 +13,13 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::grow::View;
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
 use crate::growth::engines::gave_up_error;
 use crate::growth::error::GrowthError;
+use crate::growth::graph::View;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::solved::Solved;

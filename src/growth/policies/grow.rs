@@ -7,25 +7,25 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use crate::book::{Book, Score};
+use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::summary::write_engines;
 use crate::growth::engines::gave_up_error;
 use crate::growth::error::GrowthError;
+use crate::growth::graph::View;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::solved::edge_score;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
-use crate::growth::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
+use crate::growth::priority::{self, ErrorWeight, Frontier};
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
-use crate::window::{Place, Window};
+use crate::window::Window;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -444,78 +444,4 @@ impl Growth<'_, '_, '_> {
 enum Dispatch {
     Done,
     Stop(Ended),
-}
-
-/// The growing book as §14 sees it: the window's links, the gates, the
-/// positions under way hidden.
-pub(super) struct View<'a, 'b> {
-    store: &'a Store<'b>,
-    solved: &'a Solved,
-    window: Window,
-    min_empties: u32,
-    hidden: &'a HashSet<NodeId>,
-    /// The start's empty squares and value, for the window.
-    start_empties: u32,
-    start_value: Score,
-}
-
-impl<'a, 'b> View<'a, 'b> {
-    pub(super) fn new(
-        store: &'a Store<'b>,
-        solved: &'a Solved,
-        root: NodeId,
-        (window, min_empties): (Window, u32),
-        hidden: &'a HashSet<NodeId>,
-    ) -> View<'a, 'b> {
-        let start_empties = store.board(root).empties();
-        let start_value = Score(solved.value(store, root).into());
-        View { store, solved, window, min_empties, hidden, start_empties, start_value }
-    }
-}
-
-impl LinkGraph for View<'_, '_> {
-    type Node = NodeId;
-
-    fn entered(&self, node: NodeId) -> bool {
-        let board = self.store.board(node);
-        board.empties() >= self.min_empties && !board.is_game_over()
-    }
-
-    fn value(&self, node: NodeId) -> i32 {
-        self.solved.value(self.store, node).into()
-    }
-
-    fn leaf(&self, node: NodeId) -> Option<i32> {
-        let leaf = self.store.leaf(node).ok()?;
-        (leaf.mv.is_some() && leaf.score > crate::negamax::NO_LEAF).then_some(leaf.score.into())
-    }
-
-    fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
-        let Ok(facts) = self.store.facts(node) else { return };
-        let edges = facts.edges;
-        // A link whose score cannot be had counts as minus infinity.
-        let lowest = -i32::from(crate::negamax::SCORE_INF);
-        let scores: SmallVec<[i32; 8]> =
-            edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(lowest)).collect();
-        let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
-        let best = scores.iter().copied().chain(leaf).max().map(Score);
-        // The position's own ply: its discs beyond the start's.
-        let ply = self.start_empties.saturating_sub(facts.board.empties()) as usize;
-        let start_value = self.start_value;
-        for (edge, score) in edges.iter().zip(scores) {
-            let Some(child) = edge.child else { continue };
-            if self.hidden.contains(&child) {
-                continue;
-            }
-            if self.window.passes(Score(score), Place { ply, best }, start_value) {
-                out.push((score, child));
-            }
-        }
-    }
-}
-
-impl ParentLinks for View<'_, '_> {
-    fn parents(&self, node: NodeId, out: &mut Vec<NodeId>) {
-        out.extend(self.solved.parents_of(self.store, node));
-    }
 }
