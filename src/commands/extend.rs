@@ -7,7 +7,8 @@ use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::{extend, GrowthReport};
+use bookminer::growth::policies::extend;
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -62,7 +63,9 @@ impl Run for Extend {
 fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
-    let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(extend::Extend { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

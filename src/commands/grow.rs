@@ -9,7 +9,8 @@ use crate::app::options::error_weight;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, GrowKeys, Settings, WalkKeys};
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{self, GrowOptions, Grown};
+use bookminer::growth::{Engines, GrowthReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -65,15 +66,21 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report =
-        with_control(None, &shown, |control| Ok(grow(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            grow::Grow { book, options: &options, wind_down: Cancel::new(&WIND_DOWN) },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `grow`'s summary as one JSON object (`--summary json`).
-fn json(report: &GrowReport) -> Value {
-    let e = &report.growth;
+fn json(report: &GrowthReport<Grown>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "grow",
@@ -83,13 +90,13 @@ fn json(report: &GrowReport) -> Value {
             "positions_loaded": e.positions_loaded,
             "expanded": e.expanded,
             "positions_added": e.added,
-            "ended_by": report.ended.name(),
-            "largest_expanded": report.largest_expanded,
-            "least_priority_left": report.least_left,
+            "ended_by": report.adds.ended.name(),
+            "largest_expanded": report.adds.largest_expanded,
+            "least_priority_left": report.adds.least_left,
         }),
         searches(&e.searches),
         json!({
-            "engine_utilisation": report.utilisation,
+            "engine_utilisation": report.adds.utilisation,
             "engines": engines(&e.searches.engines),
             "records_written": e.records_written,
             "elapsed_seconds": secs(e.elapsed),

@@ -13,8 +13,8 @@ use crate::config::{Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::convert::OutFormat;
-use bookminer::growth::policies::new_book::{new_book, NewOptions, NewReport};
-use bookminer::growth::GrowthPaths;
+use bookminer::growth::policies::new_book::{self, NewLeaf, NewOptions};
+use bookminer::growth::{Engines, GrowthPaths, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -101,22 +101,24 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
         to,
     };
     let shown = RefCell::new(Progress::default());
-    let report = with_control(None, &shown, |control| Ok(new_book(&paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(new_book::NewBook { options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `new`'s summary as one JSON object (`--summary json`).
-fn json(report: &NewReport) -> Value {
+fn json(report: &GrowthReport<NewLeaf>) -> Value {
     joined([
         json!({
             "command": "new",
             "output": text(&report.output),
             "journal": text(&report.journal),
-            "level": report.level,
-            "n_empties": report.n_empties,
-            "leaf_move": report.leaf_move.map(|m| m.to_string()),
-            "leaf_score": report.leaf_score,
+            "level": report.adds.level,
+            "n_empties": report.adds.n_empties,
+            "leaf_move": report.adds.leaf_move.map(|m| m.to_string()),
+            "leaf_score": report.adds.leaf_score,
         }),
         searches(&report.searches),
         json!({

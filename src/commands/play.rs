@@ -7,8 +7,8 @@ use crate::app::growth::{begin_growth, Growing, GrowthFront, OnInterrupt};
 use crate::app::refusals::refuse_window;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, Settings, WalkKeys};
-use bookminer::growth::policies::play::play;
-use bookminer::growth::GrowthReport;
+use bookminer::growth::policies::play;
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -50,7 +50,9 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     refuse_window(config, "play", "it expands every position without a link")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
-    let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(play::Play { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }

@@ -5,8 +5,7 @@ use crate::app::error::AppError;
 use crate::app::growth::GrowthFront;
 use crate::app::run::{Files, Run};
 use crate::config::{Config, DeepenKeys, Settings, WalkKeys};
-use bookminer::growth::policies::learn::recalculate;
-use bookminer::growth::policies::learn::Errors;
+use bookminer::growth::policies::learn::{Errors, Which};
 use clap::Args;
 
 /// Search leaves again as Egaroucid's "Recalculate leaves" does (docs/egaroucid.md).
@@ -53,13 +52,7 @@ impl Run for Recalculate {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: 0 };
         let asked = Asked { depth: flags.depth, errors, loops: 1 };
-        run_learning(
-            config,
-            (&self.front.input, &self.front.output),
-            self.front.fresh,
-            asked,
-            ("recalculate", recalculate),
-        )
+        run_learning(config, (&self.front.input, &self.front.output), self.front.fresh, asked, ("recalculate", Which::Recalculate))
     }
 }
 

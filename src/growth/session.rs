@@ -91,7 +91,7 @@ pub(crate) struct Ran {
 
 impl Ran {
     /// Puts what the session did into a run's report.
-    pub(crate) fn fill(self, report: &mut GrowthReport) {
+    pub(crate) fn fill<A>(self, report: &mut GrowthReport<A>) {
         report.positions_loaded = self.positions_loaded;
         self.fleet.fill(&mut report.searches);
         report.records_written = self.records_written;

@@ -12,9 +12,9 @@ use bookminer::engine::fleet::EngineSet;
 use bookminer::engine::search::{Answer, Fault, Launcher, Query, Searcher};
 use bookminer::engine::Protocol;
 use bookminer::format::edax::entries::encode;
-use bookminer::growth::policies::deepen::{deepen_with, DeepenOptions};
+use bookminer::growth::policies::deepen::{Deepen, DeepenOptions};
 use bookminer::growth::priority::ErrorWeight;
-use bookminer::growth::{GrowthOptions, GrowthPaths};
+use bookminer::growth::{run, Engines, GrowthOptions, GrowthPaths};
 use bookminer::level::Level;
 use bookminer::negamax::search_level;
 use bookminer::run::{Cancel, Control};
@@ -296,8 +296,10 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     };
     let cancel = AtomicBool::new(false);
     let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
-    let report = deepen_with(book, &paths, &options, engines, Cancel::new(&AtomicBool::new(false)), control).unwrap();
-    assert!(report.deepened <= n);
+    let never = AtomicBool::new(false);
+    let deepen = Deepen { book, options: &options, wind_down: Cancel::new(&never) };
+    let report = run(deepen, &paths, Engines::made(engines), control).unwrap();
+    assert!(report.adds.deepened <= n);
 }
 
 proptest! {

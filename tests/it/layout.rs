@@ -489,6 +489,46 @@ fn the_growing_book_and_merge_know_nothing_of_the_growth_policies() {
     }
 }
 
+/// Issue 63 point 5: a growth policy is one file. Every file of
+/// src/growth/policies/ (but its mod.rs, which declares them) is a policy:
+/// a value implementing `growth::Policy`, which `growth::run` runs. No
+/// policy imports another, and no file of `src/` names a policy's module
+/// but its own, the policies' mod.rs and the commands' (src/commands/), so
+/// a new policy is its file, its line in mod.rs and its command.
+#[test]
+fn a_growth_policy_is_one_file() {
+    let src = common::repo().join("src");
+    let folder = src.join("growth/policies");
+    let declared = code(&folder.join("mod.rs"));
+    let mut names = Vec::new();
+    for entry in fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name != "mod" {
+            assert!(path.extension().is_some_and(|e| e == "rs"), "{} is not a policy's file", path.display());
+            assert!(declared.contains(&format!("pub mod {name};")), "policies/mod.rs does not declare {name}");
+            assert!(code(&path).contains("impl crate::growth::policy::Policy for "), "{name}.rs is no policy");
+            names.push(name);
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 11 && names.contains(&"deepen".to_string()), "policies: {names:?}");
+    let (_, files) = sources();
+    for file in &files {
+        let (in_policies, in_commands) =
+            (file.parent() == Some(folder.as_path()), file.starts_with(src.join("commands")));
+        let code = code(file);
+        for name in &names {
+            let named = [format!("policies::{name}"), format!("super::{name}::")]
+                .iter()
+                .any(|path| code.contains(path.as_str()));
+            let its_own = file.file_stem().is_some_and(|s| s == name.as_str());
+            let allowed = in_commands || (in_policies && its_own);
+            assert!(!named || allowed, "{} names the policy {name}", file.display());
+        }
+    }
+}
+
 /// The functions of `code` that call themselves (by name, as `name(`,
 /// `self.name(` or `Self::name(` in their own body), test modules left
 /// out: each a depth-first traversal of its own, or some other recursion.

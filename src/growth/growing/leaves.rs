@@ -31,7 +31,7 @@ pub struct LeavesAnswered {
 
 /// Answers the searches `plans` ask, the journal of `paths` first, then
 /// the fleet `engines` makes (given the run's own folder, as in
-/// `crate::growth::extend_with`): how `merge` searches its stale leaves. `done` hears
+/// `crate::growth::Engines::Made`): how `merge` searches its stale leaves. `done` hears
 /// how many searches are answered so far.
 pub fn answer_leaves(
     plans: &[LeafPlan],

@@ -13,13 +13,13 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::grow::View;
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::engines::gave_up_error;
 use crate::growth::error::GrowthError;
+use crate::growth::graph::View;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::solved::Solved;
@@ -27,6 +27,7 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
@@ -109,11 +110,9 @@ impl Ended {
     }
 }
 
-/// What a run did, for the summary.
+/// What `deepen` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct DeepenReport {
-    /// The searches, engines, journal and book written, as extend counts them.
-    pub growth: GrowthReport,
+pub struct Deepened {
     /// The level the records were deepened to.
     pub level: Level,
     /// Records that needed deepening, among those the run looks at.
@@ -138,19 +137,23 @@ pub struct DeepenReport {
     pub header_level: Option<i32>,
 }
 
-impl fmt::Display for DeepenReport {
+impl fmt::Display for GrowthReport<Deepened> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = &self.growth;
+        let e = self;
         writeln!(f, "positions loaded     {}", e.positions_loaded)?;
-        writeln!(f, "level                {}", self.level)?;
-        writeln!(f, "needed deepening     {}", self.needed)?;
-        writeln!(f, "deepened             {}", self.deepened)?;
-        writeln!(f, "ended by             {}", self.ended.name())?;
-        writeln!(f, "leaf moves changed   {}", self.moves_changed)?;
-        writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
-        writeln!(f, "values changed       {}", self.values_changed)?;
+        writeln!(f, "level                {}", self.adds.level)?;
+        writeln!(f, "needed deepening     {}", self.adds.needed)?;
+        writeln!(f, "deepened             {}", self.adds.deepened)?;
+        writeln!(f, "ended by             {}", self.adds.ended.name())?;
+        writeln!(f, "leaf moves changed   {}", self.adds.moves_changed)?;
+        writeln!(
+            f,
+            "leaf scores changed  {} (by {} at most)",
+            self.adds.scores_changed, self.adds.largest_score_change
+        )?;
+        writeln!(f, "values changed       {}", self.adds.values_changed)?;
         e.searches.write(&e.journal, f)?;
-        let header = match (self.header_level, self.header_level_set) {
+        let header = match (self.adds.header_level, self.adds.header_level_set) {
             (Some(level), true) => format!(", its header's level set to {level}"),
             (Some(level), false) => format!(", its header's level kept at {level}"),
             (None, _) => String::new(),
@@ -160,43 +163,45 @@ impl fmt::Display for DeepenReport {
     }
 }
 
-/// Deepens `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
-/// the book; the run's `control` stops it at once, the journal kept, and
-/// hears the deepening ([`Phase::Deepening`], counted) and then the final
-/// negamax's stages, as `fix` tells them.
-pub fn deepen(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeepenOptions,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, GrowthError> {
-    let engines = |scratch: &Path| process_engines(&options.growth, scratch);
-    deepen_with(book, paths, options, engines, wind_down, control)
+/// `deepen`: the leaves of `book` shallower than the level asked searched
+/// again at it.
+pub struct Deepen<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deepen` is asked.
+    pub options: &'a DeepenOptions,
+    /// Deepen's wind-down: once set, nothing new is dispatched, what is under
+    /// way is finished and OUT written.
+    pub wind_down: Cancel<'a>,
 }
 
-/// [`deepen`] with the searches answered by the fleet `engines` makes.
-pub fn deepen_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeepenOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, GrowthError> {
-    let report = DeepenReport { growth: GrowthReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
-    let mut leaves = Leaves { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
-    ran.fill(&mut leaves.report.growth);
-    Ok(leaves.report)
+impl crate::growth::policy::Policy for Deepen<'_> {
+    type Report = GrowthReport<Deepened>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Deepened>, GrowthError> {
+        let Deepen { book, options, wind_down } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let report = GrowthReport {
+            adds: Deepened { level: options.level, ..Deepened::default() },
+            ..GrowthReport::new(paths, 0)
+        };
+        let mut leaves = Leaves { options, wind_down, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
+        ran.fill(&mut leaves.report);
+        Ok(leaves.report)
+    }
 }
 
 /// Deepen's policy: the records' leaves searched again, in order.
 struct Leaves<'o> {
     options: &'o DeepenOptions,
     wind_down: Cancel<'o>,
-    report: DeepenReport,
+    report: GrowthReport<Deepened>,
 }
 
 impl Policy for Leaves<'_> {
@@ -208,7 +213,7 @@ impl Policy for Leaves<'_> {
             let view = View::new(store, solved, root, (options.growth.window, min_empties), &none_hidden);
             to_deepen(&Needing { view: &view, store, solved, level: options.level }, root, options)?
         };
-        self.report.needed = needed;
+        self.report.adds.needed = needed;
         let mut run = Deepening {
             store,
             journal,
@@ -222,23 +227,23 @@ impl Policy for Leaves<'_> {
         control.phase(Phase::Deepening { records: chosen.len() });
         let stopped = run.run(&chosen, fleet, control)?;
         let Deepening { store, changed, .. } = run;
-        self.report.ended = stopped.or(ended).unwrap_or_default();
+        self.report.adds.ended = stopped.or(ended).unwrap_or_default();
         let reached: Vec<NodeId> = changed.into_iter().filter(|&id| solved.is_solved(id)).collect();
         let stop = Stop { cancel, journal: journal.path() };
         let carried = Instant::now();
         solved.after_change(store, &reached, stop)?;
         tracing::debug!("changes carried up in {:.3} s", carried.elapsed().as_secs_f64());
         let counted = Instant::now();
-        self.report.values_changed = values_changed(store, solved)?;
+        self.report.adds.values_changed = values_changed(store, solved)?;
         tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
         // SPEC §16 step 4: never lowered, since `add` and `extend` search
         // new positions at the header's level.
         let read = store.book().header().edax().map(|h| h.level);
-        self.report.header_level = read;
+        self.report.adds.header_level = read;
         if read.is_some_and(|read| options.level.to_i32() > read) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
-            self.report.header_level_set = true;
-            self.report.header_level = Some(options.level.to_i32());
+            self.report.adds.header_level_set = true;
+            self.report.adds.header_level = Some(options.level.to_i32());
         }
         Ok(())
     }
@@ -470,7 +475,7 @@ struct Deepening<'r, 's, 'b> {
     options: &'r DeepenOptions,
     began: Instant,
     wind_down: Cancel<'r>,
-    report: &'r mut DeepenReport,
+    report: &'r mut GrowthReport<Deepened>,
     /// The positions deepened, in the order their leaves were set.
     changed: Vec<NodeId>,
 }
@@ -504,9 +509,9 @@ impl Deepening<'_, '_, '_> {
                         pending.insert(next, (id, plan));
                     }
                     (_, answer) => {
-                        self.report.growth.searches.from_journal += u64::from(answer.is_some());
+                        self.report.searches.from_journal += u64::from(answer.is_some());
                         self.set_leaf(id, plan, answer)?;
-                        control.counted(self.report.deepened);
+                        control.counted(self.report.adds.deepened);
                     }
                 }
                 next += 1;
@@ -520,11 +525,11 @@ impl Deepening<'_, '_, '_> {
             let Answered { id, query, answer, engine, took } =
                 done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
-            self.report.growth.searches.searched += 1;
-            self.report.growth.searches.engine_time += took;
+            self.report.searches.searched += 1;
+            self.report.searches.engine_time += took;
             let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");
             self.set_leaf(node, plan, Some(answer))?;
-            control.counted(self.report.deepened);
+            control.counted(self.report.adds.deepened);
             control.engines_busy(fleet.utilisation());
         }
     }
@@ -546,14 +551,14 @@ impl Deepening<'_, '_, '_> {
         let before = self.store.leaf(id)?;
         let (score, mv) = plan.leaf(answer);
         let report = &mut *self.report;
-        report.deepened += 1;
-        report.moves_changed += u64::from(mv != before.mv);
+        report.adds.deepened += 1;
+        report.adds.moves_changed += u64::from(mv != before.mv);
         if score != before.score {
-            report.scores_changed += 1;
+            report.adds.scores_changed += 1;
             let none = i8::MIN + 1;
             if score > none && before.score > none {
                 let by = (i32::from(score) - i32::from(before.score)).unsigned_abs();
-                report.largest_score_change = report.largest_score_change.max(by);
+                report.adds.largest_score_change = report.adds.largest_score_change.max(by);
             }
         }
         self.store.set_leaf(id, score, mv);

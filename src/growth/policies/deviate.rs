@@ -17,10 +17,10 @@
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::EngineSet;
+use crate::engine::fleet::Fleet;
 use crate::engine::journal::Journal;
 use crate::growth::edax_order::in_edax_order;
-use crate::growth::engines::process_engines;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::error::GrowingError;
@@ -30,6 +30,7 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Phase};
@@ -49,56 +50,54 @@ pub struct DeviateOptions {
     pub absolute: i32,
 }
 
-/// What a run did, for the summary.
+/// What `deviate` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct DeviateReport {
-    /// Rounds, leaves marked (`candidates`), expanded and added, the
-    /// searches, engines, journal and book written, as extend counts them.
-    pub growth: GrowthReport,
+pub struct Deviated {
     /// The relative error asked.
     pub relative: i32,
     /// The absolute error asked.
     pub absolute: i32,
 }
 
-impl fmt::Display for DeviateReport {
+impl fmt::Display for GrowthReport<Deviated> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "deviation            {} relative, {} absolute", self.relative, self.absolute)?;
-        self.growth.fmt(f)
+        writeln!(f, "deviation            {} relative, {} absolute", self.adds.relative, self.adds.absolute)?;
+        self.write_rounds(f)
     }
 }
 
-/// Deviates `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn deviate(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeviateOptions,
-    control: Control<'_>,
-) -> Result<DeviateReport, GrowthError> {
-    deviate_with(book, paths, options, |scratch| process_engines(&options.growth, scratch), control)
+/// `deviate`: `book` grown by rounds of Edax's `book deviate`.
+pub struct Deviate<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deviate` is asked.
+    pub options: &'a DeviateOptions,
 }
 
-/// [`deviate`] with the searches answered by the fleet `engines` makes.
-pub fn deviate_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &DeviateOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<DeviateReport, GrowthError> {
-    let growth = GrowthReport::new(paths, 0);
-    let report = DeviateReport { growth, relative: options.relative, absolute: options.absolute };
-    let mut deviator = Deviator { options, report };
-    let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
-    ran.fill(&mut deviator.report.growth);
-    Ok(deviator.report)
+impl crate::growth::policy::Policy for Deviate<'_> {
+    type Report = GrowthReport<Deviated>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Deviated>, GrowthError> {
+        let Deviate { book, options } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let deviated = Deviated { relative: options.relative, absolute: options.absolute };
+        let report = GrowthReport { adds: deviated, ..GrowthReport::new(paths, 0) };
+        let mut deviator = Deviator { options, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
+        ran.fill(&mut deviator.report);
+        Ok(deviator.report)
+    }
 }
 
 /// `deviate` as a policy: rounds of two marking passes.
 struct Deviator<'o> {
     options: &'o DeviateOptions,
-    report: DeviateReport,
+    report: GrowthReport<Deviated>,
 }
 
 impl Policy for Deviator<'_> {
@@ -108,7 +107,7 @@ impl Policy for Deviator<'_> {
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, .. } = held;
-        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report.growth };
+        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report };
         let (relative, absolute) = (self.options.relative, self.options.absolute);
         loop {
             let start = i32::from(run.solved.value(run.store, root));
@@ -208,7 +207,7 @@ struct Run<'r, 's, 'b> {
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
     fleet: &'r Fleet<'r>,
-    report: &'r mut GrowthReport,
+    report: &'r mut GrowthReport<Deviated>,
 }
 
 /// A leaf expanded: the position, the move that became a link, the child,

@@ -20,15 +20,15 @@
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
-use crate::growth::engines::process_engines;
+use crate::engine::fleet::Fleet;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
-use crate::growth::report::SearchTally;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::{new_link_score, SCORE_INF};
@@ -38,8 +38,7 @@ use crate::wording::count;
 use hashbrown::{HashMap, HashSet};
 use smallvec::SmallVec;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 /// The most plies a sequence may have: each ply multiplies a round's work
 /// by the number of legal moves, about ten.
@@ -79,44 +78,26 @@ impl Ended {
     }
 }
 
-/// What a run did, for the summary.
+/// What `fill` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct FillReport {
-    /// IN, the book read.
-    pub input: PathBuf,
-    /// OUT, the book written.
-    pub output: PathBuf,
-    /// The journal the searches were taken from and written to.
-    pub journal: PathBuf,
-    /// Positions in the book read.
-    pub positions_loaded: u64,
+pub struct Filled {
     /// The plies of a sequence.
     pub depth: u32,
-    /// Rounds that added a position or a link.
-    pub rounds: u32,
-    /// Positions added.
-    pub added: u64,
     /// Links added, to the positions added and to those held.
     pub links_added: u64,
-    /// The searches, the journal's answers and the engines.
-    pub searches: SearchTally,
     /// The budget that stopped the run, if one did.
     pub ended: Option<Ended>,
-    /// Records in the book written.
-    pub records_written: u64,
-    /// Time the whole run took.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for FillReport {
+impl fmt::Display for GrowthReport<Filled> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
-        writeln!(f, "depth                {}", count(self.depth, "ply", "plies"))?;
+        writeln!(f, "depth                {}", count(self.adds.depth, "ply", "plies"))?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "positions added      {}", self.added)?;
-        writeln!(f, "links added          {}", self.links_added)?;
+        writeln!(f, "links added          {}", self.adds.links_added)?;
         self.searches.write(&self.journal, f)?;
-        if let Some(ended) = self.ended {
+        if let Some(ended) = self.adds.ended {
             writeln!(f, "stopped early        {} reached: sequences may be left to fill", ended.name())?;
         }
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
@@ -135,49 +116,44 @@ fn session_options(options: &FillOptions) -> GrowthOptions {
     }
 }
 
-/// Fills `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn fill(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &FillOptions,
-    control: Control<'_>,
-) -> Result<FillReport, GrowthError> {
-    let session = session_options(options);
-    fill_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `fill`: `book` filled as Edax's `book fill` fills it.
+pub struct Fill<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `fill` is asked.
+    pub options: &'a FillOptions,
 }
 
-/// [`fill`] with the searches answered by the fleet `engines` makes (given
-/// the run's own folder).
-pub fn fill_with(
-    book: Book,
-    paths: &GrowthPaths,
-    options: &FillOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<FillReport, GrowthError> {
-    let report = FillReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        depth: options.depth.clamp(1, MAX_DEPTH),
-        ..FillReport::default()
-    };
-    let mut filler = Filler { options, report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
-    let mut report = filler.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Fill<'_> {
+    type Report = GrowthReport<Filled>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Filled>, GrowthError> {
+        let Fill { book, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let depth = options.depth.clamp(1, MAX_DEPTH);
+        let report = GrowthReport { adds: Filled { depth, ..Filled::default() }, ..GrowthReport::new(paths, 0) };
+        let mut filler = Filler { options, report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
+        let mut report = filler.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `fill` as a policy of the growth session: rounds over the book as read
 /// (nothing negamaxed first: Edax's `book fill` negamaxes nothing before).
 struct Filler<'o> {
     options: &'o FillOptions,
-    report: FillReport,
+    report: GrowthReport<Filled>,
 }
 
 impl Policy for Filler<'_> {
@@ -196,11 +172,11 @@ impl Policy for Filler<'_> {
         loop {
             let out_of_time = self.options.max_seconds.is_some_and(|s| began.elapsed().as_secs_f64() >= s);
             if out_of_time {
-                self.report.ended = Some(Ended::MaxSeconds);
+                self.report.adds.ended = Some(Ended::MaxSeconds);
                 return Ok(());
             }
             let round = self.report.rounds + 1;
-            let found = Sequences::find(store, self.report.depth, min_empties, cancel, answerers.journal.path())?;
+            let found = Sequences::find(store, self.report.adds.depth, min_empties, cancel, answerers.journal.path())?;
             let left = self.options.growth.max_positions.map(|n| n.saturating_sub(self.report.added));
             let mut round_run = Round { store, report: &mut self.report, level };
             let changed = round_run.run(found, left, round, &mut answerers, control)?;
@@ -208,7 +184,7 @@ impl Policy for Filler<'_> {
                 return Ok(());
             }
             self.report.rounds = round;
-            if self.report.ended.is_some() {
+            if self.report.adds.ended.is_some() {
                 return Ok(());
             }
         }
@@ -323,7 +299,7 @@ struct Put {
 /// One round, at work on the store.
 struct Round<'r, 'b> {
     store: &'r mut Store<'b>,
-    report: &'r mut FillReport,
+    report: &'r mut GrowthReport<Filled>,
     /// An Edax book's level for new positions.
     level: Option<Level>,
 }
@@ -343,7 +319,7 @@ impl Round<'_, '_> {
         let mut new = found.new;
         if let Some(left) = left.filter(|&n| (new.len() as u64) > n) {
             new.truncate(left as usize);
-            self.report.ended = Some(Ended::MaxPositions);
+            self.report.adds.ended = Some(Ended::MaxPositions);
         }
         let puts = self.put_in(&new, &found.held)?;
         tracing::info!(
@@ -352,13 +328,13 @@ impl Round<'_, '_> {
             count(found.held.len(), "position", "positions"),
         );
         let mut answers = self.search(&puts, round, answerers, control)?.into_iter();
-        let links_before = self.report.links_added;
+        let links_before = self.report.adds.links_added;
         for put in &puts {
             let answer = put.plan.map(|plan| plan.leaf(answers.next().flatten()));
             self.put(put, answer)?;
         }
         self.report.added += new.len() as u64;
-        Ok(!new.is_empty() || self.report.links_added > links_before)
+        Ok(!new.is_empty() || self.report.adds.links_added > links_before)
     }
 
     /// Adds the `new` boards, each at its level (the book's, for an Edax
@@ -444,7 +420,7 @@ impl Round<'_, '_> {
         let id = put.id;
         match (self.store.flavor(), put.added) {
             (Flavor::Edax(_), true) => self.link_new(id)?,
-            (Flavor::Edax(_), false) => self.report.links_added += self.store.link_held(id)?,
+            (Flavor::Edax(_), false) => self.report.adds.links_added += self.store.link_held(id)?,
             (Flavor::Egaroucid, true) => self.egaroucid_value(id)?,
             (Flavor::Egaroucid, false) => {}
         }
@@ -467,7 +443,7 @@ impl Round<'_, '_> {
                 links.push((new_link_score(self.store.value(child)?), mv));
             }
         }
-        self.report.links_added += links.len() as u64;
+        self.report.adds.links_added += links.len() as u64;
         let node = self.store.node_mut(id).expect("added");
         for &(score, _) in &links {
             node.solved.value = node.solved.value.max(i16::from(score));
