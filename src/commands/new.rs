@@ -115,8 +115,8 @@ fn json(report: &NewReport) -> Value {
             "journal": text(&report.journal),
             "level": report.level,
             "n_empties": report.n_empties,
-            "leaf_move": report.leaf_move.map(|m| m.to_string()),
-            "leaf_score": report.leaf_score,
+            "leaf_move": report.leaf.and_then(|leaf| leaf.mv).map(|m| m.to_string()),
+            "leaf_score": bookminer::negamax::leaf_score(report.leaf),
         }),
         searches(&report.searches),
         json!({

@@ -10,6 +10,7 @@
 //! done (Edax 4.6 does one).
 
 use crate::book::Book;
+use crate::book::Leaf;
 use crate::engine::fleet::EngineSet;
 use crate::growth::engines::process_engines;
 use crate::growth::growing::error::{ExtendError, GrowingError};
@@ -19,7 +20,8 @@ use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::options::ExtendOptions;
 use crate::growth::report::ExtendReport;
 use crate::growth::rounds::{grow_in_rounds, Choice};
-use crate::negamax::{edax_position, EdaxPosition, Negamaxed, SearchErrors, NO_LEAF};
+use crate::level::Level;
+use crate::negamax::{edax_position, taken_leaf_score, EdaxPosition, Negamaxed, SearchErrors};
 use crate::run::Control;
 use std::collections::HashSet;
 use std::fmt;
@@ -123,8 +125,8 @@ impl Marker<'_, '_> {
                 self.visit(child)?;
             }
         }
-        if facts.leaf.score > NO_LEAF {
-            let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf.score);
+        if taken_leaf_score(facts.leaf).is_some() {
+            let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf);
             if reaches(leaf.lower.into(), leaf.upper.into()) {
                 self.marked.push(id);
             }
@@ -134,8 +136,9 @@ impl Marker<'_, '_> {
 
     /// The bounds the leaf alone gives a position: §11's step 2, with the
     /// header's errors.
-    fn leaf_bounds(&self, empties: u32, level: u8, leaf_score: i8) -> Negamaxed {
-        let position = EdaxPosition { empties: empties.min(60) as u8, level, leaf_score };
+    fn leaf_bounds(&self, empties: u32, level: u8, leaf: Option<Leaf>) -> Negamaxed {
+        let level = Level::saturating(level.into());
+        let position = EdaxPosition { empties: empties.min(60) as u8, level, leaf };
         edax_position(&position, self.errors, [])
     }
 }
