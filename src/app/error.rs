@@ -9,7 +9,7 @@ use bookminer::diff::DiffError;
 use bookminer::failure::{io_kind, ErrorKind};
 use bookminer::fix::FixError;
 use bookminer::games::GamesError;
-use bookminer::growth::ExtendError;
+use bookminer::growth::GrowthError;
 use bookminer::merge::MergeError;
 use bookminer::mine::MineError;
 use bookminer::synth::SynthError;
@@ -41,7 +41,7 @@ pub enum AppError {
     #[error(transparent)]
     Fix(#[from] FixError),
     #[error(transparent)]
-    Extend(#[from] ExtendError),
+    Extend(#[from] GrowthError),
     #[error(transparent)]
     Diff(#[from] DiffError),
     #[error(transparent)]

@@ -12,7 +12,7 @@ use bookminer::book::Book;
 use bookminer::convert::OutFormat;
 use bookminer::engine::EngineNamed;
 use bookminer::files::input::Writer;
-use bookminer::growth::{ExtendOptions, ExtendPaths};
+use bookminer::growth::{GrowthOptions, GrowthPaths};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -35,8 +35,8 @@ pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed
 /// add) has once it may begin: its paths checked and journal taken, its
 /// engines greeted, its book read and found good for OUT.
 pub struct Growing {
-    pub paths: ExtendPaths,
-    pub options: ExtendOptions,
+    pub paths: GrowthPaths,
+    pub options: GrowthOptions,
     pub book: Book,
     pub shown: RefCell<Progress>,
 }
@@ -106,7 +106,7 @@ fn begin(
         true => Writer::Growth(command),
         false => Writer::Add,
     };
-    let paths = ExtendPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, command)?;
     match on_interrupt {
         OnInterrupt::WindDown => wind_down_on_interrupt(),

@@ -3,12 +3,12 @@
 
 use crate::app::error::AppError;
 use crate::config::Config;
-use bookminer::growth::ExtendOptions;
+use bookminer::growth::GrowthOptions;
 use bookminer::output::LineStyle;
 
 /// extend's and grow's options from the config, but for the engines.
-pub fn extend_options(config: &Config) -> ExtendOptions {
-    ExtendOptions {
+pub fn extend_options(config: &Config) -> GrowthOptions {
+    GrowthOptions {
         engines: Vec::new(),
         engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
         min_empties: config.min_empties,

@@ -10,7 +10,8 @@ use crate::config::{
 };
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::games::GameFiles;
-use bookminer::growth::policies::add::{add, AddOptions, AddReport};
+use bookminer::growth::policies::add::{self, AddOptions, Added};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -123,7 +124,14 @@ fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fres
     let level = config.level.or_else(|| egaroucid_level(&book));
     let options =
         AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.depth };
-    let report = with_control(None, &shown, |control| Ok(add(book, &files, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            add::Add { book, games: &files, options: &options },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     // Said once: by the human summary, else as a warning.
     let ending = crate::summary::ending();
     let human = !ending.quiet && ending.summary == crate::summary::SummaryFormat::Human;
@@ -154,7 +162,7 @@ fn egaroucid_level(book: &bookminer::book::Book) -> Option<bookminer::level::Lev
 }
 
 /// `add`'s summary as one JSON object (`--summary json`).
-fn json(report: &AddReport) -> Value {
+fn json(report: &GrowthReport<Added>) -> Value {
     joined([
         json!({
             "command": "add",
@@ -162,19 +170,19 @@ fn json(report: &AddReport) -> Value {
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "games_read": report.games_read,
-            "games_skipped": report.skipped,
-            "games_cut_short": report.cut_short,
-            "cut_short": report.cuts,
-            "positions_met": report.positions_met,
+            "games_read": report.adds.games_read,
+            "games_skipped": report.adds.skipped,
+            "games_cut_short": report.adds.cut_short,
+            "cut_short": report.adds.cuts,
+            "positions_met": report.adds.positions_met,
             "positions_added": report.added,
-            "links_added": report.links_added,
+            "links_added": report.adds.links_added,
         }),
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
             "records_written": report.records_written,
-            "reachable": report.reachable,
+            "reachable": report.adds.reachable,
             "elapsed_seconds": secs(report.elapsed),
         }),
     ])

@@ -12,7 +12,8 @@ use crate::config::{
     WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::deepen::{deepen, DeepenOptions, DeepenReport};
+use bookminer::growth::policies::deepen::{self, DeepenOptions, Deepened};
+use bookminer::growth::{Engines, GrowthReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -110,21 +111,27 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deepen", OnInterrupt::WindDown)?;
     let options = DeepenOptions {
-        extend: options,
+        growth: options,
         level,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report =
-        with_control(None, &shown, |control| Ok(deepen(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            deepen::Deepen { book, options: &options, wind_down: Cancel::new(&WIND_DOWN) },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `deepen`'s summary as one JSON object (`--summary json`).
-fn json(report: &DeepenReport) -> Value {
-    let e = &report.extend;
+fn json(report: &GrowthReport<Deepened>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "deepen",
@@ -132,15 +139,15 @@ fn json(report: &DeepenReport) -> Value {
             "output": text(&e.output),
             "journal": text(&e.journal),
             "positions_loaded": e.positions_loaded,
-            "level": report.level,
-            "needed_deepening": report.needed,
-            "deepened": report.deepened,
-            "ended_by": report.ended.name(),
-            "leaf_moves_changed": report.moves_changed,
-            "leaf_scores_changed": report.scores_changed,
-            "largest_leaf_score_change": report.largest_score_change,
-            "values_changed": report.values_changed,
-            "header_level_set": report.header_level_set,
+            "level": report.adds.level,
+            "needed_deepening": report.adds.needed,
+            "deepened": report.adds.deepened,
+            "ended_by": report.adds.ended.name(),
+            "leaf_moves_changed": report.adds.moves_changed,
+            "leaf_scores_changed": report.adds.scores_changed,
+            "largest_leaf_score_change": report.adds.largest_score_change,
+            "values_changed": report.adds.values_changed,
+            "header_level_set": report.adds.header_level_set,
         }),
         searches(&e.searches),
         json!({

@@ -10,7 +10,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::deviate::{deviate, DeviateOptions, DeviateReport};
+use bookminer::growth::policies::deviate::{self, DeviateOptions, Deviated};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -99,15 +100,17 @@ fn run_deviate(
     refuse_window(config, "deviate", "--relative and --absolute are its window")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "deviate", OnInterrupt::Stop)?;
-    let options = DeviateOptions { extend: options, relative, absolute };
-    let report = with_control(None, &shown, |control| Ok(deviate(book, &paths, &options, control)?))?;
+    let options = DeviateOptions { growth: options, relative, absolute };
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(deviate::Deviate { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `deviate`'s summary as one JSON object (`--summary json`).
-fn json(report: &DeviateReport) -> Value {
-    let e = &report.extend;
+fn json(report: &GrowthReport<Deviated>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "deviate",
@@ -115,8 +118,8 @@ fn json(report: &DeviateReport) -> Value {
             "output": text(&e.output),
             "journal": text(&e.journal),
             "positions_loaded": e.positions_loaded,
-            "relative": report.relative,
-            "absolute": report.absolute,
+            "relative": report.adds.relative,
+            "absolute": report.adds.absolute,
             "rounds": e.rounds,
             "marked": e.candidates,
             "expanded": e.expanded,

@@ -10,7 +10,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::enhance::{enhance, EnhanceOptions, EnhanceReport};
+use bookminer::growth::policies::enhance::{self, EnhanceOptions, Enhanced};
+use bookminer::growth::{Engines, GrowthReport};
 use bookminer::negamax::SearchErrors;
 use clap::Args;
 use serde_json::{json, Value};
@@ -109,15 +110,17 @@ fn run_enhance(
             input.display()
         )));
     }
-    let options = EnhanceOptions { extend: options, errors, rounds };
-    let report = with_control(None, &shown, |control| Ok(enhance(book, &paths, &options, control)?))?;
+    let options = EnhanceOptions { growth: options, errors, rounds };
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(enhance::Enhance { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `enhance`'s summary as one JSON object (`--summary json`).
-fn json(report: &EnhanceReport) -> Value {
-    let e = &report.extend;
+fn json(report: &GrowthReport<Enhanced>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "enhance",
@@ -125,9 +128,9 @@ fn json(report: &EnhanceReport) -> Value {
             "output": text(&e.output),
             "journal": text(&e.journal),
             "positions_loaded": e.positions_loaded,
-            "midgame_error": report.errors.midgame,
-            "endgame_error": report.errors.endcut,
-            "max_rounds": report.max_rounds,
+            "midgame_error": report.adds.errors.midgame,
+            "endgame_error": report.adds.errors.endcut,
+            "max_rounds": report.adds.max_rounds,
             "rounds": e.rounds,
             "marked": e.candidates,
             "expanded": e.expanded,

@@ -9,7 +9,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::{extend, ExtendReport};
+use bookminer::growth::policies::extend;
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -96,13 +97,15 @@ impl Run for Extend {
 fn run_extend(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "extend", OnInterrupt::Stop)?;
-    let report = with_control(None, &shown, |control| Ok(extend(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(extend::Extend { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `extend`'s summary as one JSON object (`--summary json`).
-pub fn json(report: &ExtendReport) -> Value {
+pub fn json(report: &GrowthReport) -> Value {
     joined([
         json!({
             "command": "extend",

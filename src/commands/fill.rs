@@ -9,7 +9,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, StopKeys, WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::growth::policies::fill::{fill, FillOptions, FillReport};
+use bookminer::growth::policies::fill::{self, FillOptions, Filled};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -95,15 +96,17 @@ fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth
     }
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
-    let options = FillOptions { extend: options, depth, max_seconds: config.max_seconds };
-    let report = with_control(None, &shown, |control| Ok(fill(book, &paths, &options, control)?))?;
+    let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(fill::Fill { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `fill`'s summary: the depth, rounds, positions and links added, and
 /// the searches.
-fn json(report: &FillReport) -> Value {
+fn json(report: &GrowthReport<Filled>) -> Value {
     joined([
         json!({
             "command": "fill",
@@ -111,13 +114,18 @@ fn json(report: &FillReport) -> Value {
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "depth": report.depth,
+            "depth": report.adds.depth,
             "rounds": report.rounds,
             "positions_added": report.added,
-            "links_added": report.links_added,
+            "links_added": report.adds.links_added,
         }),
         searches(&report.searches),
-        grown_ending(&report.searches.engines, report.ended.map(|e| e.name()), report.records_written, report.elapsed),
+        grown_ending(
+            &report.searches.engines,
+            report.adds.ended.map(|e| e.name()),
+            report.records_written,
+            report.elapsed,
+        ),
     ])
 }
 

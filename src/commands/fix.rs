@@ -16,8 +16,8 @@ use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::book::Book;
 use bookminer::fix::{fix, FixOptions, FixPaths, FixReport};
-use bookminer::growth::policies::link::{link, LinkOptions, LinkReport};
-use bookminer::growth::ExtendPaths;
+use bookminer::growth::policies::link::{self, LinkOptions, Linked};
+use bookminer::growth::{Engines, GrowthPaths, GrowthReport};
 use bookminer::run::Interrupted;
 use clap::Args;
 use serde_json::{json, Value};
@@ -157,7 +157,7 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
     // Refused in fix --link's words (issue 64: it said "extend").
     let writer = bookminer::files::input::Writer::Growth("fix --link");
-    let paths = ExtendPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);
@@ -174,7 +174,9 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
         drop(paths);
         return fix_read(config, book, &FixPaths::new(input, output, &config.out_dir)?, &shown);
     }
-    let report = with_control(None, &shown, |control| Ok(link(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(link::Link { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || link_json(&report), Some(output))?;
     Ok(0)
 }
@@ -199,7 +201,7 @@ fn json(report: &FixReport) -> Value {
 }
 
 /// `fix --link`'s summary as one JSON object (`--summary json`).
-fn link_json(report: &LinkReport) -> Value {
+fn link_json(report: &GrowthReport<Linked>) -> Value {
     joined([
         json!({
             "command": "fix",
@@ -208,14 +210,14 @@ fn link_json(report: &LinkReport) -> Value {
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "records_linked": report.records_linked,
-            "links_added": report.links_added,
-            "leaves_searched_again": report.leaves,
+            "records_linked": report.adds.records_linked,
+            "links_added": report.adds.links_added,
+            "leaves_searched_again": report.adds.leaves,
         }),
         searches(&report.searches),
         json!({
             "engines": engines(&report.searches.engines),
-            "reachable": report.reachable,
+            "reachable": report.adds.reachable,
             "records_written": report.records_written,
             "elapsed_seconds": secs(report.elapsed),
         }),

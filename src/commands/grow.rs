@@ -11,7 +11,8 @@ use crate::config::{
     Config, EngineKeys, ExtendKeys, GrowKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
 use crate::summary::{engines, joined, searches, secs, text};
-use bookminer::growth::policies::grow::{grow, GrowOptions, GrowReport};
+use bookminer::growth::policies::grow::{self, GrowOptions, Grown};
+use bookminer::growth::{Engines, GrowthReport};
 use bookminer::run::Cancel;
 use clap::Args;
 use serde_json::{json, Value};
@@ -95,20 +96,26 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "grow", OnInterrupt::WindDown)?;
     let options = GrowOptions {
-        extend: options,
+        growth: options,
         error_weight: error_weight(config)?,
         max_priority: config.max_priority,
         max_seconds: config.max_seconds,
     };
-    let report =
-        with_control(None, &shown, |control| Ok(grow(book, &paths, &options, Cancel::new(&WIND_DOWN), control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(
+            grow::Grow { book, options: &options, wind_down: Cancel::new(&WIND_DOWN) },
+            &paths,
+            Engines::Named,
+            control,
+        )?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `grow`'s summary as one JSON object (`--summary json`).
-fn json(report: &GrowReport) -> Value {
-    let e = &report.extend;
+fn json(report: &GrowthReport<Grown>) -> Value {
+    let e = report;
     joined([
         json!({
             "command": "grow",
@@ -118,13 +125,13 @@ fn json(report: &GrowReport) -> Value {
             "positions_loaded": e.positions_loaded,
             "expanded": e.expanded,
             "positions_added": e.added,
-            "ended_by": report.ended.name(),
-            "largest_expanded": report.largest_expanded,
-            "least_priority_left": report.least_left,
+            "ended_by": report.adds.ended.name(),
+            "largest_expanded": report.adds.largest_expanded,
+            "least_priority_left": report.adds.least_left,
         }),
         searches(&e.searches),
         json!({
-            "engine_utilisation": report.utilisation,
+            "engine_utilisation": report.adds.utilisation,
             "engines": engines(&e.searches.engines),
             "records_written": e.records_written,
             "elapsed_seconds": secs(e.elapsed),

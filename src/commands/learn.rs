@@ -11,11 +11,9 @@ use crate::config::{
     WriteKeys,
 };
 use crate::summary::{grown_ending, joined, searches, text};
-use bookminer::book::Book;
 use bookminer::convert::ConvertReport;
-use bookminer::growth::policies::learn::{learn, level_of, Errors, LearnOptions, LearnReport};
-use bookminer::growth::{ExtendError, ExtendPaths};
-use bookminer::run::Control;
+use bookminer::growth::policies::learn::{self, level_of, Errors, LearnOptions, Learned, Which};
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -123,12 +121,9 @@ impl Run for Learn {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: self.leaf_error };
         let asked = Asked { depth: flags.depth, errors, loops: self.loops };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", learn))
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("learn", Which::Learn))
     }
 }
-
-/// What a learning command runs: `learn` or `recalculate` of the library.
-pub type Learning = fn(Book, &ExtendPaths, &LearnOptions, Control<'_>) -> Result<LearnReport, ExtendError>;
 
 /// What a learning command was asked, beside its files and config.
 pub struct Asked {
@@ -144,14 +139,14 @@ pub fn run_learning(
     (input, output): (&Path, &Path),
     fresh: bool,
     asked: Asked,
-    (command, learning): (&'static str, Learning),
+    (command, which): (&'static str, Which),
 ) -> Result<u8, AppError> {
     refuse_window(config, command, "the errors are its window")?;
     let (Growing { paths, mut options, book, shown }, to) =
         begin_growth_into(config, (input, output), fresh, command, OnInterrupt::Stop)?;
     options.min_empties = None;
     let options = LearnOptions {
-        extend: options,
+        growth: options,
         level: config.level,
         depth: asked.depth,
         errors: asked.errors,
@@ -164,28 +159,30 @@ pub fn run_learning(
     if !crate::summary::ending().quiet {
         eprintln!("{command}: searching at level {}{from}", level.to_i32());
     }
-    let report = with_control(None, &shown, |control| Ok(learning(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(learn::Learn { book, options: &options, which }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// The summary as one JSON object (`--summary json`).
-fn json(report: &LearnReport) -> Value {
+fn json(report: &GrowthReport<Learned>) -> Value {
     joined([
         json!({
-            "command": report.command,
+            "command": report.adds.command,
             "input": text(&report.input),
             "output": text(&report.output),
             "journal": text(&report.journal),
             "positions_loaded": report.positions_loaded,
-            "level": report.level,
-            "level_from_book": report.level_from_book,
-            "loops": report.loops,
-            "todo": report.todo,
-            "leaves_searched_again": report.recalculated,
-            "positions_added": report.new_records,
-            "converted_in": report.converted_in.as_ref().map(converted),
-            "converted_out": report.converted_out.as_ref().map(converted),
+            "level": report.adds.level,
+            "level_from_book": report.adds.level_from_book,
+            "loops": report.adds.loops,
+            "todo": report.adds.todo,
+            "leaves_searched_again": report.adds.recalculated,
+            "positions_added": report.adds.new_records,
+            "converted_in": report.adds.converted_in.as_ref().map(converted),
+            "converted_out": report.adds.converted_out.as_ref().map(converted),
         }),
         searches(&report.searches),
         grown_ending(&report.searches.engines, report.stopped_early, report.records_written, report.elapsed),

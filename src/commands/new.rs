@@ -13,8 +13,8 @@ use crate::config::{Config, DeepenKeys, EngineKeys, GamesKeys, LineKeys, LogKeys
 use crate::progress::Progress;
 use crate::summary::{engines, joined, searches, secs, text};
 use bookminer::convert::OutFormat;
-use bookminer::growth::policies::new_book::{new_book, NewOptions, NewReport};
-use bookminer::growth::ExtendPaths;
+use bookminer::growth::policies::new_book::{self, NewLeaf, NewOptions};
+use bookminer::growth::{Engines, GrowthPaths, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -88,7 +88,7 @@ impl Run for New {
 fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "new")?;
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "new writes", "")) };
-    let paths = ExtendPaths::without_input(output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::without_input(output, &config.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let timeout = std::time::Duration::from_secs(config.engine_timeout);
     let engines = bookminer::growth::greet(&paths, &engines, timeout, cancel())?;
@@ -101,22 +101,24 @@ fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> 
         to,
     };
     let shown = RefCell::new(Progress::default());
-    let report = with_control(None, &shown, |control| Ok(new_book(&paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(new_book::NewBook { options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `new`'s summary as one JSON object (`--summary json`).
-fn json(report: &NewReport) -> Value {
+fn json(report: &GrowthReport<NewLeaf>) -> Value {
     joined([
         json!({
             "command": "new",
             "output": text(&report.output),
             "journal": text(&report.journal),
-            "level": report.level,
-            "n_empties": report.n_empties,
-            "leaf_move": report.leaf.and_then(|leaf| leaf.mv).map(|m| m.to_string()),
-            "leaf_score": bookminer::negamax::leaf_score(report.leaf),
+            "level": report.adds.level,
+            "n_empties": report.adds.n_empties,
+            "leaf_move": report.adds.leaf.and_then(|leaf| leaf.mv).map(|m| m.to_string()),
+            "leaf_score": bookminer::negamax::leaf_score(report.adds.leaf),
         }),
         searches(&report.searches),
         json!({

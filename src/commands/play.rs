@@ -9,8 +9,8 @@ use crate::app::run::{Files, Run};
 use crate::config::{
     Config, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys, WriteKeys,
 };
-use bookminer::growth::policies::play::play;
-use bookminer::growth::ExtendReport;
+use bookminer::growth::policies::play;
+use bookminer::growth::{Engines, GrowthReport};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -84,13 +84,15 @@ fn run_play(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     refuse_window(config, "play", "it expands every position without a link")?;
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "play", OnInterrupt::Stop)?;
-    let report = with_control(None, &shown, |control| Ok(play(book, &paths, &options, control)?))?;
+    let report = with_control(None, &shown, |control| {
+        Ok(bookminer::growth::run(play::Play { book, options: &options }, &paths, Engines::Named, control)?)
+    })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)
 }
 
 /// `play`'s summary: extend's keys, its candidates the positions without links.
-fn json(report: &ExtendReport) -> Value {
+fn json(report: &GrowthReport) -> Value {
     let mut value = crate::commands::extend::json(report);
     value["command"] = json!("play");
     value

@@ -7,8 +7,7 @@ use crate::config::{
     Config, DeepenKeys, EngineKeys, ExtendKeys, LineKeys, LogKeys, ProgressKeys, ReadKeys, Settings, WalkKeys,
     WriteKeys,
 };
-use bookminer::growth::policies::learn::recalculate;
-use bookminer::growth::policies::learn::Errors;
+use bookminer::growth::policies::learn::{Errors, Which};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -87,7 +86,7 @@ impl Run for Recalculate {
         let flags = &self.learn;
         let errors = Errors { per_move: flags.error_per_move, sum: flags.error_sum, leaf: 0 };
         let asked = Asked { depth: flags.depth, errors, loops: 1 };
-        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("recalculate", recalculate))
+        run_learning(config, (&self.input, &self.output), self.fresh, asked, ("recalculate", Which::Recalculate))
     }
 }
 

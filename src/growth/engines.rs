@@ -2,11 +2,11 @@
 //! started as processes in the run's folder, and what a fleet that gave
 //! up means to the run.
 
-use super::options::ExtendOptions;
+use super::options::GrowthOptions;
 use crate::engine::fleet::{EngineSet, GaveUp};
 use crate::engine::{EngineCommand, EngineError, EngineNamed};
-use crate::growth::growing::error::ExtendError;
-use crate::growth::growing::paths::{scratch_dir, ExtendPaths};
+use crate::growth::error::GrowthError;
+use crate::growth::paths::{scratch_dir, GrowthPaths};
 use crate::run::Cancel;
 use std::path::Path;
 use std::time::Duration;
@@ -15,23 +15,23 @@ use std::time::Duration;
 /// scratch folder, before the run reads its book: the fleet's engines,
 /// each with the protocol it speaks and its workers.
 pub fn greet(
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     named: &[EngineNamed],
     timeout: Duration,
     stop: Cancel<'_>,
-) -> Result<Vec<EngineCommand>, ExtendError> {
+) -> Result<Vec<EngineCommand>, GrowthError> {
     let scratch = scratch_dir(paths)?;
     Ok(crate::engine::greet(named, timeout, scratch.path(), stop)?)
 }
 
 /// The fleet of engine processes `options` names, each with its files in
 /// `scratch`.
-pub fn process_engines(options: &ExtendOptions, scratch: &Path) -> Vec<EngineSet> {
+pub fn process_engines(options: &GrowthOptions, scratch: &Path) -> Vec<EngineSet> {
     crate::engine::processes(&options.engines, options.engine_timeout, scratch)
 }
 
 /// The run's error for a fleet that gave up: a stop asked for, or engines
 /// that kept failing; the journal keeps every answer either way.
-pub(crate) fn gave_up_error(gave_up: GaveUp, cancel: Cancel<'_>, journal: &Path) -> ExtendError {
+pub(crate) fn gave_up_error(gave_up: GaveUp, cancel: Cancel<'_>, journal: &Path) -> GrowthError {
     EngineError::gave_up(gave_up, cancel, journal).into()
 }

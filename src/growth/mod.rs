@@ -1,21 +1,20 @@
-//! `extend` (docs/extend.md): the book grows itself, as Edax's `book
-//! extend` grows it, with engine processes doing the searches, several at
-//! once, and a journal that loses no search.
-//!
-//! A round negamaxes the book below the start ([`crate::growth::growing::store`]), walks its links
-//! for candidates (positions whose leaf is as good as their value), expands
-//! each (the leaf's child joins the book, the leaf becomes a link), and has
-//! the engines ([`crate::engine`]) search the new positions' leaves and
-//! the candidates' new ones, each answer written to the journal as it
-//! comes. Rounds go on until no candidate is left to expand. The book is
-//! then written ([`crate::growth::growing::write`]) and negamaxed as `fix` does it, into OUT.
+//! Growth (docs/extend.md, grow.md, deepen.md, policies.md): the commands
+//! that grow or search a book, each a policy ([`policies`], a file each)
+//! over one growth session (`session`: OUT begun, the journal, the
+//! growing book, the fleet, OUT written) on the growing book ([`growing`]),
+//! searched by `crate::engine`. [`run`] runs a policy with its [`Engines`]:
+//! the one way in.
 
 mod edax_order;
 mod egbook;
 mod engines;
+pub mod error;
+mod graph;
 pub mod growing;
 mod options;
+pub mod paths;
 pub mod policies;
+mod policy;
 pub mod priority;
 mod report;
 mod rounds;
@@ -23,43 +22,9 @@ mod session;
 
 pub use crate::engine::ask::Asked;
 pub use crate::engine::journal::{holder_of, starts_as_journal, JournalError, TakenFrom, JOURNAL};
-pub use crate::growth::growing::error::ExtendError;
-pub use crate::growth::growing::paths::ExtendPaths;
 pub use engines::{greet, process_engines};
-pub use options::ExtendOptions;
-pub use report::{ExtendReport, SearchTally};
-
-use crate::book::Book;
-use crate::engine::fleet::EngineSet;
-use crate::growth::growing::candidates::Marks;
-use crate::run::Control;
-use rounds::{grow_in_rounds, Choice};
-use std::path::Path;
-
-/// Extends `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names. OUT appears only when whole; the
-/// journal keeps every answer whatever happens. `control` stops the run
-/// and hears each round ([`crate::run::Phase::Round`]) and its searches counted, then
-/// the final negamax's stages, as `fix` tells them.
-pub fn extend(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
-    control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
-    extend_with(book, paths, options, |scratch| process_engines(options, scratch), control)
-}
-
-/// Extends `book` as [`extend`] does, with the searches answered by the
-/// fleet `engines` makes (whatever it is: processes, or logic in this
-/// process) instead of the engines `options` names. It is given a folder of
-/// the run's own, removed at its end, for the files its engines need.
-pub fn extend_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
-    grow_in_rounds(book, paths, options, (Choice::Walk(Marks::LeafAtLeastValue), None), engines, control)
-}
+pub use error::GrowthError;
+pub use options::GrowthOptions;
+pub use paths::GrowthPaths;
+pub use policy::{run, Engines, Policy};
+pub use report::{GrowthReport, SearchTally};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// What `extend` is asked to do.
 #[derive(Clone, Debug)]
-pub struct ExtendOptions {
+pub struct GrowthOptions {
     /// The fleet: one engine or more, each with its workers.
     pub engines: Vec<EngineCommand>,
     /// The longest wait for one answer.
@@ -24,11 +24,11 @@ pub struct ExtendOptions {
     pub window: Window,
 }
 
-impl ExtendOptions {
+impl GrowthOptions {
     /// A session of `engines` over the whole book, as `add` and `new` run
     /// one: from the initial position, no window, no gate, no budget.
-    pub fn whole_book(engines: &[EngineCommand], engine_timeout: Duration) -> ExtendOptions {
-        ExtendOptions {
+    pub fn whole_book(engines: &[EngineCommand], engine_timeout: Duration) -> GrowthOptions {
+        GrowthOptions {
             engines: engines.to_vec(),
             engine_timeout,
             min_empties: None,

@@ -1,19 +1,21 @@
-//! What an `extend` run did, for the summary, and what every growth
-//! command's report holds of its searches and engines ([`SearchTally`]),
-//! with the summary's lines on them.
+//! What a growth run did, for the summary: the one report
+//! ([`GrowthReport`]), what every run's session did with what its policy
+//! adds (`adds`, a type of the policy's file), its searches and engines
+//! ([`SearchTally`]), with the summary's lines on them.
 
 use crate::engine::ask::Asked;
 use crate::engine::fleet::EngineReport;
 use crate::engine::journal::TakenFrom;
 use crate::engine::summary::{fleet_size, write_engines, write_set_aside, write_taken};
-use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::paths::GrowthPaths;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// What a run did, for the summary.
+/// What a growth run did, for the summary: what every policy's session
+/// did, and in `adds` what the policy adds (nothing for extend and play).
 #[derive(Clone, Debug, Default)]
-pub struct ExtendReport {
+pub struct GrowthReport<A = ()> {
     /// IN, the book read.
     pub input: PathBuf,
     /// OUT, the book written.
@@ -39,10 +41,20 @@ pub struct ExtendReport {
     pub records_written: u64,
     /// Time the whole run took.
     pub elapsed: Duration,
+    /// What the run's policy adds: its own counts and settings.
+    pub adds: A,
 }
 
-impl fmt::Display for ExtendReport {
+impl fmt::Display for GrowthReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_rounds(f)
+    }
+}
+
+impl<A> GrowthReport<A> {
+    /// extend's summary (its rounds, candidates, positions added, searches,
+    /// book written), which play's, enhance's and deviate's end with.
+    pub fn write_rounds(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "candidates           {} ({} expanded)", self.candidates, self.expanded)?;
@@ -111,33 +123,69 @@ impl SearchTally {
     }
 }
 
-impl ExtendReport {
+impl<A: Default> GrowthReport<A> {
     /// The report of a run just begun: its paths and the positions read.
-    pub(crate) fn new(paths: &ExtendPaths, positions_loaded: u64) -> ExtendReport {
-        ExtendReport {
+    pub(crate) fn new(paths: &GrowthPaths, positions_loaded: u64) -> GrowthReport<A> {
+        GrowthReport {
             input: paths.input.clone(),
             output: paths.output.clone(),
             journal: paths.journal.clone(),
             positions_loaded,
-            ..ExtendReport::default()
+            ..GrowthReport::default()
+        }
+    }
+}
+
+impl<A> GrowthReport<A> {
+    /// The same report with `adds` as what the policy adds.
+    pub(crate) fn with<B>(self, adds: B) -> GrowthReport<B> {
+        let GrowthReport {
+            input,
+            output,
+            journal,
+            positions_loaded,
+            rounds,
+            candidates,
+            expanded,
+            added,
+            searches,
+            stopped_early,
+            records_written,
+            elapsed,
+            adds: _,
+        } = self;
+        GrowthReport {
+            input,
+            output,
+            journal,
+            positions_loaded,
+            rounds,
+            candidates,
+            expanded,
+            added,
+            searches,
+            stopped_early,
+            records_written,
+            elapsed,
+            adds,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ExtendReport;
+    use super::GrowthReport;
 
     /// Issue 64, point 11: "2001 expanded" beside "2000 positions added"
     /// says what the other one did.
     #[test]
     fn an_expansion_that_added_no_position_is_said_beside_the_positions_added() {
-        let report = ExtendReport { candidates: 2500, expanded: 2001, added: 2000, ..ExtendReport::default() };
+        let report = GrowthReport::<()> { candidates: 2500, expanded: 2001, added: 2000, ..GrowthReport::default() };
         let text = report.to_string();
         assert!(text.contains("candidates           2500 (2001 expanded)\n"), "{text}");
         let added = "positions added      2000 (the other 1 expanded led to positions the book held already)\n";
         assert!(text.contains(added), "{text}");
-        let even = ExtendReport { expanded: 7, added: 7, ..ExtendReport::default() }.to_string();
+        let even = GrowthReport::<()> { expanded: 7, added: 7, ..GrowthReport::default() }.to_string();
         assert!(even.contains("positions added      7\n"), "{even}");
     }
 }

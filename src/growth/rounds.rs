@@ -2,21 +2,22 @@
 //! search the new leaves, until no candidate is left.
 
 use super::edax_order::in_edax_order;
-use super::options::ExtendOptions;
-use super::report::ExtendReport;
+use super::options::GrowthOptions;
+use super::report::GrowthReport;
 use super::session::{Held, Policy};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::{Gates, Marks};
-use crate::growth::growing::error::{ExtendError, GrowingError};
+use crate::growth::growing::error::GrowingError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
+use crate::growth::paths::GrowthPaths;
 use crate::run::{Cancel, Control, Phase};
 use crate::window::Window;
 use crate::wording::count;
@@ -27,8 +28,8 @@ use std::time::Instant;
 /// `max_rounds` were done); `play`'s, whose candidates are the positions
 /// without links; and `enhance`'s, whose marking walk is its own.
 pub(crate) struct Rounds<'o> {
-    pub(crate) options: &'o ExtendOptions,
-    pub(crate) report: ExtendReport,
+    pub(crate) options: &'o GrowthOptions,
+    pub(crate) report: GrowthReport,
     pub(crate) marks: Choice,
     pub(crate) max_rounds: Option<u64>,
 }
@@ -38,13 +39,13 @@ pub(crate) struct Rounds<'o> {
 /// extend, play and enhance, which differ only in these two.
 pub(crate) fn grow_in_rounds(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     (marks, max_rounds): (Choice, Option<u64>),
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
-    let mut rounds = Rounds { options, report: ExtendReport::new(paths, 0), marks, max_rounds };
+) -> Result<GrowthReport, GrowthError> {
+    let mut rounds = Rounds { options, report: GrowthReport::new(paths, 0), marks, max_rounds };
     let ran = super::session::grow_book(book, paths, options, engines, &mut rounds, control)?;
     ran.fill(&mut rounds.report);
     Ok(rounds.report)
@@ -64,7 +65,7 @@ pub(crate) enum Choice {
 pub(crate) type OwnMarks = fn(&Store<'_>, &Solved, NodeId, u32) -> Result<Vec<NodeId>, GrowingError>;
 
 impl Policy for Rounds<'_> {
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, candidates, .. } = held;
         let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };
         let gates = Gates { window: self.options.window, min_empties };
@@ -87,7 +88,7 @@ struct Run<'r, 's, 'b> {
     store: &'s mut Store<'b>,
     solved: &'r mut Solved,
     journal: &'r mut Journal,
-    report: &'r mut ExtendReport,
+    report: &'r mut GrowthReport,
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
 }
@@ -101,7 +102,7 @@ impl Run<'_, '_, '_> {
         (max_positions, max_rounds): (Option<u64>, Option<u64>),
         (gates, marks): (Gates, Choice),
         control: &mut Control<'_>,
-    ) -> Result<(), ExtendError> {
+    ) -> Result<(), GrowthError> {
         // Without a window the negamax's walk is the first candidate walk.
         let mut first_walk = first_candidates.filter(|_| gates.window == Window::NONE);
         loop {
@@ -148,7 +149,7 @@ impl Run<'_, '_, '_> {
     /// Expands the candidates in Edax's order ([`in_edax_order`]); returns
     /// the positions whose leaves are to be searched: each new position,
     /// then its parent, in turn.
-    fn expand(&mut self, candidates: &[NodeId], mut left: Option<u64>) -> Result<Vec<NodeId>, ExtendError> {
+    fn expand(&mut self, candidates: &[NodeId], mut left: Option<u64>) -> Result<Vec<NodeId>, GrowthError> {
         let mut to_search = Vec::new();
         let edax = matches!(self.store.flavor(), Flavor::Edax(_));
         for id in in_edax_order(self.store, candidates) {
@@ -189,7 +190,7 @@ impl Run<'_, '_, '_> {
         plans: &[LeafPlan],
         fleet: &Fleet,
         control: &mut Control<'_>,
-    ) -> Result<Vec<Option<Answer>>, ExtendError> {
+    ) -> Result<Vec<Option<Answer>>, GrowthError> {
         let mut asked = Asked::default();
         let mut answerers = Answerers { journal: self.journal, fleet, engines: self.engines, cancel: self.cancel };
         let known = plans.iter().filter(|p| p.query().is_none()).count();

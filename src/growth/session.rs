@@ -5,23 +5,23 @@
 //! writes the book grown, negamaxed as `fix` does, into OUT and says what
 //! the engines did.
 
-use super::options::ExtendOptions;
-use super::report::{ExtendReport, SearchTally};
+use super::options::GrowthOptions;
+use super::report::{GrowthReport, SearchTally};
 use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
 use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
 use crate::growth::growing::first::{self, FirstNegamax, Prepared};
-use crate::growth::growing::paths::scratch_dir;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
 use crate::growth::growing::write;
+use crate::growth::paths::scratch_dir;
+use crate::growth::paths::GrowthPaths;
 use crate::run::{Cancel, Control, RunError, Stopped};
 use crate::symmetry::normalize;
 use crate::walk::Start;
@@ -56,7 +56,7 @@ pub(crate) struct Held<'s, 'b> {
 pub(crate) trait Policy {
     /// Grows the book `held` holds, with the searches answered by the
     /// journal or `fleet`, telling `control` how it goes.
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError>;
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError>;
 
     /// Whether the policy grows the book negamaxed below the start (and
     /// keeps [`Held::solved`] up to date), as extend and grow do; else it
@@ -91,7 +91,7 @@ pub(crate) struct Ran {
 
 impl Ran {
     /// Puts what the session did into a run's report.
-    pub(crate) fn fill(self, report: &mut ExtendReport) {
+    pub(crate) fn fill<A>(self, report: &mut GrowthReport<A>) {
         report.positions_loaded = self.positions_loaded;
         self.fleet.fill(&mut report.searches);
         report.records_written = self.records_written;
@@ -106,16 +106,16 @@ impl Ran {
 /// happens. `control` hears the policy's stages, then the final negamax's.
 pub(crate) fn grow_book(
     book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
+    paths: &GrowthPaths,
+    options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     policy: &mut impl Policy,
     mut control: Control<'_>,
-) -> Result<Ran, ExtendError> {
+) -> Result<Ran, GrowthError> {
     let began = Instant::now();
     let cancel = control.cancel;
     // Refused before anything is written, every record of IN first.
-    ExtendError::check_records(&book)?;
+    GrowthError::check_records(&book)?;
     let (flavor, min_empties) = gates_of(&book, options)?;
     let book = checked_from_initial(book, &options.start, min_empties, paths, cancel)?;
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
@@ -198,10 +198,10 @@ impl FleetRan {
 pub(crate) fn run_fleet<T>(
     engines: &[EngineSet],
     journal: &mut Journal,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     cancel: Cancel<'_>,
-    work: impl FnOnce(&mut Journal, &Fleet<'_>) -> Result<T, ExtendError>,
-) -> (Result<T, ExtendError>, FleetRan) {
+    work: impl FnOnce(&mut Journal, &Fleet<'_>) -> Result<T, GrowthError>,
+) -> (Result<T, GrowthError>, FleetRan) {
     let room = Room::new(engines);
     journal.serve(identities(engines));
     let done = std::thread::scope(|scope| {
@@ -225,9 +225,9 @@ fn checked_from_initial(
     book: Book,
     start: &Start,
     min_empties: u32,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     cancel: Cancel<'_>,
-) -> Result<Book, ExtendError> {
+) -> Result<Book, GrowthError> {
     let initial = Start::initial();
     if start.board == initial.board || initial.locate_in(&book).is_err() {
         return Ok(book);
@@ -239,7 +239,7 @@ fn checked_from_initial(
 /// How `book` grows, and the fewest empty squares growth enters
 /// (`min_empties`, else the book's default); a start the book does not
 /// hold is refused.
-fn gates_of(book: &Book, options: &ExtendOptions) -> Result<(Flavor, u32), ExtendError> {
+fn gates_of(book: &Book, options: &GrowthOptions) -> Result<(Flavor, u32), GrowthError> {
     let (flavor, header_empties) = flavor_of(&book.header());
     start_node(book, &options.start)?;
     Ok((flavor, options.min_empties.unwrap_or(header_empties)))
@@ -257,7 +257,7 @@ struct Growing<'b> {
 
 impl<'b> Growing<'b> {
     /// The growing book over `book` as read, nothing negamaxed.
-    fn as_read(book: &'b Book, flavor: Flavor, options: &ExtendOptions) -> Result<Growing<'b>, ExtendError> {
+    fn as_read(book: &'b Book, flavor: Flavor, options: &GrowthOptions) -> Result<Growing<'b>, GrowthError> {
         let store = Store::with_links(book, flavor, None);
         let root = start_node(book, &options.start)?;
         Ok(Growing { store, root, solved: Solved::new(0), candidates: None })
@@ -274,10 +274,10 @@ fn growing<'b>(
     flavor: Flavor,
     links: Option<(LinkTargets, Parents)>,
     first: Option<FirstNegamax>,
-    options: &ExtendOptions,
+    options: &GrowthOptions,
     (min_empties, marks): (u32, Option<Marks>),
     stop: Stop<'_>,
-) -> Result<Growing<'b>, ExtendError> {
+) -> Result<Growing<'b>, GrowthError> {
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(book, &options.start)?;
     if let Some(mut first) = first {
@@ -308,8 +308,8 @@ fn flavor_of(header: &Header) -> (Flavor, u32) {
 }
 
 /// The start position's node.
-fn start_node(book: &Book, start: &Start) -> Result<NodeId, ExtendError> {
-    let root = start.locate_in(book).map_err(|missing| ExtendError::start_missing(book.path(), missing))?;
+fn start_node(book: &Book, start: &Start) -> Result<NodeId, GrowthError> {
+    let root = start.locate_in(book).map_err(|missing| GrowthError::start_missing(book.path(), missing))?;
     Ok(NodeId::Book(root))
 }
 
@@ -324,7 +324,7 @@ pub(crate) struct Opened {
 impl Opened {
     /// Makes the folders, begins OUT, opens the journal and makes the
     /// scratch folder: what extend and grow do once the start is known.
-    pub(crate) fn open(paths: &ExtendPaths) -> Result<Opened, ExtendError> {
+    pub(crate) fn open(paths: &GrowthPaths) -> Result<Opened, GrowthError> {
         let io = RunError::io;
         for path in [&paths.output, &paths.journal] {
             if let Some(dir) = path.parent() {
@@ -379,9 +379,9 @@ fn write_grown(
     book: &Book,
     mut out: AtomicFile,
     folder: &Path,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     cancel: Cancel<'_>,
-) -> Result<Written, ExtendError> {
+) -> Result<Written, GrowthError> {
     let initial = store.find(&normalize(&Start::initial().board).board);
     if !negamaxed || !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
         drop(solved);
@@ -390,7 +390,7 @@ fn write_grown(
         }
         return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, Box::new(out)));
     }
-    let interrupted = ExtendError::interrupted(&paths.journal);
+    let interrupted = GrowthError::interrupted(&paths.journal);
     let path = &paths.output;
     let began = Instant::now();
     let records = write::write_fixed(&store, &solved, &mut out, cancel).map_err(|failure| match failure {
@@ -399,7 +399,7 @@ fn write_grown(
         SinkFailure::Own(error) => error.into(),
     })?;
     if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
+        return Err(GrowthError::book_changed(&paths.input));
     }
     let out = out.finish().map_err(RunError::io(path))?;
     cancel.check().map_err(&interrupted)?;
@@ -410,9 +410,9 @@ fn write_grown(
 
 /// Streams the book `store` grew into `folder` and lets the store go;
 /// refused if the book read changed meanwhile.
-fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) -> Result<SetAside, ExtendError> {
+fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &GrowthPaths) -> Result<SetAside, GrowthError> {
     if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
+        return Err(GrowthError::book_changed(&paths.input));
     }
     let io = RunError::io;
     let mut file = tempfile::Builder::new().prefix("grown-").tempfile_in(folder).map_err(io(folder))?;
@@ -422,7 +422,7 @@ fn set_aside(store: Store<'_>, book: &Book, folder: &Path, paths: &ExtendPaths) 
     drop(buffered);
     drop(store);
     if book.file().changed() {
-        return Err(ExtendError::book_changed(&paths.input));
+        return Err(GrowthError::book_changed(&paths.input));
     }
     Ok(SetAside { file, name: book.path().display().to_string() })
 }
@@ -437,13 +437,13 @@ impl SetAside {
         self,
         book: Book,
         out: AtomicFile,
-        paths: &ExtendPaths,
+        paths: &GrowthPaths,
         control: Control<'_>,
-    ) -> Result<(u64, u64), ExtendError> {
+    ) -> Result<(u64, u64), GrowthError> {
         drop(book);
         let shown_as = format!("{} (grown, before its negamax)", paths.output.display());
         let grown = Book::open_as(self.file.path(), &shown_as, &ReadOptions::default())
-            .map_err(|e| ExtendError::Grown { read: self.name, source: Box::new(e) })?;
+            .map_err(|e| GrowthError::Grown { read: self.name, source: Box::new(e) })?;
         let written = fix_out(grown, out, paths, control);
         drop(self.file);
         written
@@ -457,16 +457,16 @@ impl SetAside {
 fn fix_out(
     book: Book,
     mut out: AtomicFile,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     control: Control<'_>,
-) -> Result<(u64, u64), ExtendError> {
+) -> Result<(u64, u64), GrowthError> {
     let cancel = control.cancel;
     let path = &paths.output;
     let records = book.counts().records;
     let sink = Path::new("(no receipt)");
     // A stop while the book is written is the run's stop: the journal
     // keeps every answer, as at any other moment.
-    let interrupted = ExtendError::interrupted(&paths.journal);
+    let interrupted = GrowthError::interrupted(&paths.journal);
     let run_error = |error| match error {
         FixError::Run(RunError::Interrupted(Stopped { stop, .. })) => interrupted(stop),
         error => error.into(),

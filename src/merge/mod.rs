@@ -30,10 +30,10 @@ use crate::files::input::{OverInput, Writer};
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_into, FixError, FixOptions};
 use crate::format::OutFormat;
-use crate::growth::growing::error::ExtendError;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::growth::growing::leaves::{answer_leaves, LeavesAnswered};
-use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::paths::GrowthPaths;
 use crate::run::{Cancel, Control, Interrupted, Left, Phase, RunError};
 use crate::wording::count;
 use crate::write::pipeline::SinkFailure;
@@ -115,7 +115,7 @@ pub enum MergeError {
     Fix(#[from] FixError),
     /// The engines, or the journal.
     #[error(transparent)]
-    Extend(#[from] ExtendError),
+    Extend(#[from] GrowthError),
 }
 
 impl MergeError {
@@ -154,7 +154,7 @@ pub struct MergePaths {
     /// The receipt, merge.jsonl.
     pub receipt: PathBuf,
     /// The journal and the engines' folder, when an engine searches.
-    pub engines: Option<ExtendPaths>,
+    pub engines: Option<GrowthPaths>,
 }
 
 impl MergePaths {
@@ -173,7 +173,7 @@ impl MergePaths {
             return Err(MergeError::BookIsReceipt { output: output.to_path_buf(), receipt });
         }
         let engines = match engines {
-            true => Some(ExtendPaths::new(a, output, out_dir)?),
+            true => Some(GrowthPaths::new(a, output, out_dir)?),
             false => None,
         };
         Ok(MergePaths { a: a.to_path_buf(), b: b.to_path_buf(), output: output.to_path_buf(), receipt, engines })
@@ -362,7 +362,7 @@ fn search_stale(
     (composed, to): (&Path, OutFormat),
     pending: &[Pending],
     entries: &mut [compose::Entry],
-    (paths, engines): (&ExtendPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
+    (paths, engines): (&GrowthPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
     control: &mut Control<'_>,
 ) -> Result<LeavesAnswered, MergeError> {
     let plans: Vec<LeafPlan> = pending.iter().map(|p| p.plan).collect();

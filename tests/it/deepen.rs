@@ -11,9 +11,9 @@ use bookminer::engine::fleet::EngineSet;
 use bookminer::engine::search::{Answer, Fault, Launcher, Query, Searcher};
 use bookminer::engine::Protocol;
 use bookminer::format::edax::entries::encode;
-use bookminer::growth::policies::deepen::{deepen_with, DeepenOptions};
+use bookminer::growth::policies::deepen::{Deepen, DeepenOptions};
 use bookminer::growth::priority::ErrorWeight;
-use bookminer::growth::{ExtendOptions, ExtendPaths};
+use bookminer::growth::{run, Engines, GrowthOptions, GrowthPaths};
 use bookminer::level::Level;
 use bookminer::negamax::search_level;
 use bookminer::run::{Cancel, Control};
@@ -293,9 +293,9 @@ fn random_book(dir: &Path, games: &[Vec<u8>], levels: &[u8], scores: &[i8]) {
 /// Runs deepen in the process on `dir/in.dat` with a budget of `n` records.
 fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     let book = Book::open(&dir.join("in.dat"), &Default::default()).unwrap();
-    let paths = ExtendPaths::new(&dir.join("in.dat"), &dir.join("out.dat"), &dir.join("o")).unwrap();
+    let paths = GrowthPaths::new(&dir.join("in.dat"), &dir.join("out.dat"), &dir.join("o")).unwrap();
     let options = DeepenOptions {
-        extend: ExtendOptions {
+        growth: GrowthOptions {
             engines: Vec::new(),
             engine_timeout: Duration::from_secs(60),
             min_empties: Some(0),
@@ -318,8 +318,10 @@ fn deepen_budgeted(dir: &Path, level: u8, w: f64, n: u64) {
     };
     let cancel = AtomicBool::new(false);
     let control = Control { cancel: Cancel::new(&cancel), phase: &mut |_| {}, progress: &mut |_| {} };
-    let report = deepen_with(book, &paths, &options, engines, Cancel::new(&AtomicBool::new(false)), control).unwrap();
-    assert!(report.deepened <= n);
+    let never = AtomicBool::new(false);
+    let deepen = Deepen { book, options: &options, wind_down: Cancel::new(&never) };
+    let report = run(deepen, &paths, Engines::made(engines), control).unwrap();
+    assert!(report.adds.deepened <= n);
 }
 
 proptest! {

@@ -445,26 +445,63 @@ fn a_command_named_in_a_shared_file_is_found() {
 }
 
 /// The growing book and `merge` are grown or searched by the policies of
-/// `growth` (src/growth/policies/, over its session) and know nothing of them, and the engines
-/// know nothing of the growing book: the policies depend on the growing
-/// book and the engines, never the other way.
+/// `growth` (src/growth/policies/, over its session) and know nothing of
+/// them: of growth they read only the growing book, a growth run's error
+/// and its paths; the engines know nothing of growth at all. The policies
+/// depend on the growing book and the engines, never the other way.
 #[test]
 fn the_growing_book_and_merge_know_nothing_of_the_growth_policies() {
     let src = common::repo().join("src");
-    let rooms = [
-        ("growth/growing", "crate::growth", "crate::growth::growing"),
-        ("merge", "crate::growth", "crate::growth::growing"),
-        ("engine", "crate::growth", "crate::growth"),
-    ];
-    for (room, unknown, known) in rooms {
+    let known = ["crate::growth::growing", "crate::growth::error", "crate::growth::paths"];
+    for (room, known) in [("growth/growing", &known[..]), ("merge", &known[..]), ("engine", &[][..])] {
         let mut files = Vec::new();
         rust_files(&src.join(room), &mut files);
         assert!(files.len() >= 5, "{} files under src/{room}", files.len());
         for file in &files {
             for path in paths_in(&code(file)) {
-                let allowed = known != unknown && path.starts_with(known);
-                assert!(!path.starts_with(unknown) || allowed, "{} uses {path}", file.display());
+                let allowed = known.iter().any(|k| path == *k || path.starts_with(&format!("{k}::")));
+                assert!(!path.starts_with("crate::growth") || allowed, "{} uses {path}", file.display());
             }
+        }
+    }
+}
+
+/// Issue 63 point 5: a growth policy is one file. Every file of
+/// src/growth/policies/ (but its mod.rs, which declares them) is a policy:
+/// a value implementing `growth::Policy`, which `growth::run` runs. No
+/// policy imports another, and no file of `src/` names a policy's module
+/// but its own, the policies' mod.rs and the commands' (src/commands/), so
+/// a new policy is its file, its line in mod.rs and its command.
+#[test]
+fn a_growth_policy_is_one_file() {
+    let src = common::repo().join("src");
+    let folder = src.join("growth/policies");
+    let declared = code(&folder.join("mod.rs"));
+    let mut names = Vec::new();
+    for entry in fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name != "mod" {
+            assert!(path.extension().is_some_and(|e| e == "rs"), "{} is not a policy's file", path.display());
+            assert!(declared.contains(&format!("pub mod {name};")), "policies/mod.rs does not declare {name}");
+            assert!(code(&path).contains("impl crate::growth::policy::Policy for "), "{name}.rs is no policy");
+            names.push(name);
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 11 && names.contains(&"deepen".to_string()), "policies: {names:?}");
+    let (_, files) = sources();
+    for file in &files {
+        let (in_policies, in_commands) =
+            (file.parent() == Some(folder.as_path()), file.starts_with(src.join("commands")));
+        let code = code(file);
+        for name in &names {
+            let named = [format!("policies::{name}"), format!("super::{name}::")]
+                .iter()
+                .any(|path| code.contains(path.as_str()));
+            let its_own = file.file_stem().is_some_and(|s| s == name.as_str());
+            let allowed = in_commands || (in_policies && its_own);
+            assert!(!named || allowed, "{} names the policy {name}", file.display());
         }
     }
 }

@@ -14,7 +14,6 @@
 //! holds): the walk notes who links to whom, to carry changes up, and
 //! growth finds each position's links again as it goes.
 
-use super::error::ExtendError;
 use super::first_walk::{Entered, Event, Teller, BATCHES_IN_FLIGHT, BATCH_EVENTS};
 use super::marks::Marks;
 use super::position::{negamax_of, Child, Position};
@@ -23,6 +22,7 @@ use crate::bits::Bits;
 use crate::book::index::Located;
 use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
+use crate::growth::error::GrowthError;
 use crate::negamax::{self, EdaxPosition, Negamaxed};
 use crate::parallel::Batches;
 use crate::run::{Cancel, Interrupted, RunError};
@@ -70,7 +70,7 @@ pub fn prepare(
     (min_empties, kept): (u32, Option<Marks>),
     journal: &Path,
     cancel: Cancel<'_>,
-) -> Result<Prepared, ExtendError> {
+) -> Result<Prepared, GrowthError> {
     let flavor = match book.header().edax() {
         Some(header) => Flavor::Edax(header.search_errors()),
         None => Flavor::Egaroucid,
@@ -78,7 +78,7 @@ pub fn prepare(
     let path = book.path().to_path_buf();
     let began = Instant::now();
     let walkable = Walkable::keeping_index(book, start)
-        .map_err(|missing| ExtendError::start_missing(&path, missing))?
+        .map_err(|missing| GrowthError::start_missing(&path, missing))?
         .links_only();
     walkable.book().log_resolved(&path, began);
     let began = Instant::now();
@@ -88,10 +88,10 @@ pub fn prepare(
     let ((walked, negamaxer), parents) =
         beside_parents(&walkable, || walk_and_negamax(&walkable, negamaxer, cancel)).map_err(RunError::io(&path))?;
     if walkable.book().file().changed() {
-        return Err(ExtendError::book_changed(&path));
+        return Err(GrowthError::book_changed(&path));
     }
     let stats = walked.map_err(|error| match error {
-        crate::walk::WalkError::Visitor(stop) => ExtendError::interrupted(journal)(stop),
+        crate::walk::WalkError::Visitor(stop) => GrowthError::interrupted(journal)(stop),
         other => RunError::of_walk(&path, other, |_| unreachable!("the visitor's error is matched above")).into(),
     })?;
     let first = negamaxer.finish();

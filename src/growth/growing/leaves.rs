@@ -2,14 +2,14 @@
 //! first, then a fleet started for the batch. How `merge` searches the
 //! leaves whose moves became links.
 
-use super::error::ExtendError;
 use super::leaf_plan::LeafPlan;
-use super::paths::{scratch_dir, ExtendPaths};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::search::Answer;
 use crate::engine::summary::labels;
+use crate::growth::error::GrowthError;
+use crate::growth::paths::{scratch_dir, GrowthPaths};
 use crate::run::{Cancel, RunError};
 use std::path::{Path, PathBuf};
 
@@ -31,15 +31,15 @@ pub struct LeavesAnswered {
 
 /// Answers the searches `plans` ask, the journal of `paths` first, then
 /// the fleet `engines` makes (given the run's own folder, as in
-/// `crate::growth::extend_with`): how `merge` searches its stale leaves. `done` hears
+/// `crate::growth::Engines::Made`): how `merge` searches its stale leaves. `done` hears
 /// how many searches are answered so far.
 pub fn answer_leaves(
     plans: &[LeafPlan],
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     done: &mut dyn FnMut(usize, f64),
     cancel: Cancel<'_>,
-) -> Result<LeavesAnswered, ExtendError> {
+) -> Result<LeavesAnswered, GrowthError> {
     let mut journal = Journal::read_for_run(&paths.taken, paths.fresh)?;
     let scratch = scratch_dir(paths)?;
     let engines = &engines(scratch.path());

@@ -4,7 +4,7 @@
 //! [`position`] with `crate::negamax`'s rules), the candidates a round
 //! expands ([`candidates`]), what a position's leaf becomes ([`leaf_plan`]),
 //! and the book grown written into OUT ([`write`]). Beside it, where a
-//! growth run reads and writes ([`paths`]), its error ([`error`]), and a
+//! growing book's error ([`error`]), and a
 //! batch of leaf searches answered outside a growth session ([`leaves`],
 //! `merge`'s).
 //!
@@ -18,7 +18,6 @@ mod first_walk;
 pub mod leaf_plan;
 pub mod leaves;
 pub(crate) mod marks;
-pub mod paths;
 pub(crate) mod position;
 pub(crate) mod solved;
 pub(crate) mod store;

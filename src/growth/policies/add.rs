@@ -14,17 +14,17 @@
 use crate::board::Board;
 use crate::book::{Book, Header};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::Fleet;
 use crate::engine::search::{Answer, Query};
 use crate::engine::EngineCommand;
 use crate::games::{GameFiles, PlayedGame, Read};
-use crate::growth::engines::process_engines;
-use crate::growth::growing::error::ExtendError;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::SearchTally;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
@@ -34,7 +34,7 @@ use crate::wording::count;
 use hashbrown::{HashMap, HashSet};
 use smallvec::SmallVec;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The games whose cut is named in the summary and the log, at most.
@@ -59,17 +59,9 @@ pub struct AddOptions {
     pub depth: Option<u32>,
 }
 
-/// What a run did, for the summary.
+/// What `add` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct AddReport {
-    /// IN, the book read.
-    pub input: PathBuf,
-    /// OUT, the book written.
-    pub output: PathBuf,
-    /// The journal the searches were taken from and written to.
-    pub journal: PathBuf,
-    /// Positions in the book read.
-    pub positions_loaded: u64,
+pub struct Added {
     /// Games read, skipped (another start), and cut short by a move that
     /// is not legal or no move at all (the first few named).
     pub games_read: u64,
@@ -83,14 +75,8 @@ pub struct AddReport {
     /// Positions the games reached that the rule takes (each time one is
     /// met), those that were new to the book, and the links added.
     pub positions_met: u64,
-    /// Positions added: those met that were new to the book.
-    pub added: u64,
     /// Links added, to the positions added and to those held.
     pub links_added: u64,
-    /// The searches, the journal's answers and the engines.
-    pub searches: SearchTally,
-    /// Records in the book written.
-    pub records_written: u64,
     /// Records of the book written reachable over links from the initial
     /// position (Edax's `book add` links no position it held before, so a
     /// book made from games may be many trees: `fix --link` joins them).
@@ -98,24 +84,22 @@ pub struct AddReport {
     /// OUT is an Egaroucid book: its links are the moves whose child it
     /// holds, so no command links what no line reaches.
     pub links_implicit: bool,
-    /// Time the whole run took.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for AddReport {
+impl fmt::Display for GrowthReport<Added> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(
             f,
             "games                {} read, {} skipped (another start), {} cut short",
-            self.games_read, self.skipped, self.cut_short
+            self.adds.games_read, self.adds.skipped, self.adds.cut_short
         )?;
-        for cut in &self.cuts {
+        for cut in &self.adds.cuts {
             writeln!(f, "  cut short          {cut}")?;
         }
-        writeln!(f, "positions met        {}", self.positions_met)?;
+        writeln!(f, "positions met        {}", self.adds.positions_met)?;
         writeln!(f, "positions added      {}", self.added)?;
-        writeln!(f, "links added          {}", self.links_added)?;
+        writeln!(f, "links added          {}", self.adds.links_added)?;
         self.searches.write(&self.journal, f)?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         if let Some(advice) = self.unreachable() {
@@ -125,15 +109,15 @@ impl fmt::Display for AddReport {
     }
 }
 
-impl AddReport {
+impl GrowthReport<Added> {
     /// What to say of the records the initial position does not reach
     /// over links, if any: how many, and, for an Edax book, what to run
     /// (an Egaroucid book links every move whose child it holds: no
     /// command links the rest).
     pub fn unreachable(&self) -> Option<String> {
-        let left = self.records_written.checked_sub(self.reachable).filter(|&n| n > 0)?;
+        let left = self.records_written.checked_sub(self.adds.reachable).filter(|&n| n > 0)?;
         let records = count(left, "record", "records");
-        Some(match self.links_implicit {
+        Some(match self.adds.links_implicit {
             true => format!("{records} not reachable: no line from the initial position reaches them"),
             false => format!(
                 "{records} not reachable: no line of links from the initial position reaches them; `bookminer fix --link {} LINKED.dat` links them",
@@ -208,59 +192,55 @@ impl Rule {
 
 /// The options of the session `add` runs in: from the initial position,
 /// no window, its engines.
-fn session_options(options: &AddOptions) -> ExtendOptions {
-    ExtendOptions::whole_book(&options.engines, options.engine_timeout)
+fn session_options(options: &AddOptions) -> GrowthOptions {
+    GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
-/// Adds the positions of `games` to `book` (read from `paths.input`) into
-/// `paths.output`, with the engine processes `options` names.
-pub fn add(
-    book: Book,
-    games: &GameFiles,
-    paths: &ExtendPaths,
-    options: &AddOptions,
-    control: Control<'_>,
-) -> Result<AddReport, ExtendError> {
-    let session = session_options(options);
-    add_with(book, games, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `add`: the positions of `games` put into `book` as Edax's `book add`
+/// puts them.
+pub struct Add<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// The game files, read in order.
+    pub games: &'a GameFiles,
+    /// What `add` is asked.
+    pub options: &'a AddOptions,
 }
 
-/// Adds games to `book` as [`add`] does, the searches answered by the
-/// fleet `engines` makes (given the run's own folder).
-pub fn add_with(
-    book: Book,
-    games: &GameFiles,
-    paths: &ExtendPaths,
-    options: &AddOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<AddReport, ExtendError> {
-    let rule = Rule::of(&book.header(), options);
-    rule.warn_of_left_aside(options);
-    // Every game file read whole before the first search: a damaged one
-    // late in the list is found now, not after hours of searches.
-    let cancel = control.cancel;
-    let stopped = |stop| ExtendError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
-    let entries = games.check(|read| match read % 1024 {
-        0 => cancel.check().map_err(stopped),
-        _ => Ok(()),
-    })?;
-    let report = AddReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        ..AddReport::default()
-    };
-    let mut adder = Adder { games, entries, rule, report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
-    let mut report = adder.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.reachable = ran.reachable.unwrap_or(ran.records_written);
-    report.links_implicit = matches!(rule.flavor, Flavor::Egaroucid);
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Add<'_> {
+    type Report = GrowthReport<Added>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Added>, GrowthError> {
+        let Add { book, games, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let rule = Rule::of(&book.header(), options);
+        rule.warn_of_left_aside(options);
+        // Every game file read whole before the first search: a damaged one
+        // late in the list is found now, not after hours of searches.
+        let cancel = control.cancel;
+        let stopped = |stop| GrowthError::Interrupted(crate::run::Stopped::leaving(crate::run::Left::Nothing)(stop));
+        let entries = games.check(|read| match read % 1024 {
+            0 => cancel.check().map_err(stopped),
+            _ => Ok(()),
+        })?;
+        let report = GrowthReport::<Added>::new(paths, 0);
+        let mut adder = Adder { games, entries, rule, report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut adder, control)?;
+        let mut report = adder.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.adds.reachable = ran.reachable.unwrap_or(ran.records_written);
+        report.adds.links_implicit = matches!(rule.flavor, Flavor::Egaroucid);
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `add` as a policy of the growth session: the games read in order, each
@@ -270,7 +250,7 @@ struct Adder<'g> {
     /// The games to read (games and games passed over), in all the files.
     entries: u64,
     rule: Rule,
-    report: AddReport,
+    report: GrowthReport<Added>,
 }
 
 impl Policy for Adder<'_> {
@@ -278,7 +258,7 @@ impl Policy for Adder<'_> {
         false
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, .. } = held;
         let journal_path = journal.path().to_path_buf();
         let mut answerers = Answerers { journal, fleet, engines, cancel };
@@ -288,10 +268,10 @@ impl Policy for Adder<'_> {
             Adding { store, rule: self.rule, report: &mut self.report, done: 0, searches: Searches::default() };
         let mut batch: Vec<PlayedGame> = Vec::new();
         games.read(|read, _| {
-            cancel.check().map_err(ExtendError::interrupted(&journal_path))?;
+            cancel.check().map_err(GrowthError::interrupted(&journal_path))?;
             match read {
                 Read::Skipped { .. } => {
-                    adding.report.skipped += 1;
+                    adding.report.adds.skipped += 1;
                     adding.done += 1;
                 }
                 Read::Played(game) => {
@@ -302,16 +282,16 @@ impl Policy for Adder<'_> {
             if batch.len() >= GAMES_AHEAD {
                 adding.batch(&std::mem::take(&mut batch), &mut answerers, control)?;
             }
-            Ok::<(), ExtendError>(())
+            Ok::<(), GrowthError>(())
         })?;
         adding.batch(&batch, &mut answerers, control)?;
         let r = &self.report;
         tracing::info!(
             "{} read: {} met, {} added, {}",
-            count(r.games_read, "game", "games"),
-            count(r.positions_met, "position", "positions"),
+            count(r.adds.games_read, "game", "games"),
+            count(r.adds.positions_met, "position", "positions"),
             r.added,
-            count(r.links_added, "link added", "links added")
+            count(r.adds.links_added, "link added", "links added")
         );
         Ok(())
     }
@@ -319,7 +299,7 @@ impl Policy for Adder<'_> {
 
 /// The answer to the search `plan` asks (none when it asks none), from the
 /// journal or an engine, and what it cost.
-fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> {
+fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Answer>, Asked), GrowthError> {
     let mut asked = Asked::default();
     let answers = answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?;
     Ok((answers.into_iter().next().flatten(), asked))
@@ -329,7 +309,7 @@ fn ask(answerers: &mut Answerers<'_, '_>, plan: &LeafPlan) -> Result<(Option<Ans
 struct Adding<'r, 'b> {
     store: &'r mut Store<'b>,
     rule: Rule,
-    report: &'r mut AddReport,
+    report: &'r mut GrowthReport<Added>,
     /// Games done: their positions added, or passed over.
     done: u64,
     /// Searches answered (by the engines or the journal) and asked, for the progress.
@@ -344,18 +324,18 @@ struct Searches {
 }
 
 /// Asks a leaf's search: its answer, and what it cost.
-type Ask<'a> = dyn FnMut(&LeafPlan) -> Result<(Option<Answer>, Asked), ExtendError> + 'a;
+type Ask<'a> = dyn FnMut(&LeafPlan) -> Result<(Option<Answer>, Asked), GrowthError> + 'a;
 
 impl Adding<'_, '_> {
     /// Counts a game read, and names it when a move cut it short.
     fn note_game(&mut self, games: &GameFiles, game: &PlayedGame) {
-        self.report.games_read += 1;
+        self.report.adds.games_read += 1;
         if let Some(cut) = &game.cut {
-            self.report.cut_short += 1;
-            if self.report.cuts.len() < CUTS_NAMED {
+            self.report.adds.cut_short += 1;
+            if self.report.adds.cuts.len() < CUTS_NAMED {
                 let named = format!("{}: {}: {cut}", games.paths()[game.file].display(), game.place);
                 tracing::warn!("{named}: the game ends there");
-                self.report.cuts.push(named);
+                self.report.adds.cuts.push(named);
             }
         }
     }
@@ -371,7 +351,7 @@ impl Adding<'_, '_> {
         games: &[PlayedGame],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<(), ExtendError> {
+    ) -> Result<(), GrowthError> {
         let ahead = self.answer_ahead(&self.searches_ahead(games), answerers, control)?;
         let (cancel, journal) = (answerers.cancel, answerers.journal.path().to_path_buf());
         let mut ask_in_turn = |plan: &LeafPlan| match plan.query().and_then(|q| ahead.get(q)) {
@@ -379,7 +359,7 @@ impl Adding<'_, '_> {
             None => ask(answerers, plan),
         };
         for game in games {
-            cancel.check().map_err(ExtendError::interrupted(&journal))?;
+            cancel.check().map_err(GrowthError::interrupted(&journal))?;
             self.game(game, &mut ask_in_turn)?;
             self.done += 1;
             self.tell(control, self.searches.answered);
@@ -430,7 +410,7 @@ impl Adding<'_, '_> {
         plans: &[LeafPlan],
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<HashMap<Query, Answer>, ExtendError> {
+    ) -> Result<HashMap<Query, Answer>, GrowthError> {
         let mut asked = Asked::default();
         let queries = LeafPlan::queries(plans);
         let before = self.searches.answered;
@@ -446,7 +426,7 @@ impl Adding<'_, '_> {
     }
 
     /// Adds a game's positions, last first.
-    fn game(&mut self, game: &PlayedGame, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+    fn game(&mut self, game: &PlayedGame, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
         for board in game.positions_to_add(self.rule.squares, self.rule.least_empties) {
             self.position(&board, ask)?;
         }
@@ -454,8 +434,8 @@ impl Adding<'_, '_> {
     }
 
     /// Adds one position, `played` as the game has it (not normalized).
-    fn position(&mut self, played: &Board, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
-        self.report.positions_met += 1;
+    fn position(&mut self, played: &Board, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
+        self.report.adds.positions_met += 1;
         let stored = normalize(played);
         match self.store.find(&stored.board) {
             Some(id) => {
@@ -483,7 +463,7 @@ impl Adding<'_, '_> {
                     for &(score, _) in &links {
                         node.solved.value = node.solved.value.max(i16::from(score));
                     }
-                    self.report.links_added += links.len() as u64;
+                    self.report.adds.links_added += links.len() as u64;
                     node.links = links;
                 }
                 let id = self.store.add(node);
@@ -499,14 +479,14 @@ impl Adding<'_, '_> {
 
     /// Links a position the book holds ([`Store::link_held`]), counting
     /// the links added.
-    fn link_held(&mut self, id: NodeId) -> Result<(), ExtendError> {
-        self.report.links_added += self.store.link_held(id)?;
+    fn link_held(&mut self, id: NodeId) -> Result<(), GrowthError> {
+        self.report.adds.links_added += self.store.link_held(id)?;
         Ok(())
     }
 
     /// A new Egaroucid position's value from its links as the book now
     /// holds them: the best of minus its children's values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let edges = self.store.facts(id)?.edges;
         let mut value = -SCORE_INF;
         for child in edges.iter().filter_map(|e| e.child) {
@@ -520,7 +500,7 @@ impl Adding<'_, '_> {
     /// has a legal move that is not linked, or it has no move, no link and
     /// no value yet (a pass or a finished game); the value rises to the
     /// leaf's score.
-    fn search(&mut self, id: NodeId, ask: &mut Ask<'_>) -> Result<(), ExtendError> {
+    fn search(&mut self, id: NodeId, ask: &mut Ask<'_>) -> Result<(), GrowthError> {
         let facts = self.store.facts(id)?;
         let value = self.store.value(id)?;
         let moves = facts.board.legal_moves().count_ones() as usize;
@@ -584,7 +564,7 @@ mod tests {
     fn look_ahead_names_the_searches_of_the_rule(book: &Book, flavor: Flavor, games: &[PlayedGame]) -> usize {
         let rule = Rule { flavor, level: Level::new(10).unwrap(), squares: 24, least_empties: 0 };
         let (mut store, before) = (Store::with_links(book, flavor, None), Store::with_links(book, flavor, None));
-        let mut report = AddReport::default();
+        let mut report = GrowthReport::<Added>::default();
         let mut adding =
             Adding { store: &mut store, rule, report: &mut report, done: 0, searches: Searches::default() };
         let ahead = adding.searches_ahead(games);

@@ -13,22 +13,23 @@
 //! the book holds, and a fixed order is what makes a run stopped by its
 //! budget say, from the book read alone, what it deepened.
 
-use super::grow::View;
 use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::search::Answer;
-use crate::growth::engines::{gave_up_error, process_engines};
+use crate::growth::engines::gave_up_error;
+use crate::growth::error::GrowthError;
+use crate::growth::graph::View;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
-use crate::growth::options::ExtendOptions;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
-use crate::growth::report::ExtendReport;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::{self, search_level};
@@ -45,7 +46,7 @@ use std::time::Instant;
 pub struct DeepenOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`
     /// (here: records deepened).
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The level every record is deepened to.
     pub level: Level,
     /// The priority's weight of a disc of error (grow's).
@@ -59,13 +60,13 @@ pub struct DeepenOptions {
 impl DeepenOptions {
     /// A budget is given: the records are taken in priority order.
     fn budgeted(&self) -> bool {
-        self.extend.max_positions.is_some() || self.max_priority.is_some() || self.max_seconds.is_some()
+        self.growth.max_positions.is_some() || self.max_priority.is_some() || self.max_seconds.is_some()
     }
 
     /// A start other than the initial position, or a window: only what
     /// the walk enters is deepened.
     fn walked(&self) -> bool {
-        self.extend.start.board != Start::initial().board || self.extend.window != Window::NONE
+        self.growth.start.board != Start::initial().board || self.growth.window != Window::NONE
     }
 }
 
@@ -109,11 +110,9 @@ impl Ended {
     }
 }
 
-/// What a run did, for the summary.
+/// What `deepen` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct DeepenReport {
-    /// The searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+pub struct Deepened {
     /// The level the records were deepened to.
     pub level: Level,
     /// Records that needed deepening, among those the run looks at.
@@ -138,19 +137,23 @@ pub struct DeepenReport {
     pub header_level: Option<i32>,
 }
 
-impl fmt::Display for DeepenReport {
+impl fmt::Display for GrowthReport<Deepened> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = &self.extend;
+        let e = self;
         writeln!(f, "positions loaded     {}", e.positions_loaded)?;
-        writeln!(f, "level                {}", self.level)?;
-        writeln!(f, "needed deepening     {}", self.needed)?;
-        writeln!(f, "deepened             {}", self.deepened)?;
-        writeln!(f, "ended by             {}", self.ended.name())?;
-        writeln!(f, "leaf moves changed   {}", self.moves_changed)?;
-        writeln!(f, "leaf scores changed  {} (by {} at most)", self.scores_changed, self.largest_score_change)?;
-        writeln!(f, "values changed       {}", self.values_changed)?;
+        writeln!(f, "level                {}", self.adds.level)?;
+        writeln!(f, "needed deepening     {}", self.adds.needed)?;
+        writeln!(f, "deepened             {}", self.adds.deepened)?;
+        writeln!(f, "ended by             {}", self.adds.ended.name())?;
+        writeln!(f, "leaf moves changed   {}", self.adds.moves_changed)?;
+        writeln!(
+            f,
+            "leaf scores changed  {} (by {} at most)",
+            self.adds.scores_changed, self.adds.largest_score_change
+        )?;
+        writeln!(f, "values changed       {}", self.adds.values_changed)?;
         e.searches.write(&e.journal, f)?;
-        let header = match (self.header_level, self.header_level_set) {
+        let header = match (self.adds.header_level, self.adds.header_level_set) {
             (Some(level), true) => format!(", its header's level set to {level}"),
             (Some(level), false) => format!(", its header's level kept at {level}"),
             (None, _) => String::new(),
@@ -160,55 +163,57 @@ impl fmt::Display for DeepenReport {
     }
 }
 
-/// Deepens `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once) finishes what is under way and writes
-/// the book; the run's `control` stops it at once, the journal kept, and
-/// hears the deepening ([`Phase::Deepening`], counted) and then the final
-/// negamax's stages, as `fix` tells them.
-pub fn deepen(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &DeepenOptions,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, ExtendError> {
-    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
-    deepen_with(book, paths, options, engines, wind_down, control)
+/// `deepen`: the leaves of `book` shallower than the level asked searched
+/// again at it.
+pub struct Deepen<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deepen` is asked.
+    pub options: &'a DeepenOptions,
+    /// Deepen's wind-down: once set, nothing new is dispatched, what is under
+    /// way is finished and OUT written.
+    pub wind_down: Cancel<'a>,
 }
 
-/// [`deepen`] with the searches answered by the fleet `engines` makes.
-pub fn deepen_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &DeepenOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<DeepenReport, ExtendError> {
-    let report = DeepenReport { extend: ExtendReport::new(paths, 0), level: options.level, ..DeepenReport::default() };
-    let mut leaves = Leaves { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut leaves, control)?;
-    ran.fill(&mut leaves.report.extend);
-    Ok(leaves.report)
+impl crate::growth::policy::Policy for Deepen<'_> {
+    type Report = GrowthReport<Deepened>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Deepened>, GrowthError> {
+        let Deepen { book, options, wind_down } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let report = GrowthReport {
+            adds: Deepened { level: options.level, ..Deepened::default() },
+            ..GrowthReport::new(paths, 0)
+        };
+        let mut leaves = Leaves { options, wind_down, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut leaves, control)?;
+        ran.fill(&mut leaves.report);
+        Ok(leaves.report)
+    }
 }
 
 /// Deepen's policy: the records' leaves searched again, in order.
 struct Leaves<'o> {
     options: &'o DeepenOptions,
     wind_down: Cancel<'o>,
-    report: DeepenReport,
+    report: GrowthReport<Deepened>,
 }
 
 impl Policy for Leaves<'_> {
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;
         let (chosen, needed, ended) = {
             let none_hidden = HashSet::new();
-            let view = View::new(store, solved, root, (options.extend.window, min_empties), &none_hidden);
+            let view = View::new(store, solved, root, (options.growth.window, min_empties), &none_hidden);
             to_deepen(&Needing { view: &view, store, solved, level: options.level }, root, options)?
         };
-        self.report.needed = needed;
+        self.report.adds.needed = needed;
         let mut run = Deepening {
             store,
             journal,
@@ -222,23 +227,23 @@ impl Policy for Leaves<'_> {
         control.phase(Phase::Deepening { records: chosen.len() });
         let stopped = run.run(&chosen, fleet, control)?;
         let Deepening { store, changed, .. } = run;
-        self.report.ended = stopped.or(ended).unwrap_or_default();
+        self.report.adds.ended = stopped.or(ended).unwrap_or_default();
         let reached: Vec<NodeId> = changed.into_iter().filter(|&id| solved.is_solved(id)).collect();
         let stop = Stop { cancel, journal: journal.path() };
         let carried = Instant::now();
         solved.after_change(store, &reached, stop)?;
         tracing::debug!("changes carried up in {:.3} s", carried.elapsed().as_secs_f64());
         let counted = Instant::now();
-        self.report.values_changed = values_changed(store, solved)?;
+        self.report.adds.values_changed = values_changed(store, solved)?;
         tracing::debug!("values changed counted in {:.3} s", counted.elapsed().as_secs_f64());
         // SPEC §16 step 4: never lowered, since `add` and `extend` search
         // new positions at the header's level.
         let read = store.book().header().edax().map(|h| h.level);
-        self.report.header_level = read;
+        self.report.adds.header_level = read;
         if read.is_some_and(|read| options.level.to_i32() > read) && !any_needs_deepening(store, options.level)? {
             store.set_header_level(options.level);
-            self.report.header_level_set = true;
-            self.report.header_level = Some(options.level.to_i32());
+            self.report.adds.header_level_set = true;
+            self.report.adds.header_level = Some(options.level.to_i32());
         }
         Ok(())
     }
@@ -255,7 +260,7 @@ fn to_deepen(
     graph: &Needing<'_, '_, '_>,
     root: NodeId,
     options: &DeepenOptions,
-) -> Result<(Vec<NodeId>, u64, Option<Ended>), ExtendError> {
+) -> Result<(Vec<NodeId>, u64, Option<Ended>), GrowthError> {
     if options.budgeted() {
         return Ok(by_priority(graph, root, options));
     }
@@ -277,10 +282,10 @@ fn by_priority(
 ) -> (Vec<NodeId>, u64, Option<Ended>) {
     let w = options.error_weight;
     let began = Instant::now();
-    let needed = needed_count(graph, root, options.extend.window);
+    let needed = needed_count(graph, root, options.growth.window);
     tracing::debug!("records needing deepening counted in {:.3} s", began.elapsed().as_secs_f64());
     let began = Instant::now();
-    let by_positions = options.extend.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let by_positions = options.growth.max_positions.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let by_priority = options.max_priority.map(|c| priority::count_at_most(graph, root, w, c));
     let by_priority = by_priority.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
     let limit = match (by_positions, by_priority) {
@@ -305,7 +310,7 @@ fn by_priority(
 }
 
 /// Every record of the book read that needs deepening, in file order.
-fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, ExtendError> {
+fn file_order(graph: &Needing<'_, '_, '_>) -> Result<Vec<NodeId>, GrowthError> {
     let book = graph.store.book();
     let mut chosen = Vec::new();
     for at in book.file().records_in(0..book.counts().records as usize) {
@@ -427,7 +432,7 @@ struct Needing<'v, 'a, 'b> {
 
 impl Needing<'_, '_, '_> {
     /// Whether the position needs deepening.
-    fn needs(&self, id: NodeId) -> Result<bool, ExtendError> {
+    fn needs(&self, id: NodeId) -> Result<bool, GrowthError> {
         // The level alone: a position's facts would resolve its links too.
         let level = self.store.level(id)?;
         Ok(needs_deepening(Level::saturating(level.into()), self.store.board(id).empties(), self.level))
@@ -470,7 +475,7 @@ struct Deepening<'r, 's, 'b> {
     options: &'r DeepenOptions,
     began: Instant,
     wind_down: Cancel<'r>,
-    report: &'r mut DeepenReport,
+    report: &'r mut GrowthReport<Deepened>,
     /// The positions deepened, in the order their leaves were set.
     changed: Vec<NodeId>,
 }
@@ -484,7 +489,7 @@ impl Deepening<'_, '_, '_> {
         chosen: &[NodeId],
         fleet: &Fleet<'_>,
         control: &mut Control<'_>,
-    ) -> Result<Option<Ended>, ExtendError> {
+    ) -> Result<Option<Ended>, GrowthError> {
         let mut pending: HashMap<usize, (NodeId, LeafPlan)> = HashMap::new();
         let mut next = 0;
         let mut stopped = None;
@@ -504,9 +509,9 @@ impl Deepening<'_, '_, '_> {
                         pending.insert(next, (id, plan));
                     }
                     (_, answer) => {
-                        self.report.extend.searches.from_journal += u64::from(answer.is_some());
+                        self.report.searches.from_journal += u64::from(answer.is_some());
                         self.set_leaf(id, plan, answer)?;
-                        control.counted(self.report.deepened);
+                        control.counted(self.report.adds.deepened);
                     }
                 }
                 next += 1;
@@ -515,16 +520,16 @@ impl Deepening<'_, '_, '_> {
                 return Ok(stopped);
             }
             let Some(done) = fleet.next_done() else {
-                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+                return Err(GrowthError::interrupted(self.journal.path())(Interrupted));
             };
             let Answered { id, query, answer, engine, took } =
                 done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
-            self.report.extend.searches.searched += 1;
-            self.report.extend.searches.engine_time += took;
+            self.report.searches.searched += 1;
+            self.report.searches.engine_time += took;
             let (node, plan) = pending.remove(&id).expect("an answer belongs to a search under way");
             self.set_leaf(node, plan, Some(answer))?;
-            control.counted(self.report.deepened);
+            control.counted(self.report.adds.deepened);
             control.engines_busy(fleet.utilisation());
         }
     }
@@ -542,18 +547,18 @@ impl Deepening<'_, '_, '_> {
     }
 
     /// Sets a position's leaf searched again, and counts what changed.
-    fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), ExtendError> {
+    fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), GrowthError> {
         let before = self.store.leaf(id)?;
         let leaf = plan.leaf(answer);
         let report = &mut *self.report;
-        report.deepened += 1;
-        report.moves_changed += u64::from(leaf.and_then(|l| l.mv) != before.and_then(|l| l.mv));
+        report.adds.deepened += 1;
+        report.adds.moves_changed += u64::from(leaf.and_then(|l| l.mv) != before.and_then(|l| l.mv));
         if negamax::leaf_score(leaf) != negamax::leaf_score(before) {
-            report.scores_changed += 1;
+            report.adds.scores_changed += 1;
             // The change between two scores the negamax takes.
             if let (Some(now), Some(was)) = (negamax::taken_leaf_score(leaf), negamax::taken_leaf_score(before)) {
                 let by = (now.discs() - was.discs()).unsigned_abs();
-                report.largest_score_change = report.largest_score_change.max(by);
+                report.adds.largest_score_change = report.adds.largest_score_change.max(by);
             }
         }
         self.store.set_leaf(id, leaf);
@@ -564,7 +569,7 @@ impl Deepening<'_, '_, '_> {
 
 /// How many records of the book read the negamax reached whose value is
 /// not the one the book read holds.
-fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError> {
+fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, GrowthError> {
     let book = store.book();
     summed_over_records(book, |records| {
         let mut changed = 0;
@@ -580,7 +585,7 @@ fn values_changed(store: &Store<'_>, solved: &Solved) -> Result<u64, ExtendError
 
 /// Whether any record of the book written, reachable or not, still needs
 /// deepening to `level`: the header may say `level` only when none does.
-fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendError> {
+fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, GrowthError> {
     let needs = |level_byte: u8, board: crate::board::Board| {
         needs_deepening(Level::saturating(level_byte.into()), board.empties(), level)
     };
@@ -596,7 +601,7 @@ fn any_needs_deepening(store: &Store<'_>, level: Level) -> Result<bool, ExtendEr
             let id = NodeId::Book(at);
             needing += u64::from(needs(store.level(id)?, store.board(id)));
         }
-        Ok::<u64, ExtendError>(needing)
+        Ok::<u64, GrowthError>(needing)
     })?;
     Ok(needing > 0)
 }

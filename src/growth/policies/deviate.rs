@@ -17,19 +17,21 @@
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::EngineSet;
+use crate::engine::fleet::Fleet;
 use crate::engine::journal::Journal;
 use crate::growth::edax_order::in_edax_order;
-use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::{ExtendError, GrowingError};
+use crate::growth::growing::error::GrowingError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::solved::{edge_score, Solved};
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::ExtendReport;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::negamax;
 use crate::run::{Cancel, Control, Phase};
@@ -42,63 +44,61 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct DeviateOptions {
     /// The engines, the start, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// How far below the best a move of the deviating side may score.
     pub relative: i32,
     /// How far from the start's value a line's scores may go.
     pub absolute: i32,
 }
 
-/// What a run did, for the summary.
+/// What `deviate` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct DeviateReport {
-    /// Rounds, leaves marked (`candidates`), expanded and added, the
-    /// searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+pub struct Deviated {
     /// The relative error asked.
     pub relative: i32,
     /// The absolute error asked.
     pub absolute: i32,
 }
 
-impl fmt::Display for DeviateReport {
+impl fmt::Display for GrowthReport<Deviated> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "deviation            {} relative, {} absolute", self.relative, self.absolute)?;
-        self.extend.fmt(f)
+        writeln!(f, "deviation            {} relative, {} absolute", self.adds.relative, self.adds.absolute)?;
+        self.write_rounds(f)
     }
 }
 
-/// Deviates `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn deviate(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &DeviateOptions,
-    control: Control<'_>,
-) -> Result<DeviateReport, ExtendError> {
-    deviate_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+/// `deviate`: `book` grown by rounds of Edax's `book deviate`.
+pub struct Deviate<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `deviate` is asked.
+    pub options: &'a DeviateOptions,
 }
 
-/// [`deviate`] with the searches answered by the fleet `engines` makes.
-pub fn deviate_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &DeviateOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<DeviateReport, ExtendError> {
-    let extend = ExtendReport::new(paths, 0);
-    let report = DeviateReport { extend, relative: options.relative, absolute: options.absolute };
-    let mut deviator = Deviator { options, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut deviator, control)?;
-    ran.fill(&mut deviator.report.extend);
-    Ok(deviator.report)
+impl crate::growth::policy::Policy for Deviate<'_> {
+    type Report = GrowthReport<Deviated>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Deviated>, GrowthError> {
+        let Deviate { book, options } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let deviated = Deviated { relative: options.relative, absolute: options.absolute };
+        let report = GrowthReport { adds: deviated, ..GrowthReport::new(paths, 0) };
+        let mut deviator = Deviator { options, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut deviator, control)?;
+        ran.fill(&mut deviator.report);
+        Ok(deviator.report)
+    }
 }
 
 /// `deviate` as a policy: rounds of two marking passes.
 struct Deviator<'o> {
     options: &'o DeviateOptions,
-    report: DeviateReport,
+    report: GrowthReport<Deviated>,
 }
 
 impl Policy for Deviator<'_> {
@@ -106,9 +106,9 @@ impl Policy for Deviator<'_> {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, .. } = held;
-        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report.extend };
+        let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report };
         let (relative, absolute) = (self.options.relative, self.options.absolute);
         loop {
             let start = i32::from(run.solved.value(run.store, root));
@@ -119,7 +119,7 @@ impl Policy for Deviator<'_> {
                 let marked =
                     Marker::new(run.store, run.solved, &raised, min_empties).marked(root, mine, theirs, bounds)?;
                 run.report.candidates += marked.len() as u64;
-                changed.extend(run.pass(&marked, &mut raised, self.options.extend.max_positions, control)?);
+                changed.extend(run.pass(&marked, &mut raised, self.options.growth.max_positions, control)?);
             }
             if changed.is_empty() {
                 return Ok(());
@@ -208,7 +208,7 @@ struct Run<'r, 's, 'b> {
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
     fleet: &'r Fleet<'r>,
-    report: &'r mut ExtendReport,
+    report: &'r mut GrowthReport<Deviated>,
 }
 
 /// A leaf expanded: the position, the move that became a link, the child,
@@ -231,7 +231,7 @@ impl Run<'_, '_, '_> {
         raised: &mut Raised,
         max_positions: Option<u64>,
         control: &mut Control<'_>,
-    ) -> Result<Vec<NodeId>, ExtendError> {
+    ) -> Result<Vec<NodeId>, GrowthError> {
         let expanded = self.expand(marked, max_positions)?;
         if expanded.is_empty() {
             return Ok(Vec::new());
@@ -271,7 +271,7 @@ impl Run<'_, '_, '_> {
     }
 
     /// Expands the marked leaves in order, as many as the budget lets.
-    fn expand(&mut self, marked: &[NodeId], max_positions: Option<u64>) -> Result<Vec<Expanded>, ExtendError> {
+    fn expand(&mut self, marked: &[NodeId], max_positions: Option<u64>) -> Result<Vec<Expanded>, GrowthError> {
         let mut expanded = Vec::new();
         let edax = matches!(self.store.flavor(), Flavor::Edax(_));
         for parent in in_edax_order(self.store, marked) {
@@ -299,7 +299,7 @@ impl Run<'_, '_, '_> {
     /// the best of its links' and leaf's scores; the expanded position's
     /// new link is scored minus its child's value, and it holds the best of
     /// its value, that score and its new leaf's.
-    fn raise(&mut self, e: &Expanded, raised: &mut Raised) -> Result<(), ExtendError> {
+    fn raise(&mut self, e: &Expanded, raised: &mut Raised) -> Result<(), GrowthError> {
         let (store, solved) = (&*self.store, &*self.solved);
         if e.added {
             let facts = store.facts(e.child)?;

@@ -11,14 +11,14 @@
 
 use crate::book::Book;
 use crate::book::Leaf;
-use crate::engine::fleet::EngineSet;
-use crate::growth::engines::process_engines;
-use crate::growth::growing::error::{ExtendError, GrowingError};
-use crate::growth::growing::paths::ExtendPaths;
+use crate::growth::error::GrowthError;
+use crate::growth::growing::error::GrowingError;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::ExtendReport;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::level::Level;
 use crate::negamax::{edax_position, taken_leaf_score, EdaxPosition, Negamaxed, SearchErrors};
@@ -31,58 +31,55 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct EnhanceOptions {
     /// The engines, the start, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The errors stored in the header: the midgame and the endcut error.
     pub errors: SearchErrors,
     /// At most this many rounds (`None`: until one adds nothing).
     pub rounds: Option<u64>,
 }
 
-/// What a run did, for the summary.
+/// What `enhance` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct EnhanceReport {
-    /// Rounds, leaves marked (`candidates`), expanded and added, the
-    /// searches, engines, journal and book written, as extend counts them.
-    pub extend: ExtendReport,
+pub struct Enhanced {
     /// The errors stored in the header.
     pub errors: SearchErrors,
     /// The rounds allowed, if limited.
     pub max_rounds: Option<u64>,
 }
 
-impl fmt::Display for EnhanceReport {
+impl fmt::Display for GrowthReport<Enhanced> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (m, e) = (self.errors.midgame, self.errors.endcut);
+        let (m, e) = (self.adds.errors.midgame, self.adds.errors.endcut);
         writeln!(f, "errors               {m} midgame, {e} endgame (stored in the header)")?;
-        self.extend.fmt(f)
+        self.write_rounds(f)
     }
 }
 
-/// Enhances `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn enhance(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &EnhanceOptions,
-    control: Control<'_>,
-) -> Result<EnhanceReport, ExtendError> {
-    enhance_with(book, paths, options, |scratch| process_engines(&options.extend, scratch), control)
+/// `enhance`: `book` grown by extend's rounds with Edax's
+/// `position_enhance` as the marking walk.
+pub struct Enhance<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `enhance` is asked.
+    pub options: &'a EnhanceOptions,
 }
 
-/// [`enhance`] with the searches answered by the fleet `engines` makes.
-/// The caller refuses an Egaroucid book (no header errors, no bounds); one
-/// given here grows as by no mark at all.
-pub fn enhance_with(
-    mut book: Book,
-    paths: &ExtendPaths,
-    options: &EnhanceOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<EnhanceReport, ExtendError> {
-    book.set_search_errors(options.errors);
-    let marks = (Choice::Own(marked), options.rounds);
-    let extend = grow_in_rounds(book, paths, &options.extend, marks, engines, control)?;
-    Ok(EnhanceReport { extend, errors: options.errors, max_rounds: options.rounds })
+impl crate::growth::policy::Policy for Enhance<'_> {
+    type Report = GrowthReport<Enhanced>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Enhanced>, GrowthError> {
+        let Enhance { mut book, options } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        book.set_search_errors(options.errors);
+        let marks = (Choice::Own(marked), options.rounds);
+        let growth = grow_in_rounds(book, paths, &options.growth, marks, engines, control)?;
+        Ok(growth.with(Enhanced { errors: options.errors, max_rounds: options.rounds }))
+    }
 }
 
 /// The leaves a round of `enhance` expands, below `root`, in the order the

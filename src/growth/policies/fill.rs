@@ -20,15 +20,15 @@
 use crate::board::{Board, Move};
 use crate::book::{Book, Leaf};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
-use crate::growth::engines::process_engines;
+use crate::engine::fleet::Fleet;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::store::{Flavor, Node, NodeId, Store};
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::SearchTally;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
 use crate::negamax::{new_link_score, SCORE_INF};
@@ -38,8 +38,7 @@ use crate::wording::count;
 use hashbrown::{HashMap, HashSet};
 use smallvec::SmallVec;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 /// The most plies a sequence may have: each ply multiplies a round's work
 /// by the number of legal moves, about ten.
@@ -53,7 +52,7 @@ const STARTS_A_STEP: usize = 256;
 pub struct FillOptions {
     /// The engines, `min_empties` and `max_positions` (the run starts from
     /// the whole book: its start and window are not read).
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The plies of a sequence, 1 to [`MAX_DEPTH`].
     pub depth: u32,
     /// Begin no round after this many seconds.
@@ -79,44 +78,26 @@ impl Ended {
     }
 }
 
-/// What a run did, for the summary.
+/// What `fill` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct FillReport {
-    /// IN, the book read.
-    pub input: PathBuf,
-    /// OUT, the book written.
-    pub output: PathBuf,
-    /// The journal the searches were taken from and written to.
-    pub journal: PathBuf,
-    /// Positions in the book read.
-    pub positions_loaded: u64,
+pub struct Filled {
     /// The plies of a sequence.
     pub depth: u32,
-    /// Rounds that added a position or a link.
-    pub rounds: u32,
-    /// Positions added.
-    pub added: u64,
     /// Links added, to the positions added and to those held.
     pub links_added: u64,
-    /// The searches, the journal's answers and the engines.
-    pub searches: SearchTally,
     /// The budget that stopped the run, if one did.
     pub ended: Option<Ended>,
-    /// Records in the book written.
-    pub records_written: u64,
-    /// Time the whole run took.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for FillReport {
+impl fmt::Display for GrowthReport<Filled> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
-        writeln!(f, "depth                {}", count(self.depth, "ply", "plies"))?;
+        writeln!(f, "depth                {}", count(self.adds.depth, "ply", "plies"))?;
         writeln!(f, "rounds               {}", self.rounds)?;
         writeln!(f, "positions added      {}", self.added)?;
-        writeln!(f, "links added          {}", self.links_added)?;
+        writeln!(f, "links added          {}", self.adds.links_added)?;
         self.searches.write(&self.journal, f)?;
-        if let Some(ended) = self.ended {
+        if let Some(ended) = self.adds.ended {
             writeln!(f, "stopped early        {} reached: sequences may be left to fill", ended.name())?;
         }
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
@@ -126,58 +107,53 @@ impl fmt::Display for FillReport {
 
 /// The session `fill` runs in: the whole book, from the initial position,
 /// no window; the engines, `min_empties` and `max_positions` as given.
-fn session_options(options: &FillOptions) -> ExtendOptions {
-    let e = &options.extend;
-    ExtendOptions {
+fn session_options(options: &FillOptions) -> GrowthOptions {
+    let e = &options.growth;
+    GrowthOptions {
         min_empties: e.min_empties,
         max_positions: e.max_positions,
-        ..ExtendOptions::whole_book(&e.engines, e.engine_timeout)
+        ..GrowthOptions::whole_book(&e.engines, e.engine_timeout)
     }
 }
 
-/// Fills `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn fill(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &FillOptions,
-    control: Control<'_>,
-) -> Result<FillReport, ExtendError> {
-    let session = session_options(options);
-    fill_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `fill`: `book` filled as Edax's `book fill` fills it.
+pub struct Fill<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `fill` is asked.
+    pub options: &'a FillOptions,
 }
 
-/// [`fill`] with the searches answered by the fleet `engines` makes (given
-/// the run's own folder).
-pub fn fill_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &FillOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<FillReport, ExtendError> {
-    let report = FillReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        depth: options.depth.clamp(1, MAX_DEPTH),
-        ..FillReport::default()
-    };
-    let mut filler = Filler { options, report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
-    let mut report = filler.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Fill<'_> {
+    type Report = GrowthReport<Filled>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Filled>, GrowthError> {
+        let Fill { book, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let depth = options.depth.clamp(1, MAX_DEPTH);
+        let report = GrowthReport { adds: Filled { depth, ..Filled::default() }, ..GrowthReport::new(paths, 0) };
+        let mut filler = Filler { options, report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut filler, control)?;
+        let mut report = filler.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `fill` as a policy of the growth session: rounds over the book as read
 /// (nothing negamaxed first: Edax's `book fill` negamaxes nothing before).
 struct Filler<'o> {
     options: &'o FillOptions,
-    report: FillReport,
+    report: GrowthReport<Filled>,
 }
 
 impl Policy for Filler<'_> {
@@ -189,26 +165,26 @@ impl Policy for Filler<'_> {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, min_empties, began, .. } = held;
         let level = new_level(store);
         let mut answerers = Answerers { journal, fleet, engines, cancel };
         loop {
             let out_of_time = self.options.max_seconds.is_some_and(|s| began.elapsed().as_secs_f64() >= s);
             if out_of_time {
-                self.report.ended = Some(Ended::MaxSeconds);
+                self.report.adds.ended = Some(Ended::MaxSeconds);
                 return Ok(());
             }
             let round = self.report.rounds + 1;
-            let found = Sequences::find(store, self.report.depth, min_empties, cancel, answerers.journal.path())?;
-            let left = self.options.extend.max_positions.map(|n| n.saturating_sub(self.report.added));
+            let found = Sequences::find(store, self.report.adds.depth, min_empties, cancel, answerers.journal.path())?;
+            let left = self.options.growth.max_positions.map(|n| n.saturating_sub(self.report.added));
             let mut round_run = Round { store, report: &mut self.report, level };
             let changed = round_run.run(found, left, round, &mut answerers, control)?;
             if !changed {
                 return Ok(());
             }
             self.report.rounds = round;
-            if self.report.ended.is_some() {
+            if self.report.adds.ended.is_some() {
                 return Ok(());
             }
         }
@@ -255,13 +231,13 @@ impl Sequences {
         min_empties: u32,
         cancel: Cancel<'_>,
         journal: &Path,
-    ) -> Result<Sequences, ExtendError> {
+    ) -> Result<Sequences, GrowthError> {
         let mut found = Sequences::default();
         let starts = store.book().file().every_record().map(NodeId::Book);
         let added = (0..store.added().len()).map(|k| NodeId::Added(k as u32));
         for (i, id) in starts.chain(added).enumerate() {
             if i % STARTS_A_STEP == 0 {
-                cancel.check().map_err(ExtendError::interrupted(journal))?;
+                cancel.check().map_err(GrowthError::interrupted(journal))?;
             }
             let board = store.board(id);
             if board.empties() < min_empties {
@@ -323,7 +299,7 @@ struct Put {
 /// One round, at work on the store.
 struct Round<'r, 'b> {
     store: &'r mut Store<'b>,
-    report: &'r mut FillReport,
+    report: &'r mut GrowthReport<Filled>,
     /// An Edax book's level for new positions.
     level: Option<Level>,
 }
@@ -339,11 +315,11 @@ impl Round<'_, '_> {
         round: u32,
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<bool, ExtendError> {
+    ) -> Result<bool, GrowthError> {
         let mut new = found.new;
         if let Some(left) = left.filter(|&n| (new.len() as u64) > n) {
             new.truncate(left as usize);
-            self.report.ended = Some(Ended::MaxPositions);
+            self.report.adds.ended = Some(Ended::MaxPositions);
         }
         let puts = self.put_in(&new, &found.held)?;
         tracing::info!(
@@ -352,13 +328,13 @@ impl Round<'_, '_> {
             count(found.held.len(), "position", "positions"),
         );
         let mut answers = self.search(&puts, round, answerers, control)?.into_iter();
-        let links_before = self.report.links_added;
+        let links_before = self.report.adds.links_added;
         for put in &puts {
             let answer = put.plan.map(|plan| plan.leaf(answers.next().flatten()));
             self.put(put, answer)?;
         }
         self.report.added += new.len() as u64;
-        Ok(!new.is_empty() || self.report.links_added > links_before)
+        Ok(!new.is_empty() || self.report.adds.links_added > links_before)
     }
 
     /// Adds the `new` boards, each at its level (the book's, for an Edax
@@ -366,7 +342,7 @@ impl Round<'_, '_> {
     /// values are set, each with the leaf it searches. Deepest first, a
     /// position that must pass after its pass child: each child's value is
     /// set before its parents' links read it.
-    fn put_in(&mut self, new: &[(Board, u8)], held: &[NodeId]) -> Result<Vec<Put>, ExtendError> {
+    fn put_in(&mut self, new: &[(Board, u8)], held: &[NodeId]) -> Result<Vec<Put>, GrowthError> {
         let mut puts = Vec::with_capacity(new.len() + held.len());
         for &(board, level) in new {
             let level = self.level.map_or(level, Level::to_u8);
@@ -394,7 +370,7 @@ impl Round<'_, '_> {
         round: u32,
         answerers: &mut Answerers<'_, '_>,
         control: &mut Control<'_>,
-    ) -> Result<Vec<Option<crate::engine::search::Answer>>, ExtendError> {
+    ) -> Result<Vec<Option<crate::engine::search::Answer>>, GrowthError> {
         let plans: Vec<LeafPlan> = puts.iter().filter_map(|p| p.plan).collect();
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         control.phase(Phase::Round { round, candidates: puts.len(), searches });
@@ -412,7 +388,7 @@ impl Round<'_, '_> {
     /// The leaf `put` searches once linked: a new position's always (as
     /// Edax's `position_search` decides it); a held one's only when it has
     /// no leaf move then and a move is left to search.
-    fn plan(&self, put: &Put) -> Result<Option<LeafPlan>, ExtendError> {
+    fn plan(&self, put: &Put) -> Result<Option<LeafPlan>, GrowthError> {
         let id = put.id;
         let facts = self.store.facts(id)?;
         let level = Level::saturating(facts.level.into());
@@ -440,11 +416,11 @@ impl Round<'_, '_> {
     /// Links `put` to its children in the book (scored by their values as
     /// they now are, its value raised to each new link's score), then sets
     /// its leaf, if searched, raising its value to the leaf's score.
-    fn put(&mut self, put: &Put, leaf: Option<Option<Leaf>>) -> Result<(), ExtendError> {
+    fn put(&mut self, put: &Put, leaf: Option<Option<Leaf>>) -> Result<(), GrowthError> {
         let id = put.id;
         match (self.store.flavor(), put.added) {
             (Flavor::Edax(_), true) => self.link_new(id)?,
-            (Flavor::Edax(_), false) => self.report.links_added += self.store.link_held(id)?,
+            (Flavor::Edax(_), false) => self.report.adds.links_added += self.store.link_held(id)?,
             (Flavor::Egaroucid, true) => self.egaroucid_value(id)?,
             (Flavor::Egaroucid, false) => {}
         }
@@ -459,7 +435,7 @@ impl Round<'_, '_> {
 
     /// A new Edax position's links: each move whose child the book holds,
     /// scored −value of the child, the value the best of them.
-    fn link_new(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn link_new(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let board = self.store.board(id);
         let mut links = SmallVec::new();
         for (mv, child) in board.children() {
@@ -467,7 +443,7 @@ impl Round<'_, '_> {
                 links.push((new_link_score(self.store.value(child)?), mv));
             }
         }
-        self.report.links_added += links.len() as u64;
+        self.report.adds.links_added += links.len() as u64;
         let node = self.store.node_mut(id).expect("added");
         for &(score, _) in &links {
             node.solved.value = node.solved.value.max(i16::from(score));
@@ -478,7 +454,7 @@ impl Round<'_, '_> {
 
     /// A new Egaroucid position's value from its children in the book: the
     /// best of minus their values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), ExtendError> {
+    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
         let edges = self.store.facts(id)?.edges;
         let mut value = -SCORE_INF;
         for child in edges.iter().filter_map(|e| e.child) {

@@ -7,24 +7,25 @@
 //! number of positions, seconds) ends the run; what is under way is
 //! finished and the book written, consistent whenever it ends.
 
-use crate::book::{Book, Score};
+use crate::book::Book;
 use crate::engine::fleet::{Answered, EngineSet, Fleet};
 use crate::engine::journal::Journal;
 use crate::engine::summary::write_engines;
-use crate::growth::engines::{gave_up_error, process_engines};
-use crate::growth::growing::error::ExtendError;
+use crate::growth::engines::gave_up_error;
+use crate::growth::error::GrowthError;
+use crate::growth::graph::View;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
-use crate::growth::growing::solved::edge_score;
 use crate::growth::growing::solved::Solved;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
 use crate::growth::growing::view::Stop;
-use crate::growth::options::ExtendOptions;
-use crate::growth::priority::{self, ErrorWeight, Frontier, LinkGraph, ParentLinks};
-use crate::growth::report::ExtendReport;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::priority::{self, ErrorWeight, Frontier};
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
-use crate::window::{Place, Window};
+use crate::window::Window;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct GrowOptions {
     /// The engines, the start, the window, `min_empties`, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The priority's weight of a disc of error.
     pub error_weight: ErrorWeight,
     /// Grow until every frontier position's priority is above this.
@@ -73,12 +74,9 @@ impl Ended {
     }
 }
 
-/// What a run did, for the summary.
+/// What `grow` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct GrowReport {
-    /// The positions expanded and added, searches, engines, journal and
-    /// book written, as extend counts them.
-    pub extend: ExtendReport,
+pub struct Grown {
     /// Why the run stopped growing.
     pub ended: Ended,
     /// The least priority of a frontier position left, if any.
@@ -91,73 +89,70 @@ pub struct GrowReport {
     pub worked: Duration,
 }
 
-impl fmt::Display for GrowReport {
+impl fmt::Display for GrowthReport<Grown> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = &self.extend;
+        let e = self;
         let shown = |p: Option<f64>| p.map_or("none".to_string(), |p| format!("{p}"));
         writeln!(f, "positions loaded     {}", e.positions_loaded)?;
         writeln!(f, "expanded             {} ({} positions added)", e.expanded, e.added)?;
-        writeln!(f, "ended by             {}", self.ended.name())?;
-        writeln!(f, "largest expanded     {}", shown(self.largest_expanded))?;
-        writeln!(f, "least priority left  {}", shown(self.least_left))?;
+        writeln!(f, "ended by             {}", self.adds.ended.name())?;
+        writeln!(f, "largest expanded     {}", shown(self.adds.largest_expanded))?;
+        writeln!(f, "least priority left  {}", shown(self.adds.least_left))?;
         e.searches.write_counts(&e.journal, f)?;
-        writeln!(f, "engine utilisation   {:.1}%", self.utilisation * 100.0)?;
+        writeln!(f, "engine utilisation   {:.1}%", self.adds.utilisation * 100.0)?;
         write_engines(f, &e.searches.engines)?;
         writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
         write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
     }
 }
 
-/// Grows `book` into `paths.output` with the engine processes `options`
-/// names. `wind_down` (Ctrl-C once), grow's own stop, finishes what is
-/// under way and writes the book; the run's `control` stops it at once
-/// (Ctrl-C twice), the journal kept, and hears the growth
-/// ([`Phase::Growing`], then [`Progress::Grown`] after each answer) and
-/// then the final negamax's stages, as `fix` tells them.
-pub fn grow(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &GrowOptions,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<GrowReport, ExtendError> {
-    let engines = |scratch: &Path| process_engines(&options.extend, scratch);
-    grow_with(book, paths, options, engines, wind_down, control)
+/// `grow`: `book` grown best first, the least priority expanded next.
+pub struct Grow<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `grow` is asked.
+    pub options: &'a GrowOptions,
+    /// Grow's wind-down: once set, nothing new is dispatched, what is under
+    /// way is finished and OUT written.
+    pub wind_down: Cancel<'a>,
 }
 
-/// [`grow`] with the searches answered by the fleet `engines` makes.
-pub fn grow_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &GrowOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    wind_down: Cancel<'_>,
-    control: Control<'_>,
-) -> Result<GrowReport, ExtendError> {
-    let report = GrowReport { extend: ExtendReport::new(paths, 0), ..GrowReport::default() };
-    let mut best_first = BestFirst { options, wind_down, report };
-    let ran = session::grow_book(book, paths, &options.extend, engines, &mut best_first, control)?;
-    let mut report = best_first.report;
-    ran.fill(&mut report.extend);
-    let busy: Duration = report.extend.searches.engines.iter().map(|e| e.busy).sum();
-    let workers: usize = report.extend.searches.engines.iter().map(|e| e.workers).sum();
-    report.utilisation = match report.worked.is_zero() {
-        true => 0.0,
-        false => busy.as_secs_f64() / (workers.max(1) as f64 * report.worked.as_secs_f64()),
+impl crate::growth::policy::Policy for Grow<'_> {
+    type Report = GrowthReport<Grown>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Grown>, GrowthError> {
+        let Grow { book, options, wind_down } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        let report = GrowthReport::<Grown>::new(paths, 0);
+        let mut best_first = BestFirst { options, wind_down, report };
+        let ran = session::grow_book(book, paths, &options.growth, engines, &mut best_first, control)?;
+        let mut report = best_first.report;
+        ran.fill(&mut report);
+        let busy: Duration = report.searches.engines.iter().map(|e| e.busy).sum();
+        let workers: usize = report.searches.engines.iter().map(|e| e.workers).sum();
+        report.adds.utilisation = match report.adds.worked.is_zero() {
+            true => 0.0,
+            false => busy.as_secs_f64() / (workers.max(1) as f64 * report.adds.worked.as_secs_f64()),
+        }
+        .min(1.0);
+        Ok(report)
     }
-    .min(1.0);
-    Ok(report)
 }
 
 /// Grow's policy: the frontier position of least priority first.
 struct BestFirst<'o> {
     options: &'o GrowOptions,
     wind_down: Cancel<'o>,
-    report: GrowReport,
+    report: GrowthReport<Grown>,
 }
 
 impl Policy for BestFirst<'_> {
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;
         let mut run = Growth {
@@ -168,7 +163,7 @@ impl Policy for BestFirst<'_> {
             engines,
             cancel,
             options,
-            gates: (options.extend.window, min_empties),
+            gates: (options.growth.window, min_empties),
             root,
             began,
             pending: HashMap::new(),
@@ -181,7 +176,7 @@ impl Policy for BestFirst<'_> {
         };
         run.run(fleet, self.wind_down, control)?;
         let least = least_left(run.store, run.solved, root, options, min_empties);
-        self.report.least_left = least;
+        self.report.adds.least_left = least;
         Ok(())
     }
 }
@@ -189,7 +184,7 @@ impl Policy for BestFirst<'_> {
 /// The least priority of a frontier position left in the book grown.
 fn least_left(store: &Store<'_>, solved: &Solved, root: NodeId, options: &GrowOptions, min: u32) -> Option<f64> {
     let hidden = HashSet::new();
-    let view = View::new(store, solved, root, (options.extend.window, min), &hidden);
+    let view = View::new(store, solved, root, (options.growth.window, min), &hidden);
     let least = priority::least(&view, root, options.error_weight, |_| false, 1);
     least.first().map(|f| f.priority.to_f64())
 }
@@ -209,7 +204,7 @@ struct Growth<'r, 's, 'b> {
     store: &'s mut Store<'b>,
     solved: &'r mut Solved,
     journal: &'r mut Journal,
-    report: &'r mut GrowReport,
+    report: &'r mut GrowthReport<Grown>,
     engines: &'r [EngineSet],
     cancel: Cancel<'r>,
     options: &'r GrowOptions,
@@ -242,7 +237,7 @@ fn search_id(expansion: usize, leaf: usize) -> usize {
 }
 
 impl Growth<'_, '_, '_> {
-    fn run(&mut self, fleet: &Fleet, wind_down: Cancel<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn run(&mut self, fleet: &Fleet, wind_down: Cancel<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         control.phase(Phase::Growing);
         let mut next = 0;
         let mut stopped: Option<Ended> = None;
@@ -264,12 +259,12 @@ impl Growth<'_, '_, '_> {
                 }
             }
             if self.pending.is_empty() {
-                self.report.ended = stopped.or(waiting_for).unwrap_or_default();
+                self.report.adds.ended = stopped.or(waiting_for).unwrap_or_default();
                 self.note_idle();
                 return Ok(());
             }
             let Some(done) = fleet.next_done() else {
-                return Err(ExtendError::interrupted(self.journal.path())(Interrupted));
+                return Err(GrowthError::interrupted(self.journal.path())(Interrupted));
             };
             let answered = done.map_err(|gave_up| gave_up_error(gave_up, control.cancel, self.journal.path()))?;
             self.answered(answered)?;
@@ -297,13 +292,18 @@ impl Growth<'_, '_, '_> {
     /// expanded so far (how far the growth has come) and, with a budget,
     /// how much of it is spent.
     fn progress(&self) -> Progress<'static> {
-        let e = &self.report.extend;
-        let spent = match (self.options.extend.max_positions, self.options.max_seconds) {
+        let e = &*self.report;
+        let spent = match (self.options.growth.max_positions, self.options.max_seconds) {
             (Some(n), _) if n > 0 => Some(e.added as f64 / n as f64),
             (_, Some(s)) if s > 0.0 => Some(self.began.elapsed().as_secs_f64() / s),
             _ => None,
         };
-        Progress::Grown { added: e.added, searched: e.searches.searched, reached: self.report.largest_expanded, spent }
+        Progress::Grown {
+            added: e.added,
+            searched: e.searches.searched,
+            reached: self.report.adds.largest_expanded,
+            spent,
+        }
     }
 
     /// What is left to grow, at most every [`LEFT_EVERY`]: the least
@@ -326,8 +326,8 @@ impl Growth<'_, '_, '_> {
     /// expansion (number `number`): the child joins the book, the leaf
     /// becomes a link, and the leaves to search go to the fleet (or come
     /// from the journal).
-    fn dispatch(&mut self, number: usize, fleet: &Fleet) -> Result<Dispatch, ExtendError> {
-        if self.options.extend.max_positions.is_some_and(|n| self.report.extend.added >= n) {
+    fn dispatch(&mut self, number: usize, fleet: &Fleet) -> Result<Dispatch, GrowthError> {
+        if self.options.growth.max_positions.is_some_and(|n| self.report.added >= n) {
             return Ok(Dispatch::Stop(Ended::MaxPositions));
         }
         let Some(chosen) = self.least() else {
@@ -347,10 +347,10 @@ impl Growth<'_, '_, '_> {
         if added && matches!(self.store.flavor(), Flavor::Edax(_)) {
             self.store.link_new(child, |store, c| solved.value(store, c));
         }
-        let largest = self.report.largest_expanded.get_or_insert(0.0);
+        let largest = self.report.adds.largest_expanded.get_or_insert(0.0);
         *largest = largest.max(chosen.priority.to_f64());
-        self.report.extend.expanded += 1;
-        self.report.extend.added += u64::from(added);
+        self.report.expanded += 1;
+        self.report.added += u64::from(added);
         let positions: SmallVec<[NodeId; 2]> = if added { [child, id].into() } else { [id].into_iter().collect() };
         let mut expansion = Expansion { leaves: SmallVec::new(), waiting: 0, child };
         for (k, &at) in positions.iter().enumerate() {
@@ -363,7 +363,7 @@ impl Growth<'_, '_, '_> {
                 fleet.submit(search_id(number, k), query);
                 expansion.waiting += 1;
             } else if answer.is_some() {
-                self.report.extend.searches.from_journal += 1;
+                self.report.searches.from_journal += 1;
             }
             expansion.leaves.push((at, plan, answer));
             self.under_way.insert(at);
@@ -392,11 +392,11 @@ impl Growth<'_, '_, '_> {
 
     /// An answer: into the journal, then, once its expansion has all its
     /// answers, into the book.
-    fn answered(&mut self, answered: Answered) -> Result<(), ExtendError> {
+    fn answered(&mut self, answered: Answered) -> Result<(), GrowthError> {
         let Answered { id, query, answer, engine, took } = answered;
         self.journal.record(&query, answer, self.engines[engine].identity(), took)?;
-        self.report.extend.searches.searched += 1;
-        self.report.extend.searches.engine_time += took;
+        self.report.searches.searched += 1;
+        self.report.searches.engine_time += took;
         let (number, k) = (id / 2, id % 2);
         let expansion = self.pending.get_mut(&number).expect("an answer belongs to an expansion under way");
         expansion.leaves[k].2 = Some(answer);
@@ -409,7 +409,7 @@ impl Growth<'_, '_, '_> {
 
     /// An expansion whose leaves are all known: they are set, and the
     /// negamax carried up from them.
-    fn finish(&mut self, number: usize) -> Result<(), ExtendError> {
+    fn finish(&mut self, number: usize) -> Result<(), GrowthError> {
         let expansion = self.pending.remove(&number).expect("finished once");
         let mut changed: SmallVec<[NodeId; 2]> = SmallVec::new();
         for (at, plan, answer) in &expansion.leaves {
@@ -434,7 +434,7 @@ impl Growth<'_, '_, '_> {
     fn note_idle(&mut self) {
         if let Some(since) = self.busy_since.take() {
             self.worked += since.elapsed();
-            self.report.worked = self.worked;
+            self.report.adds.worked = self.worked;
         }
     }
 }
@@ -443,78 +443,4 @@ impl Growth<'_, '_, '_> {
 enum Dispatch {
     Done,
     Stop(Ended),
-}
-
-/// The growing book as §14 sees it: the window's links, the gates, the
-/// positions under way hidden.
-pub(super) struct View<'a, 'b> {
-    store: &'a Store<'b>,
-    solved: &'a Solved,
-    window: Window,
-    min_empties: u32,
-    hidden: &'a HashSet<NodeId>,
-    /// The start's empty squares and value, for the window.
-    start_empties: u32,
-    start_value: Score,
-}
-
-impl<'a, 'b> View<'a, 'b> {
-    pub(super) fn new(
-        store: &'a Store<'b>,
-        solved: &'a Solved,
-        root: NodeId,
-        (window, min_empties): (Window, u32),
-        hidden: &'a HashSet<NodeId>,
-    ) -> View<'a, 'b> {
-        let start_empties = store.board(root).empties();
-        let start_value = Score(solved.value(store, root).into());
-        View { store, solved, window, min_empties, hidden, start_empties, start_value }
-    }
-}
-
-impl LinkGraph for View<'_, '_> {
-    type Node = NodeId;
-
-    fn entered(&self, node: NodeId) -> bool {
-        let board = self.store.board(node);
-        board.empties() >= self.min_empties && !board.is_game_over()
-    }
-
-    fn value(&self, node: NodeId) -> i32 {
-        self.solved.value(self.store, node).into()
-    }
-
-    fn leaf(&self, node: NodeId) -> Option<i32> {
-        let leaf = self.store.leaf(node).ok()?.filter(|leaf| leaf.mv.is_some());
-        crate::negamax::taken_leaf_score(leaf).map(|score| score.discs())
-    }
-
-    fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
-        let Ok(facts) = self.store.facts(node) else { return };
-        let edges = facts.edges;
-        // A link whose score cannot be had counts as minus infinity.
-        let lowest = -i32::from(crate::negamax::SCORE_INF);
-        let scores: SmallVec<[i32; 8]> =
-            edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(lowest)).collect();
-        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.discs());
-        let best = scores.iter().copied().chain(leaf).max().map(Score);
-        // The position's own ply: its discs beyond the start's.
-        let ply = self.start_empties.saturating_sub(facts.board.empties()) as usize;
-        let start_value = self.start_value;
-        for (edge, score) in edges.iter().zip(scores) {
-            let Some(child) = edge.child else { continue };
-            if self.hidden.contains(&child) {
-                continue;
-            }
-            if self.window.passes(Score(score), Place { ply, best }, start_value) {
-                out.push((score, child));
-            }
-        }
-    }
-}
-
-impl ParentLinks for View<'_, '_> {
-    fn parents(&self, node: NodeId, out: &mut Vec<NodeId>) {
-        out.extend(self.solved.parents_of(self.store, node));
-    }
 }

@@ -21,11 +21,11 @@ use crate::engine::fleet::EngineSet;
 use crate::engine::search::{Answer, Query};
 use crate::format::{Format, OutFormat};
 use crate::growth::egbook::{EgBook, Elem, Link, MOVE_NOMOVE, SCORE_UNDEFINED};
-use crate::growth::engines::process_engines;
-use crate::growth::growing::error::ExtendError;
-use crate::growth::growing::paths::ExtendPaths;
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::SearchTally;
+use crate::growth::error::GrowthError;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::run::{Cancel, Control, Phase, RunError};
@@ -33,8 +33,7 @@ use crate::symmetry::{normalize, Symmetry};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 /// The errors of Egaroucid's learning, in discs.
 #[derive(Clone, Copy, Debug)]
@@ -51,7 +50,7 @@ pub struct Errors {
 #[derive(Clone, Debug)]
 pub struct LearnOptions {
     /// The engines, the start, `max_positions`.
-    pub extend: ExtendOptions,
+    pub growth: GrowthOptions,
     /// The level new positions and leaves are searched at; `None`: the
     /// start position's record's.
     pub level: Option<Level>,
@@ -65,19 +64,11 @@ pub struct LearnOptions {
     pub to: OutFormat,
 }
 
-/// What a run did, for the summary.
+/// What `learn` and `recalculate` add to their [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct LearnReport {
-    /// IN.
-    pub input: PathBuf,
-    /// OUT.
-    pub output: PathBuf,
-    /// The journal.
-    pub journal: PathBuf,
+pub struct Learned {
     /// `learn` or `recalculate`.
     pub command: &'static str,
-    /// Positions IN holds.
-    pub positions_loaded: u64,
     /// The level searched at, and whether it is the start record's.
     pub level: u8,
     /// The level is the start record's (no `--level`).
@@ -88,49 +79,38 @@ pub struct LearnReport {
     pub todo: Vec<u64>,
     /// Leaves searched again, loop by loop.
     pub recalculated: Vec<u64>,
-    /// Positions added (Egaroucid's count: a finished game reached again
-    /// counts too).
-    pub added: u64,
     /// Positions the book holds more than IN.
     pub new_records: u64,
-    /// The searches, by the engines and from the journal, and the engines.
-    pub searches: SearchTally,
-    /// `max_positions` stopped the run.
-    pub stopped_early: bool,
     /// IN as `convert` made it an `.egbk3` book for the run, if it was not one.
     pub converted_in: Option<ConvertReport>,
     /// The book learned as `convert` wrote it into OUT, if OUT is not an `.egbk3` book.
     pub converted_out: Option<ConvertReport>,
-    /// Records OUT holds.
-    pub records_written: u64,
-    /// The run's time.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for LearnReport {
+impl fmt::Display for GrowthReport<Learned> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let from = if self.level_from_book { " (the start position's record)" } else { "" };
+        let from = if self.adds.level_from_book { " (the start position's record)" } else { "" };
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
-        if let Some(c) = &self.converted_in {
+        if let Some(c) = &self.adds.converted_in {
             writeln!(f, "IN converted         to Egaroucid .egbk3 for the run: {}", converted(c))?;
         }
-        writeln!(f, "level                {}{from}", self.level)?;
-        if self.command == "learn" {
-            writeln!(f, "loops                {}", self.loops)?;
-            writeln!(f, "leaves to expand     {} ({})", self.todo.iter().sum::<u64>(), per_loop(&self.todo))?;
+        writeln!(f, "level                {}{from}", self.adds.level)?;
+        if self.adds.command == "learn" {
+            writeln!(f, "loops                {}", self.adds.loops)?;
+            writeln!(f, "leaves to expand     {} ({})", self.adds.todo.iter().sum::<u64>(), per_loop(&self.adds.todo))?;
         }
         writeln!(
             f,
             "leaves searched again {} ({})",
-            self.recalculated.iter().sum::<u64>(),
-            per_loop(&self.recalculated)
+            self.adds.recalculated.iter().sum::<u64>(),
+            per_loop(&self.adds.recalculated)
         )?;
-        writeln!(f, "positions added      {}", self.new_records)?;
+        writeln!(f, "positions added      {}", self.adds.new_records)?;
         self.searches.write(&self.journal, f)?;
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: leaves may be left")?;
         }
-        if let Some(c) = &self.converted_out {
+        if let Some(c) = &self.adds.converted_out {
             writeln!(f, "OUT converted        from Egaroucid .egbk3: {}", converted(c))?;
         }
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
@@ -153,31 +133,35 @@ fn per_loop(counts: &[u64]) -> String {
     format!("by loop: {}", shown.join(", "))
 }
 
-/// Egaroucid's book deviate of `book` into `paths.output`, with the engine
-/// processes `options` names.
-pub fn learn(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LearnOptions,
-    control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Learn)
+/// `learn` or `recalculate`: Egaroucid's book deviate, or its leaf
+/// recalculation, of `book`.
+pub struct Learn<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What the run is asked.
+    pub options: &'a LearnOptions,
+    /// Which of Egaroucid's two runs.
+    pub which: Which,
 }
 
-/// Egaroucid's leaf recalculation of `book` into `paths.output`, with the
-/// engine processes `options` names.
-pub fn recalculate(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LearnOptions,
-    control: Control<'_>,
-) -> Result<LearnReport, ExtendError> {
-    run(book, paths, options, |scratch| process_engines(&options.extend, scratch), control, Which::Recalculate)
+impl crate::growth::policy::Policy for Learn<'_> {
+    type Report = GrowthReport<Learned>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Learned>, GrowthError> {
+        let Learn { book, options, which } = self;
+        let engines = |scratch: &Path| engines.start(&options.growth, scratch);
+        run(book, paths, options, engines, control, which)
+    }
 }
 
 /// The level a run searches at: `--level`, else the start record's.
-pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), ExtendError> {
-    let at = options.extend.start.locate_in(book).map_err(|m| ExtendError::start_missing(book.path(), m))?;
+pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), GrowthError> {
+    let at = options.growth.start.locate_in(book).map_err(|m| GrowthError::start_missing(book.path(), m))?;
     if let Some(level) = options.level {
         return Ok((level, false));
     }
@@ -186,22 +170,25 @@ pub fn level_of(book: &Book, options: &LearnOptions) -> Result<(Level, bool), Ex
     Ok((Level::saturating(level), true))
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Which {
+/// Which of Egaroucid's two learning runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Which {
+    /// `learn`: Egaroucid's book deviate.
     Learn,
+    /// `recalculate`: Egaroucid's leaf recalculation.
     Recalculate,
 }
 
 fn run(
     book: Book,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     options: &LearnOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
     mut control: Control<'_>,
     which: Which,
-) -> Result<LearnReport, ExtendError> {
+) -> Result<GrowthReport<Learned>, GrowthError> {
     let cancel = control.cancel;
-    ExtendError::check_records(&book)?;
+    GrowthError::check_records(&book)?;
     let (level, level_from_book) = level_of(&book, options)?;
     let command = match which {
         Which::Learn => "learn",
@@ -209,23 +196,15 @@ fn run(
     };
     let from = if level_from_book { "the start position's record's" } else { "asked" };
     tracing::info!("{command}: searching at level {} ({from})", level.to_i32());
-    let mut report = LearnReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        command,
-        positions_loaded: book.counts().positions,
-        level: level.to_i32() as u8,
-        level_from_book,
-        ..LearnReport::default()
-    };
+    let learned = Learned { command, level: level.to_i32() as u8, level_from_book, ..Learned::default() };
+    let mut report = GrowthReport { adds: learned, ..GrowthReport::new(paths, book.counts().positions) };
     let Opened { out, mut journal, scratch } = Opened::open(paths)?;
     let (book, converted_in) = as_egbk3(book, scratch.path(), &mut control)?;
-    report.converted_in = converted_in;
+    report.adds.converted_in = converted_in;
     let engines = &engines(scratch.path());
     let mut eg = EgBook::new(&book);
-    let root = options.extend.start.board;
-    let player = (options.extend.start.line.len() % 2) as u8;
+    let root = options.growth.start.board;
+    let player = (options.growth.start.line.len() % 2) as u8;
     let (done, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
         let answerers = Answerers { journal, fleet, engines, cancel };
         let mut learner =
@@ -235,14 +214,14 @@ fn run(
             Which::Recalculate => {
                 let e = options.errors;
                 let todo = learner.recalculate_todo(root, player, (level, options.depth), (e.per_move, e.sum), false);
-                learner.report.loops = 1;
+                learner.report.adds.loops = 1;
                 learner.recalculate_leaves(&todo, level)
             }
         }
     });
     done?;
     ran.fill(&mut report.searches);
-    report.new_records = eg.added() as u64;
+    report.adds.new_records = eg.added() as u64;
     match options.to {
         OutFormat::Egbk3 => report.records_written = write_out(&eg, out, paths, cancel)?,
         OutFormat::Edax => {
@@ -253,7 +232,7 @@ fn run(
             drop(book);
             let converted = into_out(&learned, &paths.output, &mut control)?;
             report.records_written = converted.written;
-            report.converted_out = Some(converted);
+            report.adds.converted_out = Some(converted);
         }
     }
     report.elapsed = paths.began.elapsed();
@@ -266,7 +245,7 @@ fn as_egbk3(
     book: Book,
     scratch: &Path,
     control: &mut Control<'_>,
-) -> Result<(Book, Option<ConvertReport>), ExtendError> {
+) -> Result<(Book, Option<ConvertReport>), GrowthError> {
     if book.format() == Format::Egbk3 {
         return Ok((book, None));
     }
@@ -274,14 +253,14 @@ fn as_egbk3(
     let path = scratch.join("in.egbk3");
     let report = convert(book, OutFormat::Egbk3, &path, control.reborrow())?;
     tracing::info!("{name}: converted to Egaroucid .egbk3 for the run ({} records)", report.written);
-    let read = |e| ExtendError::Grown { read: name.clone(), source: Box::new(e) };
+    let read = |e| GrowthError::Grown { read: name.clone(), source: Box::new(e) };
     let converted =
         Book::open_as(&path, &format!("{name} (converted to .egbk3)"), &ReadOptions::default()).map_err(read)?;
     Ok((converted, Some(report)))
 }
 
 /// The book learned, written whole into `path` (of the run's scratch folder).
-fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), ExtendError> {
+fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), GrowthError> {
     let file = std::fs::File::create(path).map_err(RunError::io(path))?;
     let mut buffered = BufWriter::with_capacity(1 << 20, file);
     eg.write(&mut buffered).and_then(|_| buffered.flush()).map_err(RunError::io(path))?;
@@ -290,10 +269,10 @@ fn write_learned(eg: &EgBook<'_>, path: &Path) -> Result<(), ExtendError> {
 
 /// OUT, an Edax book: the book learned (`learned`, an `.egbk3` file) as
 /// `convert` writes it, whole or not at all.
-fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<ConvertReport, ExtendError> {
+fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<ConvertReport, GrowthError> {
     // Opened by its own path, not a name for messages: convert checks the
     // file it reads against OUT, and for changes, by that path.
-    let read = |e| ExtendError::Grown { read: learned.display().to_string(), source: Box::new(e) };
+    let read = |e| GrowthError::Grown { read: learned.display().to_string(), source: Box::new(e) };
     let book = Book::open(learned, &ReadOptions::default()).map_err(read)?;
     let report = convert(book, OutFormat::Edax, out, control.reborrow())?;
     Ok(report)
@@ -303,15 +282,15 @@ fn into_out(learned: &Path, out: &Path, control: &mut Control<'_>) -> Result<Con
 fn write_out(
     eg: &EgBook<'_>,
     mut out: crate::files::AtomicFile,
-    paths: &ExtendPaths,
+    paths: &GrowthPaths,
     cancel: Cancel<'_>,
-) -> Result<u64, ExtendError> {
+) -> Result<u64, GrowthError> {
     let path = &paths.output;
     let mut buffered = BufWriter::with_capacity(1 << 20, &mut out);
     let records = eg.write(&mut buffered).and_then(|n| buffered.flush().map(|_| n)).map_err(RunError::io(path))?;
     drop(buffered);
     let out = out.finish().map_err(RunError::io(path))?;
-    cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
+    cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
     out.commit().map_err(RunError::io(path))?;
     Ok(records)
 }
@@ -357,7 +336,7 @@ struct Learner<'r, 'j, 'f, 'b, 'c> {
     answerers: Answerers<'j, 'f>,
     options: &'r LearnOptions,
     level: Level,
-    report: &'r mut LearnReport,
+    report: &'r mut GrowthReport<Learned>,
     control: &'r mut Control<'c>,
 }
 
@@ -370,14 +349,14 @@ impl Learner<'_, '_, '_, '_, '_> {
     /// `book_deviate`: loops of illegal leaves searched again, the todo
     /// collected in two passes, its leaves expanded; until a loop adds
     /// nothing, `loops` are done, or `max_positions` are added.
-    fn deviate(&mut self, root: Board, player: u8) -> Result<(), ExtendError> {
+    fn deviate(&mut self, root: Board, player: u8) -> Result<(), GrowthError> {
         let (level, depth, e) = (self.level, self.options.depth, self.options.errors);
         let l = level.to_i32();
         let recalc_level = Level::saturating((20 + (l & 1)).min((l - 2).max(1)));
         let recalc_depth = depth.saturating_sub(1).max(1);
-        while self.report.loops < self.options.loops {
-            self.answerers.cancel.check().map_err(ExtendError::interrupted(self.answerers.journal.path()))?;
-            self.report.loops += 1;
+        while self.report.adds.loops < self.options.loops {
+            self.answerers.cancel.check().map_err(GrowthError::interrupted(self.answerers.journal.path()))?;
+            self.report.adds.loops += 1;
             let todo = self.recalculate_todo(root, player, (recalc_level, recalc_depth), (e.per_move, e.sum), true);
             self.recalculate_leaves(&todo, recalc_level)?;
             let mut todo = TodoSet::default();
@@ -386,8 +365,8 @@ impl Learner<'_, '_, '_, '_, '_> {
                     DeviateWalk { eg: self.eg, todo: &mut todo, seen: HashSet::new(), depth, errors: e, best_only };
                 walk.visit(Symmetry::new(3).expect("the half turn").board(&root), player, e.sum);
             }
-            self.report.todo.push(todo.entries.len() as u64);
-            tracing::info!("loop {}: {} leaves to expand", self.report.loops, todo.entries.len());
+            self.report.adds.todo.push(todo.entries.len() as u64);
+            tracing::info!("loop {}: {} leaves to expand", self.report.adds.loops, todo.entries.len());
             let added = self.expand(&todo.entries)?;
             self.report.added += added;
             if added == 0 || self.report.stopped_early {
@@ -422,8 +401,8 @@ impl Learner<'_, '_, '_, '_, '_> {
 
     /// `book_recalculate_leaves`: each position's leaf searched again at
     /// `level`, its links excluded (none left: "no move").
-    fn recalculate_leaves(&mut self, todo: &[Board], level: Level) -> Result<(), ExtendError> {
-        self.report.recalculated.push(todo.len() as u64);
+    fn recalculate_leaves(&mut self, todo: &[Board], level: Level) -> Result<(), GrowthError> {
+        self.report.adds.recalculated.push(todo.len() as u64);
         if todo.is_empty() {
             return Ok(());
         }
@@ -449,9 +428,9 @@ impl Learner<'_, '_, '_, '_, '_> {
     }
 
     /// The searches of a batch answered, by the journal or the fleet.
-    fn ask(&mut self, queries: &[Option<Query>], positions: usize) -> Result<Vec<Option<Answer>>, ExtendError> {
+    fn ask(&mut self, queries: &[Option<Query>], positions: usize) -> Result<Vec<Option<Answer>>, GrowthError> {
         let searches = queries.iter().filter(|q| q.is_some()).count();
-        let round = self.report.loops;
+        let round = self.report.adds.loops;
         self.control.phase(Phase::Round { round, candidates: positions, searches });
         let mut asked = Asked::default();
         let known = positions - searches;
@@ -466,7 +445,7 @@ impl Learner<'_, '_, '_, '_, '_> {
 
     /// `expand_leaves`: every todo leaf played out, the lines a step at a
     /// time. Returns Egaroucid's count of positions registered.
-    fn expand(&mut self, todo: &[Todo]) -> Result<u64, ExtendError> {
+    fn expand(&mut self, todo: &[Todo]) -> Result<u64, GrowthError> {
         let mut added = 0;
         let mut lines = Vec::new();
         for t in todo {
@@ -481,7 +460,7 @@ impl Learner<'_, '_, '_, '_, '_> {
             let child = if child.has_moves() { child } else { child.swapped() };
             lines.push(Line { board: normalize(&child).board, prev_value: elem.value.into(), remaining: t.remaining });
         }
-        let max = self.options.extend.max_positions;
+        let max = self.options.growth.max_positions;
         loop {
             lines.retain(|line| self.goes_on(line));
             if lines.is_empty() {

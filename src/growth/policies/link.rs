@@ -14,23 +14,23 @@ use crate::board::Move;
 use crate::book::index::Located;
 use crate::book::{Book, Locator};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::{EngineSet, Fleet};
+use crate::engine::fleet::Fleet;
 use crate::engine::EngineCommand;
-use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::SearchTally;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
 use crate::wording::count;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// Records linked between two looks at the stop and the progress, and
@@ -49,45 +49,31 @@ pub struct LinkOptions {
     pub engine_timeout: Duration,
 }
 
-/// What a run did, for the summary.
+/// What `fix --link` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct LinkReport {
-    /// IN, the book read.
-    pub input: PathBuf,
-    /// OUT, the book written.
-    pub output: PathBuf,
-    /// The journal the searches were taken from and written to.
-    pub journal: PathBuf,
-    /// Positions in the book read.
-    pub positions_loaded: u64,
+pub struct Linked {
     /// Records that got at least one link.
     pub records_linked: u64,
     /// Links added.
     pub links_added: u64,
     /// Leaves searched again: their move became a link, or they had none.
     pub leaves: u64,
-    /// The searches, the journal's answers and the engines.
-    pub searches: SearchTally,
     /// Records reachable over links from the initial position once linked.
     pub reachable: u64,
-    /// Records in the book written.
-    pub records_written: u64,
-    /// Time the whole run took.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for LinkReport {
+impl fmt::Display for GrowthReport<Linked> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "positions loaded     {}", self.positions_loaded)?;
         writeln!(
             f,
             "links added          {} (to {})",
-            self.links_added,
-            count(self.records_linked, "record", "records")
+            self.adds.links_added,
+            count(self.adds.records_linked, "record", "records")
         )?;
-        writeln!(f, "leaves searched      {} (their moves became links)", self.leaves)?;
+        writeln!(f, "leaves searched      {} (their moves became links)", self.adds.leaves)?;
         self.searches.write(&self.journal, f)?;
-        writeln!(f, "positions negamaxed  {} (reachable over links from the initial position)", self.reachable)?;
+        writeln!(f, "positions negamaxed  {} (reachable over links from the initial position)", self.adds.reachable)?;
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }
@@ -95,53 +81,48 @@ impl fmt::Display for LinkReport {
 
 /// The session `fix --link` runs in: from the initial position, no
 /// window, its engines.
-fn session_options(options: &LinkOptions) -> ExtendOptions {
-    ExtendOptions::whole_book(&options.engines, options.engine_timeout)
+fn session_options(options: &LinkOptions) -> GrowthOptions {
+    GrowthOptions::whole_book(&options.engines, options.engine_timeout)
 }
 
-/// Links `book` (an Edax book, read from `paths.input`) into
-/// `paths.output`, the leaves to search again searched by the engine
-/// processes `options` names.
-pub fn link(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LinkOptions,
-    control: Control<'_>,
-) -> Result<LinkReport, ExtendError> {
-    let session = session_options(options);
-    link_with(book, paths, options, |scratch| process_engines(&session, scratch), control)
+/// `fix --link`: every record of `book` linked as Edax's `book fix` links
+/// it, the leaves whose moves became links searched again.
+pub struct Link<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `fix --link` is asked.
+    pub options: &'a LinkOptions,
 }
 
-/// Links `book` as [`link`] does, the searches answered by the fleet
-/// `engines` makes (given the run's own folder).
-pub fn link_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &LinkOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<LinkReport, ExtendError> {
-    let report = LinkReport {
-        input: paths.input.clone(),
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        ..LinkReport::default()
-    };
-    let mut linker = Linker { report };
-    let ran = session::grow_book(book, paths, &session_options(options), engines, &mut linker, control)?;
-    let mut report = linker.report;
-    report.positions_loaded = ran.positions_loaded;
-    ran.fleet.fill(&mut report.searches);
-    report.records_written = ran.records_written;
-    report.reachable = ran.reachable.unwrap_or_default();
-    report.elapsed = ran.elapsed;
-    Ok(report)
+impl crate::growth::policy::Policy for Link<'_> {
+    type Report = GrowthReport<Linked>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        control: Control<'_>,
+    ) -> Result<GrowthReport<Linked>, GrowthError> {
+        let Link { book, options } = self;
+        let session = session_options(options);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let report = GrowthReport::<Linked>::new(paths, 0);
+        let mut linker = Linker { report };
+        let ran = session::grow_book(book, paths, &session_options(options), engines, &mut linker, control)?;
+        let mut report = linker.report;
+        report.positions_loaded = ran.positions_loaded;
+        ran.fleet.fill(&mut report.searches);
+        report.records_written = ran.records_written;
+        report.adds.reachable = ran.reachable.unwrap_or_default();
+        report.elapsed = ran.elapsed;
+        Ok(report)
+    }
 }
 
 /// `fix --link` as a policy of the growth session: every record linked in
 /// file order, then the leaves searched.
 struct Linker {
-    report: LinkReport,
+    report: GrowthReport<Linked>,
 }
 
 impl Policy for Linker {
@@ -153,20 +134,20 @@ impl Policy for Linker {
         None
     }
 
-    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), ExtendError> {
+    fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, journal, engines, cancel, .. } = held;
-        let to_search = self.link_every_record(store, control, &ExtendError::interrupted(journal.path()), cancel)?;
+        let to_search = self.link_every_record(store, control, &GrowthError::interrupted(journal.path()), cancel)?;
         let plans = to_search.iter().map(|&id| store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
-        self.report.leaves = plans.len() as u64;
+        self.report.adds.leaves = plans.len() as u64;
         let searches = plans.iter().filter(|p| p.query().is_some()).count();
         if searches > 0 && engines.is_empty() {
             let book = store.book().path().to_path_buf();
-            return Err(ExtendError::NeedsEngine { book, leaves: searches as u64 });
+            return Err(GrowthError::NeedsEngine { book, leaves: searches as u64 });
         }
         tracing::info!(
             "{} added to {}; {} to search again",
-            count(self.report.links_added, "link", "links"),
-            count(self.report.records_linked, "record", "records"),
+            count(self.report.adds.links_added, "link", "links"),
+            count(self.report.adds.records_linked, "record", "records"),
             count(searches, "leaf", "leaves")
         );
         control.phase(Phase::Counting { what: "leaves searched again", total: plans.len() as u64 });
@@ -197,9 +178,9 @@ impl Linker {
         &mut self,
         store: &mut Store<'_>,
         control: &mut Control<'_>,
-        interrupted: &dyn Fn(crate::run::Interrupted) -> ExtendError,
+        interrupted: &dyn Fn(crate::run::Interrupted) -> GrowthError,
         cancel: crate::run::Cancel<'_>,
-    ) -> Result<Vec<NodeId>, ExtendError> {
+    ) -> Result<Vec<NodeId>, GrowthError> {
         let records = store.book().counts().records;
         control.phase(Phase::Counting { what: "records linked", total: records });
         let mut to_search = Vec::new();
@@ -210,8 +191,8 @@ impl Linker {
         };
         let each = |store: &mut Store<'_>, id: NodeId, added: u64| {
             if added > 0 {
-                self.report.records_linked += 1;
-                self.report.links_added += added;
+                self.report.adds.records_linked += 1;
+                self.report.adds.links_added += added;
             }
             if store.leaf(id)?.and_then(|leaf| leaf.mv).is_none() && searched_again(store, id)? {
                 to_search.push(id);
@@ -262,9 +243,9 @@ impl<'b> Looked<'b> {
 /// far)` comes before each chunk's.
 fn link_in_file_order(
     store: &mut Store<'_>,
-    mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), ExtendError>,
-    mut before_chunk: impl FnMut(u64) -> Result<(), ExtendError>,
-) -> Result<(), ExtendError> {
+    mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), GrowthError>,
+    mut before_chunk: impl FnMut(u64) -> Result<(), GrowthError>,
+) -> Result<(), GrowthError> {
     let book = store.book();
     let records = book.counts().records as usize;
     let looks_up = matches!(store.flavor(), Flavor::Edax(_)) && store.added().is_empty();
@@ -342,7 +323,7 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, looks_up: bool, looked
 /// Whether a position without a leaf move has its leaf searched, as
 /// Edax's `position_search` decides: a legal move is not linked, or it has
 /// no move, no link and no value yet.
-fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, ExtendError> {
+fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, GrowthError> {
     let facts = store.facts(id)?;
     let moves = facts.board.legal_moves().count_ones() as usize;
     let linked = facts.edges.len();

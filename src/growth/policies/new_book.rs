@@ -4,15 +4,14 @@
 use crate::board::Board;
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
-use crate::engine::fleet::EngineSet;
 use crate::engine::EngineCommand;
 use crate::format::{edax, egaroucid};
-use crate::growth::engines::process_engines;
-use crate::growth::growing::error::ExtendError;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::paths::ExtendPaths;
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::SearchTally;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::negamax::{self, SCORE_INF};
@@ -21,7 +20,7 @@ use crate::run::{Control, Phase, RunError};
 use crate::symmetry::normalize;
 use std::fmt;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// Edax's depth of a new book when none is given (its `book new`'s).
@@ -42,31 +41,23 @@ pub struct NewOptions {
     pub to: OutFormat,
 }
 
-/// What a run made, for the summary.
+/// What `new` adds to its [`GrowthReport`] (`adds`), for the summary.
 #[derive(Clone, Debug, Default)]
-pub struct NewReport {
-    /// OUT, the book made.
-    pub output: PathBuf,
-    /// The journal the search was taken from or written to.
-    pub journal: PathBuf,
+pub struct NewLeaf {
     /// The book's search level.
     pub level: Level,
     /// The header's n_empties (an Edax book).
     pub n_empties: Option<i32>,
     /// The initial position's leaf.
     pub leaf: Option<Leaf>,
-    /// The search, the journal's answer and the engines.
-    pub searches: SearchTally,
-    /// Time the whole run took.
-    pub elapsed: Duration,
 }
 
-impl fmt::Display for NewReport {
+impl fmt::Display for GrowthReport<NewLeaf> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mv = self.leaf.and_then(|leaf| leaf.mv).map_or("none".to_string(), |m| m.to_string());
-        let score = negamax::leaf_score(self.leaf);
-        writeln!(f, "initial position     leaf {mv}, score {score}, level {}", self.level)?;
-        if let Some(n_empties) = self.n_empties {
+        let mv = self.adds.leaf.and_then(|leaf| leaf.mv).map_or("none".to_string(), |m| m.to_string());
+        let score = negamax::leaf_score(self.adds.leaf);
+        writeln!(f, "initial position     leaf {mv}, score {score}, level {}", self.adds.level)?;
+        if let Some(n_empties) = self.adds.n_empties {
             writeln!(f, "n_empties            {n_empties} (add takes positions down to {})", n_empties - 1)?;
         }
         self.searches.write(&self.journal, f)?;
@@ -75,57 +66,57 @@ impl fmt::Display for NewReport {
     }
 }
 
-/// Writes the new book `options` asks into `paths.output`, searched by the
-/// engine processes it names.
-pub fn new_book(paths: &ExtendPaths, options: &NewOptions, control: Control<'_>) -> Result<NewReport, ExtendError> {
-    let extend = ExtendOptions::whole_book(&options.engines, options.engine_timeout);
-    new_book_with(paths, options, |scratch| process_engines(&extend, scratch), control)
+/// `new`: a book of the initial position alone, its leaf searched.
+pub struct NewBook<'a> {
+    /// What `new` is asked.
+    pub options: &'a NewOptions,
 }
 
-/// Writes the new book as [`new_book`] does, the search answered by the
-/// fleet `engines` makes (given the run's own folder).
-pub fn new_book_with(
-    paths: &ExtendPaths,
-    options: &NewOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    mut control: Control<'_>,
-) -> Result<NewReport, ExtendError> {
-    let cancel = control.cancel;
-    let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
-    let engines = &engines(scratch.path());
-    let board = normalize(&Board::INITIAL).board;
-    let plan = LeafPlan::of(&board, [], options.level);
-    control.phase(Phase::Growing);
-    let mut asked = Asked::default();
-    let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
-        let mut answerers = Answerers { journal, fleet, engines, cancel };
-        Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
-    });
-    let mut report = NewReport {
-        output: paths.output.clone(),
-        journal: paths.journal.clone(),
-        level: options.level,
-        ..NewReport::default()
-    };
-    report.searches.count(&asked);
-    ran.fill(&mut report.searches);
-    let answer = answered?.into_iter().next().flatten();
-    report.leaf = plan.leaf(answer);
-    let bytes = match options.to {
-        OutFormat::Edax => {
-            let n_empties = 61 - options.depth.clamp(1, 60) as i32;
-            report.n_empties = Some(n_empties);
-            edax_book(board, options.level, n_empties, report.leaf)
-        }
-        OutFormat::Egbk3 => egaroucid_book(board, options.level, report.leaf),
-    };
-    let path = &paths.output;
-    out.write_all(&bytes).map_err(RunError::io(path))?;
-    let out = out.finish().map_err(RunError::io(path))?;
-    cancel.check().map_err(ExtendError::interrupted(&paths.journal))?;
-    out.commit().map_err(RunError::io(path))?;
-    report.elapsed = paths.began.elapsed();
-    Ok(report)
+impl crate::growth::policy::Policy for NewBook<'_> {
+    type Report = GrowthReport<NewLeaf>;
+
+    fn run(
+        self,
+        paths: &GrowthPaths,
+        engines: Engines<'_>,
+        mut control: Control<'_>,
+    ) -> Result<GrowthReport<NewLeaf>, GrowthError> {
+        let NewBook { options } = self;
+        let session = GrowthOptions::whole_book(&options.engines, options.engine_timeout);
+        let engines = |scratch: &Path| engines.start(&session, scratch);
+        let cancel = control.cancel;
+        let Opened { mut out, mut journal, scratch } = Opened::open(paths)?;
+        let engines = &engines(scratch.path());
+        let board = normalize(&Board::INITIAL).board;
+        let plan = LeafPlan::of(&board, [], options.level);
+        control.phase(Phase::Growing);
+        let mut asked = Asked::default();
+        let (answered, ran) = run_fleet(engines, &mut journal, paths, cancel, |journal, fleet| {
+            let mut answerers = Answerers { journal, fleet, engines, cancel };
+            Ok(answerers.answer(&[plan.query().copied()], &mut asked, &mut |_, _| {})?)
+        });
+        let leaf = NewLeaf { level: options.level, ..NewLeaf::default() };
+        let mut report = GrowthReport { adds: leaf, ..GrowthReport::new(paths, 0) };
+        report.searches.count(&asked);
+        ran.fill(&mut report.searches);
+        let answer = answered?.into_iter().next().flatten();
+        report.adds.leaf = plan.leaf(answer);
+        let bytes = match options.to {
+            OutFormat::Edax => {
+                let n_empties = 61 - options.depth.clamp(1, 60) as i32;
+                report.adds.n_empties = Some(n_empties);
+                edax_book(board, options.level, n_empties, report.adds.leaf)
+            }
+            OutFormat::Egbk3 => egaroucid_book(board, options.level, report.adds.leaf),
+        };
+        let path = &paths.output;
+        out.write_all(&bytes).map_err(RunError::io(path))?;
+        let out = out.finish().map_err(RunError::io(path))?;
+        cancel.check().map_err(GrowthError::interrupted(&paths.journal))?;
+        out.commit().map_err(RunError::io(path))?;
+        report.elapsed = paths.began.elapsed();
+        Ok(report)
+    }
 }
 
 /// The value Edax gives a position with a leaf and no link.

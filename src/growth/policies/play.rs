@@ -7,35 +7,31 @@
 //! ([`crate::growth::rounds`]) with another mark.
 
 use crate::book::Book;
-use crate::engine::fleet::EngineSet;
-use crate::growth::engines::process_engines;
+use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
-use crate::growth::growing::error::ExtendError;
-use crate::growth::growing::paths::ExtendPaths;
-use crate::growth::options::ExtendOptions;
-use crate::growth::report::ExtendReport;
+use crate::growth::options::GrowthOptions;
+use crate::growth::paths::GrowthPaths;
+use crate::growth::policy::Engines;
+use crate::growth::report::GrowthReport;
 use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::run::Control;
 use std::path::Path;
 
-/// Plays `book` (read from `paths.input`) into `paths.output` with the
-/// engine processes `options` names.
-pub fn play(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
-    control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
-    play_with(book, paths, options, |scratch| process_engines(options, scratch), control)
+/// `play`: `book` grown by extend's rounds, the positions without links
+/// their candidates.
+pub struct Play<'a> {
+    /// The book read (IN).
+    pub book: Book,
+    /// What `play` is asked.
+    pub options: &'a GrowthOptions,
 }
 
-/// [`play`] with the searches answered by the fleet `engines` makes.
-pub fn play_with(
-    book: Book,
-    paths: &ExtendPaths,
-    options: &ExtendOptions,
-    engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    control: Control<'_>,
-) -> Result<ExtendReport, ExtendError> {
-    grow_in_rounds(book, paths, options, (Choice::Walk(Marks::NoLinks), None), engines, control)
+impl crate::growth::policy::Policy for Play<'_> {
+    type Report = GrowthReport;
+
+    fn run(self, paths: &GrowthPaths, engines: Engines<'_>, control: Control<'_>) -> Result<GrowthReport, GrowthError> {
+        let Play { book, options } = self;
+        let engines = |scratch: &Path| engines.start(options, scratch);
+        grow_in_rounds(book, paths, options, (Choice::Walk(Marks::NoLinks), None), engines, control)
+    }
 }

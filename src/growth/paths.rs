@@ -1,7 +1,7 @@
 //! Where a growth run (and `merge`'s searches) reads and writes: IN, OUT,
 //! the journal taken for the run, and its folder of round books.
 
-use super::error::ExtendError;
+use super::error::GrowthError;
 use crate::engine::journal::{Journal, JOURNAL};
 use crate::engine::scratch;
 use crate::files::ensure_dir;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Where a growth run reads and writes, checked before anything is read, and
 /// the journal taken for the run.
 #[derive(Clone, Debug)]
-pub struct ExtendPaths {
+pub struct GrowthPaths {
     /// IN, the book read (empty for `new`, which reads none).
     pub input: PathBuf,
     /// OUT, the book written.
@@ -35,17 +35,17 @@ pub struct ExtendPaths {
     pub began: std::time::Instant,
 }
 
-impl ExtendPaths {
+impl GrowthPaths {
     /// Refuses an OUT or a journal that is IN by any path, an OUT that is
     /// the journal, folders whose paths no engine's console reads, and a
     /// journal that is not a regular file or that another run holds (named);
     /// then takes the journal for this run (out_dir made if need be).
-    /// Refused in `extend`'s words: [`ExtendPaths::of_command`] names another.
-    pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
-        ExtendPaths::of_command(Writer::Growth("extend"), (input, &[]), output, out_dir)
+    /// Refused in `extend`'s words: [`GrowthPaths::of_command`] names another.
+    pub fn new(input: &Path, output: &Path, out_dir: &Path) -> Result<GrowthPaths, GrowthError> {
+        GrowthPaths::of_command(Writer::Growth("extend"), (input, &[]), output, out_dir)
     }
 
-    /// [`ExtendPaths::new`] for the command `writer` names, refusing an OUT
+    /// [`GrowthPaths::new`] for the command `writer` names, refusing an OUT
     /// or a journal that is, by any path (a symbolic or hard link, `..`),
     /// IN or any of `also_read` (add's game files): every file the run reads.
     pub fn of_command(
@@ -53,7 +53,7 @@ impl ExtendPaths {
         (input, also_read): (&Path, &[PathBuf]),
         output: &Path,
         out_dir: &Path,
-    ) -> Result<ExtendPaths, ExtendError> {
+    ) -> Result<GrowthPaths, GrowthError> {
         let journal = out_dir.join(JOURNAL);
         for read in std::iter::once(input).chain(also_read.iter().map(PathBuf::as_path)) {
             let over = OverInput::find(read, &[output, &journal], writer).map_err(RunError::io(read))?;
@@ -61,17 +61,17 @@ impl ExtendPaths {
                 return Err(over.into());
             }
         }
-        Ok(ExtendPaths { input: input.to_path_buf(), ..ExtendPaths::without_input(output, out_dir)? })
+        Ok(GrowthPaths { input: input.to_path_buf(), ..GrowthPaths::without_input(output, out_dir)? })
     }
 
     /// The paths of `new`, which reads no book: OUT, and the journal and
-    /// scratch folder of `out_dir`, refused as [`ExtendPaths::new`]
+    /// scratch folder of `out_dir`, refused as [`GrowthPaths::new`]
     /// refuses them.
-    pub fn without_input(output: &Path, out_dir: &Path) -> Result<ExtendPaths, ExtendError> {
+    pub fn without_input(output: &Path, out_dir: &Path) -> Result<GrowthPaths, GrowthError> {
         let began = std::time::Instant::now();
         let journal = out_dir.join(JOURNAL);
         if crate::files::input::same_destination(output, &journal) {
-            return Err(ExtendError::BookIsJournal { path: output.to_path_buf() });
+            return Err(GrowthError::BookIsJournal { path: output.to_path_buf() });
         }
         let scratch = scratch::folder_for(&journal)?;
         if let Some(dir) = journal.parent() {
@@ -79,18 +79,18 @@ impl ExtendPaths {
         }
         let taken = Arc::new(Journal::lock_for_run(&journal)?);
         let output = output.to_path_buf();
-        Ok(ExtendPaths { input: PathBuf::new(), output, journal, scratch, fresh: false, taken, began })
+        Ok(GrowthPaths { input: PathBuf::new(), output, journal, scratch, fresh: false, taken, began })
     }
 
     /// The same paths, the journal of earlier runs set aside when `fresh`.
-    pub fn fresh(self, fresh: bool) -> ExtendPaths {
-        ExtendPaths { fresh, ..self }
+    pub fn fresh(self, fresh: bool) -> GrowthPaths {
+        GrowthPaths { fresh, ..self }
     }
 }
 
 /// The run's folder of round books, the journal locked: what runs killed
 /// before it left there is removed first (scratch.rs).
-pub(crate) fn scratch_dir(paths: &ExtendPaths) -> Result<tempfile::TempDir, ExtendError> {
+pub(crate) fn scratch_dir(paths: &GrowthPaths) -> Result<tempfile::TempDir, GrowthError> {
     let made = scratch::make(&paths.scratch, &paths.journal);
     made.map_err(|source| RunError::Io { path: paths.scratch.clone(), source }.into())
 }
