@@ -80,6 +80,7 @@ pub mod position;
 mod record;
 pub mod rules;
 pub mod run;
+mod score;
 pub mod stats;
 pub mod symmetry;
 pub mod synth;

@@ -10,20 +10,15 @@
 //! (link scores, [`i8`]), wrapping as C's conversions do on every machine
 //! Edax runs on; counts are summed wide and saturated to 32 bits.
 
-/// Edax's "minus infinity": the value and bounds of a position before
-/// anything is known, and a leaf score that means "no leaf".
-pub const SCORE_INF: i16 = 127;
+use crate::level::Level;
+use crate::score::{Leaf, Score};
 
-/// The leaf score that means "no leaf": minus infinity, as Edax stores it
-/// (with move 65) where every legal move is linked. The negamax takes no
-/// leaf scored at or below it.
-pub const NO_LEAF: i8 = -(SCORE_INF as i8);
+/// Edax's "minus infinity": the value and bounds of a position before
+/// anything is known. The negamax takes no leaf scored at or below it.
+pub const SCORE_INF: i16 = 127;
 
 /// The selectivity of an exact search (Edax's `NO_SELECTIVITY`).
 pub const NO_SELECTIVITY: u8 = 5;
-
-/// The highest level Edax's table has a row for.
-pub const MAX_LEVEL: u8 = crate::level::Level::MAX.to_u8();
 
 /// One entry of Edax's level table (`LEVEL[level][empties]`, filled in by
 /// `search_global_init` in Edax's `src/search.c`): how deep, and how
@@ -64,10 +59,11 @@ const ROWS: [(u8, &[(u8, u8)]); 9] = [
     (35, &[(30, 5), (33, 4), (36, 3), (39, 1)]),
 ];
 
-/// Edax's level table at (`level`, `empties`), both clamped to 0..=60 (a
-/// record's level byte may hold more; Edax would read past its table).
-pub fn search_level(level: u8, empties: u8) -> SearchLevel {
-    let (level, empties) = (level.min(MAX_LEVEL), empties.min(60));
+/// Edax's level table at (`level`, `empties`), empties clamped to 0..=60
+/// (a record's level byte may hold more than 60 too, which
+/// [`Level::saturating`] reads as 60: Edax would read past its table).
+pub fn search_level(level: Level, empties: u8) -> SearchLevel {
+    let (level, empties) = (level.to_u8(), empties.min(60));
     let solve = |selectivity| SearchLevel { depth: empties, selectivity };
     let midgame = SearchLevel { depth: level, selectivity: 0 };
     match level {
@@ -155,11 +151,30 @@ impl Negamaxed {
 pub struct EdaxPosition {
     /// Empty squares of its board.
     pub empties: u8,
-    /// The record's level byte, as stored.
-    pub level: u8,
-    /// The leaf's score, as stored, whatever its move: any score above
-    /// −127 counts (Edax stores a finished game's score with move 65).
-    pub leaf_score: i8,
+    /// The level of its searches (a stored level byte above 60 reads as
+    /// 60, as Edax's level table does).
+    pub level: Level,
+    /// Its leaf, whose score counts when above minus infinity, whatever its
+    /// move ([`taken_leaf_score`]).
+    pub leaf: Option<Leaf>,
+}
+
+/// A leaf's score if Edax's negamax takes it: any score above minus
+/// infinity (−127), with a move or without one (Edax stores a finished
+/// game's score without a move).
+pub fn taken_leaf_score(leaf: Option<Leaf>) -> Option<Score> {
+    leaf.map(|leaf| leaf.score).filter(|score| score.discs() > -i32::from(SCORE_INF))
+}
+
+/// A leaf's score as Edax's functions read a record's (`position_extend`
+/// compares it with the value), and as a value a leaf gives: minus
+/// infinity (−127) for none.
+///
+/// # Panics
+/// On a leaf scored beyond 16 bits: a leaf's score is read from a byte or
+/// an engine's answer (within ±64), so one would be a bug.
+pub fn leaf_score(leaf: Option<Leaf>) -> i16 {
+    leaf.map_or(-SCORE_INF, |leaf| leaf.score.stored_short())
 }
 
 /// The errors of the searches a book's leaves come from (an Edax book's
@@ -203,8 +218,8 @@ pub fn edax_position(
     let level = search_level(position.level, empties);
     let mut out = Negamaxed { value: -SCORE_INF, lower: -SCORE_INF, upper: -SCORE_INF, counts: Counts::default() };
     let mut tally = Tally::default();
-    let leaf = i32::from(position.leaf_score);
-    if position.leaf_score > NO_LEAF {
+    if let Some(leaf) = taken_leaf_score(position.leaf) {
+        let leaf = leaf.discs();
         out.value = short(leaf);
         let (lower, upper) = if level.solves(empties) {
             let (win, draw, loss) = (u32::from(leaf > 0), u32::from(leaf == 0), u32::from(leaf < 0));
@@ -350,22 +365,26 @@ mod tests {
     #[test]
     fn the_level_table_is_edax_s() {
         for &(level, empties, depth, selectivity) in EDAX_LEVELS {
-            assert_eq!(search_level(level, empties), SearchLevel { depth, selectivity }, "LEVEL[{level}][{empties}]");
+            let at = Level::new(level).expect("a level");
+            assert_eq!(search_level(at, empties), SearchLevel { depth, selectivity }, "LEVEL[{level}][{empties}]");
         }
         // Levels past the table read its last row; every cell's depth is the
         // empties (solving) or the level (a midgame search shallower than them).
-        assert_eq!(search_level(200, 45), search_level(60, 45));
+        assert_eq!(search_level(Level::saturating(200), 45), search_level(Level::MAX, 45));
         for level in 0..=60 {
             for empties in 0..=60 {
-                let s = search_level(level, empties);
+                let s = search_level(Level::new(level).expect("a level"), empties);
                 assert!(s.depth == empties || (s.depth == level && level < empties) || level == 0, "{level} {empties}");
                 assert!(s.selectivity <= 5);
             }
         }
     }
 
-    fn leaf(empties: u8, level: u8, leaf_score: i8) -> EdaxPosition {
-        EdaxPosition { empties, level, leaf_score }
+    /// A position with a leaf scored `score` (no move: the negamax reads
+    /// none of it but its score).
+    fn leaf(empties: u8, level: u8, score: i8) -> EdaxPosition {
+        let leaf = Some(Leaf::new(Score::from(score), None));
+        EdaxPosition { empties, level: Level::new(level).expect("a level"), leaf }
     }
 
     const ERRORS: SearchErrors = SearchErrors { midgame: 2, endcut: 1 };
@@ -396,10 +415,15 @@ mod tests {
 
     #[test]
     fn no_leaf_and_no_child_leaves_minus_infinity() {
-        for leaf_score in [-127, -128] {
-            let none = edax_position(&leaf(30, 10, leaf_score), ERRORS, [None, None]);
+        let no_leaf = EdaxPosition { leaf: None, ..leaf(30, 10, 0) };
+        for position in [no_leaf, leaf(30, 10, -127), leaf(30, 10, -128)] {
+            let none = edax_position(&position, ERRORS, [None, None]);
             assert_eq!(none, Negamaxed { value: -127, lower: -127, upper: -127, counts: Counts::default() });
         }
+        // A leaf's move takes no part: scored −127 on a move, it is not taken.
+        let on_a_move = Some(Leaf::new(Score::new(-127), Some(crate::board::Move::Pass)));
+        assert_eq!(taken_leaf_score(on_a_move), None);
+        assert_eq!(taken_leaf_score(Some(Leaf::new(Score::new(-126), None))), Some(Score::new(-126)));
         // −126 is a score like any other.
         assert_eq!(edax_position(&leaf(30, 10, -126), ERRORS, []).value, -126);
     }

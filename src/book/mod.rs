@@ -19,7 +19,7 @@ pub use crate::format::Format;
 pub use crate::format::Header;
 pub use crate::os::Bytes;
 pub use crate::record::problem::{FormatError, MoveSlot, Problem};
-pub use crate::record::{Details, FilePlace, Link, Record, RecordId, Score};
+pub use crate::record::{Details, FilePlace, Leaf, Link, Record, RecordId, Score};
 pub use file::{BookCounts, BookFile, IndexLookup, ReadOptions, CHUNK_RECORDS};
 pub use loaded::Book;
 pub use parents::Parents;

@@ -117,8 +117,8 @@ fn json(report: &GrowthReport<NewLeaf>) -> Value {
             "journal": text(&report.journal),
             "level": report.adds.level,
             "n_empties": report.adds.n_empties,
-            "leaf_move": report.adds.leaf_move.map(|m| m.to_string()),
-            "leaf_score": report.adds.leaf_score,
+            "leaf_move": report.adds.leaf.and_then(|leaf| leaf.mv).map(|m| m.to_string()),
+            "leaf_score": bookminer::negamax::leaf_score(report.adds.leaf),
         }),
         searches(&report.searches),
         json!({

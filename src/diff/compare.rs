@@ -5,14 +5,11 @@
 //! moves are in the same coordinates.
 
 use crate::board::Move;
-use crate::book::{Link, Record};
+use crate::book::{Leaf, Link, Record};
 use smallvec::SmallVec;
 
 /// A number in the old record and in the new one.
 pub type Pair<T> = [T; 2];
-
-/// A leaf as compared: its move and score.
-pub type Leaf = Option<(Move, i32)>;
 
 /// What differs; `None` (or no links) where the two agree.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,7 +18,9 @@ pub struct Difference {
     pub lower: Option<Pair<i32>>,
     pub upper: Option<Pair<i32>>,
     pub level: Option<Pair<i32>>,
-    pub leaf: Option<Pair<Leaf>>,
+    /// The leaves as stored, each with its move (an Edax record's leaf
+    /// without a move, a finished game's, is not compared).
+    pub leaf: Option<Pair<Option<Leaf>>>,
     /// Links whose score differs or that only one record has: the old
     /// record's links in its stored order, then the new record's others in
     /// theirs; each move (stored coordinates) with its score in each
@@ -53,7 +52,7 @@ pub fn compare(old: &Record, new: &Record) -> Difference {
         }
         false => SmallVec::new(),
     };
-    let leaf_of = |record: &Record| record.stored_leaf().map(|leaf| (leaf.mv, leaf.score.0));
+    let leaf_of = |record: &Record| record.stored_leaf().map(Leaf::of);
     let (old_leaf, new_leaf) = (leaf_of(old), leaf_of(new));
     Difference {
         value: differs(old.value.0, new.value.0),
@@ -88,7 +87,8 @@ mod tests {
     use super::*;
     use crate::board::{Board, Square};
     use crate::book::RecordId;
-    use crate::format::edax::{self, NO_LEAF};
+    use crate::book::Score;
+    use crate::format::edax::{self, leaf_pair};
 
     fn play(name: &str) -> Move {
         Move::Play(Square::parse(name).unwrap())
@@ -98,8 +98,12 @@ mod tests {
         play(name).code()
     }
 
+    fn leaf(score: i32, name: &str) -> Option<Leaf> {
+        Some(Leaf::new(Score::new(score), Some(play(name))))
+    }
+
     /// An Edax record (docs/formats.md) of the initial board, read as bookminer reads one.
-    fn edax(value: i16, bounds: (i16, i16), level: u8, links: &[(i8, &str)], leaf: (i8, u8)) -> Record {
+    fn edax(value: i16, bounds: (i16, i16), level: u8, links: &[(i8, &str)], leaf: Option<Leaf>) -> Record {
         let mut bytes = Vec::new();
         bytes.extend(Board::INITIAL.player.to_le_bytes());
         bytes.extend(Board::INITIAL.opponent.to_le_bytes());
@@ -111,20 +115,21 @@ mod tests {
         for &(score, name) in links {
             bytes.extend([score as u8, code(name)]);
         }
-        bytes.extend([leaf.0 as u8, leaf.1]);
+        let (score, code) = leaf_pair(leaf);
+        bytes.extend([score as u8, code]);
         edax::next_record(&bytes, 0).unwrap().to_record(RecordId(0), 0)
     }
 
     #[test]
     fn the_same_record_has_no_difference() {
-        let r = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3")], (0, code("C4")));
+        let r = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3")], leaf(0, "C4"));
         assert!(compare(&r, &r).is_empty());
     }
 
     #[test]
     fn links_are_matched_by_move_whatever_their_order() {
-        let old = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3"), (0, "E6")], NO_LEAF);
-        let new = edax(2, (-4, 6), 10, &[(1, "D3"), (2, "F5"), (3, "C4")], NO_LEAF);
+        let old = edax(2, (-4, 6), 10, &[(2, "F5"), (-1, "D3"), (0, "E6")], None);
+        let new = edax(2, (-4, 6), 10, &[(1, "D3"), (2, "F5"), (3, "C4")], None);
         let d = compare(&old, &new);
         let expected: &[(Move, Pair<Option<i32>>)] =
             &[(play("D3"), [Some(-1), Some(1)]), (play("E6"), [Some(0), None]), (play("C4"), [None, Some(3)])];
@@ -134,14 +139,14 @@ mod tests {
 
     #[test]
     fn value_bounds_level_and_leaf_are_each_told() {
-        let old = edax(2, (-4, 6), 10, &[], (0, code("C4")));
-        let new = edax(3, (-4, 7), 12, &[], (1, code("C4")));
+        let old = edax(2, (-4, 6), 10, &[], leaf(0, "C4"));
+        let new = edax(3, (-4, 7), 12, &[], leaf(1, "C4"));
         let d = compare(&old, &new);
         assert_eq!(d.value, Some([2, 3]));
         assert_eq!((d.lower, d.upper), (None, Some([6, 7])));
         assert_eq!(d.level, Some([10, 12]));
-        assert_eq!(d.leaf, Some([Some((play("C4"), 0)), Some((play("C4"), 1))]));
-        let gone = compare(&old, &edax(2, (-4, 6), 10, &[], NO_LEAF));
-        assert_eq!(gone.leaf, Some([Some((play("C4"), 0)), None]));
+        assert_eq!(d.leaf, Some([leaf(0, "C4"), leaf(1, "C4")]));
+        let gone = compare(&old, &edax(2, (-4, 6), 10, &[], None));
+        assert_eq!(gone.leaf, Some([leaf(0, "C4"), None]));
     }
 }

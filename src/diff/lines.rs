@@ -6,12 +6,12 @@
 //! ([`crate::walk::first_arrivals::FirstArrivals::lines`]), and handed to the
 //! file in order.
 
-use super::compare::{compare, Difference, Leaf};
+use super::compare::{compare, Difference};
 use super::matching::Matches;
 use super::walked::Walked;
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Book, BookFile, Destination, Record, RecordId};
+use crate::book::{Book, BookFile, Destination, Leaf, Record, RecordId};
 use crate::output::placed::{MoveFrame, Placer};
 use crate::output::print::{push_int, push_pair};
 use crate::output::LineStyle;
@@ -277,14 +277,14 @@ fn push_difference(d: &Difference, frame: &MoveFrame<'_>, text: &mut String) {
     frame.push_links(d.links.iter().map(|&(mv, [old, new])| (mv, [old.map(i64::from), new.map(i64::from)])), text);
 }
 
-/// `["C4",3]`, or `null` without a leaf.
-fn push_leaf(leaf: Leaf, frame: &MoveFrame<'_>, text: &mut String) {
-    match leaf {
+/// `["C4",3]`, or `null` without a leaf (or a move: none is compared).
+fn push_leaf(leaf: Option<Leaf>, frame: &MoveFrame<'_>, text: &mut String) {
+    match leaf.and_then(|leaf| Some((leaf.mv?, leaf.score))) {
         Some((mv, score)) => {
             text.push_str("[\"");
             frame.push_move(mv, text);
             text.push_str("\",");
-            push_int(score.into(), text);
+            push_int(score.discs().into(), text);
             text.push(']');
         }
         None => text.push_str("null"),

@@ -126,7 +126,7 @@ impl<'b> Solver<'b> {
         let Some((record, own)) = self.stack.pop() else { return };
         match &mut self.fixed.solutions {
             Solutions::Edax { solved, errors } => {
-                let position = EdaxPosition { empties: own.empties, level: own.level, leaf_score: own.score };
+                let position = EdaxPosition { empties: own.empties, level: own.level, leaf: own.leaf };
                 let children = self.links.iter().map(|&(child, _)| child.map(|child| solved.get(child)));
                 let result = negamax::edax_position(&position, *errors, children);
                 solved.set(record, result);
@@ -135,7 +135,7 @@ impl<'b> Solver<'b> {
                 let scores = self.links.iter().filter_map(|&(child, then_pass)| {
                     child.map(|child| negamax::egaroucid_link_score(values[child.index()], then_pass))
                 });
-                values[record.index()] = negamax::egaroucid_value(leaf, scores).unwrap_or(own.score);
+                values[record.index()] = negamax::egaroucid_value(leaf, scores).unwrap_or(own.value);
             }
         }
         self.links.clear();

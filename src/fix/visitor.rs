@@ -4,8 +4,9 @@
 //! receipt, whose reads land anywhere in memory, run on the other core.
 
 use crate::board::Move;
-use crate::book::{Destination, RecordId, ResolvedBook};
+use crate::book::{Destination, Leaf, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid, Family};
+use crate::level::Level;
 use crate::parallel::Batcher;
 use crate::run::{Control, Interrupted};
 use crate::symmetry::Symmetry;
@@ -20,11 +21,13 @@ pub(super) const BATCH_EVENTS: usize = 8192;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Own {
     pub empties: u8,
-    /// Edax: the level byte as stored.
-    pub level: u8,
-    /// Edax: the leaf's score as stored, whatever its move. Egaroucid: the
-    /// stored value, kept by a record with neither leaf nor link.
-    pub score: i8,
+    /// Edax: the level of its searches.
+    pub level: Level,
+    /// Edax: its leaf, whatever its move.
+    pub leaf: Option<Leaf>,
+    /// Egaroucid: the stored value, kept by a record with neither leaf nor
+    /// link.
+    pub value: i8,
 }
 
 impl Own {
@@ -35,11 +38,12 @@ impl Own {
         match book.file().format().family() {
             Family::Edax => edax::record_at(bytes, offset as usize).map_or(Own::default(), |raw| Own {
                 empties: raw.board().empties() as u8,
-                level: raw.level(),
-                score: raw.leaf_score(),
+                level: Level::saturating(raw.level().into()),
+                leaf: raw.leaf(),
+                value: 0,
             }),
             Family::Egaroucid => egaroucid::record_at(bytes, id)
-                .map_or(Own::default(), |raw| Own { score: raw.raw_value() as i8, ..Own::default() }),
+                .map_or(Own::default(), |raw| Own { value: raw.raw_value() as i8, ..Own::default() }),
         }
     }
 }

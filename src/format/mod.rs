@@ -262,6 +262,16 @@ impl OutFormat {
         }
     }
 
+    /// The (score, move) byte pair that stores `leaf` in a record written
+    /// so: how each format says "no leaf" is its own ([`edax::leaf_pair`],
+    /// [`egaroucid::leaf_pair`]).
+    pub fn leaf_pair(self, leaf: Option<crate::record::Leaf>) -> (i8, u8) {
+        match self {
+            OutFormat::Edax => edax::leaf_pair(leaf),
+            OutFormat::Egbk3 => egaroucid::leaf_pair(leaf),
+        }
+    }
+
     /// The extension a file of this format is named with.
     pub fn extension(self) -> &'static str {
         match self {

@@ -50,8 +50,8 @@ impl LinkGraph for View<'_, '_> {
     }
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
-        let leaf = self.store.leaf(node).ok()?;
-        (leaf.mv.is_some() && leaf.score > crate::negamax::NO_LEAF).then_some(leaf.score.into())
+        let leaf = self.store.leaf(node).ok()?.filter(|leaf| leaf.mv.is_some());
+        crate::negamax::taken_leaf_score(leaf).map(|score| score.discs())
     }
 
     fn links(&self, node: NodeId, out: &mut Vec<(i32, NodeId)>) {
@@ -61,7 +61,7 @@ impl LinkGraph for View<'_, '_> {
         let lowest = -i32::from(crate::negamax::SCORE_INF);
         let scores: SmallVec<[i32; 8]> =
             edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(lowest)).collect();
-        let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
+        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.discs());
         let best = scores.iter().copied().chain(leaf).max().map(Score);
         // The position's own ply: its discs beyond the start's.
         let ply = self.start_empties.saturating_sub(facts.board.empties()) as usize;

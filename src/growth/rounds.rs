@@ -136,8 +136,7 @@ impl Run<'_, '_, '_> {
             );
             let answers = self.search(&plans, fleet, control)?;
             for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
-                let (score, mv) = plan.leaf(answer);
-                self.store.set_leaf(id, score, mv);
+                self.store.set_leaf(id, plan.leaf(answer));
             }
             let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
             self.solved.after_change(self.store, &to_search, stop)?;
@@ -158,7 +157,7 @@ impl Run<'_, '_, '_> {
                 self.report.stopped_early = true;
                 break;
             }
-            if self.store.leaf(id)?.mv.is_none() {
+            if self.store.leaf(id)?.and_then(|leaf| leaf.mv).is_none() {
                 continue;
             }
             let solved = &*self.solved;

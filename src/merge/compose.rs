@@ -9,11 +9,11 @@
 use super::rule::{choose, Kept, Side, Why};
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, FilePlace, MoveSlot, Problem};
+use crate::book::{Book, FilePlace, Leaf, MoveSlot, Problem, Score};
 use crate::format::edax::read::{self as edax, LINKS_AT};
-use crate::format::edax::{Relinked, NO_LEAF};
+use crate::format::edax::Relinked;
 use crate::format::egaroucid::put_leaf;
-use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT, NO_LEAF_MOVE, NO_VALUE};
+use crate::format::egaroucid::read::{self as egaroucid, LEAF_AT};
 use crate::format::OutFormat;
 use crate::growth::growing::leaf_plan::LeafPlan;
 use crate::level::Level;
@@ -90,15 +90,16 @@ pub struct Held {
     pub level: i32,
     pub value: i32,
     /// Its leaf, if it has a move.
-    pub leaf: Option<(i32, Move)>,
+    pub leaf: Option<Leaf>,
 }
 
 /// A leaf that went stale, and what it became (`None` until an engine answers).
 #[derive(Clone, Copy, Debug)]
 pub struct Stale {
-    pub was: (i32, Move),
-    /// The new leaf's score and move (`None`: no move), as the record stores them.
-    pub now: Option<(i8, Option<Move>)>,
+    /// The leaf that went stale (it has a move).
+    pub was: Leaf,
+    /// The new leaf, or none; `None` until an engine answers.
+    pub now: Option<Option<Leaf>>,
 }
 
 /// What composing counted.
@@ -351,25 +352,24 @@ impl Composer<'_> {
             record.link((-self.edax_value(&child)?, mv.code()));
         }
         let leaf_at = record.leaf_at();
-        let leaf = chosen.raw_leaf();
+        let leaf = chosen.leaf();
         let conflict =
             why.is_conflict().then(|| Conflict { kept, why, a: held_edax(ra.as_ref()), b: held_edax(rb.as_ref()) });
         let moves = joined.iter().map(|&(_, c)| c).chain(added.iter().map(|&(mv, _)| mv.code()));
         let links: SmallVec<[Move; 16]> = moves.filter_map(Move::from_code).collect();
         // Stale: a link now, and not one in the book the record comes from.
         let own_link = |code: u8| link_pairs(&chosen).chunks_exact(2).any(|p| p[1] == code);
-        let stale =
-            Move::from_code(leaf.1).filter(|_| linked(leaf.1) && !own_link(leaf.1)).map(|mv| (i32::from(leaf.0), mv));
-        let (pair, plan, stale) = match stale {
-            None => ((leaf.0, leaf.1), None, None),
+        let stale = leaf.filter(|l| l.mv.is_some_and(|mv| linked(mv.code()) && !own_link(mv.code())));
+        let (leaf, plan, stale) = match stale {
+            None => (leaf, None, None),
             Some(was) => {
                 let plan = LeafPlan::of(&board, links, Level::saturating(chosen.level().into()));
                 let (now, pending) = self.stale_leaf(plan, tally);
-                let pair = now.map_or(NO_LEAF, |(s, mv)| (s, mv.map_or(Move::NONE_CODE, Move::code)));
-                (pair, pending, Some(Stale { was, now }))
+                // Until an engine answers, the record holds no leaf.
+                (now.flatten(), pending, Some(Stale { was, now }))
             }
         };
-        let bytes = record.leaf(pair);
+        let bytes = record.leaf(leaf);
         count_choice(tally, kept, why);
         let entry = (conflict.is_some() || stale.is_some()).then_some(Entry { record: 0, board, conflict, stale });
         Ok(Made { bytes, leaf_at, entry, plan })
@@ -384,7 +384,8 @@ impl Composer<'_> {
         let joined = joined_links(ra.as_ref(), rb.as_ref());
         let added = if self.link { self.linked_moves(&board, &joined) } else { SmallVec::new() };
         let linked = |code: u8| is_linked(&joined, &added, code);
-        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: linked(r.raw_leaf().1) };
+        let leaf_is_link = |r: &edax::RawRecord<'_>| r.leaf().and_then(|l| l.mv).is_some_and(|mv| linked(mv.code()));
+        let side = |r: &edax::RawRecord<'_>| Side { level: r.level().into(), leaf_is_link: leaf_is_link(r) };
         let alike = || held_edax(ra.as_ref()) == held_edax(rb.as_ref());
         let (kept, why) = decide(ra.as_ref().map(side), rb.as_ref().map(side), alike);
         let chosen = match kept {
@@ -444,12 +445,8 @@ impl Composer<'_> {
             Some(leaf) => {
                 let plan = LeafPlan::of(&board, links, Level::saturating(chosen.level().into()));
                 let (now, pending) = self.stale_leaf(plan, tally);
-                let new_leaf = match now {
-                    Some((score, Some(mv))) if score > crate::negamax::NO_LEAF => (score, mv.code()),
-                    Some(_) | None => (NO_VALUE, NO_LEAF_MOVE),
-                };
-                put_leaf(&mut bytes, new_leaf);
-                (pending, Some(Stale { was: (leaf.score.discs(), leaf.mv), now }))
+                put_leaf(&mut bytes, now.flatten());
+                (pending, Some(Stale { was: Leaf::of(leaf), now }))
             }
         };
         count_choice(tally, kept, why);
@@ -459,7 +456,7 @@ impl Composer<'_> {
 
     /// What a stale leaf becomes now (`None`: an engine will say), and the
     /// plan to search when one will.
-    fn stale_leaf(&self, plan: LeafPlan, tally: &mut Tally) -> (Option<(i8, Option<Move>)>, Option<LeafPlan>) {
+    fn stale_leaf(&self, plan: LeafPlan, tally: &mut Tally) -> (Option<Option<Leaf>>, Option<LeafPlan>) {
         tally.stale += 1;
         match plan {
             LeafPlan::Known { .. } => {
@@ -471,10 +468,11 @@ impl Composer<'_> {
                 tally.stale_emptied += 1;
                 // Edax wants a leaf move wherever a legal move is not linked
                 // (else it "repairs" the record): one that takes no part in
-                // the negamax, −127, on the first such square.
+                // the negamax, −127, on the first such square (none without one).
                 let unlinked = query.board.legal_moves() & !query.excluded.bits();
                 let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
-                (Some((crate::negamax::NO_LEAF, first)), None)
+                let untaken = Score::new(-i32::from(crate::negamax::SCORE_INF));
+                (Some(first.map(|mv| Leaf::new(untaken, Some(mv)))), None)
             }
         }
     }
@@ -574,11 +572,10 @@ fn is_linked(joined: &[(i8, u8)], added: &[(Move, Board)], code: u8) -> bool {
 
 fn held_edax(record: Option<&edax::RawRecord<'_>>) -> Held {
     let Some(r) = record else { return Held { level: 0, value: 0, leaf: None } };
-    let (score, code) = r.raw_leaf();
-    Held { level: r.level().into(), value: r.value().discs(), leaf: Move::from_code(code).map(|mv| (score.into(), mv)) }
+    Held { level: r.level().into(), value: r.value().discs(), leaf: r.leaf().filter(|l| l.mv.is_some()) }
 }
 
 fn held_egaroucid(record: Option<&egaroucid::RawRecord<'_>>) -> Held {
     let Some(r) = record else { return Held { level: 0, value: 0, leaf: None } };
-    Held { level: r.level().into(), value: r.raw_value(), leaf: r.leaf().map(|l| (l.score.discs(), l.mv)) }
+    Held { level: r.level().into(), value: r.raw_value(), leaf: r.leaf().map(Leaf::of) }
 }

@@ -262,7 +262,8 @@ pub fn merge(
     report.tally = tally;
     drop((a, b));
     if let (false, Some(engines), Some(engine_paths)) = (pending.is_empty(), engines, &paths.engines) {
-        let answered = search_stale(&composed_path, &pending, &mut entries, (engine_paths, engines), &mut control)?;
+        let answered =
+            search_stale((&composed_path, to), &pending, &mut entries, (engine_paths, engines), &mut control)?;
         (report.asked, report.engines) = (answered.asked, answered.engines);
         (report.taken_from, report.journal_set_aside) = (answered.taken_from, answered.journal_set_aside);
     }
@@ -358,7 +359,7 @@ fn changed(paths: &MergePaths, kept: rule::Kept) -> MergeError {
 /// Searches the stale leaves left pending and writes each answer into the
 /// book composed (and its receipt entry).
 fn search_stale(
-    composed: &Path,
+    (composed, to): (&Path, OutFormat),
     pending: &[Pending],
     entries: &mut [compose::Entry],
     (paths, engines): (&GrowthPaths, impl FnOnce(&Path) -> Vec<EngineSet>),
@@ -377,13 +378,13 @@ fn search_stale(
     let io = |path: &Path| composing(&paths.output, path);
     let mut file = std::fs::OpenOptions::new().write(true).open(composed).map_err(io(composed))?;
     for (p, answer) in pending.iter().zip(&answered.answers) {
-        let (score, mv) = p.plan.leaf(*answer);
-        let code = mv.map_or(crate::board::Move::NONE_CODE, crate::board::Move::code);
+        let leaf = p.plan.leaf(*answer);
+        let (score, code) = to.leaf_pair(leaf);
         file.seek(SeekFrom::Start(p.leaf_at))
             .and_then(|_| file.write_all(&[score as u8, code]))
             .map_err(io(composed))?;
         if let Some(stale) = &mut entries[p.entry].stale {
-            stale.now = Some((score, mv));
+            stale.now = Some(leaf);
         }
     }
     file.sync_all().map_err(io(composed))?;

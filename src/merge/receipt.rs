@@ -5,6 +5,7 @@
 use super::compose::{Entry, Held};
 use super::rule::Kept;
 use crate::board::{Board, Move};
+use crate::book::Leaf;
 use crate::output::text::{push_board, push_square, side_char};
 use crate::symmetry::Symmetry;
 use std::fmt::Write as _;
@@ -34,10 +35,10 @@ pub fn line(entry: &Entry) -> String {
             write!(line, ",\"kept\":\"{kept}\",\"by\":\"{}\",\"a\":{},\"b\":{}", c.why.word(), held(&c.a), held(&c.b));
     }
     if let Some(s) = &entry.stale {
-        let _ = write!(line, ",\"stale\":{}", scored(s.was.0, Some(s.was.1)));
+        let _ = write!(line, ",\"stale\":{}", scored(s.was.score.discs(), s.was.mv));
         match s.now {
-            Some((score, mv)) => {
-                let _ = write!(line, ",\"leaf\":{}", scored(score.into(), mv));
+            Some(now) => {
+                let _ = write!(line, ",\"leaf\":{}", new_leaf(now));
             }
             None => line.push_str(",\"leaf\":null"),
         }
@@ -60,8 +61,18 @@ fn board_text(board: &Board, black: bool) -> String {
 
 /// `{"level":L,"value":V,"leaf":["F5",3]}` (`"leaf":null` without one).
 fn held(held: &Held) -> String {
-    let leaf = held.leaf.map_or("null".to_string(), |(score, mv)| scored(score, Some(mv)));
+    let leaf = held.leaf.map_or("null".to_string(), |leaf| scored(leaf.score.discs(), leaf.mv));
     format!("{{\"level\":{},\"value\":{},\"leaf\":{leaf}}}", held.level, held.value)
+}
+
+/// What replaced a stale leaf: a leaf as [`scored`] writes it; none as
+/// `[null,-127]`, no move and minus infinity, the score the negamax takes
+/// no part of (docs/merge.md).
+fn new_leaf(leaf: Option<Leaf>) -> String {
+    match leaf {
+        Some(leaf) => scored(leaf.score.discs(), leaf.mv),
+        None => scored(-i32::from(crate::negamax::SCORE_INF), None),
+    }
 }
 
 /// `["F5",3]`; the pass is `"pass"`, no move `null`.

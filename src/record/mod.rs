@@ -6,6 +6,7 @@
 pub mod problem;
 
 use crate::board::{Board, Move};
+pub use crate::score::{Leaf, Score};
 use smallvec::SmallVec;
 use std::fmt;
 
@@ -66,48 +67,6 @@ impl fmt::Display for FilePlace {
     }
 }
 
-/// A score in discs, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Score(pub(crate) i32);
-
-impl Score {
-    /// A score of `discs` discs.
-    pub fn new(discs: i32) -> Score {
-        Score(discs)
-    }
-
-    /// The score in discs.
-    pub fn discs(self) -> i32 {
-        self.0
-    }
-
-    /// The score as the signed byte it was read from: an Edax link's, or a
-    /// leaf's of either format (an Egaroucid leaf is read within ±64).
-    ///
-    /// # Panics
-    /// On a score beyond a byte, which only a score computed, not read, can
-    /// be: asking for one is a bug.
-    pub fn stored_byte(self) -> i8 {
-        i8::try_from(self.0).expect("a score read from a byte fits one")
-    }
-
-    /// The score as the `short` it was read from: an Edax record's value or
-    /// bound.
-    ///
-    /// # Panics
-    /// On a score beyond 16 bits, which only a score computed, not read, can
-    /// be: asking for one is a bug.
-    pub fn stored_short(self) -> i16 {
-        i16::try_from(self.0).expect("a score read from 16 bits fits them")
-    }
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+}", self.0)
-    }
-}
-
 /// One move of a record and its score, in the record's stored coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
@@ -125,6 +84,18 @@ impl Link {
     /// A move whose child is the position right after it, as Edax stores.
     pub fn new(score: Score, mv: Move) -> Link {
         Link { score, mv, then_pass: false }
+    }
+}
+
+impl Leaf {
+    /// The leaf of a move stored with its score.
+    pub fn of(link: Link) -> Leaf {
+        Leaf { score: link.score, mv: Some(link.mv) }
+    }
+
+    /// Its move and score as a link, if it has a move.
+    pub fn link(self) -> Option<Link> {
+        self.mv.map(|mv| Link::new(self.score, mv))
     }
 }
 
@@ -239,26 +210,5 @@ impl Record {
             Details::Edax { .. } => true,
             Details::Egaroucid { .. } => false,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Score;
-
-    #[test]
-    fn a_score_read_from_a_byte_or_a_short_gives_it_back() {
-        for byte in [i8::MIN, -127, -1, 0, 64, i8::MAX] {
-            assert_eq!(Score::new(byte.into()).stored_byte(), byte);
-        }
-        for short in [i16::MIN, -129, 128, i16::MAX] {
-            assert_eq!(Score::new(short.into()).stored_short(), short);
-        }
-    }
-
-    #[test]
-    #[should_panic(expected = "fits one")]
-    fn a_score_beyond_a_byte_is_not_cut_to_one() {
-        Score::new(128).stored_byte();
     }
 }

@@ -199,13 +199,10 @@ mod tests {
             return known;
         }
         let record = book.find(&board).expect("a linked position is in the book");
-        // The stored leaf score, whatever its move (65 included).
-        let leaf_score = bytes[record.offset as usize + 40 + 2 * record.n_links()] as i8;
-        let position = EdaxPosition {
-            empties: board.empties() as u8,
-            level: u8::try_from(record.level).expect("an Edax record's level is a byte"),
-            leaf_score,
-        };
+        // The stored leaf, whatever its move (65 included).
+        let leaf = crate::format::edax::record_at(bytes, record.offset as usize).expect("a record").leaf();
+        let position =
+            EdaxPosition { empties: board.empties() as u8, level: crate::level::Level::saturating(record.level), leaf };
         let children: Vec<_> = record
             .links()
             .map(|l| Some(visit(book, bytes, errors, normalize(&board.after(l.mv).unwrap()).board, done)))

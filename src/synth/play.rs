@@ -75,7 +75,7 @@ fn search(board: &Board, depth: Option<u32>, alpha: i32, beta: i32) -> i32 {
 /// `floor`; `None` when it is not.
 pub(super) fn score_move_above(board: &Board, mv: Move, floor: Option<i32>) -> Option<i32> {
     let empties = board.empties() as u8;
-    let level = negamax::search_level(LEVEL.to_u8(), empties);
+    let level = negamax::search_level(LEVEL, empties);
     let depth = (!level.solves(empties)).then(|| u32::from(level.depth).saturating_sub(1));
     let floor = floor.unwrap_or(-INF);
     let score = -search(&after(board, mv), depth, -INF, -floor);
@@ -168,7 +168,7 @@ mod tests {
     fn a_move_scores_above_a_floor_exactly_as_the_full_search_scores_it() {
         for board in positions(12).into_iter().step_by(5) {
             let empties = board.empties() as u8;
-            let level = negamax::search_level(LEVEL.to_u8(), empties);
+            let level = negamax::search_level(LEVEL, empties);
             let depth = (!level.solves(empties)).then(|| u32::from(level.depth) - 1);
             for square in Square::iter(board.legal_moves()) {
                 let mv = Move::Play(square);

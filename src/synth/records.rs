@@ -14,7 +14,7 @@ use super::play::{after, score_move_above, LEVEL, SCORE_LIMIT};
 use super::rng::{Rng, Salt};
 use super::spill::{Buckets, LevelFile};
 use crate::board::{hash_board, Board, Move, Square};
-use crate::book::{Link, Score};
+use crate::book::{Leaf, Link, Score};
 use crate::format::edax::entries::Entry;
 use crate::format::Format;
 use crate::negamax::{self, EdaxPosition, Negamaxed, SearchErrors};
@@ -148,16 +148,14 @@ fn moves_of(board: &Board, below: Option<&Scored>, here: &Scored) -> Moves {
     moves
 }
 
-/// The leaf as stored: the best unlinked move and its score; else move 65
-/// with the score Edax gives it (docs/formats.md, Edax books): a finished game's final score, or
-/// −127 when every legal move is linked.
-fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
+/// The leaf as Edax stores it (docs/formats.md, Edax books): the best
+/// unlinked move and its score; else a finished game's final score, with
+/// no move; else none, every legal move linked.
+fn stored_leaf(board: &Board, moves: &Moves) -> Option<Leaf> {
     match moves.leaf {
-        Some((mv, score)) => {
-            (Some(Link::new(Score(score), mv)), i8::try_from(score).expect("a searched score is within ±64"))
-        }
-        None if board.is_game_over() => (None, i8::try_from(board.final_score()).expect("a final score is within ±64")),
-        None => (None, negamax::NO_LEAF),
+        Some((mv, score)) => Some(Leaf::new(Score(score), Some(mv))),
+        None if board.is_game_over() => Some(Leaf::new(Score(board.final_score()), None)),
+        None => None,
     }
 }
 
@@ -166,9 +164,9 @@ fn stored_leaf(board: &Board, moves: &Moves) -> (Option<Link>, i8) {
 /// links in Edax's sorted order, the leaf.
 fn position(board: &Board, below: Option<&Scored>, here: &Scored, errors: SearchErrors) -> (Negamaxed, Entry) {
     let moves = moves_of(board, below, here);
-    let (leaf, leaf_score) = stored_leaf(board, &moves);
+    let leaf = stored_leaf(board, &moves);
     let empties = u8::try_from(board.empties()).expect("64 squares at most");
-    let own = EdaxPosition { empties, level: LEVEL.to_u8(), leaf_score };
+    let own = EdaxPosition { empties, level: LEVEL, leaf };
     let solved = negamax::edax_position(&own, errors, moves.links.iter().map(|&(_, child)| Some(child)));
     let mut entry = Entry::new(*board, solved.value.into());
     (entry.lower, entry.upper) = (Score(solved.lower.into()), Score(solved.upper.into()));
@@ -178,7 +176,7 @@ fn position(board: &Board, below: Option<&Scored>, here: &Scored, errors: Search
     entry.links =
         moves.links.iter().map(|&(mv, child)| Link::new(Score(negamax::edax_link_score(&child).into()), mv)).collect();
     negamax::sort_links(&mut entry.links, |l| l.score.stored_byte());
-    (entry.leaf, entry.no_leaf_score) = (leaf, leaf_score);
+    entry.set_leaf(leaf);
     (solved, entry)
 }
 

@@ -231,7 +231,8 @@ fn reference(nodes: &[Node], start: usize, level: u8, w: f64, n: usize) -> HashS
     walk(nodes, start, &mut order, &entered);
     let needs = |node: &Node| {
         let e = node.board.empties() as u8;
-        let (have, want) = (search_level(node.level, e), search_level(level, e));
+        let at = |level: u8| Level::saturating(level.into());
+        let (have, want) = (search_level(at(node.level), e), search_level(at(level), e));
         let solved = have.depth == e && have.selectivity == 5;
         !solved && (have.depth, have.selectivity) < (want.depth, want.selectivity)
     };

@@ -13,6 +13,7 @@ use bookminer::board::{Board, Move};
 use bookminer::book::{Book, Score};
 use bookminer::fix::{fix, FixError, FixOptions, FixPaths, FixReport};
 use bookminer::format::egaroucid::{self, Lookup};
+use bookminer::level::Level;
 use bookminer::negamax::search_level;
 use bookminer::output::{LineStyle, Orientation};
 use bookminer::run::{Cancel, Control, Phase, RunError};
@@ -131,7 +132,7 @@ impl<'a> Slow<'a> {
         }
         let r = &self.recs[i];
         let empties = r.board().empties() as u8;
-        let level = search_level(r.level, empties);
+        let level = search_level(Level::saturating(r.level.into()), empties);
         let (depth, solving) = (i32::from(level.depth), level.selectivity == 5);
         let e = i32::from(empties);
         let mut s = Solved { value: -127, lower: -127, upper: -127, counts: [0; 4] };

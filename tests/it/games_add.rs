@@ -44,7 +44,7 @@ fn add(dir: &Path, games: &str, out: &str, extra: &[&str]) -> Command {
 
 /// A record of an Edax book: board, value, links (score, move), leaf
 /// (score, move) and level.
-type Held = (Board, i32, Vec<(i32, Move)>, (i32, Option<Move>), u8);
+type Held = (Board, i32, Vec<(i32, Move)>, Option<bookminer::book::Leaf>, u8);
 
 /// Every record of an Edax book, in file order.
 fn records(path: &Path) -> Vec<Held> {
@@ -56,8 +56,7 @@ fn records(path: &Path) -> Vec<Held> {
                 .filter_map(|i| raw.link_at(bookminer::book::MoveSlot::Link(i)))
                 .map(|l| (l.score.discs(), l.mv))
                 .collect();
-            let leaf = raw.link_at(bookminer::book::MoveSlot::Leaf).map(|l| l.mv);
-            (raw.board(), raw.value().discs(), links, (i32::from(raw.leaf_score()), leaf), raw.level())
+            (raw.board(), raw.value().discs(), links, raw.leaf(), raw.level())
         })
         .collect()
 }
@@ -119,7 +118,7 @@ fn a_game_past_the_book_adds_its_new_positions_last_first_with_their_exact_value
     assert_eq!(p1.2.len(), 1, "P1 links its child in the game");
     let g7 = normalize(&after_h3).to_original.inverse().apply_move(Move::Play(Square::parse("g7").unwrap()));
     assert_eq!(p1.2[0], (-p2.1, g7), "linked by the move played, scored by minus its child's value");
-    assert_ne!(p1.3 .1, Some(g7), "P1's leaf is another move than its link");
+    assert_ne!(p1.3.and_then(|leaf| leaf.mv), Some(g7), "P1's leaf is another move than its link");
     // START, in the book, gets the link to P1.
     let start = normalize(&board_of(START));
     let h3 = start.to_original.inverse().apply_move(Move::Play(Square::parse("h3").unwrap()));
@@ -306,7 +305,8 @@ fn new_writes_the_initial_position_with_its_leaf_as_edax_book_new_does() {
     let (board, value, links, leaf, level) = &written[0];
     assert_eq!(*board, normalize(&Board::INITIAL).board);
     assert_eq!((*value, links.len(), *level), (2, 0, 10));
-    assert_eq!(*leaf, (2, Some(Move::Play(Square::parse("d3").unwrap()))));
+    let d3 = Move::Play(Square::parse("d3").unwrap());
+    assert_eq!(*leaf, Some(bookminer::book::Leaf::new(bookminer::book::Score::new(2), Some(d3))));
     let raw = edax::records(&bytes).next().unwrap().unwrap().2;
     assert_eq!(raw.counts(), [0; 4]);
     assert_eq!((raw.bounds().0.discs(), raw.bounds().1.discs()), (-127, 127), "bounds unknown until a negamax");

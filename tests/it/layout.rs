@@ -664,20 +664,29 @@ fn lines_with_minus_127(code: &str) -> Vec<String> {
     code.lines().filter(|l| literal(l)).map(|l| l.trim().to_string()).collect()
 }
 
-/// Issue 45 point 4: "no leaf" has one name (`negamax::NO_LEAF`), and only
-/// the book formats, which read and write the byte, spell −127 outside tests.
+/// Issue 45 point 4 and issue 63 point 6: only the book formats, which
+/// read and write the bytes, spell −127 outside tests, and only they name a
+/// "no leaf" sentinel (`NO_LEAF`, `NO_LEAF_MOVE`): everywhere else a leaf
+/// is an `Option<Leaf>`, none being `None`.
 #[test]
-fn no_score_of_minus_127_is_spelled_out_beside_the_formats() {
+fn no_score_of_minus_127_nor_a_no_leaf_sentinel_is_spelled_out_beside_the_formats() {
     let src = common::repo().join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut found = Vec::new();
     for file in files.iter().filter(|f| !f.starts_with(src.join("format")) && !f.ends_with("tests.rs")) {
-        for line in lines_with_minus_127(&code(file)) {
+        let code = code(file);
+        for line in lines_with_minus_127(&code).into_iter().chain(lines_naming_no_leaf(&code)) {
             found.push(format!("{}: {line}", file.display()));
         }
     }
-    assert!(found.is_empty(), "−127 spelled out:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "−127 or a no-leaf sentinel spelled out:\n{}", found.join("\n"));
+}
+
+/// The lines of `code` (tests included) that name a no-leaf sentinel.
+fn lines_naming_no_leaf(code: &str) -> Vec<String> {
+    let names = |line: &str| line.contains("NO_LEAF");
+    code.lines().filter(|l| names(l)).map(|l| l.trim().to_string()).collect()
 }
 
 #[test]
@@ -685,6 +694,7 @@ fn a_literal_minus_127_is_found_and_a_test_module_is_not_searched() {
     let code = "let a = x > -127;\nlet b = -1270;\nlet c = y-127;\nlet d = NO_LEAF;\n\
                 #[cfg(test)]\nmod tests { const NO_LEAF: i8 = -127; }\n";
     assert_eq!(lines_with_minus_127(code), ["let a = x > -127;"]);
+    assert_eq!(lines_naming_no_leaf(code), ["let d = NO_LEAF;", "mod tests { const NO_LEAF: i8 = -127; }"]);
 }
 
 /// The lines of `code` that pass a run's stop as a bare flag or a

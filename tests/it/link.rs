@@ -11,6 +11,7 @@ use bookminer::board::{Board, Move, Square};
 use bookminer::book::{Book, Link, Score};
 use bookminer::format::edax;
 use bookminer::format::edax::entries::{encode, Entry};
+use bookminer::negamax::leaf_score;
 use bookminer::symmetry::normalize;
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
@@ -37,7 +38,7 @@ fn linked(dir: &Path, out: &str, engine: bool) -> serde_json::Value {
 
 /// Each record of an Edax book by board: value, bounds, level, its links'
 /// moves, the leaf's score.
-type Fields = (i32, i32, i32, u8, BTreeSet<u8>, i8);
+type Fields = (i32, i32, i32, u8, BTreeSet<u8>, i16);
 
 fn fields(path: &Path) -> std::collections::HashMap<Board, Fields> {
     let bytes = std::fs::read(path).unwrap();
@@ -46,7 +47,8 @@ fn fields(path: &Path) -> std::collections::HashMap<Board, Fields> {
         .map(|(_, _, raw)| {
             let (lower, upper) = raw.bounds();
             let links = (0..raw.n_links()).map(|i| raw.bytes()[40 + 2 * i + 1]).collect();
-            let fields = (raw.value().discs(), lower.discs(), upper.discs(), raw.level(), links, raw.leaf_score());
+            let fields =
+                (raw.value().discs(), lower.discs(), upper.discs(), raw.level(), links, leaf_score(raw.leaf()));
             (raw.board(), fields)
         })
         .collect()
@@ -88,6 +90,32 @@ fn the_initial_position_gets_a_link_for_each_of_its_four_moves_without_an_engine
     assert!(root.leaf().is_none(), "the leaf's move is a link");
     assert!(root.links().all(|l| l.score == Score::new(3)), "each link is minus the child's value");
     assert_eq!(root.value(), Score::new(3));
+}
+
+/// Issue 63 point 6: a record growth rewrites keeps its leaf's two bytes
+/// as read, whatever they are, where its move is no link: the initial
+/// position of [`two_record_book`], given leaves without a move (move 65)
+/// that Edax writes (−127: none; a score: a finished game's) and that it
+/// does not (−128, and a score beside 65 on a board with moves), gets its
+/// four links and is written again; its last two bytes are the pair it had.
+#[test]
+fn a_rewritten_record_keeps_its_leaf_bytes_when_its_move_is_no_link() {
+    for (score, code) in [(-127i8, 65u8), (-128, 65), (5, 65), (-64, 65)] {
+        let dir = tempfile::tempdir().unwrap();
+        let initial = two_record_book(dir.path());
+        let mut bytes = std::fs::read(dir.path().join("in.dat")).unwrap();
+        let root_len = 42 + 2 * usize::from(bytes[42 + 38]);
+        assert_eq!(root_len, 42, "the initial position is the first record, with no link");
+        (bytes[42 + 40], bytes[42 + 41]) = (score as u8, code);
+        std::fs::write(dir.path().join("in.dat"), &bytes).unwrap();
+        let summary = linked(dir.path(), "out.dat", false);
+        assert_eq!(summary["links_added"], 4, "{summary}");
+        let out = std::fs::read(dir.path().join("out.dat")).unwrap();
+        let root = edax::records(&out).map(Result::unwrap).find(|(_, _, raw)| raw.board() == initial).unwrap().2;
+        assert_eq!(root.n_links(), 4, "leaf ({score}, {code})");
+        let pair = &root.bytes()[root.byte_len() - 2..];
+        assert_eq!(pair, [score as u8, code], "leaf ({score}, {code}) written back as read");
+    }
 }
 
 /// The extend book with the first link taken out of every record of 8

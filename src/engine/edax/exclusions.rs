@@ -6,7 +6,7 @@
 
 use crate::board::Move;
 use crate::engine::search::Query;
-use crate::format::edax::{new_header, EdaxRecord, NO_LEAF};
+use crate::format::edax::{new_header, EdaxRecord};
 use crate::level::Level;
 
 /// An Edax book with a record for each query that excludes moves.
@@ -32,7 +32,7 @@ fn record_of(query: &Query) -> EdaxRecord {
         upper: 64,
         level: query.level.to_u8(),
         links: query.excluded.iter().map(|s| (0, Move::Play(s).code())).collect(),
-        leaf: NO_LEAF,
+        leaf: None,
     }
 }
 

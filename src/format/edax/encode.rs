@@ -2,14 +2,12 @@
 //! (or with links pruned, §12), a record made from an Egaroucid one, and
 //! the pass records Edax needs where Egaroucid links through a pass.
 
+use super::leaf::leaf_pair;
 use super::read::{self as edax, Header, HEADER_LEN, LINKS_AT, MAGIC, N_LINK_AT};
 use crate::board::{Board, Move, Square};
 use crate::level::Level;
-use crate::record::{Details, Link, Record, Score};
+use crate::record::{Details, Leaf, Link, Record, Score};
 use smallvec::SmallVec;
-
-/// Edax's "no leaf": every legal move is linked (docs/formats.md, Edax books).
-pub const NO_LEAF: (i8, u8) = (-127, Move::NONE_CODE);
 
 /// One record in Edax's layout, ready to encode.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +26,8 @@ pub struct EdaxRecord {
     pub level: u8,
     /// (score, move code) pairs.
     pub links: SmallVec<[(i8, u8); 16]>,
-    /// The leaf: (score, move code), move 65 for none.
-    pub leaf: (i8, u8),
+    /// The leaf, stored as [`super::leaf`] says.
+    pub leaf: Option<Leaf>,
 }
 
 impl EdaxRecord {
@@ -45,7 +43,7 @@ impl EdaxRecord {
         }
         out.push(u8::try_from(self.links.len()).expect("a position has at most 33 moves"));
         out.push(self.level);
-        for &(score, mv) in self.links.iter().chain([&self.leaf]) {
+        for &(score, mv) in self.links.iter().chain([&leaf_pair(self.leaf)]) {
             out.extend_from_slice(&[score as u8, mv]);
         }
     }
@@ -82,8 +80,9 @@ impl Relinked {
         self.bytes.len()
     }
 
-    /// Appends the leaf, ending the record: its bytes.
-    pub fn leaf(mut self, (score, code): (i8, u8)) -> Vec<u8> {
+    /// Appends the leaf ([`super::leaf`]), ending the record: its bytes.
+    pub fn leaf(mut self, leaf: Option<Leaf>) -> Vec<u8> {
+        let (score, code) = leaf_pair(leaf);
         debug_assert_eq!(
             self.bytes.len(),
             LINKS_AT + 2 * usize::from(self.bytes[N_LINK_AT]),
@@ -179,10 +178,11 @@ pub fn from_egaroucid(record: &Record, stored_leaf: Option<Link>) -> EdaxRecord 
 
 /// The leaf of a converted record, taking it out of `links` where docs/formats.md
 /// (writing an Edax book) says Edax's rules need one.
-fn leaf_for(board: &Board, value: Score, links: &mut SmallVec<[(i8, u8); 16]>, stored: Option<Link>) -> (i8, u8) {
+fn leaf_for(board: &Board, value: Score, links: &mut SmallVec<[(i8, u8); 16]>, stored: Option<Link>) -> Option<Leaf> {
     let linked = |code: u8| links.iter().any(|&(_, mv)| mv == code);
+    let scored = |score: i8, mv: Option<Move>| Some(Leaf::new(Score::from(score), mv));
     if let Some(leaf) = stored.filter(|l| board.check_move(l.mv).is_some() && !linked(l.mv.code())) {
-        return (score_byte(leaf.score), leaf.mv.code());
+        return scored(score_byte(leaf.score), Some(leaf.mv));
     }
     let linked_squares =
         links.iter().filter(|&&(_, mv)| mv < Move::PASS_CODE).fold(0u64, |bits, &(_, mv)| bits | 1 << mv);
@@ -190,19 +190,22 @@ fn leaf_for(board: &Board, value: Score, links: &mut SmallVec<[(i8, u8); 16]>, s
     if unlinked != 0 {
         // Edax rejects a position with an unlinked legal move and no leaf.
         return match lowest_link(links) {
-            Some(i) => links.remove(i),
+            Some(i) => {
+                let (score, code) = links.remove(i);
+                scored(score, Move::from_code(code))
+            }
             None => {
                 let first = Square::iter(unlinked).next().expect("a legal move");
-                (score_byte(value), first.index())
+                scored(score_byte(value), Some(Move::Play(first)))
             }
         };
     }
     if board.is_game_over() {
-        (score_byte(value), Move::NONE_CODE)
+        scored(score_byte(value), None)
     } else if board.must_pass() && !linked(Move::PASS_CODE) {
-        (score_byte(value), Move::PASS_CODE)
+        scored(score_byte(value), Some(Move::Pass))
     } else {
-        NO_LEAF
+        None
     }
 }
 
@@ -243,10 +246,7 @@ fn pass_record_of(board: Board, child_value: Score, n_lines: u32, child_level: L
             true => SmallVec::new(),
             false => [(score_byte(Score(value)), Move::PASS_CODE)].into_iter().collect(),
         },
-        leaf: match finished {
-            true => (score_byte(Score(value)), Move::NONE_CODE),
-            false => NO_LEAF,
-        },
+        leaf: finished.then(|| Leaf::new(Score::from(score_byte(Score(value))), None)),
     }
 }
 
@@ -339,6 +339,7 @@ mod tests {
 
     /// A record with these links and leaf, as Edax lays it out.
     fn raw_bytes(links: &[(i8, u8)], leaf: (i8, u8)) -> Vec<u8> {
+        let leaf = crate::format::edax::leaf::leaf_of_pair(leaf);
         let record = EdaxRecord {
             board: Board::INITIAL,
             counts: [1, 2, 3, 4],
@@ -391,10 +392,13 @@ mod tests {
         assert_eq!((record.value, record.level, record.counts), (12, 60, [0, 0, 0, 9]));
         // Edax's records made from another format's are at level 1 at least.
         assert_eq!(pass_record_of(must_pass, Score(-12), 9, Level::default()).level, 1);
-        assert_eq!((record.links.as_slice(), record.leaf), (&[(12, Move::PASS_CODE)][..], NO_LEAF));
+        assert_eq!((record.links.as_slice(), record.leaf), (&[(12, Move::PASS_CODE)][..], None));
         let record = pass_record_of(finished, Score(-12), 9, Level::saturating(70));
         assert!(record.links.is_empty());
-        assert_eq!(record.leaf, (12, Move::NONE_CODE));
+        assert_eq!(record.leaf, Some(Leaf::new(Score(12), None)));
+        // As Edax stores them: no leaf (−127, 65), and the final score with move 65.
+        assert_eq!(leaf_pair(record.leaf), (12, Move::NONE_CODE));
+        assert_eq!(leaf_pair(None), (-127, Move::NONE_CODE));
     }
 
     #[test]
@@ -404,19 +408,19 @@ mod tests {
         let mut links: SmallVec<[(i8, u8); 16]> = [(4, sq("D3")), (-2, sq("C4")), (-2, sq("F5"))].into_iter().collect();
         // An unlinked legal move (E6) and no usable leaf: the lowest link,
         // the first among equals, becomes the leaf.
-        assert_eq!(leaf_for(&board, Score(4), &mut links, Some(link(9, "D3"))), (-2, sq("C4")));
+        assert_eq!(leaf_pair(leaf_for(&board, Score(4), &mut links, Some(link(9, "D3")))), (-2, sq("C4")));
         assert_eq!(links.as_slice(), &[(4, sq("D3")), (-2, sq("F5"))]);
         // A legal stored leaf on an unlinked move is kept.
-        assert_eq!(leaf_for(&board, Score(4), &mut links, Some(link(1, "E6"))), (1, sq("E6")));
+        assert_eq!(leaf_pair(leaf_for(&board, Score(4), &mut links, Some(link(1, "E6")))), (1, sq("E6")));
         // No link at all: the first legal move, scored with the value.
         let mut none = SmallVec::new();
-        assert_eq!(leaf_for(&board, Score(4), &mut none, None), (4, sq("D3")));
+        assert_eq!(leaf_pair(leaf_for(&board, Score(4), &mut none, None)), (4, sq("D3")));
         // Every move linked: Edax's own "no leaf".
         let mut all: SmallVec<[(i8, u8); 16]> = ["D3", "C4", "F5", "E6"].iter().map(|n| (0, sq(n))).collect();
-        assert_eq!(leaf_for(&board, Score(0), &mut all, None), NO_LEAF);
+        assert_eq!(leaf_pair(leaf_for(&board, Score(0), &mut all, None)), (-127, Move::NONE_CODE));
         let (must_pass, finished) = passing_and_finished();
-        assert_eq!(leaf_for(&must_pass, Score(3), &mut SmallVec::new(), None), (3, Move::PASS_CODE));
-        assert_eq!(leaf_for(&finished, Score(-3), &mut SmallVec::new(), None), (-3, Move::NONE_CODE));
+        assert_eq!(leaf_pair(leaf_for(&must_pass, Score(3), &mut SmallVec::new(), None)), (3, Move::PASS_CODE));
+        assert_eq!(leaf_pair(leaf_for(&finished, Score(-3), &mut SmallVec::new(), None)), (-3, Move::NONE_CODE));
     }
 
     #[test]

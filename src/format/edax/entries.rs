@@ -1,9 +1,10 @@
 //! Positions made by hand written in Edax's layout: for `synth` and tests
 //! that need a book made by hand.
 
+use super::leaf::leaf_pair;
 use crate::board::Board;
 use crate::format::edax::{self as format, Header};
-use crate::record::{Link, Score};
+use crate::record::{Leaf, Link, Score};
 
 /// One position to write. `board` must already be normalized and the moves
 /// given in its coordinates.
@@ -45,6 +46,16 @@ impl Entry {
             leaf: None,
             no_leaf_score: 0,
         }
+    }
+}
+
+impl Entry {
+    /// Gives it `leaf`, stored as Edax stores it ([`super::leaf`]): a leaf
+    /// with a move as its leaf; a leaf without one, or none, as the score
+    /// beside move 65.
+    pub fn set_leaf(&mut self, leaf: Option<Leaf>) {
+        self.leaf = leaf.and_then(Leaf::link);
+        self.no_leaf_score = leaf_pair(leaf).0;
     }
 }
 

@@ -4,13 +4,15 @@
 
 pub mod encode;
 pub mod entries;
+pub mod leaf;
 pub mod patch;
 pub mod read;
 
 pub use encode::{
     book_new_header, encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned,
-    EdaxRecord, Relinked, NO_LEAF,
+    EdaxRecord, Relinked,
 };
+pub use leaf::leaf_pair;
 pub(crate) use read::board_problems;
 pub use read::{
     is_edax, links_before, n_links_at, next_record, parse_header, record_at, records, records_from, Header, RawRecord,

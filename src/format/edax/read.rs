@@ -2,9 +2,10 @@
 //! read in place from the file's bytes, the checks made at load, and where
 //! each record starts.
 
+use super::leaf::leaf_of_pair;
 use crate::board::{Board, Move, CENTRE};
 use crate::record::problem::{FormatError, MoveSlot, Problem};
-use crate::record::{Details, Link, Record, RecordId, Score};
+use crate::record::{Details, Leaf, Link, Record, RecordId, Score};
 use smallvec::SmallVec;
 
 /// The header's size.
@@ -154,12 +155,6 @@ impl<'a> RawRecord<'a> {
         self.bytes[LEVEL_AT]
     }
 
-    /// The leaf's score as stored, whatever its move code: Edax's negamax
-    /// takes any score above −127, with move 65 (no move) too.
-    pub fn leaf_score(&self) -> i8 {
-        self.raw(MoveSlot::Leaf).0
-    }
-
     /// The record's bytes, as the file holds them.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
@@ -173,8 +168,15 @@ impl<'a> RawRecord<'a> {
         (self.bytes.len() - RECORD_MIN_LEN) / 2
     }
 
+    /// The leaf: `None` for Edax's "no leaf" (−127, move 65); a leaf
+    /// without a move for any other score beside move 65 (a finished
+    /// game's), which Edax's negamax takes ([`super::leaf`]).
+    pub fn leaf(&self) -> Option<Leaf> {
+        leaf_of_pair(self.raw(MoveSlot::Leaf))
+    }
+
     /// The leaf's (score, move code) pair as stored, move 65 included.
-    pub fn raw_leaf(&self) -> (i8, u8) {
+    pub(crate) fn raw_leaf(&self) -> (i8, u8) {
         self.raw(MoveSlot::Leaf)
     }
 

@@ -4,7 +4,7 @@
 use super::read::{HEADER_LEN, LEAF_AT, LEVEL_AT, MAGIC, NO_LEAF_MOVE, NO_VALUE, RECORD_LEN, VALUE_AT, VERSION};
 use crate::board::Board;
 use crate::format::edax::read as edax;
-use crate::record::Link;
+use crate::record::{Leaf, Link};
 
 /// The header for `n_boards` records.
 pub fn header(n_boards: u64) -> [u8; HEADER_LEN] {
@@ -71,9 +71,23 @@ pub fn put_value(record: &mut [u8; RECORD_LEN], value: i8) {
     record[VALUE_AT] = value as u8;
 }
 
+/// The (value, move) pair that stores `leaf` in an `.egbk3` record: a
+/// leaf with a move and a value within ±64 as it is; anything else as no
+/// leaf, value −126 and move 125, as Egaroucid writes it (docs/formats.md,
+/// Egaroucid books). The reader's [`super::read::RawRecord::leaf`] reads the
+/// same pairs back.
+pub fn leaf_pair(leaf: Option<Leaf>) -> (i8, u8) {
+    let stored = leaf.and_then(|leaf| Some((i8::try_from(leaf.score.discs()).ok()?, leaf.mv?)));
+    match stored {
+        Some((value, mv)) if (-64..=64).contains(&value) => (value, mv.code()),
+        _ => (NO_VALUE, NO_LEAF_MOVE),
+    }
+}
+
 /// Puts a new leaf into a record's bytes (merge: a stale leaf replaced),
 /// its level the record's, leaving the rest as it is.
-pub fn put_leaf(record: &mut [u8], (value, code): (i8, u8)) {
+pub fn put_leaf(record: &mut [u8], leaf: Option<Leaf>) {
+    let (value, code) = leaf_pair(leaf);
     record[LEAF_AT] = value as u8;
     record[LEAF_AT + 1] = code;
     record[LEAF_AT + 2] = record[LEVEL_AT];

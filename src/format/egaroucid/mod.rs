@@ -9,7 +9,7 @@ pub mod read;
 #[cfg(test)]
 mod tests;
 
-pub use encode::{encode_header, encode_record, from_edax, header, put_leaf, put_value, LeftOut};
+pub use encode::{encode_header, encode_record, from_edax, header, leaf_pair, put_leaf, put_value, LeftOut};
 pub use read::{
     candidates, found_links_of, is_egaroucid, links_of, offset_of, parse_header, record_at, records, Candidate,
     FoundLink, Header, Lookup, RawRecord, HEADER_LEN, MAGIC, NO_LEAF_MOVE, NO_VALUE, N_BOARDS_AT, RECORD_LEN, VALUE_AT,

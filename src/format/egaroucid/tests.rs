@@ -168,3 +168,27 @@ fn headers_are_checked_for_size_magic_and_version() {
     bytes[9] = 2;
     assert_eq!(parse_header(&bytes).unwrap_err().problem, Problem::BadVersion { found: 2, expected: 3 });
 }
+
+/// Every leaf pair a record can hold, read and written again: a leaf comes
+/// back as the same two bytes; anything else reads as none and is written
+/// as Egaroucid's none, which itself reads as none (docs/formats.md:
+/// a leaf exists when its move is 0..64 and its value within ±64).
+#[test]
+fn a_leaf_read_is_written_back_as_the_same_bytes_and_anything_else_as_none() {
+    let none = leaf_pair(None);
+    assert_eq!(none, (-126, 125), "Egaroucid's own none");
+    for value in i8::MIN..=i8::MAX {
+        for code in 0..=u8::MAX {
+            let bytes = raw(Board::INITIAL, 0, value, code);
+            let leaf = only_record(&bytes).leaf().map(crate::record::Leaf::of);
+            let is_leaf = code <= 64 && (-64..=64).contains(&value);
+            assert_eq!(leaf.is_some(), is_leaf, "({value}, {code})");
+            let written = if is_leaf { (value, code) } else { none };
+            assert_eq!(leaf_pair(leaf), written, "({value}, {code})");
+        }
+    }
+    // What the rule leaves out: a leaf without a move (an Edax finished
+    // game's), and one scored beyond a byte, are stored as none.
+    assert_eq!(leaf_pair(Some(crate::record::Leaf::new(Score(12), None))), none);
+    assert_eq!(leaf_pair(Some(crate::record::Leaf::new(Score(300), Some(square("D3"))))), none);
+}

@@ -14,6 +14,7 @@ use super::store::{NodeId, Store};
 use super::view::{walk_growing, GrowingPositions, Stop};
 use crate::board::Board;
 use crate::book::Record;
+use crate::negamax;
 use crate::walk::{Arrival, Visitor};
 use crate::window::Window;
 
@@ -79,7 +80,7 @@ impl Finder<'_, '_, '_> {
         let found = match self.marks {
             Marks::LeafAtLeastValue => {
                 let leaf = self.positions.leaf(id, record)?;
-                i16::from(leaf.score) >= self.solved.value(self.positions.store(), id)
+                negamax::leaf_score(leaf) >= self.solved.value(self.positions.store(), id)
             }
             Marks::NoLinks => self.positions.store().facts(id)?.edges.is_empty(),
         };

@@ -23,7 +23,7 @@ use crate::book::index::Located;
 use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
 use crate::growth::error::GrowthError;
-use crate::negamax::{EdaxPosition, Negamaxed};
+use crate::negamax::{self, EdaxPosition, Negamaxed};
 use crate::parallel::Batches;
 use crate::run::{Cancel, Interrupted, RunError};
 use crate::walk::{walk, Start, WalkError, WalkStats, Walkable};
@@ -236,8 +236,8 @@ impl<'b> Negamaxer<'b> {
             }
             children.push(Child { solved: child.map(|id| self.words.get(id)), then_pass });
         }
-        let edax = EdaxPosition { empties: entered.empties, level: entered.level, leaf_score: entered.leaf_score };
-        let position = Position { edax, leaf_has_move: entered.leaf_move };
+        let position =
+            Position { edax: EdaxPosition { empties: entered.empties, level: entered.level, leaf: entered.leaf } };
         let now = || Ok::<_, Infallible>(entered.value.into());
         let Ok(solved) = negamax_of(self.flavor, &position, &children, now);
         solved
@@ -283,7 +283,7 @@ impl<'b> Negamaxer<'b> {
         self.solved.insert(id);
         let gated = u32::from(entered.empties) >= self.min_empties && !entered.game_over;
         let marked = match self.marks {
-            Marks::LeafAtLeastValue => i16::from(entered.leaf_score) >= solved.value,
+            Marks::LeafAtLeastValue => negamax::leaf_score(entered.leaf) >= solved.value,
             // Every link the position has was told, a child the book
             // lacks too (as the growing book's edges list it).
             Marks::NoLinks => links.is_empty(),

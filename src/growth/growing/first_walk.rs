@@ -7,9 +7,9 @@
 //! `fix`'s do.
 
 use crate::board::Board;
-use crate::book::{Destination, RecordId, ResolvedBook};
+use crate::book::{Destination, Leaf, RecordId, ResolvedBook};
 use crate::format::{edax, egaroucid, Family};
-use crate::negamax;
+use crate::level::Level;
 use crate::parallel::Batcher;
 use crate::run::{Cancel, Interrupted};
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
@@ -54,14 +54,12 @@ pub(super) enum Event {
 pub(super) struct Entered {
     /// Its empty squares.
     pub(super) empties: u8,
-    /// Edax: the level byte as stored.
-    pub(super) level: u8,
-    /// The leaf's score as stored, whatever its move (−127: no leaf).
-    pub(super) leaf_score: i8,
-    /// Egaroucid: whether the leaf has a move (it counts only then), and
-    /// the value stored, kept by a record with neither leaf nor link.
-    pub(super) leaf_move: bool,
-    /// Egaroucid: the value stored.
+    /// Edax: the level of its searches.
+    pub(super) level: Level,
+    /// Its leaf, whatever its move (an Egaroucid leaf has one).
+    pub(super) leaf: Option<Leaf>,
+    /// Egaroucid: the value stored, kept by a record with neither leaf nor
+    /// link.
     pub(super) value: i8,
     /// Whether neither side can move.
     pub(super) game_over: bool,
@@ -75,25 +73,20 @@ impl Entered {
     /// no leaf.
     pub(super) fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
         let bytes = book.file().bytes();
-        let none = negamax::NO_LEAF;
-        let unread =
-            Entered { empties: 0, level: 0, leaf_score: none, leaf_move: false, value: 0, game_over: true, rank };
-        let entered = |board: Board, level, leaf_score, leaf_move, value| Entered {
+        let unread = Entered { empties: 0, level: Level::default(), leaf: None, value: 0, game_over: true, rank };
+        let entered = |board: Board, level, leaf, value| Entered {
             empties: board.empties() as u8,
             level,
-            leaf_score,
-            leaf_move,
+            leaf,
             value,
             game_over: board.is_game_over(),
             rank,
         };
         match book.file().format().family() {
             Family::Edax => edax::record_at(bytes, offset as usize)
-                .map_or(unread, |raw| entered(raw.board(), raw.level(), raw.leaf_score(), false, 0)),
+                .map_or(unread, |raw| entered(raw.board(), Level::saturating(raw.level().into()), raw.leaf(), 0)),
             Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
-                let leaf = raw.leaf();
-                let leaf_score = leaf.map_or(none, |leaf| leaf.score.stored_byte());
-                entered(raw.board(), 0, leaf_score, leaf.is_some(), raw.raw_value() as i8)
+                entered(raw.board(), Level::default(), raw.leaf().map(Leaf::of), raw.raw_value() as i8)
             }),
         }
     }

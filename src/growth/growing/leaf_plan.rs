@@ -2,22 +2,20 @@
 //! an engine is asked for (as Edax's `position_search` decides it).
 
 use crate::board::{Board, Move, Squares};
+use crate::book::{Leaf, Score};
 use crate::engine::search::{Answer, Query};
 use crate::level::Level;
-use crate::negamax;
 use crate::symmetry::normalize;
 
 /// What a position's leaf becomes without a search, or the search that
 /// decides it (docs/extend.md, as Edax's `position_search` does it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafPlan {
-    /// The leaf is known without a search: a finished game's, or none
-    /// when every move is linked.
+    /// The leaf is known without a search: a finished game's (its final
+    /// score, no move), or none when every move is linked.
     Known {
-        /// The leaf's score ([`negamax::NO_LEAF`] when there is no leaf move).
-        score: i8,
-        /// The leaf's move; `None`: none.
-        mv: Option<Move>,
+        /// The leaf.
+        leaf: Option<Leaf>,
     },
     /// `through_pass`: the position must pass; the query is the position
     /// after the pass, and its answer's score, negated, is the leaf's.
@@ -36,9 +34,9 @@ impl LeafPlan {
     /// searched after the pass when the side to move must pass.
     pub fn of(board: &Board, linked: impl IntoIterator<Item = Move>, level: Level) -> LeafPlan {
         if board.is_game_over() {
-            return LeafPlan::Known { score: board.final_score() as i8, mv: None };
+            return LeafPlan::Known { leaf: Some(Leaf::new(Score::new(board.final_score()), None)) };
         }
-        let none = LeafPlan::Known { score: negamax::NO_LEAF, mv: None };
+        let none = LeafPlan::Known { leaf: None };
         let (mut squares, mut pass) = (0u64, false);
         for mv in linked {
             match mv {
@@ -61,16 +59,19 @@ impl LeafPlan {
         LeafPlan::Search { query: Query { board: *board, excluded, level }, through_pass: false }
     }
 
-    /// The leaf's score and move (`None`: no move), given the answer to the
-    /// plan's search, if it asks one.
+    /// The leaf, given the answer to the plan's search, if it asks one.
     ///
     /// # Panics
     /// When a search plan is given no answer.
-    pub fn leaf(&self, answer: Option<Answer>) -> (i8, Option<Move>) {
+    pub fn leaf(&self, answer: Option<Answer>) -> Option<Leaf> {
         match (self, answer) {
-            (LeafPlan::Known { score, mv }, _) => (*score, *mv),
-            (LeafPlan::Search { through_pass: true, .. }, Some(a)) => (-a.score, Some(Move::Pass)),
-            (LeafPlan::Search { .. }, Some(a)) => (a.score, Some(Move::Play(a.mv))),
+            (LeafPlan::Known { leaf }, _) => *leaf,
+            // An answer's score is within ±64 (the engines' readers check
+            // it), so minus it is too.
+            (LeafPlan::Search { through_pass: true, .. }, Some(a)) => {
+                Some(Leaf::new(Score::new(-i32::from(a.score)), Some(Move::Pass)))
+            }
+            (LeafPlan::Search { .. }, Some(a)) => Some(Leaf::new(Score::from(a.score), Some(Move::Play(a.mv)))),
             (LeafPlan::Search { .. }, None) => panic!("a search's leaf is set only once it is answered"),
         }
     }

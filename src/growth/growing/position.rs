@@ -4,23 +4,24 @@
 //! ([`super::first`]), the walks over the growing book and the update
 //! carried up ([`super::solved`]) all compute a position here.
 
-use super::store::{Flavor, Leaf};
+use super::store::Flavor;
 use crate::board::Board;
+use crate::book::Leaf;
+use crate::level::Level;
 use crate::negamax::{self, EdaxPosition, Negamaxed};
 use smallvec::SmallVec;
 
 /// What one position's negamax reads of it besides its children.
 pub struct Position {
+    /// Its empty squares, level and leaf (an Egaroucid leaf counts only
+    /// with a move).
     pub edax: EdaxPosition,
-    /// Whether its leaf has a move (an Egaroucid leaf counts only then).
-    pub leaf_has_move: bool,
 }
 
 impl Position {
-    pub fn of(board: &Board, level: u8, leaf: Leaf) -> Position {
+    pub fn of(board: &Board, level: Level, leaf: Option<Leaf>) -> Position {
         let empties = u8::try_from(board.empties()).expect("64 squares at most");
-        let edax = EdaxPosition { empties, level, leaf_score: leaf.score };
-        Position { edax, leaf_has_move: leaf.mv.is_some() }
+        Position { edax: EdaxPosition { empties, level, leaf } }
     }
 }
 
@@ -77,6 +78,6 @@ pub fn link_scores(flavor: Flavor, children: &[Child]) -> LinkScores {
 impl Position {
     /// The leaf's score where it counts for Egaroucid: when it has a move.
     fn leaf(&self) -> Option<i8> {
-        self.leaf_has_move.then_some(self.edax.leaf_score)
+        self.edax.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.stored_byte())
     }
 }

@@ -19,6 +19,7 @@ use crate::book::index::Located;
 use crate::book::RecordId;
 use crate::book::{Destination, Record};
 use crate::fix::solutions::EdaxSolutions;
+use crate::level::Level;
 use crate::negamax::{self, Negamaxed, SCORE_INF};
 use crate::walk::{Arrival, Departure, Visitor};
 use smallvec::SmallVec;
@@ -215,7 +216,7 @@ impl Solved {
             .iter()
             .map(|e| Ok(Child { solved: e.child.map(|c| self.get(store, c)).transpose()?, then_pass: e.then_pass }))
             .collect::<Result<_, GrowingError>>()?;
-        let position = Position::of(&facts.board, facts.level, facts.leaf);
+        let position = Position::of(&facts.board, Level::saturating(facts.level.into()), facts.leaf);
         // The value it holds now, which an Egaroucid record with neither a
         // leaf nor links keeps: the book read's (such a record never
         // changes), or its node's.
@@ -361,7 +362,7 @@ impl Negamaxer<'_, '_, '_> {
     /// Enters a position, read as `record`: marks it computed (it is, once
     /// the walk leaves it) and notes what its negamax reads of it.
     fn enter(&mut self, id: NodeId, record: &Record) -> Result<(), GrowingError> {
-        let level = u8::try_from(record.level.clamp(0, 255)).expect("clamped into a byte");
+        let level = Level::saturating(record.level);
         let board = record.board;
         let leaf = self.positions.leaf(id, record)?;
         self.solved.mark(id);
@@ -419,7 +420,7 @@ impl Visitor for Negamaxer<'_, '_, '_> {
             Stored::Record(at) => self.solved.set_word(at, solved),
         }
         if let (Some(rank), true) = (entered.rank, entered.gated) {
-            if i16::from(entered.position.edax.leaf_score) >= solved.value {
+            if negamax::leaf_score(entered.position.edax.leaf) >= solved.value {
                 self.solved.noted.as_mut().expect("noting").found.push((rank, id));
             }
         }

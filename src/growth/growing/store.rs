@@ -13,7 +13,7 @@ use super::leaf_plan::LeafPlan;
 use crate::bits::Bits;
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, Destination, IndexLookup, LinkTargets, MoveSlot, Parents, RecordId, Score};
+use crate::book::{Book, Destination, IndexLookup, Leaf, LinkTargets, MoveSlot, Parents, RecordId, Score};
 use crate::format::egaroucid::{self, Lookup};
 use crate::format::{edax, Header};
 use crate::level::Level;
@@ -86,9 +86,8 @@ pub struct Node {
     pub links: SmallVec<[(i8, Move); 8]>,
     /// How many of `links` the book read stores (the first ones).
     pub stored_links: usize,
-    /// The leaf's score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
-    pub leaf_score: i8,
-    pub leaf_move: Option<Move>,
+    /// Its leaf, as read or as growth set it.
+    pub leaf: Option<Leaf>,
     pub solved: Negamaxed,
     /// An Egaroucid record's line count, kept as read.
     pub n_lines: u32,
@@ -113,18 +112,11 @@ pub struct Edge {
 pub struct Facts {
     pub board: Board,
     pub level: u8,
-    pub leaf: Leaf,
+    pub leaf: Option<Leaf>,
     pub edges: SmallVec<[Edge; 8]>,
     /// What the book read holds of its negamax; `None` for a position
     /// growth changed or added, whose node holds it.
     pub stored: Option<Negamaxed>,
-}
-
-/// A position's leaf: its score ([`crate::negamax::NO_LEAF`]: none) and move (`None`: Edax's 65).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Leaf {
-    pub score: i8,
-    pub mv: Option<Move>,
 }
 
 pub struct Store<'b> {
@@ -268,7 +260,7 @@ impl<'b> Store<'b> {
                     .map(|l| (l.score.stored_byte(), l.mv))
                     .collect();
                 node.stored_links = node.links.len();
-                (node.leaf_score, node.leaf_move) = (raw.leaf_score(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
+                node.leaf = raw.leaf();
                 let (lower, upper) = raw.bounds();
                 let [wins, draws, losses, lines] = raw.counts();
                 node.solved = Negamaxed {
@@ -283,9 +275,7 @@ impl<'b> Store<'b> {
                 node.level = Level::saturating(raw.level().into()).to_u8();
                 node.solved.value = i16::try_from(raw.raw_value()).expect("an Egaroucid value is a byte's");
                 node.n_lines = raw.n_lines();
-                if let Some(leaf) = raw.leaf() {
-                    (node.leaf_score, node.leaf_move) = (leaf.score.stored_byte(), Some(leaf.mv));
-                }
+                node.leaf = raw.leaf().map(Leaf::of);
             }
         }
         Ok(node)
@@ -300,16 +290,12 @@ impl<'b> Store<'b> {
     }
 
     /// A position's leaf.
-    pub fn leaf(&self, id: NodeId) -> Result<Leaf, GrowingError> {
-        let of = |node: &Node| Leaf { score: node.leaf_score, mv: node.leaf_move };
+    pub fn leaf(&self, id: NodeId) -> Result<Option<Leaf>, GrowingError> {
         match (self.locate(id), self.flavor) {
-            (Stored::Node(node), _) => Ok(of(node)),
+            (Stored::Node(node), _) => Ok(node.leaf),
             // What [`Store::read`] reads of it, the rest left unread.
-            (Stored::Record(at), Flavor::Edax(_)) => {
-                let raw = self.raw_edax(at)?;
-                Ok(Leaf { score: raw.leaf_score(), mv: raw.link_at(MoveSlot::Leaf).map(|l| l.mv) })
-            }
-            (Stored::Record(at), Flavor::Egaroucid) => Ok(of(&self.read(at)?)),
+            (Stored::Record(at), Flavor::Edax(_)) => Ok(self.raw_edax(at)?.leaf()),
+            (Stored::Record(at), Flavor::Egaroucid) => Ok(self.read(at)?.leaf),
         }
     }
 
@@ -361,8 +347,7 @@ impl<'b> Store<'b> {
             (NodeId::Book(at), Some((targets, _)), true) => self.resolved_edges(at, targets, &node)?,
             _ => self.edges_of(id, &node)?,
         };
-        let leaf = Leaf { score: node.leaf_score, mv: node.leaf_move };
-        Ok(Facts { board: node.board, level: node.level, leaf, edges, stored })
+        Ok(Facts { board: node.board, level: node.level, leaf: node.leaf, edges, stored })
     }
 
     /// The moves of a position that lead to positions of the growing book:
@@ -542,7 +527,7 @@ impl<'b> Store<'b> {
             self.set_solved(id, solved);
         }
         let node = self.node(id).expect("touched");
-        let Some(mv) = node.leaf_move else { return Ok(None) };
+        let Some(mv) = node.leaf.and_then(|leaf| leaf.mv) else { return Ok(None) };
         if node.links.len() >= usize::from(u8::MAX) {
             return Err(GrowingError::NoRoomForLink { book: self.book.path().to_path_buf(), origin: node.origin });
         }
@@ -565,7 +550,7 @@ impl<'b> Store<'b> {
         if edax {
             node.links.push((score, mv));
         }
-        (node.leaf_score, node.leaf_move) = (crate::negamax::NO_LEAF, None);
+        node.leaf = None;
         Ok(Some((child, added)))
     }
 
@@ -668,7 +653,7 @@ impl<'b> Store<'b> {
             Stored::Record(at) => self.read(at)?,
         };
         let (mut links, mut value) = (node.links.clone(), node.solved.value);
-        let mut leaf = Leaf { score: node.leaf_score, mv: node.leaf_move };
+        let mut leaf = node.leaf;
         let (before, mut added) = (node.links, 0);
         for &(mv, child) in held {
             let score = crate::negamax::new_link_score(self.value(child)?);
@@ -678,8 +663,8 @@ impl<'b> Store<'b> {
                     links.push((score, mv));
                     added += 1;
                     value = value.max(score.into());
-                    if leaf.mv == Some(mv) {
-                        (leaf.score, leaf.mv) = (crate::negamax::NO_LEAF, None);
+                    if leaf.is_some_and(|leaf| leaf.mv == Some(mv)) {
+                        leaf = None;
                     }
                 }
             }
@@ -694,7 +679,7 @@ impl<'b> Store<'b> {
         let node = self.node_mut(id).expect("touched");
         node.links = links;
         node.solved.value = value;
-        (node.leaf_score, node.leaf_move) = (leaf.score, leaf.mv);
+        node.leaf = leaf;
         Ok(added)
     }
 
@@ -731,13 +716,13 @@ impl<'b> Store<'b> {
     }
 
     /// Sets the leaf of a position growth changed or added.
-    pub fn set_leaf(&mut self, id: NodeId, score: i8, mv: Option<Move>) {
+    pub fn set_leaf(&mut self, id: NodeId, leaf: Option<Leaf>) {
         let node = self.node_mut(id).expect("a leaf is set only where growth changed the position");
-        (node.leaf_score, node.leaf_move) = (score, mv);
+        node.leaf = leaf;
         if node.origin.is_none() && node.board.is_game_over() {
             // A finished game's value is its score (an Egaroucid record
             // without a leaf keeps its value through the negamax).
-            node.solved.value = score.into();
+            node.solved.value = crate::negamax::leaf_score(leaf);
         }
     }
 }
@@ -750,8 +735,7 @@ impl Node {
             origin,
             level,
             links: SmallVec::new(),
-            leaf_score: crate::negamax::NO_LEAF,
-            leaf_move: None,
+            leaf: None,
             stored_links: 0,
             solved: Negamaxed { value: none, lower: none, upper: none, counts: Counts::default() },
             n_lines: 0,

@@ -4,14 +4,13 @@
 
 use super::candidates::{candidates, marked, Gates, Marks};
 use super::first::{self, Prepared};
-use super::leaf_plan::LeafPlan;
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
 use super::write::{write_fixed, write_unfixed};
 use crate::book::Book;
 use crate::fix::{fix_into, FixOptions};
-use crate::negamax::Negamaxed;
+use crate::negamax::{self, Negamaxed};
 use crate::run::{Cancel, Control, Left, Phase, Progress, Stopped};
 use crate::symmetry::normalize;
 use crate::synth::{book_bytes, SynthOptions};
@@ -95,18 +94,12 @@ fn expand(store: &mut Store<'_>, solved: &Solved, id: NodeId, answer: i8) -> Vec
         changed.insert(0, child);
     }
     for &at in &changed {
-        let (score, mv) = match store.leaf_plan(at).unwrap() {
-            LeafPlan::Known { score, mv } => (score, mv),
-            LeafPlan::Search { query, through_pass } => {
-                let allowed = query.board.legal_moves() & !query.excluded.bits();
-                let square = crate::board::Square::iter(allowed).last().unwrap();
-                match through_pass {
-                    true => (-answer, Some(crate::board::Move::Pass)),
-                    false => (answer, Some(crate::board::Move::Play(square))),
-                }
-            }
-        };
-        store.set_leaf(at, score, mv);
+        let plan = store.leaf_plan(at).unwrap();
+        let answer = plan.query().map(|query| {
+            let allowed = query.board.legal_moves() & !query.excluded.bits();
+            crate::engine::search::Answer { mv: crate::board::Square::iter(allowed).last().unwrap(), score: answer }
+        });
+        store.set_leaf(at, plan.leaf(answer));
     }
     changed
 }
@@ -170,7 +163,7 @@ fn candidates_are_the_positions_whose_leaf_is_as_good_as_their_value_in_walk_ord
     let found = candidates(&store, &solved, root, Gates { window: Window::NONE, min_empties: 0 }, never()).unwrap();
     assert!(!found.is_empty(), "a perturbed book has candidates");
     for &id in &found {
-        assert!(i16::from(store.leaf(id).unwrap().score) >= solved.value(&store, id), "{id:?}");
+        assert!(negamax::leaf_score(store.leaf(id).unwrap()) >= solved.value(&store, id), "{id:?}");
     }
     // Every position reached over links that is not listed is no candidate.
     let reached = values_below(&store, &solved, root);
@@ -178,7 +171,7 @@ fn candidates_are_the_positions_whose_leaf_is_as_good_as_their_value_in_walk_ord
     for (id, value) in reached {
         let board = store.board(id);
         if !listed.contains(&id) && !board.is_game_over() {
-            assert!(i16::from(store.leaf(id).unwrap().score) < value.value, "{id:?} missed");
+            assert!(negamax::leaf_score(store.leaf(id).unwrap()) < value.value, "{id:?} missed");
         }
     }
 }
@@ -350,12 +343,12 @@ fn candidates_slowly(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Ga
             return;
         }
         let facts = store.facts(id).unwrap();
-        if i16::from(facts.leaf.score) >= solved.value(store, id) {
+        if negamax::leaf_score(facts.leaf) >= solved.value(store, id) {
             found.push(id);
         }
         let scores: Vec<i32> =
             facts.edges.iter().map(|e| super::solved::edge_score(store, solved, id, e).unwrap()).collect();
-        let leaf = facts.leaf.mv.map(|_| i32::from(facts.leaf.score));
+        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.discs());
         let best = scores.iter().copied().chain(leaf).max().map(Score::new);
         for (edge, &score) in facts.edges.iter().zip(&scores) {
             let Some(child) = edge.child else { continue };
@@ -445,7 +438,7 @@ fn a_position_added_to_an_egaroucid_book_is_a_link_of_each_position_that_moves_t
         // that another position reached can move to.
         let Some(&id) = found.iter().find(|&&id| {
             let facts = store.facts(id).unwrap();
-            let Some(mv) = facts.leaf.mv else { return false };
+            let Some(mv) = facts.leaf.and_then(|leaf| leaf.mv) else { return false };
             let Some(after) = facts.board.after(mv) else { return false };
             let child = normalize(&after).board;
             let others = child.before_moves();

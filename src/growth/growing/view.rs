@@ -12,10 +12,10 @@
 //! once the walk is over.
 
 use super::error::GrowingError;
-use super::store::{Edge, Flavor, Leaf, NodeId, Store};
+use super::store::{Edge, Flavor, NodeId, Store};
 use crate::board::Board;
 use crate::book::index::Located;
-use crate::book::{Destination, FilePlace, Link, Record, RecordId, Score};
+use crate::book::{Destination, FilePlace, Leaf, Link, Record, RecordId, Score};
 use crate::negamax::SCORE_INF;
 use crate::record::Details;
 use crate::run::Cancel;
@@ -106,9 +106,9 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
 
     /// The leaf of a position read as `record`: a record's leaf has a score
     /// without a move too, which the record does not say.
-    pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Leaf, GrowingError> {
+    pub fn leaf(&self, id: NodeId, record: &Record) -> Result<Option<Leaf>, GrowingError> {
         match record.leaf() {
-            Some(leaf) => Ok(Leaf { score: leaf.score.stored_byte(), mv: Some(leaf.mv) }),
+            Some(leaf) => Ok(Some(Leaf::of(leaf))),
             None => self.store.leaf(id),
         }
     }
@@ -148,7 +148,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
             value: Score(value.into()),
             level: facts.level.into(),
             links,
-            leaf: facts.leaf.mv.map(|mv| Link::new(Score(facts.leaf.score.into()), mv)),
+            leaf: facts.leaf.and_then(Leaf::link),
             details: self.details(),
         })
     }

@@ -14,8 +14,7 @@
 use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
-use crate::board::Move;
-use crate::book::{Link, RecordId, Score};
+use crate::book::{Leaf, RecordId};
 use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
@@ -300,12 +299,12 @@ fn edax_record(node: &Node) -> EdaxRecord {
         upper: solved.upper,
         level: node.level,
         links: node.links.iter().map(|&(score, mv)| (score, mv.code())).collect(),
-        leaf: (node.leaf_score, node.leaf_move.map_or(Move::NONE_CODE, Move::code)),
+        leaf: node.leaf,
     }
 }
 
 fn egaroucid_record(node: &Node, out: &mut Vec<u8>) {
-    let leaf = node.leaf_move.map(|mv| Link::new(Score(node.leaf_score.into()), mv));
+    let leaf = node.leaf.and_then(Leaf::link);
     let value = node.solved.value.clamp(-64, 64) as i8;
     egaroucid::encode_record(out, &node.board, value, node.level as i8, node.n_lines, leaf);
 }

@@ -440,7 +440,7 @@ impl Adding<'_, '_> {
         match self.store.find(&stored.board) {
             Some(id) => {
                 self.link_held(id)?;
-                if self.store.leaf(id)?.mv.is_none() {
+                if self.store.leaf(id)?.and_then(|leaf| leaf.mv).is_none() {
                     self.search(id, ask)?;
                 }
             }
@@ -514,11 +514,11 @@ impl Adding<'_, '_> {
         let answered = asked.searched + asked.from_journal;
         self.searches.asked += answered;
         self.searches.answered += answered;
-        let (score, mv) = plan.leaf(answer);
+        let leaf = plan.leaf(answer);
         self.store.touch(id)?;
         let node = self.store.node_mut(id).expect("touched");
-        (node.leaf_score, node.leaf_move) = (score, mv);
-        node.solved.value = node.solved.value.max(score.into());
+        node.leaf = leaf;
+        node.solved.value = node.solved.value.max(crate::negamax::leaf_score(leaf));
         Ok(())
     }
 }

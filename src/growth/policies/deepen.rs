@@ -32,7 +32,7 @@ use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
 use crate::level::Level;
-use crate::negamax::search_level;
+use crate::negamax::{self, search_level};
 use crate::run::{Cancel, Control, Interrupted, Phase};
 use crate::walk::Start;
 use crate::window::Window;
@@ -77,7 +77,7 @@ impl DeepenOptions {
 /// [`Level::saturating`] makes it: the table reads a byte above 60 as 60.
 pub fn needs_deepening(level: Level, empties: u32, to: Level) -> bool {
     let empties = empties.min(60) as u8;
-    let (have, want) = (search_level(level.to_u8(), empties), search_level(to.to_u8(), empties));
+    let (have, want) = (search_level(level, empties), search_level(to, empties));
     !have.solves(empties) && (have.depth, have.selectivity) < (want.depth, want.selectivity)
 }
 
@@ -451,8 +451,8 @@ impl LinkGraph for Needing<'_, '_, '_> {
     }
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
-        let leaf = self.store.leaf(node).ok()?;
-        let score = i32::from(if leaf.mv.is_some() { leaf.score } else { crate::negamax::NO_LEAF });
+        let leaf = self.store.leaf(node).ok()?.filter(|leaf| leaf.mv.is_some());
+        let score = i32::from(crate::negamax::leaf_score(leaf));
         self.needs(node).ok()?.then_some(score)
     }
 
@@ -549,19 +549,19 @@ impl Deepening<'_, '_, '_> {
     /// Sets a position's leaf searched again, and counts what changed.
     fn set_leaf(&mut self, id: NodeId, plan: LeafPlan, answer: Option<Answer>) -> Result<(), GrowthError> {
         let before = self.store.leaf(id)?;
-        let (score, mv) = plan.leaf(answer);
+        let leaf = plan.leaf(answer);
         let report = &mut *self.report;
         report.adds.deepened += 1;
-        report.adds.moves_changed += u64::from(mv != before.mv);
-        if score != before.score {
+        report.adds.moves_changed += u64::from(leaf.and_then(|l| l.mv) != before.and_then(|l| l.mv));
+        if negamax::leaf_score(leaf) != negamax::leaf_score(before) {
             report.adds.scores_changed += 1;
-            let none = i8::MIN + 1;
-            if score > none && before.score > none {
-                let by = (i32::from(score) - i32::from(before.score)).unsigned_abs();
+            // The change between two scores the negamax takes.
+            if let (Some(now), Some(was)) = (negamax::taken_leaf_score(leaf), negamax::taken_leaf_score(before)) {
+                let by = (now.discs() - was.discs()).unsigned_abs();
                 report.adds.largest_score_change = report.adds.largest_score_change.max(by);
             }
         }
-        self.store.set_leaf(id, score, mv);
+        self.store.set_leaf(id, leaf);
         self.changed.push(id);
         Ok(())
     }

@@ -33,6 +33,7 @@ use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Held, Policy};
+use crate::negamax;
 use crate::run::{Cancel, Control, Phase};
 use crate::wording::count;
 use std::collections::{HashMap, HashSet};
@@ -192,7 +193,7 @@ impl<'a, 'b> Marker<'a, 'b> {
                 self.visit(child, theirs, mine, (-upper, -lower))?;
             }
         }
-        if near(facts.leaf.score.into()) {
+        if near(negamax::leaf_score(facts.leaf).into()) {
             self.marked.push(id);
         }
         Ok(())
@@ -261,8 +262,7 @@ impl Run<'_, '_, '_> {
         })?;
         self.report.searches.count(&asked);
         for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
-            let (score, mv) = plan.leaf(answer);
-            self.store.set_leaf(id, score, mv);
+            self.store.set_leaf(id, plan.leaf(answer));
         }
         for e in &expanded {
             self.raise(e, raised)?;
@@ -279,7 +279,7 @@ impl Run<'_, '_, '_> {
                 self.report.stopped_early = true;
                 break;
             }
-            let Some(mv) = self.store.leaf(parent)?.mv else { continue };
+            let Some(mv) = self.store.leaf(parent)?.and_then(|leaf| leaf.mv) else { continue };
             let solved = &*self.solved;
             let Some((child, added)) = self.store.expand(parent, |store, id| solved.get(store, id))? else { continue };
             self.report.expanded += 1;
@@ -303,7 +303,7 @@ impl Run<'_, '_, '_> {
         let (store, solved) = (&*self.store, &*self.solved);
         if e.added {
             let facts = store.facts(e.child)?;
-            let mut value = i16::from(facts.leaf.score);
+            let mut value = negamax::leaf_score(facts.leaf);
             for edge in &facts.edges {
                 let Some(grandchild) = edge.child else { continue };
                 let score = -raised.value(store, solved, grandchild);
@@ -314,7 +314,7 @@ impl Run<'_, '_, '_> {
         }
         let link = -raised.value(store, solved, e.child);
         raised.links.insert((e.parent, e.mv.code()), link);
-        let leaf = i16::from(store.leaf(e.parent)?.score);
+        let leaf = negamax::leaf_score(store.leaf(e.parent)?);
         let value = raised.value(store, solved, e.parent).max(link).max(leaf);
         raised.values.insert(e.parent, value);
         Ok(())

@@ -10,6 +10,7 @@
 //! done (Edax 4.6 does one).
 
 use crate::book::Book;
+use crate::book::Leaf;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::error::GrowingError;
 use crate::growth::growing::solved::Solved;
@@ -19,7 +20,8 @@ use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
 use crate::growth::rounds::{grow_in_rounds, Choice};
-use crate::negamax::{edax_position, EdaxPosition, Negamaxed, SearchErrors, NO_LEAF};
+use crate::level::Level;
+use crate::negamax::{edax_position, taken_leaf_score, EdaxPosition, Negamaxed, SearchErrors};
 use crate::run::Control;
 use std::collections::HashSet;
 use std::fmt;
@@ -120,8 +122,8 @@ impl Marker<'_, '_> {
                 self.visit(child)?;
             }
         }
-        if facts.leaf.score > NO_LEAF {
-            let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf.score);
+        if taken_leaf_score(facts.leaf).is_some() {
+            let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf);
             if reaches(leaf.lower.into(), leaf.upper.into()) {
                 self.marked.push(id);
             }
@@ -131,8 +133,9 @@ impl Marker<'_, '_> {
 
     /// The bounds the leaf alone gives a position: §11's step 2, with the
     /// header's errors.
-    fn leaf_bounds(&self, empties: u32, level: u8, leaf_score: i8) -> Negamaxed {
-        let position = EdaxPosition { empties: empties.min(60) as u8, level, leaf_score };
+    fn leaf_bounds(&self, empties: u32, level: u8, leaf: Option<Leaf>) -> Negamaxed {
+        let level = Level::saturating(level.into());
+        let position = EdaxPosition { empties: empties.min(60) as u8, level, leaf };
         edax_position(&position, self.errors, [])
     }
 }

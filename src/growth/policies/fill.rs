@@ -18,7 +18,7 @@
 //! them.
 
 use crate::board::{Board, Move};
-use crate::book::Book;
+use crate::book::{Book, Leaf};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::Fleet;
 use crate::growth::error::GrowthError;
@@ -401,7 +401,7 @@ impl Round<'_, '_> {
         let mut linked: SmallVec<[Move; 16]> = self.store.links(id)?.iter().map(|&(_, mv)| mv).collect();
         let before = linked.len();
         linked.extend(self.linkable(&facts.board).filter(|mv| !linked[..before].contains(mv)).collect::<Vec<_>>());
-        let leaf_gone = facts.leaf.mv.is_none_or(|mv| linked[before..].contains(&mv));
+        let leaf_gone = facts.leaf.and_then(|leaf| leaf.mv).is_none_or(|mv| linked[before..].contains(&mv));
         let moves = facts.board.legal_moves().count_ones() as usize;
         let search = linked.len() < moves || (linked.is_empty() && moves == 0 && self.store.value(id)? == -SCORE_INF);
         Ok((leaf_gone && search).then(|| LeafPlan::of(&facts.board, linked.iter().copied(), level)))
@@ -416,7 +416,7 @@ impl Round<'_, '_> {
     /// Links `put` to its children in the book (scored by their values as
     /// they now are, its value raised to each new link's score), then sets
     /// its leaf, if searched, raising its value to the leaf's score.
-    fn put(&mut self, put: &Put, leaf: Option<(i8, Option<Move>)>) -> Result<(), GrowthError> {
+    fn put(&mut self, put: &Put, leaf: Option<Option<Leaf>>) -> Result<(), GrowthError> {
         let id = put.id;
         match (self.store.flavor(), put.added) {
             (Flavor::Edax(_), true) => self.link_new(id)?,
@@ -424,11 +424,11 @@ impl Round<'_, '_> {
             (Flavor::Egaroucid, true) => self.egaroucid_value(id)?,
             (Flavor::Egaroucid, false) => {}
         }
-        if let Some((score, mv)) = leaf {
+        if let Some(leaf) = leaf {
             self.store.touch(id)?;
-            self.store.set_leaf(id, score, mv);
+            self.store.set_leaf(id, leaf);
             let node = self.store.node_mut(id).expect("touched");
-            node.solved.value = node.solved.value.max(score.into());
+            node.solved.value = node.solved.value.max(crate::negamax::leaf_score(leaf));
         }
         Ok(())
     }

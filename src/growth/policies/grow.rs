@@ -413,8 +413,7 @@ impl Growth<'_, '_, '_> {
         let expansion = self.pending.remove(&number).expect("finished once");
         let mut changed: SmallVec<[NodeId; 2]> = SmallVec::new();
         for (at, plan, answer) in &expansion.leaves {
-            let (score, mv) = plan.leaf(*answer);
-            self.store.set_leaf(*at, score, mv);
+            self.store.set_leaf(*at, plan.leaf(*answer));
             changed.push(*at);
         }
         let stop = Stop { cancel: self.cancel, journal: self.journal.path() };

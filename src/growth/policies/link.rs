@@ -160,12 +160,12 @@ impl Policy for Linker {
         })?;
         self.report.searches.count(&asked);
         for ((&id, plan), answer) in to_search.iter().zip(&plans).zip(answers) {
-            let (score, mv) = plan.leaf(answer);
+            let leaf = plan.leaf(answer);
             store.touch(id)?;
-            store.set_leaf(id, score, mv);
+            store.set_leaf(id, leaf);
             let node = store.node_mut(id).expect("touched");
             // Edax's `position_search` raises the value to the leaf's score.
-            node.solved.value = node.solved.value.max(score.into());
+            node.solved.value = node.solved.value.max(crate::negamax::leaf_score(leaf));
         }
         Ok(())
     }
@@ -194,7 +194,7 @@ impl Linker {
                 self.report.adds.records_linked += 1;
                 self.report.adds.links_added += added;
             }
-            if store.leaf(id)?.mv.is_none() && searched_again(store, id)? {
+            if store.leaf(id)?.and_then(|leaf| leaf.mv).is_none() && searched_again(store, id)? {
                 to_search.push(id);
             }
             Ok(())

@@ -1,7 +1,7 @@
 //! `new` (docs/games.md): the book Edax's `book new L D` starts, the
 //! initial position alone, its leaf searched by the engine at level L.
 
-use crate::board::{Board, Move};
+use crate::board::Board;
 use crate::convert::{header_date, OutFormat};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::EngineCommand;
@@ -14,8 +14,8 @@ use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
-use crate::negamax::SCORE_INF;
-use crate::record::{Link, Score};
+use crate::negamax::{self, SCORE_INF};
+use crate::record::Leaf;
 use crate::run::{Control, Phase, RunError};
 use crate::symmetry::normalize;
 use std::fmt;
@@ -48,16 +48,15 @@ pub struct NewLeaf {
     pub level: Level,
     /// The header's n_empties (an Edax book).
     pub n_empties: Option<i32>,
-    /// The initial position's leaf: its score, and its move (`None`: none).
-    pub leaf_score: i8,
-    /// The initial position's leaf move; `None`: none.
-    pub leaf_move: Option<Move>,
+    /// The initial position's leaf.
+    pub leaf: Option<Leaf>,
 }
 
 impl fmt::Display for GrowthReport<NewLeaf> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mv = self.adds.leaf_move.map_or("none".to_string(), |m| m.to_string());
-        writeln!(f, "initial position     leaf {mv}, score {}, level {}", self.adds.leaf_score, self.adds.level)?;
+        let mv = self.adds.leaf.and_then(|leaf| leaf.mv).map_or("none".to_string(), |m| m.to_string());
+        let score = negamax::leaf_score(self.adds.leaf);
+        writeln!(f, "initial position     leaf {mv}, score {score}, level {}", self.adds.level)?;
         if let Some(n_empties) = self.adds.n_empties {
             writeln!(f, "n_empties            {n_empties} (add takes positions down to {})", n_empties - 1)?;
         }
@@ -101,14 +100,14 @@ impl crate::growth::policy::Policy for NewBook<'_> {
         report.searches.count(&asked);
         ran.fill(&mut report.searches);
         let answer = answered?.into_iter().next().flatten();
-        (report.adds.leaf_score, report.adds.leaf_move) = plan.leaf(answer);
+        report.adds.leaf = plan.leaf(answer);
         let bytes = match options.to {
             OutFormat::Edax => {
                 let n_empties = 61 - options.depth.clamp(1, 60) as i32;
                 report.adds.n_empties = Some(n_empties);
-                edax_book(board, options.level, n_empties, (report.adds.leaf_score, report.adds.leaf_move))
+                edax_book(board, options.level, n_empties, report.adds.leaf)
             }
-            OutFormat::Egbk3 => egaroucid_book(board, options.level, (report.adds.leaf_score, report.adds.leaf_move)),
+            OutFormat::Egbk3 => egaroucid_book(board, options.level, report.adds.leaf),
         };
         let path = &paths.output;
         out.write_all(&bytes).map_err(RunError::io(path))?;
@@ -121,33 +120,32 @@ impl crate::growth::policy::Policy for NewBook<'_> {
 }
 
 /// The value Edax gives a position with a leaf and no link.
-fn value_of(leaf_score: i8) -> i16 {
-    i16::from(leaf_score).max(-SCORE_INF)
+fn value_of(leaf: Option<Leaf>) -> i16 {
+    negamax::leaf_score(leaf).max(-SCORE_INF)
 }
 
 /// An Edax book of the one record, as `book_new` leaves it: no counts,
 /// the value the leaf's score, the bounds unknown (−127, +127).
-fn edax_book(board: Board, level: Level, n_empties: i32, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+fn edax_book(board: Board, level: Level, n_empties: i32, leaf: Option<Leaf>) -> Vec<u8> {
     let mut bytes = edax::book_new_header(header_date(), level, n_empties).to_vec();
     let record = edax::EdaxRecord {
         board,
         counts: [0; 4],
-        value: value_of(score),
+        value: value_of(leaf),
         lower: -SCORE_INF,
         upper: SCORE_INF,
         level: level.to_u8(),
         links: Default::default(),
-        leaf: (score, mv.map_or(Move::NONE_CODE, Move::code)),
+        leaf,
     };
     record.encode(&mut bytes);
     bytes
 }
 
 /// An Egaroucid book of the one record: its value, level and leaf.
-fn egaroucid_book(board: Board, level: Level, (score, mv): (i8, Option<Move>)) -> Vec<u8> {
+fn egaroucid_book(board: Board, level: Level, leaf: Option<Leaf>) -> Vec<u8> {
     let mut bytes = egaroucid::header(1).to_vec();
-    let leaf = mv.map(|mv| Link::new(Score(score.into()), mv));
-    let value = value_of(score).clamp(-64, 64) as i8;
-    egaroucid::encode_record(&mut bytes, &board, value, level.to_i8(), 0, leaf);
+    let value = value_of(leaf).clamp(-64, 64) as i8;
+    egaroucid::encode_record(&mut bytes, &board, value, level.to_i8(), 0, leaf.and_then(Leaf::link));
     bytes
 }
