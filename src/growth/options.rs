@@ -1,12 +1,12 @@
-//! What `extend` is asked to do, and with it every growth command that
-//! drives a session (grow, deepen, add, new).
+//! What a growth session is asked to do, for every growth command that
+//! drives one (extend, grow, deepen, add, new...).
 
 use crate::engine::EngineCommand;
 use crate::walk::Start;
 use crate::window::Window;
 use std::time::Duration;
 
-/// What `extend` is asked to do.
+/// What a growth session is asked to do.
 #[derive(Clone, Debug)]
 pub struct GrowthOptions {
     /// The fleet: one engine or more, each with its workers.

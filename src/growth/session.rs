@@ -1,4 +1,4 @@
-//! What `extend`, `grow` and `deepen` share: a growth session. It checks
+//! What every growth policy shares: a growth session. It checks
 //! the start, begins OUT, opens the journal, makes the book ready to grow
 //! (negamaxed below the start), starts the fleet, hands all of it to a
 //! [`Policy`] (extend's rounds, grow's best-first, deepen's leaves), then
@@ -50,9 +50,10 @@ pub(crate) struct Held<'s, 'b> {
     pub(crate) began: Instant,
 }
 
-/// How a session grows its book: what `extend`, `grow` and `deepen` differ
-/// in. The fleet is running while [`Policy::grow`] runs; the book it leaves
-/// is written once it returns `Ok`.
+/// How a session grows its book: what the growth policies differ in (a
+/// policy's steps; its entry is `crate::growth::Policy`). The fleet is
+/// running while [`Policy::grow`] runs; the book it leaves is written once
+/// it returns `Ok`.
 pub(crate) trait Policy {
     /// Grows the book `held` holds, with the searches answered by the
     /// journal or `fleet`, telling `control` how it goes.
@@ -323,7 +324,7 @@ pub(crate) struct Opened {
 
 impl Opened {
     /// Makes the folders, begins OUT, opens the journal and makes the
-    /// scratch folder: what extend and grow do once the start is known.
+    /// scratch folder: what a growth run does once the start is known.
     pub(crate) fn open(paths: &GrowthPaths) -> Result<Opened, GrowthError> {
         let io = RunError::io;
         for path in [&paths.output, &paths.journal] {
