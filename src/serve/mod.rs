@@ -9,13 +9,14 @@
 //! bounded in time ([`http`]), so a client that sends slowly, reads
 //! nothing or pipelines thousands of requests holds one thread for seconds
 //! and no one else; the connections beyond are answered 503 at once, and
-//! so are those that come when the process has no descriptor left. The
-//! accepting loop never waits on a client, so Ctrl-C and SIGTERM stop it
-//! within [`POLL`]. Only the names of the address it listens on are
+//! so are those that come when the process has no descriptor left, by a
+//! thread of refusals ([`refuse`]). The accepting loop never reads nor
+//! writes a client, so Ctrl-C and SIGTERM stop it within [`POLL`]. Only the names of the address it listens on are
 //! answered (DNS rebinding: a page elsewhere cannot read the book), and a
 //! book rewritten while served is read again.
 
 mod http;
+mod refuse;
 mod routes;
 mod view;
 
@@ -23,6 +24,7 @@ use bookminer::book::{Book, ReadOptions};
 use bookminer::rules::modes::Rules;
 use bookminer::run::Cancel;
 use http::Reply;
+use refuse::Refuser;
 use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -69,18 +71,19 @@ pub fn run(listener: TcpListener, served: Served, cancel: Cancel<'_>) -> io::Res
     tracing::info!("{}: serving at http://{bound}/", served.path.display());
     let state = Arc::new(State::new(served, bound.ip()));
     let active = Arc::new(AtomicUsize::new(0));
+    let refuser = Refuser::start(&HEADERS)?;
     // A descriptor held back, to accept and refuse a connection with when
     // every other is in use (without it the connection would wait unseen).
     let mut reserve = std::fs::File::open("/dev/null").ok();
     while !cancel.is_set() {
         match listener.accept() {
-            Ok((stream, _)) => dispatch(stream, &state, &active),
+            Ok((stream, _)) => dispatch(stream, &state, &active, &refuser),
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::thread::sleep(POLL),
             Err(e) if out_of_descriptors(&e) => {
                 tracing::warn!("no file descriptor left to answer a connection with ({e}): it is refused");
                 drop(reserve.take());
                 if let Ok((stream, _)) = listener.accept() {
-                    refuse(stream, "no file descriptor is left (see `ulimit -n`); try again later");
+                    refuser.refuse(stream, "no file descriptor is left (see `ulimit -n`); try again later".into());
                 }
                 reserve = std::fs::File::open("/dev/null").ok();
                 std::thread::sleep(POLL);
@@ -107,10 +110,10 @@ fn out_of_descriptors(error: &io::Error) -> bool {
 
 /// Gives `stream` a thread of its own, or answers 503 when
 /// [`MAX_CONNECTIONS`] are served already (or no thread can be made).
-fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>) {
+fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>, refuser: &Refuser) {
     if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
         active.fetch_sub(1, Ordering::SeqCst);
-        return refuse(stream, &format!("busy: {MAX_CONNECTIONS} connections are being answered; try again"));
+        return refuser.refuse(stream, format!("busy: {MAX_CONNECTIONS} connections are being answered; try again"));
     }
     let (state, count) = (Arc::clone(state), Arc::clone(active));
     // The stream is handed over only if the thread starts.
@@ -125,16 +128,9 @@ fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>) {
     if let Err(e) = started {
         active.fetch_sub(1, Ordering::SeqCst);
         if let Some(stream) = slot.lock().ok().and_then(|mut s| s.take()) {
-            refuse(stream, &format!("no thread could be started to answer ({e}); try again"));
+            refuser.refuse(stream, format!("no thread could be started to answer ({e}); try again"));
         }
     }
-}
-
-/// Answers 503 without reading the request: the stream is new, so the
-/// few bytes fit in its buffer and the write does not wait.
-fn refuse(stream: TcpStream, why: &str) {
-    let _ = stream.set_nonblocking(false);
-    http::send(stream, &Reply::error(503, why), &HEADERS, false);
 }
 
 /// One connection: its request read, checked and answered.

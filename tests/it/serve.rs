@@ -573,3 +573,46 @@ fn derived_picture_names_pass_the_checks_named_ones_pass() {
     assert!(common::stderr(&out).contains("one file"), "{}", common::stderr(&out));
     assert!(!dir.path().join("s.svg").exists());
 }
+
+/// Refusals never stall the accepting loop: with every connection the
+/// server answers at once held by a half-sent request, 20 more that send
+/// nothing and never read are refused, and a further client is still
+/// refused at once, 503. The loop answered each refusal itself and then
+/// read what its client sent for up to 2 s (src/serve/http.rs, DRAIN), so
+/// it stalled until the held ones reached their head time (5 s) and were
+/// let go; the further client then got a thread (200, 8 s late, measured).
+#[test]
+fn refused_clients_that_send_nothing_hold_up_no_one() {
+    const MAX_CONNECTIONS: usize = 128;
+    let server = Server::start(&edax46());
+    let request = format!("GET /line/F5 HTTP/1.1\r\nHost: {}\r\n\r\n", server.address);
+    let held: Vec<TcpStream> = (0..MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            stream.write_all(&request.as_bytes()[..10]).unwrap();
+            stream
+        })
+        .collect();
+    // Every thread taken: a request is refused.
+    let mut busy = 0;
+    for _ in 0..100 {
+        busy = server.send(request.as_bytes()).0;
+        if busy == 503 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(busy, 503, "the server is full");
+    let silent: Vec<TcpStream> = (0..20).map(|_| TcpStream::connect(&server.address).unwrap()).collect();
+    // The margin is the held ones' 5 s head time, counted from before the
+    // first 503: until then the server stays full and the answer is 503.
+    // The whole test takes 0.1 s (measured), so a loaded machine slowing
+    // it fifty times over still passes; the old loop could not answer 503
+    // before 40 s (20 clients, 2 s each) and gave 200 once they were let go.
+    let (status, body) = server.send(request.as_bytes());
+    assert_eq!(status, 503, "refused at once: {}", String::from_utf8_lossy(&body));
+    assert!(String::from_utf8_lossy(&body).contains("busy"));
+    drop((held, silent));
+    let (status, stderr) = server.stop();
+    assert_eq!(status, Some(0), "{stderr}");
+}
