@@ -325,8 +325,8 @@ fn a_thousand_malformed_requests_leave_it_answering() {
         })
         .collect();
     // Sent by CLIENTS clients at once, each waiting for its answer before
-    // its next request: one after another, each would wait for the
-    // server's accepting loop to wake (50 ms), 50 s in all. Fewer clients
+    // its next request (one after another, each waited for the accepting
+    // loop's 50 ms poll, 50 s in all, when it polled). Fewer clients
     // than the server answers at once, so none is refused as busy.
     const CLIENTS: usize = 25;
     let answered: usize = std::thread::scope(|scope| {
