@@ -76,7 +76,7 @@ pub fn run(listener: TcpListener, served: Served, cancel: Cancel<'_>) -> io::Res
     std::thread::scope(|scope| -> io::Result<()> {
         std::thread::Builder::new()
             .name("serve-stop".into())
-            .spawn_scoped(scope, || wake_on_stop(bound, cancel, &stopped))?;
+            .spawn_scoped(scope, || wake_on_stop(bound, cancel, Cancel::new(&stopped)))?;
         accept_until(&listener, cancel, &state, &active, &refuser);
         stopped.store(true, Ordering::SeqCst);
         Ok(())
@@ -124,7 +124,7 @@ fn accept_until(
 /// `stopped`: the accept it waits in returns and the loop sees the stop.
 /// A descriptor is held back for the connection, so that one is left
 /// when the clients took all others.
-fn wake_on_stop(bound: SocketAddr, cancel: Cancel<'_>, stopped: &AtomicBool) {
+fn wake_on_stop(bound: SocketAddr, cancel: Cancel<'_>, stopped: Cancel<'_>) {
     let mut reserve = std::fs::File::open("/dev/null").ok();
     // The address connected to: the listening one, or loopback for 0.0.0.0 and ::.
     let ip = match bound.ip() {
@@ -132,7 +132,7 @@ fn wake_on_stop(bound: SocketAddr, cancel: Cancel<'_>, stopped: &AtomicBool) {
         IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
         ip => ip,
     };
-    while !stopped.load(Ordering::SeqCst) {
+    while !stopped.is_set() {
         if cancel.is_set() {
             drop(reserve.take());
             if let Err(e) = TcpStream::connect_timeout(&SocketAddr::new(ip, bound.port()), POLL) {
