@@ -19,7 +19,7 @@ pub const HEAD_TIME: Duration = Duration::from_secs(5);
 pub const WRITE_TIME: Duration = Duration::from_secs(5);
 /// What is read (and dropped) after the answer, so that the client is not
 /// reset while it still sends what it began: at most this much, this long.
-const DRAIN: (usize, Duration) = (8 << 20, Duration::from_secs(2));
+pub const DRAIN: (usize, Duration) = (8 << 20, Duration::from_secs(2));
 
 /// A request, its head read and its line understood.
 pub struct Request {
@@ -162,6 +162,19 @@ fn parse(head: &[u8]) -> Result<Request, Reply> {
 /// the connection, within [`WRITE_TIME`] and [`DRAIN`]: a client that
 /// does not read costs its thread that long and no more.
 pub fn send(mut stream: TcpStream, reply: &Reply, headers: &[(&str, &str)], head_only: bool) {
+    let bytes = bytes(reply, headers, head_only);
+    let sent = stream.set_write_timeout(Some(WRITE_TIME)).and_then(|()| stream.write_all(&bytes));
+    if let Err(e) = sent {
+        // A client gone, or not reading, is no failure of the server.
+        tracing::debug!("an answer was not delivered: {e}");
+        return;
+    }
+    let _ = stream.shutdown(Shutdown::Write);
+    drain(&mut stream);
+}
+
+/// `reply` as sent, with `headers` (none of its body for HEAD).
+pub fn bytes(reply: &Reply, headers: &[(&str, &str)], head_only: bool) -> Vec<u8> {
     let mut bytes = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
     for (name, value) in [("Content-Type", reply.content_type)].iter().chain(headers) {
         bytes.push_str(&format!("{name}: {value}\r\n"));
@@ -171,14 +184,7 @@ pub fn send(mut stream: TcpStream, reply: &Reply, headers: &[(&str, &str)], head
     if !head_only {
         bytes.extend_from_slice(&reply.body);
     }
-    let sent = stream.set_write_timeout(Some(WRITE_TIME)).and_then(|()| stream.write_all(&bytes));
-    if let Err(e) = sent {
-        // A client gone, or not reading, is no failure of the server.
-        tracing::debug!("an answer was not delivered: {e}");
-        return;
-    }
-    let _ = stream.shutdown(Shutdown::Write);
-    drain(&mut stream);
+    bytes
 }
 
 /// Reads and drops what the client still sends, for a bounded while:

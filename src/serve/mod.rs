@@ -9,13 +9,15 @@
 //! bounded in time ([`http`]), so a client that sends slowly, reads
 //! nothing or pipelines thousands of requests holds one thread for seconds
 //! and no one else; the connections beyond are answered 503 at once, and
-//! so are those that come when the process has no descriptor left. The
-//! accepting loop never waits on a client, so Ctrl-C and SIGTERM stop it
-//! within [`POLL`]. Only the names of the address it listens on are
+//! so are those that come when the process has no descriptor left, by a
+//! thread of refusals ([`refuse`]). The accepting loop never reads nor
+//! writes a client, and waits for connections without polling; Ctrl-C and
+//! SIGTERM wake it (a connection of its own) and stop it within [`POLL`]. Only the names of the address it listens on are
 //! answered (DNS rebinding: a page elsewhere cannot read the book), and a
 //! book rewritten while served is read again.
 
 mod http;
+mod refuse;
 mod routes;
 mod view;
 
@@ -23,14 +25,15 @@ use bookminer::book::{Book, ReadOptions};
 use bookminer::rules::modes::Rules;
 use bookminer::run::Cancel;
 use http::Reply;
+use refuse::Refuser;
 use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How often the loop looks at the run's stop while no connection comes.
+/// How often the stop is looked at, and the loop woken once it is set.
 const POLL: Duration = Duration::from_millis(50);
 /// The connections served at once; those beyond are answered 503.
 pub const MAX_CONNECTIONS: usize = 128;
@@ -54,7 +57,6 @@ pub struct Served {
 /// Binds `address`; the error is the system's (the port in use, ...).
 pub fn listen(address: SocketAddr) -> io::Result<TcpListener> {
     let listener = TcpListener::bind(address)?;
-    listener.set_nonblocking(true)?;
     Ok(listener)
 }
 
@@ -69,18 +71,43 @@ pub fn run(listener: TcpListener, served: Served, cancel: Cancel<'_>) -> io::Res
     tracing::info!("{}: serving at http://{bound}/", served.path.display());
     let state = Arc::new(State::new(served, bound.ip()));
     let active = Arc::new(AtomicUsize::new(0));
+    let refuser = Refuser::start(&HEADERS)?;
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|scope| -> io::Result<()> {
+        std::thread::Builder::new()
+            .name("serve-stop".into())
+            .spawn_scoped(scope, || wake_on_stop(bound, cancel, Cancel::new(&stopped)))?;
+        accept_until(&listener, cancel, &state, &active, &refuser);
+        stopped.store(true, Ordering::SeqCst);
+        Ok(())
+    })?;
+    // The threads still serving are not waited for: each ends within its
+    // bounds, and the process's end ends them first.
+    tracing::info!("{}: the server stopped", state.path.display());
+    Ok(0)
+}
+
+/// Accepts and dispatches connections until `cancel` is set. The accept
+/// waits (no poll: a connection is taken the moment it comes);
+/// [`wake_on_stop`] connects once a stop is asked, so that it returns.
+fn accept_until(
+    listener: &TcpListener,
+    cancel: Cancel<'_>,
+    state: &Arc<State>,
+    active: &Arc<AtomicUsize>,
+    refuser: &Refuser,
+) {
     // A descriptor held back, to accept and refuse a connection with when
     // every other is in use (without it the connection would wait unseen).
     let mut reserve = std::fs::File::open("/dev/null").ok();
     while !cancel.is_set() {
         match listener.accept() {
-            Ok((stream, _)) => dispatch(stream, &state, &active),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::thread::sleep(POLL),
+            Ok((stream, _)) => dispatch(stream, state, active, refuser),
             Err(e) if out_of_descriptors(&e) => {
                 tracing::warn!("no file descriptor left to answer a connection with ({e}): it is refused");
                 drop(reserve.take());
                 if let Ok((stream, _)) = listener.accept() {
-                    refuse(stream, "no file descriptor is left (see `ulimit -n`); try again later");
+                    refuser.refuse(stream, "no file descriptor is left (see `ulimit -n`); try again later".into());
                 }
                 reserve = std::fs::File::open("/dev/null").ok();
                 std::thread::sleep(POLL);
@@ -91,10 +118,29 @@ pub fn run(listener: TcpListener, served: Served, cancel: Cancel<'_>) -> io::Res
             }
         }
     }
-    // The threads still serving are not waited for: each ends within its
-    // bounds, and the process's end ends them first.
-    tracing::info!("{}: the server stopped", state.path.display());
-    Ok(0)
+}
+
+/// Once `cancel` is set, connects to `bound` until the loop says it
+/// `stopped`: the accept it waits in returns and the loop sees the stop.
+/// A descriptor is held back for the connection, so that one is left
+/// when the clients took all others.
+fn wake_on_stop(bound: SocketAddr, cancel: Cancel<'_>, stopped: Cancel<'_>) {
+    let mut reserve = std::fs::File::open("/dev/null").ok();
+    // The address connected to: the listening one, or loopback for 0.0.0.0 and ::.
+    let ip = match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    while !stopped.is_set() {
+        if cancel.is_set() {
+            drop(reserve.take());
+            if let Err(e) = TcpStream::connect_timeout(&SocketAddr::new(ip, bound.port()), POLL) {
+                tracing::debug!("the stop could not wake the loop yet: {e}");
+            }
+        }
+        std::thread::sleep(POLL);
+    }
 }
 
 /// The system's "too many open files", for the process or the system.
@@ -107,10 +153,10 @@ fn out_of_descriptors(error: &io::Error) -> bool {
 
 /// Gives `stream` a thread of its own, or answers 503 when
 /// [`MAX_CONNECTIONS`] are served already (or no thread can be made).
-fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>) {
+fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>, refuser: &Refuser) {
     if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
         active.fetch_sub(1, Ordering::SeqCst);
-        return refuse(stream, &format!("busy: {MAX_CONNECTIONS} connections are being answered; try again"));
+        return refuser.refuse(stream, format!("busy: {MAX_CONNECTIONS} connections are being answered; try again"));
     }
     let (state, count) = (Arc::clone(state), Arc::clone(active));
     // The stream is handed over only if the thread starts.
@@ -125,16 +171,9 @@ fn dispatch(stream: TcpStream, state: &Arc<State>, active: &Arc<AtomicUsize>) {
     if let Err(e) = started {
         active.fetch_sub(1, Ordering::SeqCst);
         if let Some(stream) = slot.lock().ok().and_then(|mut s| s.take()) {
-            refuse(stream, &format!("no thread could be started to answer ({e}); try again"));
+            refuser.refuse(stream, format!("no thread could be started to answer ({e}); try again"));
         }
     }
-}
-
-/// Answers 503 without reading the request: the stream is new, so the
-/// few bytes fit in its buffer and the write does not wait.
-fn refuse(stream: TcpStream, why: &str) {
-    let _ = stream.set_nonblocking(false);
-    http::send(stream, &Reply::error(503, why), &HEADERS, false);
 }
 
 /// One connection: its request read, checked and answered.

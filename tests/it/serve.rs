@@ -325,8 +325,8 @@ fn a_thousand_malformed_requests_leave_it_answering() {
         })
         .collect();
     // Sent by CLIENTS clients at once, each waiting for its answer before
-    // its next request: one after another, each would wait for the
-    // server's accepting loop to wake (50 ms), 50 s in all. Fewer clients
+    // its next request (one after another, each waited for the accepting
+    // loop's 50 ms poll, 50 s in all, when it polled). Fewer clients
     // than the server answers at once, so none is refused as busy.
     const CLIENTS: usize = 25;
     let answered: usize = std::thread::scope(|scope| {
@@ -572,4 +572,65 @@ fn derived_picture_names_pass_the_checks_named_ones_pass() {
     assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
     assert!(common::stderr(&out).contains("one file"), "{}", common::stderr(&out));
     assert!(!dir.path().join("s.svg").exists());
+}
+
+/// Refusals never stall the accepting loop: with every connection the
+/// server answers at once held by a half-sent request, 20 more that send
+/// nothing and never read are refused, and a further client is still
+/// refused at once, 503. The loop answered each refusal itself and then
+/// read what its client sent for up to 2 s (src/serve/http.rs, DRAIN), so
+/// it stalled until the held ones reached their head time (5 s) and were
+/// let go; the further client then got a thread (200, 8 s late, measured).
+#[test]
+fn refused_clients_that_send_nothing_hold_up_no_one() {
+    const MAX_CONNECTIONS: usize = 128;
+    let server = Server::start(&edax46());
+    let request = format!("GET /line/F5 HTTP/1.1\r\nHost: {}\r\n\r\n", server.address);
+    let held: Vec<TcpStream> = (0..MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            stream.write_all(&request.as_bytes()[..10]).unwrap();
+            stream
+        })
+        .collect();
+    // Every thread taken: a request is refused.
+    let mut busy = 0;
+    for _ in 0..100 {
+        busy = server.send(request.as_bytes()).0;
+        if busy == 503 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(busy, 503, "the server is full");
+    let silent: Vec<TcpStream> = (0..20).map(|_| TcpStream::connect(&server.address).unwrap()).collect();
+    // The margin is the held ones' 5 s head time, counted from before the
+    // first 503: until then the server stays full and the answer is 503.
+    // The whole test takes 0.1 s (measured), so a loaded machine slowing
+    // it fifty times over still passes; the old loop could not answer 503
+    // before 40 s (20 clients, 2 s each) and gave 200 once they were let go.
+    let (status, body) = server.send(request.as_bytes());
+    assert_eq!(status, 503, "refused at once: {}", String::from_utf8_lossy(&body));
+    assert!(String::from_utf8_lossy(&body).contains("busy"));
+    drop((held, silent));
+    let (status, stderr) = server.stop();
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
+/// A connection is taken the moment it comes: the loop waits in its
+/// accept instead of sleeping 50 ms whenever none was waiting, which each
+/// request of a client asking one after another paid (200 requests: at
+/// least 10 s). The bound, 5 s, is half of that and some twenty times
+/// what they take (0.2 s measured); Ctrl-C still stops it at once.
+#[test]
+fn requests_one_after_another_wait_for_no_poll() {
+    let server = Server::start(&edax46());
+    let start = std::time::Instant::now();
+    for _ in 0..200 {
+        assert_eq!(server.get("/api/inspect/F5F6E6F4").0, 200);
+    }
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(5), "200 requests took {took:?}");
+    let (status, stderr) = server.stop();
+    assert_eq!(status, Some(0), "{stderr}");
 }
