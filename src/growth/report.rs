@@ -69,6 +69,12 @@ impl<A> GrowthReport<A> {
         if self.stopped_early {
             writeln!(f, "stopped early        max_positions reached: candidates may be left")?;
         }
+        self.write_ending(f)
+    }
+
+    /// The summary's last two lines, every growth command's: the book
+    /// written (its records) and the time the run took.
+    pub fn write_ending(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
         write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
     }

@@ -620,6 +620,18 @@ impl<'b> Store<'b> {
         }
     }
 
+    /// Sets a new Egaroucid position's value from its children as the book
+    /// now holds them: the best of minus their values (add's and fill's).
+    pub fn value_from_children(&mut self, id: NodeId) -> Result<(), GrowingError> {
+        let edges = self.facts(id)?.edges;
+        let mut value = -SCORE_INF;
+        for child in edges.iter().filter_map(|e| e.child) {
+            value = value.max(-self.value(child)?);
+        }
+        self.node_mut(id).expect("added").solved.value = value;
+        Ok(())
+    }
+
     /// Links a position the book holds, as Edax's `position_link` does:
     /// each move (or the pass) whose child the book holds becomes a link if
     /// it is not one, raising the value to its score and taking the leaf's

@@ -469,7 +469,7 @@ impl Adding<'_, '_> {
                 let id = self.store.add(node);
                 self.report.added += 1;
                 if let Flavor::Egaroucid = self.rule.flavor {
-                    self.egaroucid_value(id)?;
+                    self.store.value_from_children(id)?;
                 }
                 self.search(id, ask)?;
             }
@@ -481,18 +481,6 @@ impl Adding<'_, '_> {
     /// the links added.
     fn link_held(&mut self, id: NodeId) -> Result<(), GrowthError> {
         self.report.adds.links_added += self.store.link_held(id)?;
-        Ok(())
-    }
-
-    /// A new Egaroucid position's value from its links as the book now
-    /// holds them: the best of minus its children's values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
-        let edges = self.store.facts(id)?.edges;
-        let mut value = -SCORE_INF;
-        for child in edges.iter().filter_map(|e| e.child) {
-            value = value.max(-self.store.value(child)?);
-        }
-        self.store.node_mut(id).expect("added").solved.value = value;
         Ok(())
     }
 

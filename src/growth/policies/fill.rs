@@ -100,8 +100,7 @@ impl fmt::Display for GrowthReport<Filled> {
         if let Some(ended) = self.adds.ended {
             writeln!(f, "stopped early        {} reached: sequences may be left to fill", ended.name())?;
         }
-        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
-        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+        self.write_ending(f)
     }
 }
 
@@ -421,7 +420,7 @@ impl Round<'_, '_> {
         match (self.store.flavor(), put.added) {
             (Flavor::Edax(_), true) => self.link_new(id)?,
             (Flavor::Edax(_), false) => self.report.adds.links_added += self.store.link_held(id)?,
-            (Flavor::Egaroucid, true) => self.egaroucid_value(id)?,
+            (Flavor::Egaroucid, true) => self.store.value_from_children(id)?,
             (Flavor::Egaroucid, false) => {}
         }
         if let Some(leaf) = leaf {
@@ -449,18 +448,6 @@ impl Round<'_, '_> {
             node.solved.value = node.solved.value.max(i16::from(score));
         }
         node.links = links;
-        Ok(())
-    }
-
-    /// A new Egaroucid position's value from its children in the book: the
-    /// best of minus their values.
-    fn egaroucid_value(&mut self, id: NodeId) -> Result<(), GrowthError> {
-        let edges = self.store.facts(id)?.edges;
-        let mut value = -SCORE_INF;
-        for child in edges.iter().filter_map(|e| e.child) {
-            value = value.max(-self.store.value(child)?);
-        }
-        self.store.node_mut(id).expect("added").solved.value = value;
         Ok(())
     }
 }

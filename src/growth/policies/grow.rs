@@ -101,8 +101,7 @@ impl fmt::Display for GrowthReport<Grown> {
         e.searches.write_counts(&e.journal, f)?;
         writeln!(f, "engine utilisation   {:.1}%", self.adds.utilisation * 100.0)?;
         write_engines(f, &e.searches.engines)?;
-        writeln!(f, "book written         {} ({} records)", e.output.display(), e.records_written)?;
-        write!(f, "elapsed              {:.3} s", e.elapsed.as_secs_f64())
+        e.write_ending(f)
     }
 }
 

@@ -113,8 +113,7 @@ impl fmt::Display for GrowthReport<Learned> {
         if let Some(c) = &self.adds.converted_out {
             writeln!(f, "OUT converted        from Egaroucid .egbk3: {}", converted(c))?;
         }
-        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
-        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+        self.write_ending(f)
     }
 }
 

@@ -74,8 +74,7 @@ impl fmt::Display for GrowthReport<Linked> {
         writeln!(f, "leaves searched      {} (their moves became links)", self.adds.leaves)?;
         self.searches.write(&self.journal, f)?;
         writeln!(f, "positions negamaxed  {} (reachable over links from the initial position)", self.adds.reachable)?;
-        writeln!(f, "book written         {} ({} records)", self.output.display(), self.records_written)?;
-        write!(f, "elapsed              {:.3} s", self.elapsed.as_secs_f64())
+        self.write_ending(f)
     }
 }
 
