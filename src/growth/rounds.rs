@@ -4,7 +4,7 @@
 use super::edax_order::in_edax_order;
 use super::options::GrowthOptions;
 use super::report::GrowthReport;
-use super::session::{Held, Policy};
+use super::session::{Grower, Held};
 use crate::book::Book;
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::{EngineSet, Fleet};
@@ -64,7 +64,7 @@ pub(crate) enum Choice {
 /// A policy's own marking walk: the positions to expand, in its order.
 pub(crate) type OwnMarks = fn(&Store<'_>, &Solved, NodeId, u32) -> Result<Vec<NodeId>, GrowingError>;
 
-impl Policy for Rounds<'_> {
+impl Grower for Rounds<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, candidates, .. } = held;
         let mut run = Run { store, solved, journal, report: &mut self.report, engines, cancel };

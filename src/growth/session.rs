@@ -1,7 +1,7 @@
 //! What every growth policy shares: a growth session. It checks
 //! the start, begins OUT, opens the journal, makes the book ready to grow
 //! (negamaxed below the start), starts the fleet, hands all of it to a
-//! [`Policy`] (extend's rounds, grow's best-first, deepen's leaves), then
+//! [`Grower`] (extend's rounds, grow's best-first, deepen's leaves), then
 //! writes the book grown, negamaxed as `fix` does, into OUT and says what
 //! the engines did.
 
@@ -44,7 +44,7 @@ pub(crate) struct Held<'s, 'b> {
     /// book's default).
     pub(crate) min_empties: u32,
     /// The first candidate walk's candidates, in its order, as the
-    /// policy's [`Policy::candidates`] marks them; none when not noted.
+    /// policy's [`Grower::candidates`] marks them; none when not noted.
     pub(crate) candidates: Option<Vec<NodeId>>,
     /// When the run began.
     pub(crate) began: Instant,
@@ -52,9 +52,9 @@ pub(crate) struct Held<'s, 'b> {
 
 /// How a session grows its book: what the growth policies differ in (a
 /// policy's steps; its entry is `crate::growth::Policy`). The fleet is
-/// running while [`Policy::grow`] runs; the book it leaves is written once
+/// running while [`Grower::grow`] runs; the book it leaves is written once
 /// it returns `Ok`.
-pub(crate) trait Policy {
+pub(crate) trait Grower {
     /// Grows the book `held` holds, with the searches answered by the
     /// journal or `fleet`, telling `control` how it goes.
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError>;
@@ -110,7 +110,7 @@ pub(crate) fn grow_book(
     paths: &GrowthPaths,
     options: &GrowthOptions,
     engines: impl FnOnce(&Path) -> Vec<EngineSet>,
-    policy: &mut impl Policy,
+    policy: &mut impl Grower,
     mut control: Control<'_>,
 ) -> Result<Ran, GrowthError> {
     let began = Instant::now();

@@ -25,7 +25,7 @@ use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::level::Level;
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase, Progress};
@@ -253,7 +253,7 @@ struct Adder<'g> {
     report: GrowthReport<Added>,
 }
 
-impl Policy for Adder<'_> {
+impl Grower for Adder<'_> {
     fn negamaxes_first(&self) -> bool {
         false
     }

@@ -30,7 +30,7 @@ use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, LinkGraph, ParentLinks};
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::level::Level;
 use crate::negamax::{self, search_level};
 use crate::run::{Cancel, Control, Interrupted, Phase};
@@ -204,7 +204,7 @@ struct Leaves<'o> {
     report: GrowthReport<Deepened>,
 }
 
-impl Policy for Leaves<'_> {
+impl Grower for Leaves<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;

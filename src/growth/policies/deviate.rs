@@ -32,7 +32,7 @@ use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::negamax;
 use crate::run::{Cancel, Control, Phase};
 use crate::wording::count;
@@ -101,7 +101,7 @@ struct Deviator<'o> {
     report: GrowthReport<Deviated>,
 }
 
-impl Policy for Deviator<'_> {
+impl Grower for Deviator<'_> {
     fn candidates(&self) -> Option<Marks> {
         None
     }

@@ -29,7 +29,7 @@ use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::level::Level;
 use crate::negamax::{new_link_score, SCORE_INF};
 use crate::run::{Cancel, Control, Phase};
@@ -155,7 +155,7 @@ struct Filler<'o> {
     report: GrowthReport<Filled>,
 }
 
-impl Policy for Filler<'_> {
+impl Grower for Filler<'_> {
     fn negamaxes_first(&self) -> bool {
         false
     }

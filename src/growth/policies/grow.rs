@@ -23,7 +23,7 @@ use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::priority::{self, ErrorWeight, Frontier};
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::run::{Cancel, Control, Interrupted, Phase, Progress};
 use crate::window::Window;
 use smallvec::SmallVec;
@@ -150,7 +150,7 @@ struct BestFirst<'o> {
     report: GrowthReport<Grown>,
 }
 
-impl Policy for BestFirst<'_> {
+impl Grower for BestFirst<'_> {
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
         let Held { store, solved, journal, engines, cancel, root, min_empties, began, .. } = held;
         let options = self.options;

@@ -24,7 +24,7 @@ use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
 use crate::growth::report::GrowthReport;
-use crate::growth::session::{self, Held, Policy};
+use crate::growth::session::{self, Grower, Held};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
 use crate::symmetry::normalize;
@@ -124,7 +124,7 @@ struct Linker {
     report: GrowthReport<Linked>,
 }
 
-impl Policy for Linker {
+impl Grower for Linker {
     fn negamaxes_first(&self) -> bool {
         false
     }
