@@ -385,8 +385,8 @@ mod tests {
 
     /// A position with a leaf scored `score` (no move: the negamax reads
     /// none of it but its score).
-    fn leaf(empties: u8, level: u8, score: i8) -> EdaxPosition {
-        let leaf = Some(Leaf::new(Score::from(score), None));
+    fn leaf(empties: u8, level: u8, score: i32) -> EdaxPosition {
+        let leaf = Some(Leaf::new(Score::new(score), None));
         EdaxPosition { empties, level: Level::new(level).expect("a level"), leaf }
     }
 

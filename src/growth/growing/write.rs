@@ -19,6 +19,7 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::format::Format;
+use crate::level::Level;
 use crate::negamax;
 use crate::run::Cancel;
 use crate::score::Score;
@@ -310,5 +311,8 @@ fn egaroucid_record(node: &Node, out: &mut Vec<u8>) {
     let leaf = node.leaf.and_then(Leaf::link);
     // An Egaroucid record's value byte holds a disc count, within ±64.
     let value = node.solved.value.clamp(Score::new(-64), Score::new(64)).stored_byte();
-    egaroucid::encode_record(out, &node.board, value, node.level as i8, node.n_lines, leaf);
+    // An Egaroucid node's level byte is a level's (read as one, or a
+    // search's), at most 60.
+    let level = Level::saturating(node.level.into()).to_i8();
+    egaroucid::encode_record(out, &node.board, value, level, node.n_lines, leaf);
 }
