@@ -48,8 +48,8 @@ impl Score {
 /// and stored in a `short` (a record's value and bounds) or a `signed
 /// char` (a link's score). C's conversions wrap modulo 2¹⁶ and 2⁸ on every
 /// machine Edax runs on, and a book Edax negamaxed holds what they left,
-/// so that these keep the wrapping where Edax's code has it, under names
-/// that say so, and nowhere else.
+/// so that these keep the wrapping where Edax's code (or Egaroucid's, in
+/// the same C types) has it, under names that say so, and nowhere else.
 impl Score {
     /// The score as Edax stores an `int` in a record's `short` (value,
     /// bounds): wrapped modulo 2¹⁶ into −32768..=32767.
@@ -58,8 +58,9 @@ impl Score {
     }
 
     /// The score as Edax stores an `int` in a link's `signed char`
-    /// (`-child.value` in `book negamax`): wrapped modulo 2⁸ into
-    /// −128..=127, so that minus a value of 200 is 56.
+    /// (`-child.value` in `book negamax`), and Egaroucid's learning in a
+    /// leaf's `char`: wrapped modulo 2⁸ into −128..=127, so that minus a
+    /// value of 200 is 56.
     pub fn wrapped_to_byte(self) -> Score {
         Score(i32::from(self.0 as i8))
     }
