@@ -5,17 +5,19 @@
 //! parents can use it: `fix` over a walk's post-order, a book writer over
 //! positions sorted by empty squares.
 //!
-//! Arithmetic follows Edax's C types: scores are computed in `int` and
-//! stored in `short` (value and bounds, [`i16`] here) or `signed char`
-//! (link scores, [`i8`]), wrapping as C's conversions do on every machine
-//! Edax runs on; counts are summed wide and saturated to 32 bits.
+//! Every score here is a [`Score`]: values, bounds, link scores and leaves
+//! alike. Arithmetic follows Edax's C types: scores are computed in `int`
+//! and stored in `short` (value and bounds) or `signed char` (link
+//! scores), wrapping as C's conversions do on every machine Edax runs on
+//! ([`Score::wrapped_to_short`], [`Score::wrapped_to_byte`]); counts are
+//! summed wide and saturated to 32 bits.
 
 use crate::level::Level;
 use crate::score::{Leaf, Score};
 
 /// Edax's "minus infinity": the value and bounds of a position before
 /// anything is known. The negamax takes no leaf scored at or below it.
-pub const SCORE_INF: i16 = 127;
+pub const SCORE_INF: Score = Score::new(127);
 
 /// The selectivity of an exact search (Edax's `NO_SELECTIVITY`).
 pub const NO_SELECTIVITY: u8 = 5;
@@ -127,12 +129,12 @@ impl Tally {
 /// counts. (Its link scores follow from its children's: [`edax_link_score`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Negamaxed {
-    /// Its value.
-    pub value: i16,
-    /// The lower bound of its value.
-    pub lower: i16,
-    /// The upper bound of its value.
-    pub upper: i16,
+    /// Its value (within 16 bits: Edax's `short`).
+    pub value: Score,
+    /// The lower bound of its value (within 16 bits).
+    pub lower: Score,
+    /// The upper bound of its value (within 16 bits).
+    pub upper: Score,
     /// Its counts.
     pub counts: Counts,
 }
@@ -141,7 +143,7 @@ impl Negamaxed {
     /// A value alone, as an Egaroucid book keeps one: no bounds apart from
     /// it, no counts. (Kept so, it packs in a word: [`crate::fix`]'s
     /// solutions.)
-    pub fn value_only(value: i16) -> Negamaxed {
+    pub fn value_only(value: Score) -> Negamaxed {
         Negamaxed { value, lower: value, upper: value, counts: Counts::default() }
     }
 }
@@ -163,7 +165,7 @@ pub struct EdaxPosition {
 /// infinity (−127), with a move or without one (Edax stores a finished
 /// game's score without a move).
 pub fn taken_leaf_score(leaf: Option<Leaf>) -> Option<Score> {
-    leaf.map(|leaf| leaf.score).filter(|score| score.discs() > -i32::from(SCORE_INF))
+    leaf.map(|leaf| leaf.score).filter(|&score| score > -SCORE_INF)
 }
 
 /// A leaf's score as Edax's functions read a record's (`position_extend`
@@ -173,8 +175,8 @@ pub fn taken_leaf_score(leaf: Option<Leaf>) -> Option<Score> {
 /// # Panics
 /// On a leaf scored beyond 16 bits: a leaf's score is read from a byte or
 /// an engine's answer (within ±64), so one would be a bug.
-pub fn leaf_score(leaf: Option<Leaf>) -> i16 {
-    leaf.map_or(-SCORE_INF, |leaf| leaf.score.stored_short())
+pub fn leaf_score(leaf: Option<Leaf>) -> Score {
+    leaf.map_or(-SCORE_INF, |leaf| leaf.score.stored_short().into())
 }
 
 /// The errors of the searches a book's leaves come from (an Edax book's
@@ -188,22 +190,17 @@ pub struct SearchErrors {
     pub endcut: i32,
 }
 
-/// C's conversion of an `int` to `short`.
-fn short(x: i32) -> i16 {
-    x as i16
-}
-
 /// A link's score once its child is computed: minus the child's value, as
 /// the `signed char` a link stores.
-pub fn edax_link_score(child: &Negamaxed) -> i8 {
-    (-i32::from(child.value)) as i8
+pub fn edax_link_score(child: &Negamaxed) -> Score {
+    (-child.value).wrapped_to_byte()
 }
 
 /// A new link's score, as Edax's `position_link` and `book add` set it
 /// when a link is made: minus its child's value, held within the byte a
 /// link stores.
-pub fn new_link_score(child_value: i16) -> i8 {
-    (-i32::from(child_value)).clamp(i8::MIN.into(), i8::MAX.into()) as i8
+pub fn new_link_score(child_value: Score) -> Score {
+    (-child_value).clamped_to_byte()
 }
 
 /// Edax's `position_negamax` for one record: `children` has one item per
@@ -219,10 +216,10 @@ pub fn edax_position(
     let mut out = Negamaxed { value: -SCORE_INF, lower: -SCORE_INF, upper: -SCORE_INF, counts: Counts::default() };
     let mut tally = Tally::default();
     if let Some(leaf) = taken_leaf_score(position.leaf) {
-        let leaf = leaf.discs();
-        out.value = short(leaf);
+        out.value = leaf.wrapped_to_short();
         let (lower, upper) = if level.solves(empties) {
-            let (win, draw, loss) = (u32::from(leaf > 0), u32::from(leaf == 0), u32::from(leaf < 0));
+            let discs = leaf.discs();
+            let (win, draw, loss) = (u32::from(discs > 0), u32::from(discs == 0), u32::from(discs < 0));
             tally.add(win, draw, loss, 0);
             (leaf, leaf)
         } else if level.pre_solves(empties) {
@@ -233,19 +230,21 @@ pub fn edax_position(
             let bias = i32::from(level.depth & 1) - i32::from(empties & 1);
             (leaf.wrapping_sub(errors.midgame).wrapping_sub(bias), leaf.wrapping_add(errors.midgame).wrapping_sub(bias))
         };
-        (out.lower, out.upper) = (short(lower), short(upper));
+        (out.lower, out.upper) = (lower.wrapped_to_short(), upper.wrapped_to_short());
         tally.add(0, 0, 0, 1);
     }
     for child in children.into_iter().flatten() {
-        let score = i32::from(edax_link_score(&child));
-        if score > i32::from(out.value) {
-            out.value = short(score);
+        // Values and bounds within 16 bits: their negations, in `int`, are
+        // exact; a bound's is stored back in a `short`, which wraps −(−32768).
+        let score = edax_link_score(&child);
+        if score > out.value {
+            out.value = score.wrapped_to_short();
         }
-        if -i32::from(child.upper) > i32::from(out.lower) {
-            out.lower = short(-i32::from(child.upper));
+        if -child.upper > out.lower {
+            out.lower = (-child.upper).wrapped_to_short();
         }
-        if -i32::from(child.lower) > i32::from(out.upper) {
-            out.upper = short(-i32::from(child.lower));
+        if -child.lower > out.upper {
+            out.upper = (-child.lower).wrapped_to_short();
         }
         let c = child.counts;
         tally.add(c.losses, c.draws, c.wins, c.lines);
@@ -258,7 +257,7 @@ pub fn edax_position(
 /// in decreasing score order. For each place i, the first link with the
 /// highest score among those from i on is swapped into it, which need not
 /// keep equal scores in their order; the result is Edax's, byte for byte.
-pub fn sort_links<T>(links: &mut [T], score: impl Fn(&T) -> i8) {
+pub fn sort_links<T>(links: &mut [T], score: impl Fn(&T) -> Score) {
     for i in 0..links.len().saturating_sub(1) {
         let mut best = i;
         for j in i + 1..links.len() {
@@ -273,18 +272,22 @@ pub fn sort_links<T>(links: &mut [T], score: impl Fn(&T) -> i8) {
 /// A link's score in an Egaroucid book (docs/formats.md, Egaroucid books): minus its child's value,
 /// or the child's value itself when a pass follows the move (the child's
 /// side to move is then the record's).
-pub fn egaroucid_link_score(child_value: i8, then_pass: bool) -> i8 {
+///
+/// The child's value is a byte's (an Egaroucid record stores one), and its
+/// negation is held within a byte, as Egaroucid's `signed char` arithmetic
+/// saturates it (−(−128) is 127).
+pub fn egaroucid_link_score(child_value: Score, then_pass: bool) -> Score {
     if then_pass {
         child_value
     } else {
-        child_value.saturating_neg()
+        (-child_value).clamped_to_byte()
     }
 }
 
 /// An Egaroucid record's value after the negamax (docs/fix.md): the highest of
 /// its leaf's value and its link scores; `None` when it has neither, and
 /// keeps the value it has.
-pub fn egaroucid_value(leaf: Option<i8>, link_scores: impl IntoIterator<Item = i8>) -> Option<i8> {
+pub fn egaroucid_value(leaf: Option<Score>, link_scores: impl IntoIterator<Item = Score>) -> Option<Score> {
     link_scores.into_iter().chain(leaf).max()
 }
 
@@ -382,12 +385,22 @@ mod tests {
 
     /// A position with a leaf scored `score` (no move: the negamax reads
     /// none of it but its score).
-    fn leaf(empties: u8, level: u8, score: i8) -> EdaxPosition {
-        let leaf = Some(Leaf::new(Score::from(score), None));
+    fn leaf(empties: u8, level: u8, score: i32) -> EdaxPosition {
+        let leaf = Some(Leaf::new(Score::new(score), None));
         EdaxPosition { empties, level: Level::new(level).expect("a level"), leaf }
     }
 
     const ERRORS: SearchErrors = SearchErrors { midgame: 2, endcut: 1 };
+
+    /// A score of `discs` discs.
+    fn s(discs: i32) -> Score {
+        Score::new(discs)
+    }
+
+    /// A computed record's value and bounds.
+    fn negamaxed(value: i32, lower: i32, upper: i32, counts: Counts) -> Negamaxed {
+        Negamaxed { value: s(value), lower: s(lower), upper: s(upper), counts }
+    }
 
     fn counts(wins: u32, draws: u32, losses: u32, lines: u32) -> Counts {
         Counts { wins, draws, losses, lines }
@@ -397,20 +410,20 @@ mod tests {
     fn a_leaf_alone_sets_the_value_and_bounds_by_how_the_level_searches() {
         // Level 2, 4 empties: solved, the game's result counted.
         let solved = edax_position(&leaf(4, 2, 6), ERRORS, []);
-        assert_eq!(solved, Negamaxed { value: 6, lower: 6, upper: 6, counts: counts(1, 0, 0, 1) });
+        assert_eq!(solved, negamaxed(6, 6, 6, counts(1, 0, 0, 1)));
         assert_eq!(edax_position(&leaf(4, 2, 0), ERRORS, []).counts, counts(0, 1, 0, 1));
         assert_eq!(edax_position(&leaf(4, 2, -3), ERRORS, []).counts, counts(0, 0, 1, 1));
         // Level 12, 23 empties: depth 23, selectivity 3: the endcut error.
         let pre = edax_position(&leaf(23, 12, 6), ERRORS, []);
-        assert_eq!((pre.value, pre.lower, pre.upper, pre.counts), (6, 5, 7, counts(0, 0, 0, 1)));
+        assert_eq!(pre, negamaxed(6, 5, 7, counts(0, 0, 0, 1)));
         // Level 2 at 41 empties: depth 2, bias 0 − 1; at 40, no bias.
         let odd = edax_position(&leaf(41, 2, 6), ERRORS, []);
-        assert_eq!((odd.lower, odd.upper), (6 - 2 + 1, 6 + 2 + 1));
+        assert_eq!((odd.lower, odd.upper), (s(6 - 2 + 1), s(6 + 2 + 1)));
         let even = edax_position(&leaf(40, 2, 6), ERRORS, []);
-        assert_eq!((even.lower, even.upper), (4, 8));
+        assert_eq!((even.lower, even.upper), (s(4), s(8)));
         // Level 13 (depth 13) at 40 empties: bias 1 − 0.
         let biased = edax_position(&leaf(40, 13, 6), ERRORS, []);
-        assert_eq!((biased.lower, biased.upper), (3, 7));
+        assert_eq!((biased.lower, biased.upper), (s(3), s(7)));
     }
 
     #[test]
@@ -418,69 +431,74 @@ mod tests {
         let no_leaf = EdaxPosition { leaf: None, ..leaf(30, 10, 0) };
         for position in [no_leaf, leaf(30, 10, -127), leaf(30, 10, -128)] {
             let none = edax_position(&position, ERRORS, [None, None]);
-            assert_eq!(none, Negamaxed { value: -127, lower: -127, upper: -127, counts: Counts::default() });
+            assert_eq!(none, negamaxed(-127, -127, -127, Counts::default()));
         }
         // A leaf's move takes no part: scored −127 on a move, it is not taken.
         let on_a_move = Some(Leaf::new(Score::new(-127), Some(crate::board::Move::Pass)));
         assert_eq!(taken_leaf_score(on_a_move), None);
         assert_eq!(taken_leaf_score(Some(Leaf::new(Score::new(-126), None))), Some(Score::new(-126)));
         // −126 is a score like any other.
-        assert_eq!(edax_position(&leaf(30, 10, -126), ERRORS, []).value, -126);
+        assert_eq!(edax_position(&leaf(30, 10, -126), ERRORS, []).value, s(-126));
     }
 
     #[test]
     fn children_raise_the_value_and_bounds_and_add_their_counts_turned_round() {
-        let a = Negamaxed { value: -5, lower: -7, upper: -3, counts: counts(1, 2, 3, 10) };
-        let b = Negamaxed { value: 2, lower: 1, upper: 9, counts: counts(4, 0, 0, 5) };
-        assert_eq!(edax_link_score(&a), 5);
+        let a = negamaxed(-5, -7, -3, counts(1, 2, 3, 10));
+        let b = negamaxed(2, 1, 9, counts(4, 0, 0, 5));
+        assert_eq!(edax_link_score(&a), s(5));
         let out = edax_position(&leaf(40, 2, 1), ERRORS, [Some(a), None, Some(b)]);
         // Leaf: 1, bounds 1 ∓ 2; a: score 5, lower −(−3), upper −(−7); b: score −2.
-        assert_eq!((out.value, out.lower, out.upper), (5, 3, 7));
+        assert_eq!((out.value, out.lower, out.upper), (s(5), s(3), s(7)));
         assert_eq!(out.counts, counts(3, 2, 1 + 4, 1 + 10 + 5));
         // Without a leaf the bounds start at −127 too.
         let out = edax_position(&leaf(40, 2, -127), ERRORS, [Some(b)]);
-        assert_eq!((out.value, out.lower, out.upper), (-2, -9, -1));
+        assert_eq!((out.value, out.lower, out.upper), (s(-2), s(-9), s(-1)));
     }
 
     #[test]
     fn counts_saturate_and_scores_wrap_as_c_converts_them() {
-        let big = Negamaxed { value: 0, lower: 0, upper: 0, counts: counts(u32::MAX, 0, 7, u32::MAX) };
+        let big = negamaxed(0, 0, 0, counts(u32::MAX, 0, 7, u32::MAX));
         let out = edax_position(&leaf(40, 2, -127), ERRORS, [Some(big), Some(big)]);
         assert_eq!(out.counts, counts(14, 0, u32::MAX, u32::MAX));
         // A header error far past a short: computed in int, stored in short.
         let huge = SearchErrors { midgame: 40_000, endcut: 0 };
         let out = edax_position(&leaf(40, 2, 10), huge, []);
-        assert_eq!((out.lower, out.upper), ((10 - 40_000) as i16, (10 + 40_000) as i16));
+        assert_eq!((out.lower, out.upper), (s(10 - 40_000 + 65_536), s(10 + 40_000 - 65_536)));
         // −(−32768) as a bound is 32768 in int, −32768 in short.
-        let low = Negamaxed { value: 0, lower: i16::MIN, upper: i16::MIN, counts: Counts::default() };
+        let low = negamaxed(0, -32_768, -32_768, Counts::default());
         let out = edax_position(&leaf(40, 2, -127), ERRORS, [Some(low)]);
-        assert_eq!((out.lower, out.upper), (i16::MIN, i16::MIN));
+        assert_eq!((out.lower, out.upper), (s(-32_768), s(-32_768)));
+        // A header error at the end of 32 bits: int arithmetic wraps there.
+        let edge = SearchErrors { midgame: i32::MAX, endcut: 0 };
+        let out = edax_position(&leaf(40, 2, 10), edge, []);
+        assert_eq!((out.lower, out.upper), (s(11), s(9)));
     }
 
     #[test]
     fn links_are_sorted_as_edax_sorts_them() {
         let mut links = [(1, 'a'), (3, 'b'), (1, 'c'), (3, 'd'), (2, 'e')];
-        sort_links(&mut links, |l| l.0);
+        sort_links(&mut links, |l| s(l.0));
         // i=0: the first 3 is b, swapped with a: b a c d e; i=1: d, swapped
         // with a: b d c a e; i=2: e, swapped with c: b d e a c; i=3: a and c
         // tie, nothing moves.
         assert_eq!(links.map(|l| l.1), ['b', 'd', 'e', 'a', 'c']);
         // Equal scores need not keep their order: the swap moves a behind c.
         let mut tied = [(1, 'a'), (1, 'c'), (3, 'b')];
-        sort_links(&mut tied, |l| l.0);
+        sort_links(&mut tied, |l| s(l.0));
         assert_eq!(tied.map(|l| l.1), ['b', 'c', 'a']);
         let mut one = [(5, 'x')];
-        sort_links(&mut one, |l| l.0);
-        sort_links(&mut [] as &mut [(i8, char)], |l| l.0);
+        sort_links(&mut one, |l| s(l.0));
+        sort_links(&mut [] as &mut [(i32, char)], |l| s(l.0));
     }
 
     #[test]
     fn an_egaroucid_value_is_the_best_of_its_leaf_and_links() {
-        assert_eq!(egaroucid_link_score(5, false), -5);
-        assert_eq!(egaroucid_link_score(5, true), 5);
-        assert_eq!(egaroucid_value(Some(3), [1, -2]), Some(3));
-        assert_eq!(egaroucid_value(Some(3), [4]), Some(4));
-        assert_eq!(egaroucid_value(None, [-4, -6]), Some(-4));
+        assert_eq!(egaroucid_link_score(s(5), false), s(-5));
+        assert_eq!(egaroucid_link_score(s(5), true), s(5));
+        assert_eq!(egaroucid_link_score(s(-128), false), s(127));
+        assert_eq!(egaroucid_value(Some(s(3)), [s(1), s(-2)]), Some(s(3)));
+        assert_eq!(egaroucid_value(Some(s(3)), [s(4)]), Some(s(4)));
+        assert_eq!(egaroucid_value(None, [s(-4), s(-6)]), Some(s(-4)));
         assert_eq!(egaroucid_value(None, []), None);
     }
 
@@ -488,12 +506,9 @@ mod tests {
     /// negamax's link score keeps instead the byte C's conversion leaves.
     #[test]
     fn a_new_link_scores_minus_its_child_held_within_a_byte() {
-        assert_eq!(new_link_score(5), -5);
-        assert_eq!(new_link_score(-64), 64);
-        assert_eq!(new_link_score(127), -127);
-        assert_eq!(new_link_score(128), -128);
-        assert_eq!(new_link_score(200), -128);
-        assert_eq!(new_link_score(-200), 127);
-        assert_eq!(edax_link_score(&Negamaxed::value_only(200)), 56);
+        for (value, link) in [(5, -5), (-64, 64), (127, -127), (128, -128), (200, -128), (-200, 127)] {
+            assert_eq!(new_link_score(s(value)), s(link), "{value}");
+        }
+        assert_eq!(edax_link_score(&Negamaxed::value_only(s(200))), s(56));
     }
 }

@@ -118,7 +118,7 @@ fn json(report: &GrowthReport<NewLeaf>) -> Value {
             "level": report.adds.level,
             "n_empties": report.adds.n_empties,
             "leaf_move": report.adds.leaf.and_then(|leaf| leaf.mv).map(|m| m.to_string()),
-            "leaf_score": bookminer::negamax::leaf_score(report.adds.leaf),
+            "leaf_score": bookminer::negamax::leaf_score(report.adds.leaf).discs(),
         }),
         searches(&report.searches),
         json!({

@@ -6,6 +6,7 @@
 
 use crate::book::RecordId;
 use crate::negamax::{Counts, Negamaxed};
+use crate::score::Score;
 use std::collections::HashMap;
 
 /// Bounds further than this from the value, or counts above these, are set
@@ -68,9 +69,9 @@ impl EdaxSolutions {
 }
 
 fn pack(n: &Negamaxed) -> Option<u64> {
-    let value = i8::try_from(n.value).ok()?;
-    let delta = |bound: i16| {
-        let d = i32::from(bound) - i32::from(value);
+    let value = i8::try_from(n.value.discs()).ok()?;
+    let delta = |bound: Score| {
+        let d = bound.discs() - i32::from(value);
         DELTA_RANGE.contains(&d).then_some(d as i8 as u8)
     };
     let (lower, upper) = (delta(n.lower)?, delta(n.upper)?);
@@ -91,7 +92,7 @@ fn pack(n: &Negamaxed) -> Option<u64> {
 fn unpack(word: u64) -> Negamaxed {
     let byte = |shift: u32| (word >> shift) as u8;
     let value = byte(0) as i8;
-    let bound = |shift| i16::from(value) + i16::from(byte(shift) as i8);
+    let bound = |shift| Score::from(i16::from(value) + i16::from(byte(shift) as i8));
     Negamaxed {
         value: value.into(),
         lower: bound(8),
@@ -111,6 +112,7 @@ mod tests {
 
     fn solved(value: i16, lower: i16, upper: i16, counts: [u32; 4]) -> Negamaxed {
         let [wins, draws, losses, lines] = counts;
+        let [value, lower, upper] = [value, lower, upper].map(Score::from);
         Negamaxed { value, lower, upper, counts: Counts { wins, draws, losses, lines } }
     }
 

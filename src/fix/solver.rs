@@ -18,6 +18,7 @@ use crate::book::index::Located;
 use crate::book::{Destination, RecordId, ResolvedBook};
 use crate::negamax::{self, EdaxPosition};
 use crate::parallel::Batches;
+use crate::score::Score;
 use crate::symmetry::Symmetry;
 
 /// How many events ahead of the one handled ask for their memory.
@@ -133,9 +134,11 @@ impl<'b> Solver<'b> {
             }
             Solutions::Egaroucid(values) => {
                 let scores = self.links.iter().filter_map(|&(child, then_pass)| {
-                    child.map(|child| negamax::egaroucid_link_score(values[child.index()], then_pass))
+                    child.map(|child| negamax::egaroucid_link_score(values[child.index()].into(), then_pass))
                 });
-                values[record.index()] = negamax::egaroucid_value(leaf, scores).unwrap_or(own.value);
+                // Each record's value is kept in the byte its record stores.
+                let value = negamax::egaroucid_value(leaf.map(Score::from), scores).map(Score::stored_byte);
+                values[record.index()] = value.unwrap_or(own.value);
             }
         }
         self.links.clear();

@@ -13,6 +13,7 @@ use crate::format::egaroucid;
 use crate::negamax::{self, Negamaxed};
 use crate::output::LineStyle;
 use crate::run::Cancel;
+use crate::score::Score;
 use crate::walk::first_arrivals::{FirstArrivals, Lines};
 use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
@@ -269,7 +270,7 @@ fn fix_edax_chunk<'a>(
 fn fix_edax_bytes(
     record: &mut [u8],
     raw: &edax::RawRecord<'_>,
-    linked: Option<(Negamaxed, impl Iterator<Item = Option<i8>>)>,
+    linked: Option<(Negamaxed, impl Iterator<Item = Option<Score>>)>,
     change: &mut Change,
     changes: &mut Changes,
 ) {
@@ -288,7 +289,7 @@ fn fix_edax_bytes(
 pub(crate) fn fix_edax_record(
     record: &mut [u8],
     raw: &edax::RawRecord<'_>,
-    linked: Option<(Negamaxed, impl Iterator<Item = Option<i8>>)>,
+    linked: Option<(Negamaxed, impl Iterator<Item = Option<Score>>)>,
 ) {
     fix_edax_bytes(record, raw, linked, &mut Change::default(), &mut Changes::default());
 }
@@ -308,8 +309,8 @@ fn put_solution(
     }
     patch::put_counts(record, counts);
     let (lower, upper) = raw.bounds();
-    let old = [raw.value(), lower, upper].map(crate::book::Score::stored_short);
-    let new = [new.value, new.lower, new.upper];
+    let old = [raw.value(), lower, upper].map(Score::stored_short);
+    let new = [new.value, new.lower, new.upper].map(Score::stored_short);
     for (i, slot) in [&mut change.value, &mut change.lower, &mut change.upper].into_iter().enumerate() {
         if old[i] != new[i] {
             *slot = Some([old[i], new[i]]);
@@ -323,8 +324,8 @@ fn put_solution(
 
 /// Puts each link's new score (`None`: the child is not in the book, the
 /// score stays) into a record's bytes, noting those that changed.
-fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<i8>>, change: &mut Change) {
-    for (i, score) in scores.enumerate() {
+fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<Score>>, change: &mut Change) {
+    for (i, score) in scores.map(|score| score.map(Score::stored_byte)).enumerate() {
         let (Some(new), Some((old, code))) = (score, patch::link_pair(record, i)) else { continue };
         if let (true, Some(mv)) = (new != old, Move::from_code(code)) {
             patch::put_link_score(record, i, new);
@@ -338,7 +339,7 @@ fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<i8>>, 
 fn sort_links(record: &mut [u8], n_links: usize) -> bool {
     let Some(bytes) = patch::links_mut(record, n_links) else { return false };
     let mut pairs: SmallVec<[[u8; 2]; 16]> = bytes.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
-    negamax::sort_links(&mut pairs, |pair| pair[0] as i8);
+    negamax::sort_links(&mut pairs, |pair| Score::from(pair[0] as i8));
     let reordered = pairs.iter().zip(bytes.chunks_exact(2)).any(|(new, old)| new[1] != old[1]);
     for (to, pair) in bytes.chunks_exact_mut(2).zip(&pairs) {
         to.copy_from_slice(pair);
@@ -403,7 +404,8 @@ mod tests {
     fn new_link_scores_are_put_in_and_the_changed_ones_noted_in_stored_order() {
         let mut record = record_with_links(&[(1, 19), (3, 26), (2, 37)]);
         let mut change = Change::default();
-        put_link_scores(&mut record, [Some(1), None, Some(-4)].into_iter(), &mut change);
+        let scores = [Some(1), None, Some(-4)].map(|score| score.map(Score::new));
+        put_link_scores(&mut record, scores.into_iter(), &mut change);
         assert_eq!(record, record_with_links(&[(1, 19), (3, 26), (-4, 37)]));
         let f5 = Move::Play(Square::parse("F5").unwrap());
         assert_eq!(change.links.as_slice(), &[(f5, [2, -4])]);

@@ -11,12 +11,13 @@
 use crate::board::{Board, Move, Square};
 use crate::book::{Book, RecordId};
 use crate::format::egaroucid::{self, RECORD_LEN};
+use crate::score::Score;
 use crate::symmetry::normalize;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
 /// Egaroucid's "no value" (a leaf without one).
-pub(crate) const SCORE_UNDEFINED: i8 = -126;
+pub(crate) const SCORE_UNDEFINED: Score = Score::new(-126);
 /// Egaroucid's "no move" leaf: every legal move is a link.
 pub(crate) const MOVE_NOMOVE: u8 = 65;
 /// Egaroucid's "undefined" leaf move.
@@ -25,14 +26,16 @@ pub(crate) const MOVE_UNDEFINED: u8 = 125;
 pub(crate) const LEVEL_UNDEFINED: i8 = -1;
 
 /// One position's record, field by field as `.egbk3` stores it. The board
-/// is the stored (normalized) one, the leaf's move a square of it.
+/// is the stored (normalized) one, the leaf's move a square of it; the
+/// values are scores a byte holds (`SCORE_UNDEFINED` among them), the
+/// levels the bytes as stored (−1: undefined, which no [`crate::level::Level`] is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Elem {
     pub(crate) board: Board,
-    pub(crate) value: i8,
+    pub(crate) value: Score,
     pub(crate) level: i8,
     pub(crate) n_lines: u32,
-    pub(crate) leaf_value: i8,
+    pub(crate) leaf_value: Score,
     pub(crate) leaf_move: u8,
     pub(crate) leaf_level: i8,
 }
@@ -40,7 +43,7 @@ pub(crate) struct Elem {
 impl Elem {
     /// A position registered with a value and level, its leaf undefined (as
     /// Egaroucid's `Book::change` registers one).
-    pub(crate) fn registered(board: Board, value: i8, level: i8) -> Elem {
+    pub(crate) fn registered(board: Board, value: Score, level: i8) -> Elem {
         Elem {
             board,
             value,
@@ -56,10 +59,10 @@ impl Elem {
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         Elem {
             board: Board::new(word(0), word(8)),
-            value: bytes[16] as i8,
+            value: Score::from(bytes[16] as i8),
             level: bytes[17] as i8,
             n_lines: u32::from_le_bytes(bytes[18..22].try_into().expect("4 bytes")),
-            leaf_value: bytes[22] as i8,
+            leaf_value: Score::from(bytes[22] as i8),
             leaf_move: bytes[23],
             leaf_level: bytes[24] as i8,
         }
@@ -69,10 +72,10 @@ impl Elem {
         let mut out = [0u8; RECORD_LEN];
         out[0..8].copy_from_slice(&self.board.player.to_le_bytes());
         out[8..16].copy_from_slice(&self.board.opponent.to_le_bytes());
-        out[16] = self.value as u8;
+        out[16] = self.value.stored_byte() as u8;
         out[17] = self.level as u8;
         out[18..22].copy_from_slice(&self.n_lines.to_le_bytes());
-        out[22] = self.leaf_value as u8;
+        out[22] = self.leaf_value.stored_byte() as u8;
         out[23] = self.leaf_move;
         out[24] = self.leaf_level as u8;
         out
@@ -96,7 +99,7 @@ pub(crate) enum Key {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Link {
     pub(crate) square: Square,
-    pub(crate) value: i32,
+    pub(crate) value: Score,
 }
 
 /// The book read plus what learning changed.
@@ -164,8 +167,8 @@ impl<'b> EgBook<'b> {
     }
 
     /// The value of the position `board` (any orientation), if held.
-    pub(crate) fn value_of(&self, board: &Board) -> Option<i32> {
-        self.find(board).map(|key| self.get(key).value.into())
+    pub(crate) fn value_of(&self, board: &Board) -> Option<Score> {
+        self.find(board).map(|key| self.get(key).value)
     }
 
     /// The moves of `board` whose child the book holds, in increasing
@@ -198,7 +201,7 @@ impl<'b> EgBook<'b> {
     /// book does not hold it. A finished game is changed on whichever side
     /// the book holds, else registered as given; a side that must pass is
     /// stored after its pass.
-    pub(crate) fn change(&mut self, board: Board, value: i32, level: i8) {
+    pub(crate) fn change(&mut self, board: Board, value: Score, level: i8) {
         let (board, value) = match board.must_pass() {
             true if !board.is_game_over() => (board.swapped(), -value),
             _ => (board, value),
@@ -211,7 +214,7 @@ impl<'b> EgBook<'b> {
             },
             (None, false) => (None, value),
         };
-        let value = value.clamp(-64, 64) as i8;
+        let value = value.clamp(Score::new(-64), Score::new(64));
         match at {
             Some(key) => {
                 let elem = Elem { value, level, ..self.get(key) };

@@ -32,7 +32,7 @@ impl<'a, 'b> View<'a, 'b> {
         hidden: &'a HashSet<NodeId>,
     ) -> View<'a, 'b> {
         let start_empties = store.board(root).empties();
-        let start_value = Score(solved.value(store, root).into());
+        let start_value = solved.value(store, root);
         View { store, solved, window, min_empties, hidden, start_empties, start_value }
     }
 }
@@ -46,7 +46,7 @@ impl LinkGraph for View<'_, '_> {
     }
 
     fn value(&self, node: NodeId) -> i32 {
-        self.solved.value(self.store, node).into()
+        self.solved.value(self.store, node).discs()
     }
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
@@ -58,11 +58,11 @@ impl LinkGraph for View<'_, '_> {
         let Ok(facts) = self.store.facts(node) else { return };
         let edges = facts.edges;
         // A link whose score cannot be had counts as minus infinity.
-        let lowest = -i32::from(crate::negamax::SCORE_INF);
-        let scores: SmallVec<[i32; 8]> =
+        let lowest = -crate::negamax::SCORE_INF;
+        let scores: SmallVec<[Score; 8]> =
             edges.iter().map(|e| edge_score(self.store, self.solved, node, e).unwrap_or(lowest)).collect();
-        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.discs());
-        let best = scores.iter().copied().chain(leaf).max().map(Score);
+        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score);
+        let best = scores.iter().copied().chain(leaf).max();
         // The position's own ply: its discs beyond the start's.
         let ply = self.start_empties.saturating_sub(facts.board.empties()) as usize;
         let start_value = self.start_value;
@@ -71,8 +71,8 @@ impl LinkGraph for View<'_, '_> {
             if self.hidden.contains(&child) {
                 continue;
             }
-            if self.window.passes(Score(score), Place { ply, best }, start_value) {
-                out.push((score, child));
+            if self.window.passes(score, Place { ply, best }, start_value) {
+                out.push((score.discs(), child));
             }
         }
     }

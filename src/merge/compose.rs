@@ -9,7 +9,7 @@
 use super::rule::{choose, Kept, Side, Why};
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, FilePlace, Leaf, MoveSlot, Problem, Score};
+use crate::book::{Book, FilePlace, Leaf, MoveSlot, Problem};
 use crate::format::edax::read::{self as edax, LINKS_AT};
 use crate::format::edax::Relinked;
 use crate::format::egaroucid::put_leaf;
@@ -471,7 +471,7 @@ impl Composer<'_> {
                 // the negamax, −127, on the first such square (none without one).
                 let unlinked = query.board.legal_moves() & !query.excluded.bits();
                 let first = crate::board::Square::iter(unlinked).next().filter(|_| !through_pass).map(Move::Play);
-                let untaken = Score::new(-i32::from(crate::negamax::SCORE_INF));
+                let untaken = -crate::negamax::SCORE_INF;
                 (Some(first.map(|mv| Leaf::new(untaken, Some(mv)))), None)
             }
         }

@@ -71,7 +71,7 @@ fn held(held: &Held) -> String {
 fn new_leaf(leaf: Option<Leaf>) -> String {
     match leaf {
         Some(leaf) => scored(leaf.score.discs(), leaf.mv),
-        None => scored(-i32::from(crate::negamax::SCORE_INF), None),
+        None => scored((-crate::negamax::SCORE_INF).discs(), None),
     }
 }
 

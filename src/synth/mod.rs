@@ -223,16 +223,15 @@ mod tests {
                 let board = record.board();
                 let own = done[&board];
                 let Details::Edax { counts, lower, upper } = record.details else { panic!("an Edax record") };
-                let stored = (record.value().0, lower.0, upper.0, counts);
+                let stored = (record.value(), lower, upper, counts);
                 let c = own.counts;
-                let computed =
-                    (own.value.into(), own.lower.into(), own.upper.into(), [c.wins, c.draws, c.losses, c.lines]);
+                let computed = (own.value, own.lower, own.upper, [c.wins, c.draws, c.losses, c.lines]);
                 assert_eq!(stored, computed, "{board:?}");
                 let scores: Vec<i32> = record.links().map(|l| l.score.0).collect();
                 assert!(scores.windows(2).all(|w| w[0] >= w[1]), "links sorted as Edax sorts them: {scores:?}");
                 for link in record.links() {
                     let child = done[&normalize(&board.after(link.mv).unwrap()).board];
-                    assert_eq!(link.score.0, i32::from(negamax::edax_link_score(&child)));
+                    assert_eq!(link.score, negamax::edax_link_score(&child));
                 }
             }
         }

@@ -73,7 +73,7 @@ fn score_level(
     buckets: &mut Buckets,
     report: &mut SynthReport,
 ) -> Result<Scored, SynthError> {
-    let unknown = Negamaxed { value: 0, lower: 0, upper: 0, counts: Default::default() };
+    let unknown = Negamaxed { value: Score(0), lower: Score(0), upper: Score(0), counts: Default::default() };
     let mut here = Scored { done: vec![unknown; level.len()], level };
     let (passing, moving): (Vec<u32>, Vec<u32>) = (0..u32::try_from(here.level.len())
         .expect("a level's boards are numbered in 32 bits"))
@@ -168,14 +168,13 @@ fn position(board: &Board, below: Option<&Scored>, here: &Scored, errors: Search
     let empties = u8::try_from(board.empties()).expect("64 squares at most");
     let own = EdaxPosition { empties, level: LEVEL, leaf };
     let solved = negamax::edax_position(&own, errors, moves.links.iter().map(|&(_, child)| Some(child)));
-    let mut entry = Entry::new(*board, solved.value.into());
-    (entry.lower, entry.upper) = (Score(solved.lower.into()), Score(solved.upper.into()));
+    let mut entry = Entry::new(*board, solved.value.discs());
+    (entry.lower, entry.upper) = (solved.lower, solved.upper);
     let c = solved.counts;
     entry.counts = [c.wins, c.draws, c.losses, c.lines];
     entry.level = LEVEL.to_u8();
-    entry.links =
-        moves.links.iter().map(|&(mv, child)| Link::new(Score(negamax::edax_link_score(&child).into()), mv)).collect();
-    negamax::sort_links(&mut entry.links, |l| l.score.stored_byte());
+    entry.links = moves.links.iter().map(|&(mv, child)| Link::new(negamax::edax_link_score(&child), mv)).collect();
+    negamax::sort_links(&mut entry.links, |l| l.score);
     entry.set_leaf(leaf);
     (solved, entry)
 }

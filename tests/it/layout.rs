@@ -697,6 +697,58 @@ fn a_literal_minus_127_is_found_and_a_test_module_is_not_searched() {
     assert_eq!(lines_naming_no_leaf(code), ["let d = NO_LEAF;", "mod tests { const NO_LEAF: i8 = -127; }"]);
 }
 
+/// The lines of `code`'s non-test part (up to its `#[cfg(test)]` module)
+/// that name `i8` or `i16` as a type, a cast or a path (`i8::MAX`), not
+/// as part of a longer name (`to_i8`, `i16x8`).
+fn lines_naming_a_byte_or_short(code: &str) -> Vec<String> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let names = |line: &str| {
+        ["i8", "i16"].iter().any(|name| {
+            line.match_indices(name).any(|(at, _)| {
+                !line[..at].chars().next_back().is_some_and(word)
+                    && !line[at + name.len()..].chars().next().is_some_and(word)
+            })
+        })
+    };
+    code.lines().filter(|l| names(l)).map(|l| l.trim().to_string()).collect()
+}
+
+/// Issue 63 point 6: a score is a `Score` (src/score.rs) in the negamax and
+/// in growth, values, bounds, link scores and leaves alike, never Edax's
+/// `short` or `signed char` as a bare `i16` or `i8`: C's wrapping is
+/// `Score`'s named methods, and the bytes a format stores are converted
+/// where a record is read or written. The one file of growth that holds a
+/// byte is `egbook.rs`, an `.egbk3` record field by field: its level bytes
+/// (−1, undefined, which no `Level` is) and the bytes it reads.
+#[test]
+fn the_negamax_and_growth_compute_scores_as_score_not_bare_bytes_or_shorts() {
+    let src = common::repo().join("src");
+    let mut files = vec![src.join("negamax.rs")];
+    rust_files(&src.join("growth"), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let record_bytes = file.ends_with("growth/egbook.rs");
+        for line in lines_naming_a_byte_or_short(&code(file)) {
+            if !(record_bytes && (line.to_lowercase().contains("level") || line.contains("bytes["))) {
+                found.push(format!("{}: {line}", file.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "a bare i8 or i16 where a Score belongs:\n{}", found.join("\n"));
+    assert!(files.len() > 20, "the growth folder was read: {files:?}");
+}
+
+#[test]
+fn a_bare_byte_or_short_is_found_and_a_longer_name_and_a_test_module_are_not() {
+    let code = "let a: i8 = 0;\nlet b = x as i16;\nlet c = i8::MAX;\nlet d = l.to_i8();\n\
+                let e: Vec<i16x8>;\nfn f(v: (i16, u8)) {}\n#[cfg(test)]\nmod tests { const T: i8 = 1; }\n";
+    assert_eq!(
+        lines_naming_a_byte_or_short(code),
+        ["let a: i8 = 0;", "let b = x as i16;", "let c = i8::MAX;", "fn f(v: (i16, u8)) {}"]
+    );
+}
+
 /// The lines of `code` that pass a run's stop as a bare flag or a
 /// closure: a reference to an `AtomicBool` (`&AtomicBool`, `&'a
 /// AtomicBool`) or a `dyn Fn() -> bool`.

@@ -38,7 +38,7 @@ fn linked(dir: &Path, out: &str, engine: bool) -> serde_json::Value {
 
 /// Each record of an Edax book by board: value, bounds, level, its links'
 /// moves, the leaf's score.
-type Fields = (i32, i32, i32, u8, BTreeSet<u8>, i16);
+type Fields = (i32, i32, i32, u8, BTreeSet<u8>, i32);
 
 fn fields(path: &Path) -> std::collections::HashMap<Board, Fields> {
     let bytes = std::fs::read(path).unwrap();
@@ -48,7 +48,7 @@ fn fields(path: &Path) -> std::collections::HashMap<Board, Fields> {
             let (lower, upper) = raw.bounds();
             let links = (0..raw.n_links()).map(|i| raw.bytes()[40 + 2 * i + 1]).collect();
             let fields =
-                (raw.value().discs(), lower.discs(), upper.discs(), raw.level(), links, leaf_score(raw.leaf()));
+                (raw.value().discs(), lower.discs(), upper.discs(), raw.level(), links, leaf_score(raw.leaf()).discs());
             (raw.board(), fields)
         })
         .collect()

@@ -238,7 +238,7 @@ impl<'b> Negamaxer<'b> {
         }
         let position =
             Position { edax: EdaxPosition { empties: entered.empties, level: entered.level, leaf: entered.leaf } };
-        let now = || Ok::<_, Infallible>(entered.value.into());
+        let now = || Ok::<_, Infallible>(entered.value);
         let Ok(solved) = negamax_of(self.flavor, &position, &children, now);
         solved
     }

@@ -12,6 +12,7 @@ use crate::format::{edax, egaroucid, Family};
 use crate::level::Level;
 use crate::parallel::Batcher;
 use crate::run::{Cancel, Interrupted};
+use crate::score::Score;
 use crate::walk::{Arrival, Departure, Visitor, WalkStats};
 
 /// Events handed over at once.
@@ -60,7 +61,7 @@ pub(super) struct Entered {
     pub(super) leaf: Option<Leaf>,
     /// Egaroucid: the value stored, kept by a record with neither leaf nor
     /// link.
-    pub(super) value: i8,
+    pub(super) value: Score,
     /// Whether neither side can move.
     pub(super) game_over: bool,
     /// The order the walk entered it in.
@@ -73,7 +74,8 @@ impl Entered {
     /// no leaf.
     pub(super) fn read(book: &ResolvedBook, id: RecordId, offset: u64, rank: u32) -> Entered {
         let bytes = book.file().bytes();
-        let unread = Entered { empties: 0, level: Level::default(), leaf: None, value: 0, game_over: true, rank };
+        let unread =
+            Entered { empties: 0, level: Level::default(), leaf: None, value: Score::new(0), game_over: true, rank };
         let entered = |board: Board, level, leaf, value| Entered {
             empties: board.empties() as u8,
             level,
@@ -83,10 +85,11 @@ impl Entered {
             rank,
         };
         match book.file().format().family() {
-            Family::Edax => edax::record_at(bytes, offset as usize)
-                .map_or(unread, |raw| entered(raw.board(), Level::saturating(raw.level().into()), raw.leaf(), 0)),
+            Family::Edax => edax::record_at(bytes, offset as usize).map_or(unread, |raw| {
+                entered(raw.board(), Level::saturating(raw.level().into()), raw.leaf(), Score::new(0))
+            }),
             Family::Egaroucid => egaroucid::record_at(bytes, id).map_or(unread, |raw| {
-                entered(raw.board(), Level::default(), raw.leaf().map(Leaf::of), raw.raw_value() as i8)
+                entered(raw.board(), Level::default(), raw.leaf().map(Leaf::of), Score::new(raw.raw_value()))
             }),
         }
     }

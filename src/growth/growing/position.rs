@@ -9,6 +9,7 @@ use crate::board::Board;
 use crate::book::Leaf;
 use crate::level::Level;
 use crate::negamax::{self, EdaxPosition, Negamaxed};
+use crate::score::Score;
 use smallvec::SmallVec;
 
 /// What one position's negamax reads of it besides its children.
@@ -25,10 +26,11 @@ impl Position {
     }
 }
 
-/// An Egaroucid position's value as the byte its record stores: a leaf's
-/// score, a link's, the value read, or none (−127), never beyond a byte.
-pub fn egaroucid_value(solved: &Negamaxed) -> i8 {
-    i8::try_from(solved.value).expect("an Egaroucid position's value is a byte's")
+/// An Egaroucid position's value, which its record stores in a byte: a
+/// leaf's score, a link's, the value read, or none (−127), never beyond a
+/// byte (one would be a bug, and panics).
+pub fn egaroucid_value(solved: &Negamaxed) -> Score {
+    Score::from(solved.value.stored_byte())
 }
 
 /// A child of a position, as its negamax reads it: what was computed for
@@ -40,7 +42,7 @@ pub struct Child {
 }
 
 /// An Edax position's link scores, in stored order (`None`: kept as stored).
-pub type LinkScores = SmallVec<[Option<i8>; 8]>;
+pub type LinkScores = SmallVec<[Option<Score>; 8]>;
 
 /// One position's negamax from its children's; `now` is the value it holds
 /// now, which an Egaroucid position with neither a leaf nor links keeps
@@ -49,7 +51,7 @@ pub fn negamax_of<E>(
     flavor: Flavor,
     position: &Position,
     children: &[Child],
-    now: impl FnOnce() -> Result<i16, E>,
+    now: impl FnOnce() -> Result<Score, E>,
 ) -> Result<Negamaxed, E> {
     Ok(match flavor {
         Flavor::Edax(errors) => negamax::edax_position(&position.edax, errors, children.iter().map(|c| c.solved)),
@@ -57,8 +59,8 @@ pub fn negamax_of<E>(
             let scores = children
                 .iter()
                 .filter_map(|c| c.solved.map(|s| negamax::egaroucid_link_score(egaroucid_value(&s), c.then_pass)));
-            let value = match negamax::egaroucid_value(position.leaf(), scores.collect::<SmallVec<[i8; 8]>>()) {
-                Some(value) => value.into(),
+            let value = match negamax::egaroucid_value(position.leaf(), scores.collect::<SmallVec<[Score; 8]>>()) {
+                Some(value) => value,
                 None => now()?,
             };
             Negamaxed::value_only(value)
@@ -77,7 +79,7 @@ pub fn link_scores(flavor: Flavor, children: &[Child]) -> LinkScores {
 
 impl Position {
     /// The leaf's score where it counts for Egaroucid: when it has a move.
-    fn leaf(&self) -> Option<i8> {
-        self.edax.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.stored_byte())
+    fn leaf(&self) -> Option<Score> {
+        self.edax.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score)
     }
 }

@@ -21,6 +21,7 @@ use crate::book::{Destination, Record};
 use crate::fix::solutions::EdaxSolutions;
 use crate::level::Level;
 use crate::negamax::{self, Negamaxed, SCORE_INF};
+use crate::score::Score;
 use crate::walk::{Arrival, Departure, Visitor};
 use smallvec::SmallVec;
 use std::cmp::Reverse;
@@ -112,7 +113,7 @@ impl Solved {
 
     /// A position's value as the run knows it (a record that cannot be read
     /// any more counts as no value; the run notices the book changed).
-    pub fn value(&self, store: &Store<'_>, id: NodeId) -> i16 {
+    pub fn value(&self, store: &Store<'_>, id: NodeId) -> Score {
         self.get(store, id).map_or(-negamax::SCORE_INF, |n| n.value)
     }
 
@@ -306,26 +307,26 @@ impl Solved {
 }
 
 impl Values for Solved {
-    fn value(&self, store: &Store<'_>, id: NodeId) -> i16 {
+    fn value(&self, store: &Store<'_>, id: NodeId) -> Score {
         Solved::value(self, store, id)
     }
 
-    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, GrowingError> {
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<Score, GrowingError> {
         edge_score(store, self, id, edge)
     }
 }
 
 /// A link's score: its child's negamax (Edax's link score, or
 /// Egaroucid's), or as stored for an Edax link to no record.
-pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<i32, GrowingError> {
+pub fn edge_score(store: &Store<'_>, solved: &Solved, id: NodeId, edge: &Edge) -> Result<Score, GrowingError> {
     let Some(child) = edge.child else {
         let links = store.links(id)?;
-        return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-i32::from(SCORE_INF), |l| l.0.into()));
+        return Ok(links.iter().find(|l| l.1 == edge.mv).map_or(-SCORE_INF, |l| l.0));
     };
     let child = solved.get(store, child)?;
     Ok(match store.flavor() {
-        Flavor::Edax(_) => negamax::edax_link_score(&child).into(),
-        Flavor::Egaroucid => negamax::egaroucid_link_score(egaroucid_value(&child), edge.then_pass).into(),
+        Flavor::Edax(_) => negamax::edax_link_score(&child),
+        Flavor::Egaroucid => negamax::egaroucid_link_score(egaroucid_value(&child), edge.then_pass),
     })
 }
 

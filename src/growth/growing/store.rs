@@ -83,7 +83,7 @@ pub struct Node {
     pub level: u8,
     /// An Edax book's links as stored, (score, move); links added are
     /// appended. An Egaroucid book's links are found when needed.
-    pub links: SmallVec<[(i8, Move); 8]>,
+    pub links: SmallVec<[(Score, Move); 8]>,
     /// How many of `links` the book read stores (the first ones).
     pub stored_links: usize,
     /// Its leaf, as read or as growth set it.
@@ -257,23 +257,19 @@ impl<'b> Store<'b> {
                 node.level = raw.level();
                 node.links = (0..raw.n_links())
                     .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.stored_byte(), l.mv))
+                    .map(|l| (l.score, l.mv))
                     .collect();
                 node.stored_links = node.links.len();
                 node.leaf = raw.leaf();
                 let (lower, upper) = raw.bounds();
                 let [wins, draws, losses, lines] = raw.counts();
-                node.solved = Negamaxed {
-                    value: raw.value().stored_short(),
-                    lower: lower.stored_short(),
-                    upper: upper.stored_short(),
-                    counts: Counts { wins, draws, losses, lines },
-                };
+                node.solved =
+                    Negamaxed { value: raw.value(), lower, upper, counts: Counts { wins, draws, losses, lines } };
             }
             Flavor::Egaroucid => {
                 let raw = file.egaroucid_record(at).ok_or_else(changed)?;
                 node.level = Level::saturating(raw.level().into()).to_u8();
-                node.solved.value = i16::try_from(raw.raw_value()).expect("an Egaroucid value is a byte's");
+                node.solved.value = Score::new(raw.raw_value());
                 node.n_lines = raw.n_lines();
                 node.leaf = raw.leaf().map(Leaf::of);
             }
@@ -316,11 +312,11 @@ impl<'b> Store<'b> {
 
     /// A position's value as it now stands: as the book read stores it,
     /// or as growth left it.
-    pub fn value(&self, id: NodeId) -> Result<i16, GrowingError> {
+    pub fn value(&self, id: NodeId) -> Result<Score, GrowingError> {
         match (self.locate(id), self.flavor) {
             (Stored::Node(node), _) => Ok(node.solved.value),
             // What [`Store::read`] reads of it, the rest left unread.
-            (Stored::Record(at), Flavor::Edax(_)) => Ok(self.raw_edax(at)?.value().stored_short()),
+            (Stored::Record(at), Flavor::Edax(_)) => Ok(self.raw_edax(at)?.value()),
             (Stored::Record(at), Flavor::Egaroucid) => Ok(self.read(at)?.solved.value),
         }
     }
@@ -461,17 +457,14 @@ impl<'b> Store<'b> {
     }
 
     /// An Edax position's links as stored: (score, move).
-    pub fn links(&self, id: NodeId) -> Result<SmallVec<[(i8, Move); 8]>, GrowingError> {
+    pub fn links(&self, id: NodeId) -> Result<SmallVec<[(Score, Move); 8]>, GrowingError> {
         match self.locate(id) {
             Stored::Node(node) => Ok(node.links.clone()),
             Stored::Record(at) => {
                 let file = self.book.file();
                 let raw = edax::next_record(file.bytes(), file.offset(at) as usize)
                     .map_err(|_| GrowingError::book_changed(self.book.path()))?;
-                Ok((0..raw.n_links())
-                    .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score.stored_byte(), l.mv))
-                    .collect())
+                Ok((0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i))).map(|l| (l.score, l.mv)).collect())
             }
         }
     }
@@ -500,7 +493,7 @@ impl<'b> Store<'b> {
     }
 
     /// Sets an overlay position's link scores (Edax), in stored order.
-    pub fn set_link_scores(&mut self, id: NodeId, scores: impl Iterator<Item = Option<i8>>) {
+    pub fn set_link_scores(&mut self, id: NodeId, scores: impl Iterator<Item = Option<Score>>) {
         if let Some(node) = self.node_mut(id) {
             for (link, score) in node.links.iter_mut().zip(scores) {
                 if let Some(score) = score {
@@ -607,7 +600,7 @@ impl<'b> Store<'b> {
     /// Links a position added, as Edax's `position_link` does: each legal
     /// move (or the pass, if it must pass) whose child is in the book, each
     /// scored by `value` of the child.
-    pub fn link_new(&mut self, id: NodeId, value: impl Fn(&Store<'b>, NodeId) -> i16) {
+    pub fn link_new(&mut self, id: NodeId, value: impl Fn(&Store<'b>, NodeId) -> Score) {
         let board = self.board(id);
         let mut links = SmallVec::new();
         for (mv, child) in board.children() {
@@ -674,7 +667,7 @@ impl<'b> Store<'b> {
                 None => {
                     links.push((score, mv));
                     added += 1;
-                    value = value.max(score.into());
+                    value = value.max(score);
                     if leaf.is_some_and(|leaf| leaf.mv == Some(mv)) {
                         leaf = None;
                     }

@@ -346,18 +346,18 @@ fn candidates_slowly(store: &Store<'_>, solved: &Solved, root: NodeId, gates: Ga
         if negamax::leaf_score(facts.leaf) >= solved.value(store, id) {
             found.push(id);
         }
-        let scores: Vec<i32> =
+        let scores: Vec<Score> =
             facts.edges.iter().map(|e| super::solved::edge_score(store, solved, id, e).unwrap()).collect();
-        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score.discs());
-        let best = scores.iter().copied().chain(leaf).max().map(Score::new);
+        let leaf = facts.leaf.filter(|leaf| leaf.mv.is_some()).map(|leaf| leaf.score);
+        let best = scores.iter().copied().chain(leaf).max();
         for (edge, &score) in facts.edges.iter().zip(&scores) {
             let Some(child) = edge.child else { continue };
-            if gates.window.passes(Score::new(score), Place { ply, best }, start) {
+            if gates.window.passes(score, Place { ply, best }, start) {
                 visit((store, solved, gates, start), child, ply + 1 + usize::from(edge.then_pass), seen, found);
             }
         }
     }
-    let start = Score::new(solved.value(store, root).into());
+    let start = solved.value(store, root);
     let mut found = Vec::new();
     visit((store, solved, gates, start), root, 0, &mut std::collections::HashSet::new(), &mut found);
     found

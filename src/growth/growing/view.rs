@@ -27,9 +27,9 @@ use std::path::Path;
 /// What the run computed below the positions, as the walk scores by it.
 pub trait Values {
     /// A position's value.
-    fn value(&self, store: &Store<'_>, id: NodeId) -> i16;
+    fn value(&self, store: &Store<'_>, id: NodeId) -> Score;
     /// The score of a position's link (`edge`).
-    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<i32, GrowingError>;
+    fn link_score(&self, store: &Store<'_>, id: NodeId, edge: &Edge) -> Result<Score, GrowingError>;
 }
 
 /// The growing book, read by the walk.
@@ -127,7 +127,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
         let mut links = SmallVec::new();
         for edge in &facts.edges {
             let score = match self.values {
-                Some(values) => Score(values.link_score(self.store, id, edge)?),
+                Some(values) => values.link_score(self.store, id, edge)?,
                 None => Score(0),
             };
             links.push(Link { score, mv: edge.mv, then_pass: edge.then_pass });
@@ -145,7 +145,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
             id: at.id,
             offset: self.offset(id),
             board: facts.board,
-            value: Score(value.into()),
+            value,
             level: facts.level.into(),
             links,
             leaf: facts.leaf.and_then(Leaf::link),
@@ -174,7 +174,7 @@ impl<'s, 'b> GrowingPositions<'s, 'b> {
     /// A record with no moves, for a position that could not be read.
     fn unread(&self, at: Located) -> Record {
         let board = Board { player: 0, opponent: 0 };
-        let none = Score(-i32::from(SCORE_INF));
+        let none = -SCORE_INF;
         Record {
             id: at.id,
             offset: 0,

@@ -19,8 +19,10 @@ use crate::fix::fix_edax_record;
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::format::Format;
+use crate::level::Level;
 use crate::negamax;
 use crate::run::Cancel;
+use crate::score::Score;
 use crate::write::pipeline::{self, Appended, Chunk, SinkFailure};
 use smallvec::SmallVec;
 use std::io::{self, Write};
@@ -184,7 +186,8 @@ impl Fixer<'_, '_> {
             true => {
                 let score = |child: NodeId| solved.get(store, child).map(|c| negamax::edax_link_score(&c));
                 let scores = chunk.children[children].iter().map(|c| c.map(score).transpose());
-                let scores: SmallVec<[Option<i8>; 16]> = scores.collect::<Result<_, _>>().map_err(SinkFailure::Own)?;
+                let scores: SmallVec<[Option<Score>; 16]> =
+                    scores.collect::<Result<_, _>>().map_err(SinkFailure::Own)?;
                 Some((solved.get(store, id).map_err(SinkFailure::Own)?, scores))
             }
             false => None,
@@ -294,17 +297,22 @@ fn edax_record(node: &Node) -> EdaxRecord {
     EdaxRecord {
         board: node.board,
         counts: [counts.wins, counts.draws, counts.losses, counts.lines],
-        value: solved.value,
-        lower: solved.lower,
-        upper: solved.upper,
+        // The record's shorts and bytes: what the negamax computed fits them.
+        value: solved.value.stored_short(),
+        lower: solved.lower.stored_short(),
+        upper: solved.upper.stored_short(),
         level: node.level,
-        links: node.links.iter().map(|&(score, mv)| (score, mv.code())).collect(),
+        links: node.links.iter().map(|&(score, mv)| (score.stored_byte(), mv.code())).collect(),
         leaf: node.leaf,
     }
 }
 
 fn egaroucid_record(node: &Node, out: &mut Vec<u8>) {
     let leaf = node.leaf.and_then(Leaf::link);
-    let value = node.solved.value.clamp(-64, 64) as i8;
-    egaroucid::encode_record(out, &node.board, value, node.level as i8, node.n_lines, leaf);
+    // An Egaroucid record's value byte holds a disc count, within ±64.
+    let value = node.solved.value.clamp(Score::new(-64), Score::new(64)).stored_byte();
+    // An Egaroucid node's level byte is a level's (read as one, or a
+    // search's), at most 60.
+    let level = Level::saturating(node.level.into()).to_i8();
+    egaroucid::encode_record(out, &node.board, value, level, node.n_lines, leaf);
 }

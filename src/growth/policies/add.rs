@@ -461,7 +461,7 @@ impl Adding<'_, '_> {
                         }
                     }
                     for &(score, _) in &links {
-                        node.solved.value = node.solved.value.max(i16::from(score));
+                        node.solved.value = node.solved.value.max(score);
                     }
                     self.report.adds.links_added += links.len() as u64;
                     node.links = links;

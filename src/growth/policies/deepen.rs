@@ -452,7 +452,7 @@ impl LinkGraph for Needing<'_, '_, '_> {
 
     fn leaf(&self, node: NodeId) -> Option<i32> {
         let leaf = self.store.leaf(node).ok()?.filter(|leaf| leaf.mv.is_some());
-        let score = i32::from(crate::negamax::leaf_score(leaf));
+        let score = crate::negamax::leaf_score(leaf).discs();
         self.needs(node).ok()?.then_some(score)
     }
 

@@ -35,6 +35,7 @@ use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Grower, Held};
 use crate::negamax;
 use crate::run::{Cancel, Control, Phase};
+use crate::score::Score;
 use crate::wording::count;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -111,7 +112,7 @@ impl Grower for Deviator<'_> {
         let mut run = Run { store, solved, journal, engines, cancel, fleet, report: &mut self.report };
         let (relative, absolute) = (self.options.relative, self.options.absolute);
         loop {
-            let start = i32::from(run.solved.value(run.store, root));
+            let start = run.solved.value(run.store, root).discs();
             let bounds = (start - absolute, start + absolute);
             let mut raised = Raised::default();
             let mut changed = Vec::new();
@@ -139,14 +140,21 @@ impl Grower for Deviator<'_> {
 /// made.
 #[derive(Default)]
 struct Raised {
-    values: HashMap<NodeId, i16>,
-    links: HashMap<(NodeId, u8), i16>,
+    values: HashMap<NodeId, Score>,
+    links: HashMap<(NodeId, u8), Score>,
 }
 
 impl Raised {
     /// A position's value: as raised this round, else as negamaxed.
-    fn value(&self, store: &Store<'_>, solved: &Solved, id: NodeId) -> i16 {
+    fn value(&self, store: &Store<'_>, solved: &Solved, id: NodeId) -> Score {
         self.values.get(&id).copied().unwrap_or_else(|| solved.value(store, id))
+    }
+
+    /// The score of a link to `child` made this round: minus its value,
+    /// held, as the other values here, in a `short` (which wraps
+    /// −(−32768), a value only a book's own bytes can hold).
+    fn link_to(&self, store: &Store<'_>, solved: &Solved, child: NodeId) -> Score {
+        (-self.value(store, solved, child)).wrapped_to_short()
     }
 }
 
@@ -177,7 +185,7 @@ impl<'a, 'b> Marker<'a, 'b> {
     /// the bounds turned round), then the leaf marked under the same test.
     fn visit(&mut self, id: NodeId, mine: i32, theirs: i32, (lower, upper): (i32, i32)) -> Result<(), GrowingError> {
         let facts = self.store.facts(id)?;
-        let value = i32::from(self.raised.value(self.store, self.solved, id));
+        let value = self.raised.value(self.store, self.solved, id).discs();
         let open = facts.board.empties() >= self.min_empties && !facts.board.is_game_over();
         if !(lower <= value && value <= upper && open && self.done.insert(id)) {
             return Ok(());
@@ -186,14 +194,15 @@ impl<'a, 'b> Marker<'a, 'b> {
         for edge in &facts.edges {
             let Some(child) = edge.child else { continue };
             let score = match self.raised.links.get(&(id, edge.mv.code())) {
-                Some(&score) => i32::from(score),
+                Some(&score) => score,
                 None => edge_score(self.store, self.solved, id, edge)?,
-            };
+            }
+            .discs();
             if near(score) {
                 self.visit(child, theirs, mine, (-upper, -lower))?;
             }
         }
-        if near(negamax::leaf_score(facts.leaf).into()) {
+        if near(negamax::leaf_score(facts.leaf).discs()) {
             self.marked.push(id);
         }
         Ok(())
@@ -306,13 +315,13 @@ impl Run<'_, '_, '_> {
             let mut value = negamax::leaf_score(facts.leaf);
             for edge in &facts.edges {
                 let Some(grandchild) = edge.child else { continue };
-                let score = -raised.value(store, solved, grandchild);
+                let score = raised.link_to(store, solved, grandchild);
                 raised.links.insert((e.child, edge.mv.code()), score);
                 value = value.max(score);
             }
             raised.values.insert(e.child, value);
         }
-        let link = -raised.value(store, solved, e.child);
+        let link = raised.link_to(store, solved, e.child);
         raised.links.insert((e.parent, e.mv.code()), link);
         let leaf = negamax::leaf_score(store.leaf(e.parent)?);
         let value = raised.value(store, solved, e.parent).max(link).max(leaf);

@@ -23,6 +23,7 @@ use crate::growth::rounds::{grow_in_rounds, Choice};
 use crate::level::Level;
 use crate::negamax::{edax_position, taken_leaf_score, EdaxPosition, Negamaxed, SearchErrors};
 use crate::run::Control;
+use crate::score::Score;
 use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
@@ -114,17 +115,17 @@ impl Marker<'_, '_> {
             return Ok(());
         }
         let own = self.solved.get(self.store, id)?;
-        let reaches = |lower: i32, upper: i32| lower >= i32::from(own.lower) || upper >= i32::from(own.upper);
+        let reaches = |lower: Score, upper: Score| lower >= own.lower || upper >= own.upper;
         for edge in &facts.edges {
             let Some(child) = edge.child else { continue };
             let below = self.solved.get(self.store, child)?;
-            if reaches(-i32::from(below.upper), -i32::from(below.lower)) {
+            if reaches(-below.upper, -below.lower) {
                 self.visit(child)?;
             }
         }
         if taken_leaf_score(facts.leaf).is_some() {
             let leaf = self.leaf_bounds(facts.board.empties(), facts.level, facts.leaf);
-            if reaches(leaf.lower.into(), leaf.upper.into()) {
+            if reaches(leaf.lower, leaf.upper) {
                 self.marked.push(id);
             }
         }

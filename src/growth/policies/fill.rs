@@ -445,7 +445,7 @@ impl Round<'_, '_> {
         self.report.adds.links_added += links.len() as u64;
         let node = self.store.node_mut(id).expect("added");
         for &(score, _) in &links {
-            node.solved.value = node.solved.value.max(i16::from(score));
+            node.solved.value = node.solved.value.max(score);
         }
         node.links = links;
         Ok(())

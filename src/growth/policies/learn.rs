@@ -29,6 +29,7 @@ use crate::growth::report::GrowthReport;
 use crate::growth::session::{run_fleet, Opened};
 use crate::level::Level;
 use crate::run::{Cancel, Control, Phase, RunError};
+use crate::score::Score;
 use crate::symmetry::{normalize, Symmetry};
 use std::collections::HashSet;
 use std::fmt;
@@ -325,7 +326,7 @@ struct Line {
     /// The position to search next (stored).
     board: Board,
     /// The value of the position before it.
-    prev_value: i32,
+    prev_value: Score,
     remaining: i32,
 }
 
@@ -417,10 +418,10 @@ impl Learner<'_, '_, '_, '_, '_> {
         for (board, answer) in todo.iter().zip(answers) {
             let key = self.eg.find_stored(board).expect("a position of the todo is held");
             let (value, mv) = match answer {
-                Some(a) => (a.score, a.mv.index()),
+                Some(a) => (Score::from(a.score), a.mv.index()),
                 None => (SCORE_UNDEFINED, MOVE_NOMOVE),
             };
-            let elem = Elem { leaf_value: value, leaf_move: mv, leaf_level: level.to_i32() as i8, ..self.eg.get(key) };
+            let elem = Elem { leaf_value: value, leaf_move: mv, leaf_level: level.to_i8(), ..self.eg.get(key) };
             self.eg.put(key, elem);
         }
         Ok(())
@@ -452,12 +453,12 @@ impl Learner<'_, '_, '_, '_, '_> {
             let square = elem.leaf_square().expect("a todo leaf is a move");
             let child = t.board.after(Move::Play(square)).expect("a todo leaf is legal");
             if child.is_game_over() {
-                self.eg.change(child, child.final_score(), 60);
+                self.eg.change(child, Score::new(child.final_score()), 60);
                 added += 1;
                 continue;
             }
             let child = if child.has_moves() { child } else { child.swapped() };
-            lines.push(Line { board: normalize(&child).board, prev_value: elem.value.into(), remaining: t.remaining });
+            lines.push(Line { board: normalize(&child).board, prev_value: elem.value, remaining: t.remaining });
         }
         let max = self.options.growth.max_positions;
         loop {
@@ -509,26 +510,27 @@ impl Learner<'_, '_, '_, '_, '_> {
     /// the line going on, if it does, and the positions registered.
     fn step(&mut self, mut line: Line, answer: Option<Answer>) -> (Option<Line>, u64) {
         let (depth, e) = (self.options.depth, self.options.errors);
-        let level = self.level.to_i32() as i8;
+        let level = self.level.to_i8();
         let (value, square) = best_of(&self.eg.links(&line.board), answer);
         self.eg.change(line.board, value, level);
         let mut registered = 1;
-        let error = match line.prev_value == i32::from(SCORE_UNDEFINED) {
+        let error = match line.prev_value == SCORE_UNDEFINED {
             true => 0,
-            false => -line.prev_value - value,
+            false => (-line.prev_value).discs() - value.discs(),
         };
         line.prev_value = value;
         if !(discs(&line.board) < depth + 4 && error <= e.per_move && error <= line.remaining) {
             let key = self.eg.find_stored(&line.board).expect("just registered");
             let elem =
-                Elem { leaf_value: value as i8, leaf_move: square.index(), leaf_level: level, ..self.eg.get(key) };
+                // The leaf's `char` takes the `int` as C++ converts it.
+                Elem { leaf_value: value.wrapped_to_byte(), leaf_move: square.index(), leaf_level: level, ..self.eg.get(key) };
             self.eg.put(key, elem);
             return (None, registered);
         }
         let mut next = line.board.after(Move::Play(square)).expect("a legal move");
         if !next.has_moves() {
             if next.is_game_over() {
-                self.eg.change(next, next.final_score(), 60);
+                self.eg.change(next, Score::new(next.final_score()), 60);
                 registered += 1;
                 return (None, registered);
             }
@@ -547,14 +549,14 @@ fn link_squares(links: &[Link]) -> u64 {
 
 /// The move a line plays and its value: the best link (the first of equal
 /// ones) unless the search found a move scoring more.
-fn best_of(links: &[Link], answer: Option<Answer>) -> (i32, Square) {
+fn best_of(links: &[Link], answer: Option<Answer>) -> (Score, Square) {
     let book = links.iter().fold(None::<&Link>, |best, l| match best {
         Some(b) if b.value >= l.value => Some(b),
         _ => Some(l),
     });
     match (book, answer) {
-        (Some(b), Some(a)) if i32::from(a.score) <= b.value => (b.value, b.square),
-        (_, Some(a)) => (a.score.into(), a.mv),
+        (Some(b), Some(a)) if Score::from(a.score) <= b.value => (b.value, b.square),
+        (_, Some(a)) => (Score::from(a.score), a.mv),
         (Some(b), None) => (b.value, b.square),
         (None, None) => unreachable!("a line's position has a legal move"),
     }
@@ -604,7 +606,7 @@ impl RecalcWalk<'_, '_> {
                     value = child_value;
                 }
             }
-            let error = i32::from(elem.value) - value;
+            let error = elem.value.discs() - value.discs();
             if error <= self.per_move && error <= remaining {
                 self.visit(child, player ^ 1, remaining - error.max(0));
             }
@@ -651,20 +653,19 @@ impl DeviateWalk<'_, '_> {
         }
         let elem = self.eg.get(key);
         let links = self.eg.links(&board);
-        let value = i32::from(elem.value);
-        let leaf_value = i32::from(elem.leaf_value);
+        let (value, leaf_value) = (elem.value, elem.leaf_value);
         let best_only = player == self.best_only;
         let best = match best_only {
             true => {
-                let mut best = links.iter().map(|l| l.value).fold(-64, i32::max);
-                if (-64..=64).contains(&leaf_value) && elem.leaf_square().is_some() {
+                let mut best = links.iter().map(|l| l.value).fold(Score::new(-64), Score::max);
+                if (Score::new(-64)..=Score::new(64)).contains(&leaf_value) && elem.leaf_square().is_some() {
                     best = best.max(leaf_value);
                 }
                 Some(best)
             }
             false => None,
         };
-        if best.is_none_or(|best| leaf_value >= best) && value - leaf_value <= self.errors.leaf {
+        if best.is_none_or(|best| leaf_value >= best) && value.discs() - leaf_value.discs() <= self.errors.leaf {
             let takes = elem
                 .leaf_square()
                 .is_some_and(|s| board.legal_moves() & s.bit() != 0 && !links.iter().any(|l| l.square == s));
@@ -679,7 +680,7 @@ impl DeviateWalk<'_, '_> {
             if best.is_some_and(|best| link.value != best) {
                 continue;
             }
-            let error = value - link.value;
+            let error = value.discs() - link.value.discs();
             if error <= self.errors.per_move && error <= remaining {
                 let child = board.after(Move::Play(link.square)).expect("a link is legal");
                 self.visit(child, player ^ 1, remaining - error.max(0));

@@ -17,6 +17,7 @@ use crate::level::Level;
 use crate::negamax::{self, SCORE_INF};
 use crate::record::Leaf;
 use crate::run::{Control, Phase, RunError};
+use crate::score::Score;
 use crate::symmetry::normalize;
 use std::fmt;
 use std::io::Write;
@@ -120,7 +121,7 @@ impl crate::growth::policy::Policy for NewBook<'_> {
 }
 
 /// The value Edax gives a position with a leaf and no link.
-fn value_of(leaf: Option<Leaf>) -> i16 {
+fn value_of(leaf: Option<Leaf>) -> Score {
     negamax::leaf_score(leaf).max(-SCORE_INF)
 }
 
@@ -131,9 +132,9 @@ fn edax_book(board: Board, level: Level, n_empties: i32, leaf: Option<Leaf>) -> 
     let record = edax::EdaxRecord {
         board,
         counts: [0; 4],
-        value: value_of(leaf),
-        lower: -SCORE_INF,
-        upper: SCORE_INF,
+        value: value_of(leaf).stored_short(),
+        lower: (-SCORE_INF).stored_short(),
+        upper: SCORE_INF.stored_short(),
         level: level.to_u8(),
         links: Default::default(),
         leaf,
@@ -145,7 +146,8 @@ fn edax_book(board: Board, level: Level, n_empties: i32, leaf: Option<Leaf>) -> 
 /// An Egaroucid book of the one record: its value, level and leaf.
 fn egaroucid_book(board: Board, level: Level, leaf: Option<Leaf>) -> Vec<u8> {
     let mut bytes = egaroucid::header(1).to_vec();
-    let value = value_of(leaf).clamp(-64, 64) as i8;
+    // An Egaroucid record's value byte holds a disc count, within ±64.
+    let value = value_of(leaf).clamp(Score::new(-64), Score::new(64)).stored_byte();
     egaroucid::encode_record(&mut bytes, &board, value, level.to_i8(), 0, leaf.and_then(Leaf::link));
     bytes
 }
