@@ -12,7 +12,7 @@ use std::time::Instant;
 /// Creates the log file, if one was asked for: called once the command's
 /// inputs have been read and found good.
 pub fn inputs_are_good(config: &Config) {
-    if let Some(log) = &config.log_file {
+    if let Some(log) = &config.log.log_file {
         crate::logging::open_file(log);
     }
 }
@@ -20,7 +20,7 @@ pub fn inputs_are_good(config: &Config) {
 /// The book a command reads: the one named as its argument, else the
 /// config's (`--book` or the `book` key). There is no default book.
 pub fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Path, AppError> {
-    named.or(config.book.as_deref()).ok_or(AppError::NoBook)
+    named.or(config.books.book.as_deref()).ok_or(AppError::NoBook)
 }
 
 /// What mining reads: the book named (then only it), else the config's
@@ -29,13 +29,13 @@ pub fn book_of<'a>(named: Option<&'a Path>, config: &'a Config) -> Result<&'a Pa
 pub fn book_and_positions(named: Option<&Path>, config: &Config) -> Vec<PathBuf> {
     match named {
         Some(path) => vec![path.to_path_buf()],
-        None => config.book.iter().chain(&config.positions_file).cloned().collect(),
+        None => config.books.book.iter().chain(&config.mine.positions_file).cloned().collect(),
     }
 }
 
 /// How the config says books are read.
 pub fn read_options(config: &Config) -> ReadOptions {
-    ReadOptions { egbk_level: config.egbk_level }
+    ReadOptions { egbk_level: config.books.egbk_level }
 }
 
 /// Loads a book, a spinner turning meanwhile on a terminal.

@@ -74,17 +74,17 @@ impl GrowthFront {
 
 /// The engines the config names, each with its workers and protocol if said.
 pub fn engine_commands(config: &Config, command: &str) -> Result<Vec<EngineNamed>, AppError> {
-    if config.engines.is_empty() {
+    if config.engines.engines.is_empty() {
         return Err(AppError::Usage(format!(
             "{command} needs an engine: --engine \"edax -n 1 -h 14 -eval-file PATH/eval.dat\" (or the config key engine; docs/extend.md)"
         )));
     }
     let command = |e: &crate::config::EngineEntry| EngineNamed {
         command: e.command.clone(),
-        workers: e.workers.or(config.workers),
-        protocol: e.protocol.or(config.protocol),
+        workers: e.workers.or(config.engines.workers),
+        protocol: e.protocol.or(config.engines.protocol),
     };
-    Ok(config.engines.iter().map(command).collect())
+    Ok(config.engines.engines.iter().map(command).collect())
 }
 
 /// What a command that grows or searches a book (extend, grow, deepen,
@@ -162,7 +162,7 @@ fn begin(
         true => Writer::Growth(command),
         false => Writer::Add,
     };
-    let paths = GrowthPaths::of_command(writer, (input, also_read), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, also_read), output, &config.lines.out_dir)?.fresh(fresh);
     check_out_named(output, command)?;
     match on_interrupt {
         OnInterrupt::WindDown => wind_down_on_interrupt(),

@@ -10,21 +10,21 @@ use bookminer::output::LineStyle;
 pub fn extend_options(config: &Config) -> GrowthOptions {
     GrowthOptions {
         engines: Vec::new(),
-        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-        min_empties: config.min_empties,
-        max_positions: config.max_positions,
-        start: config.start.clone(),
-        window: config.window,
+        engine_timeout: std::time::Duration::from_secs(config.engines.engine_timeout),
+        min_empties: config.growth.min_empties,
+        max_positions: config.growth.max_positions,
+        start: config.walk.start.clone(),
+        window: config.walk.window,
     }
 }
 
 /// The config's `error_weight`, checked.
 pub fn error_weight(config: &Config) -> Result<bookminer::growth::priority::ErrorWeight, AppError> {
-    bookminer::growth::priority::ErrorWeight::new(config.error_weight)
+    bookminer::growth::priority::ErrorWeight::new(config.growth.error_weight)
         .map_err(|e| AppError::Usage(format!("error_weight: {e}")))
 }
 
 /// How lines are written (mining's files, fix's receipt, diff's lines).
 pub fn line_style(config: &Config) -> LineStyle {
-    LineStyle { orientation: config.orientation, pass_token: config.pass_token.clone() }
+    LineStyle { orientation: config.lines.orientation, pass_token: config.lines.pass_token.clone() }
 }

@@ -91,7 +91,7 @@ pub fn check_views(paths: &[PathBuf], inputs: &[&Path], config: &Config) -> Resu
                 input.display()
             )));
         }
-        if let Some(log) = config.log_file.as_ref().filter(|log| same_destination(log, path)) {
+        if let Some(log) = config.log.log_file.as_ref().filter(|log| same_destination(log, path)) {
             return Err(AppError::LogFile { log: log.clone(), other: path.clone(), role: "write" });
         }
         if let Ok(Found::File(Holds::Journal)) = Found::at(path) {

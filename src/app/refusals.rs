@@ -32,7 +32,7 @@ fn check_journals_and_held(files: &Files, config: &Config) -> Result<(), AppErro
     let own_journal = &files.own_journal;
     let is_own =
         |path: &Path| own_journal.as_deref().is_some_and(|own| bookminer::files::input::same_destination(own, path));
-    for path in files.written.iter().chain(&config.log_file).filter(|path| !is_own(path)) {
+    for path in files.written.iter().chain(&config.log.log_file).filter(|path| !is_own(path)) {
         if let Ok(Found::File(Holds::Journal)) = Found::at(path) {
             return Err(AppError::IsJournal { path: path.clone() });
         }
@@ -67,7 +67,7 @@ fn check_named_outputs(files: &Files, book: Option<&Path>, config: &Config) -> R
             }
             // A journal is never replaced: --force is no remedy.
             Ok(Found::File(holds)) if holds.is_journal() => return Err(AppError::IsJournal { path: output }),
-            Ok(Found::File(_)) if config.force => {}
+            Ok(Found::File(_)) if config.write.force => {}
             Ok(Found::File(holds)) => match book.filter(|book| !book.exists() && holds.is_book()) {
                 Some(book) => return Err(AppError::SwappedOut { input: book.to_path_buf(), output, holds }),
                 None => return Err(AppError::Exists { path: output, holds }),
@@ -96,7 +96,7 @@ fn check_config_file(files: &Files, config_file: Option<&Path>) -> Result<(), Ap
 /// regular file can be lost so: reading the config from `/dev/null` and
 /// logging to it too is fine.
 fn check_log_file(files: &Files, config: &Config) -> Result<(), AppError> {
-    let Some(log) = &config.log_file else { return Ok(()) };
+    let Some(log) = &config.log.log_file else { return Ok(()) };
     let clash =
         |other: &PathBuf, role: &'static str| AppError::LogFile { log: log.clone(), other: other.clone(), role };
     let clashes = |input: &&PathBuf| input.is_file() && bookminer::files::input::same_destination(input, log);
@@ -141,7 +141,7 @@ pub fn is_book(path: &Path) -> bool {
 /// Refuses a window (deviation, error, max_ply) for a policy that has its
 /// own rule for where it goes, `instead` saying what that rule is.
 pub fn refuse_window(config: &Config, command: &str, instead: &str) -> Result<(), AppError> {
-    match config.window == bookminer::window::Window::NONE {
+    match config.walk.window == bookminer::window::Window::NONE {
         true => Ok(()),
         false => Err(AppError::Usage(format!("{command} takes no window (deviation, error, max_ply): {instead}"))),
     }

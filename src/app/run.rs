@@ -60,7 +60,7 @@ impl Files {
     /// The files of a command that writes OUT from IN and keeps extend's
     /// journal, its own (extend and every growth command).
     pub fn growth(input: &Path, output: &Path, config: &Config) -> Files {
-        let journal = config.out_dir.join(bookminer::growth::JOURNAL);
+        let journal = config.lines.out_dir.join(bookminer::growth::JOURNAL);
         Files {
             read: vec![input.to_path_buf()],
             written: vec![output.to_path_buf(), journal.clone()],

@@ -54,9 +54,9 @@ pub fn main() -> ExitCode {
         0 => crate::logging::OnStderr::Problems,
         more => crate::logging::OnStderr::Verbose(more),
     };
-    crate::logging::init(config.log_level, config.log_file.is_some(), on_stderr, cli.quiet);
-    crate::heartbeat::set_interval(config.progress_seconds);
-    bookminer::set_threads(config.threads);
+    crate::logging::init(config.log.log_level, config.log.log_file.is_some(), on_stderr, cli.quiet);
+    crate::heartbeat::set_interval(config.log.progress_seconds);
+    bookminer::set_threads(config.books.threads);
     match command.run(&config) {
         Ok(status) => ExitCode::from(status),
         Err(e) => {

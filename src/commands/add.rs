@@ -121,9 +121,9 @@ fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fres
     let files = GameFiles::new(games)?;
     let Growing { paths, options, book, shown } =
         begin_growth_reading(config, (input, games, output), fresh, "add", OnInterrupt::Stop)?;
-    let level = config.level.or_else(|| egaroucid_level(&book));
+    let level = config.growth.level.or_else(|| egaroucid_level(&book));
     let options =
-        AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.depth };
+        AddOptions { engines: options.engines, engine_timeout: options.engine_timeout, level, depth: config.growth.depth };
     let report = with_control(None, &shown, |control| {
         Ok(bookminer::growth::run(
             add::Add { book, games: &files, options: &options },

@@ -114,7 +114,7 @@ fn run_check(config: &Config, book: &Path, games: &[PathBuf]) -> Result<u8, AppE
         return Err(AppError::Check(RunError::interrupted(Left::Outputs)(Interrupted).into()));
     }
     let report = with_control(None, &shown, |control| Ok(check(book, &games, &options, control)?))?;
-    end(report.to_string(), || json(&report), Some(&config.out_dir))?;
+    end(report.to_string(), || json(&report), Some(&config.lines.out_dir))?;
     Ok(0)
 }
 
@@ -122,10 +122,10 @@ fn run_check(config: &Config, book: &Path, games: &[PathBuf]) -> Result<u8, AppE
 fn check_options(config: &Config) -> CheckOptions {
     CheckOptions {
         style: line_style(config),
-        formats: config.format,
-        bom: config.bom,
-        unique_lines: config.unique_lines,
-        out_dir: config.out_dir.clone(),
+        formats: config.lines.format,
+        bom: config.lines.bom,
+        unique_lines: config.lines.unique_lines,
+        out_dir: config.lines.out_dir.clone(),
     }
 }
 

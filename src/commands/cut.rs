@@ -79,7 +79,7 @@ fn run_cut(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError>
     let book = open_book(input, config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "cut")?;
     let report = with_control_of(book.counts(), book.format(), "the book", &shown, |control| {
-        Ok(cut(book, &config.start, config.window, output, control)?)
+        Ok(cut(book, &config.walk.start, config.walk.window, output, control)?)
     })?;
     end(report.to_string(), || json(&report), Some(output))?;
     Ok(0)

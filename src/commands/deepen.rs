@@ -71,7 +71,7 @@ impl Run for Deepen {
 }
 
 fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let Some(level) = config.level else {
+    let Some(level) = config.growth.level else {
         return Err(AppError::Usage(
             "deepen needs a level: --level L (Edax's, 0 to 60; or the config key level)".into(),
         ));
@@ -82,8 +82,8 @@ fn run_deepen(config: &Config, input: &Path, output: &Path, fresh: bool) -> Resu
         growth: options,
         level,
         error_weight: error_weight(config)?,
-        max_priority: config.max_priority,
-        max_seconds: config.max_seconds,
+        max_priority: config.growth.max_priority,
+        max_seconds: config.growth.max_seconds,
     };
     let report = with_control(None, &shown, |control| {
         Ok(bookminer::growth::run(

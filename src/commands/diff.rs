@@ -103,7 +103,7 @@ impl Run for Diff {
     /// The lines' file (none on standard output); the one -o names is
     /// named.
     fn files(&self, config: &Config) -> Files {
-        let output = self.output(&config.out_dir);
+        let output = self.output(&config.lines.out_dir);
         let streamed = output.as_os_str() == bookminer::diff::STDOUT;
         let named = match (&self.output, self.stdout) {
             (Some(output), false) if output.as_os_str() != bookminer::diff::STDOUT => vec![output.clone()],
@@ -118,7 +118,7 @@ impl Run for Diff {
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        run_diff(config, &self.old, &self.new, &self.output(&config.out_dir), self.exit_code)
+        run_diff(config, &self.old, &self.new, &self.output(&config.lines.out_dir), self.exit_code)
     }
 }
 

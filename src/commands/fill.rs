@@ -58,14 +58,14 @@ impl Run for Fill {
 /// `fill IN OUT`: extend's steps over the whole book, the depth and the
 /// time budget.
 fn run_fill(config: &Config, (input, output): (&Path, &Path), fresh: bool, depth: u32) -> Result<u8, AppError> {
-    if config.max_priority.is_some() {
+    if config.growth.max_priority.is_some() {
         return Err(AppError::Usage(
             "fill takes no max_priority: --max-positions and --max-seconds are its budget".into(),
         ));
     }
     let Growing { paths, options, book, shown } =
         begin_growth(config, (input, output), fresh, "fill", OnInterrupt::Stop)?;
-    let options = FillOptions { growth: options, depth, max_seconds: config.max_seconds };
+    let options = FillOptions { growth: options, depth, max_seconds: config.growth.max_seconds };
     let report = with_control(None, &shown, |control| {
         Ok(bookminer::growth::run(fill::Fill { book, options: &options }, &paths, Engines::Named, control)?)
     })?;

@@ -103,9 +103,9 @@ impl Run for Fix {
     /// OUT and the receipt; with --link, OUT and extend's journal, its own.
     fn files(&self, config: &Config) -> Files {
         let (also, own_journal) = match self.link {
-            false => (config.out_dir.join(bookminer::fix::RECEIPT), None),
+            false => (config.lines.out_dir.join(bookminer::fix::RECEIPT), None),
             true => {
-                let journal = config.out_dir.join(bookminer::growth::JOURNAL);
+                let journal = config.lines.out_dir.join(bookminer::growth::JOURNAL);
                 (journal.clone(), Some(journal))
             }
         };
@@ -127,7 +127,7 @@ impl Run for Fix {
 
 fn run_fix(config: &Config, input: &Path, output: &Path) -> Result<u8, AppError> {
     // Before anything is loaded: a refusal should not wait for a large book.
-    let paths = FixPaths::new(input, output, &config.out_dir)?;
+    let paths = FixPaths::new(input, output, &config.lines.out_dir)?;
     check_out_named(output, "fix")?;
     stop_on_interrupt("nothing will be written");
     let shown = RefCell::new(Progress::default());
@@ -154,13 +154,13 @@ fn fix_read(config: &Config, book: Book, paths: &FixPaths, shown: &RefCell<Progr
 /// is read; an Egaroucid book, whose links are implicit, fixed as `fix`
 /// fixes it.
 fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
-    let engines = if config.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
+    let engines = if config.engines.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
     // Refused in fix --link's words (issue 64: it said "extend").
     let writer = bookminer::files::input::Writer::Growth("fix --link");
-    let paths = GrowthPaths::of_command(writer, (input, &[]), output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::of_command(writer, (input, &[]), output, &config.lines.out_dir)?.fresh(fresh);
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
-    let engine_timeout = std::time::Duration::from_secs(config.engine_timeout);
+    let engine_timeout = std::time::Duration::from_secs(config.engines.engine_timeout);
     let engines = match engines.is_empty() {
         true => Vec::new(),
         false => bookminer::growth::greet(&paths, &engines, engine_timeout, cancel())?,
@@ -172,7 +172,7 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     if book.header().edax().is_none() {
         tracing::warn!("--link changes nothing in an Egaroucid book: its links are the moves whose child it holds");
         drop(paths);
-        return fix_read(config, book, &FixPaths::new(input, output, &config.out_dir)?, &shown);
+        return fix_read(config, book, &FixPaths::new(input, output, &config.lines.out_dir)?, &shown);
     }
     let report = with_control(None, &shown, |control| {
         Ok(bookminer::growth::run(link::Link { book, options: &options }, &paths, Engines::Named, control)?)

@@ -63,8 +63,8 @@ fn run_grow(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result
     let options = GrowOptions {
         growth: options,
         error_weight: error_weight(config)?,
-        max_priority: config.max_priority,
-        max_seconds: config.max_seconds,
+        max_priority: config.growth.max_priority,
+        max_seconds: config.growth.max_seconds,
     };
     let report = with_control(None, &shown, |control| {
         Ok(bookminer::growth::run(

@@ -76,9 +76,9 @@ impl Run for Inspect {
 
     fn files(&self, config: &Config) -> Files {
         let named = book_among(&self.positions).ok().flatten().map(|(_, book)| book.to_path_buf());
-        let book = named.or_else(|| config.book.clone());
+        let book = named.or_else(|| config.books.book.clone());
         Files {
-            read: book.into_iter().chain(self.file.clone()).chain(config.positions_file.clone()).collect(),
+            read: book.into_iter().chain(self.file.clone()).chain(config.mine.positions_file.clone()).collect(),
             // The pictures, each name that will be written when the
             // positions are arguments: never drawn over the config, the
             // log or a journal (a positions file's are checked once read).
@@ -118,7 +118,7 @@ pub fn run_inspect(
     svg: Option<&Path>,
 ) -> Result<u8, AppError> {
     let book_path = book_of(book, config)?;
-    let positions_file = file.or(config.positions_file.as_deref()).filter(|_| positions.is_empty());
+    let positions_file = file.or(config.mine.positions_file.as_deref()).filter(|_| positions.is_empty());
     let requests = if positions.is_empty() {
         let path = positions_file.ok_or(AppError::NoPositions)?;
         let bytes = bookminer::files::input::read_bounded(path, POSITIONS_LIMIT)
@@ -128,7 +128,7 @@ pub fn run_inspect(
         positions.iter().enumerate().map(|(i, text)| Ok(Request::argument(i + 1, text))).collect()
     };
     let book = open_book(book_path, config, &mut Progress::default())?;
-    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let rules = Rules { min_gap: config.mine.min_gap, linkless: config.mine.mode1_linkless };
     let outcomes = inspect(&book, &rules, &requests);
     if let Some(svg) = svg {
         let inputs: Vec<&Path> = [Some(book_path), positions_file].into_iter().flatten().collect();

@@ -113,7 +113,7 @@ pub fn run_learning(
     options.min_empties = None;
     let options = LearnOptions {
         growth: options,
-        level: config.level,
+        level: config.growth.level,
         depth: asked.depth,
         errors: asked.errors,
         loops: asked.loops,

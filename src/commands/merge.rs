@@ -87,8 +87,8 @@ impl Run for Merge {
 
     /// OUT and the receipt, and with an engine extend's journal, its own.
     fn files(&self, config: &Config) -> Files {
-        let mut written = vec![self.output.clone(), config.out_dir.join(bookminer::merge::RECEIPT)];
-        let own_journal = (!config.engines.is_empty()).then(|| config.out_dir.join(bookminer::growth::JOURNAL));
+        let mut written = vec![self.output.clone(), config.lines.out_dir.join(bookminer::merge::RECEIPT)];
+        let own_journal = (!config.engines.engines.is_empty()).then(|| config.lines.out_dir.join(bookminer::growth::JOURNAL));
         written.extend(own_journal.clone());
         Files { read: vec![self.a.clone(), self.b.clone()], written, named: vec![self.output.clone()], own_journal }
     }
@@ -107,9 +107,9 @@ fn run_merge(
     (link, fresh): (bool, bool),
 ) -> Result<u8, AppError> {
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "merge writes", "")) };
-    let with_engines = !config.engines.is_empty();
+    let with_engines = !config.engines.engines.is_empty();
     // Before anything is loaded: a refusal should not wait for a large book.
-    let mut paths = MergePaths::new(a, b, output, &config.out_dir, with_engines)?;
+    let mut paths = MergePaths::new(a, b, output, &config.lines.out_dir, with_engines)?;
     paths.engines = paths.engines.map(|p| p.fresh(fresh));
     stop_on_interrupt(if with_engines {
         "the journal is kept; OUT will not be written"

@@ -172,7 +172,7 @@ pub fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) ->
     let streamed = options.output == Some(OneOutput::Stdout);
     let (counts, format) = (book.counts(), book.format());
     let report = with_control_of(counts, format, "the files out", &shown, |control| {
-        mine(book, &config.start, &options, control).map_err(|e| match e {
+        mine(book, &config.walk.start, &options, control).map_err(|e| match e {
             // Whoever read the lines stopped reading (`| head`): no failure.
             MineError::Run(RunError::Io { source, .. })
                 if streamed && source.kind() == std::io::ErrorKind::BrokenPipe =>
@@ -184,7 +184,7 @@ pub fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) ->
     });
     let report = report?;
     match &options.output {
-        None => end(report.to_string(), || json(&report), Some(&config.out_dir))?,
+        None => end(report.to_string(), || json(&report), Some(&config.lines.out_dir))?,
         Some(OneOutput::File(path)) => end(report.to_string(), || json(&report), Some(path))?,
         Some(OneOutput::Stdout) => end_on_stderr(report.to_string(), || json(&report)),
     }
@@ -195,15 +195,15 @@ pub fn run_mine(book_path: &Path, config: &Config, output: Option<OneOutput>) ->
 /// the one file (or standard output) named instead of out_dir.
 pub fn mine_options(config: &Config, output: Option<OneOutput>) -> MineOptions {
     MineOptions {
-        modes: config.mode.mining_modes(),
-        rules: Rules { min_gap: config.min_gap, linkless: config.mode1_linkless },
+        modes: config.mine.mode.mining_modes(),
+        rules: Rules { min_gap: config.mine.min_gap, linkless: config.mine.mode1_linkless },
         style: line_style(config),
-        formats: config.format,
-        bom: config.bom,
-        unique_lines: config.unique_lines,
-        out_dir: config.out_dir.clone(),
+        formats: config.lines.format,
+        bom: config.lines.bom,
+        unique_lines: config.lines.unique_lines,
+        out_dir: config.lines.out_dir.clone(),
         output,
-        window: config.window,
+        window: config.walk.window,
     }
 }
 

@@ -110,7 +110,7 @@ impl Run for Implied {
     }
 
     fn run(&self, config: &Config) -> Result<u8, AppError> {
-        match config.mode {
+        match config.mine.mode {
             RunMode::Inspect => inspect::run_inspect(config, None, &[], None, None),
             _ => mine::run_mine(book_of(None, config)?, config, self.output.clone()),
         }

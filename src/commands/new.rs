@@ -69,7 +69,7 @@ impl Run for New {
     }
 
     fn files(&self, config: &Config) -> Files {
-        let journal = config.out_dir.join(bookminer::growth::JOURNAL);
+        let journal = config.lines.out_dir.join(bookminer::growth::JOURNAL);
         Files {
             read: Vec::new(),
             written: vec![self.output.clone(), journal.clone()],
@@ -88,16 +88,16 @@ impl Run for New {
 fn run_new(config: &Config, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = engine_commands(config, "new")?;
     let Some(to) = OutFormat::of_path(output) else { return Err(unnamed_format(output, "new writes", "")) };
-    let paths = GrowthPaths::without_input(output, &config.out_dir)?.fresh(fresh);
+    let paths = GrowthPaths::without_input(output, &config.lines.out_dir)?.fresh(fresh);
     stop_on_interrupt("the journal is kept; OUT will not be written");
-    let timeout = std::time::Duration::from_secs(config.engine_timeout);
+    let timeout = std::time::Duration::from_secs(config.engines.engine_timeout);
     let engines = bookminer::growth::greet(&paths, &engines, timeout, cancel())?;
     inputs_are_good(config);
     let options = NewOptions {
         engines,
-        engine_timeout: std::time::Duration::from_secs(config.engine_timeout),
-        level: config.level.unwrap_or(bookminer::growth::policies::add::DEFAULT_LEVEL),
-        depth: config.depth.unwrap_or(bookminer::growth::policies::new_book::DEFAULT_DEPTH),
+        engine_timeout: std::time::Duration::from_secs(config.engines.engine_timeout),
+        level: config.growth.level.unwrap_or(bookminer::growth::policies::add::DEFAULT_LEVEL),
+        depth: config.growth.depth.unwrap_or(bookminer::growth::policies::new_book::DEFAULT_DEPTH),
         to,
     };
     let shown = RefCell::new(Progress::default());

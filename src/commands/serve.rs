@@ -72,7 +72,7 @@ fn run_serve(
     allow_hosts: &[String],
 ) -> Result<u8, AppError> {
     stop_on_interrupt("the server stops");
-    let rules = Rules { min_gap: config.min_gap, linkless: config.mode1_linkless };
+    let rules = Rules { min_gap: config.mine.min_gap, linkless: config.mine.mode1_linkless };
     let book = open_book(book_path, config, &mut Progress::default())?;
     if cancel().is_set() {
         return Ok(EXIT_INTERRUPTED);

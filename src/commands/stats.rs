@@ -89,7 +89,7 @@ fn run_stats(path: &Path, config: &Config, charts: Charts<'_>, accuracy: Option<
     let book = open_book(path, config, &mut Progress::default())?;
     let ending = summary::ending();
     if !ending.quiet && ending.summary == SummaryFormat::Human {
-        say!("{}", Heading { path, book: &book, egbk_level: config.egbk_level })?;
+        say!("{}", Heading { path, book: &book, egbk_level: config.books.egbk_level })?;
     }
     let mut shown = Progress::default();
     shown.stage("counting what the records hold".to_string());

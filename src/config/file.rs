@@ -3,7 +3,7 @@
 //! folder; an unknown key gets the nearest one suggested.
 
 use super::error::ConfigError;
-use super::keys::{keys, ALL};
+use super::given::{all, keys};
 use super::values::Config;
 use std::path::Path;
 
@@ -85,6 +85,7 @@ impl Config {
             source: Box::new(source),
         })?;
         let mut config = Config::default().rebased(base);
+        let every = all();
         let known = keys();
         let mut seen: Vec<String> = Vec::new();
         for (key, value) in table {
@@ -101,7 +102,7 @@ impl Config {
                 }));
             }
             // Each value through its key's own parser, as the flag's text.
-            let key = ALL.iter().find(|k| k.name() == lower).expect("a known key");
+            let key = every.iter().find(|k| k.name() == lower).expect("a known key");
             key.read(&mut config, value, base).map_err(bad)?;
             seen.push(lower);
         }
@@ -111,8 +112,8 @@ impl Config {
     /// The default paths of a config file in `base`: its out_dir, and mode
     /// 5's positions.txt beside it (without a config file there is none).
     fn rebased(mut self, base: &Path) -> Config {
-        self.out_dir = base.join(&self.out_dir);
-        self.positions_file = Some(base.join(DEFAULT_POSITIONS));
+        self.lines.out_dir = base.join(&self.lines.out_dir);
+        self.mine.positions_file = Some(base.join(DEFAULT_POSITIONS));
         self
     }
 }
@@ -126,7 +127,7 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::values::RunMode;
+    use crate::config::keys::RunMode;
     use bookminer::rules::modes::Mode;
     use std::path::PathBuf;
 
@@ -142,11 +143,11 @@ mod tests {
     #[test]
     fn defaults_take_paths_from_the_file_folder() {
         let c = parse("").unwrap();
-        assert_eq!(c.book, None, "no book unless one is given");
-        assert_eq!(c.mode, RunMode::Mine(Mode::LeafVsLinks));
-        assert_eq!(c.log_file, None);
-        assert_eq!(parse("log_file = \"l.log\"").unwrap().log_file, Some(PathBuf::from("/base/l.log")));
-        assert_eq!(parse("").unwrap().positions_file, Some(PathBuf::from("/base/positions.txt")));
+        assert_eq!(c.books.book, None, "no book unless one is given");
+        assert_eq!(c.mine.mode, RunMode::Mine(Mode::LeafVsLinks));
+        assert_eq!(c.log.log_file, None);
+        assert_eq!(parse("log_file = \"l.log\"").unwrap().log.log_file, Some(PathBuf::from("/base/l.log")));
+        assert_eq!(parse("").unwrap().mine.positions_file, Some(PathBuf::from("/base/positions.txt")));
     }
 
     #[test]
@@ -186,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_date_is_taken_as_its_text() {
-        assert_eq!(parse("book = 2026-01-01").unwrap().book, Some(PathBuf::from("/base/2026-01-01")));
+        assert_eq!(parse("book = 2026-01-01").unwrap().books.book, Some(PathBuf::from("/base/2026-01-01")));
         let e = parse("min_gap = 2026-01-01").unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -1,25 +1,37 @@
 //! A group of keys as a command takes them: the flags it declares (clap's
 //! `Args`, made from each key's definition) and the values given on its
-//! command line, as text clap has checked with the key's parser.
+//! command line, as text clap has checked with the key's parser; and a
+//! theme's values, each with its default, which its keys land in.
 
 use super::key::AnyKey;
 use super::parse::BadValue;
-use super::values::Config;
 use std::path::Path;
 
-/// The keys of a group the command line gave, each with its texts.
-#[derive(Clone, Default)]
-pub struct Given(pub Vec<(&'static dyn AnyKey, Vec<String>)>);
+/// The keys of a group the command line gave, each with its texts; they
+/// land in `S`, their theme's values.
+pub struct Given<S: 'static>(pub Vec<(&'static dyn AnyKey<S>, Vec<String>)>);
 
-impl std::fmt::Debug for Given {
+impl<S> Clone for Given<S> {
+    fn clone(&self) -> Self {
+        Given(self.0.clone())
+    }
+}
+
+impl<S> Default for Given<S> {
+    fn default() -> Self {
+        Given(Vec::new())
+    }
+}
+
+impl<S> std::fmt::Debug for Given<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_map().entries(self.0.iter().map(|(key, texts)| (key.name(), texts))).finish()
     }
 }
 
-impl Given {
+impl<S> Given<S> {
     /// What `matches` holds of `keys`.
-    pub fn take(keys: &[&'static dyn AnyKey], matches: &mut clap::ArgMatches) -> Given {
+    pub fn take(keys: &[&'static dyn AnyKey<S>], matches: &mut clap::ArgMatches) -> Given<S> {
         let given = keys.iter().filter_map(|&key| {
             let texts: Vec<String> = matches.remove_many::<String>(key.name())?.collect();
             Some((key, texts))
@@ -27,10 +39,10 @@ impl Given {
         Given(given.collect())
     }
 
-    /// Each key given landed in `config`; the error names the flag.
-    pub fn apply(&self, config: &mut Config, base: &Path) -> Result<(), (&'static str, BadValue)> {
+    /// Each key given landed in `values`; the error names the flag.
+    pub fn apply(&self, values: &mut S, base: &Path) -> Result<(), (&'static str, BadValue)> {
         for (key, texts) in &self.0 {
-            key.apply(config, texts, base).map_err(|e| (key.long(), e))?;
+            key.apply(values, texts, base).map_err(|e| (key.long(), e))?;
         }
         Ok(())
     }
@@ -42,16 +54,27 @@ impl Given {
     }
 }
 
-/// Declares a group of keys: `group!(Doc; ReadKeys: EGBK_LEVEL, THREADS)`
-/// makes `ReadKeys`, whose flags are those keys' and which holds what the
-/// command line gave of them. A group may hold another (`grow`'s `stop`).
+/// A group of keys whose values land in one theme's values.
+pub trait Group {
+    /// The theme's values (`keys/`: `Books`, `Write`...).
+    type Values: 'static;
+    /// Every key of the group, a group within it included.
+    fn every_key() -> Vec<&'static dyn AnyKey<Self::Values>>;
+    /// What the command line gave of them landed in `values`; the error names the flag.
+    fn apply(&self, values: &mut Self::Values, base: &Path) -> Result<(), (&'static str, BadValue)>;
+}
+
+/// Declares a group of keys: `group!(Doc; ReadKeys of Books: EGBK_LEVEL,
+/// THREADS)` makes `ReadKeys`, whose flags are those keys' (their values
+/// land in `Books`) and which holds what the command line gave of them. A
+/// group may hold another of its theme (`grow`'s `stop`).
 macro_rules! group {
-    ($(#[$doc:meta])* $name:ident: $($key:expr),* $(; $field:ident: $inner:ty)?) => {
+    ($(#[$doc:meta])* $name:ident of $values:ty: $($key:expr),* $(; $field:ident: $inner:ty)?) => {
         $(#[$doc])*
         #[derive(Clone, Debug, Default)]
         pub struct $name {
             /// The keys given.
-            pub given: $crate::config::group::Given,
+            pub given: $crate::config::group::Given<$values>,
             $(
                 #[doc = "The group within it."]
                 pub $field: $inner,
@@ -60,8 +83,29 @@ macro_rules! group {
 
         impl $name {
             /// The group's own keys, in the order its flags are declared.
-            pub fn keys() -> Vec<&'static dyn $crate::config::key::AnyKey> {
+            pub fn keys() -> Vec<&'static dyn $crate::config::key::AnyKey<$values>> {
                 vec![$(&$key),*]
+            }
+        }
+
+        impl $crate::config::group::Group for $name {
+            type Values = $values;
+
+            fn every_key() -> Vec<&'static dyn $crate::config::key::AnyKey<$values>> {
+                #[allow(unused_mut)] // a group with none within
+                let mut keys = Self::keys();
+                $(keys.extend(<$inner as $crate::config::group::Group>::every_key());)?
+                keys
+            }
+
+            fn apply(
+                &self,
+                values: &mut $values,
+                base: &std::path::Path,
+            ) -> Result<(), (&'static str, $crate::config::parse::BadValue)> {
+                self.given.apply(values, base)?;
+                $($crate::config::group::Group::apply(&self.$field, values, base)?;)?
+                Ok(())
             }
         }
 
@@ -97,3 +141,23 @@ macro_rules! group {
     };
 }
 pub(crate) use group;
+
+/// Declares a theme's values, each with its default beside it:
+/// `values!(Doc; Write { force: bool = false })` makes `Write`, its
+/// `Default` those values; the whole config holds one of each theme.
+macro_rules! values {
+    ($(#[$doc:meta])* $name:ident { $($(#[$field_doc:meta])* $field:ident: $type:ty = $default:expr),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $($(#[$field_doc])* pub $field: $type,)*
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                $name { $($field: $default),* }
+            }
+        }
+    };
+}
+pub(crate) use values;

@@ -1,16 +1,17 @@
 //! One key, defined once: its name (the config file's key, `--name` as a
 //! flag), its help, how its text is parsed, how a config file's value is
-//! taken as that text, and where it lands in [`Config`]. The flag, the
+//! taken as that text, and where it lands among its theme's values (`S`,
+//! a part of the whole config, declared beside the key). The flag, the
 //! config file's reading and the docs' key table are all made from it.
 
 use super::parse::BadValue;
-use super::values::Config;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction};
 use std::path::Path;
 
-/// A key's definition (`keys/`: each group's keys, with their tests).
-pub struct Key<T: 'static> {
+/// A key's definition (`keys/`: each group's keys, with their tests): a
+/// value `T` that lands in its theme's values `S`.
+pub struct Key<T: 'static, S: 'static> {
     /// The config file's key; the flag is the same with dashes.
     pub name: &'static str,
     /// The flag's long name: `name` with dashes (a test holds it).
@@ -36,7 +37,7 @@ pub struct Key<T: 'static> {
     /// The value's text checked and typed: the flag's and the file's.
     pub parse: fn(&str) -> Result<T, BadValue>,
     /// Where the value lands.
-    pub land: Land<T>,
+    pub land: Land<T, S>,
 }
 
 /// How a flag takes its value.
@@ -74,39 +75,45 @@ pub enum File<T: 'static> {
     Own(fn(toml::Value) -> Result<Vec<T>, String>),
 }
 
-/// Where a key's value lands in [`Config`].
-pub enum Land<T: 'static> {
+/// Where a key's value lands among its theme's values `S`.
+pub enum Land<T: 'static, S: 'static> {
     /// Set from the value, relative paths taken from the folder given.
-    Set(fn(&mut Config, T, &Path)),
+    Set(fn(&mut S, T, &Path)),
     /// Set from every value given (a flag given again adds one).
-    All(fn(&mut Config, Vec<T>)),
+    All(fn(&mut S, Vec<T>)),
     /// Set from the value, which is checked as it lands.
-    Checked(fn(&mut Config, T) -> Result<(), BadValue>),
+    Checked(fn(&mut S, T) -> Result<(), BadValue>),
 }
 
-/// A key whatever its type: what the flags, the file and the docs ask of it.
-pub trait AnyKey: Sync {
+/// A key whatever its type: what the flags, the file and the docs ask of
+/// it; its value lands in `S`, its theme's values.
+pub trait AnyKey<S>: Sync {
     /// The config file's key.
     fn name(&self) -> &'static str;
+    /// Where `--help` and docs/usage.md's table list it.
+    fn order(&self) -> usize;
     /// The flag, as clap declares it.
     fn arg(&'static self) -> Arg;
-    /// The flag's values given (its texts, clap-checked) landed in `config`.
-    fn apply(&self, config: &mut Config, texts: &[String], base: &Path) -> Result<(), BadValue>;
-    /// The config file's value landed in `config`; the message says what was wrong.
-    fn read(&self, config: &mut Config, value: toml::Value, base: &Path) -> Result<(), String>;
+    /// The flag's values given (its texts, clap-checked) landed in `values`.
+    fn apply(&self, values: &mut S, texts: &[String], base: &Path) -> Result<(), BadValue>;
+    /// The config file's value landed in `values`; the message says what was wrong.
+    fn read(&self, values: &mut S, value: toml::Value, base: &Path) -> Result<(), String>;
     /// The key's row of docs/usage.md's key table.
     #[cfg(test)]
     fn row(&self) -> String;
+    /// The default as docs/usage.md's key table says it.
+    #[cfg(test)]
+    fn default_shown(&self) -> &'static str;
     /// The flag's long name, for the test that it is the key's.
     fn long(&self) -> &'static str;
 }
 
-impl<T: 'static> Key<T> {
-    fn land(&self, config: &mut Config, mut values: Vec<T>, base: &Path) -> Result<(), BadValue> {
+impl<T: 'static, S: 'static> Key<T, S> {
+    fn land(&self, into: &mut S, mut values: Vec<T>, base: &Path) -> Result<(), BadValue> {
         match self.land {
-            Land::Set(set) => values.pop().map(|v| set(config, v, base)).unwrap_or(()),
-            Land::All(set) => set(config, values),
-            Land::Checked(set) => values.pop().map_or(Ok(()), |v| set(config, v))?,
+            Land::Set(set) => values.pop().map(|v| set(into, v, base)).unwrap_or(()),
+            Land::All(set) => set(into, values),
+            Land::Checked(set) => values.pop().map_or(Ok(()), |v| set(into, v))?,
         }
         Ok(())
     }
@@ -144,9 +151,13 @@ pub fn string(value: &toml::Value, what: &str) -> Result<String, String> {
     }
 }
 
-impl<T: 'static> AnyKey for Key<T> {
+impl<T: 'static, S: 'static> AnyKey<S> for Key<T, S> {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn order(&self) -> usize {
+        self.order
     }
 
     fn long(&self) -> &'static str {
@@ -180,12 +191,12 @@ impl<T: 'static> AnyKey for Key<T> {
         }
     }
 
-    fn apply(&self, config: &mut Config, texts: &[String], base: &Path) -> Result<(), BadValue> {
+    fn apply(&self, into: &mut S, texts: &[String], base: &Path) -> Result<(), BadValue> {
         let values = texts.iter().map(|text| (self.parse)(text)).collect::<Result<Vec<T>, _>>()?;
-        self.land(config, values, base)
+        self.land(into, values, base)
     }
 
-    fn read(&self, config: &mut Config, value: toml::Value, base: &Path) -> Result<(), String> {
+    fn read(&self, into: &mut S, value: toml::Value, base: &Path) -> Result<(), String> {
         // A date or time is taken as its text, as a string is.
         let value = match value {
             toml::Value::Datetime(at) => toml::Value::String(at.to_string()),
@@ -201,12 +212,17 @@ impl<T: 'static> AnyKey for Key<T> {
             }
             _ => vec![(self.parse)(&self.text(&value)?).map_err(|e| e.to_string())?],
         };
-        self.land(config, values, base).map_err(|e| e.to_string())
+        self.land(into, values, base).map_err(|e| e.to_string())
     }
 
     #[cfg(test)]
     fn row(&self) -> String {
         format!("| `{}` | {} | {} |", self.name, self.default, self.doc)
+    }
+
+    #[cfg(test)]
+    fn default_shown(&self) -> &'static str {
+        self.default
     }
 }
 

@@ -854,35 +854,106 @@ fn an_enum_s_variants_are_found_and_a_field_is_not() {
     assert_eq!(variants(code, "Layout"), ["Edax", "Egaroucid", "Third"]);
 }
 
-/// A config key is one `Key` definition in a file of src/config/keys/,
-/// named in exactly one `group!` (the commands that take it flatten that
-/// group) and once in `keys::ALL`, and docs/usage.md's table has its row.
+/// A config key is one definition, in one file: a `Key` static in its
+/// theme's file of src/config/keys/, named in one `group!` of that file and
+/// landing in that file's `values!` (its default there, beside it); no
+/// other source file names it (the keys are what the groups name, no list
+/// by hand), and `Config` (src/config/values.rs) is the themes' values, a
+/// field a theme file, nothing else; its row in docs/usage.md's table is
+/// made from the definition (a test of the binary compares them).
 #[test]
-fn each_key_is_one_definition_in_one_group_and_the_list() {
-    let keys = common::repo().join("src/config/keys");
-    let list = code(&keys.join("mod.rs"));
+fn each_key_is_one_definition_in_its_theme_file() {
+    let config = common::repo().join("src/config");
     let usage = fs::read_to_string(common::repo().join("docs/usage.md")).unwrap();
+    let (src, sources) = sources();
     let mut files = Vec::new();
-    rust_files(&keys, &mut files);
+    rust_files(&config.join("keys"), &mut files);
+    files.sort();
+    let themes_files: Vec<&PathBuf> = files.iter().filter(|f| !f.ends_with("mod.rs")).collect();
+    let mut themes = Vec::new();
     let mut definitions = Vec::new();
-    for file in files.iter().filter(|f| !f.ends_with("mod.rs")) {
+    for &file in &themes_files {
         let theme = file.file_stem().unwrap().to_string_lossy().into_owned();
         let code = non_test(file);
+        let values = values_declared(&code).unwrap_or_else(|| panic!("keys/{theme}.rs declares no values!"));
         let groups: Vec<&str> = code.split("group!(").skip(1).map(|g| &g[..g.find(");").unwrap()]).collect();
         for (at, _) in code.match_indices(": Key<") {
             let ident = code[..at].rsplit(' ').next().unwrap().to_string();
             let name = code[at..].split("name: \"").nth(1).and_then(|n| n.split('"').next()).unwrap().to_string();
-            let in_groups =
-                groups.iter().filter(|g| g.split([':', ',', ';', ' ', '\n']).any(|word| word.trim() == ident)).count();
-            assert_eq!(in_groups, 1, "{theme}::{ident} is in {in_groups} groups, not one");
-            let listed = format!("&{theme}::{ident},");
-            assert_eq!(list.matches(&listed).count(), 1, "keys::ALL lists {theme}::{ident} not once");
+            let lands_in = code[at..].split("> = Key").next().unwrap().rsplit(", ").next().unwrap();
+            assert_eq!(lands_in, values, "{theme}::{ident} lands outside its file's values");
+            let in_groups: Vec<&&str> = groups
+                .iter()
+                .filter(|g| g.split([':', ',', ';', ' ', '\n']).any(|word| word.trim() == ident))
+                .collect();
+            assert_eq!(in_groups.len(), 1, "{theme}::{ident} is in {} groups, not one", in_groups.len());
+            assert!(in_groups[0].contains(&format!(" of {values}:")), "{theme}::{ident}'s group lands elsewhere");
+            // The other theme files may say a word such as ERROR; the rest of
+            // src/config/ (mod.rs' re-exports, the readers) may not.
+            let shared = |other: &Path| other.starts_with(&config) && !themes_files.iter().any(|f| *f == other);
+            let elsewhere: Vec<String> = sources
+                .iter()
+                .filter(|other| *other != file)
+                .filter(|other| {
+                    let code = non_test(other);
+                    names_a_key(&code, &theme, &ident) || (shared(other) && has_word(&code, &ident))
+                })
+                .map(|other| other.strip_prefix(&src).unwrap().display().to_string())
+                .collect();
+            assert_eq!(1 + elsewhere.len(), documented("\na config key"), "{theme}::{ident} is named in {elsewhere:?}");
             assert!(usage.contains(&format!("\n| `{name}` |")), "docs/usage.md has no row of `{name}`");
             definitions.push(name);
         }
+        themes.push(format!("{theme}: {values}"));
     }
-    let listed = list.matches("    &").count();
-    assert_eq!(definitions.len(), listed, "every key in keys::ALL is defined in src/config/keys/: {definitions:?}");
+    let values = code(&config.join("values.rs"));
+    let parts =
+        values.split("\nconfig!(").nth(1).and_then(|c| c.split(");").next()).expect("config!(...) in values.rs");
+    let parts: Vec<String> = parts.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+    assert_eq!(parts, themes, "Config is the themes' values, a field a theme file, in their order");
+    assert!(!values.contains("impl Default"), "Config's defaults are its themes', beside their keys");
+    let rows = usage.lines().filter(|l| l.starts_with("| `")).count();
+    assert!(definitions.len() >= 32 && rows >= definitions.len(), "{} keys, {rows} rows", definitions.len());
+}
+
+/// The values a theme file declares: the name `values!(` gives, after its doc.
+fn values_declared(code: &str) -> Option<&str> {
+    let declared = code.split("values!(").nth(1)?;
+    let line = declared.lines().map(str::trim).find(|l| l.ends_with(" {") && !l.starts_with("//"))?;
+    line.strip_suffix(" {")
+}
+
+/// Whether `code` names the key `ident` of the theme `theme` by path
+/// (`books::BOOK`, `keys::BOOK`, a list of them by hand).
+fn names_a_key(code: &str, theme: &str, ident: &str) -> bool {
+    [format!("{theme}::{ident}"), format!("keys::{ident}")].iter().any(|path| {
+        code.match_indices(path.as_str()).any(|(at, _)| {
+            let after = code[at + path.len()..].chars().next();
+            !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// Whether `code` has `word` alone, not as a part of a longer name
+/// (`write::{Write, FORCE}` has FORCE; FORCED does not).
+fn has_word(code: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(word).any(|(at, _)| {
+        !code[..at].chars().next_back().is_some_and(is_name)
+            && !code[at + word.len()..].chars().next().is_some_and(is_name)
+    })
+}
+
+#[test]
+fn a_key_named_by_path_is_found_and_a_longer_name_is_not() {
+    assert!(names_a_key("pub static ALL: &[&dyn AnyKey] = &[\n    &books::BOOK,\n];", "books", "BOOK"));
+    assert!(names_a_key("use super::keys::MODE;", "mine", "MODE"));
+    assert!(!names_a_key("&books::BOOK_SIZE", "books", "BOOK"));
+    assert!(!names_a_key("tracing::Level::ERROR", "walk", "ERROR"));
+    assert!(has_word("pub use write::{Write, WriteKeys, FORCE};", "FORCE"));
+    assert!(!has_word("FORCED, REFORCE", "FORCE"));
+    let code = "values!(\n    /// Doc {\n    Write {\n        force: bool = false,\n    }\n);";
+    assert_eq!(values_declared(code), Some("Write"));
 }
 
 /// An engine protocol is one folder of src/engine/ implementing `Console`

@@ -1,13 +1,26 @@
 //! The book a command reads, and how it reads one: `book`, `egbk_level`, `threads`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{parse_count, parse_path};
+use bookminer::book::ReadOptions;
 use bookminer::level::Level;
 use std::path::PathBuf;
 
+values!(
+    /// The book a command reads, and how it reads one: `config.books`.
+    Books {
+        /// The book, if one was given (flag or config key): there is no default.
+        book: Option<PathBuf> = None,
+        /// The level every record of an .egbk book gets (docs/formats.md, older Egaroucid books).
+        egbk_level: Level = ReadOptions::EGBK_LEVEL,
+        /// Threads a run works on (`bookminer::set_threads`); 0: every core.
+        threads: usize = 0,
+    }
+);
+
 /// `book`: the book read, taken from the config file's folder
-pub static BOOK: Key<PathBuf> = Key {
+pub static BOOK: Key<PathBuf, Books> = Key {
     name: "book",
     long: "book",
     short: None,
@@ -23,7 +36,7 @@ pub static BOOK: Key<PathBuf> = Key {
 };
 
 /// `egbk_level`: the level an .egbk book's records are given
-pub static EGBK_LEVEL: Key<Level> = Key {
+pub static EGBK_LEVEL: Key<Level, Books> = Key {
     name: "egbk_level",
     long: "egbk-level",
     short: None,
@@ -39,7 +52,7 @@ pub static EGBK_LEVEL: Key<Level> = Key {
 };
 
 /// `threads`: the threads a run works on
-pub static THREADS: Key<usize> = Key {
+pub static THREADS: Key<usize, Books> = Key {
     name: "threads",
     long: "threads",
     short: None,
@@ -59,12 +72,12 @@ pub static THREADS: Key<usize> = Key {
 group!(
     /// The book mining, inspect, verify and stats read (the book commands
     /// that write name theirs as arguments).
-    BookKeys: BOOK
+    BookKeys of Books: BOOK
 );
 
 group!(
     /// How a book is read: every command that reads one.
-    ReadKeys: EGBK_LEVEL, THREADS
+    ReadKeys of Books: EGBK_LEVEL, THREADS
 );
 
 #[cfg(test)]
@@ -74,15 +87,15 @@ mod tests {
 
     #[test]
     fn egbk_level_is_a_level() {
-        assert_eq!(parse("").unwrap().egbk_level, Level::new(1).unwrap());
-        assert_eq!(parse("EGBK_LEVEL = 60").unwrap().egbk_level, Level::MAX);
+        assert_eq!(parse("").unwrap().books.egbk_level, Level::new(1).unwrap());
+        assert_eq!(parse("EGBK_LEVEL = 60").unwrap().books.egbk_level, Level::MAX);
         assert_eq!(parse("egbk_level = 61").unwrap_err().key(), Some("egbk_level"));
     }
 
     #[test]
     fn threads_from_zero_for_every_core() {
-        assert_eq!(parse("").unwrap().threads, 0);
-        assert_eq!(parse("threads = \"4\"").unwrap().threads, 4);
+        assert_eq!(parse("").unwrap().books.threads, 0);
+        assert_eq!(parse("threads = \"4\"").unwrap().books.threads, 4);
         assert_eq!(parse("threads = 1025").unwrap_err().key(), Some("threads"));
     }
 }

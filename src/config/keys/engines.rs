@@ -1,15 +1,38 @@
 //! The engines growth and merge search with: `engine`, `workers`, `engine_protocol`, `engine_timeout`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{scalar, string};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{allowed, parse_count, parse_named, possible_values, BadValue};
-use crate::config::values::EngineEntry;
 use bookminer::choice::Choice;
 use bookminer::engine::Protocol;
 
+/// An engine as a flag or the config names it: its command line and, in
+/// the config file, its own number of workers (else `workers`) and its own
+/// protocol (else `protocol`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineEntry {
+    pub command: String,
+    pub workers: Option<usize>,
+    pub protocol: Option<Protocol>,
+}
+
+values!(
+    /// The engines growth and merge search with: `config.engines`.
+    Engines {
+        /// `extend`'s engines; none given: `extend` cannot run.
+        engines: Vec<EngineEntry> = Vec::new(),
+        /// Searches each engine runs at once, unless it says otherwise; `None`: its protocol's default.
+        workers: Option<usize> = None,
+        /// The protocol each engine speaks, unless it says otherwise; `None`: told from its greeting.
+        protocol: Option<Protocol> = None,
+        /// Seconds an engine is given for one answer.
+        engine_timeout: u64 = 600,
+    }
+);
+
 /// `engine`: the engines, a flag each or a list in the file
-pub static ENGINE: Key<EngineEntry> = Key {
+pub static ENGINE: Key<EngineEntry, Engines> = Key {
     name: "engine",
     long: "engine",
     short: None,
@@ -29,7 +52,7 @@ pub static ENGINE: Key<EngineEntry> = Key {
 };
 
 /// `workers`: searches each engine runs at once
-pub static WORKERS: Key<usize> = Key {
+pub static WORKERS: Key<usize, Engines> = Key {
     name: "workers",
     long: "workers",
     short: None,
@@ -47,7 +70,7 @@ pub static WORKERS: Key<usize> = Key {
 };
 
 /// `engine_protocol`: the engines' protocol
-pub static ENGINE_PROTOCOL: Key<Protocol> = Key {
+pub static ENGINE_PROTOCOL: Key<Protocol, Engines> = Key {
     name: "engine_protocol",
     long: "engine-protocol",
     short: None,
@@ -65,7 +88,7 @@ pub static ENGINE_PROTOCOL: Key<Protocol> = Key {
 };
 
 /// `engine_timeout`: the longest wait for an answer
-pub static ENGINE_TIMEOUT: Key<u64> = Key {
+pub static ENGINE_TIMEOUT: Key<u64, Engines> = Key {
     name: "engine_timeout",
     long: "engine-timeout",
     short: None,
@@ -82,7 +105,7 @@ pub static ENGINE_TIMEOUT: Key<u64> = Key {
 
 group!(
     /// The engines `extend`, `grow` and `merge` search with.
-    EngineKeys: ENGINE, WORKERS, ENGINE_PROTOCOL, ENGINE_TIMEOUT
+    EngineKeys of Engines: ENGINE, WORKERS, ENGINE_PROTOCOL, ENGINE_TIMEOUT
 );
 
 /// An engine's command line.
@@ -135,8 +158,9 @@ fn engine_entry(v: toml::Value) -> Result<EngineEntry, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::EngineEntry;
     use crate::config::file::parse;
-    use crate::config::values::{Config, EngineEntry};
+    use crate::config::values::Config;
     use bookminer::engine::Protocol;
 
     #[test]
@@ -144,16 +168,22 @@ mod tests {
         let c =
             parse("engine = \"edax -q\"\nworkers = 3\nengine_timeout = \"30\"\nmin_empties = 14\nmax_positions = 0")
                 .unwrap();
-        assert_eq!(c.engines, [EngineEntry { command: "edax -q".into(), workers: None, protocol: None }]);
-        assert_eq!((c.workers, c.engine_timeout, c.min_empties, c.max_positions), (Some(3), 30, Some(14), Some(0)));
-        assert_eq!(parse("").unwrap().workers, None, "each protocol's default");
+        assert_eq!(c.engines.engines, [EngineEntry { command: "edax -q".into(), workers: None, protocol: None }]);
+        assert_eq!(
+            (c.engines.workers, c.engines.engine_timeout, c.growth.min_empties, c.growth.max_positions),
+            (Some(3), 30, Some(14), Some(0))
+        );
+        assert_eq!(parse("").unwrap().engines.workers, None, "each protocol's default");
         for bad in ["engine = \" \"", "workers = 0", "engine_timeout = 0", "min_empties = 61", "max_positions = -1"] {
             let e = parse(bad).unwrap_err();
             assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
         }
         let c = parse("engine = [\"a\", { command = \"ssh b edax\", workers = 8 }]").unwrap();
-        assert_eq!(c.engines[1], EngineEntry { command: "ssh b edax".into(), workers: Some(8), protocol: None });
-        assert_eq!(c.engines[0].workers, None);
+        assert_eq!(
+            c.engines.engines[1],
+            EngineEntry { command: "ssh b edax".into(), workers: Some(8), protocol: None }
+        );
+        assert_eq!(c.engines.engines[0].workers, None);
         for bad in [
             "engine = []",
             "engine = [{ workers = 2 }]",
@@ -166,7 +196,7 @@ mod tests {
         }
         let mut c = Config::default();
         c.set_from_command_line("workers", "2").unwrap();
-        assert_eq!(c.workers, Some(2));
+        assert_eq!(c.engines.workers, Some(2));
         assert_eq!(c.set_from_command_line("workers", "x").unwrap_err().key(), Some("--workers"));
     }
 
@@ -176,24 +206,27 @@ mod tests {
         let flags =
             <crate::config::given::Flags as clap::Parser>::try_parse_from(["--engine=x", "--engine", "y"]).unwrap();
         c.apply_flags(&flags.settings).unwrap();
-        let commands: Vec<&str> = c.engines.iter().map(|e| e.command.as_str()).collect();
+        let commands: Vec<&str> = c.engines.engines.iter().map(|e| e.command.as_str()).collect();
         assert_eq!(commands, ["x", "y"]);
     }
 
     #[test]
     fn the_engines_protocol_is_told_unless_named_and_an_unknown_one_is_refused() {
-        assert_eq!(parse("").unwrap().protocol, None);
-        assert_eq!(parse("engine_protocol = \"Edax\"").unwrap().protocol, Some(Protocol::EdaxConsole));
-        assert_eq!(parse("engine_protocol = \"egaroucid\"").unwrap().protocol, Some(Protocol::EgaroucidConsole));
+        assert_eq!(parse("").unwrap().engines.protocol, None);
+        assert_eq!(parse("engine_protocol = \"Edax\"").unwrap().engines.protocol, Some(Protocol::EdaxConsole));
+        assert_eq!(
+            parse("engine_protocol = \"egaroucid\"").unwrap().engines.protocol,
+            Some(Protocol::EgaroucidConsole)
+        );
         let c = parse("engine = [{ command = \"a\", protocol = \"egaroucid\" }]").unwrap();
-        assert_eq!(c.engines[0].protocol, Some(Protocol::EgaroucidConsole));
+        assert_eq!(c.engines.engines[0].protocol, Some(Protocol::EgaroucidConsole));
         let e = parse("engine_protocol = \"uci\"").unwrap_err();
         assert!(e.key() == Some("engine_protocol") && e.message().contains("allowed values: \"edax\""), "{e}");
         let e = parse("engine = [{ command = \"a\", protocol = \"uci\" }]").unwrap_err();
         assert!(e.key() == Some("engine") && e.message().contains("allowed values: \"edax\""), "{e}");
         let mut c = Config::default();
         c.set_from_command_line("engine_protocol", "egaroucid").unwrap();
-        assert_eq!(c.protocol, Some(Protocol::EgaroucidConsole));
+        assert_eq!(c.engines.protocol, Some(Protocol::EgaroucidConsole));
         let e = c.set_from_command_line("engine_protocol", "uci").unwrap_err();
         assert_eq!(e.key(), Some("--engine-protocol"));
     }

@@ -2,13 +2,33 @@
 //! depth of a book made from games: `min_empties`, `max_positions`,
 //! `error_weight`, `max_priority`, `max_seconds`, `level`, `depth`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{parse_count, parse_real};
 use bookminer::level::Level;
 
+values!(
+    /// Where growth expands and when it stops, its level and depth: `config.growth`.
+    Growth {
+        /// `extend`'s candidates have at least this many empty squares; `None`: the book's default.
+        min_empties: Option<u32> = None,
+        /// `extend` stops once this many positions have been added.
+        max_positions: Option<u64> = None,
+        /// `grow`: plies a disc of error counts as.
+        error_weight: f64 = 1.0,
+        /// `grow` stops once every frontier position's priority is above this.
+        max_priority: Option<f64> = None,
+        /// `grow` dispatches nothing new after this many seconds.
+        max_seconds: Option<f64> = None,
+        /// `deepen`'s level (none given: `deepen` cannot run), `new`'s, and `add`'s for an Egaroucid book.
+        level: Option<Level> = None,
+        /// `new`'s depth, and `add`'s for an Egaroucid book, in plies; `None`: the command's default.
+        depth: Option<u32> = None,
+    }
+);
+
 /// `min_empties`: the fewest empty squares a position expanded has
-pub static MIN_EMPTIES: Key<u32> = Key {
+pub static MIN_EMPTIES: Key<u32, Growth> = Key {
     name: "min_empties",
     long: "min-empties",
     short: None,
@@ -26,7 +46,7 @@ pub static MIN_EMPTIES: Key<u32> = Key {
 };
 
 /// `max_positions`: the positions added before growth stops
-pub static MAX_POSITIONS: Key<u64> = Key {
+pub static MAX_POSITIONS: Key<u64, Growth> = Key {
     name: "max_positions",
     long: "max-positions",
     short: None,
@@ -42,7 +62,7 @@ pub static MAX_POSITIONS: Key<u64> = Key {
 };
 
 /// `error_weight`: grow's plies a disc of error counts as
-pub static ERROR_WEIGHT: Key<f64> = Key {
+pub static ERROR_WEIGHT: Key<f64, Growth> = Key {
     name: "error_weight",
     long: "error-weight",
     short: None,
@@ -59,7 +79,7 @@ pub static ERROR_WEIGHT: Key<f64> = Key {
 };
 
 /// `max_priority`: grow's last priority
-pub static MAX_PRIORITY: Key<f64> = Key {
+pub static MAX_PRIORITY: Key<f64, Growth> = Key {
     name: "max_priority",
     long: "max-priority",
     short: None,
@@ -75,7 +95,7 @@ pub static MAX_PRIORITY: Key<f64> = Key {
 };
 
 /// `max_seconds`: the seconds after which growth begins nothing new
-pub static MAX_SECONDS: Key<f64> = Key {
+pub static MAX_SECONDS: Key<f64, Growth> = Key {
     name: "max_seconds",
     long: "max-seconds",
     short: None,
@@ -93,7 +113,7 @@ pub static MAX_SECONDS: Key<f64> = Key {
 };
 
 /// `level`: the level deepen, new and add search at
-pub static LEVEL: Key<Level> = Key {
+pub static LEVEL: Key<Level, Growth> = Key {
     name: "level",
     long: "level",
     short: None,
@@ -113,7 +133,7 @@ pub static LEVEL: Key<Level> = Key {
 };
 
 /// `depth`: the depth of a book made from games
-pub static DEPTH: Key<u32> = Key {
+pub static DEPTH: Key<u32, Growth> = Key {
     name: "depth",
     long: "depth",
     short: None,
@@ -133,30 +153,30 @@ pub static DEPTH: Key<u32> = Key {
 
 group!(
     /// Where `extend` and `grow` expand, and when they stop.
-    ExtendKeys: MIN_EMPTIES, MAX_POSITIONS
+    ExtendKeys of Growth: MIN_EMPTIES, MAX_POSITIONS
 );
 
 group!(
     /// How `grow` weighs errors and when it stops (docs/grow.md).
-    GrowKeys: ERROR_WEIGHT, MAX_PRIORITY; stop: StopKeys
+    GrowKeys of Growth: ERROR_WEIGHT, MAX_PRIORITY; stop: StopKeys
 );
 
 group!(
     /// When a growth run that can take long begins nothing new: `grow`,
     /// `deepen` and `fill`, one declaration.
-    StopKeys: MAX_SECONDS
+    StopKeys of Growth: MAX_SECONDS
 );
 
 group!(
     /// The level `deepen` searches leaves again at (docs/deepen.md), `new`
     /// starts a book at, and `add` gives an Egaroucid book's new positions.
-    DeepenKeys: LEVEL
+    DeepenKeys of Growth: LEVEL
 );
 
 group!(
     /// The depth of a book made from games (`new`; `add` into an Egaroucid
     /// book, whose header holds none).
-    GamesKeys: DEPTH
+    GamesKeys of Growth: DEPTH
 );
 
 #[cfg(test)]
@@ -166,8 +186,8 @@ mod tests {
 
     #[test]
     fn deepen_level_is_a_level() {
-        assert_eq!(parse("").unwrap().level, None);
-        assert_eq!(parse("LEVEL = 60").unwrap().level, Some(Level::MAX));
+        assert_eq!(parse("").unwrap().growth.level, None);
+        assert_eq!(parse("LEVEL = 60").unwrap().growth.level, Some(Level::MAX));
         assert_eq!(parse("level = 61").unwrap_err().key(), Some("level"));
     }
 
@@ -175,8 +195,8 @@ mod tests {
     fn growth_numbers_take_floats_and_text() {
         let c = parse("error_weight = 0.5\nmax_priority = \"3\"\nmax_seconds = 2\nmin_empties = 14\nmax_positions = 0\ndepth = 36")
             .unwrap();
-        assert_eq!((c.error_weight, c.max_priority, c.max_seconds), (0.5, Some(3.0), Some(2.0)));
-        assert_eq!((c.min_empties, c.max_positions, c.depth), (Some(14), Some(0), Some(36)));
+        assert_eq!((c.growth.error_weight, c.growth.max_priority, c.growth.max_seconds), (0.5, Some(3.0), Some(2.0)));
+        assert_eq!((c.growth.min_empties, c.growth.max_positions, c.growth.depth), (Some(14), Some(0), Some(36)));
         for bad in
             ["error_weight = -1.0", "max_seconds = \"nan\"", "depth = 0", "min_empties = 61", "max_positions = -1"]
         {

@@ -1,14 +1,32 @@
 //! Which files of lines are written, how a line is written, and where:
 //! `format`, `bom`, `unique_lines`, `out_dir`, `orientation`, `pass_token`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{allowed, parse_bool, parse_named, parse_path, parse_text, possible_values, BadValue};
 use bookminer::output::{Orientation, RecordFormats};
 use std::path::PathBuf;
 
+values!(
+    /// Which files of lines are written, how a line is written, and where: `config.lines`.
+    Lines {
+        /// The files written per set of lines.
+        format: RecordFormats = RecordFormats::KIFU,
+        /// Kifu files start with a byte-order mark.
+        bom: bool = true,
+        /// Each line once per set.
+        unique_lines: bool = true,
+        /// The folder of the output files (the config file's folder's, once read).
+        out_dir: PathBuf = "out".into(),
+        /// How lines are turned.
+        orientation: Orientation = Orientation::F5,
+        /// The text of a pass; empty: none.
+        pass_token: String = String::new(),
+    }
+);
+
 /// `format`: the files written per set of lines
-pub static FORMAT: Key<RecordFormats> = Key {
+pub static FORMAT: Key<RecordFormats, Lines> = Key {
     name: "format",
     long: "format",
     short: None,
@@ -25,7 +43,7 @@ pub static FORMAT: Key<RecordFormats> = Key {
 };
 
 /// `bom`: whether kifu files start with a byte-order mark
-pub static BOM: Key<bool> = Key {
+pub static BOM: Key<bool, Lines> = Key {
     name: "bom",
     long: "bom",
     short: None,
@@ -41,7 +59,7 @@ pub static BOM: Key<bool> = Key {
 };
 
 /// `unique_lines`: each line once per set
-pub static UNIQUE_LINES: Key<bool> = Key {
+pub static UNIQUE_LINES: Key<bool, Lines> = Key {
     name: "unique_lines",
     long: "unique-lines",
     short: None,
@@ -58,7 +76,7 @@ pub static UNIQUE_LINES: Key<bool> = Key {
 };
 
 /// `out_dir`: the folder of the output files
-pub static OUT_DIR: Key<PathBuf> = Key {
+pub static OUT_DIR: Key<PathBuf, Lines> = Key {
     name: "out_dir",
     long: "out-dir",
     short: None,
@@ -75,7 +93,7 @@ pub static OUT_DIR: Key<PathBuf> = Key {
 };
 
 /// `orientation`: how lines are turned
-pub static ORIENTATION: Key<Orientation> = Key {
+pub static ORIENTATION: Key<Orientation, Lines> = Key {
     name: "orientation",
     long: "orientation",
     short: None,
@@ -91,7 +109,7 @@ pub static ORIENTATION: Key<Orientation> = Key {
 };
 
 /// `pass_token`: the text of a pass
-pub static PASS_TOKEN: Key<String> = Key {
+pub static PASS_TOKEN: Key<String, Lines> = Key {
     name: "pass_token",
     long: "pass-token",
     short: None,
@@ -108,12 +126,12 @@ pub static PASS_TOKEN: Key<String> = Key {
 
 group!(
     /// Which files of lines are written, and how: mining's and `check`'s.
-    WrittenKeys: FORMAT, BOM, UNIQUE_LINES
+    WrittenKeys of Lines: FORMAT, BOM, UNIQUE_LINES
 );
 
 group!(
     /// How a line and its position are written (mining's files, fix's receipt), and where.
-    LineKeys: OUT_DIR, ORIENTATION, PASS_TOKEN
+    LineKeys of Lines: OUT_DIR, ORIENTATION, PASS_TOKEN
 );
 
 /// One format or a comma-separated list of them.
@@ -130,11 +148,11 @@ mod tests {
     #[test]
     fn format_takes_one_name_or_a_list_in_any_case() {
         let all = RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl, RecordFormat::Obf]);
-        assert_eq!(parse("").unwrap().format, RecordFormats::KIFU);
-        assert_eq!(parse("format = \"JSONL\"").unwrap().format, RecordFormats::of(&[RecordFormat::Jsonl]));
-        assert_eq!(parse("Format = \"jsonl,obf,kifu\"").unwrap().format, all);
+        assert_eq!(parse("").unwrap().lines.format, RecordFormats::KIFU);
+        assert_eq!(parse("format = \"JSONL\"").unwrap().lines.format, RecordFormats::of(&[RecordFormat::Jsonl]));
+        assert_eq!(parse("Format = \"jsonl,obf,kifu\"").unwrap().lines.format, all);
         assert_eq!(
-            parse("format = \" Obf , KIFU,obf \"").unwrap().format,
+            parse("format = \" Obf , KIFU,obf \"").unwrap().lines.format,
             RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Obf])
         );
         for bad in ["\"\"", "\"kifu,\"", "\"csv\"", "\"kifu;jsonl\"", "1", "[\"kifu\"]"] {
@@ -144,22 +162,22 @@ mod tests {
         }
         let mut c = parse("").unwrap();
         c.set_from_command_line("format", "Kifu,JSONL").unwrap();
-        assert_eq!(c.format, RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl]));
+        assert_eq!(c.lines.format, RecordFormats::of(&[RecordFormat::Kifu, RecordFormat::Jsonl]));
         let e = c.set_from_command_line("format", "").unwrap_err();
         assert_eq!(e.key(), Some("--format"));
     }
 
     #[test]
     fn bom_is_a_boolean() {
-        assert!(parse("").unwrap().bom);
-        assert!(!parse("bom = false").unwrap().bom);
-        assert!(!parse("BOM = \"False\"").unwrap().bom);
-        assert!(parse("bom = true").unwrap().bom);
+        assert!(parse("").unwrap().lines.bom);
+        assert!(!parse("bom = false").unwrap().lines.bom);
+        assert!(!parse("BOM = \"False\"").unwrap().lines.bom);
+        assert!(parse("bom = true").unwrap().lines.bom);
         let e = parse("bom = \"no\"").unwrap_err();
         assert!(e.key() == Some("bom") && e.message().contains("true or false"), "{e}");
         let mut c = Config::default();
         c.set_from_command_line("bom", "false").unwrap();
-        assert!(!c.bom);
+        assert!(!c.lines.bom);
         assert!(c.set_from_command_line("bom", "0").is_err());
     }
 
@@ -167,9 +185,9 @@ mod tests {
     fn lines_keys_ignore_case_and_land() {
         let c =
             parse("Orientation = \"As-Walked\"\npass_token = \"Ps\"\nUnique_Lines = false\nout_dir = \"o\"").unwrap();
-        assert_eq!(c.orientation, Orientation::AsWalked);
-        assert_eq!((c.pass_token.as_str(), c.unique_lines), ("Ps", false));
-        assert_eq!(c.out_dir, std::path::PathBuf::from("/base/o"));
-        assert_eq!(parse("").unwrap().out_dir, std::path::PathBuf::from("/base/out"));
+        assert_eq!(c.lines.orientation, Orientation::AsWalked);
+        assert_eq!((c.lines.pass_token.as_str(), c.lines.unique_lines), ("Ps", false));
+        assert_eq!(c.lines.out_dir, std::path::PathBuf::from("/base/o"));
+        assert_eq!(parse("").unwrap().lines.out_dir, std::path::PathBuf::from("/base/out"));
     }
 }

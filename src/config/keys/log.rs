@@ -1,13 +1,64 @@
 //! What a run logs, and how a long run says how far it has come: `log_level`, `log_file`, `progress_seconds`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{allowed, parse_named, parse_path, parse_real, possible_values};
-use crate::config::values::LogLevel;
+use bookminer::choice::Choice;
 use std::path::PathBuf;
 
+/// How much is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+impl Choice for LogLevel {
+    const ALL: &'static [LogLevel] =
+        &[LogLevel::Error, LogLevel::Warn, LogLevel::Info, LogLevel::Debug, LogLevel::Trace];
+
+    fn name(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+}
+
+impl LogLevel {
+    /// The level as tracing names it.
+    pub fn as_tracing(self) -> tracing::Level {
+        match self {
+            LogLevel::Error => tracing::Level::ERROR,
+            LogLevel::Warn => tracing::Level::WARN,
+            LogLevel::Info => tracing::Level::INFO,
+            LogLevel::Debug => tracing::Level::DEBUG,
+            LogLevel::Trace => tracing::Level::TRACE,
+        }
+    }
+}
+
+values!(
+    /// What a run logs, and how often a long run says how far it has come: `config.log`.
+    Log {
+        /// How much is logged.
+        log_level: LogLevel = LogLevel::Info,
+        /// The log file, only when one was asked for (flag or config key): a
+        /// run writes no file the user did not name or expect.
+        log_file: Option<PathBuf> = None,
+        /// Seconds between a long run's progress lines; 0: none.
+        progress_seconds: f64 = 30.0,
+    }
+);
+
 /// `log_level`: how much is logged
-pub static LOG_LEVEL: Key<LogLevel> = Key {
+pub static LOG_LEVEL: Key<LogLevel, Log> = Key {
     name: "log_level",
     long: "log-level",
     short: None,
@@ -24,7 +75,7 @@ pub static LOG_LEVEL: Key<LogLevel> = Key {
 };
 
 /// `log_file`: the log file, only when one is named
-pub static LOG_FILE: Key<PathBuf> = Key {
+pub static LOG_FILE: Key<PathBuf, Log> = Key {
     name: "log_file",
     long: "log-file",
     short: None,
@@ -44,7 +95,7 @@ pub static LOG_FILE: Key<PathBuf> = Key {
 };
 
 /// `progress_seconds`: seconds between a long run's progress lines
-pub static PROGRESS_SECONDS: Key<f64> = Key {
+pub static PROGRESS_SECONDS: Key<f64, Log> = Key {
     name: "progress_seconds",
     long: "progress-seconds",
     short: None,
@@ -66,11 +117,11 @@ pub static PROGRESS_SECONDS: Key<f64> = Key {
 
 group!(
     /// Logging: every command.
-    LogKeys: LOG_LEVEL, LOG_FILE
+    LogKeys of Log: LOG_LEVEL, LOG_FILE
 );
 
 group!(
     /// How a long run (a walk, a book written, engines searching) says how
     /// far it has come where no bar is drawn.
-    ProgressKeys: PROGRESS_SECONDS
+    ProgressKeys of Log: PROGRESS_SECONDS
 );

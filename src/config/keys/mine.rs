@@ -1,15 +1,50 @@
 //! What mining looks for, and mode 5's positions: `mode`, `min_gap`, `mode1_linkless`, `positions_file`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::Listed;
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{allowed, parse_count, parse_named, parse_path, possible_values, BadValue};
-use crate::config::values::RunMode;
 use bookminer::rules::modes::{Linkless, Mode};
 use std::path::PathBuf;
 
+/// What a run does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunMode {
+    Mine(Mode),
+    /// Modes 1–4 in one walk.
+    All,
+    /// Mode 5.
+    Inspect,
+}
+
+impl RunMode {
+    /// The mining modes the run takes: none for mode 5.
+    pub fn mining_modes(self) -> Vec<Mode> {
+        match self {
+            RunMode::Mine(mode) => vec![mode],
+            RunMode::All => Mode::ALL.to_vec(),
+            RunMode::Inspect => Vec::new(),
+        }
+    }
+}
+
+values!(
+    /// What mining looks for, and mode 5's positions: `config.mine`.
+    Mine {
+        /// What a run does.
+        mode: RunMode = RunMode::Mine(Mode::LeafVsLinks),
+        /// The smallest difference that is a mismatch.
+        min_gap: i32 = 1,
+        /// What mode 1 does with a child that has a leaf and no links.
+        mode1_linkless: Linkless = Linkless::Skip,
+        /// Mode 5's positions file: the one given, else positions.txt beside
+        /// the config file; none without a config file.
+        positions_file: Option<PathBuf> = None,
+    }
+);
+
 /// `mode`: what a run does
-pub static MODE: Key<RunMode> = Key {
+pub static MODE: Key<RunMode, Mine> = Key {
     name: "mode",
     long: "mode",
     short: Some('m'),
@@ -28,7 +63,7 @@ pub static MODE: Key<RunMode> = Key {
 };
 
 /// `min_gap`: the smallest difference that is a mismatch
-pub static MIN_GAP: Key<i32> = Key {
+pub static MIN_GAP: Key<i32, Mine> = Key {
     name: "min_gap",
     long: "min-gap",
     short: None,
@@ -46,7 +81,7 @@ pub static MIN_GAP: Key<i32> = Key {
 };
 
 /// `mode1_linkless`: what mode 1 does with a child that has a leaf and no links
-pub static MODE1_LINKLESS: Key<Linkless> = Key {
+pub static MODE1_LINKLESS: Key<Linkless, Mine> = Key {
     name: "mode1_linkless",
     long: "mode1-linkless",
     short: None,
@@ -62,7 +97,7 @@ pub static MODE1_LINKLESS: Key<Linkless> = Key {
 };
 
 /// `positions_file`: mode 5's positions
-pub static POSITIONS_FILE: Key<PathBuf> = Key {
+pub static POSITIONS_FILE: Key<PathBuf, Mine> = Key {
     name: "positions_file",
     long: "positions-file",
     short: None,
@@ -79,12 +114,12 @@ pub static POSITIONS_FILE: Key<PathBuf> = Key {
 
 group!(
     /// What mining looks for.
-    MineKeys: MODE, MIN_GAP, MODE1_LINKLESS
+    MineKeys of Mine: MODE, MIN_GAP, MODE1_LINKLESS
 );
 
 group!(
     /// Mode 5's positions.
-    InspectKeys: POSITIONS_FILE
+    InspectKeys of Mine: POSITIONS_FILE
 );
 
 /// A mode: 1–5 or all.
@@ -137,19 +172,19 @@ pub const MINING_MODE_HELP: &str =
 
 #[cfg(test)]
 mod tests {
+    use super::RunMode;
     use crate::config::file::parse;
-    use crate::config::values::RunMode;
     use bookminer::rules::modes::{Linkless, Mode};
 
     #[test]
     fn keys_and_values_ignore_case() {
         let c = parse("MODE = \"ALL\"\nLOG_LEVEL = \"Info\"\nMin_Gap = 2\nbook = \"/abs/B.dat\"").unwrap();
-        assert_eq!(c.mode, RunMode::All);
-        assert_eq!(c.min_gap, 2);
-        assert_eq!(c.book, Some(std::path::PathBuf::from("/abs/B.dat")));
-        assert_eq!(parse("MODE = 4\nOrientation = \"F5\"").unwrap().mode, RunMode::Mine(Mode::ParentVsBest));
-        assert_eq!(parse("mode = 5").unwrap().mode, RunMode::Inspect);
-        assert_eq!(parse("Mode1_Linkless = \"REPORT\"").unwrap().mode1_linkless, Linkless::Report);
+        assert_eq!(c.mine.mode, RunMode::All);
+        assert_eq!(c.mine.min_gap, 2);
+        assert_eq!(c.books.book, Some(std::path::PathBuf::from("/abs/B.dat")));
+        assert_eq!(parse("MODE = 4\nOrientation = \"F5\"").unwrap().mine.mode, RunMode::Mine(Mode::ParentVsBest));
+        assert_eq!(parse("mode = 5").unwrap().mine.mode, RunMode::Inspect);
+        assert_eq!(parse("Mode1_Linkless = \"REPORT\"").unwrap().mine.mode1_linkless, Linkless::Report);
     }
 
     #[test]

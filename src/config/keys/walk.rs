@@ -1,14 +1,26 @@
 //! Where the walk starts and which moves it follows (mining, cut, growth):
 //! `start`, `deviation`, `error`, `max_ply`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::{parse_text, BadValue};
 use bookminer::kifu;
 use bookminer::walk::Start;
+use bookminer::window::Window;
+
+values!(
+    /// Where the walk starts and which moves it follows: `config.walk`.
+    Walk {
+        /// The position the `start` kifu reaches, and that kifu played (passes
+        /// inserted): the walk covers only what lies below it.
+        start: Start = Start::initial(),
+        /// Which moves the walk follows (docs/walk.md, windows).
+        window: Window = Window::NONE,
+    }
+);
 
 /// `start`: the kifu the walk starts below, played as it lands
-pub static START: Key<String> = Key {
+pub static START: Key<String, Walk> = Key {
     name: "start",
     long: "start",
     short: None,
@@ -24,7 +36,7 @@ pub static START: Key<String> = Key {
 };
 
 /// `deviation`: a window limit
-pub static DEVIATION: Key<Option<u32>> = Key {
+pub static DEVIATION: Key<Option<u32>, Walk> = Key {
     name: "deviation",
     long: "deviation",
     short: None,
@@ -42,7 +54,7 @@ pub static DEVIATION: Key<Option<u32>> = Key {
 };
 
 /// `error`: a window limit
-pub static ERROR: Key<Option<u32>> = Key {
+pub static ERROR: Key<Option<u32>, Walk> = Key {
     name: "error",
     long: "error",
     short: None,
@@ -59,7 +71,7 @@ pub static ERROR: Key<Option<u32>> = Key {
 };
 
 /// `max_ply`: a window limit
-pub static MAX_PLY: Key<Option<u32>> = Key {
+pub static MAX_PLY: Key<Option<u32>, Walk> = Key {
     name: "max_ply",
     long: "max-ply",
     short: None,
@@ -76,7 +88,7 @@ pub static MAX_PLY: Key<Option<u32>> = Key {
 
 group!(
     /// Where the walk starts and which moves it follows (mining, cut).
-    WalkKeys: START, DEVIATION, ERROR, MAX_PLY
+    WalkKeys of Walk: START, DEVIATION, ERROR, MAX_PLY
 );
 
 /// A window limit (docs/walk.md, windows): a whole number from 0 up, or -1 for none.
@@ -113,7 +125,7 @@ mod tests {
     #[test]
     fn window_limits_take_minus_one_for_none_and_refuse_other_negatives() {
         let c = parse("deviation = 2\nerror = \"0\"\nmax_ply = -1").unwrap();
-        assert_eq!(c.window, Window { deviation: Some(2), error: Some(0), max_ply: None });
+        assert_eq!(c.walk.window, Window { deviation: Some(2), error: Some(0), max_ply: None });
         for bad in ["deviation = -3", "max_ply = \"x\"", "error = 1.5", "deviation = 1001"] {
             let e = parse(bad).unwrap_err();
             assert_eq!(e.key(), bad.split(' ').next(), "{bad}: {e}");
@@ -122,17 +134,17 @@ mod tests {
         let mut c = Config::default();
         c.set_from_command_line("max_ply", "-1").unwrap();
         c.set_from_command_line("deviation", "4").unwrap();
-        assert_eq!(c.window, Window { deviation: Some(4), error: None, max_ply: None });
+        assert_eq!(c.walk.window, Window { deviation: Some(4), error: None, max_ply: None });
         assert_eq!(c.set_from_command_line("error", "-2").unwrap_err().key(), Some("--error"));
     }
 
     #[test]
     fn start_is_played_when_the_config_is_read() {
         let c = parse("start = \"f5d6\"").unwrap();
-        assert_eq!(c.start.line.len(), 2);
+        assert_eq!(c.walk.start.line.len(), 2);
         let e = parse("start = \"f5f5\"").unwrap_err();
         assert!(e.key() == Some("start") && e.to_string().contains("illegal"), "{e}");
-        assert_eq!(parse("start = \"  \"").unwrap().start, Start::initial());
+        assert_eq!(parse("start = \"  \"").unwrap().walk.start, Start::initial());
         let e = Config::default().set_from_command_line("start", "f5f5").unwrap_err();
         assert!(e.key() == Some("--start") && e.to_string().starts_with("command line: key `--start`: "), "{e}");
     }

@@ -1,11 +1,20 @@
 //! Whether a file the command line names may be replaced: `force`.
 
-use crate::config::group::group;
+use crate::config::group::{group, values};
 use crate::config::key::{File, Flag, Key, Land};
 use crate::config::parse::parse_bool;
 
+values!(
+    /// Whether a file the command line names may be replaced: `config.write`.
+    Write {
+        /// A file named to be written (OUT, `-o FILE`) may replace one that
+        /// exists (never a journal).
+        force: bool = false,
+    }
+);
+
 /// `force`: whether a file named to be written may replace one
-pub static FORCE: Key<bool> = Key {
+pub static FORCE: Key<bool, Write> = Key {
     name: "force",
     long: "force",
     short: None,
@@ -25,7 +34,7 @@ pub static FORCE: Key<bool> = Key {
 group!(
     /// Whether a file the command line names to write (OUT, `-o FILE`) may
     /// replace a file already there: every command that writes one.
-    WriteKeys: FORCE
+    WriteKeys of Write: FORCE
 );
 
 #[cfg(test)]
@@ -36,8 +45,8 @@ mod tests {
 
     #[test]
     fn force_is_a_flag_alone_or_with_a_value_and_a_file_key() {
-        assert!(!parse("").unwrap().force, "nothing is replaced unasked");
-        assert!(parse("force = true").unwrap().force);
+        assert!(!parse("").unwrap().write.force, "nothing is replaced unasked");
+        assert!(parse("force = true").unwrap().write.force);
         let given = |args: &[&str]| {
             Flags::try_parse_from(args).map(|f| f.settings.write.given.texts("force").map(<[String]>::to_vec))
         };
@@ -47,6 +56,6 @@ mod tests {
         assert!(given(&["--force=maybe"]).is_err());
         let mut c = parse("force = true").unwrap();
         c.set_from_command_line("force", "false").unwrap();
-        assert!(!c.force, "the flag overrides the file");
+        assert!(!c.write.force, "the flag overrides the file");
     }
 }
