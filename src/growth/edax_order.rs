@@ -175,18 +175,31 @@ impl Iterator for EdaxOrder<'_> {
     }
 }
 
-/// The bucket of each of `ids`, in order, each record asked for a few
-/// positions before it is read.
+/// The bucket of each of `ids`, in order: `ids` cut into one run a worker,
+/// each run's records read on a thread of its own. A first round may have
+/// tens of millions of candidates, each a read of its record from the
+/// mapped book (a wait on memory), before the first one is expanded.
 fn buckets_of(store: &Store<'_>, ids: &[NodeId]) -> Vec<u16> {
+    let mut buckets = vec![0u16; ids.len()];
+    let per_worker = ids.len().div_ceil(crate::parallel::workers().max(1)).max(1);
+    std::thread::scope(|scope| {
+        for (run, ids) in buckets.chunks_mut(per_worker).zip(ids.chunks(per_worker)) {
+            scope.spawn(move || fill_buckets(store, ids, run));
+        }
+    });
+    buckets
+}
+
+/// Fills `buckets` with the bucket of each of `ids`, each record asked for
+/// a few positions before it is read.
+fn fill_buckets(store: &Store<'_>, ids: &[NodeId], buckets: &mut [u16]) {
     const AHEAD: usize = 16;
-    let mut buckets = Vec::with_capacity(ids.len());
-    for (k, &id) in ids.iter().enumerate() {
+    for (k, (&id, slot)) in ids.iter().zip(buckets.iter_mut()).enumerate() {
         if let Some(&ahead) = ids.get(k + AHEAD) {
             store.prefetch_record(ahead);
         }
-        buckets.push(bucket(&store.board(id)));
+        *slot = bucket(&store.board(id));
     }
-    buckets
 }
 
 /// `ids` in the order Edax would expand them (see [`EdaxOrder`]).
