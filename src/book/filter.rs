@@ -101,12 +101,6 @@ impl ImageFilter {
         ImageFilter(filter)
     }
 
-    /// The filter of every board `file` holds.
-    pub(super) fn of(file: &super::file::BookFile) -> ImageFilter {
-        let count = file.counts().positions as usize;
-        ImageFilter::build(count, file.every_record().map(|at| file.board_of(at)))
-    }
-
     /// The key a board is asked by ([`image_key`]), the same for each of
     /// its images.
     #[inline]

@@ -199,8 +199,10 @@ impl Book {
     /// An [`ImageFilter`](super::ImageFilter) of every board the book
     /// holds: built on each call (a byte a position), for work that asks
     /// about many boards the book mostly does not hold.
-    pub fn image_filter(&self) -> super::ImageFilter {
-        super::filter::ImageFilter::of(&self.file)
+    pub fn image_filter(&self) -> super::filter::ImageFilter {
+        let file = &self.file;
+        let count = file.counts.positions as usize;
+        super::filter::ImageFilter::build(count, file.every_record().map(|at| file.board_of(at)))
     }
 
     /// A [`Locator`](super::Locator): boards looked up many at a time.
