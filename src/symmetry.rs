@@ -224,6 +224,77 @@ pub fn symmetry_between(stored: &Board, actual: &Board) -> Option<Symmetry> {
         .find(|s| players[s.index() as usize] == actual.player && s.bits(stored.opponent) == actual.opponent)
 }
 
+/// The least square of the orbit of square `x` under the eight symmetries:
+/// squares share it exactly when some symmetry maps one onto the other.
+const fn orbit_of(x: u8) -> u8 {
+    let mut least = x;
+    let mut s = 1;
+    while s < 8 {
+        let image = Symmetry(s).square_index(x);
+        if image < least {
+            least = image;
+        }
+        s += 1;
+    }
+    least
+}
+
+/// A disc's weight in [`image_key`]: a SplitMix64 output drawn for its
+/// colour (0 the side to move, 1 the other) and its square's orbit, so
+/// that squares of one orbit weigh the same.
+const fn disc_weight(colour: u8, orbit: u8) -> u64 {
+    let mut z = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(1 + colour as u64 * 64 + orbit as u64);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `IMAGE_KEY_BYTES[colour][i][byte]`: the summed weights of the discs
+/// `byte` places on row `i` (bits `8i..8i + 8`), so that a board's key is
+/// sixteen table reads and additions.
+static IMAGE_KEY_BYTES: [[[u64; 256]; 8]; 2] = {
+    let mut table = [[[0u64; 256]; 8]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let mut row = 0;
+        while row < 8 {
+            let mut byte = 0;
+            while byte < 256 {
+                let mut sum = 0u64;
+                let mut bit = 0;
+                while bit < 8 {
+                    if byte >> bit & 1 != 0 {
+                        sum = sum.wrapping_add(disc_weight(colour as u8, orbit_of((row * 8 + bit) as u8)));
+                    }
+                    bit += 1;
+                }
+                table[colour][row][byte] = sum;
+                byte += 1;
+            }
+            row += 1;
+        }
+        colour += 1;
+    }
+    table
+};
+
+/// A key all eight images of a board share, without normalizing it: the
+/// sum of a weight per disc that depends only on the disc's colour and on
+/// its square's orbit under the symmetries (of which there are ten), so
+/// that a symmetry, which moves each disc within its orbit, leaves the sum
+/// as it is. Boards with the same count of each colour's discs in each
+/// orbit share a key; others share one only by a chance of about 2^-64
+/// (the weights are random). A filter of the keys of the boards a book
+/// holds tells most boards it does not hold before they are normalized.
+#[inline]
+pub fn image_key(board: &Board) -> u64 {
+    let (player, opponent) = (board.player.to_le_bytes(), board.opponent.to_le_bytes());
+    let [mine, theirs] = &IMAGE_KEY_BYTES;
+    (0..8).fold(0u64, |key, i| {
+        key.wrapping_add(mine[i][player[i] as usize]).wrapping_add(theirs[i][opponent[i] as usize])
+    })
+}
+
 /// True when the board is already in its stored form.
 pub fn is_normalized(board: &Board) -> bool {
     Symmetry::ALL[1..].iter().all(|s| s.board(board) >= *board)
@@ -370,6 +441,76 @@ mod tests {
                     let x = Square::new(i).unwrap();
                     assert_eq!(a.after(b).square(x), a.square(b.square(x)), "{a:?} after {b:?} on {x}");
                 }
+            }
+        }
+    }
+
+    /// The key by its definition, a square at a time, each disc weighed
+    /// by its orbit found by applying every symmetry to its square.
+    fn slow_image_key(board: &Board) -> u64 {
+        let orbit = |i: u8| Symmetry::ALL.iter().map(|s| s.square(Square::new(i).unwrap()).index()).min().unwrap();
+        (0..64u8).fold(0u64, |key, i| {
+            let weight = |colour| disc_weight(colour, orbit(i));
+            match (board.player >> i & 1, board.opponent >> i & 1) {
+                (1, _) => key.wrapping_add(weight(0)),
+                (_, 1) => key.wrapping_add(weight(1)),
+                _ => key,
+            }
+        })
+    }
+
+    /// Each colour's disc count in each of the ten orbits of squares.
+    fn orbit_counts(board: &Board) -> [[u8; 10]; 2] {
+        let orbits: Vec<u8> = (0..64).filter(|&i| orbit_of(i) == i).collect();
+        assert_eq!(orbits.len(), 10, "ten orbits");
+        let mut counts = [[0u8; 10]; 2];
+        for (colour, bits) in [board.player, board.opponent].into_iter().enumerate() {
+            for i in Square::iter(bits) {
+                counts[colour][orbits.iter().position(|&o| o == orbit_of(i.index())).unwrap()] += 1;
+            }
+        }
+        counts
+    }
+
+    fn any_board() -> impl proptest::strategy::Strategy<Value = Board> {
+        use proptest::prelude::*;
+        (any::<u64>(), any::<u64>()).prop_map(|(occupied, player)| Board::new(occupied & player, occupied & !player))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+
+        /// Every image of a board has its key, and the key is the slow
+        /// reference's.
+        #[test]
+        fn every_image_of_a_board_has_its_key(board in any_board()) {
+            let key = image_key(&board);
+            proptest::prop_assert_eq!(key, slow_image_key(&board));
+            for s in Symmetry::ALL {
+                proptest::prop_assert_eq!(image_key(&s.board(&board)), key, "symmetry {}", s.index());
+            }
+            proptest::prop_assert_eq!(image_key(&normalize(&board).board), key);
+        }
+
+        /// Boards share a key only when they have the same discs in each
+        /// orbit, which boards that are not each other's images rarely do.
+        #[test]
+        fn boards_with_other_orbit_counts_have_other_keys(a in any_board(), b in any_board()) {
+            let same_counts = orbit_counts(&a) == orbit_counts(&b);
+            proptest::prop_assert_eq!(image_key(&a) == image_key(&b), same_counts);
+        }
+    }
+
+    #[test]
+    fn boards_one_disc_apart_or_with_the_sides_swapped_have_other_keys() {
+        for board in random_boards(2000) {
+            let key = image_key(&board);
+            if board.player != board.opponent {
+                assert_ne!(image_key(&board.swapped()), key, "{board:?}");
+            }
+            for i in Square::iter(board.empty()) {
+                assert_ne!(image_key(&Board::new(board.player | i.bit(), board.opponent)), key);
+                assert_ne!(image_key(&Board::new(board.player, board.opponent | i.bit())), key);
             }
         }
     }

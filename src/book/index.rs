@@ -22,7 +22,7 @@
 //! ends.
 
 use super::access_order::RegionOrder;
-use super::filter::Filter;
+use super::filter::{Filter, INDEXED_BITS};
 use crate::board::Board;
 use crate::record::RecordId;
 
@@ -257,7 +257,7 @@ impl Table {
         group.control[bucket % GROUP] = tag_of(hash);
         group.located[bucket % GROUP] = at;
         self.len += 1;
-        self.filter.insert(hash);
+        self.filter.insert(hash & INDEXED_BITS);
         Ok(())
     }
 }
@@ -378,13 +378,13 @@ impl PositionIndex {
     /// true if one may be, which a lookup then tells.
     #[inline]
     pub fn may_hold(&self, hash: u64) -> bool {
-        self.halves[half_of(hash)].filter.may_hold(hash)
+        self.halves[half_of(hash)].filter.may_hold(hash & INDEXED_BITS)
     }
 
     /// Asks for what [`PositionIndex::may_hold`] of `hash` reads.
     #[inline]
     pub fn prefetch_filter(&self, hash: u64) {
-        self.halves[half_of(hash)].filter.prefetch(hash);
+        self.halves[half_of(hash)].filter.prefetch(hash & INDEXED_BITS);
     }
 
     /// Boards held.
@@ -497,7 +497,7 @@ impl Chunk {
         for (i, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
                 table.prefetch(self.pending[ahead].hash);
-                table.filter.prefetch(self.pending[ahead].hash);
+                table.filter.prefetch(self.pending[ahead].hash & INDEXED_BITS);
             }
             let p = &self.pending[i];
             if let Err(refused) = table.insert(p.hash, p.at, board_of) {

@@ -21,6 +21,7 @@ pub use crate::os::Bytes;
 pub use crate::record::problem::{FormatError, MoveSlot, Problem};
 pub use crate::record::{Details, FilePlace, Leaf, Link, Record, RecordId, Score};
 pub use file::{BookCounts, BookFile, IndexLookup, ReadOptions, CHUNK_RECORDS};
+pub use filter::ImageFilter;
 pub use loaded::Book;
 pub use parents::Parents;
 pub use problem::BookError;
