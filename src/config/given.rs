@@ -14,67 +14,49 @@ use super::values::{Config, Part};
 use clap::{Args, Parser};
 use std::path::Path;
 
-/// The settings as given, each key once: a flag (`--min-gap 2`) and a key of
-/// config.toml (`min_gap = 2`). The keys come in groups, so that each
-/// command takes (and its `--help` shows) only the ones it uses;
-/// `display_order` keeps the order the keys were first listed in.
-#[derive(Args, Debug, Default, Clone)]
-pub struct Settings {
-    #[command(flatten)]
-    pub book: BookKeys,
-    #[command(flatten)]
-    pub read: ReadKeys,
-    #[command(flatten)]
-    pub log: LogKeys,
-    #[command(flatten)]
-    pub progress: ProgressKeys,
-    #[command(flatten)]
-    pub mine: MineKeys,
-    #[command(flatten)]
-    pub written: WrittenKeys,
-    #[command(flatten)]
-    pub line: LineKeys,
-    #[command(flatten)]
-    pub walk: WalkKeys,
-    #[command(flatten)]
-    pub inspect: InspectKeys,
-    #[command(flatten)]
-    pub engines: EngineKeys,
-    #[command(flatten)]
-    pub extend: ExtendKeys,
-    #[command(flatten)]
-    pub grow: GrowKeys,
-    #[command(flatten)]
-    pub deepen: DeepenKeys,
-    #[command(flatten)]
-    pub write: WriteKeys,
-    #[command(flatten)]
-    pub games: GamesKeys,
+/// Declares [`Settings`], a field a group, and [`Settings::groups`], the
+/// same fields in the same order: a group is named once.
+macro_rules! settings {
+    ($($field:ident: $group:ty),* $(,)?) => {
+        /// The settings as given, each key once: a flag (`--min-gap 2`) and a key of
+        /// config.toml (`min_gap = 2`). The keys come in groups, so that each
+        /// command takes (and its `--help` shows) only the ones it uses;
+        /// `display_order` keeps the order the keys were first listed in.
+        #[derive(Args, Debug, Default, Clone)]
+        pub struct Settings {
+            $(
+                #[command(flatten)]
+                pub $field: $group,
+            )*
+        }
+
+        impl Settings {
+            /// Every group, in the order of the flags' declaration (a group within
+            /// one, `grow`'s `stop`, with it).
+            fn groups(&self) -> Vec<&dyn Landing> {
+                vec![$(&self.$field),*]
+            }
+        }
+    };
 }
 
-impl Settings {
-    /// Every group, in the order of the flags' declaration (a group within
-    /// one, `grow`'s `stop`, with it).
-    fn groups(&self) -> [&dyn Landing; 15] {
-        [
-            &self.book,
-            &self.read,
-            &self.log,
-            &self.progress,
-            &self.mine,
-            &self.written,
-            &self.line,
-            &self.walk,
-            &self.inspect,
-            &self.engines,
-            &self.extend,
-            &self.grow,
-            &self.deepen,
-            &self.write,
-            &self.games,
-        ]
-    }
-}
+settings!(
+    book: BookKeys,
+    read: ReadKeys,
+    log: LogKeys,
+    progress: ProgressKeys,
+    mine: MineKeys,
+    written: WrittenKeys,
+    line: LineKeys,
+    walk: WalkKeys,
+    inspect: InspectKeys,
+    engines: EngineKeys,
+    extend: ExtendKeys,
+    grow: GrowKeys,
+    deepen: DeepenKeys,
+    write: WriteKeys,
+    games: GamesKeys,
+);
 
 /// A group as the whole config takes it: its keys landed in their theme's part.
 trait Landing {
