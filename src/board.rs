@@ -250,6 +250,16 @@ impl Board {
         }
     }
 
+    /// Whether `mv` is legal here, given `legal`, this board's
+    /// [`Board::legal_moves`]: what [`Board::check_move`] says without the
+    /// flips, for checking several moves of one board.
+    pub fn allows(&self, mv: Move, legal: Bitboard) -> bool {
+        match mv {
+            Move::Pass => self.must_pass(),
+            Move::Play(square) => legal & square.bit() != 0,
+        }
+    }
+
     /// Plays a move whose flips came from [`Board::check_move`]; sides are swapped.
     pub fn play(&mut self, mv: Move, flipped: Bitboard) {
         if let Move::Play(square) = mv {
@@ -552,6 +562,27 @@ mod tests {
                 Board::new(player, occupied & !player)
             })
             .collect()
+    }
+
+    /// `allows`, given the legal moves found once, against `check_move`,
+    /// which plays each move: every square and the pass, boards that must
+    /// pass included.
+    #[test]
+    fn allows_says_what_check_move_says() {
+        let mut boards = random_boards(500);
+        boards.push(Board::new(0x0000_0000_0000_0001, 0x0000_0000_0000_0002).swapped());
+        let (mut passes, mut legal_moves) = (0, 0);
+        for board in boards {
+            let legal = board.legal_moves();
+            let moves = (0..64).map(|i| Move::Play(Square::new(i).unwrap())).chain([Move::Pass]);
+            for mv in moves {
+                let checked = board.check_move(mv).is_some();
+                assert_eq!(board.allows(mv, legal), checked, "{board:?} {mv:?}");
+                passes += usize::from(checked && mv == Move::Pass);
+                legal_moves += usize::from(checked);
+            }
+        }
+        assert!(passes > 0 && legal_moves > 1000, "{passes} passes, {legal_moves} legal moves checked");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! every record, listing all problems rather than stopping at the first.
 
 use super::{Book, BookError, BookFile, CHUNK_RECORDS};
-use crate::board::{hash_board, Board, Move};
+use crate::board::{hash_board, Board};
 use crate::format::edax::{self, board_problems, RawRecord};
 use crate::format::egaroucid;
 use crate::format::egaroucid::older::{self as older, OlderRecord};
@@ -267,11 +267,7 @@ fn check_edax_record(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
     let slots = (0..record.n_links()).map(MoveSlot::Link).chain([MoveSlot::Leaf]);
     let mut moves_seen = 0u128;
     for (slot, link) in slots.filter_map(|slot| Some((slot, record.link_at(slot)?))) {
-        let is_legal = match link.mv {
-            Move::Play(square) => legal & square.bit() != 0,
-            Move::Pass => board.must_pass(),
-        };
-        if !is_legal {
+        if !board.allows(link.mv, legal) {
             problems.push(Problem::IllegalMove { slot, mv: link.mv });
         }
         let bit = 1u128 << link.mv.code();
@@ -466,7 +462,7 @@ fn first_damage_in(file: &BookFile, ids: std::ops::Range<usize>) -> Option<Forma
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::board::{Move, Square};
     use crate::book::FilePlace as Place;
     use crate::format::edax::entries::{encode, Entry};
     use crate::record::{Link, Score};
