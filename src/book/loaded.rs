@@ -279,7 +279,12 @@ struct Checked {
     counts: BookCounts,
     /// How many boards each half of the index gets.
     per_half: [usize; HALVES],
-    /// Every record's [`IndexKey`], by record id.
+    /// Every record's [`IndexKey`], by record id. In the small pages the
+    /// system gives by default, not huge ones: the keys are written in
+    /// order and read in order, so huge pages would spare no TLB misses,
+    /// and where the kernel has to gather each fresh huge page first, they
+    /// cost several times as much to touch (docs/benchmarks.md, fresh
+    /// memory: loading the 100M book's 800 MB of keys took 2 to 6 s longer).
     keys: Vec<IndexKey>,
 }
 
@@ -326,7 +331,6 @@ fn check_edax(bytes: &[u8]) -> Result<Checked, FormatError> {
     let mut problems = Vec::new();
     // As many records as the file could hold: a bound the file sets, not its header.
     let mut keys = Vec::with_capacity(bytes.len() / edax::RECORD_MIN_LEN);
-    crate::os::advise_huge_pages(&mut keys);
     for item in edax::records(bytes) {
         let (id, offset, raw) = item?;
         raw.load_problems(&mut problems);
@@ -353,7 +357,6 @@ fn check_egaroucid(bytes: &[u8], origin: Option<Box<Origin>>) -> Result<Checked,
     let mut per_half = [0; HALVES];
     let mut problems = Vec::new();
     let mut keys = Vec::with_capacity(bytes.len() / egaroucid::RECORD_LEN);
-    crate::os::advise_huge_pages(&mut keys);
     for item in egaroucid::records(bytes) {
         let (id, offset, raw) = item?;
         raw.load_problems(&mut problems);
