@@ -4,9 +4,10 @@
 use crate::app::error::AppError;
 use crate::config::Config;
 use crate::progress::Progress;
-use bookminer::book::{Book, ReadOptions};
+use bookminer::book::{Book, BookError, ReadOptions};
 use bookminer::wording::count;
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// Creates the log file, if one was asked for: called once the command's
@@ -44,6 +45,45 @@ pub fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<B
     shown.stage(format!("loading {}", path.display()));
     let book = Book::open(path, &read_options(config));
     shown.clear();
+    loaded(path, config, began, book)
+}
+
+/// A book loading on a thread of its own while the run does something
+/// else first (greets its engines): [`PendingBook::wait`] has it.
+/// Dropped unwaited (the run stopped first), the thread is left to end
+/// with the process, its book unused.
+pub struct PendingBook {
+    path: PathBuf,
+    began: Instant,
+    /// None: no thread could be started; the book is loaded when waited for.
+    loading: Option<JoinHandle<Result<Book, BookError>>>,
+}
+
+/// Starts loading the book at `path`, as the config says books are read,
+/// on a thread of its own.
+pub fn load_beside(path: &Path, config: &Config) -> PendingBook {
+    let (owned, options) = (path.to_path_buf(), read_options(config));
+    let loading = std::thread::Builder::new().name("load".to_string()).spawn(move || Book::open(&owned, &options));
+    PendingBook { path: path.to_path_buf(), began: Instant::now(), loading: loading.ok() }
+}
+
+impl PendingBook {
+    /// The book, once loaded (a spinner turning meanwhile on a terminal),
+    /// as [`open_book`] gives it.
+    pub fn wait(self, config: &Config, shown: &mut Progress) -> Result<Book, AppError> {
+        shown.stage(format!("loading {}", self.path.display()));
+        let book = match self.loading {
+            Some(loading) => loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => Book::open(&self.path, &read_options(config)),
+        };
+        shown.clear();
+        loaded(&self.path, config, self.began, book)
+    }
+}
+
+/// What [`open_book`] says of the book at `path`, loaded since `began`:
+/// its error, or its size (the log file opened, its inputs found good).
+fn loaded(path: &Path, config: &Config, began: Instant, book: Result<Book, BookError>) -> Result<Book, AppError> {
     let book = book?;
     inputs_are_good(config);
     tracing::info!(

@@ -1,7 +1,7 @@
 //! What every growth command does before its own work: its engines
 //! named and greeted, its paths and journal, its book read.
 
-use crate::app::book::open_book;
+use crate::app::book::load_beside;
 use crate::app::error::AppError;
 use crate::app::interrupt::{cancel, stop_on_interrupt, wind_down_on_interrupt};
 use crate::app::options::extend_options;
@@ -108,8 +108,8 @@ pub enum OnInterrupt {
 
 /// The steps every growth command takes before its own work, in this
 /// order: refusals first (a refusal should not wait for a large book), the
-/// engines greeted before the book is read (one that cannot start says so
-/// at once), then the book.
+/// engines greeted while the book is read beside them (one that cannot
+/// start says so at once, without waiting for the book), then the book.
 pub fn begin_growth(
     config: &Config,
     (input, output): (&Path, &Path),
@@ -169,11 +169,14 @@ fn begin(
         OnInterrupt::Stop => stop_on_interrupt("the journal is kept; OUT will not be written"),
     }
     let mut options = extend_options(config);
+    // The book is read while the engines are greeted, each mostly on a
+    // core of its own; what the greeting says comes first all the same.
+    let book = load_beside(input, config);
     // Only a second Ctrl-C stops the greeting when the first winds down:
     // after one, the run goes on, dispatches nothing and writes the book.
     options.engines = bookminer::growth::greet(&paths, &engines, options.engine_timeout, cancel())?;
     let shown = RefCell::new(Progress::default());
-    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    let book = book.wait(config, &mut shown.borrow_mut())?;
     if same_format {
         check_out_name(output, book.format().kept_as(), command)?;
     }

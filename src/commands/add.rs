@@ -116,7 +116,7 @@ impl Run for Add {
 }
 
 /// `add IN GAMES... OUT`: every game file told a format by its name and
-/// the engines greeted before the book is read.
+/// the engines greeted while the book is read.
 fn run_add(config: &Config, input: &Path, games: &[PathBuf], output: &Path, fresh: bool) -> Result<u8, AppError> {
     let files = GameFiles::new(games)?;
     let Growing { paths, options, book, shown } =

@@ -32,7 +32,7 @@ use std::path::Path;
 /// again, so an interrupted run loses only the searches under way. One
 /// run at a time: a second run on a journal in use is refused (status
 /// 2), naming the process that holds it. Each engine is started and
-/// greeted before the book is read: when none answers (not found, no
+/// greeted while the book is read: when none answers (not found, no
 /// eval file), the run stops at once (status 3), quoting what each
 /// wrote on its standard error. An engine that crashes, hangs past
 /// engine_timeout or answers nonsense is restarted and asked twice

@@ -1,7 +1,7 @@
 //! `fix`: Edax's `book negamax`, and with --link Edax's `book fix` first
 //! (every legal move whose child the book holds linked).
 
-use crate::app::book::open_book;
+use crate::app::book::{load_beside, open_book};
 use crate::app::control::{with_control, with_control_of};
 use crate::app::ending::end;
 use crate::app::error::AppError;
@@ -150,9 +150,9 @@ fn fix_read(config: &Config, book: Book, paths: &FixPaths, shown: &RefCell<Progr
     Ok(0)
 }
 
-/// `fix --link IN OUT`: the engines, when given, greeted before the book
-/// is read; an Egaroucid book, whose links are implicit, fixed as `fix`
-/// fixes it.
+/// `fix --link IN OUT`: the engines, when given, greeted while the book
+/// is read beside them (what the greeting says first); an Egaroucid book,
+/// whose links are implicit, fixed as `fix` fixes it.
 fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Result<u8, AppError> {
     let engines = if config.engines.engines.is_empty() { Vec::new() } else { engine_commands(config, "fix --link")? };
     // Refused in fix --link's words (issue 64: it said "extend").
@@ -161,13 +161,14 @@ fn run_fix_link(config: &Config, input: &Path, output: &Path, fresh: bool) -> Re
     check_out_named(output, "fix")?;
     stop_on_interrupt("the journal is kept; OUT will not be written");
     let engine_timeout = std::time::Duration::from_secs(config.engines.engine_timeout);
+    let book = load_beside(input, config);
     let engines = match engines.is_empty() {
         true => Vec::new(),
         false => bookminer::growth::greet(&paths, &engines, engine_timeout, cancel())?,
     };
     let options = LinkOptions { engines, engine_timeout };
     let shown = RefCell::new(Progress::default());
-    let book = open_book(input, config, &mut shown.borrow_mut())?;
+    let book = book.wait(config, &mut shown.borrow_mut())?;
     check_out_name(output, book.format().kept_as(), "fix")?;
     if book.header().edax().is_none() {
         tracing::warn!("--link changes nothing in an Egaroucid book: its links are the moves whose child it holds");

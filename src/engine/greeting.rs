@@ -1,4 +1,4 @@
-//! An engine greeted before a run reads its book: started once, sent the
+//! An engine greeted before a run uses its book: started once, sent the
 //! probe ([`PROBE`]), and told by its answer which protocol it speaks; an
 //! engine named a protocol must answer as that one's console. An engine
 //! that answers as none is refused within [`FIRST_WORDS_WAIT`] of its first

@@ -175,7 +175,7 @@ fn started_text(failed: &[(String, Fault)]) -> String {
 }
 
 /// Starts one process of each engine of `engines`, greets it and lets it
-/// go, all at once, before a run reads its book: the protocol each speaks
+/// go, all at once, before a run uses its book: the protocol each speaks
 /// is told from its answer (or checked, where named), and an engine that
 /// cannot start (not found, no evaluation file) is known at once, in its
 /// own words. When none starts the run stops here; an engine that alone

@@ -1,4 +1,5 @@
-//! The engines a growth command runs: greeted before the book is read,
+//! The engines a growth command runs: greeted as the run starts (its book
+//! read meanwhile, what the greeting says coming first),
 //! started as processes in the run's folder, and what a fleet that gave
 //! up means to the run.
 
@@ -12,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Greets the engines `named` ([`crate::engine::greet`]), in the run's
-/// scratch folder, before the run reads its book: the fleet's engines,
+/// scratch folder, before the run uses its book: the fleet's engines,
 /// each with the protocol it speaks and its workers.
 pub fn greet(
     paths: &GrowthPaths,

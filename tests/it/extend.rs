@@ -260,8 +260,9 @@ fn a_sleeping_engine_and_a_flooding_one_are_stopped_with_status_3() {
 }
 
 /// Issue 40 item 7: an engine that cannot start (not found, no evaluation
-/// file) is greeted before the book is read, and the run stops at once
-/// with status 3 in the engine's own words, even under `-q`: no restarts.
+/// file) is greeted before the book is used (read beside the greeting), and
+/// the run stops at once with status 3 in the engine's own words, even
+/// under `-q`, whatever the book: no restarts.
 #[test]
 fn an_engine_that_cannot_start_fails_at_once_in_its_own_words_before_the_book_is_read() {
     let dir = tempfile::tempdir().unwrap();

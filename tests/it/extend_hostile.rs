@@ -106,7 +106,7 @@ fn a_second_run_on_a_journal_in_use_is_refused_at_once_and_the_first_finishes_un
     let dir = tempfile::tempdir().unwrap();
     // The workers' engines wait for the file `go`: until then the first run
     // holds its journal (workers start after it is taken) and searches
-    // nothing. The first start, the greeting before the book is read
+    // nothing. The first start, the greeting as the run starts
     // (issue 40 item 7), goes through.
     let gated = format!(
         "sh -c 'if [ -e greeted ]; then touch waiting; while [ ! -e go ]; do sleep 0.05; done; else touch greeted; fi; exec \"$0\" \"$@\"' {}",

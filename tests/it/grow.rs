@@ -325,8 +325,8 @@ fn grow_refuses_what_extend_refuses_with_its_statuses() {
     assert!(!dir.path().join("out.dat").exists() && !dir.path().join("out.egbk3").exists());
 }
 
-/// Issue 40 item 7: grow greets its engines before the book is read, as
-/// extend does: one that cannot start stops the run at once, in its words.
+/// Issue 40 item 7: grow greets its engines as extend does, before it uses
+/// its book: one that cannot start stops the run at once, in its words.
 #[test]
 fn an_engine_that_cannot_start_stops_grow_at_once_in_its_own_words() {
     let dir = tempfile::tempdir().unwrap();

@@ -328,7 +328,7 @@ fn a_book_with_nothing_to_link_is_written_as_fix_writes_it_with_nothing_set_asid
 }
 
 /// Issue 64, point 8: the summary's elapsed counts the engines' start
-/// (greeted before the book is read): an engine that takes 2 s to start
+/// (greeted as the run starts): an engine that takes 2 s to start
 /// makes a run of at least 2 s, which said 0.003 s.
 #[test]
 fn the_elapsed_time_counts_the_engines_start() {
