@@ -186,6 +186,16 @@ impl<'b> Store<'b> {
         &self.changed
     }
 
+    /// The record `id` of the book read as growth changed it, if it did:
+    /// its bit asked first, which spares hashing the id of each record
+    /// not changed (the book written whole asks of every record).
+    pub fn changed_record(&self, id: RecordId) -> Option<&Node> {
+        match self.changed_ids.contains(id) {
+            true => self.changed.get(&id),
+            false => None,
+        }
+    }
+
     /// The position with this stored board, if the growing book holds it.
     pub fn find(&self, board: &Board) -> Option<NodeId> {
         if let Some(&k) = self.added_ids.get(board) {
@@ -215,8 +225,7 @@ impl<'b> Store<'b> {
     /// book read's record as it stands.
     pub fn locate(&self, id: NodeId) -> Stored<'_> {
         match id {
-            NodeId::Book(at) if !self.changed_ids.contains(at.id) => Stored::Record(at),
-            NodeId::Book(at) => self.changed.get(&at.id).map_or(Stored::Record(at), Stored::Node),
+            NodeId::Book(at) => self.changed_record(at.id).map_or(Stored::Record(at), Stored::Node),
             NodeId::Added(k) => Stored::Node(&self.added[k as usize]),
         }
     }

@@ -248,7 +248,7 @@ pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64>
         Flavor::Edax(_) => {
             for (id, offset, raw) in edax::records(bytes).map_while(Result::ok) {
                 end = offset + raw.byte_len();
-                match store.changed().get(&id) {
+                match store.changed_record(id) {
                     Some(node) => {
                         copy_run(out, &mut run_from, offset)?;
                         encoded.clear();
@@ -265,7 +265,7 @@ pub fn write_unfixed(store: &Store<'_>, out: &mut impl Write) -> io::Result<u64>
             // Every record of the layout read, those out of the book too.
             for (id, offset, raw) in egaroucid::records(bytes).map_while(Result::ok) {
                 end = offset + raw.bytes().len();
-                match store.changed().get(&id) {
+                match store.changed_record(id) {
                     Some(node) => {
                         copy_run(out, &mut run_from, offset)?;
                         encoded.clear();
