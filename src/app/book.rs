@@ -8,7 +8,7 @@ use bookminer::book::{Book, BookError, ReadOptions};
 use bookminer::wording::count;
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Creates the log file, if one was asked for: called once the command's
 /// inputs have been read and found good.
@@ -45,7 +45,7 @@ pub fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<B
     shown.stage(format!("loading {}", path.display()));
     let book = Book::open(path, &read_options(config));
     shown.clear();
-    loaded(path, config, began, book)
+    loaded(path, config, began.elapsed(), book)
 }
 
 /// A book loading on a thread of its own while the run does something
@@ -54,43 +54,44 @@ pub fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<B
 /// with the process, its book unused.
 pub struct PendingBook {
     path: PathBuf,
-    began: Instant,
-    /// None: no thread could be started; the book is loaded when waited for.
-    loading: Option<JoinHandle<Result<Book, BookError>>>,
+    /// The book, and how long its load took (None: no thread could be
+    /// started; the book is loaded when waited for).
+    loading: Option<JoinHandle<(Result<Book, BookError>, Duration)>>,
 }
 
 /// Starts loading the book at `path`, as the config says books are read,
 /// on a thread of its own.
 pub fn load_beside(path: &Path, config: &Config) -> PendingBook {
     let (owned, options) = (path.to_path_buf(), read_options(config));
-    let loading = std::thread::Builder::new().name("load".to_string()).spawn(move || Book::open(&owned, &options));
-    PendingBook { path: path.to_path_buf(), began: Instant::now(), loading: loading.ok() }
+    let loading = std::thread::Builder::new().name("load".to_string()).spawn(move || {
+        let began = Instant::now();
+        (Book::open(&owned, &options), began.elapsed())
+    });
+    PendingBook { path: path.to_path_buf(), loading: loading.ok() }
 }
 
 impl PendingBook {
     /// The book, once loaded (a spinner turning meanwhile on a terminal),
     /// as [`open_book`] gives it.
     pub fn wait(self, config: &Config, shown: &mut Progress) -> Result<Book, AppError> {
+        let Some(loading) = self.loading else { return open_book(&self.path, config, shown) };
         shown.stage(format!("loading {}", self.path.display()));
-        let book = match self.loading {
-            Some(loading) => loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => Book::open(&self.path, &read_options(config)),
-        };
+        let (book, took) = loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         shown.clear();
-        loaded(&self.path, config, self.began, book)
+        loaded(&self.path, config, took, book)
     }
 }
 
-/// What [`open_book`] says of the book at `path`, loaded since `began`:
-/// its error, or its size (the log file opened, its inputs found good).
-fn loaded(path: &Path, config: &Config, began: Instant, book: Result<Book, BookError>) -> Result<Book, AppError> {
+/// What [`open_book`] says of the book at `path`, loaded in `took`: its
+/// error, or its size (the log file opened, its inputs found good).
+fn loaded(path: &Path, config: &Config, took: Duration, book: Result<Book, BookError>) -> Result<Book, AppError> {
     let book = book?;
     inputs_are_good(config);
     tracing::info!(
         "{}: {} loaded in {:.3} s (index {} MB)",
         path.display(),
         count(book.counts().positions, "position", "positions"),
-        began.elapsed().as_secs_f64(),
+        took.as_secs_f64(),
         book.index().allocation_size() >> 20
     );
     if book.counts().merged > 0 {
