@@ -41,11 +41,8 @@ pub fn read_options(config: &Config) -> ReadOptions {
 
 /// Loads a book, a spinner turning meanwhile on a terminal.
 pub fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<Book, AppError> {
-    let began = Instant::now();
-    shown.stage(format!("loading {}", path.display()));
-    let book = Book::open(path, &read_options(config));
-    shown.clear();
-    loaded(path, config, began.elapsed(), book)
+    let options = read_options(config);
+    shown_loading(path, config, shown, || timed_open(path, &options))
 }
 
 /// A book loading on a thread of its own while the run does something
@@ -54,8 +51,7 @@ pub fn open_book(path: &Path, config: &Config, shown: &mut Progress) -> Result<B
 /// with the process, its book unused.
 pub struct PendingBook {
     path: PathBuf,
-    /// The book, and how long its load took (None: no thread could be
-    /// started; the book is loaded when waited for).
+    /// None: no thread could be started; the book is loaded when waited for.
     loading: Option<JoinHandle<(Result<Book, BookError>, Duration)>>,
 }
 
@@ -63,10 +59,7 @@ pub struct PendingBook {
 /// on a thread of its own.
 pub fn load_beside(path: &Path, config: &Config) -> PendingBook {
     let (owned, options) = (path.to_path_buf(), read_options(config));
-    let loading = std::thread::Builder::new().name("load".to_string()).spawn(move || {
-        let began = Instant::now();
-        (Book::open(&owned, &options), began.elapsed())
-    });
+    let loading = std::thread::Builder::new().name("load".to_string()).spawn(move || timed_open(&owned, &options));
     PendingBook { path: path.to_path_buf(), loading: loading.ok() }
 }
 
@@ -75,16 +68,29 @@ impl PendingBook {
     /// as [`open_book`] gives it.
     pub fn wait(self, config: &Config, shown: &mut Progress) -> Result<Book, AppError> {
         let Some(loading) = self.loading else { return open_book(&self.path, config, shown) };
-        shown.stage(format!("loading {}", self.path.display()));
-        let (book, took) = loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        shown.clear();
-        loaded(&self.path, config, took, book)
+        let join = || loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        shown_loading(&self.path, config, shown, join)
     }
 }
 
-/// What [`open_book`] says of the book at `path`, loaded in `took`: its
-/// error, or its size (the log file opened, its inputs found good).
-fn loaded(path: &Path, config: &Config, took: Duration, book: Result<Book, BookError>) -> Result<Book, AppError> {
+/// The book at `path` read with `options`, and how long that took.
+fn timed_open(path: &Path, options: &ReadOptions) -> (Result<Book, BookError>, Duration) {
+    let began = Instant::now();
+    (Book::open(path, options), began.elapsed())
+}
+
+/// The book at `path` that `load` gives, a spinner turning meanwhile:
+/// its error, or the book, its size logged with the time its own load took
+/// (the log file opened once its inputs are found good).
+fn shown_loading(
+    path: &Path,
+    config: &Config,
+    shown: &mut Progress,
+    load: impl FnOnce() -> (Result<Book, BookError>, Duration),
+) -> Result<Book, AppError> {
+    shown.stage(format!("loading {}", path.display()));
+    let (book, took) = load();
+    shown.clear();
     let book = book?;
     inputs_are_good(config);
     tracing::info!(

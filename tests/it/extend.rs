@@ -264,7 +264,7 @@ fn a_sleeping_engine_and_a_flooding_one_are_stopped_with_status_3() {
 /// the run stops at once with status 3 in the engine's own words, even
 /// under `-q`, whatever the book: no restarts.
 #[test]
-fn an_engine_that_cannot_start_fails_at_once_in_its_own_words_before_the_book_is_read() {
+fn an_engine_that_cannot_start_fails_at_once_in_its_own_words_before_the_book_is_used() {
     let dir = tempfile::tempdir().unwrap();
     // Not a book: a run that read it first would refuse it (status 2).
     let not_a_book = dir.path().join("not-a-book.dat");
