@@ -13,11 +13,13 @@
 
 mod fixed;
 mod receipt;
+mod rescored;
 pub(crate) mod solutions;
 mod solver;
 mod visitor;
 mod write;
 
+pub use rescored::Rescored;
 pub(crate) use write::fix_edax_record;
 pub use write::Changes;
 
@@ -263,6 +265,20 @@ impl FixedInto<'_> {
 pub fn fix_into<'c>(
     book: Book,
     options: &FixOptions,
+    out: (&mut impl io::Write, &Path),
+    receipt: (&mut impl io::Write, &Path),
+    control: Control<'c>,
+) -> Result<FixedInto<'c>, FixError> {
+    fix_rescored_into(book, &Rescored::default(), options, out, receipt, control)
+}
+
+/// [`fix_into`] of the Edax book `book` with some records' links given
+/// other scores first, as `rescored` says: what `fix_into` writes of the
+/// book so rescored.
+pub fn fix_rescored_into<'c>(
+    book: Book,
+    rescored: &Rescored,
+    options: &FixOptions,
     (out, out_path): (&mut impl io::Write, &Path),
     (receipt, receipt_path): (&mut impl io::Write, &Path),
     control: Control<'c>,
@@ -277,7 +293,7 @@ pub fn fix_into<'c>(
     }
     (control.phase)(Phase::Writing);
     let writing = Instant::now();
-    let written = write::write_fixed(resolved, &fixed, &options.style, out, receipt, control.cancel);
+    let written = write::write_fixed(resolved, &fixed, rescored, &options.style, out, receipt, control.cancel);
     let changes = written.map_err(|failure| match failure {
         SinkFailure::Io(source) => io_error(out_path)(source),
         SinkFailure::Own(Broken::Receipt(source)) => io_error(receipt_path)(source),

@@ -5,6 +5,7 @@
 
 use super::fixed::{Fixed, Solutions};
 use super::receipt::{Change, Receipt};
+use super::rescored::Rescored;
 use super::solutions::EdaxSolutions;
 use crate::board::{Board, Move};
 use crate::book::{Destination, RecordId, ResolvedBook};
@@ -206,11 +207,13 @@ fn write_chunks<'a, 'f>(
 }
 
 /// Writes the fixed book to `out` and its receipt: each record of the
-/// book being read, in file order, with its solution put in if it is
-/// linked (an Edax record's links also sorted as Edax sorts them).
+/// book being read, in file order, with the link scores `rescored` gives
+/// it and its solution put in if it is linked (an Edax record's links also
+/// sorted as Edax sorts them).
 pub(super) fn write_fixed<'a>(
     book: &'a ResolvedBook,
     fixed: &Fixed,
+    rescored: &Rescored,
     format: &LineStyle,
     out: &mut impl Write,
     receipt: &mut impl Write,
@@ -222,7 +225,7 @@ pub(super) fn write_fixed<'a>(
     let header = book.file().bytes().get(..header_len).ok_or(SinkFailure::Own(Broken::BookChanged))?;
     let fix_chunk = |k: usize, written: &mut Written<'a, '_>| {
         let fixed_all = match &fixed.solutions {
-            Solutions::Edax { solved, .. } => fix_edax_chunk(chunk_ids(k), book, fixed, solved, written),
+            Solutions::Edax { solved, .. } => fix_edax_chunk(chunk_ids(k), book, (fixed, rescored), solved, written),
             Solutions::Egaroucid(values) => fix_egaroucid_chunk(chunk_ids(k), book, fixed, values, written),
         };
         written.records = chunk_ids(k).len() as u64;
@@ -231,21 +234,23 @@ pub(super) fn write_fixed<'a>(
     write_chunks(header, records.div_ceil(CHUNK), format, fix_chunk, out, receipt, cancel)
 }
 
-/// Fixes the records `ids` of an Edax book into `written`; none if they
-/// no longer read.
+/// Fixes the records `ids` of an Edax book, those `rescored` gives new
+/// link scores with them, into `written`; none if they no longer read.
 fn fix_edax_chunk<'a>(
     ids: std::ops::Range<usize>,
     book: &'a ResolvedBook,
-    fixed: &Fixed,
+    (fixed, rescored): (&Fixed, &Rescored),
     solved: &EdaxSolutions,
     written: &mut Written<'a, '_>,
 ) -> Option<()> {
     let Written { book: bytes, receipt, changes, pending, edax: chunk, .. } = written;
+    let mut rescoring = rescored.from(RecordId(u32::try_from(ids.start).ok()?));
     chunk.fill(ids, book, fixed, solved)?;
     for ((id, raw), range) in chunk.records.iter().zip(&chunk.ranges) {
         let at = bytes.len();
         bytes.extend_from_slice(raw.bytes());
         let record = &mut bytes[at..];
+        rescoring.rescore(*id, record);
         let mut change = Change::default();
         let linked = fixed.linked.contains(*id).then(|| {
             let scores = chunk.children[range.clone()]

@@ -12,7 +12,7 @@ use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
-use crate::fix::{fix_into, FixError, FixOptions};
+use crate::fix::{fix_rescored_into, FixError, FixOptions, Rescored};
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::first::{self, FirstNegamax, Prepared};
@@ -25,6 +25,7 @@ use crate::growth::paths::GrowthPaths;
 use crate::run::{Cancel, Control, RunError, Stopped};
 use crate::symmetry::normalize;
 use crate::walk::Start;
+use crate::wording::count;
 use crate::write::pipeline::SinkFailure;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -168,8 +169,8 @@ pub(crate) fn grow_book(
             let (records, reachable) = unfixed.write(book, *out, paths, control)?;
             (records, Some(reachable))
         }
-        Written::AsRead(out) => {
-            let (records, reachable) = fix_out(book, *out, paths, control)?;
+        Written::AsRead(rescored, out) => {
+            let (records, reachable) = fix_out(book, &rescored, *out, paths, control)?;
             (records, Some(reachable))
         }
     };
@@ -363,10 +364,11 @@ enum Written {
     /// ([`SetAside::write`]) once the book read is let go (boxed: a
     /// begun file is large beside a count).
     SetAside(SetAside, Box<AtomicFile>),
-    /// Nothing changed: the book set aside would be the book read, byte
-    /// for byte, so `fix` writes the book read into OUT
-    /// ([`fix_out`]), with nothing set aside and read again.
-    AsRead(Box<AtomicFile>),
+    /// The book set aside would be the book read, byte for byte, but for
+    /// some links' scores (none: nothing changed), so `fix` writes the
+    /// book read so rescored into OUT ([`fix_out`]), with nothing set
+    /// aside and read again.
+    AsRead(Rescored, Box<AtomicFile>),
 }
 
 /// Writes OUT, the book grown, negamaxed as `fix` does, and makes it
@@ -386,8 +388,13 @@ fn write_grown(
     let initial = store.find(&normalize(&Start::initial().board).board);
     if !negamaxed || !matches!(store.flavor(), Flavor::Edax(_)) || initial != Some(root) {
         drop(solved);
-        if write::unchanged(&store) {
-            return Ok(Written::AsRead(Box::new(out)));
+        if let Some(rescored) = write::rescoring(&store) {
+            tracing::debug!(
+                "{}: the book grown is the book read with {} rescored",
+                book.path().display(),
+                count(rescored.len(), "record", "records")
+            );
+            return Ok(Written::AsRead(rescored, Box::new(out)));
         }
         return Ok(Written::SetAside(set_aside(store, book, folder, paths)?, Box::new(out)));
     }
@@ -445,18 +452,20 @@ impl SetAside {
         let shown_as = format!("{} (grown, before its negamax)", paths.output.display());
         let grown = Book::open_as(self.file.path(), &shown_as, &ReadOptions::default())
             .map_err(|e| GrowthError::Grown { read: self.name, source: Box::new(e) })?;
-        let written = fix_out(grown, out, paths, control);
+        let written = fix_out(grown, &Rescored::default(), out, paths, control);
         drop(self.file);
         written
     }
 }
 
-/// Writes `book` into OUT negamaxed as `fix` does (no receipt: every change
-/// is the run's own), under the run's `control`, then makes OUT appear
-/// unless the run was stopped. Returns the records written, and those
-/// reachable over links from the initial position.
+/// Writes `book`, its links scored as `rescored` says, into OUT negamaxed
+/// as `fix` does (no receipt: every change is the run's own), under the
+/// run's `control`, then makes OUT appear unless the run was stopped.
+/// Returns the records written, and those reachable over links from the
+/// initial position.
 fn fix_out(
     book: Book,
+    rescored: &Rescored,
     mut out: AtomicFile,
     paths: &GrowthPaths,
     control: Control<'_>,
@@ -472,7 +481,8 @@ fn fix_out(
         FixError::Run(RunError::Interrupted(Stopped { stop, .. })) => interrupted(stop),
         error => error.into(),
     };
-    let done = fix_into(book, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
+    let done =
+        fix_rescored_into(book, rescored, &FixOptions::default(), (&mut out, path), (&mut io::sink(), sink), control);
     let counts = done.and_then(|done| done.checked()).map_err(run_error)?;
     let out = out.finish().map_err(RunError::io(path))?;
     cancel.check().map_err(&interrupted)?;

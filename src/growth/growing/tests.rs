@@ -7,9 +7,9 @@ use super::first::{self, Prepared};
 use super::solved::Solved;
 use super::store::{Flavor, NodeId, Store};
 use super::view::Stop;
-use super::write::{write_fixed, write_unfixed};
+use super::write::{rescoring, write_fixed, write_unfixed};
 use crate::book::Book;
-use crate::fix::{fix_into, FixOptions};
+use crate::fix::{fix_into, fix_rescored_into, FixOptions, Rescored};
 use crate::negamax::{self, Negamaxed};
 use crate::run::{Cancel, Control, Left, Phase, Progress, Stopped};
 use crate::symmetry::normalize;
@@ -320,6 +320,110 @@ proptest::proptest! {
     ) {
         check_written_as_fix_writes(seed, &picks);
     }
+}
+
+/// `fix` of `book` with the link scores `rescored` gives, into bytes.
+fn fixed_bytes(book: Book, rescored: &Rescored) -> Vec<u8> {
+    let cancel = AtomicBool::new(false);
+    let (mut phase, mut walked) = (|_: Phase| {}, |_: Progress<'_>| {});
+    let control = Control { cancel: Cancel::new(&cancel), phase: &mut phase, progress: &mut walked };
+    let mut out = Vec::new();
+    let receipt = (&mut std::io::sink(), Path::new("receipt"));
+    let done =
+        fix_rescored_into(book, rescored, &FixOptions::default(), (&mut out, Path::new("out")), receipt, control);
+    done.unwrap().checked().unwrap();
+    out
+}
+
+/// Every record of a synthetic book of `seed` linked as `fix --link`
+/// links it, after `edit` changed the store first; then, if the book
+/// grown differs from the book read in link scores alone, `fix` of the
+/// book read so rescored is checked against `fix` of the book grown
+/// written out and read again (the slow reference). Returns the records
+/// rescored, if the book grown is one.
+fn check_rescored_as_written_out(seed: u64, edit: impl FnOnce(&mut Store<'_>)) -> Option<usize> {
+    check_bytes_rescored_as_written_out(book_bytes(&SynthOptions { positions: 3000, seed, perturb: 0.2 }), edit)
+}
+
+/// [`check_rescored_as_written_out`] of the Edax book `bytes`.
+fn check_bytes_rescored_as_written_out(bytes: Vec<u8>, edit: impl FnOnce(&mut Store<'_>)) -> Option<usize> {
+    let read = Book::from_bytes("synthetic", bytes.clone()).unwrap();
+    let mut store = Store::with_links(&read, edax_flavor(&read), None);
+    edit(&mut store);
+    for at in read.file().every_record() {
+        store.link_held(NodeId::Book(at)).unwrap();
+    }
+    let rescored = rescoring(&store)?;
+    let mut unfixed = Vec::new();
+    write_unfixed(&store, &mut unfixed).unwrap();
+    let through_file = fixed_bytes(Book::from_bytes("grown", unfixed).unwrap(), &Rescored::default());
+    let from_read = fixed_bytes(Book::from_bytes("synthetic", bytes).unwrap(), &rescored);
+    assert_eq!(from_read.len(), through_file.len());
+    assert!(from_read == through_file, "fix of the book read rescored differs from fix of the book grown");
+    Some(rescored.len())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+
+    /// A book whose linking only scored its links again is fixed from the
+    /// book read, rescored, into the very bytes of the book grown fixed.
+    #[test]
+    fn fix_of_the_book_read_rescored_is_fix_of_the_book_grown(seed in 0u64..1000) {
+        let rescored = check_rescored_as_written_out(seed, |_| {});
+        proptest::prop_assert!(rescored.is_some_and(|n| n > 0), "{rescored:?} records rescored");
+    }
+}
+
+/// A synthetic book of `seed` without the record of the position after
+/// the first move: the initial position's link leads out of the book, and
+/// no other record is reached from it.
+fn cut_after_the_first_move(seed: u64) -> Vec<u8> {
+    let bytes = book_bytes(&SynthOptions { positions: 3000, seed, perturb: 0.2 });
+    let read = Book::from_bytes("synthetic", bytes.clone()).unwrap();
+    let (_, after) = crate::board::Board::INITIAL.children()[0];
+    let cut = read.locate(&normalize(&after).board).unwrap().id;
+    let records = read.counts().records - 1;
+    let mut kept = read.header().kept(records);
+    for (id, _, raw) in crate::format::edax::records(&bytes).map(Result::unwrap) {
+        if id != cut {
+            kept.extend_from_slice(raw.bytes());
+        }
+    }
+    kept
+}
+
+/// Where the negamax reaches nearly nothing, the records linking scored
+/// again keep their new scores in the book written: `fix` of the book read
+/// rescored is still `fix` of the book grown.
+#[test]
+fn records_the_negamax_does_not_reach_keep_the_scores_linking_gave() {
+    for seed in 0..4 {
+        let rescored = check_bytes_rescored_as_written_out(cut_after_the_first_move(seed), |_| {});
+        assert!(rescored.is_some_and(|n| n > 0), "seed {seed}: {rescored:?} records rescored");
+    }
+}
+
+/// A book grown that differs from the book read in more than its link
+/// scores (a leaf, a level) is not taken for the book read rescored.
+#[test]
+fn a_book_grown_otherwise_is_not_the_book_read_rescored() {
+    let pick = |store: &Store<'_>| {
+        let book = store.book();
+        let at = book.file().every_record().find(|&at| book.file().edax_record(at).unwrap().n_links() > 0);
+        NodeId::Book(at.unwrap())
+    };
+    let level = check_rescored_as_written_out(3, |store| {
+        let id = pick(store);
+        store.set_level(id, crate::level::Level::saturating(1)).unwrap();
+    });
+    assert_eq!(level, None, "a level changed");
+    let leaf = check_rescored_as_written_out(3, |store| {
+        let id = pick(store);
+        store.touch(id).unwrap();
+        store.set_leaf(id, None);
+    });
+    assert_eq!(leaf, None, "a leaf taken out");
 }
 
 /// The candidates written slowly, as §13 says them: from the start, over

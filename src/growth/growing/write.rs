@@ -15,7 +15,7 @@ use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
 use crate::book::{Leaf, RecordId};
-use crate::fix::fix_edax_record;
+use crate::fix::{fix_edax_record, Rescored};
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
 use crate::format::Format;
@@ -205,19 +205,49 @@ impl Fixer<'_, '_> {
     }
 }
 
-/// Whether the book [`write_unfixed`] would write from `store` is the Edax
-/// book read, byte for byte: nothing changed in it or added to it, its
-/// header written as it lies (the count, and the level, as read), its
-/// records running to the end of the file. `fix` of the book read then
-/// writes what `fix` of that copy would, with nothing written and read
-/// again (`fix --link` of a book with nothing to link).
-pub fn unchanged(store: &Store<'_>) -> bool {
+/// The link scores that make the Edax book read into the book
+/// [`write_unfixed`] would write from `store`, when nothing else differs:
+/// nothing added, its header written as it lies (the count, and the level,
+/// as read), its records running to the end of the file, and each record
+/// growth changed written in the same bytes but for its links' scores.
+/// `fix` of the book read so rescored then writes what `fix` of that book
+/// would, with nothing written and read again (`fix --link` of a book with
+/// nothing to link, whose linking only scored its links again). `None`
+/// when something else differs.
+pub fn rescoring(store: &Store<'_>) -> Option<Rescored> {
+    if !matches!(store.flavor(), Flavor::Edax(_)) || !store.added().is_empty() || !laid_out_as_read(store) {
+        return None;
+    }
+    let file = store.book().file();
+    let mut ids: Vec<RecordId> = store.changed().keys().copied().collect();
+    ids.sort_unstable();
+    let mut rescored = Rescored::default();
+    let mut encoded = Vec::new();
+    for id in ids {
+        let raw = file.edax_record(file.locate_id(id)?)?;
+        encoded.clear();
+        edax_record(store.changed_record(id)?).encode(&mut encoded);
+        rescored.push(id, link_scores_alone_differ(raw.bytes(), &encoded)?);
+    }
+    Some(rescored)
+}
+
+/// The link scores of Edax record `new`, if it is `read` but for them.
+fn link_scores_alone_differ(read: &[u8], new: &[u8]) -> Option<Vec<i8>> {
+    let raw = edax::next_record(new, 0).ok()?;
+    let scores = edax::read::LINKS_AT..edax::read::LINKS_AT + 2 * raw.n_links();
+    let score_byte = |i: usize| scores.contains(&i) && (i - scores.start).is_multiple_of(2);
+    let same = read.len() == new.len() && read.iter().zip(new).enumerate().all(|(i, (a, b))| a == b || score_byte(i));
+    same.then(|| scores.step_by(2).map(|i| new[i] as i8).collect())
+}
+
+/// Whether the Edax book [`write_unfixed`] writes from `store` has the
+/// book read's layout: its header as it lies (the count, and the level, as
+/// read), its records running to the end of the file.
+fn laid_out_as_read(store: &Store<'_>) -> bool {
     let book = store.book();
     let file = book.file();
     let records = book.counts().records;
-    if !matches!(store.flavor(), Flavor::Edax(_)) || !store.changed().is_empty() || !store.added().is_empty() {
-        return false;
-    }
     let header = store.header_bytes(records);
     let end = match records.checked_sub(1) {
         None => Some(header.len() as u64),
