@@ -4,7 +4,7 @@
 use super::file::{BookCounts, BookFile, IndexLookup, Layout, ReadOptions};
 use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
 use super::problem::BookError;
-use super::resolved::{LinkTargets, ResolvedBook};
+use super::resolved::{LinkTargets, MovesFound, ResolvedBook, Targets};
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
 use crate::format::egaroucid;
@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 pub struct Book {
     file: BookFile,
     index: PositionIndex,
+    /// Where an Edax book's stored moves lead, when a caller found it
+    /// already ([`Book::with_moves_found`]).
+    found: Option<MovesFound>,
 }
 
 /// A book ready to walk.
@@ -72,7 +75,7 @@ impl Book {
             return Err(BookError::Changed { path: file.path });
         }
         tracing::debug!("{}: index built in {:.3} s", file.path.display(), began.elapsed().as_secs_f64());
-        Ok(Book { file, index })
+        Ok(Book { file, index, found: None })
     }
 
     /// The file and its records.
@@ -213,13 +216,36 @@ impl Book {
     /// Resolves every stored move to the record its child is, on every
     /// core, and drops the index: the book as a walk reads it.
     pub fn resolve(self) -> ResolvedBook {
-        super::resolve::resolve(self.file, self.index, false)
+        self.resolve_or_keep(false)
     }
 
     /// [`Book::resolve`], the index kept: [`ResolvedBook::into_book`]
     /// gives the book back once the walks are done.
     pub fn resolve_keeping_index(self) -> ResolvedBook {
-        super::resolve::resolve(self.file, self.index, true)
+        self.resolve_or_keep(true)
+    }
+
+    fn resolve_or_keep(self, keep_index: bool) -> ResolvedBook {
+        let Book { file, index, found } = self;
+        match found {
+            Some(MovesFound(targets)) => {
+                tracing::debug!("{}: where its moves lead was found before", file.path.display());
+                ResolvedBook::new(file, Targets::Edax(targets), keep_index.then_some(index))
+            }
+            None => super::resolve::resolve(file, index, keep_index),
+        }
+    }
+
+    /// The book with where its stored moves lead found already, for
+    /// [`Book::resolve`] to take instead of looking its moves up: `found`
+    /// holds every record of this Edax book, in file order, as resolving
+    /// finds them (else it is let go, and the book resolved as any other).
+    pub fn with_moves_found(self, found: MovesFound) -> Book {
+        let whole = matches!(self.file.layout(), Layout::Edax { .. }) && found.links() as u64 == self.file.counts.links;
+        if !whole {
+            tracing::debug!("{}: where its moves lead was not found whole; resolved", self.file.path.display());
+        }
+        Book { found: whole.then_some(found), ..self }
     }
 
     /// The record of a stored (normalized) board.
@@ -269,7 +295,7 @@ impl ResolvedBook {
     /// book whose index was not kept.
     pub fn into_book(self) -> Result<(Book, Option<LinkTargets>), Box<ResolvedBook>> {
         let (file, index, targets) = self.into_parts()?;
-        Ok((Book { file, index }, targets))
+        Ok((Book { file, index, found: None }, targets))
     }
 }
 

@@ -26,4 +26,4 @@ pub use loaded::Book;
 pub use parents::Parents;
 pub use problem::BookError;
 pub use resolve::Locator;
-pub use resolved::{Destination, LinkTargets, ResolvedBook};
+pub use resolved::{Destination, LinkTargets, MovesFound, ResolvedBook};

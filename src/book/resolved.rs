@@ -17,7 +17,7 @@
 
 use super::file::{BookCounts, BookFile};
 use super::index::{Located, PositionIndex};
-use crate::board::Move;
+use crate::board::{Board, Move};
 use crate::format::edax;
 use crate::format::egaroucid::{self, FoundLink};
 use crate::record::{Link, Record, RecordId, Score};
@@ -86,6 +86,7 @@ fn unpack_placement(bits: u64) -> Placement {
 }
 
 /// An Edax book's targets.
+#[derive(Default)]
 pub(super) struct EdaxTargets {
     /// One per stored link, in file order.
     pub links: Vec<PackedTarget>,
@@ -106,6 +107,82 @@ impl EdaxTargets {
             Ok(i) => self.leaves[i].1.unpack(),
             Err(_) => Destination::Absent,
         }
+    }
+}
+
+impl PackedTarget {
+    /// A destination in one word.
+    fn of(destination: Destination) -> PackedTarget {
+        match destination {
+            Destination::Child(at, placement) => PackedTarget::child(at, placement),
+            Destination::Absent => PackedTarget::ABSENT,
+            Destination::Illegal => PackedTarget::ILLEGAL,
+        }
+    }
+}
+
+/// Where an Edax book's stored moves lead, found record after record in
+/// file order by a caller that looked up the child of every legal move of
+/// every record itself (`fix --link`'s linking): what resolving the book
+/// finds, so that it need not be looked up again
+/// ([`super::Book::with_moves_found`]).
+#[derive(Default)]
+pub struct MovesFound(pub(super) EdaxTargets);
+
+impl MovesFound {
+    /// Adds the targets of the next record in file order (record `id`, of
+    /// stored board `board`): its stored links' moves `links` (`None`: the
+    /// slot holds no move, and leads nowhere, as resolving leaves it) and
+    /// its leaf's move, as its legal moves were looked up: `child_of(mv)`
+    /// is where the move leads ([`Destination::Absent`]: its child is not
+    /// held), or `None` for a move that was not looked up. A stored move not
+    /// looked up that is no legal move is [`Destination::Illegal`], as
+    /// resolving has it; false (nothing can be told) if one is legal.
+    pub fn push_record(
+        &mut self,
+        (id, board): (RecordId, &Board),
+        links: &[Option<Move>],
+        leaf: Option<Move>,
+        child_of: impl Fn(Move) -> Option<Destination>,
+    ) -> bool {
+        let target = |mv: Move| match child_of(mv) {
+            Some(destination) => Some(PackedTarget::of(destination)),
+            None => board.after(mv).is_none().then_some(PackedTarget::ILLEGAL),
+        };
+        for &link in links {
+            let Some(packed) = link.map_or(Some(PackedTarget::ABSENT), target) else { return false };
+            self.0.links.push(packed);
+        }
+        if let Some(leaf) = leaf {
+            let Some(packed) = target(leaf) else { return false };
+            if packed != PackedTarget::ABSENT {
+                self.0.leaves.push((id, packed));
+            }
+        }
+        true
+    }
+
+    /// Room for `links` links' targets.
+    pub fn with_room_for(links: usize) -> MovesFound {
+        MovesFound(EdaxTargets { links: Vec::with_capacity(links), leaves: Vec::new() })
+    }
+
+    /// Adds the records of `next`, which follow these in file order, and
+    /// empties it.
+    pub fn append(&mut self, next: &mut MovesFound) {
+        self.0.links.append(&mut next.0.links);
+        self.0.leaves.append(&mut next.0.leaves);
+    }
+
+    /// Forgets every record added.
+    pub fn clear(&mut self) {
+        self.0.links.clear();
+        self.0.leaves.clear();
+    }
+
+    /// How many links' targets are held.
+    pub(super) fn links(&self) -> usize {
+        self.0.links.len()
     }
 }
 

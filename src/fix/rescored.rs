@@ -6,26 +6,28 @@
 //! never read a link's score, so only the writing changes.
 
 use crate::book::RecordId;
-use crate::format::edax::patch;
+use crate::score::Score;
 
 /// Records, in file order, each with the scores its links are to hold, in
-/// the order it stores them (a byte each, as stored).
+/// the order it stores them (a byte each, as a record stores them).
 #[derive(Clone, Debug, Default)]
 pub struct Rescored {
     ids: Vec<RecordId>,
     /// Where each record's scores end in `scores`.
     ends: Vec<usize>,
-    scores: Vec<u8>,
+    scores: Vec<i8>,
 }
 
 impl Rescored {
-    /// Gives record `id` these link scores; records come in file order.
+    /// Gives record `id` these link scores, each one a record can store
+    /// (read from one); records come in file order.
     ///
     /// # Panics
-    /// If `id` does not come after the record given last.
-    pub fn push(&mut self, id: RecordId, scores: impl IntoIterator<Item = i8>) {
+    /// If `id` does not come after the record given last, or a score does
+    /// not fit a record's byte.
+    pub fn push(&mut self, id: RecordId, scores: impl IntoIterator<Item = Score>) {
         assert!(self.ids.last().is_none_or(|&last| last < id), "records are rescored in file order");
-        self.scores.extend(scores.into_iter().map(|score| score as u8));
+        self.scores.extend(scores.into_iter().map(Score::stored_byte));
         self.ids.push(id);
         self.ends.push(self.scores.len());
     }
@@ -47,7 +49,7 @@ impl Rescored {
     }
 
     /// The scores of the `k`th record rescored.
-    fn scores_of(&self, k: usize) -> &[u8] {
+    fn scores_of(&self, k: usize) -> &[i8] {
         let from = k.checked_sub(1).map_or(0, |j| self.ends[j]);
         &self.scores[from..self.ends[k]]
     }
@@ -59,23 +61,19 @@ pub(super) struct Cursor<'r> {
     next: usize,
 }
 
-impl Cursor<'_> {
-    /// Puts the new scores of record `id` into `record` (its bytes), if it
+impl<'r> Cursor<'r> {
+    /// The new link scores of record `id`, as its bytes store them, if it
     /// is rescored; records are asked about in file order.
-    pub(super) fn rescore(&mut self, id: RecordId, record: &mut [u8]) {
+    pub(super) fn scores_of(&mut self, id: RecordId) -> Option<&'r [i8]> {
         let ids = &self.rescored.ids;
         while ids.get(self.next).is_some_and(|&next| next < id) {
             self.next += 1;
         }
         if ids.get(self.next) != Some(&id) {
-            return;
-        }
-        for (i, &score) in self.rescored.scores_of(self.next).iter().enumerate() {
-            if patch::link_pair(record, i).is_some() {
-                patch::put_link_score(record, i, score as i8);
-            }
+            return None;
         }
         self.next += 1;
+        Some(self.rescored.scores_of(self.next - 1))
     }
 }
 
@@ -88,27 +86,19 @@ mod tests {
     #[test]
     fn each_record_gets_its_own_scores_from_any_start() {
         let mut rescored = Rescored::default();
-        rescored.push(RecordId(2), [5, -3]);
+        rescored.push(RecordId(2), [Score(5), Score(-3)]);
         rescored.push(RecordId(7), []);
-        rescored.push(RecordId(9), [-64]);
-        let record = |links: usize| {
-            let mut bytes = vec![0u8; crate::format::edax::read::LINKS_AT + 2 * links + 2];
-            bytes.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
-            bytes
-        };
+        rescored.push(RecordId(9), [Score(-64)]);
         for start in 0..11 {
             let mut cursor = rescored.from(RecordId(start));
             for id in start..11 {
-                let mut bytes = record(2);
-                let before = bytes.clone();
-                cursor.rescore(RecordId(id), &mut bytes);
-                let mut expected = before.clone();
-                match id {
-                    2 => expected[40..44].copy_from_slice(&[5, 40 + 1, -3i8 as u8, 40 + 3]),
-                    9 => expected[40] = -64i8 as u8,
-                    _ => {}
-                }
-                assert_eq!(bytes, expected, "record {id} from {start}");
+                let expected: Option<&[i8]> = match id {
+                    2 => Some(&[5, -3]),
+                    7 => Some(&[]),
+                    9 => Some(&[-64]),
+                    _ => None,
+                };
+                assert_eq!(cursor.scores_of(RecordId(id)), expected, "record {id} from {start}");
             }
         }
         assert_eq!(rescored.len(), 3);
@@ -118,7 +108,7 @@ mod tests {
     #[should_panic(expected = "file order")]
     fn records_out_of_file_order_are_refused() {
         let mut rescored = Rescored::default();
-        rescored.push(RecordId(4), [1]);
-        rescored.push(RecordId(4), [1]);
+        rescored.push(RecordId(4), [Score(1)]);
+        rescored.push(RecordId(4), [Score(1)]);
     }
 }

@@ -250,7 +250,11 @@ fn fix_edax_chunk<'a>(
         let at = bytes.len();
         bytes.extend_from_slice(raw.bytes());
         let record = &mut bytes[at..];
-        rescoring.rescore(*id, record);
+        for (i, &score) in rescoring.scores_of(*id).unwrap_or_default().iter().enumerate() {
+            if patch::link_pair(record, i).is_some() {
+                patch::put_link_score(record, i, score);
+            }
+        }
         let mut change = Change::default();
         let linked = fixed.linked.contains(*id).then(|| {
             let scores = chunk.children[range.clone()]

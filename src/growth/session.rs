@@ -7,7 +7,7 @@
 
 use super::options::GrowthOptions;
 use super::report::{GrowthReport, SearchTally};
-use crate::book::{Book, Header, LinkTargets, Parents, ReadOptions};
+use crate::book::{Book, Header, LinkTargets, MovesFound, Parents, ReadOptions};
 use crate::engine::fleet::{identities, EngineReport, EngineSet, Fleet, Room};
 use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
@@ -75,6 +75,14 @@ pub(crate) trait Grower {
     /// positions, kept, they take tens of megabytes).
     fn candidates(&self) -> Option<Marks> {
         Some(Marks::LeafAtLeastValue)
+    }
+
+    /// Where the stored moves of the book read lead, if the policy looked
+    /// every one up as it grew (`fix --link`): taken by the final negamax
+    /// of a book grown that keeps the book read's layout, instead of
+    /// resolving it again.
+    fn moves_found(&mut self) -> Option<MovesFound> {
+        None
     }
 }
 
@@ -170,6 +178,10 @@ pub(crate) fn grow_book(
             (records, Some(reachable))
         }
         Written::AsRead(rescored, out) => {
+            let book = match policy.moves_found() {
+                Some(found) => book.with_moves_found(found),
+                None => book,
+            };
             let (records, reachable) = fix_out(book, &rescored, *out, paths, control)?;
             (records, Some(reachable))
         }

@@ -14,7 +14,7 @@
 use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
-use crate::book::{Leaf, RecordId};
+use crate::book::{Leaf, MoveSlot, RecordId};
 use crate::fix::{fix_edax_record, Rescored};
 use crate::format::edax::{self, EdaxRecord};
 use crate::format::egaroucid;
@@ -233,12 +233,13 @@ pub fn rescoring(store: &Store<'_>) -> Option<Rescored> {
 }
 
 /// The link scores of Edax record `new`, if it is `read` but for them.
-fn link_scores_alone_differ(read: &[u8], new: &[u8]) -> Option<Vec<i8>> {
+fn link_scores_alone_differ(read: &[u8], new: &[u8]) -> Option<Vec<Score>> {
     let raw = edax::next_record(new, 0).ok()?;
     let scores = edax::read::LINKS_AT..edax::read::LINKS_AT + 2 * raw.n_links();
     let score_byte = |i: usize| scores.contains(&i) && (i - scores.start).is_multiple_of(2);
     let same = read.len() == new.len() && read.iter().zip(new).enumerate().all(|(i, (a, b))| a == b || score_byte(i));
-    same.then(|| scores.step_by(2).map(|i| new[i] as i8).collect())
+    let link_score = |i| raw.link_at(MoveSlot::Link(i)).map(|link| link.score);
+    same.then(|| (0..raw.n_links()).map(link_score).collect()).flatten()
 }
 
 /// Whether the Edax book [`write_unfixed`] writes from `store` has the

@@ -12,7 +12,8 @@
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::{Book, ImageFilter, Locator};
+use crate::book::MoveSlot;
+use crate::book::{Book, Destination, ImageFilter, Locator, MovesFound};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::Fleet;
 use crate::engine::EngineCommand;
@@ -27,7 +28,7 @@ use crate::growth::report::GrowthReport;
 use crate::growth::session::{self, Grower, Held};
 use crate::negamax::SCORE_INF;
 use crate::run::{Control, Phase};
-use crate::symmetry::normalize;
+use crate::symmetry::{normalize, Placement};
 use crate::wording::count;
 use std::fmt;
 use std::path::Path;
@@ -109,7 +110,7 @@ impl crate::growth::policy::Policy for Link<'_> {
         let session = session_options(options);
         let engines = |scratch: &Path| engines.start(&session, scratch);
         let report = GrowthReport::<Linked>::new(paths, 0);
-        let mut linker = Linker { report };
+        let mut linker = Linker { report, found: None };
         let ran = session::grow_book(book, paths, &session_options(options), engines, &mut linker, control)?;
         let mut report = linker.report;
         report.positions_loaded = ran.positions_loaded;
@@ -125,6 +126,8 @@ impl crate::growth::policy::Policy for Link<'_> {
 /// file order, then the leaves searched.
 struct Linker {
     report: GrowthReport<Linked>,
+    /// Where the stored moves of the book read lead, as linking found.
+    found: Option<MovesFound>,
 }
 
 impl Grower for Linker {
@@ -134,6 +137,10 @@ impl Grower for Linker {
 
     fn candidates(&self) -> Option<Marks> {
         None
+    }
+
+    fn moves_found(&mut self) -> Option<MovesFound> {
+        self.found.take()
     }
 
     fn grow(&mut self, held: Held<'_, '_>, fleet: &Fleet<'_>, control: &mut Control<'_>) -> Result<(), GrowthError> {
@@ -201,7 +208,7 @@ impl Linker {
             }
             Ok(())
         };
-        link_in_file_order(store, each, before_chunk)?;
+        self.found = link_in_file_order(store, each, before_chunk)?;
         control.counted(records);
         Ok(to_search)
     }
@@ -218,11 +225,32 @@ struct Looked<'b> {
     /// Every legal move of the chunk's records, its child and the child's
     /// [`ImageFilter::key`], in file order.
     children: Vec<(Move, Board, u64)>,
+    /// What each record stores, as [`MovesFound`] is told it (`None` for
+    /// every record if one no longer reads).
+    ends: Option<Vec<StoredMoves>>,
+    /// The moves of each record's stored links, in stored order (`None`:
+    /// the slot holds no move).
+    stored: Vec<Option<Move>>,
     /// The moves whose child the [`ImageFilter`] passes, in the order
-    /// their children are asked of `locator`.
-    moves: Vec<Move>,
+    /// their children are asked of `locator`, and how each child's stored
+    /// board lies on it.
+    moves: Vec<(Move, Placement)>,
     /// The chunk's children, looked up all at once.
     locator: Locator<'b>,
+    /// Where the chunk's records' stored moves lead, as these lookups found
+    /// (none if it could not be told).
+    found: Option<MovesFound>,
+}
+
+/// A record of a [`Looked`] chunk as read: its board, where its children
+/// end in [`Looked::children`], where its stored links' moves end in
+/// [`Looked::stored`], and its leaf's move.
+#[derive(Clone, Copy)]
+struct StoredMoves {
+    board: Board,
+    children_end: u32,
+    links_end: u32,
+    leaf: Option<Move>,
 }
 
 impl<'b> Looked<'b> {
@@ -231,8 +259,11 @@ impl<'b> Looked<'b> {
             records: Vec::new(),
             held: Vec::new(),
             children: Vec::new(),
+            ends: Some(Vec::new()),
+            stored: Vec::new(),
             moves: Vec::new(),
             locator: book.locator(),
+            found: None,
         }
     }
 
@@ -251,12 +282,14 @@ impl<'b> Looked<'b> {
 /// it are linked (nothing is added while linking, so what the book read
 /// holds is what the growing book holds). `each(store, id, links added)`
 /// follows the linking of each record; `before_chunk(records linked so
-/// far)` comes before each chunk's.
+/// far)` comes before each chunk's. Returns where the stored moves of the
+/// book read lead, as those lookups found (none if it could not be told,
+/// or nothing was looked up).
 fn link_in_file_order(
     store: &mut Store<'_>,
     mut each: impl FnMut(&mut Store<'_>, NodeId, u64) -> Result<(), GrowthError>,
     mut before_chunk: impl FnMut(u64) -> Result<(), GrowthError>,
-) -> Result<(), GrowthError> {
+) -> Result<Option<MovesFound>, GrowthError> {
     let book = store.book();
     let records = book.counts().records as usize;
     let looks_up = matches!(store.flavor(), Flavor::Edax(_)) && store.added().is_empty();
@@ -267,6 +300,7 @@ fn link_in_file_order(
         look_up_held(book, ids, images.as_ref(), looked);
     };
     let mut linked = 0;
+    let mut found = looks_up.then(|| MovesFound::with_room_for(book.counts().links as usize));
     // Children, those the image filter passed, those held: for the log.
     let mut tally = [0u64; 3];
     crate::parallel::in_order(
@@ -294,6 +328,10 @@ fn link_in_file_order(
                 each(store, id, added)?;
             }
             linked += looked.records.len() as u64;
+            found = found.take().zip(looked.found.as_mut()).map(|(mut found, chunk)| {
+                found.append(chunk);
+                found
+            });
             let counts = [looked.children.len(), looked.moves.len(), looked.held.len()];
             tally.iter_mut().zip(counts).for_each(|(sum, n)| *sum += n as u64);
             Ok::<(), GrowthError>(())
@@ -304,7 +342,7 @@ fn link_in_file_order(
         "records linked: {children} children, {passed} passed by the image filter, {held} held ({:.2}% of those not held passed)",
         100.0 * passed.saturating_sub(held) as f64 / children.saturating_sub(held).max(1) as f64
     );
-    Ok(())
+    Ok(found)
 }
 
 /// The records of `book` with ids in `ids`, in file order, into `looked`,
@@ -312,51 +350,109 @@ fn link_in_file_order(
 /// (the book's [`ImageFilter`]; none: nothing is looked up). The children
 /// that filter turns away (most: the book holds about one child of ten)
 /// are known absent without being normalized; the others are looked up
-/// all at once.
+/// all at once. Where each record's stored moves lead is noted too
+/// ([`MovesFound`]), for the book's walk to take instead of resolving.
 fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageFilter>, looked: &mut Looked) {
     looked.records.clear();
     looked.held.clear();
     looked.children.clear();
+    looked.stored.clear();
     looked.moves.clear();
     looked.locator.clear();
+    let mut ends = looked.ends.take().unwrap_or_default();
+    ends.clear();
+    let mut readable = true;
     for at in book.file().records_in(ids) {
         if images.is_some() {
-            let children = book.file().board_of(at).children();
-            looked.children.extend(children.into_iter().map(|(mv, child)| (mv, child, ImageFilter::key(&child))));
+            let board = match book.file().edax_record(at) {
+                Some(raw) => {
+                    looked.stored.extend((0..raw.n_links()).map(|i| raw.link_at(MoveSlot::Link(i)).map(|l| l.mv)));
+                    let (board, leaf) = (raw.board(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
+                    ends.push(StoredMoves { board, children_end: 0, links_end: looked.stored.len() as u32, leaf });
+                    board
+                }
+                None => {
+                    readable = false;
+                    let board = book.file().board_of(at);
+                    ends.push(StoredMoves {
+                        board,
+                        children_end: 0,
+                        links_end: looked.stored.len() as u32,
+                        leaf: None,
+                    });
+                    board
+                }
+            };
+            let children = board.children().into_iter();
+            looked.children.extend(children.map(|(mv, child)| (mv, child, ImageFilter::key(&child))));
+            if let Some(end) = ends.last_mut() {
+                end.children_end = looked.children.len() as u32;
+            }
         }
-        // Where its children end, until they are looked up.
-        looked.records.push((at, looked.children.len() as u32));
+        // Where its moves end among those asked, once they are.
+        looked.records.push((at, 0));
     }
     let Some(images) = images else { return };
     let mut from = 0;
-    for record in &mut looked.records {
-        let to = record.1 as usize;
-        for i in from..to {
+    for (record, &StoredMoves { children_end: to, .. }) in looked.records.iter_mut().zip(&ends) {
+        for i in from..to as usize {
             if let Some(&(_, _, ahead)) = looked.children.get(i + CHILDREN_AHEAD) {
                 images.prefetch(ahead);
             }
             let (mv, child, key) = looked.children[i];
             if images.may_hold(key) {
-                looked.moves.push(mv);
-                looked.locator.ask(normalize(&child));
+                let normalized = normalize(&child);
+                looked.moves.push((mv, normalized.placement()));
+                looked.locator.ask(normalized);
             }
         }
-        // Where its moves end among those asked.
         record.1 = looked.moves.len() as u32;
-        from = to;
+        from = to as usize;
     }
     looked.locator.answer();
+    looked.ends = readable.then_some(ends);
+    note_moves_found(looked);
     let mut from = 0;
     for record in &mut looked.records {
         let to = record.1 as usize;
         for i in from..to {
             if let Some(child) = looked.locator.found(i) {
-                looked.held.push((looked.moves[i], NodeId::Book(child)));
+                looked.held.push((looked.moves[i].0, NodeId::Book(child)));
             }
         }
         record.1 = looked.held.len() as u32;
         from = to;
     }
+}
+
+/// Notes in `looked.found` where the stored moves of the chunk's records
+/// lead, from its children looked up (none if a record no longer reads,
+/// or stores a move that was not looked up).
+fn note_moves_found(looked: &mut Looked) {
+    let mut found = looked.found.take().unwrap_or_default();
+    found.clear();
+    let Some(ends) = &looked.ends else { return };
+    let (mut children_from, mut links_from, mut moves_from) = (0, 0, 0);
+    for (&(at, moves_to), stored) in looked.records.iter().zip(ends) {
+        let (children_to, links_to) = (stored.children_end as usize, stored.links_end as usize);
+        let children = &looked.children[children_from..children_to];
+        let asked = &looked.moves[moves_from..moves_to as usize];
+        let child_of = |mv: Move| match asked.iter().position(|&(asked, _)| asked == mv) {
+            Some(i) => Some(
+                looked
+                    .locator
+                    .found(moves_from + i)
+                    .map_or(Destination::Absent, |child| Destination::Child(child, asked[i].1)),
+            ),
+            None => children.iter().any(|c| c.0 == mv).then_some(Destination::Absent),
+        };
+        let links = &looked.stored[links_from..links_to];
+        if !found.push_record((at.id, &stored.board), links, stored.leaf, child_of) {
+            return;
+        }
+        (children_from, links_from, moves_from) = (children_to, links_to, moves_to as usize);
+    }
+    looked.found = Some(found);
 }
 
 /// Whether a position without a leaf move has its leaf searched, as
@@ -390,6 +486,68 @@ mod tests {
             cut.extend_from_slice(&record[42..]);
         }
         Book::from_bytes("unlinked", cut).unwrap()
+    }
+
+    /// A synthetic Edax book of `positions` positions in which the leaf
+    /// of every fifth record, and the first link of every seventh, is
+    /// played on a square already taken: moves that resolve as illegal.
+    fn with_illegal_moves(positions: usize, seed: u64) -> Vec<u8> {
+        let bytes = book_bytes(&SynthOptions { positions, seed, perturb: 0.2 });
+        let mut out = bytes[..42].to_vec();
+        for (i, (_, _, raw)) in crate::format::edax::records(&bytes).map(Result::unwrap).enumerate() {
+            let mut record = raw.bytes().to_vec();
+            let board = raw.board();
+            let taken = Move::from_code((board.player | board.opponent).trailing_zeros() as u8).unwrap().code();
+            let n = raw.n_links();
+            if i % 5 == 0 {
+                record[40 + 2 * n + 1] = taken;
+            }
+            if i % 7 == 0 && n > 0 {
+                record[41] = taken;
+            }
+            out.extend_from_slice(&record);
+        }
+        out
+    }
+
+    /// Where every move of `book` leads (links, then the leaf), record by
+    /// record, as its walk reads it.
+    fn targets_read(book: Book) -> Vec<Vec<Destination>> {
+        let resolved = book.resolve();
+        let file = resolved.file();
+        let mut every = Vec::new();
+        for at in file.every_record() {
+            let mut targets = Vec::new();
+            resolved.read(at, &mut targets);
+            every.push(targets);
+        }
+        every
+    }
+
+    /// Where linking found the stored moves of a book lead is where
+    /// resolving the book finds them (the slow reference: every stored
+    /// move played and looked up), illegal moves and leaves included.
+    #[test]
+    fn the_moves_linking_found_are_those_resolving_finds() {
+        let synthetic = |seed| book_bytes(&SynthOptions { positions: 2 * RECORDS_A_STEP + 50, seed, perturb: 0.2 });
+        let books = [synthetic(1), with_illegal_moves(2 * RECORDS_A_STEP + 50, 2)];
+        for (k, bytes) in books.into_iter().enumerate() {
+            let read = Book::from_bytes("read", bytes.clone()).unwrap();
+            let flavor = Flavor::Edax(read.header().edax().unwrap().search_errors());
+            let mut store = Store::with_links(&read, flavor, None);
+            let found = link_in_file_order(&mut store, |_, _, _| Ok(()), |_| Ok(())).unwrap();
+            let found = found.expect("every move was looked up");
+            let resolved = targets_read(Book::from_bytes("read", bytes.clone()).unwrap());
+            let given = targets_read(Book::from_bytes("read", bytes.clone()).unwrap().with_moves_found(found));
+            assert_eq!(given, resolved, "book {k}");
+            // Moves found for no record are not the book's: it is resolved.
+            let none = Book::from_bytes("read", bytes).unwrap().with_moves_found(MovesFound::default());
+            assert_eq!(targets_read(none), resolved, "book {k}, nothing found");
+            let illegal = resolved.iter().flatten().filter(|t| **t == Destination::Illegal).count();
+            let children = resolved.iter().flatten().filter(|t| matches!(t, Destination::Child(..))).count();
+            assert!(children > RECORDS_A_STEP, "book {k}: {children} children");
+            assert_eq!(illegal > 100, k == 1, "book {k}: {illegal} illegal moves");
+        }
     }
 
     /// The slow reference: each record in file order, each of its children
