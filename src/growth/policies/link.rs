@@ -225,9 +225,9 @@ struct Looked<'b> {
     /// Every legal move of the chunk's records, its child and the child's
     /// [`ImageFilter::key`], in file order.
     children: Vec<(Move, Board, u64)>,
-    /// What each record stores, as [`MovesFound`] is told it (`None` for
+    /// Each record as read, what [`MovesFound`] is told of it (`None` for
     /// every record if one no longer reads).
-    ends: Option<Vec<StoredMoves>>,
+    read: Option<Vec<StoredMoves>>,
     /// The moves of each record's stored links, in stored order (`None`:
     /// the slot holds no move).
     stored: Vec<Option<Move>>,
@@ -259,7 +259,7 @@ impl<'b> Looked<'b> {
             records: Vec::new(),
             held: Vec::new(),
             children: Vec::new(),
-            ends: Some(Vec::new()),
+            read: Some(Vec::new()),
             stored: Vec::new(),
             moves: Vec::new(),
             locator: book.locator(),
@@ -359,42 +359,29 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
     looked.stored.clear();
     looked.moves.clear();
     looked.locator.clear();
-    let mut ends = looked.ends.take().unwrap_or_default();
-    ends.clear();
+    let mut read = looked.read.take().unwrap_or_default();
+    read.clear();
     let mut readable = true;
     for at in book.file().records_in(ids) {
         if images.is_some() {
-            let board = match book.file().edax_record(at) {
-                Some(raw) => {
-                    looked.stored.extend((0..raw.n_links()).map(|i| raw.link_at(MoveSlot::Link(i)).map(|l| l.mv)));
-                    let (board, leaf) = (raw.board(), raw.link_at(MoveSlot::Leaf).map(|l| l.mv));
-                    ends.push(StoredMoves { board, children_end: 0, links_end: looked.stored.len() as u32, leaf });
-                    board
-                }
-                None => {
-                    readable = false;
-                    let board = book.file().board_of(at);
-                    ends.push(StoredMoves {
-                        board,
-                        children_end: 0,
-                        links_end: looked.stored.len() as u32,
-                        leaf: None,
-                    });
-                    board
-                }
-            };
+            let raw = book.file().edax_record(at);
+            readable &= raw.is_some();
+            if let Some(raw) = &raw {
+                looked.stored.extend((0..raw.n_links()).map(|i| raw.link_at(MoveSlot::Link(i)).map(|l| l.mv)));
+            }
+            let board = raw.as_ref().map_or_else(|| book.file().board_of(at), |raw| raw.board());
+            let leaf = raw.and_then(|raw| raw.link_at(MoveSlot::Leaf)).map(|l| l.mv);
             let children = board.children().into_iter();
             looked.children.extend(children.map(|(mv, child)| (mv, child, ImageFilter::key(&child))));
-            if let Some(end) = ends.last_mut() {
-                end.children_end = looked.children.len() as u32;
-            }
+            let (children_end, links_end) = (looked.children.len() as u32, looked.stored.len() as u32);
+            read.push(StoredMoves { board, children_end, links_end, leaf });
         }
         // Where its moves end among those asked, once they are.
         looked.records.push((at, 0));
     }
     let Some(images) = images else { return };
     let mut from = 0;
-    for (record, &StoredMoves { children_end: to, .. }) in looked.records.iter_mut().zip(&ends) {
+    for (record, &StoredMoves { children_end: to, .. }) in looked.records.iter_mut().zip(&read) {
         for i in from..to as usize {
             if let Some(&(_, _, ahead)) = looked.children.get(i + CHILDREN_AHEAD) {
                 images.prefetch(ahead);
@@ -410,7 +397,7 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
         from = to as usize;
     }
     looked.locator.answer();
-    looked.ends = readable.then_some(ends);
+    looked.read = readable.then_some(read);
     note_moves_found(looked);
     let mut from = 0;
     for record in &mut looked.records {
@@ -431,9 +418,9 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
 fn note_moves_found(looked: &mut Looked) {
     let mut found = looked.found.take().unwrap_or_default();
     found.clear();
-    let Some(ends) = &looked.ends else { return };
+    let Some(read) = &looked.read else { return };
     let (mut children_from, mut links_from, mut moves_from) = (0, 0, 0);
-    for (&(at, moves_to), stored) in looked.records.iter().zip(ends) {
+    for (&(at, moves_to), stored) in looked.records.iter().zip(read) {
         let (children_to, links_to) = (stored.children_end as usize, stored.links_end as usize);
         let children = &looked.children[children_from..children_to];
         let asked = &looked.moves[moves_from..moves_to as usize];
