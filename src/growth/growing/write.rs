@@ -14,9 +14,9 @@
 use super::error::GrowingError;
 use super::solved::Solved;
 use super::store::{Flavor, Node, NodeId, Store, Stored};
-use crate::book::{Leaf, MoveSlot, RecordId};
+use crate::book::{Leaf, RecordId};
 use crate::fix::{fix_edax_record, Rescored};
-use crate::format::edax::{self, EdaxRecord};
+use crate::format::edax::{self, patch, EdaxRecord};
 use crate::format::egaroucid;
 use crate::format::Format;
 use crate::level::Level;
@@ -232,14 +232,18 @@ pub fn rescoring(store: &Store<'_>) -> Option<Rescored> {
     Some(rescored)
 }
 
-/// The link scores of Edax record `new`, if it is `read` but for them.
+/// The link scores of Edax record `new`, if it is `read` with them put
+/// in (as `fix` puts scores in, [`patch`]) and nothing else changed.
 fn link_scores_alone_differ(read: &[u8], new: &[u8]) -> Option<Vec<Score>> {
-    let raw = edax::next_record(new, 0).ok()?;
-    let scores = edax::read::LINKS_AT..edax::read::LINKS_AT + 2 * raw.n_links();
-    let score_byte = |i: usize| scores.contains(&i) && (i - scores.start).is_multiple_of(2);
-    let same = read.len() == new.len() && read.iter().zip(new).enumerate().all(|(i, (a, b))| a == b || score_byte(i));
-    let link_score = |i| raw.link_at(MoveSlot::Link(i)).map(|link| link.score);
-    same.then(|| (0..raw.n_links()).map(link_score).collect()).flatten()
+    let n_links = edax::next_record(new, 0).ok()?.n_links();
+    let scores: Vec<Score> =
+        (0..n_links).map(|i| patch::link_pair(new, i).map(|(score, _)| Score::from(score))).collect::<Option<_>>()?;
+    if read.len() != new.len() {
+        return None;
+    }
+    let mut rescored = read.to_vec();
+    scores.iter().enumerate().for_each(|(i, score)| patch::put_link_score(&mut rescored, i, score.stored_byte()));
+    (rescored == new).then_some(scores)
 }
 
 /// Whether the Edax book [`write_unfixed`] writes from `store` has the
