@@ -111,7 +111,7 @@ fn every_growth_command_refuses_a_damaged_leaf_its_start_never_reaches_before_an
 }
 
 #[test]
-fn learn_and_recalculate_refuse_a_damaged_leaf_before_any_search() {
+fn learn_recalculate_and_extend_refuse_a_damaged_egaroucid_leaf_before_any_search() {
     let dir = tempfile::tempdir().unwrap();
     let converted = run({
         let mut c = bin();
@@ -124,9 +124,50 @@ fn learn_and_recalculate_refuse_a_damaged_leaf_before_any_search() {
     let problem = damage(&mut bytes, place, number);
     std::fs::write(dir.path().join("in.egbk3"), &bytes).unwrap();
     let start = near_end();
-    let commands: Vec<Vec<&str>> = ["learn", "recalculate"]
+    let mut commands: Vec<Vec<&str>> = ["learn", "recalculate"]
         .into_iter()
         .map(|command| vec![command, "in.egbk3", "out.egbk3", "--start", &start, "--level", "20"])
         .collect();
+    // extend checks an Egaroucid book before its first walk, as an Edax one.
+    commands.push(vec!["extend", "in.egbk3", "out.egbk3", "--start", &start]);
     refused_before_any_search(dir.path(), "in.egbk3", &problem, &commands);
+}
+
+/// Every link of the records of `bytes` from the `first`th on (counted
+/// from 0) moved onto its board's first occupied square (42 bytes a
+/// record, the link count at 38, then 2 bytes a link, the move second): a
+/// link no walk can follow.
+fn damage_links_after(bytes: &mut [u8], records: &[(usize, usize)], first: usize) {
+    let word = |bytes: &[u8], from: usize| u64::from_le_bytes(bytes[from..from + 8].try_into().unwrap());
+    for &(at, _) in &records[first..] {
+        let board = Board::new(word(bytes, at), word(bytes, at + 8));
+        let occupied = (board.player | board.opponent).trailing_zeros() as u8;
+        for link in 0..usize::from(bytes[at + 38]) {
+            bytes[at + 40 + 2 * link + 1] = occupied;
+        }
+    }
+}
+
+#[test]
+fn the_first_damaged_record_in_the_file_is_named_before_a_link_the_walk_cannot_follow() {
+    // What the first walk would refuse (a link that is no legal move,
+    // later in the file), or a start the book does not hold ("F5D6C3D3C4"
+    // leaves it at C3), is not said before the first damaged record in
+    // file order, whichever of the check and the walk runs first.
+    let whole = std::fs::read(book()).unwrap();
+    let records = edax_leaves(&whole);
+    let mut bytes = whole.clone();
+    let problem = damage(&mut bytes, records[1], 2);
+    damage_links_after(&mut bytes, &records, 2);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.dat"), &bytes).unwrap();
+    let start = crate::common::START;
+    let commands = [
+        vec!["extend", "in.dat", "out.dat"],
+        vec!["extend", "in.dat", "out.dat", "--start", start],
+        vec!["extend", "in.dat", "out.dat", "--start", "f5d6c3d3c4"],
+        vec!["grow", "in.dat", "out.dat", "--max-positions", "2"],
+        vec!["fix", "--link", "in.dat", "out.dat"],
+    ];
+    refused_before_any_search(dir.path(), "in.dat", &problem, &commands);
 }
