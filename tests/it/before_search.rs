@@ -37,12 +37,18 @@ fn egaroucid_leaves(bytes: &[u8]) -> Vec<(usize, (usize, usize))> {
         .collect()
 }
 
+/// The first occupied square of the board of the record starting at `at`
+/// (its player's discs, then its opponent's, 8 bytes each): no move's.
+fn first_occupied(bytes: &[u8], at: usize) -> u8 {
+    let word = |from: usize| u64::from_le_bytes(bytes[from..from + 8].try_into().unwrap());
+    let board = Board::new(word(at), word(at + 8));
+    (board.player | board.opponent).trailing_zeros() as u8
+}
+
 /// The record starting at `at` with its leaf moved onto its board's
 /// first occupied square: the text `verify` gives of it.
 fn damage(bytes: &mut [u8], (at, leaf): (usize, usize), number: usize) -> String {
-    let word = |from: usize| u64::from_le_bytes(bytes[from..from + 8].try_into().unwrap());
-    let board = Board::new(word(at), word(at + 8));
-    let square = (board.player | board.opponent).trailing_zeros() as u8;
+    let square = first_occupied(bytes, at);
     bytes[leaf] = square;
     let name = Square::new(square).unwrap().to_string();
     format!("record {number} at byte {at}: leaf move {name} is illegal on this board")
@@ -138,10 +144,8 @@ fn learn_recalculate_and_extend_refuse_a_damaged_egaroucid_leaf_before_any_searc
 /// record, the link count at 38, then 2 bytes a link, the move second): a
 /// link no walk can follow.
 fn damage_links_after(bytes: &mut [u8], records: &[(usize, usize)], first: usize) {
-    let word = |bytes: &[u8], from: usize| u64::from_le_bytes(bytes[from..from + 8].try_into().unwrap());
     for &(at, _) in &records[first..] {
-        let board = Board::new(word(bytes, at), word(bytes, at + 8));
-        let occupied = (board.player | board.opponent).trailing_zeros() as u8;
+        let occupied = first_occupied(bytes, at);
         for link in 0..usize::from(bytes[at + 38]) {
             bytes[at + 40 + 2 * link + 1] = occupied;
         }
