@@ -250,11 +250,7 @@ fn fix_edax_chunk<'a>(
         let at = bytes.len();
         bytes.extend_from_slice(raw.bytes());
         let record = &mut bytes[at..];
-        for (i, &score) in rescoring.scores_of(*id).unwrap_or_default().iter().enumerate() {
-            if patch::link_pair(record, i).is_some() {
-                patch::put_link_score(record, i, score);
-            }
-        }
+        patch::put_stored_link_scores(record, rescoring.scores_of(*id).unwrap_or_default().iter().copied());
         let mut change = Change::default();
         let linked = fixed.linked.contains(*id).then(|| {
             let scores = chunk.children[range.clone()]

@@ -29,6 +29,16 @@ pub fn put_link_score(record: &mut [u8], i: usize, score: i8) {
     record[LINKS_AT + 2 * i] = score as u8;
 }
 
+/// Puts `scores` (a byte each, as stored) into a record's first links, in
+/// order, as far as its bytes hold links.
+pub fn put_stored_link_scores(record: &mut [u8], scores: impl IntoIterator<Item = i8>) {
+    for (i, score) in scores.into_iter().enumerate() {
+        if link_pair(record, i).is_some() {
+            put_link_score(record, i, score);
+        }
+    }
+}
+
 /// The bytes of a record's first `n_links` links, a (score, move code)
 /// pair each, to be reordered in place; none if the bytes are too short.
 pub fn links_mut(record: &mut [u8], n_links: usize) -> Option<&mut [u8]> {

@@ -242,7 +242,7 @@ fn link_scores_alone_differ(read: &[u8], new: &[u8]) -> Option<Vec<Score>> {
         return None;
     }
     let mut rescored = read.to_vec();
-    scores.iter().enumerate().for_each(|(i, score)| patch::put_link_score(&mut rescored, i, score.stored_byte()));
+    patch::put_stored_link_scores(&mut rescored, scores.iter().map(|score| score.stored_byte()));
     (rescored == new).then_some(scores)
 }
 

@@ -12,8 +12,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::index::Located;
-use crate::book::MoveSlot;
-use crate::book::{Book, Destination, ImageFilter, Locator, MovesFound};
+use crate::book::{Book, Destination, ImageFilter, Locator, MoveSlot, MovesFound};
 use crate::engine::ask::{Answerers, Asked};
 use crate::engine::fleet::Fleet;
 use crate::engine::EngineCommand;
