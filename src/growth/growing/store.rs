@@ -22,6 +22,20 @@ use crate::symmetry::{normalize, Normalized, Placement};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
+/// A child the growing book holds, as linking finds it: the move (or the
+/// pass) that leads there, the child, and its value as the book read
+/// stores it when whoever found the child read its record already (`None`:
+/// [`Store::link_found`] reads it). The finder reads it while the record is
+/// in its cache, so that linking in file order need not fetch it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldChild {
+    /// The move (or the pass).
+    pub mv: Move,
+    /// The child.
+    pub child: NodeId,
+    /// Its value as the book read stores it, if read already.
+    pub stored_value: Option<Score>,
+}
 /// A position of the growing book: a record of the book read, or a
 /// position the run added (numbered from 0 in the order added).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -327,6 +341,16 @@ impl<'b> Store<'b> {
             // What [`Store::read`] reads of it, the rest left unread.
             (Stored::Record(at), Flavor::Edax(_)) => Ok(self.raw_edax(at)?.value()),
             (Stored::Record(at), Flavor::Egaroucid) => Ok(self.read(at)?.solved.value),
+        }
+    }
+
+    /// [`Store::value`] of a child linking found, given what the finder
+    /// read of its record (`stored`): that value stands unless growth
+    /// changed the record since, and the record is not read again.
+    fn value_of_held(&self, child: NodeId, stored: Option<Score>) -> Result<Score, GrowingError> {
+        match (child, stored, self.flavor) {
+            (NodeId::Book(at), Some(value), Flavor::Edax(_)) if !self.changed_ids.contains(at.id) => Ok(value),
+            _ => self.value(child),
         }
     }
 
@@ -649,15 +673,18 @@ impl<'b> Store<'b> {
             self.board(id).children().into_iter().map(|(mv, child)| (mv, normalize(&child).board)).unzip();
         let mut found = Vec::with_capacity(children.len());
         self.find_all(&children, &mut found);
-        let held: SmallVec<[(Move, NodeId); 16]> =
-            moves.into_iter().zip(found).filter_map(|(mv, child)| Some((mv, child?))).collect();
+        let held: SmallVec<[HeldChild; 16]> = moves
+            .into_iter()
+            .zip(found)
+            .filter_map(|(mv, child)| Some(HeldChild { mv, child: child?, stored_value: None }))
+            .collect();
         self.link_found(id, &held)
     }
 
     /// [`Store::link_held`] with the children looked up already: `held`,
-    /// each move (or the pass) whose child the growing book holds, with
-    /// that child, in the order of [`Board::children`].
-    pub fn link_found(&mut self, id: NodeId, held: &[(Move, NodeId)]) -> Result<u64, GrowingError> {
+    /// each move (or the pass) whose child the growing book holds, in the
+    /// order of [`Board::children`].
+    pub fn link_found(&mut self, id: NodeId, held: &[HeldChild]) -> Result<u64, GrowingError> {
         if let Flavor::Egaroucid = self.flavor {
             return Ok(0);
         }
@@ -669,8 +696,8 @@ impl<'b> Store<'b> {
         let (mut links, mut value) = (node.links.clone(), node.solved.value);
         let mut leaf = node.leaf;
         let (before, mut added) = (node.links, 0);
-        for &(mv, child) in held {
-            let score = crate::negamax::new_link_score(self.value(child)?);
+        for &HeldChild { mv, child, stored_value } in held {
+            let score = crate::negamax::new_link_score(self.value_of_held(child, stored_value)?);
             match links.iter_mut().find(|(_, m)| *m == mv) {
                 Some(link) => link.0 = score,
                 None => {

@@ -19,7 +19,7 @@ use crate::engine::EngineCommand;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::leaf_plan::LeafPlan;
-use crate::growth::growing::store::{Flavor, NodeId, Store};
+use crate::growth::growing::store::{Flavor, HeldChild, NodeId, Store};
 use crate::growth::options::GrowthOptions;
 use crate::growth::paths::GrowthPaths;
 use crate::growth::policy::Engines;
@@ -218,9 +218,9 @@ impl Linker {
 struct Looked<'b> {
     /// Each record, and where its moves end in `held`.
     records: Vec<(Located, u32)>,
-    /// Each record's moves whose child the book holds, with that child,
-    /// in the order of [`crate::board::Board::children`].
-    held: Vec<(Move, NodeId)>,
+    /// Each record's moves whose child the book holds, with that child and
+    /// its stored value, in the order of [`crate::board::Board::children`].
+    held: Vec<HeldChild>,
     /// Every legal move of the chunk's records, its child and the child's
     /// [`ImageFilter::key`], in file order.
     children: Vec<(Move, Board, u64)>,
@@ -268,7 +268,7 @@ impl<'b> Looked<'b> {
 
     /// The moves of the `k`th record whose child the book holds (none past
     /// the last record).
-    fn held_by(&self, k: usize) -> &[(Move, NodeId)] {
+    fn held_by(&self, k: usize) -> &[HeldChild] {
         let Some(&(_, to)) = self.records.get(k) else { return &[] };
         let from = k.checked_sub(1).map_or(0, |j| self.records[j].1);
         &self.held[from as usize..to as usize]
@@ -310,11 +310,12 @@ fn link_in_file_order(
         |looked| {
             before_chunk(linked)?;
             for (k, &(at, _)) in looked.records.iter().enumerate() {
-                // The children a record a few ahead reads, asked for now: each
-                // is a miss anywhere in the book.
-                for &(_, child) in looked.held_by(k + RECORDS_AHEAD) {
-                    store.prefetch(child);
-                    if let NodeId::Book(child) = child {
+                // Whether growth changed the children a record a few ahead
+                // reads, asked for now; their records only where their values
+                // were not read with them (each is a miss anywhere in the book).
+                for held in looked.held_by(k + RECORDS_AHEAD) {
+                    store.prefetch(held.child);
+                    if let (NodeId::Book(child), None) = (held.child, held.stored_value) {
                         book.file().prefetch(child);
                     }
                 }
@@ -403,7 +404,9 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
         let to = record.1 as usize;
         for i in from..to {
             if let Some(child) = looked.locator.found(i) {
-                looked.held.push((looked.moves[i].0, NodeId::Book(child)));
+                // Its record was just compared with the child: its value is at hand.
+                let stored_value = book.file().edax_record(child).map(|record| record.value());
+                looked.held.push(HeldChild { mv: looked.moves[i].0, child: NodeId::Book(child), stored_value });
             }
         }
         record.1 = looked.held.len() as u32;
@@ -543,11 +546,13 @@ mod tests {
         let mut added = Vec::new();
         for at in book.file().every_record() {
             let id = NodeId::Book(at);
-            let held: Vec<(Move, NodeId)> = store
+            let held: Vec<HeldChild> = store
                 .board(id)
                 .children()
                 .into_iter()
-                .filter_map(|(mv, child)| Some((mv, store.find(&normalize(&child).board)?)))
+                .filter_map(|(mv, child)| {
+                    Some(HeldChild { mv, child: store.find(&normalize(&child).board)?, stored_value: None })
+                })
                 .collect();
             added.push((id, store.link_found(id, &held).unwrap()));
         }
