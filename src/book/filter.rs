@@ -67,6 +67,13 @@ impl Filter {
     pub fn allocation_size(&self) -> usize {
         self.words.len() * 8
     }
+
+    /// Adds every board `other` holds: the filter of both sets of boards,
+    /// when both were made with room for the same count.
+    fn union(mut self, other: &Filter) -> Filter {
+        self.words.iter_mut().zip(&other.words).for_each(|(word, other)| *word |= other);
+        self
+    }
 }
 
 /// Boards whose keys [`ImageFilter::build`] computes before inserting
@@ -99,6 +106,30 @@ impl ImageFilter {
             keys[..n].iter().for_each(|&key| filter.insert(key));
         }
         ImageFilter(filter)
+    }
+
+    /// [`ImageFilter::build`] of the boards `boards` gives for `0..items`,
+    /// on `parts` threads: each builds the filter of its share of the range,
+    /// and the filters are put together (a board's bits are the same in
+    /// each, so the union is the filter of them all).
+    pub(super) fn build_in_parts<I: Iterator<Item = Board>>(
+        count: usize,
+        items: usize,
+        parts: usize,
+        boards: impl Fn(std::ops::Range<usize>) -> I + Sync,
+    ) -> ImageFilter {
+        let per_part = items.div_ceil(parts.max(1)).max(1);
+        let filters = std::thread::scope(|scope| {
+            let boards = &boards;
+            let built: Vec<_> = (0..items)
+                .step_by(per_part)
+                .map(|from| scope.spawn(move || ImageFilter::build(count, boards(from..(from + per_part).min(items)))))
+                .collect();
+            built.into_iter().map(|part| part.join().expect("building a filter does not panic")).collect::<Vec<_>>()
+        });
+        let mut filters = filters.into_iter();
+        let first = filters.next().unwrap_or_else(|| ImageFilter::build(count, std::iter::empty()));
+        ImageFilter(filters.fold(first.0, |all, part| all.union(&part.0)))
     }
 
     /// The key a board is asked by ([`image_key`]), the same for each of
@@ -193,6 +224,18 @@ mod tests {
         assert!(others.len() > 10_000, "{} boards not held", others.len());
         // The filter alone lets about 3 in 100 through.
         assert!(passed * 100 < others.len() * 6, "{passed} of {} boards not held passed", others.len());
+    }
+
+    #[test]
+    fn a_filter_built_in_parts_is_the_filter_built_whole() {
+        let held = positions_of_random_games(300, 5);
+        let whole = ImageFilter::build(held.len(), held.iter().copied());
+        for parts in [1, 2, 3, 7] {
+            let built = ImageFilter::build_in_parts(held.len(), held.len(), parts, |ids| held[ids].iter().copied());
+            assert!(built.0.words == whole.0.words, "{parts} parts");
+        }
+        let none = ImageFilter::build_in_parts(10, 0, 2, |ids| held[ids].iter().copied());
+        assert!(none.0.words.iter().all(|&w| w == 0));
     }
 
     #[test]

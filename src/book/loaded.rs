@@ -200,12 +200,15 @@ impl Book {
     }
 
     /// An [`ImageFilter`](super::ImageFilter) of every board the book
-    /// holds: built on each call (a byte a position), for work that asks
-    /// about many boards the book mostly does not hold.
+    /// holds: built on each call (a byte a position) on every core, for
+    /// work that asks about many boards the book mostly does not hold.
     pub fn image_filter(&self) -> super::filter::ImageFilter {
         let file = &self.file;
-        let count = file.counts.positions as usize;
-        super::filter::ImageFilter::build(count, file.every_record().map(|at| file.board_of(at)))
+        let (count, records) = (file.counts.positions as usize, file.counts.records as usize);
+        let parts = crate::parallel::workers();
+        super::filter::ImageFilter::build_in_parts(count, records, parts, |ids| {
+            file.records_in(ids).map(|at| file.board_of(at))
+        })
     }
 
     /// A [`Locator`](super::Locator): boards looked up many at a time.
