@@ -295,6 +295,62 @@ pub fn image_key(board: &Board) -> u64 {
     })
 }
 
+/// `IMAGE_KEY_TURNED[i][byte]`: how much the key changes when the discs
+/// `byte` places on row `i` turn from the side to move's colour to the
+/// other's.
+static IMAGE_KEY_TURNED: [[u64; 256]; 8] = {
+    let mut table = [[0u64; 256]; 8];
+    let mut row = 0;
+    while row < 8 {
+        let mut byte = 0;
+        while byte < 256 {
+            table[row][byte] = IMAGE_KEY_BYTES[1][row][byte].wrapping_sub(IMAGE_KEY_BYTES[0][row][byte]);
+            byte += 1;
+        }
+        row += 1;
+    }
+    table
+};
+
+/// [`image_key`] of each child of one board, from the board's own work:
+/// a move places one disc and turns others, and the sides swap, so a
+/// child's key is the board's with its sides swapped, plus the weight of
+/// the disc placed, plus each turned disc's change of colour: nine table
+/// reads a child where its own key takes sixteen.
+#[derive(Clone, Copy, Debug)]
+pub struct ChildImageKeys {
+    parent: Board,
+    swapped_key: u64,
+}
+
+impl ChildImageKeys {
+    /// The keys of `parent`'s children.
+    #[inline]
+    pub fn of(parent: &Board) -> ChildImageKeys {
+        ChildImageKeys { parent: *parent, swapped_key: image_key(&parent.swapped()) }
+    }
+
+    /// [`image_key`] of `child`, which is the parent after a move (or the
+    /// pass).
+    #[inline]
+    pub fn key(&self, child: &Board) -> u64 {
+        // The child's opponent is the parent's player, the disc placed and
+        // the discs turned, which were the parent's opponent's.
+        let turned = (child.opponent & self.parent.opponent).to_le_bytes();
+        let placed = child.opponent & self.parent.empty();
+        let placed_weight = match placed {
+            0 => 0,
+            bit => {
+                let i = bit.trailing_zeros() as usize;
+                IMAGE_KEY_BYTES[1][i / 8][1 << (i % 8)]
+            }
+        };
+        (0..8).fold(self.swapped_key.wrapping_add(placed_weight), |key, i| {
+            key.wrapping_add(IMAGE_KEY_TURNED[i][turned[i] as usize])
+        })
+    }
+}
+
 /// True when the board is already in its stored form.
 pub fn is_normalized(board: &Board) -> bool {
     normalize(board).board == *board
@@ -521,6 +577,26 @@ mod tests {
             let same_counts = orbit_counts(&a) == orbit_counts(&b);
             proptest::prop_assert_eq!(image_key(&a) == image_key(&b), same_counts);
         }
+    }
+
+    /// The key of every child of many boards, told from the parent's, is
+    /// the child's own key (the pass included).
+    #[test]
+    fn a_childs_key_told_from_its_parent_is_its_own() {
+        // The side to move beside a corner the other side holds, in every
+        // image: it must pass, and the other side can move.
+        let corner = [Board::new(1 << 1, 1), Board::new(1 << 8, 1), Board::new(1 << 9, 1)];
+        let passing = corner.iter().flat_map(|b| Symmetry::ALL.map(|s| s.board(b)));
+        let (mut children, mut passes) = (0, 0);
+        for board in random_boards(4000).into_iter().chain([Board::INITIAL]).chain(passing) {
+            let keys = ChildImageKeys::of(&board);
+            for (mv, child) in board.children() {
+                assert_eq!(keys.key(&child), image_key(&child), "{board:?} {mv:?}");
+                children += 1;
+                passes += usize::from(mv == Move::Pass);
+            }
+        }
+        assert!(children > 10_000 && passes > 10, "{children} children, {passes} passes");
     }
 
     #[test]
