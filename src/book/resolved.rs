@@ -162,9 +162,13 @@ impl MovesFound {
         true
     }
 
-    /// Room for `links` links' targets.
+    /// Room for `links` links' targets, in large pages where the system
+    /// gives them: the walk reads a record's targets wherever it stands,
+    /// as it reads those [`super::resolve`] finds.
     pub fn with_room_for(links: usize) -> MovesFound {
-        MovesFound(EdaxTargets { links: Vec::with_capacity(links), leaves: Vec::new() })
+        let mut targets = Vec::with_capacity(links);
+        crate::os::advise_huge_pages(&mut targets);
+        MovesFound(EdaxTargets { links: targets, leaves: Vec::new() })
     }
 
     /// Adds the records of `next`, which follow these in file order, and
