@@ -281,15 +281,17 @@ impl Board {
     /// the pass (and the board after it) when the side to move must pass;
     /// none when the game is over.
     pub fn children(&self) -> smallvec::SmallVec<[(Move, Board); 16]> {
-        if self.has_moves() {
-            Square::iter(self.legal_moves())
-                .filter_map(|s| self.after(Move::Play(s)).map(|b| (Move::Play(s), b)))
-                .collect()
-        } else if self.must_pass() {
-            smallvec::SmallVec::from_elem((Move::Pass, self.swapped()), 1)
-        } else {
-            smallvec::SmallVec::new()
-        }
+        self.each_child().collect()
+    }
+
+    /// [`Board::children`] one at a time, nothing gathered: for a loop over
+    /// the children of many boards, which would otherwise copy each
+    /// board's list out of the call.
+    pub fn each_child(&self) -> impl Iterator<Item = (Move, Board)> {
+        let board = *self;
+        let legal = board.legal_moves();
+        let pass = (legal == 0 && board.must_pass()).then(|| (Move::Pass, board.swapped()));
+        Square::iter(legal).filter_map(move |s| board.after(Move::Play(s)).map(|b| (Move::Play(s), b))).chain(pass)
     }
 
     /// Every board from which a move onto a square (not a pass) leads to
@@ -767,6 +769,39 @@ mod tests {
         }
         found.sort_by_key(|(s, b)| (s.index(), b.player, b.opponent));
         found
+    }
+
+    /// Each child by the obvious reference: every empty square that turns
+    /// discs over, played coordinate by coordinate, in square order; else
+    /// the pass when the opponent could move; else none.
+    fn children_slowly(board: &Board) -> Vec<(Move, Board)> {
+        let (player, opponent) = (board.player, board.opponent);
+        let played: Vec<(Move, Board)> = (0..64)
+            .map(Square)
+            .filter(|s| (player | opponent) & s.bit() == 0)
+            .filter_map(|s| match slow_flips(player, opponent, s) {
+                0 => None,
+                turned => Some((Move::Play(s), Board::new(opponent & !turned, player | turned | s.bit()))),
+            })
+            .collect();
+        match played.is_empty() && slow_moves(opponent, player) != 0 {
+            true => vec![(Move::Pass, Board::new(opponent, player))],
+            false => played,
+        }
+    }
+
+    #[test]
+    fn every_child_is_the_slow_reference_s_passes_and_ends_included() {
+        let (mut passes, mut ends) = (0, 0);
+        let corner = [Board::new(1 << 1, 1), Board::new(1 << 9, 1), Board::new(1, 1 << 63)];
+        for board in random_boards(3000).into_iter().chain(opening_boards(300)).chain(corner) {
+            let slowly = children_slowly(&board);
+            assert_eq!(board.children().to_vec(), slowly, "{board:?}");
+            assert_eq!(board.each_child().collect::<Vec<_>>(), slowly, "{board:?}");
+            passes += usize::from(slowly.first().is_some_and(|&(mv, _)| mv == Move::Pass));
+            ends += usize::from(slowly.is_empty());
+        }
+        assert!(passes >= 2 && ends >= 1, "{passes} passes, {ends} ends");
     }
 
     /// Boards of the opening, a few random moves from the initial position

@@ -371,7 +371,7 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
             }
             let board = raw.as_ref().map_or_else(|| book.file().board_of(at), |raw| raw.board());
             let leaf = raw.and_then(|raw| raw.link_at(MoveSlot::Leaf)).map(|l| l.mv);
-            let (children, keys) = (board.children().into_iter(), ImageFilter::keys_of_children(&board));
+            let (children, keys) = (board.each_child(), ImageFilter::keys_of_children(&board));
             looked.children.extend(children.map(|(mv, child)| (mv, child, keys.key(&child))));
             let (children_end, links_end) = (looked.children.len() as u32, looked.stored.len() as u32);
             read.push(StoredMoves { board, children_end, links_end, leaf });
