@@ -36,6 +36,7 @@ pub struct HeldChild {
     /// Its value as the book read stores it, if read already.
     pub stored_value: Option<Score>,
 }
+
 /// A position of the growing book: a record of the book read, or a
 /// position the run added (numbered from 0 in the order added).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
