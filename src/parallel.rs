@@ -10,6 +10,14 @@ use std::sync::mpsc;
 /// Buffers per worker: one being filled while the last one waits.
 const BUFFERS_PER_WORKER: usize = 2;
 
+/// `records` shared out into `parts` runs of about equal length, each
+/// starting at a multiple of `align` (but the first, at 0).
+pub fn split(records: usize, parts: usize, align: usize) -> Vec<std::ops::Range<usize>> {
+    let bounds: Vec<usize> =
+        (0..=parts).map(|i| if i == parts { records } else { records * i / parts / align * align }).collect();
+    bounds.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect()
+}
+
 /// `items` cut into consecutive runs of the lengths given, one for each
 /// thread to fill (a run comes out shorter, or empty, when `items` runs out).
 pub fn runs_of<T>(items: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
@@ -159,6 +167,21 @@ impl<T> Batches<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_are_split_into_aligned_runs_that_cover_them_all() {
+        for (records, parts, align) in [(0, 2, 1024), (5, 2, 1024), (10_000, 2, 1024), (10_001, 3, 1), (7, 8, 1)] {
+            let runs = split(records, parts, align);
+            let mut next = 0;
+            for run in &runs {
+                assert_eq!(run.start, next, "{records} {parts} {align}: {runs:?}");
+                assert!(run.start % align == 0 && !run.is_empty());
+                next = run.end;
+            }
+            assert_eq!(next, records);
+            assert!(runs.len() <= parts);
+        }
+    }
 
     #[test]
     fn runs_cut_the_items_in_order_and_the_last_short() {

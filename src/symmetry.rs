@@ -249,13 +249,30 @@ const fn disc_weight(colour: u8, orbit: u8) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `IMAGE_KEY_BYTES[colour][i][byte]`: the summed weights of the discs
-/// `byte` places on row `i` (bits `8i..8i + 8`), so that a board's key is
-/// sixteen table reads and additions.
-static IMAGE_KEY_BYTES: [[[u64; 256]; 8]; 2] = {
-    let mut table = [[[0u64; 256]; 8]; 2];
-    let mut colour = 0;
-    while colour < 2 {
+/// The tables of [`IMAGE_KEY_BYTES`]: the side to move's discs, the other
+/// side's, and discs turned from the first colour to the second (for
+/// [`ChildImageKeys`]).
+const MINE: usize = 0;
+const THEIRS: usize = 1;
+const TURNED: usize = 2;
+
+/// A disc's weight in table `table` of [`IMAGE_KEY_BYTES`]: its colour's,
+/// or for [`TURNED`] the change from the side to move's to the other's.
+const fn table_weight(table: usize, orbit: u8) -> u64 {
+    match table {
+        TURNED => disc_weight(1, orbit).wrapping_sub(disc_weight(0, orbit)),
+        colour => disc_weight(colour as u8, orbit),
+    }
+}
+
+/// `IMAGE_KEY_BYTES[table][i][byte]`: the summed weights (see
+/// [`table_weight`]) of the discs `byte` places on row `i` (bits
+/// `8i..8i + 8`), so that a board's key is sixteen table reads and
+/// additions.
+static IMAGE_KEY_BYTES: [[[u64; 256]; 8]; 3] = {
+    let mut table = [[[0u64; 256]; 8]; 3];
+    let mut which = 0;
+    while which < 3 {
         let mut row = 0;
         while row < 8 {
             let mut byte = 0;
@@ -264,16 +281,16 @@ static IMAGE_KEY_BYTES: [[[u64; 256]; 8]; 2] = {
                 let mut bit = 0;
                 while bit < 8 {
                     if byte >> bit & 1 != 0 {
-                        sum = sum.wrapping_add(disc_weight(colour as u8, orbit_of((row * 8 + bit) as u8)));
+                        sum = sum.wrapping_add(table_weight(which, orbit_of((row * 8 + bit) as u8)));
                     }
                     bit += 1;
                 }
-                table[colour][row][byte] = sum;
+                table[which][row][byte] = sum;
                 byte += 1;
             }
             row += 1;
         }
-        colour += 1;
+        which += 1;
     }
     table
 };
@@ -289,28 +306,11 @@ static IMAGE_KEY_BYTES: [[[u64; 256]; 8]; 2] = {
 #[inline]
 pub fn image_key(board: &Board) -> u64 {
     let (player, opponent) = (board.player.to_le_bytes(), board.opponent.to_le_bytes());
-    let [mine, theirs] = &IMAGE_KEY_BYTES;
+    let (mine, theirs) = (&IMAGE_KEY_BYTES[MINE], &IMAGE_KEY_BYTES[THEIRS]);
     (0..8).fold(0u64, |key, i| {
         key.wrapping_add(mine[i][player[i] as usize]).wrapping_add(theirs[i][opponent[i] as usize])
     })
 }
-
-/// `IMAGE_KEY_TURNED[i][byte]`: how much the key changes when the discs
-/// `byte` places on row `i` turn from the side to move's colour to the
-/// other's.
-static IMAGE_KEY_TURNED: [[u64; 256]; 8] = {
-    let mut table = [[0u64; 256]; 8];
-    let mut row = 0;
-    while row < 8 {
-        let mut byte = 0;
-        while byte < 256 {
-            table[row][byte] = IMAGE_KEY_BYTES[1][row][byte].wrapping_sub(IMAGE_KEY_BYTES[0][row][byte]);
-            byte += 1;
-        }
-        row += 1;
-    }
-    table
-};
 
 /// [`image_key`] of each child of one board, from the board's own work:
 /// a move places one disc and turns others, and the sides swap, so a
@@ -342,11 +342,11 @@ impl ChildImageKeys {
             0 => 0,
             bit => {
                 let i = bit.trailing_zeros() as usize;
-                IMAGE_KEY_BYTES[1][i / 8][1 << (i % 8)]
+                IMAGE_KEY_BYTES[THEIRS][i / 8][1 << (i % 8)]
             }
         };
         (0..8).fold(self.swapped_key.wrapping_add(placed_weight), |key, i| {
-            key.wrapping_add(IMAGE_KEY_TURNED[i][turned[i] as usize])
+            key.wrapping_add(IMAGE_KEY_BYTES[TURNED][i][turned[i] as usize])
         })
     }
 }

@@ -118,12 +118,11 @@ impl ImageFilter {
         parts: usize,
         boards: impl Fn(std::ops::Range<usize>) -> I + Sync,
     ) -> ImageFilter {
-        let per_part = items.div_ceil(parts.max(1)).max(1);
         let filters = std::thread::scope(|scope| {
             let boards = &boards;
-            let built: Vec<_> = (0..items)
-                .step_by(per_part)
-                .map(|from| scope.spawn(move || ImageFilter::build(count, boards(from..(from + per_part).min(items)))))
+            let built: Vec<_> = crate::parallel::split(items, parts.max(1), 1)
+                .into_iter()
+                .map(|ids| scope.spawn(move || ImageFilter::build(count, boards(ids))))
                 .collect();
             built.into_iter().map(|part| part.join().expect("building a filter does not panic")).collect::<Vec<_>>()
         });

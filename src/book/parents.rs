@@ -9,9 +9,9 @@
 //! every record would take 4.
 
 use super::file::BookFile;
-use super::resolve::split;
 use super::resolved::LinkChildren;
 use crate::format::edax;
+use crate::parallel::split;
 use crate::record::RecordId;
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;

@@ -22,7 +22,7 @@ use super::resolved::{EdaxTargets, EgaroucidLinks, PackedTarget, RecordFacts, Re
 use crate::board::hash_board;
 use crate::format::edax::{self, Starts, STARTS_EVERY};
 use crate::format::egaroucid::{self, Candidate, FoundLink, RawRecord};
-use crate::parallel;
+use crate::parallel::{self, split};
 use crate::record::problem::MoveSlot;
 use crate::record::{RecordId, Score};
 use crate::symmetry::{normalize, Normalized};
@@ -47,14 +47,6 @@ pub(super) fn resolve(file: BookFile, index: PositionIndex, keep_index: bool) ->
         Layout::Egaroucid { .. } => Targets::Egaroucid(resolve_egaroucid(&file, &index)),
     };
     ResolvedBook::new(file, targets, keep_index.then_some(index))
-}
-
-/// `records` shared out into `parts` runs of about equal length, each
-/// starting at a multiple of `align` (but the first, at 0).
-pub(super) fn split(records: usize, parts: usize, align: usize) -> Vec<Range<usize>> {
-    let bounds: Vec<usize> =
-        (0..=parts).map(|i| if i == parts { records } else { records * i / parts / align * align }).collect();
-    bounds.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect()
 }
 
 /// A record found for a question, and its stored value.
@@ -198,6 +190,12 @@ impl<'a> Locator<'a> {
     /// Where the record of question `i` is, once answered (none: not held).
     pub fn found(&self, i: usize) -> Option<Located> {
         self.0.answers()[i].map(|(at, _)| at)
+    }
+
+    /// [`Locator::found`], with the value that record stores, read when
+    /// the record was compared with the board asked.
+    pub fn found_with_value(&self, i: usize) -> Option<(Located, Score)> {
+        self.0.answers()[i]
     }
 
     /// Forgets the questions asked.
@@ -426,24 +424,4 @@ fn links_found(
         links.extend(found);
     }
     links
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_are_split_into_aligned_runs_that_cover_them_all() {
-        for (records, parts, align) in [(0, 2, 1024), (5, 2, 1024), (10_000, 2, 1024), (10_001, 3, 1), (7, 8, 1)] {
-            let runs = split(records, parts, align);
-            let mut next = 0;
-            for run in &runs {
-                assert_eq!(run.start, next, "{records} {parts} {align}: {runs:?}");
-                assert!(run.start % align == 0 && !run.is_empty());
-                next = run.end;
-            }
-            assert_eq!(next, records);
-            assert!(runs.len() <= parts);
-        }
-    }
 }

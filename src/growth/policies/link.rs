@@ -311,13 +311,9 @@ fn link_in_file_order(
             before_chunk(linked)?;
             for (k, &(at, _)) in looked.records.iter().enumerate() {
                 // Whether growth changed the children a record a few ahead
-                // reads, asked for now; their records only where their values
-                // were not read with them (each is a miss anywhere in the book).
+                // reads, asked for now (their values came with them).
                 for held in looked.held_by(k + RECORDS_AHEAD) {
                     store.prefetch(held.child);
-                    if let (NodeId::Book(child), None) = (held.child, held.stored_value) {
-                        book.file().prefetch(child);
-                    }
                 }
                 let id = NodeId::Book(at);
                 let added = match looks_up {
@@ -403,10 +399,10 @@ fn look_up_held(book: &Book, ids: std::ops::Range<usize>, images: Option<&ImageF
     for record in &mut looked.records {
         let to = record.1 as usize;
         for i in from..to {
-            if let Some(child) = looked.locator.found(i) {
-                // Its record was just compared with the child: its value is at hand.
-                let stored_value = book.file().edax_record(child).map(|record| record.value());
-                looked.held.push(HeldChild { mv: looked.moves[i].0, child: NodeId::Book(child), stored_value });
+            // The lookup read the child's value as it compared its record.
+            if let Some((child, value)) = looked.locator.found_with_value(i) {
+                let (mv, stored_value) = (looked.moves[i].0, Some(value));
+                looked.held.push(HeldChild { mv, child: NodeId::Book(child), stored_value });
             }
         }
         record.1 = looked.held.len() as u32;
