@@ -279,10 +279,7 @@ impl<'b> Store<'b> {
             Flavor::Edax(_) => {
                 let raw = edax::next_record(file.bytes(), file.offset(at) as usize).map_err(|_| changed())?;
                 node.level = raw.level();
-                node.links = (0..raw.n_links())
-                    .filter_map(|i| raw.link_at(MoveSlot::Link(i)))
-                    .map(|l| (l.score, l.mv))
-                    .collect();
+                node.links = links_of(&raw);
                 node.stored_links = node.links.len();
                 node.leaf = raw.leaf();
                 let (lower, upper) = raw.bounds();
@@ -324,6 +321,21 @@ impl<'b> Store<'b> {
         let file = self.book.file();
         edax::next_record(file.bytes(), file.offset(at) as usize)
             .map_err(|_| GrowingError::book_changed(self.book.path()))
+    }
+
+    /// How many edges [`Store::facts`] gives a position, told without
+    /// looking its children up where none need be: an Edax position has
+    /// an edge for each link, its child held or not; an Egaroucid position
+    /// one for each move whose child the growing book holds.
+    pub fn edge_count(&self, id: NodeId) -> Result<usize, GrowingError> {
+        match (self.locate(id), self.flavor) {
+            (Stored::Node(node), Flavor::Edax(_)) => Ok(node.links.len()),
+            (Stored::Record(at), Flavor::Edax(_)) => {
+                let raw = self.raw_edax(at)?;
+                Ok((0..raw.n_links()).filter(|&i| raw.link_at(MoveSlot::Link(i)).is_some()).count())
+            }
+            (_, Flavor::Egaroucid) => Ok(self.facts(id)?.edges.len()),
+        }
     }
 
     /// A position's level: as the book read stores it, or as growth set it.
@@ -494,12 +506,7 @@ impl<'b> Store<'b> {
     pub fn links(&self, id: NodeId) -> Result<SmallVec<[(Score, Move); 8]>, GrowingError> {
         match self.locate(id) {
             Stored::Node(node) => Ok(node.links.clone()),
-            Stored::Record(at) => {
-                let file = self.book.file();
-                let raw = edax::next_record(file.bytes(), file.offset(at) as usize)
-                    .map_err(|_| GrowingError::book_changed(self.book.path()))?;
-                Ok((0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i))).map(|l| (l.score, l.mv)).collect())
-            }
+            Stored::Record(at) => Ok(links_of(&self.raw_edax(at)?)),
         }
     }
 
@@ -689,21 +696,25 @@ impl<'b> Store<'b> {
         if let Flavor::Egaroucid = self.flavor {
             return Ok(0);
         }
-        // Read once.
-        let node = match self.locate(id) {
-            Stored::Node(node) => node.clone(),
-            Stored::Record(at) => self.read(at)?,
+        // Only what linking changes is read: most records it leaves alone.
+        let (mut links, mut value, mut leaf) = match self.locate(id) {
+            Stored::Node(node) => (node.links.clone(), node.solved.value, node.leaf),
+            Stored::Record(at) => {
+                let raw = self.raw_edax(at)?;
+                (links_of(&raw), raw.value(), raw.leaf())
+            }
         };
-        let (mut links, mut value) = (node.links.clone(), node.solved.value);
-        let mut leaf = node.leaf;
-        let (before, mut added) = (node.links, 0);
+        let (mut changed, mut added) = (false, 0);
         for &HeldChild { mv, child, stored_value } in held {
             let score = crate::negamax::new_link_score(self.value_of_held(child, stored_value)?);
             match links.iter_mut().find(|(_, m)| *m == mv) {
-                Some(link) => link.0 = score,
+                Some(link) => {
+                    changed |= link.0 != score;
+                    link.0 = score;
+                }
                 None => {
                     links.push((score, mv));
-                    added += 1;
+                    (changed, added) = (true, added + 1);
                     value = value.max(score);
                     if leaf.is_some_and(|leaf| leaf.mv == Some(mv)) {
                         leaf = None;
@@ -711,7 +722,7 @@ impl<'b> Store<'b> {
                 }
             }
         }
-        if links == before {
+        if !changed {
             return Ok(0);
         }
         if links.len() > usize::from(u8::MAX) {
@@ -767,6 +778,12 @@ impl<'b> Store<'b> {
             node.solved.value = crate::negamax::leaf_score(leaf);
         }
     }
+}
+
+/// An Edax record's links as a node holds them: score and move, in stored
+/// order, a slot without a move left out.
+fn links_of(raw: &edax::RawRecord<'_>) -> SmallVec<[(Score, Move); 8]> {
+    (0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i))).map(|l| (l.score, l.mv)).collect()
 }
 
 impl Node {

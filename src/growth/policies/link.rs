@@ -444,9 +444,8 @@ fn note_moves_found(looked: &mut Looked) {
 /// Edax's `position_search` decides: a legal move is not linked, or it has
 /// no move, no link and no value yet.
 fn searched_again(store: &Store<'_>, id: NodeId) -> Result<bool, GrowthError> {
-    let facts = store.facts(id)?;
-    let moves = facts.board.legal_moves().count_ones() as usize;
-    let linked = facts.edges.len();
+    let moves = store.board(id).legal_moves().count_ones() as usize;
+    let linked = store.edge_count(id)?;
     Ok(linked < moves || (linked == 0 && moves == 0 && store.value(id)? == -SCORE_INF))
 }
 
@@ -553,6 +552,22 @@ mod tests {
             added.push((id, store.link_found(id, &held).unwrap()));
         }
         added
+    }
+
+    /// The edges counted of each position are those [`Store::facts`] finds
+    /// (the slow reference: every link's child looked up), for records as
+    /// read and as linking changed them.
+    #[test]
+    fn the_edges_counted_are_those_the_facts_find() {
+        let book = unlinked(3 * RECORDS_A_STEP, 3);
+        let flavor = Flavor::Edax(book.header().edax().unwrap().search_errors());
+        let mut store = Store::with_links(&book, flavor, None);
+        let ids: Vec<NodeId> = book.file().every_record().map(NodeId::Book).collect();
+        let linked = ids.iter().step_by(2).filter(|&&id| store.link_held(id).unwrap() > 0).count();
+        assert!(linked > 100, "{linked} records linked");
+        for &id in &ids {
+            assert_eq!(store.edge_count(id).unwrap(), store.facts(id).unwrap().edges.len(), "{id:?}");
+        }
     }
 
     /// Several chunks of records, looked up on every core and linked in
