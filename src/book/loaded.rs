@@ -12,7 +12,7 @@ use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::Format;
 use crate::format::Header;
 use crate::os::Bytes;
-use crate::record::problem::{FormatError, MoveSlot};
+use crate::record::problem::FormatError;
 use crate::record::{Record, RecordId};
 use std::path::{Path, PathBuf};
 
@@ -110,44 +110,6 @@ impl Book {
             }
             Layout::Egaroucid { .. } => false,
         }
-    }
-
-    /// Whether a record of an Edax book stores a link whose move is not
-    /// legal on its board, which a walk over links refuses once it reaches
-    /// the record (an Egaroucid book's links are its legal moves: never).
-    /// Records read on every core; a record that no longer reads (the book
-    /// changed) counts as one, for the walk to find.
-    pub fn stores_an_illegal_link(&self) -> bool {
-        let file = &self.file;
-        if file.format() != Format::Edax {
-            return false;
-        }
-        let records = self.counts().records as usize;
-        let threads = crate::parallel::workers().max(1);
-        let per_thread = records.div_ceil(threads).max(1);
-        let illegal_in = |ids: std::ops::Range<usize>| {
-            file.records_in(ids).any(|at| match file.edax_record(at) {
-                Some(raw) => {
-                    let board = raw.board();
-                    let links = (0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i)));
-                    links.into_iter().any(|link| board.after(link.mv).is_none())
-                }
-                None => true,
-            })
-        };
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = (0..threads)
-                .map(|k| (k * per_thread).min(records)..((k + 1) * per_thread).min(records))
-                .map(|ids| {
-                    std::thread::Builder::new()
-                        .name("links checked".into())
-                        .spawn_scoped(scope, move || illegal_in(ids))
-                })
-                .collect();
-            // A thread that could not start, or failed, says yes: the walk
-            // then checks.
-            parts.into_iter().any(|part| part.map_or(true, |thread| thread.join().unwrap_or(true)))
-        })
     }
 
     /// The file's header, in its own format (an older Egaroucid book's,

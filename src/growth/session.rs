@@ -136,16 +136,9 @@ pub(crate) fn grow_book(
                 first::prepare(book, &options.start, (min_empties, policy.candidates()), &paths.journal, cancel)?;
             (book, links, first)
         }
-        // Checked by the same walk before any search all the same (a link
-        // that is no legal move refused naming IN and the record), its
-        // work let go: the policy grows the book as read. That walk refuses
-        // nothing where no record stores such a link, and is then spared
-        // (`fix --link`: a third of its time on the 10M synthetic book).
-        false if book.stores_an_illegal_link() => {
-            let Prepared { book, .. } =
-                first::prepare(book, &options.start, (min_empties, None), &paths.journal, cancel)?;
-            (book, None, None)
-        }
+        // The policy grows the book as read, with no first walk: what that
+        // walk would refuse before any search, a link that is no legal
+        // move, the check of every record above has refused already.
         false => (book, None, None),
     };
     let stop = Stop { cancel, journal: &paths.journal };
