@@ -701,6 +701,9 @@ impl<'b> Store<'b> {
             Stored::Node(node) => (node.links.clone(), node.solved.value, node.leaf),
             Stored::Record(at) => {
                 let raw = self.raw_edax(at)?;
+                if self.stored_links_stand(&raw, held)? {
+                    return Ok(0);
+                }
                 (links_of(&raw), raw.value(), raw.leaf())
             }
         };
@@ -734,6 +737,21 @@ impl<'b> Store<'b> {
         node.solved.value = value;
         node.leaf = leaf;
         Ok(added)
+    }
+
+    /// Whether [`Store::link_found`] leaves a record of the book read as
+    /// it is: each child held is the child of a stored link already, which
+    /// stores the score linking gives it. Asked of the record's bytes
+    /// before its links are gathered: most records are left so.
+    fn stored_links_stand(&self, raw: &edax::RawRecord<'_>, held: &[HeldChild]) -> Result<bool, GrowingError> {
+        for &HeldChild { mv, child, stored_value } in held {
+            let score = crate::negamax::new_link_score(self.value_of_held(child, stored_value)?);
+            let mut stored = (0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i)));
+            if !stored.find(|link| link.mv == mv).is_some_and(|link| link.score == score) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// What the leaf of a position becomes: known without a search (a
