@@ -218,18 +218,35 @@ pub fn rescoring(store: &Store<'_>) -> Option<Rescored> {
     if !matches!(store.flavor(), Flavor::Edax(_)) || !store.added().is_empty() || !laid_out_as_read(store) {
         return None;
     }
-    let file = store.book().file();
     let mut ids: Vec<RecordId> = store.changed().keys().copied().collect();
     ids.sort_unstable();
+    // Each record is compared on its own: a run of them on each core.
+    let runs = crate::parallel::split(ids.len(), crate::parallel::workers(), 1);
+    let scored = std::thread::scope(|scope| {
+        let ids = &ids;
+        let runs: Vec<_> = runs.into_iter().map(|run| scope.spawn(move || link_scores_of(store, &ids[run]))).collect();
+        runs.into_iter().map(|run| run.join().expect("comparing records does not panic")).collect::<Option<Vec<_>>>()
+    })?;
     let mut rescored = Rescored::default();
+    for (&id, scores) in ids.iter().zip(scored.into_iter().flatten()) {
+        rescored.push(id, scores);
+    }
+    Some(rescored)
+}
+
+/// The link scores of each record `ids` names that growth changed, as
+/// [`rescoring`] takes them (`None` if one differs otherwise).
+fn link_scores_of(store: &Store<'_>, ids: &[RecordId]) -> Option<Vec<Vec<Score>>> {
+    let file = store.book().file();
     let mut encoded = Vec::new();
-    for id in ids {
+    let mut scores = Vec::with_capacity(ids.len());
+    for &id in ids {
         let raw = file.edax_record(file.locate_id(id)?)?;
         encoded.clear();
         edax_record(store.changed_record(id)?).encode(&mut encoded);
-        rescored.push(id, link_scores_alone_differ(raw.bytes(), &encoded)?);
+        scores.push(link_scores_alone_differ(raw.bytes(), &encoded)?);
     }
-    Some(rescored)
+    Some(scores)
 }
 
 /// The link scores of Edax record `new`, if it is `read` with them put
