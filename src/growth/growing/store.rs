@@ -747,7 +747,7 @@ impl<'b> Store<'b> {
         for &HeldChild { mv, child, stored_value } in held {
             let score = crate::negamax::new_link_score(self.value_of_held(child, stored_value)?);
             let mut stored = (0..raw.n_links()).filter_map(|i| raw.link_at(MoveSlot::Link(i)));
-            if !stored.find(|link| link.mv == mv).is_some_and(|link| link.score == score) {
+            if stored.find(|link| link.mv == mv).is_none_or(|link| link.score != score) {
                 return Ok(false);
             }
         }
