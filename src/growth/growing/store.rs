@@ -330,10 +330,7 @@ impl<'b> Store<'b> {
     pub fn edge_count(&self, id: NodeId) -> Result<usize, GrowingError> {
         match (self.locate(id), self.flavor) {
             (Stored::Node(node), Flavor::Edax(_)) => Ok(node.links.len()),
-            (Stored::Record(at), Flavor::Edax(_)) => {
-                let raw = self.raw_edax(at)?;
-                Ok((0..raw.n_links()).filter(|&i| raw.link_at(MoveSlot::Link(i)).is_some()).count())
-            }
+            (Stored::Record(at), Flavor::Edax(_)) => Ok(links_of(&self.raw_edax(at)?).len()),
             (_, Flavor::Egaroucid) => Ok(self.facts(id)?.edges.len()),
         }
     }
