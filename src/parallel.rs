@@ -18,6 +18,23 @@ pub fn split(records: usize, parts: usize, align: usize) -> Vec<std::ops::Range<
     bounds.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect()
 }
 
+/// `work(run)` for each run of [`split`]`(items, parts, align)`, each on
+/// a thread of its own; the results in the order of the runs (none for
+/// no items). A panic in `work` is raised again here.
+pub fn on_runs<T: Send>(
+    items: usize,
+    parts: usize,
+    align: usize,
+    work: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) -> Vec<T> {
+    let work = &work;
+    std::thread::scope(|scope| {
+        let threads: Vec<_> =
+            split(items, parts, align).into_iter().map(|run| scope.spawn(move || work(run))).collect();
+        threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
 /// `items` cut into consecutive runs of the lengths given, one for each
 /// thread to fill (a run comes out shorter, or empty, when `items` runs out).
 pub fn runs_of<T>(items: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
@@ -180,6 +197,15 @@ mod tests {
             }
             assert_eq!(next, records);
             assert!(runs.len() <= parts);
+        }
+    }
+
+    #[test]
+    fn work_on_runs_comes_back_in_the_order_of_the_runs() {
+        for (items, parts, align) in [(0, 2, 1), (1, 2, 1), (10_001, 3, 1), (10_000, 2, 1024), (7, 8, 1)] {
+            let done = on_runs(items, parts, align, |run| run.collect::<Vec<_>>());
+            assert_eq!(done.len(), split(items, parts, align).len(), "{items} {parts} {align}");
+            assert_eq!(done.concat(), (0..items).collect::<Vec<_>>(), "{items} {parts} {align}");
         }
     }
 

@@ -118,14 +118,7 @@ impl ImageFilter {
         parts: usize,
         boards: impl Fn(std::ops::Range<usize>) -> I + Sync,
     ) -> ImageFilter {
-        let filters = std::thread::scope(|scope| {
-            let boards = &boards;
-            let built: Vec<_> = crate::parallel::split(items, parts.max(1), 1)
-                .into_iter()
-                .map(|ids| scope.spawn(move || ImageFilter::build(count, boards(ids))))
-                .collect();
-            built.into_iter().map(|part| part.join().expect("building a filter does not panic")).collect::<Vec<_>>()
-        });
+        let filters = crate::parallel::on_runs(items, parts.max(1), 1, |ids| ImageFilter::build(count, boards(ids)));
         let mut filters = filters.into_iter();
         let first = filters.next().unwrap_or_else(|| ImageFilter::build(count, std::iter::empty()));
         ImageFilter(filters.fold(first.0, |all, part| all.union(&part.0)))

@@ -419,15 +419,10 @@ pub fn first_damage(book: &Book) -> Result<(), BookError> {
     let began = std::time::Instant::now();
     let file = book.file();
     let records = file.counts().records as usize;
-    let chunks = records.div_ceil(CHUNK_RECORDS).max(1);
-    let per_thread = chunks.div_ceil(crate::parallel::threads().clamp(1, chunks)) * CHUNK_RECORDS;
-    let found = std::thread::scope(|scope| {
-        let runs: Vec<_> = (0..records)
-            .step_by(per_thread.max(1))
-            .map(|first| scope.spawn(move || first_damage_in(file, first..(first + per_thread).min(records))))
-            .collect();
-        runs.into_iter().find_map(|run| run.join().expect("a record's check does not panic"))
-    });
+    let threads = crate::parallel::threads().max(1);
+    let runs = crate::parallel::on_runs(records, threads, CHUNK_RECORDS, |ids| first_damage_in(file, ids));
+    // The runs come in file order: the first problem of the first run that has one.
+    let found = runs.into_iter().flatten().next();
     if file.changed() {
         return Err(BookError::Changed { path: file.path().to_path_buf() });
     }

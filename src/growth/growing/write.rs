@@ -221,12 +221,9 @@ pub fn rescoring(store: &Store<'_>) -> Option<Rescored> {
     let mut ids: Vec<RecordId> = store.changed().keys().copied().collect();
     ids.sort_unstable();
     // Each record is compared on its own: a run of them on each core.
-    let runs = crate::parallel::split(ids.len(), crate::parallel::workers(), 1);
-    let scored = std::thread::scope(|scope| {
-        let ids = &ids;
-        let runs: Vec<_> = runs.into_iter().map(|run| scope.spawn(move || link_scores_of(store, &ids[run]))).collect();
-        runs.into_iter().map(|run| run.join().expect("comparing records does not panic")).collect::<Option<Vec<_>>>()
-    })?;
+    let runs =
+        crate::parallel::on_runs(ids.len(), crate::parallel::workers(), 1, |run| link_scores_of(store, &ids[run]));
+    let scored = runs.into_iter().collect::<Option<Vec<_>>>()?;
     let mut rescored = Rescored::default();
     for (&id, scores) in ids.iter().zip(scored.into_iter().flatten()) {
         rescored.push(id, scores);
