@@ -67,7 +67,8 @@ fn tag_of(hash: u64) -> u8 {
 /// again: in one word, the bits of its board's hash that the index uses
 /// (bits 0–31 place it, 48–55 tag it, 56 picks its half), moved to bits
 /// 0–40, and the reader's hint (20 bits, 41–60); or [`IndexKey::NOT_INDEXED`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Zeroable)]
+#[repr(transparent)]
 pub(super) struct IndexKey(u64);
 
 /// Hints a key holds (see [`super::edax::Starts`]: they stay below 2^20).

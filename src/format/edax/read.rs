@@ -342,6 +342,34 @@ pub fn records_from(
     })
 }
 
+/// The records of a file that are whole, found by reading only each one's
+/// link count (its length): where each starts, how many there are, and
+/// where the first that is not whole (or the end) is. Knowing where every
+/// record starts lets them be checked in runs, a thread each.
+pub struct WholeRecords {
+    /// Where they start.
+    pub starts: Starts,
+    /// Records found whole, from the first; fewer than `u32::MAX`, so that
+    /// the record after them has an id.
+    pub count: usize,
+    /// Where the record after them starts: the end of the file, or one that
+    /// is cut short, which [`records_from`] there reports.
+    pub end: usize,
+}
+
+/// [`WholeRecords`] of a file.
+pub fn whole_records(file: &[u8]) -> WholeRecords {
+    let mut starts = Starts::default();
+    let (mut count, mut offset) = (0usize, HEADER_LEN);
+    while count < u32::MAX as usize {
+        let Ok(record) = next_record(file, offset) else { break };
+        starts.note(RecordId(count as u32), offset as u64);
+        offset += record.byte_len();
+        count += 1;
+    }
+    WholeRecords { starts, count, end: offset }
+}
+
 /// How many links the records before `id`, which starts at byte `offset`,
 /// store: every record takes [`RECORD_MIN_LEN`] bytes and 2 more per link.
 pub fn links_before(id: RecordId, offset: u64) -> u64 {
