@@ -216,12 +216,9 @@ enum EdaxSlot {
 fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> EdaxTargets {
     let counts = file.counts();
     let records = counts.records as usize;
-    // Zeroed (every target absent) by the kernel, page by page as each
-    // part's thread first writes there: filled beforehand, the 769 MB of a
-    // 100M-position book's targets took one thread 1.7 s while the other
-    // waited.
-    let mut links: Vec<PackedTarget> = bytemuck::zeroed_vec(counts.links as usize);
+    let mut links = Vec::with_capacity(counts.links as usize);
     crate::os::advise_huge_pages(&mut links);
+    links.resize(counts.links as usize, PackedTarget::ABSENT);
     // Each part starts on a record whose offset `starts` keeps, and owns
     // the run of links its records store.
     let parts: Vec<(Range<usize>, u64)> = split(records, parallel::workers(), STARTS_EVERY)
@@ -330,10 +327,9 @@ fn write_edax(
 /// Finds the links of every record of an Egaroucid book.
 fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     let records = file.counts().records as usize;
-    // Zeroed (no link found) by the kernel as each part's thread writes, as
-    // an Edax book's targets are.
-    let mut slots: Vec<Slots> = bytemuck::zeroed_vec(records);
+    let mut slots = Vec::with_capacity(records);
     crate::os::advise_huge_pages(&mut slots);
+    slots.resize(records, Slots::default());
     let parts = split(records, parallel::workers(), 1);
     let runs = parallel::runs_of(&mut slots, parts.iter().map(|p| p.len()));
     let lists: Vec<Vec<u64>> = std::thread::scope(|scope| {

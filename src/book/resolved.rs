@@ -37,58 +37,43 @@ pub enum Destination {
     Illegal,
 }
 
-/// A [`Destination`] in one word: [`Destination::Absent`] is 0, so that a
-/// table of targets allocated zeroed starts absent (and its pages are
-/// mapped as they are first written, not beforehand); [`Destination::Illegal`]
-/// is 1. A child is 2 more than a word holding its id in the low 32 bits,
-/// its hint in the next 20 (hints stay below 2^20, see [`edax::Starts`]),
-/// then its placement (3 bits of symmetry, 1 for a symmetric board).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Zeroable)]
-#[repr(transparent)]
+/// A [`Destination`] in one word: a child's id in the low 32 bits, its hint in
+/// the next 20 (hints stay below 2^20, see [`edax::Starts`]), then its
+/// placement (3 bits of symmetry, 1 for a symmetric board); the two other
+/// targets are the two highest words, which no child can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PackedTarget(u64);
 
 /// Hints a packed target can hold.
 const HINT_BITS: u32 = 20;
 
 impl PackedTarget {
-    pub const ABSENT: PackedTarget = PackedTarget(0);
-    pub const ILLEGAL: PackedTarget = PackedTarget(1);
-    /// What a child's word is offset by, past the two other targets.
-    const FIRST_CHILD: u64 = 2;
+    pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);
+    pub const ILLEGAL: PackedTarget = PackedTarget(u64::MAX - 1);
 
     pub fn child(at: Located, placement: Placement) -> PackedTarget {
         debug_assert!(at.hint < 1 << HINT_BITS, "hint {} does not fit", at.hint);
-        let word = u64::from(at.id.0)
-            | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32
-            | pack_placement(placement) << (32 + HINT_BITS);
-        PackedTarget(word + PackedTarget::FIRST_CHILD)
-    }
-
-    /// The child's word (see [`PackedTarget`]), if the target is a child.
-    #[inline]
-    fn child_word(self) -> Option<u64> {
-        self.0.checked_sub(PackedTarget::FIRST_CHILD)
+        PackedTarget(
+            u64::from(at.id.0)
+                | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32
+                | pack_placement(placement) << (32 + HINT_BITS),
+        )
     }
 
     /// The child's record, without its placement, if the target is one.
     #[inline]
     pub fn child_located(self) -> Option<Located> {
-        self.child_word().map(located_in)
+        (self.0 < PackedTarget::ILLEGAL.0)
+            .then_some(Located { id: RecordId(self.0 as u32), hint: (self.0 >> 32) as u32 & ((1 << HINT_BITS) - 1) })
     }
 
     pub fn unpack(self) -> Destination {
-        match self.child_word() {
-            Some(word) => Destination::Child(located_in(word), unpack_placement(word >> (32 + HINT_BITS))),
-            None if self == PackedTarget::ILLEGAL => Destination::Illegal,
-            None => Destination::Absent,
+        match (self, self.child_located()) {
+            (_, Some(at)) => Destination::Child(at, unpack_placement(self.0 >> (32 + HINT_BITS))),
+            (PackedTarget::ILLEGAL, None) => Destination::Illegal,
+            (_, None) => Destination::Absent,
         }
     }
-}
-
-/// The record a child's word (see [`PackedTarget`]) names.
-#[inline]
-fn located_in(word: u64) -> Located {
-    Located { id: RecordId(word as u32), hint: (word >> 32) as u32 & ((1 << HINT_BITS) - 1) }
 }
 
 /// A placement in 4 bits: the symmetry, then whether the board is symmetric.
@@ -214,8 +199,7 @@ impl MovesFound {
 /// position's link; a few are several positions'), so one word a record
 /// and a short overflow list hold them in about half the room of two
 /// words a record.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Zeroable)]
-#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Slots(pub u64);
 
 /// What [`Slots`] says about a record besides its links.
@@ -593,16 +577,6 @@ mod tests {
         assert_eq!(PackedTarget::ILLEGAL.unpack(), Destination::Illegal);
         assert_eq!(PackedTarget::ABSENT.child_located(), None);
         assert_eq!(PackedTarget::ILLEGAL.child_located(), None);
-    }
-
-    /// Resolving allocates its tables zeroed and writes only what it finds:
-    /// a zeroed target is absent, and a zeroed record's slots hold no link.
-    #[test]
-    fn zeroed_tables_say_nothing_is_found() {
-        let targets: Vec<PackedTarget> = bytemuck::zeroed_vec(3);
-        assert!(targets.iter().all(|t| t.unpack() == Destination::Absent && t.child_located().is_none()));
-        let slots: Vec<Slots> = bytemuck::zeroed_vec(3);
-        assert!(slots.iter().all(|s| *s == Slots::default() && s.links(&[]).next().is_none()));
     }
 
     fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
