@@ -409,7 +409,7 @@ mod tests {
     #[test]
     fn a_record_found_by_id_is_the_one_read_in_order() {
         use crate::synth::{book_bytes, SynthOptions};
-        let bytes = book_bytes(&SynthOptions { positions: 3000, seed: 3, perturb: 0.1 });
+        let bytes = book_bytes(&SynthOptions { positions: 10_000, seed: 3, perturb: 0.1 });
         let book = Book::from_bytes("synthetic", bytes).unwrap();
         let file = book.file();
         let in_order: Vec<Located> = file.every_record().collect();
@@ -419,7 +419,7 @@ mod tests {
             assert_eq!(file.offset(at), file.offset(file.locate_id(at.id).unwrap()));
         }
         assert_eq!(file.locate_id(RecordId(in_order.len() as u32)), None);
-        for first in [0, 1, 63, 64, 65, 1023, 1024, 1100, in_order.len() - 1] {
+        for first in [0, 1, 63, 64, 65, 1023, 1024, 1100, 4095, 4096, 4100, in_order.len() - 1] {
             let run: Vec<Located> = file.records_in(first..first + 70).collect();
             assert_eq!(run, in_order[first..(first + 70).min(in_order.len())], "from {first}");
         }

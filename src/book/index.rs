@@ -66,13 +66,15 @@ fn tag_of(hash: u64) -> u8 {
 /// read, so that building the index reads neither the file nor a board
 /// again: in one word, the bits of its board's hash that the index uses
 /// (bits 0–31 place it, 48–55 tag it, 56 picks its half), moved to bits
-/// 0–40, and the reader's hint (20 bits, 41–60); or [`IndexKey::NOT_INDEXED`].
+/// 0–40, and the reader's hint (22 bits, 41–62); or [`IndexKey::NOT_INDEXED`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Zeroable)]
 #[repr(transparent)]
 pub(super) struct IndexKey(u64);
 
-/// Hints a key holds (see [`super::edax::Starts`]: they stay below 2^20).
-const KEY_HINT_BITS: u32 = 20;
+/// Hints a key holds (see [`crate::format::edax::Starts`]: they stay below 2^22).
+const KEY_HINT_BITS: u32 = 22;
+// An Edax reader's hints, the largest a reader gives, fit.
+const _: () = assert!(crate::format::edax::STARTS_EVERY * crate::format::edax::RECORD_MAX_LEN <= 1 << KEY_HINT_BITS);
 
 impl IndexKey {
     /// A record whose board the index leaves out (an Egaroucid record that

@@ -494,14 +494,14 @@ mod tests {
     /// The first pass in runs, on every core, finds what one pass through
     /// the file finds: the same counts, keys and starts in a whole book,
     /// the same first problem in a damaged one, wherever the damage lies
-    /// among the runs (a book of 5,000 records: runs of 1,024 or more).
+    /// among the runs (a book of 13,000 records: runs of 4,096 or more).
     #[test]
     fn the_first_pass_in_runs_finds_what_one_pass_finds() {
-        let book = book_bytes(&SynthOptions { positions: 5000, seed: 9, perturb: 0.1 });
+        let book = book_bytes(&SynthOptions { positions: 13_000, seed: 9, perturb: 0.1 });
         let records = records_of(&book);
-        assert_eq!(records.len(), 5000);
+        assert_eq!(records.len(), 13_000);
         let mut damaged: Vec<(&str, Vec<u8>)> = vec![("whole", book.clone())];
-        for (k, what) in [(4321, "leaf move code"), (100, "leaf move code"), (2500, "overlap")] {
+        for (k, what) in [(11_000, "leaf move code"), (100, "leaf move code"), (6000, "overlap")] {
             let mut bytes = book.clone();
             let (offset, len) = records[k];
             match what {
@@ -512,22 +512,22 @@ mod tests {
         }
         // Two problems: the earlier one, in an earlier run, is the one reported.
         let mut two = book.clone();
-        for k in [3900, 1500] {
+        for k in [9000, 3000] {
             let (offset, len) = records[k];
             two[offset + len - 1] = 0xff;
         }
         damaged.push(("two problems", two));
         // A record's length changed: every record after it is read from elsewhere.
         let mut shifted = book.clone();
-        shifted[records[2100].0 + edax::N_LINK_AT] ^= 1;
+        shifted[records[5000].0 + edax::N_LINK_AT] ^= 1;
         damaged.push(("a length changed", shifted));
         // Cut short in the last record, in the middle, and just after the header.
-        for cut in [book.len() - 3, records[3000].0 + 10, edax::HEADER_LEN + 5] {
+        for cut in [book.len() - 3, records[7000].0 + 10, edax::HEADER_LEN + 5] {
             damaged.push(("cut short", book[..cut].to_vec()));
         }
         // The last record said to be longer than what is left.
         let mut longer = book.clone();
-        longer[records[4999].0 + edax::N_LINK_AT] = 255;
+        longer[records[12_999].0 + edax::N_LINK_AT] = 255;
         damaged.push(("the last too long", longer));
         for (what, bytes) in &damaged {
             let expected = in_one_pass(bytes);

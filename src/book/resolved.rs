@@ -38,14 +38,15 @@ pub enum Destination {
 }
 
 /// A [`Destination`] in one word: a child's id in the low 32 bits, its hint in
-/// the next 20 (hints stay below 2^20, see [`edax::Starts`]), then its
+/// the next 22 (hints stay below 2^22, see [`edax::Starts`]), then its
 /// placement (3 bits of symmetry, 1 for a symmetric board); the two other
 /// targets are the two highest words, which no child can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PackedTarget(u64);
 
 /// Hints a packed target can hold.
-const HINT_BITS: u32 = 20;
+const HINT_BITS: u32 = 22;
+const _: () = assert!(edax::STARTS_EVERY * edax::RECORD_MAX_LEN <= 1 << HINT_BITS);
 
 impl PackedTarget {
     pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);
