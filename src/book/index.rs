@@ -71,10 +71,8 @@ fn tag_of(hash: u64) -> u8 {
 #[repr(transparent)]
 pub(super) struct IndexKey(u64);
 
-/// Hints a key holds (see [`crate::format::edax::Starts`]: they stay below 2^22).
-const KEY_HINT_BITS: u32 = 22;
-// An Edax reader's hints, the largest a reader gives, fit.
-const _: () = assert!(crate::format::edax::STARTS_EVERY * crate::format::edax::RECORD_MAX_LEN <= 1 << KEY_HINT_BITS);
+/// Hints a key holds (the readers' hints stay below 2^22: see `book::loaded`).
+pub(super) const KEY_HINT_BITS: u32 = 22;
 
 impl IndexKey {
     /// A record whose board the index leaves out (an Egaroucid record that

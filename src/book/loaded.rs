@@ -2,7 +2,7 @@
 //! for its layout, every record checked, and the index built.
 
 use super::file::{BookCounts, BookFile, IndexLookup, Layout, ReadOptions};
-use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES};
+use super::index::{build, half_of, IndexKey, Located, PositionIndex, HALVES, KEY_HINT_BITS};
 use super::problem::BookError;
 use super::resolved::{LinkTargets, MovesFound, ResolvedBook, Targets};
 use crate::board::{hash_board, Board};
@@ -376,6 +376,9 @@ fn check_edax_run(
     }
     Ok(tally)
 }
+
+// An Edax record's hint, its distance from the last kept start, fits in a key.
+const _: () = assert!(STARTS_EVERY * edax::RECORD_MAX_LEN <= 1 << KEY_HINT_BITS);
 
 /// What a run of an Edax book's records added up to.
 #[derive(Default)]
