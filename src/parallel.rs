@@ -35,6 +35,28 @@ pub fn on_runs<T: Send>(
     })
 }
 
+/// [`on_runs`] over the runs of `items` itself: `work(run, &mut items[run])`
+/// for each run of [`split`]`(items.len(), parts, align)`, so that each
+/// thread fills its own part; the results in the order of the runs.
+pub fn on_runs_of<T: Send, R: Send>(
+    items: &mut [T],
+    parts: usize,
+    align: usize,
+    work: impl Fn(std::ops::Range<usize>, &mut [T]) -> R + Sync,
+) -> Vec<R> {
+    let work = &work;
+    let runs = split(items.len(), parts, align);
+    let lens: Vec<usize> = runs.iter().map(|run| run.len()).collect();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = runs
+            .into_iter()
+            .zip(runs_of(items, lens))
+            .map(|(run, part)| scope.spawn(move || work(run, part)))
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
 /// `items` cut into consecutive runs of the lengths given, one for each
 /// thread to fill (a run comes out shorter, or empty, when `items` runs out).
 pub fn runs_of<T>(items: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
@@ -206,6 +228,19 @@ mod tests {
             let done = on_runs(items, parts, align, |run| run.collect::<Vec<_>>());
             assert_eq!(done.len(), split(items, parts, align).len(), "{items} {parts} {align}");
             assert_eq!(done.concat(), (0..items).collect::<Vec<_>>(), "{items} {parts} {align}");
+        }
+    }
+
+    #[test]
+    fn work_on_runs_of_items_fills_each_run_and_comes_back_in_order() {
+        for (len, parts, align) in [(0, 2, 1), (1, 2, 1), (10_001, 3, 1), (10_000, 2, 1024), (7, 8, 1)] {
+            let mut items = vec![usize::MAX; len];
+            let done = on_runs_of(&mut items, parts, align, |run, part| {
+                part.iter_mut().zip(run.clone()).for_each(|(item, i)| *item = i);
+                run
+            });
+            assert_eq!(done, split(len, parts, align), "{len} {parts} {align}");
+            assert_eq!(items, (0..len).collect::<Vec<_>>(), "{len} {parts} {align}");
         }
     }
 

@@ -12,7 +12,7 @@ use crate::format::egaroucid::older::{self as older, OlderHeader, Origin};
 use crate::format::Format;
 use crate::format::Header;
 use crate::os::Bytes;
-use crate::parallel::split;
+use crate::parallel::on_runs_of;
 use crate::record::problem::FormatError;
 use crate::record::{Record, RecordId};
 use std::ops::Range;
@@ -331,17 +331,8 @@ fn check_edax_in(bytes: &[u8], parts: usize) -> Result<Checked, FormatError> {
     // Zeroed by the kernel as each run's thread writes its keys, in the
     // small pages the system gives by default (see [`Checked::keys`]).
     let mut keys: Vec<IndexKey> = bytemuck::zeroed_vec(whole.count);
-    let runs = split(whole.count, parts.max(1), STARTS_EVERY);
-    let lens = runs.iter().map(|run| run.len());
-    let tallies: Vec<Result<Tally, FormatError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = runs
-            .iter()
-            .cloned()
-            .zip(crate::parallel::runs_of(&mut keys, lens))
-            .map(|(run, keys)| scope.spawn(|| check_edax_run(bytes, &whole.starts, run, keys)))
-            .collect();
-        threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
+    let tallies =
+        on_runs_of(&mut keys, parts.max(1), STARTS_EVERY, |run, keys| check_edax_run(bytes, &whole.starts, run, keys));
     let mut tally = Tally::default();
     // The runs are in file order, and each stops at its own first problem.
     for run in tallies {

@@ -330,20 +330,12 @@ fn resolve_egaroucid(file: &BookFile, index: &PositionIndex) -> EgaroucidLinks {
     let mut slots = Vec::with_capacity(records);
     crate::os::advise_huge_pages(&mut slots);
     slots.resize(records, Slots::default());
-    let parts = split(records, parallel::workers(), 1);
-    let runs = parallel::runs_of(&mut slots, parts.iter().map(|p| p.len()));
-    let lists: Vec<Vec<u64>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = parts
-            .iter()
-            .cloned()
-            .zip(runs)
-            .map(|(range, run)| scope.spawn(move || resolve_egaroucid_part(file, index, range, run)))
-            .collect();
-        threads.into_iter().map(|t| t.join().expect("a resolving thread does not panic")).collect()
+    let lists = parallel::on_runs_of(&mut slots, parallel::workers(), 1, |range, run| {
+        (range.clone(), resolve_egaroucid_part(file, index, range, run))
     });
     // Each part numbered its overflow list from 0: join them.
-    let mut overflow = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-    for (range, list) in parts.into_iter().zip(lists) {
+    let mut overflow = Vec::with_capacity(lists.iter().map(|(_, list)| list.len()).sum());
+    for (range, list) in lists {
         if !overflow.is_empty() {
             slots[range].iter_mut().for_each(|s| s.shift_overflow(overflow.len()));
         }

@@ -384,8 +384,9 @@ pub const STARTS_EVERY: usize = 4096;
 /// the last of those, which stays below 2^22 since 4096 records take at
 /// most 4096 × 552 bytes. Every record a walk enters or asks for is found
 /// through the offsets, so they are kept few enough to stay in the core's
-/// own cache: 195 KB for 100M records (780 KB at every 1024th). The distance of every [`FINE_EVERY`]th record is kept
-/// here too, for finding a record from its id alone.
+/// own cache: 195 KB for 100M records (780 KB at every 1024th). The
+/// distance of every [`FINE_EVERY`]th record is kept here too, for finding
+/// a record from its id alone.
 #[derive(Debug, Default)]
 pub struct Starts {
     every: Vec<u64>,
