@@ -558,6 +558,10 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     /// moves it lets through at a position `line_len` moves into the line.
     fn add_moves(&mut self, record: &Record, line_len: usize) -> usize {
         let first = self.moves.len();
+        // The children first: the walk goes down the first of them next,
+        // and every step taken before its memory is asked for is a step
+        // of waiting for it later.
+        self.prefetch_children(record);
         if self.follower.is_none() {
             let book = self.book;
             self.scouts.advance(|at| book.first_child(at), |at| book.prefetch(at));
@@ -577,15 +581,25 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
         first
     }
 
-    /// Appends one move to [`Walker::moves`]. A move to a stored child asks
-    /// for the child's record and visited bit now, to be read when the walk
-    /// gets there; every child after the first also sends a scout ahead.
-    /// `children` counts the children pushed so far at this position.
+    /// Asks for the record and visited bit of every child the moves of
+    /// `record` (read into [`Walker::targets`]) lead to, to be read when
+    /// the walk gets there.
+    #[inline(always)]
+    fn prefetch_children(&self, record: &Record) {
+        for target in self.targets.iter().take(self.moves_followed(record)) {
+            if let Destination::Child(at, _) = *target {
+                self.book.prefetch(at);
+                self.visited.prefetch(at.id);
+            }
+        }
+    }
+
+    /// Appends one move to [`Walker::moves`]; every child after the first
+    /// sends a scout ahead. `children` counts the children pushed so far
+    /// at this position.
     #[inline(always)]
     fn push_move(&mut self, link: Link, target: Destination, children: &mut usize) {
         if let Destination::Child(at, _) = target {
-            self.book.prefetch(at);
-            self.visited.prefetch(at.id);
             if *children > 0 && self.follower.is_none() {
                 self.scouts.start(at);
             }
