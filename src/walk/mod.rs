@@ -553,9 +553,10 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     }
 
     /// Appends the moves of a record just read (its targets in
-    /// [`Walker::targets`]) to [`Walker::moves`], asking for the records
-    /// they lead to; returns where they start. Under a window, only the
-    /// moves it lets through at a position `line_len` moves into the line.
+    /// [`Walker::targets`]) to [`Walker::moves`], having asked for the
+    /// records they lead to; returns where they start. Under a window, only
+    /// the moves it lets through at a position `line_len` moves into the
+    /// line are appended.
     fn add_moves(&mut self, record: &Record, line_len: usize) -> usize {
         let first = self.moves.len();
         // The children first: the walk goes down the first of them next,
@@ -583,7 +584,10 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
 
     /// Asks for the record and visited bit of every child the moves of
     /// `record` (read into [`Walker::targets`]) lead to, to be read when
-    /// the walk gets there.
+    /// the walk gets there. Under a window, those of moves it will not let
+    /// through too: the window is asked after, and an unused request is
+    /// only memory traffic (extend, whose walks have windows, took as
+    /// long: see docs/benchmarks.md).
     #[inline(always)]
     fn prefetch_children(&self, record: &Record) {
         for target in self.targets.iter().take(self.moves_followed(record)) {
