@@ -27,17 +27,14 @@ pub fn on_runs<T: Send>(
     align: usize,
     work: impl Fn(std::ops::Range<usize>) -> T + Sync,
 ) -> Vec<T> {
-    let work = &work;
-    std::thread::scope(|scope| {
-        let threads: Vec<_> =
-            split(items, parts, align).into_iter().map(|run| scope.spawn(move || work(run))).collect();
-        threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    })
+    // Runs of nothing to fill: a vector of `()` holds no memory.
+    on_runs_of(&mut vec![(); items], parts, align, |run, _| work(run))
 }
 
 /// [`on_runs`] over the runs of `items` itself: `work(run, &mut items[run])`
 /// for each run of [`split`]`(items.len(), parts, align)`, so that each
-/// thread fills its own part; the results in the order of the runs.
+/// thread fills its own part; the results in the order of the runs. A
+/// panic in `work` is raised again here.
 pub fn on_runs_of<T: Send, R: Send>(
     items: &mut [T],
     parts: usize,

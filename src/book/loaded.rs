@@ -369,7 +369,7 @@ fn check_edax_run(
 }
 
 // An Edax record's hint, its distance from the last kept start, fits in a key.
-const _: () = assert!(STARTS_EVERY * edax::RECORD_MAX_LEN <= 1 << KEY_HINT_BITS);
+const _: () = assert!(edax::HINT_END <= 1 << KEY_HINT_BITS);
 
 /// What a run of an Edax book's records added up to.
 #[derive(Default)]

@@ -47,7 +47,7 @@ pub(super) struct PackedTarget(u64);
 /// Hints a packed target can hold.
 const HINT_BITS: u32 = 22;
 // An Edax record's hint, its distance from the last kept start, fits.
-const _: () = assert!(edax::STARTS_EVERY * edax::RECORD_MAX_LEN <= 1 << HINT_BITS);
+const _: () = assert!(edax::HINT_END <= 1 << HINT_BITS);
 
 impl PackedTarget {
     pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);

@@ -379,14 +379,18 @@ pub fn links_before(id: RecordId, offset: u64) -> u64 {
 /// How many records share one entry of [`Starts`].
 pub const STARTS_EVERY: usize = 4096;
 
+/// Every hint [`Starts`] gives is below this: a record's distance from the
+/// last kept start, past at most [`STARTS_EVERY`] records of at most
+/// [`RECORD_MAX_LEN`] bytes. Where hints are stored checks it fits.
+pub const HINT_END: usize = STARTS_EVERY * RECORD_MAX_LEN;
+
 /// Where each record starts, kept compactly: the offset of every 4096th
 /// record, and (in the index, beside each id) each record's distance from
-/// the last of those, which stays below 2^22 since 4096 records take at
-/// most 4096 × 552 bytes. Every record a walk enters or asks for is found
-/// through the offsets, so they are kept few enough to stay in the core's
-/// own cache: 195 KB for 100M records (780 KB at every 1024th). The
-/// distance of every [`FINE_EVERY`]th record is kept here too, for finding
-/// a record from its id alone.
+/// the last of those, below [`HINT_END`] (under 2^22). Every record a walk
+/// enters or asks for is found through the offsets, so they are kept few
+/// enough to stay in the core's own cache: 195 KB for 100M records (780 KB
+/// at every 1024th). The distance of every [`FINE_EVERY`]th record is kept
+/// here too, for finding a record from its id alone.
 #[derive(Debug, Default)]
 pub struct Starts {
     every: Vec<u64>,
