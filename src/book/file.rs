@@ -2,7 +2,7 @@
 //! format and layout its first bytes announce, and each record read by
 //! number through the reader for that format.
 
-use super::index::{BuildError, Located, PositionIndex, Refused, Slot};
+use super::index::{BuildError, Located, PositionIndex, Refused, Slot, StoredBoards};
 use super::problem::BookError;
 use crate::board::{hash_board, Board};
 use crate::format::edax::{self, Starts};
@@ -338,6 +338,18 @@ impl BookFile {
         let at = self.place(e.at.id, self.offset(e.at));
         let error = FormatError { record: Some(at.number), offset: at.offset, problem };
         BookError::Format { path: self.path.clone(), error }
+    }
+}
+
+impl StoredBoards for BookFile {
+    #[inline]
+    fn board(&self, at: Located) -> Board {
+        self.board_of(at)
+    }
+
+    #[inline]
+    fn prefetch(&self, at: Located) {
+        BookFile::prefetch(self, at)
     }
 }
 

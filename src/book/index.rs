@@ -21,7 +21,7 @@
 //! Tables are sized to be 3/4 full and never fill past 7/8, so every probe
 //! ends.
 
-use super::access_order::RegionOrder;
+use super::access_order::{RegionOrder, AHEAD};
 use super::filter::{Filter, INDEXED_BITS};
 use crate::board::Board;
 use crate::record::RecordId;
@@ -237,18 +237,16 @@ impl Table {
         None
     }
 
-    /// Adds the board of the record `at`, unless an entry holds it already
-    /// (`Err` with that entry) or the table is full (the file changed
-    /// between counting and indexing). Boards are read by `board_of`, and
-    /// only where a tag matches: the new record's too.
-    fn insert(&mut self, hash: u64, at: Located, board_of: impl Fn(Located) -> Board) -> Result<(), Refused> {
-        let mut board = None;
-        let mut same_board = |entry: Located| board_of(entry) == *board.get_or_insert_with(|| board_of(at));
-        let held = self.probe(hash, tag_of(hash)).find_map(|(group, matches, _)| {
-            matches.buckets().map(|i| self.located(group * GROUP + i)).find(|&entry| same_board(entry))
-        });
-        if let Some(entry) = held {
-            return Err(Refused::Duplicate(entry));
+    /// Adds the board of the record `at`, noting in `suspects` every entry
+    /// its probe passes whose tag matches: the only entries that can hold
+    /// the same board. Whether one does is left to the caller, who reads
+    /// both boards later, many at a time (see [`Chunk::insert_into`]); a
+    /// board stored twice is in the table twice until then. Refused only
+    /// when the table is full (the file changed between counting and
+    /// indexing).
+    fn insert(&mut self, hash: u64, at: Located, suspects: &mut Vec<Suspect>) -> Result<(), Refused> {
+        for (group, matches, _) in self.probe(hash, tag_of(hash)) {
+            suspects.extend(matches.buckets().map(|i| Suspect { at, entry: self.located(group * GROUP + i) }));
         }
         if self.len >= self.capacity() {
             return Err(Refused::Full);
@@ -261,6 +259,17 @@ impl Table {
         self.filter.insert(hash & INDEXED_BITS);
         Ok(())
     }
+}
+
+/// An entry whose tag a board met on its way to its own bucket: the
+/// record of the same board (none in a sound book), or another board with
+/// the same tag (about one insert in 80 meets one at 215M positions).
+#[derive(Clone, Copy, Debug)]
+struct Suspect {
+    /// The record inserted.
+    at: Located,
+    /// The entry its probe passed.
+    entry: Located,
 }
 
 /// A group's control bytes as one word, byte `i` (from the least
@@ -422,17 +431,25 @@ pub(super) struct BuildError {
     pub refused: Refused,
 }
 
+/// The boards the index points into, read by where each record is.
+pub(super) trait StoredBoards {
+    /// The board of the record `at`.
+    fn board(&self, at: Located) -> Board;
+    /// Asks for the memory [`StoredBoards::board`] of `at` reads.
+    fn prefetch(&self, at: Located);
+}
+
 /// Builds the index from every record's key (record `i`'s at `keys[i]`),
 /// which each of the two threads runs through, taking its own half.
 /// `per_half` says how many boards each half gets.
 pub(super) fn build(
     per_half: [usize; HALVES],
     keys: &[IndexKey],
-    board_of: &(impl Fn(Located) -> Board + Sync),
+    boards: &(impl StoredBoards + Sync),
 ) -> Result<PositionIndex, BuildError> {
     let built: Vec<Result<Table, BuildError>> = std::thread::scope(|scope| {
         let threads: Vec<_> =
-            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], keys, board_of))).collect();
+            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], keys, boards))).collect();
         threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
     });
     let mut halves = Vec::with_capacity(HALVES);
@@ -455,12 +472,7 @@ pub(super) fn build(
 /// Builds one half from the records whose hash falls in it, in file order,
 /// prefetching each bucket a few records before the insertion so that the
 /// table's cache misses overlap.
-fn build_half(
-    half: usize,
-    count: usize,
-    keys: &[IndexKey],
-    board_of: &impl Fn(Located) -> Board,
-) -> Result<Table, BuildError> {
+fn build_half(half: usize, count: usize, keys: &[IndexKey], boards: &impl StoredBoards) -> Result<Table, BuildError> {
     let mut table = Table::with_room_for(count);
     let mut chunk = Chunk::default();
     for (id, &key) in (0..=u32::MAX).map(RecordId).zip(keys) {
@@ -470,10 +482,10 @@ fn build_half(
         }
         chunk.pending.push(Pending { hash, at: Located { id, hint: key.hint() } });
         if chunk.pending.len() == INSERT_CHUNK {
-            chunk.insert_into(&mut table, board_of)?;
+            chunk.insert_into(&mut table, boards)?;
         }
     }
-    chunk.insert_into(&mut table, board_of)?;
+    chunk.insert_into(&mut table, boards)?;
     Ok(table)
 }
 
@@ -483,17 +495,23 @@ struct Chunk {
     pending: Vec<Pending>,
     regions: Vec<u32>,
     order: RegionOrder,
+    suspects: Vec<Suspect>,
 }
 
 impl Chunk {
     /// Inserts the boards gathered, in order of region, each group asked
     /// for a few inserts ahead; the order is stable, so that of two equal
-    /// boards the one earlier in the file is inserted first and the later
-    /// refused. On refusals, the earliest record refused is the error.
-    fn insert_into(&mut self, table: &mut Table, board_of: &impl Fn(Located) -> Board) -> Result<(), BuildError> {
+    /// boards the one earlier in the file is inserted first. Then the
+    /// suspects the inserts met are compared, their boards asked for a few
+    /// comparisons ahead: comparing each as it was met made the insert
+    /// wait on two reads of the book at random, once in 80 inserts at
+    /// 215M positions (docs/benchmarks.md). On refusals, the earliest
+    /// record refused is the error.
+    fn insert_into(&mut self, table: &mut Table, boards: &impl StoredBoards) -> Result<(), BuildError> {
         self.regions.clear();
         self.regions.extend(self.pending.iter().map(|p| table.region(p.hash)));
         self.order.sort(&self.regions, table.regions());
+        self.suspects.clear();
         let mut first_error: Option<BuildError> = None;
         for (i, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
@@ -501,15 +519,45 @@ impl Chunk {
                 table.filter.prefetch(self.pending[ahead].hash & INDEXED_BITS);
             }
             let p = &self.pending[i];
-            if let Err(refused) = table.insert(p.hash, p.at, board_of) {
-                if first_error.as_ref().is_none_or(|e| p.at.id < e.at.id) {
-                    first_error = Some(BuildError { at: p.at, refused });
-                }
+            if let Err(refused) = table.insert(p.hash, p.at, &mut self.suspects) {
+                keep_earlier(&mut first_error, BuildError { at: p.at, refused });
             }
+        }
+        if let Some(duplicate) = first_duplicate(&self.suspects, boards) {
+            keep_earlier(&mut first_error, duplicate);
         }
         self.pending.clear();
         first_error.map_or(Ok(()), Err)
     }
+}
+
+/// Keeps in `first` whichever error is of the earlier record; of two of
+/// the same record, the duplicate, which was looked for before the room.
+fn keep_earlier(first: &mut Option<BuildError>, error: BuildError) {
+    let earlier = first.as_ref().is_none_or(|f| {
+        error.at.id < f.at.id || (error.at.id == f.at.id && matches!(error.refused, Refused::Duplicate(_)))
+    });
+    if earlier {
+        *first = Some(error);
+    }
+}
+
+/// Of the suspects whose boards are the same, the earliest record's first
+/// (in the order its probe met them), as the refusal of a board stored
+/// twice.
+fn first_duplicate(suspects: &[Suspect], boards: &impl StoredBoards) -> Option<BuildError> {
+    let mut first: Option<BuildError> = None;
+    for (k, suspect) in suspects.iter().enumerate() {
+        if let Some(ahead) = suspects.get(k + AHEAD) {
+            boards.prefetch(ahead.at);
+            boards.prefetch(ahead.entry);
+        }
+        let earlier = first.as_ref().is_none_or(|f| suspect.at.id < f.at.id);
+        if earlier && boards.board(suspect.at) == boards.board(suspect.entry) {
+            first = Some(BuildError { at: suspect.at, refused: Refused::Duplicate(suspect.entry) });
+        }
+    }
+    first
 }
 
 #[cfg(test)]
@@ -532,10 +580,20 @@ mod tests {
         (per_half, stored.iter().map(|b| IndexKey::new(hash_board(b), hint)).collect())
     }
 
+    /// Boards held in memory, record `i` holding the `i`th.
+    struct Stored<'a>(&'a [Board]);
+
+    impl StoredBoards for Stored<'_> {
+        fn board(&self, at: Located) -> Board {
+            self.0[at.id.index()]
+        }
+
+        fn prefetch(&self, _at: Located) {}
+    }
+
     fn index_of(stored: &[Board]) -> PositionIndex {
         let (per_half, keys) = keys_of(stored, 7);
-        let board_of = |at: Located| stored[at.id.index()];
-        build(per_half, &keys, &board_of).ok().expect("no duplicates")
+        build(per_half, &keys, &Stored(stored)).ok().expect("no duplicates")
     }
 
     #[test]
@@ -566,7 +624,7 @@ mod tests {
             keys[i] = IndexKey::NOT_INDEXED;
         }
         let board_of = |at: Located| stored[at.id.index()];
-        let index = build(per_half, &keys, &board_of).ok().expect("no duplicates");
+        let index = build(per_half, &keys, &Stored(&stored)).ok().expect("no duplicates");
         assert_eq!(index.len(), 2000);
         for (i, b) in stored.iter().enumerate() {
             let found = index.find(hash_board(b), b, board_of).map(|p| index.located(p).id.index());
@@ -602,8 +660,7 @@ mod tests {
     /// sized to the boards it gets, fails.
     fn build_error(stored: &[Board]) -> BuildError {
         let (per_half, keys) = keys_of(stored, 0);
-        let board_of = |at: Located| stored[at.id.index()];
-        build(per_half, &keys, &board_of).err().expect("boards stored twice")
+        build(per_half, &keys, &Stored(stored)).err().expect("boards stored twice")
     }
 
     #[test]
@@ -625,12 +682,72 @@ mod tests {
         assert_eq!(error.refused, Refused::Duplicate(Located { id: RecordId(2500), hint: 0 }));
     }
 
+    /// The first record whose board an earlier record holds, and that
+    /// record: what a hash map of the boards seen so far finds.
+    fn first_repeat(stored: &[Board]) -> Option<(u32, u32)> {
+        let mut seen: HashMap<Board, u32> = HashMap::new();
+        stored.iter().zip(0..).find_map(|(b, i)| match seen.get(b) {
+            Some(&first) => Some((i, first)),
+            None => {
+                seen.insert(*b, i);
+                None
+            }
+        })
+    }
+
+    /// Boards whose hashes all carry one tag: nearly every entry a probe
+    /// among them passes is a suspect to compare.
+    fn boards_of_one_tag(count: usize) -> Vec<Board> {
+        boards(1 << 20).into_iter().filter(|b| tag_of(hash_board(b)) == 7).take(count).collect()
+    }
+
+    #[test]
+    fn boards_sharing_one_tag_are_inserted_with_the_entries_they_pass_as_suspects() {
+        let stored = boards_of_one_tag(1000);
+        let mut table = Table::with_room_for(stored.len());
+        let mut suspects = Vec::new();
+        for (i, b) in stored.iter().enumerate() {
+            table.insert(hash_board(b), Located { id: RecordId(i as u32), hint: 0 }, &mut suspects).unwrap();
+        }
+        assert!(suspects.len() > stored.len(), "{} suspects", suspects.len());
+        assert!(suspects.iter().all(|s| s.entry.id < s.at.id), "only entries inserted before");
+        let board_of = |at: Located| stored[at.id.index()];
+        for (i, b) in stored.iter().enumerate() {
+            assert_eq!(table.find(hash_board(b), b, board_of).map(|p| table.located(p).id.index()), Some(i));
+        }
+    }
+
+    #[test]
+    fn boards_stored_twice_among_suspects_are_refused_as_a_hash_map_finds_them() {
+        let distinct = boards_of_one_tag(1500);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |below: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % below as u64) as usize
+        };
+        for trial in 0..60 {
+            let mut stored: Vec<Board> = distinct[..1000 + next(500)].to_vec();
+            for _ in 0..trial % 4 {
+                let from = next(stored.len());
+                let to = from + 1 + next(stored.len() - from);
+                stored.insert(to, stored[from]);
+            }
+            let (per_half, keys) = keys_of(&stored, 0);
+            let refused = build(per_half, &keys, &Stored(&stored)).err().map(|e| match e.refused {
+                Refused::Duplicate(first) => (e.at.id.0, first.id.0),
+                Refused::Full => panic!("trial {trial}: room for every board"),
+            });
+            assert_eq!(refused, first_repeat(&stored), "trial {trial}");
+        }
+    }
+
     #[test]
     fn more_boards_than_counted_are_refused_not_looped_on() {
         let stored = boards(200);
         let (_, keys) = keys_of(&stored, 0);
-        let board_of = |at: Located| stored[at.id.index()];
-        let error = build([1, 1], &keys, &board_of).err().expect("too many");
+        let error = build([1, 1], &keys, &Stored(&stored)).err().expect("too many");
         assert_eq!(error.refused, Refused::Full);
     }
 
@@ -676,8 +793,9 @@ mod tests {
         assert_eq!(crowded.len(), 10);
         let board_of = |at: Located| stored[at.id.index()];
         let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };
+        let mut suspects = Vec::new();
         for b in &crowded {
-            table.insert(hash_board(b), id(b), board_of).unwrap();
+            table.insert(hash_board(b), id(b), &mut suspects).unwrap();
         }
         for b in &crowded {
             let bucket = table.find(hash_board(b), b, board_of).expect("found");

@@ -71,7 +71,7 @@ impl Book {
         }
         let file = BookFile { path, bytes, layout, counts };
         let began = std::time::Instant::now();
-        let index = build(per_half, &keys, &|at| file.board_of(at)).map_err(|e| file.build_error(e))?;
+        let index = build(per_half, &keys, &file).map_err(|e| file.build_error(e))?;
         drop(keys);
         if file.changed() {
             return Err(BookError::Changed { path: file.path });
