@@ -241,12 +241,29 @@ impl Table {
     /// its probe passes whose tag matches: the only entries that can hold
     /// the same board. Whether one does is left to the caller, who reads
     /// both boards later, many at a time (see [`Chunk::insert_into`]); a
-    /// board stored twice is in the table twice until then. Refused only
-    /// when the table is full (the file changed between counting and
-    /// indexing).
-    fn insert(&mut self, hash: u64, at: Located, suspects: &mut Vec<Suspect>) -> Result<(), Refused> {
-        for (group, matches, _) in self.probe(hash, tag_of(hash)) {
-            suspects.extend(matches.buckets().map(|i| Suspect { at, entry: self.located(group * GROUP + i) }));
+    /// board stored twice is in the table twice until then. Once
+    /// `suspects` is full, the boards are compared here, read by `boards`,
+    /// and a board an entry holds already is refused with that entry.
+    /// Refused too when the table is full (the file changed between
+    /// counting and indexing).
+    fn insert(
+        &mut self,
+        hash: u64,
+        at: Located,
+        suspects: &mut Suspects,
+        boards: &impl StoredBoards,
+    ) -> Result<(), Refused> {
+        let mut held = None;
+        'probe: for (group, matches, _) in self.probe(hash, tag_of(hash)) {
+            for entry in matches.buckets().map(|i| self.located(group * GROUP + i)) {
+                if !suspects.note(Suspect { at, entry }) && same_board(boards, at, entry) {
+                    held = Some(entry);
+                    break 'probe;
+                }
+            }
+        }
+        if let Some(entry) = held {
+            return Err(Refused::Duplicate(entry));
         }
         if self.len >= self.capacity() {
             return Err(Refused::Full);
@@ -270,6 +287,42 @@ struct Suspect {
     at: Located,
     /// The entry its probe passed.
     entry: Located,
+}
+
+/// Suspects noted for later, up to a bound: a book made so that every
+/// probe passes many entries of one tag cannot make the list grow without
+/// end; past the bound, an insert compares its suspects' boards itself.
+struct Suspects {
+    noted: Vec<Suspect>,
+    max: usize,
+}
+
+/// Whether the records `at` and `entry` hold the same board: for an
+/// insert past the bound of [`Suspects`], which a real book never reaches.
+#[cold]
+#[inline(never)]
+fn same_board(boards: &impl StoredBoards, at: Located, entry: Located) -> bool {
+    boards.board(at) == boards.board(entry)
+}
+
+/// Suspects noted at most: 1 MiB, where a chunk of a real book notes
+/// hundreds.
+const MAX_SUSPECTS: usize = 1 << 16;
+
+impl Suspects {
+    fn new(max: usize) -> Suspects {
+        Suspects { noted: Vec::new(), max }
+    }
+
+    /// Notes `suspect` unless the list is full: false then.
+    #[inline]
+    fn note(&mut self, suspect: Suspect) -> bool {
+        let room = self.noted.len() < self.max;
+        if room {
+            self.noted.push(suspect);
+        }
+        room
+    }
 }
 
 /// A group's control bytes as one word, byte `i` (from the least
@@ -447,9 +500,20 @@ pub(super) fn build(
     keys: &[IndexKey],
     boards: &(impl StoredBoards + Sync),
 ) -> Result<PositionIndex, BuildError> {
+    build_noting(per_half, keys, boards, MAX_SUSPECTS)
+}
+
+/// [`build`], each thread noting at most `max_suspects` suspects a chunk.
+fn build_noting(
+    per_half: [usize; HALVES],
+    keys: &[IndexKey],
+    boards: &(impl StoredBoards + Sync),
+    max_suspects: usize,
+) -> Result<PositionIndex, BuildError> {
     let built: Vec<Result<Table, BuildError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> =
-            (0..HALVES).map(|half| scope.spawn(move || build_half(half, per_half[half], keys, boards))).collect();
+        let threads: Vec<_> = (0..HALVES)
+            .map(|half| scope.spawn(move || build_half(half, per_half[half], keys, boards, max_suspects)))
+            .collect();
         threads.into_iter().map(|t| t.join().expect("an index thread does not panic")).collect()
     });
     let mut halves = Vec::with_capacity(HALVES);
@@ -472,9 +536,15 @@ pub(super) fn build(
 /// Builds one half from the records whose hash falls in it, in file order,
 /// prefetching each bucket a few records before the insertion so that the
 /// table's cache misses overlap.
-fn build_half(half: usize, count: usize, keys: &[IndexKey], boards: &impl StoredBoards) -> Result<Table, BuildError> {
+fn build_half(
+    half: usize,
+    count: usize,
+    keys: &[IndexKey],
+    boards: &impl StoredBoards,
+    max_suspects: usize,
+) -> Result<Table, BuildError> {
     let mut table = Table::with_room_for(count);
-    let mut chunk = Chunk::default();
+    let mut chunk = Chunk::new(max_suspects);
     for (id, &key) in (0..=u32::MAX).map(RecordId).zip(keys) {
         let hash = key.hash();
         if key == IndexKey::NOT_INDEXED || half_of(hash) != half {
@@ -490,15 +560,23 @@ fn build_half(half: usize, count: usize, keys: &[IndexKey], boards: &impl Stored
 }
 
 /// Boards waiting to be inserted, and the buffers ordering them.
-#[derive(Default)]
 struct Chunk {
     pending: Vec<Pending>,
     regions: Vec<u32>,
     order: RegionOrder,
-    suspects: Vec<Suspect>,
+    suspects: Suspects,
 }
 
 impl Chunk {
+    fn new(max_suspects: usize) -> Chunk {
+        Chunk {
+            pending: Vec::new(),
+            regions: Vec::new(),
+            order: RegionOrder::default(),
+            suspects: Suspects::new(max_suspects),
+        }
+    }
+
     /// Inserts the boards gathered, in order of region, each group asked
     /// for a few inserts ahead; the order is stable, so that of two equal
     /// boards the one earlier in the file is inserted first. Then the
@@ -511,7 +589,7 @@ impl Chunk {
         self.regions.clear();
         self.regions.extend(self.pending.iter().map(|p| table.region(p.hash)));
         self.order.sort(&self.regions, table.regions());
-        self.suspects.clear();
+        self.suspects.noted.clear();
         let mut first_error: Option<BuildError> = None;
         for (i, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
@@ -519,11 +597,11 @@ impl Chunk {
                 table.filter.prefetch(self.pending[ahead].hash & INDEXED_BITS);
             }
             let p = &self.pending[i];
-            if let Err(refused) = table.insert(p.hash, p.at, &mut self.suspects) {
+            if let Err(refused) = table.insert(p.hash, p.at, &mut self.suspects, boards) {
                 keep_earlier(&mut first_error, BuildError { at: p.at, refused });
             }
         }
-        if let Some(duplicate) = first_duplicate(&self.suspects, boards) {
+        if let Some(duplicate) = first_duplicate(&self.suspects.noted, boards) {
             keep_earlier(&mut first_error, duplicate);
         }
         self.pending.clear();
@@ -705,12 +783,14 @@ mod tests {
     fn boards_sharing_one_tag_are_inserted_with_the_entries_they_pass_as_suspects() {
         let stored = boards_of_one_tag(1000);
         let mut table = Table::with_room_for(stored.len());
-        let mut suspects = Vec::new();
+        let mut suspects = Suspects::new(usize::MAX);
         for (i, b) in stored.iter().enumerate() {
-            table.insert(hash_board(b), Located { id: RecordId(i as u32), hint: 0 }, &mut suspects).unwrap();
+            let at = Located { id: RecordId(i as u32), hint: 0 };
+            table.insert(hash_board(b), at, &mut suspects, &Stored(&stored)).unwrap();
         }
-        assert!(suspects.len() > stored.len(), "{} suspects", suspects.len());
-        assert!(suspects.iter().all(|s| s.entry.id < s.at.id), "only entries inserted before");
+        let noted = &suspects.noted;
+        assert!(noted.len() > stored.len(), "{} suspects", noted.len());
+        assert!(noted.iter().all(|s| s.entry.id < s.at.id), "only entries inserted before");
         let board_of = |at: Located| stored[at.id.index()];
         for (i, b) in stored.iter().enumerate() {
             assert_eq!(table.find(hash_board(b), b, board_of).map(|p| table.located(p).id.index()), Some(i));
@@ -735,11 +815,16 @@ mod tests {
                 stored.insert(to, stored[from]);
             }
             let (per_half, keys) = keys_of(&stored, 0);
-            let refused = build(per_half, &keys, &Stored(&stored)).err().map(|e| match e.refused {
-                Refused::Duplicate(first) => (e.at.id.0, first.id.0),
-                Refused::Full => panic!("trial {trial}: room for every board"),
-            });
-            assert_eq!(refused, first_repeat(&stored), "trial {trial}");
+            // Every suspect noted, none (each compared by its insert), and
+            // the list full part of the way.
+            for max_suspects in [MAX_SUSPECTS, 0, 40] {
+                let built = build_noting(per_half, &keys, &Stored(&stored), max_suspects);
+                let refused = built.err().map(|e| match e.refused {
+                    Refused::Duplicate(first) => (e.at.id.0, first.id.0),
+                    Refused::Full => panic!("trial {trial}: room for every board"),
+                });
+                assert_eq!(refused, first_repeat(&stored), "trial {trial}, {max_suspects} suspects at most");
+            }
         }
     }
 
@@ -793,9 +878,9 @@ mod tests {
         assert_eq!(crowded.len(), 10);
         let board_of = |at: Located| stored[at.id.index()];
         let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };
-        let mut suspects = Vec::new();
+        let mut suspects = Suspects::new(MAX_SUSPECTS);
         for b in &crowded {
-            table.insert(hash_board(b), id(b), &mut suspects).unwrap();
+            table.insert(hash_board(b), id(b), &mut suspects, &Stored(&stored)).unwrap();
         }
         for b in &crowded {
             let bucket = table.find(hash_board(b), b, board_of).expect("found");
