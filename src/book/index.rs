@@ -18,6 +18,8 @@
 //! the next group if it has none. Only buckets whose tag matches have their
 //! record's board compared, so a lookup of an absent board rarely reads the
 //! file, and it usually touches one cache line, which the walk prefetches.
+//! Building compares those boards after each chunk of inserts, many at a
+//! time (see [`Chunk::insert_into`]).
 //! Tables are sized to be 3/4 full and never fill past 7/8, so every probe
 //! ends.
 
@@ -278,6 +280,14 @@ impl Table {
     }
 }
 
+/// Whether the records `at` and `entry` hold the same board: for an
+/// insert past the bound of [`Suspects`], which a real book never reaches.
+#[cold]
+#[inline(never)]
+fn same_board(boards: &impl StoredBoards, at: Located, entry: Located) -> bool {
+    boards.board(at) == boards.board(entry)
+}
+
 /// An entry whose tag a board met on its way to its own bucket: the
 /// record of the same board (none in a sound book), or another board with
 /// the same tag (about one insert in 80 meets one at 215M positions).
@@ -295,14 +305,6 @@ struct Suspect {
 struct Suspects {
     noted: Vec<Suspect>,
     max: usize,
-}
-
-/// Whether the records `at` and `entry` hold the same board: for an
-/// insert past the bound of [`Suspects`], which a real book never reaches.
-#[cold]
-#[inline(never)]
-fn same_board(boards: &impl StoredBoards, at: Located, entry: Located) -> bool {
-    boards.board(at) == boards.board(entry)
 }
 
 /// Suspects noted at most: 1 MiB, where a chunk of a real book notes
