@@ -286,7 +286,7 @@ impl BookFile {
     /// [`BookFile::find`] with the board's hash already known.
     #[inline]
     pub fn find_hashed(&self, index: &PositionIndex, board: &Board, hash: u64) -> Option<Slot> {
-        index.find(hash, board, |at| self.board_of(at))
+        index.find(hash, board, self)
     }
 
     /// The record at a place the index holds. Should the bytes have changed

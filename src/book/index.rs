@@ -198,12 +198,12 @@ impl Table {
         })
     }
 
-    /// The bucket holding `board`, comparing boards read by `board_of`
+    /// The bucket holding `board`, comparing the boards `boards` holds
     /// only where the tag matches.
     #[inline]
-    fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<usize> {
+    fn find(&self, hash: u64, board: &Board, boards: &impl StoredBoards) -> Option<usize> {
         self.probe(hash, tag_of(hash)).find_map(|(group, matches, _)| {
-            matches.buckets().map(|i| group * GROUP + i).find(|&bucket| board_of(self.located(bucket)) == *board)
+            matches.buckets().map(|i| group * GROUP + i).find(|&bucket| boards.board(self.located(bucket)) == *board)
         })
     }
 
@@ -400,11 +400,11 @@ impl PositionIndex {
         self.halves[half_of(hash)].prefetch(hash);
     }
 
-    /// Where a stored board's entry is; `board_of` reads a record's board.
+    /// Where a stored board's entry is, the records' boards read from `boards`.
     #[inline]
-    pub fn find(&self, hash: u64, board: &Board, board_of: impl Fn(Located) -> Board) -> Option<Slot> {
+    pub(super) fn find(&self, hash: u64, board: &Board, boards: &impl StoredBoards) -> Option<Slot> {
         let half = half_of(hash);
-        self.halves[half].find(hash, board, board_of).map(|bucket| Slot { half, bucket })
+        self.halves[half].find(hash, board, boards).map(|bucket| Slot { half, bucket })
     }
 
     /// The record an entry points to.
@@ -703,11 +703,10 @@ mod tests {
             per_half[half_of(hash_board(&stored[i]))] -= 1;
             keys[i] = IndexKey::NOT_INDEXED;
         }
-        let board_of = |at: Located| stored[at.id.index()];
         let index = build(per_half, &keys, &Stored(&stored)).ok().expect("no duplicates");
         assert_eq!(index.len(), 2000);
         for (i, b) in stored.iter().enumerate() {
-            let found = index.find(hash_board(b), b, board_of).map(|p| index.located(p).id.index());
+            let found = index.find(hash_board(b), b, &Stored(&stored)).map(|p| index.located(p).id.index());
             assert_eq!(found, (i % 3 != 0).then_some(i), "record {i}");
         }
     }
@@ -717,10 +716,9 @@ mod tests {
         let stored = boards(20_000);
         let index = index_of(&stored);
         let reference: HashMap<Board, u32> = stored.iter().enumerate().map(|(i, b)| (*b, i as u32)).collect();
-        let board_of = |at: Located| stored[at.id.index()];
         for probe in boards(40_000) {
             let hash = hash_board(&probe);
-            let found = index.find(hash, &probe, board_of).map(|p| index.located(p).id.0);
+            let found = index.find(hash, &probe, &Stored(&stored)).map(|p| index.located(p).id.0);
             assert_eq!(found, reference.get(&probe).copied(), "{probe:?}");
         }
         assert_eq!(index.len(), 20_000);
@@ -793,9 +791,8 @@ mod tests {
         let noted = &suspects.noted;
         assert!(noted.len() > stored.len(), "{} suspects", noted.len());
         assert!(noted.iter().all(|s| s.entry.id < s.at.id), "only entries inserted before");
-        let board_of = |at: Located| stored[at.id.index()];
         for (i, b) in stored.iter().enumerate() {
-            assert_eq!(table.find(hash_board(b), b, board_of).map(|p| table.located(p).id.index()), Some(i));
+            assert_eq!(table.find(hash_board(b), b, &Stored(&stored)).map(|p| table.located(p).id.index()), Some(i));
         }
     }
 
@@ -878,14 +875,13 @@ mod tests {
         let crowded: Vec<Board> =
             stored.iter().copied().filter(|b| table.group_of(hash_board(b)) == last).take(10).collect();
         assert_eq!(crowded.len(), 10);
-        let board_of = |at: Located| stored[at.id.index()];
         let id = |b: &Board| Located { id: RecordId(stored.iter().position(|s| s == b).unwrap() as u32), hint: 0 };
         let mut suspects = Suspects::new(MAX_SUSPECTS);
         for b in &crowded {
             table.insert(hash_board(b), id(b), &mut suspects, &Stored(&stored)).unwrap();
         }
         for b in &crowded {
-            let bucket = table.find(hash_board(b), b, board_of).expect("found");
+            let bucket = table.find(hash_board(b), b, &Stored(&stored)).expect("found");
             assert_eq!(table.located(bucket), id(b));
         }
         assert_eq!(table.groups.len(), 2);
