@@ -564,8 +564,18 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
         // of waiting for it later.
         self.prefetch_children(record);
         if self.follower.is_none() {
-            let book = self.book;
-            self.scouts.advance(|at| book.first_child(at), |at| book.prefetch(at));
+            // A scout asks for the visited bit too: the walk reads it first
+            // when it enters, and a bit left to the parent's request (one
+            // position before) arrives after the record and targets the
+            // scout asked for long before.
+            let (book, visited) = (self.book, &self.visited);
+            self.scouts.advance(
+                |at| book.first_child(at),
+                |at| {
+                    book.prefetch(at);
+                    visited.prefetch(at.id);
+                },
+            );
         }
         if !self.window.is_open() {
             self.add_moves_within(record, line_len);
