@@ -462,6 +462,15 @@ pub fn walk<P: Positions, V: Visitor>(
     })
 }
 
+/// Asks for what entering the position at `at` reads first: its record
+/// and targets ([`Positions::prefetch`]) and its visited bit. The child,
+/// the scouts and the runner's ring ask alike.
+#[inline(always)]
+fn ask_for_entry<P: Positions>(book: &P, visited: &Visited, at: Located) {
+    book.prefetch(at);
+    visited.prefetch(at.id);
+}
+
 /// [`walk`], told by `follower` which positions lie ahead, if a runner walks ahead.
 fn walk_with<P: Positions, V: Visitor>(
     walkable: &Walkable<P>,
@@ -569,13 +578,7 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
             // position before) arrives after the record and targets the
             // scout asked for long before.
             let (book, visited) = (self.book, &self.visited);
-            self.scouts.advance(
-                |at| book.first_child(at),
-                |at| {
-                    book.prefetch(at);
-                    visited.prefetch(at.id);
-                },
-            );
+            self.scouts.advance(|at| book.first_child(at), |at| ask_for_entry(book, visited, at));
         }
         if !self.window.is_open() {
             self.add_moves_within(record, line_len);
@@ -602,8 +605,7 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     fn prefetch_children(&self, record: &Record) {
         for target in self.targets.iter().take(self.moves_followed(record)) {
             if let Destination::Child(at, _) = *target {
-                self.book.prefetch(at);
-                self.visited.prefetch(at.id);
+                ask_for_entry(self.book, &self.visited, at);
             }
         }
     }
@@ -766,10 +768,7 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
     fn look_ahead(&mut self, at: Located) {
         let Some(follower) = &mut self.follower else { return };
         match follower.enter(at) {
-            ahead::Said::Same(Some(next)) => {
-                self.book.prefetch(next);
-                self.visited.prefetch(next.id);
-            }
+            ahead::Said::Same(Some(next)) => ask_for_entry(self.book, &self.visited, next),
             ahead::Said::Same(None) => {}
             ahead::Said::Parted => {
                 tracing::debug!("the walk parted from the runner ahead of it at record {}; it goes on alone", at.id.0);
