@@ -19,7 +19,7 @@
 //! record's board compared, so a lookup of an absent board rarely reads the
 //! file, and it usually touches one cache line, which the walk prefetches.
 //! Building compares those boards after each chunk of inserts, many at a
-//! time (see [`Chunk::insert_into`]).
+//! time (see `Chunk::insert_into`).
 //! Tables are sized to be 3/4 full and never fill past 7/8, so every probe
 //! ends.
 
@@ -432,7 +432,7 @@ impl PositionIndex {
 
     /// The record a lookup of `hash` will most likely compare against, to
     /// prefetch its board before the lookup. `None` means no board with
-    /// this hash is held: [`PositionIndex::find`] compares only the records
+    /// this hash is held: `PositionIndex::find` compares only the records
     /// this probe passes.
     #[inline]
     pub fn first_candidate(&self, hash: u64) -> Option<Located> {

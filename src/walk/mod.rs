@@ -595,9 +595,9 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
         first
     }
 
-    /// Asks for the record and visited bit of every child the moves of
-    /// `record` (read into [`Walker::targets`]) lead to, to be read when
-    /// the walk gets there. Under a window, those of moves it will not let
+    /// Asks for what entering a child reads ([`ask_for_entry`]), for every
+    /// child the moves of `record` (read into [`Walker::targets`]) lead to,
+    /// to be read when the walk gets there. Under a window, those of moves it will not let
     /// through too: the window is asked after, and an unused request is
     /// only memory traffic (extend, whose walks have windows, took as
     /// long: see docs/benchmarks.md).

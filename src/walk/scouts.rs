@@ -9,13 +9,13 @@ const SCOUTS: usize = 16;
 const SCOUT_STEPS: u32 = 64;
 
 /// Subtrees the walk has yet to enter, walked ahead down their first paths
-/// (the positions the walk will enter first there), asking for the records
-/// and targets it will read. A line of positions is a chain of dependent
-/// reads that no amount of asking ahead shortens; the subtrees waiting on
-/// the stack are chains of their own, so walking them ahead overlaps their
-/// reads with the walk's. Each step asks for what entering a position
-/// reads: its record, its targets and its visited bit. Only memory is
-/// asked for: nothing a scout does changes what the walk reads.
+/// (the positions the walk will enter first there), each step asking for
+/// what entering a position reads: its record, its targets and its visited
+/// bit. A line of positions is a chain of dependent reads that no amount
+/// of asking ahead shortens; the subtrees waiting on the stack are chains
+/// of their own, so walking them ahead overlaps their reads with the
+/// walk's. Only memory is asked for: nothing a scout does changes what the
+/// walk reads.
 pub(super) struct Scouts {
     scouts: [Option<Scout>; SCOUTS],
     /// Where the next scout goes: over the oldest, whose subtree, lower on
