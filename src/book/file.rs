@@ -267,6 +267,15 @@ impl BookFile {
         prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
     }
 
+    /// Asks the CPU to start loading the board of the record at `offset`
+    /// alone (its first 16 bytes).
+    #[inline]
+    pub fn prefetch_board(&self, offset: u64) {
+        let offset = offset as usize;
+        prefetch_index::prefetch_index(self.bytes(), offset);
+        prefetch_index::prefetch_index(self.bytes(), offset + 15);
+    }
+
     /// Asks the CPU to start loading the record a lookup of `hash` will
     /// most likely compare boards with: worth it once the index group that
     /// [`PositionIndex::prefetch`] asked for has had time to arrive.

@@ -49,17 +49,28 @@ pub(super) fn resolve(file: BookFile, index: PositionIndex, keep_index: bool) ->
     ResolvedBook::new(file, targets, keep_index.then_some(index))
 }
 
-/// A record found for a question, and its stored value.
-type Answer = Option<(Located, Score)>;
+/// What an answer holds besides where its record is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    /// Where the record is: its board alone is read, to compare. An Edax
+    /// record's value lies past its board, often in the next cache line.
+    Record,
+    /// The record's stored value too, read as its board is compared.
+    RecordAndValue,
+}
 
 /// Answers questions (stored boards to look up) many at a time, in the
 /// order that suits memory; keeps its buffers from one chunk to the next.
 struct Answerer<'a> {
     file: &'a BookFile,
     index: &'a PositionIndex,
+    wanted: Wanted,
     questions: Vec<Normalized>,
     hashes: Vec<u64>,
-    answers: Vec<Answer>,
+    /// Each question's record, once answered.
+    answers: Vec<Option<Located>>,
+    /// Each question's record's value (with [`Wanted::RecordAndValue`] only).
+    values: Vec<Score>,
     /// The questions the index is asked: those the filter lets through.
     asked: Vec<u32>,
     /// Each asked question's region of the index, then of the file.
@@ -73,13 +84,15 @@ struct Answerer<'a> {
 }
 
 impl<'a> Answerer<'a> {
-    fn new(file: &'a BookFile, index: &'a PositionIndex) -> Answerer<'a> {
+    fn new(file: &'a BookFile, index: &'a PositionIndex, wanted: Wanted) -> Answerer<'a> {
         Answerer {
             file,
             index,
+            wanted,
             questions: Vec::new(),
             hashes: Vec::new(),
             answers: Vec::new(),
+            values: Vec::new(),
             asked: Vec::new(),
             regions: Vec::new(),
             order: RegionOrder::default(),
@@ -94,7 +107,7 @@ impl<'a> Answerer<'a> {
     }
 
     /// Answers every question asked since the last [`Answerer::clear`]:
-    /// `answers()[i]` is then question `i`'s.
+    /// `found(i)` is then question `i`'s.
     fn answer(&mut self) {
         let (file, index) = (self.file, self.index);
         let n = self.questions.len();
@@ -102,6 +115,10 @@ impl<'a> Answerer<'a> {
         self.hashes.extend(self.questions.iter().map(|q| hash_board(&q.board)));
         self.answers.clear();
         self.answers.resize(n, None);
+        self.values.clear();
+        if self.wanted == Wanted::RecordAndValue {
+            self.values.resize(n, Score(0));
+        }
         // The questions the filter lets through (most of those whose board
         // is held, few others); the rest have no record.
         self.asked.clear();
@@ -136,7 +153,10 @@ impl<'a> Answerer<'a> {
         self.order.sort(&self.regions, file_regions);
         for (k, ahead) in self.order.with_ahead() {
             if let Some(ahead) = ahead {
-                file.prefetch_offset(self.offsets[ahead]);
+                match self.wanted {
+                    Wanted::Record => file.prefetch_board(self.offsets[ahead]),
+                    Wanted::RecordAndValue => file.prefetch_offset(self.offsets[ahead]),
+                }
             }
             let Some(candidate) = self.candidates[k] else { continue };
             let i = asked[k] as usize;
@@ -146,12 +166,22 @@ impl<'a> Answerer<'a> {
                 // Another record's tag: the full lookup, past it.
                 false => file.find_hashed(index, board, hashes[i]).map(|place| index.located(place)),
             };
-            self.answers[i] = found.map(|at| (at, file.value_of(at)));
+            self.answers[i] = found;
+            if let (Some(at), Wanted::RecordAndValue) = (found, self.wanted) {
+                self.values[i] = file.value_of(at);
+            }
         }
     }
 
-    fn answers(&self) -> &[Answer] {
-        &self.answers
+    /// Where the record of question `i` is, once answered (none: not held).
+    fn found(&self, i: usize) -> Option<Located> {
+        self.answers[i]
+    }
+
+    /// [`Answerer::found`], with the value that record stores: only for
+    /// an answerer that reads values ([`Wanted::RecordAndValue`]).
+    fn found_with_value(&self, i: usize) -> Option<(Located, Score)> {
+        Some((self.answers[i]?, self.values[i]))
     }
 
     fn question(&self, i: usize) -> &Normalized {
@@ -173,7 +203,7 @@ pub struct Locator<'a>(Answerer<'a>);
 
 impl<'a> Locator<'a> {
     pub(super) fn new(file: &'a BookFile, index: &'a PositionIndex) -> Locator<'a> {
-        Locator(Answerer::new(file, index))
+        Locator(Answerer::new(file, index, Wanted::RecordAndValue))
     }
 
     /// Asks where the record of a stored (normalized) board is: the next
@@ -189,13 +219,13 @@ impl<'a> Locator<'a> {
 
     /// Where the record of question `i` is, once answered (none: not held).
     pub fn found(&self, i: usize) -> Option<Located> {
-        self.0.answers()[i].map(|(at, _)| at)
+        self.0.found(i)
     }
 
     /// [`Locator::found`], with the value that record stores, read when
     /// the record was compared with the board asked.
     pub fn found_with_value(&self, i: usize) -> Option<(Located, Score)> {
-        self.0.answers()[i]
+        self.0.found_with_value(i)
     }
 
     /// Forgets the questions asked.
@@ -258,7 +288,8 @@ fn resolve_edax_part(
     links: &mut [PackedTarget],
 ) -> Vec<(RecordId, PackedTarget)> {
     let mut leaves = Vec::new();
-    let mut answerer = Answerer::new(file, index);
+    // An Edax target is where the child is: its value is read as the walk enters it.
+    let mut answerer = Answerer::new(file, index, Wanted::Record);
     let mut slots: Vec<EdaxSlot> = Vec::new();
     let bytes = file.bytes();
     let mut offset = offset as usize;
@@ -291,9 +322,10 @@ fn resolve_edax_part(
             record_links += raw.n_links();
         }
         answerer.answer();
-        for (i, (&to, answer)) in slots.iter().zip(answerer.answers()).enumerate() {
-            let target = answer
-                .map_or(PackedTarget::ABSENT, |(at, _)| PackedTarget::child(at, answerer.question(i).placement()));
+        for (i, &to) in slots.iter().enumerate() {
+            let target = answerer
+                .found(i)
+                .map_or(PackedTarget::ABSENT, |at| PackedTarget::child(at, answerer.question(i).placement()));
             write_edax(links, &mut leaves, to, target);
         }
     }
@@ -362,7 +394,7 @@ fn resolve_egaroucid_part(
     range: Range<usize>,
     slots: &mut [Slots],
 ) -> Vec<u64> {
-    let mut answerer = Answerer::new(file, index);
+    let mut answerer = Answerer::new(file, index, Wanted::RecordAndValue);
     let mut overflow = Vec::new();
     let mut asked: Vec<Asked<'_>> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
@@ -404,9 +436,8 @@ fn links_found(
 ) -> SmallVec<[FoundLink<Located>; 8]> {
     let (file, index) = (answerer.file, answerer.index);
     let mut links = SmallVec::new();
-    let asked = record.candidates.clone();
-    for (candidate, answer) in candidates[asked.clone()].iter().zip(&answerer.answers()[asked]) {
-        let found = match *answer {
+    for (i, candidate) in record.candidates.clone().zip(&candidates[record.candidates.clone()]) {
+        let found = match answerer.found_with_value(i) {
             Some((child, value)) => Some(candidate.link(child, value)),
             None => candidate.other_child().and_then(|other| {
                 let child = index.located(file.find(index, &other.board)?);
