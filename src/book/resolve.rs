@@ -246,9 +246,10 @@ enum EdaxSlot {
 fn resolve_edax(file: &BookFile, index: &PositionIndex, starts: &Starts) -> EdaxTargets {
     let counts = file.counts();
     let records = counts.records as usize;
-    let mut links = Vec::with_capacity(counts.links as usize);
+    // Zeroed memory, every target absent: its pages are mapped as the
+    // resolving threads first write them, on every core at once.
+    let mut links: Vec<PackedTarget> = bytemuck::zeroed_vec(counts.links as usize);
     crate::os::advise_huge_pages(&mut links);
-    links.resize(counts.links as usize, PackedTarget::ABSENT);
     // Each part starts on a record whose offset `starts` keeps, and owns
     // the run of links its records store.
     let parts: Vec<(Range<usize>, u64)> = split(records, parallel::workers(), STARTS_EVERY)

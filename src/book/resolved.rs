@@ -39,9 +39,12 @@ pub enum Destination {
 
 /// A [`Destination`] in one word: a child's id in the low 32 bits, its hint in
 /// the next 22 (hints stay below 2^22, see [`edax::Starts`]), then its
-/// placement (3 bits of symmetry, 1 for a symmetric board); the two other
-/// targets are the two highest words, which no child can be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// placement (3 bits of symmetry, 1 for a symmetric board), and the top bit
+/// set; the two other targets are 0 and 1, which no child can be. Absent
+/// is 0 so that a table of targets starts as zeroed memory, which the
+/// kernel maps as it is first written, by the threads that fill it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Zeroable)]
+#[repr(transparent)]
 pub(super) struct PackedTarget(u64);
 
 /// Hints a packed target can hold.
@@ -50,28 +53,31 @@ const HINT_BITS: u32 = 22;
 const _: () = assert!(edax::HINT_END <= 1 << HINT_BITS);
 
 impl PackedTarget {
-    pub const ABSENT: PackedTarget = PackedTarget(u64::MAX);
-    pub const ILLEGAL: PackedTarget = PackedTarget(u64::MAX - 1);
+    pub const ABSENT: PackedTarget = PackedTarget(0);
+    pub const ILLEGAL: PackedTarget = PackedTarget(1);
+    /// The bit every child's target has set.
+    const CHILD: u64 = 1 << 63;
 
     pub fn child(at: Located, placement: Placement) -> PackedTarget {
         debug_assert!(at.hint < 1 << HINT_BITS, "hint {} does not fit", at.hint);
         PackedTarget(
             u64::from(at.id.0)
                 | u64::from(at.hint & ((1 << HINT_BITS) - 1)) << 32
-                | pack_placement(placement) << (32 + HINT_BITS),
+                | pack_placement(placement) << (32 + HINT_BITS)
+                | PackedTarget::CHILD,
         )
     }
 
     /// The child's record, without its placement, if the target is one.
     #[inline]
     pub fn child_located(self) -> Option<Located> {
-        (self.0 < PackedTarget::ILLEGAL.0)
+        (self.0 & PackedTarget::CHILD != 0)
             .then_some(Located { id: RecordId(self.0 as u32), hint: (self.0 >> 32) as u32 & ((1 << HINT_BITS) - 1) })
     }
 
     pub fn unpack(self) -> Destination {
         match (self, self.child_located()) {
-            (_, Some(at)) => Destination::Child(at, unpack_placement(self.0 >> (32 + HINT_BITS))),
+            (_, Some(at)) => Destination::Child(at, unpack_placement((self.0 >> (32 + HINT_BITS)) & 0xf)),
             (PackedTarget::ILLEGAL, None) => Destination::Illegal,
             (_, None) => Destination::Absent,
         }
