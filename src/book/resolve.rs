@@ -66,6 +66,8 @@ struct Answerer<'a> {
     index: &'a PositionIndex,
     wanted: Wanted,
     questions: Vec<Normalized>,
+    /// Per question, whether the filter is asked before the index.
+    filtered: Vec<bool>,
     hashes: Vec<u64>,
     /// Each question's record, once answered.
     answers: Vec<Option<Located>>,
@@ -90,6 +92,7 @@ impl<'a> Answerer<'a> {
             index,
             wanted,
             questions: Vec::new(),
+            filtered: Vec::new(),
             hashes: Vec::new(),
             answers: Vec::new(),
             values: Vec::new(),
@@ -104,6 +107,15 @@ impl<'a> Answerer<'a> {
     /// Asks for a stored board: the next question, numbered in the order asked.
     fn ask(&mut self, question: Normalized) {
         self.questions.push(question);
+        self.filtered.push(true);
+    }
+
+    /// [`Answerer::ask`], for a board most likely held (an Edax link's
+    /// child): the index is probed without asking the filter, whose word
+    /// would cost a read and spare none.
+    fn ask_likely_held(&mut self, question: Normalized) {
+        self.questions.push(question);
+        self.filtered.push(false);
     }
 
     /// Answers every question asked since the last [`Answerer::clear`]:
@@ -123,10 +135,10 @@ impl<'a> Answerer<'a> {
         // is held, few others); the rest have no record.
         self.asked.clear();
         for (i, &hash) in self.hashes.iter().enumerate() {
-            if let Some(&ahead) = self.hashes.get(i + AHEAD) {
+            if let (Some(&ahead), Some(true)) = (self.hashes.get(i + AHEAD), self.filtered.get(i + AHEAD)) {
                 index.prefetch_filter(ahead);
             }
-            if index.may_hold(hash) {
+            if !self.filtered[i] || index.may_hold(hash) {
                 self.asked.push(i as u32);
             }
         }
@@ -190,6 +202,7 @@ impl<'a> Answerer<'a> {
 
     fn clear(&mut self) {
         self.questions.clear();
+        self.filtered.clear();
     }
 }
 
@@ -314,7 +327,10 @@ fn resolve_edax_part(
                 };
                 match board.after(link.mv) {
                     Some(child) => {
-                        answerer.ask(normalize(&child));
+                        match slot {
+                            MoveSlot::Link(_) => answerer.ask_likely_held(normalize(&child)),
+                            MoveSlot::Leaf => answerer.ask(normalize(&child)),
+                        }
                         slots.push(to);
                     }
                     None => write_edax(links, &mut leaves, to, PackedTarget::ILLEGAL),

@@ -587,6 +587,63 @@ mod tests {
         assert_eq!(PackedTarget::ILLEGAL.child_located(), None);
     }
 
+    /// Against the slow reference: each stored move of each record played,
+    /// normalized and looked up on its own. Every seventh record of a
+    /// synthetic book is left out, so that links lead out of the book too,
+    /// as a stale book's do, and a fifth of the records' first links are
+    /// made their leaves, which then lead into it.
+    #[test]
+    fn every_stored_move_leads_where_a_lookup_one_at_a_time_finds() {
+        use crate::book::Book;
+        use crate::format::edax::entries::{encode, Entry};
+        use crate::symmetry::normalize;
+        use crate::synth::{book_bytes, SynthOptions};
+        let full =
+            Book::from_bytes("s", book_bytes(&SynthOptions { positions: 20_000, seed: 9, perturb: 0.1 })).unwrap();
+        let root = normalize(&Board::INITIAL).board;
+        let kept = full.records().filter(|r| r.board == root || r.id.0 % 7 != 3).map(|r| {
+            let mut entry = Entry::new(r.board, r.value.0);
+            entry.links = r.links().collect();
+            entry.leaf = r.leaf();
+            if r.id.0 % 5 == 1 && !entry.links.is_empty() {
+                entry.leaf = Some(entry.links.remove(0)); // a leaf into the book
+            }
+            entry
+        });
+        let bytes = encode(&kept.collect::<Vec<_>>(), 1);
+        let reference = Book::from_bytes("r", bytes.clone()).unwrap();
+        let resolved = Book::from_bytes("b", bytes).unwrap().resolve();
+        let (mut targets, mut seen) = (Vec::new(), [[0usize; 3]; 2]);
+        for id in (0..resolved.counts().records as u32).map(RecordId) {
+            targets.clear();
+            let record = resolved.read(resolved.file().locate_id(id).unwrap(), &mut targets);
+            let expected: Vec<Destination> = record
+                .links()
+                .chain(record.leaf())
+                .map(|link| match record.board.after(link.mv) {
+                    None => Destination::Illegal,
+                    Some(child) => {
+                        let child = normalize(&child);
+                        reference
+                            .locate(&child.board)
+                            .map_or(Destination::Absent, |at| Destination::Child(at, child.placement()))
+                    }
+                })
+                .collect();
+            assert_eq!(targets, expected, "record {id:?}");
+            for (i, target) in targets.iter().enumerate() {
+                let kind = match target {
+                    Destination::Child(..) => 0,
+                    Destination::Absent => 1,
+                    Destination::Illegal => 2,
+                };
+                seen[usize::from(i == record.links().count())][kind] += 1;
+            }
+        }
+        assert!(seen[0][0] > 0 && seen[0][1] > 0, "links into the book and out of it: {seen:?}");
+        assert!(seen[1][0] > 0 && seen[1][1] > 0, "leaves into the book and out of it: {seen:?}");
+    }
+
     fn found(id: u32, score: i32, mv: Move, then_pass: bool) -> FoundLink<Located> {
         let placement = Placement { symmetry: Symmetry::new((id % 8) as u8).unwrap(), symmetric: id.is_multiple_of(3) };
         FoundLink {
