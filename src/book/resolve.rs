@@ -14,6 +14,12 @@
 //! records are in the file. A random lookup in a book and index larger than
 //! the TLB's reach misses it at every read; in that order, a chunk's reads
 //! stay within a few pages at a time, and those asked for ahead arrive.
+//!
+//! What bounds the resolve is how many lines of memory it reads, so each
+//! lookup reads only what its answer needs: the filter's word for boards
+//! that may well be absent (a leaf's child, every Egaroucid candidate), not
+//! for a link's child; of the candidate record, its board, and its value
+//! only where the answer holds one.
 
 use super::access_order::{RegionOrder, AHEAD};
 use super::file::{BookFile, Layout};
@@ -66,14 +72,16 @@ struct Answerer<'a> {
     index: &'a PositionIndex,
     wanted: Wanted,
     questions: Vec<Normalized>,
-    /// Per question, whether the filter is asked before the index.
-    filtered: Vec<bool>,
+    /// How many of the first questions were asked by
+    /// [`Answerer::ask_likely_held`]: the index is probed for them without
+    /// asking the filter.
+    likely_held: usize,
     hashes: Vec<u64>,
     /// Each question's record, once answered.
     answers: Vec<Option<Located>>,
     /// Each question's record's value (with [`Wanted::RecordAndValue`] only).
     values: Vec<Score>,
-    /// The questions the index is asked: those the filter lets through.
+    /// The questions the index is asked: the likely held, and those the filter lets through.
     asked: Vec<u32>,
     /// Each asked question's region of the index, then of the file.
     regions: Vec<u32>,
@@ -92,7 +100,7 @@ impl<'a> Answerer<'a> {
             index,
             wanted,
             questions: Vec::new(),
-            filtered: Vec::new(),
+            likely_held: 0,
             hashes: Vec::new(),
             answers: Vec::new(),
             values: Vec::new(),
@@ -107,15 +115,15 @@ impl<'a> Answerer<'a> {
     /// Asks for a stored board: the next question, numbered in the order asked.
     fn ask(&mut self, question: Normalized) {
         self.questions.push(question);
-        self.filtered.push(true);
     }
 
     /// [`Answerer::ask`], for a board most likely held (an Edax link's
     /// child): the index is probed without asking the filter, whose word
-    /// would cost a read and spare none.
+    /// would cost a read and spare none. Asked before any other question.
     fn ask_likely_held(&mut self, question: Normalized) {
+        debug_assert_eq!(self.likely_held, self.questions.len(), "likely held boards are asked first");
         self.questions.push(question);
-        self.filtered.push(false);
+        self.likely_held += 1;
     }
 
     /// Answers every question asked since the last [`Answerer::clear`]:
@@ -131,14 +139,16 @@ impl<'a> Answerer<'a> {
         if self.wanted == Wanted::RecordAndValue {
             self.values.resize(n, Score(0));
         }
-        // The questions the filter lets through (most of those whose board
-        // is held, few others); the rest have no record.
+        // The questions asked as likely held, then those the filter lets
+        // through (most of those whose board is held, few others); the
+        // rest have no record.
         self.asked.clear();
-        for (i, &hash) in self.hashes.iter().enumerate() {
-            if let (Some(&ahead), Some(true)) = (self.hashes.get(i + AHEAD), self.filtered.get(i + AHEAD)) {
+        self.asked.extend(0..self.likely_held as u32);
+        for (i, &hash) in self.hashes.iter().enumerate().skip(self.likely_held) {
+            if let Some(&ahead) = self.hashes.get(i + AHEAD) {
                 index.prefetch_filter(ahead);
             }
-            if !self.filtered[i] || index.may_hold(hash) {
+            if index.may_hold(hash) {
                 self.asked.push(i as u32);
             }
         }
@@ -202,7 +212,7 @@ impl<'a> Answerer<'a> {
 
     fn clear(&mut self) {
         self.questions.clear();
-        self.filtered.clear();
+        self.likely_held = 0;
     }
 }
 
@@ -305,6 +315,8 @@ fn resolve_edax_part(
     // An Edax target is where the child is: its value is read as the walk enters it.
     let mut answerer = Answerer::new(file, index, Wanted::Record);
     let mut slots: Vec<EdaxSlot> = Vec::new();
+    // The leaves' children, asked after every link's (which skip the filter).
+    let mut leaf_children: Vec<(Normalized, RecordId)> = Vec::new();
     let bytes = file.bytes();
     let mut offset = offset as usize;
     let mut record_links = 0usize;
@@ -325,18 +337,20 @@ fn resolve_edax_part(
                     MoveSlot::Link(i) => EdaxSlot::Link(record_links + i),
                     MoveSlot::Leaf => EdaxSlot::Leaf(id),
                 };
-                match board.after(link.mv) {
-                    Some(child) => {
-                        match slot {
-                            MoveSlot::Link(_) => answerer.ask_likely_held(normalize(&child)),
-                            MoveSlot::Leaf => answerer.ask(normalize(&child)),
-                        }
+                match (board.after(link.mv), to) {
+                    (Some(child), EdaxSlot::Link(_)) => {
+                        answerer.ask_likely_held(normalize(&child));
                         slots.push(to);
                     }
-                    None => write_edax(links, &mut leaves, to, PackedTarget::ILLEGAL),
+                    (Some(child), EdaxSlot::Leaf(id)) => leaf_children.push((normalize(&child), id)),
+                    (None, _) => write_edax(links, &mut leaves, to, PackedTarget::ILLEGAL),
                 }
             }
             record_links += raw.n_links();
+        }
+        for (child, id) in leaf_children.drain(..) {
+            answerer.ask(child);
+            slots.push(EdaxSlot::Leaf(id));
         }
         answerer.answer();
         for (i, &to) in slots.iter().enumerate() {
