@@ -262,18 +262,23 @@ impl BookFile {
     /// Asks the CPU to start loading the first bytes of the record at `offset`.
     #[inline]
     pub fn prefetch_offset(&self, offset: u64) {
-        let offset = offset as usize;
-        prefetch_index::prefetch_index(self.bytes(), offset);
-        prefetch_index::prefetch_index(self.bytes(), offset + edax::RECORD_MIN_LEN - 1);
+        self.prefetch_span(offset, edax::RECORD_MIN_LEN);
     }
 
     /// Asks the CPU to start loading the board of the record at `offset`
-    /// alone (its first 16 bytes).
+    /// alone: its first 16 bytes.
     #[inline]
     pub fn prefetch_board(&self, offset: u64) {
+        self.prefetch_span(offset, 16);
+    }
+
+    /// Asks for the `len` bytes from `offset`: their first and last lines,
+    /// the same one when they do not cross a line.
+    #[inline]
+    fn prefetch_span(&self, offset: u64, len: usize) {
         let offset = offset as usize;
         prefetch_index::prefetch_index(self.bytes(), offset);
-        prefetch_index::prefetch_index(self.bytes(), offset + 15);
+        prefetch_index::prefetch_index(self.bytes(), offset + len - 1);
     }
 
     /// Asks the CPU to start loading the record a lookup of `hash` will

@@ -631,13 +631,14 @@ mod tests {
                 })
                 .collect();
             assert_eq!(targets, expected, "record {id:?}");
+            let n_links = record.links().count();
             for (i, target) in targets.iter().enumerate() {
                 let kind = match target {
                     Destination::Child(..) => 0,
                     Destination::Absent => 1,
                     Destination::Illegal => 2,
                 };
-                seen[usize::from(i == record.links().count())][kind] += 1;
+                seen[usize::from(i == n_links)][kind] += 1;
             }
         }
         assert!(seen[0][0] > 0 && seen[0][1] > 0, "links into the book and out of it: {seen:?}");

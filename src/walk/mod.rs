@@ -463,8 +463,9 @@ pub fn walk<P: Positions, V: Visitor>(
 }
 
 /// Asks for what entering the position at `at` reads first: its record
-/// and targets ([`Positions::prefetch`]) and its visited bit. The child,
-/// the scouts and the runner's ring ask alike.
+/// and targets ([`Positions::prefetch`]) and its visited bit. A parent
+/// asks it for its children, a scout for each step, the runner's ring for
+/// the entry ahead.
 #[inline(always)]
 fn ask_for_entry<P: Positions>(book: &P, visited: &Visited, at: Located) {
     book.prefetch(at);
@@ -597,10 +598,10 @@ impl<P: Positions, V: Visitor> Walker<'_, P, V> {
 
     /// Asks for what entering a child reads ([`ask_for_entry`]), for every
     /// child the moves of `record` (read into [`Walker::targets`]) lead to,
-    /// to be read when the walk gets there. Under a window, those of moves it will not let
-    /// through too: the window is asked after, and an unused request is
-    /// only memory traffic (extend, whose walks have windows, took as
-    /// long: see docs/benchmarks.md).
+    /// to be read when the walk gets there. Under a window, those of moves
+    /// it will not let through too: the window is asked after, and an
+    /// unused request is only memory traffic (extend, whose walks have
+    /// windows, took as long: see docs/benchmarks.md).
     #[inline(always)]
     fn prefetch_children(&self, record: &Record) {
         for target in self.targets.iter().take(self.moves_followed(record)) {
