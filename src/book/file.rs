@@ -266,10 +266,10 @@ impl BookFile {
     }
 
     /// Asks the CPU to start loading the board of the record at `offset`
-    /// alone: its first 16 bytes.
+    /// alone: its first [`edax::BOARD_LEN`] bytes.
     #[inline]
     pub fn prefetch_board(&self, offset: u64) {
-        self.prefetch_span(offset, 16);
+        self.prefetch_span(offset, edax::BOARD_LEN);
     }
 
     /// Asks for the `len` bytes from `offset`: their first and last lines,

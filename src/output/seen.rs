@@ -113,19 +113,19 @@ fn mix(mut h: u64) -> u64 {
 }
 
 impl SeenLines {
-    /// Asks for the slot where a lookup of `print` starts, so that an
+    /// Asks for the slot where a lookup of `fingerprint` starts, so that an
     /// [`SeenLines::insert`] a little later finds it in cache. Only a hint:
     /// if the table grows in between, the insert looks where it must.
-    pub fn prefetch(&self, print: Fingerprint) {
-        prefetch_index::prefetch_index(&self.slots, self.first_slot(print.print));
+    pub fn prefetch(&self, fingerprint: Fingerprint) {
+        prefetch_index::prefetch_index(&self.slots, self.first_slot(fingerprint.print));
     }
 
-    /// Records the line whose fingerprint is `print`, about to be written at
+    /// Records the line of `fingerprint`, about to be written at
     /// `offset`, and says whether it is new. `same_as(earlier)` reads back
     /// the line written at `earlier` and says whether it is the same line.
     pub fn insert(
         &mut self,
-        print: Fingerprint,
+        fingerprint: Fingerprint,
         offset: u64,
         mut same_as: impl FnMut(u64) -> io::Result<bool>,
     ) -> io::Result<bool> {
@@ -139,7 +139,7 @@ impl SeenLines {
                 "more than {MAX_LINES} lines: too many to drop repeated lines (set unique_lines = false)"
             )));
         }
-        let Fingerprint { print, check } = print;
+        let Fingerprint { print, check } = fingerprint;
         let mask = self.slots.len() - 1;
         let mut slot = self.first_slot(print);
         loop {
@@ -246,20 +246,20 @@ mod tests {
         // Two different lines recorded with one fingerprint: only reading back
         // can tell them apart.
         let mut seen = SeenLines::default();
-        let print = Fingerprint::of(b"F5D6");
-        let slot = seen.first_slot(print.print);
-        seen.slots[slot] = print.print << OFFSET_BITS | 3;
-        seen.checks[slot] = print.check;
-        assert!(seen.insert(print, 100, |_| Ok(false)).unwrap());
-        assert!(!seen.insert(print, 200, |at| Ok(at == 100)).unwrap());
+        let fingerprint = Fingerprint::of(b"F5D6");
+        let slot = seen.first_slot(fingerprint.print);
+        seen.slots[slot] = fingerprint.print << OFFSET_BITS | 3;
+        seen.checks[slot] = fingerprint.check;
+        assert!(seen.insert(fingerprint, 100, |_| Ok(false)).unwrap());
+        assert!(!seen.insert(fingerprint, 200, |at| Ok(at == 100)).unwrap());
     }
 
     #[test]
     fn a_line_whose_check_differs_is_not_read_back() {
         let mut seen = SeenLines::default();
-        let print = Fingerprint::of(b"F5D6");
-        let other = Fingerprint { check: print.check ^ 1, ..print };
-        assert!(seen.insert(print, 0, |_| panic!("nothing to read back yet")).unwrap());
+        let fingerprint = Fingerprint::of(b"F5D6");
+        let other = Fingerprint { check: fingerprint.check ^ 1, ..fingerprint };
+        assert!(seen.insert(fingerprint, 0, |_| panic!("nothing to read back yet")).unwrap());
         assert!(seen.insert(other, 5, |_| panic!("the checks differ: no read back")).unwrap());
         let mut read_back = Vec::new();
         let again = seen.insert(other, 10, |at| {

@@ -16,6 +16,6 @@ pub use leaf::leaf_pair;
 pub(crate) use read::board_problems;
 pub use read::{
     is_edax, links_before, n_links_at, next_record, parse_header, record_at, records, records_from, whole_records,
-    Header, RawRecord, Starts, WholeRecords, COUNTS_AT, HEADER_LEN, HINT_END, LINKS_AT, MAGIC, N_LINK_AT, N_NODES_AT,
-    RECORD_MAX_LEN, RECORD_MIN_LEN, STARTS_EVERY, VALUE_AT, VERSION,
+    Header, RawRecord, Starts, WholeRecords, BOARD_LEN, COUNTS_AT, HEADER_LEN, HINT_END, LINKS_AT, MAGIC, N_LINK_AT,
+    N_NODES_AT, RECORD_MAX_LEN, RECORD_MIN_LEN, STARTS_EVERY, VALUE_AT, VERSION,
 };

@@ -12,8 +12,11 @@ use smallvec::SmallVec;
 pub const HEADER_LEN: usize = 42;
 /// A record without links: board, counts, values, n_link, level and the leaf.
 pub const RECORD_MIN_LEN: usize = 42;
-/// Where a record's wins, draws, losses and lines are (4 × u32).
-pub const COUNTS_AT: usize = 16;
+/// A record's board, its first bytes: the player's discs, then the
+/// opponent's (2 × u64).
+pub const BOARD_LEN: usize = 16;
+/// Where a record's wins, draws, losses and lines are (4 × u32): after its board.
+pub const COUNTS_AT: usize = BOARD_LEN;
 /// Where a record's value, lower and upper bounds are (3 × i16).
 pub const VALUE_AT: usize = 32;
 /// Where a record's link count is.
