@@ -1,4 +1,4 @@
-//! Output (docs/modes.md, output), by job: [`text`] renders lines and boards, [`print`]
+//! Output (docs/modes.md, output), by job: [`text`] renders lines and boards, [`mod@print`]
 //! turns records (a mode's mismatches, `check`'s lines) into lines of each
 //! format, [`line_files`] holds a set's files and decides which records they
 //! get, and [`manifest`] records a run's set of files. Files are written

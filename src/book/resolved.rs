@@ -317,7 +317,7 @@ impl<'a> LinkChildren<'a> {
 }
 
 /// Where every stored link of an Edax book leads, kept beside the index
-/// ([`super::Book::link_targets`]): for work that both looks positions up
+/// ([`ResolvedBook::into_book`]): for work that both looks positions up
 /// and walks the links many times over.
 pub struct LinkTargets {
     links: Vec<PackedTarget>,

@@ -7,9 +7,9 @@
 //! which solves each position by [`crate::negamax`] as the walk leaves it,
 //! after everything below it, and notes each record's first arrival for the
 //! receipt. Then the book is written in file order, chunks of records fixed
-//! on every core and written in turn ([`write`]), with the receipt beside
+//! on every core and written in turn ([`mod@write`]), with the receipt beside
 //! it. What is held besides the mapped book and its resolved moves is about
-//! fourteen bytes a record ([`first`], [`solutions`]).
+//! fourteen bytes a record ([`crate::walk::first_arrivals`], [`solutions`]).
 
 mod fixed;
 mod receipt;

@@ -1,6 +1,6 @@
 //! Mode 5: everything the book knows about chosen positions (docs/modes.md,
 //! inspect). A line a mode wrote is reported at the position the mode
-//! judged ([`line`]); each report is data ([`report`]), printed as text or
+//! judged ([`mod@line`]); each report is data ([`report`]), printed as text or
 //! given as JSON fields.
 
 pub mod json;

@@ -1,5 +1,5 @@
 //! Arrivals as data: what the walk reports at an arrival, copied into
-//! batches that another thread judges (see [`crate::mine`]), so that the
+//! batches that another thread judges (see [`mod@crate::mine`]), so that the
 //! walk's own thread does little more than walk. Only the arrivals where a
 //! rule fires need copying; the others are noted, not copied.
 //!

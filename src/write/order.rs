@@ -1,5 +1,5 @@
 //! Walk order (docs/formats.md, writing books): the order a written book's records take, found by
-//! the one walk that mines (a visitor of [`crate::walk`]), so that a later
+//! the one walk that mines (a visitor of [`mod@crate::walk`]), so that a later
 //! walk of the written book reads it front to back.
 
 use crate::bits::Bits;

@@ -4,7 +4,7 @@
 //! them. Positions with fewer than `min_empties` empty squares, and
 //! finished games, are neither candidates nor walked through.
 //!
-//! The walk is the one walk ([`crate::walk`]) over the growing book
+//! The walk is the one walk ([`mod@crate::walk`]) over the growing book
 //! ([`super::view`]), its links scored by what the run computed below them.
 
 use super::error::GrowingError;

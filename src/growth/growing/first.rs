@@ -1,5 +1,5 @@
 //! The negamax below the start, made once as a run begins, by the one walk
-//! ([`crate::walk`]) over links only, as Edax's negamax goes: each position
+//! ([`mod@crate::walk`]) over links only, as Edax's negamax goes: each position
 //! reached over links, when the walk leaves it for good (after everything
 //! below it), by [`crate::negamax`]. On the way it notes the first round's
 //! candidates (docs/extend.md; `play`'s, the positions without a link, when

@@ -3,7 +3,7 @@
 //! the negamax carried up after each change ([`solved`], each position by
 //! [`position`] with `crate::negamax`'s rules), the candidates a round
 //! expands ([`candidates`]), what a position's leaf becomes ([`leaf_plan`]),
-//! and the book grown written into OUT ([`write`]). Beside it, where a
+//! and the book grown written into OUT ([`mod@write`]). Beside it, where a
 //! growing book's error ([`error`]), and a
 //! batch of leaf searches answered outside a growth session ([`leaves`],
 //! `merge`'s).

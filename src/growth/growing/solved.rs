@@ -130,7 +130,7 @@ impl Solved {
 
     /// Negamaxes `root` and every position below it the negamax has not
     /// computed, each after its children, by the one walk over links
-    /// ([`crate::walk`]) of the growing book.
+    /// ([`mod@crate::walk`]) of the growing book.
     fn solve(&mut self, store: &mut Store<'_>, root: NodeId, stop: Stop<'_>) -> Result<(), GrowingError> {
         if self.is_solved(root) {
             return Ok(());
