@@ -1,11 +1,12 @@
 //! Micro-benchmarks of the operations the walk repeats for every edge:
-//! flips and legal moves, normalization, and the index lookup.
+//! flips and legal moves, normalization (and the check that a board is
+//! normalized, which a growth run asks of every record), and the index lookup.
 //!
 //! `cargo bench --bench core`
 
 use bookminer::board::{Board, Move, Square};
 use bookminer::book::Book;
-use bookminer::symmetry::normalize;
+use bookminer::symmetry::{is_normalized, normalize};
 use bookminer::synth::{synthesize, SynthOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -52,6 +53,11 @@ fn board_ops(c: &mut Criterion) {
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("normalize", |b| {
         b.iter(|| boards.iter().fold(0u64, |acc, board| acc ^ normalize(black_box(board)).board.player))
+    });
+    // As a book stores them: the damage check asks this of every record.
+    let stored: Vec<Board> = boards.iter().map(|board| normalize(board).board).collect();
+    group.bench_function("is_normalized", |b| {
+        b.iter(|| stored.iter().filter(|board| is_normalized(black_box(board))).count())
     });
     group.finish();
 }
