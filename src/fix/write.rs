@@ -340,9 +340,9 @@ fn put_link_scores(record: &mut [u8], scores: impl Iterator<Item = Option<Score>
 
 /// Sorts a record's `n_links` links as Edax's `book sort` does; true if
 /// their order changed. Sorted where they are, each link a (score, move)
-/// pair of bytes. Copied out byte by byte into a list of pairs, the list
-/// was then moved with loads wider than those writes, which must wait for
-/// them to land: that wait was a tenth of writing a grown book at 100M.
+/// pair of bytes: a list of pairs copied out byte by byte and then moved
+/// is read with loads wider than those writes, which wait for them to land
+/// (a tenth of writing a grown book at 100M; docs/benchmarks.md).
 fn sort_links(record: &mut [u8], n_links: usize) -> bool {
     if n_links < 2 {
         return false; // one link or none: already in order
