@@ -1,10 +1,12 @@
 //! Micro-benchmarks of the operations the walk repeats for every edge:
 //! flips and legal moves, normalization (and the check that a board is
-//! normalized, which a growth run asks of every record), and the index lookup.
+//! normalized, which a growth run asks of every record), the index lookup,
+//! and the check of every record of a book a growth run makes first.
 //!
 //! `cargo bench --bench core`
 
 use bookminer::board::{Board, Move, Square};
+use bookminer::book::verify::first_damage;
 use bookminer::book::Book;
 use bookminer::symmetry::{is_normalized, normalize};
 use bookminer::synth::{synthesize, SynthOptions};
@@ -86,5 +88,19 @@ fn index_lookup(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, board_ops, index_lookup);
+/// The check every command that searches makes of every record of its
+/// book (issue 64), on every core: a record's normalization, the legality
+/// of its moves, and moves stored twice.
+fn damage_check(c: &mut Criterion) {
+    let mut bytes = Vec::new();
+    synthesize(&SynthOptions { positions: 1_000_000, seed: 7, perturb: 0.0 }, &mut bytes).expect("write to memory");
+    let book = Book::from_bytes("bench.dat", bytes).expect("a valid book");
+    let mut group = c.benchmark_group("book");
+    group.throughput(Throughput::Elements(book.file().counts().records));
+    group.sample_size(20);
+    group.bench_function("first_damage (every record)", |b| b.iter(|| first_damage(black_box(&book)).is_ok()));
+    group.finish();
+}
+
+criterion_group!(benches, board_ops, index_lookup, damage_check);
 criterion_main!(benches);

@@ -249,13 +249,20 @@ fn verify_edax(bytes: &[u8]) -> VerifyReport {
     verify_records(report, claimed, edax::records(bytes), check_edax_record, |r| Some(r.board()))
 }
 
-/// Every problem of one Edax record: the load checks, normalization,
-/// legality of each stored move, and moves stored twice.
+/// Every problem of one Edax record: the load checks, then
+/// [`check_edax_moves`].
 fn check_edax_record(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
     record.load_problems(problems);
     if !problems.is_empty() {
         return; // the board or its codes are unusable; legality means nothing
     }
+    check_edax_moves(record, problems);
+}
+
+/// The problems of an Edax record that loading does not refuse: a board
+/// not normalized, a stored move that is not legal on it, a move stored
+/// twice. The record's board and codes must be usable (no load problem).
+fn check_edax_moves(record: &RawRecord<'_>, problems: &mut Vec<Problem>) {
     let board = record.board();
     if !is_normalized(&board) {
         problems.push(Problem::NotNormalized);
@@ -440,18 +447,26 @@ pub fn first_damage(book: &Book) -> Result<(), BookError> {
 /// The first problem of [`first_damage`] among the records with ids in `ids`.
 fn first_damage_in(file: &BookFile, ids: std::ops::Range<usize>) -> Option<FormatError> {
     let mut problems = Vec::new();
-    let family = file.format().family();
-    for at in file.records_in(ids) {
-        match family {
-            Family::Edax => check_edax_record(&file.edax_record(at)?, &mut problems),
-            Family::Egaroucid => check_egaroucid_record(&file.egaroucid_record(at)?, &mut problems),
-        }
-        if let Some(problem) = problems.drain(..).next() {
-            let place = file.place(at.id, file.offset(at));
-            return Some(FormatError { record: Some(place.number), offset: place.offset, problem });
+    let first_problem = |id: RecordId, offset: u64, problems: &mut Vec<Problem>| {
+        let problem = problems.drain(..).next()?;
+        let place = file.place(id, offset);
+        Some(FormatError { record: Some(place.number), offset: place.offset, problem })
+    };
+    match file.format().family() {
+        // Loading found every record's codes and board usable (the file
+        // changed since is told apart afterwards), so only what loading
+        // does not check is checked here.
+        Family::Edax => file.edax_records_in(ids).find_map(|(id, offset, record)| {
+            check_edax_moves(&record, &mut problems);
+            first_problem(id, offset, &mut problems)
+        }),
+        Family::Egaroucid => {
+            file.records_in(ids).map_while(|at| Some((at, file.egaroucid_record(at)?))).find_map(|(at, record)| {
+                check_egaroucid_record(&record, &mut problems);
+                first_problem(at.id, file.offset(at), &mut problems)
+            })
         }
     }
-    None
 }
 
 #[cfg(test)]
@@ -474,6 +489,43 @@ mod tests {
         let mut e = Entry::new(normalize(&Board::INITIAL).board, 0);
         e.links.push(Link::new(Score(0), play("F5")));
         e
+    }
+
+    /// The book `whole` with the first link of every 997th linked record,
+    /// from the `first`th linked record on, moved onto its board's first
+    /// occupied square.
+    fn with_links_moved(whole: &[u8], first: usize) -> Vec<u8> {
+        let linked: Vec<(usize, Board)> = edax::records(whole)
+            .map(|item| item.expect("a whole record"))
+            .filter(|(_, _, raw)| raw.n_links() > 0)
+            .map(|(_, at, raw)| (at, raw.board()))
+            .collect();
+        assert!(linked.len() > first, "{} linked records", linked.len());
+        let mut bytes = whole.to_vec();
+        for &(at, board) in linked[first..].iter().step_by(997) {
+            bytes[at + edax::read::LINKS_AT + 1] = (board.player | board.opponent).trailing_zeros() as u8;
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_damage_check_names_the_first_problem_verify_lists_wherever_it_lies() {
+        // `verify` reads record after record on one thread: the slow
+        // reference for the check, which reads runs of records on every core.
+        let whole = crate::synth::book_bytes(&crate::synth::SynthOptions { positions: 20_000, seed: 3, perturb: 0.0 });
+        let clean = Book::from_bytes("clean.dat", whole.clone()).expect("a synthesized book loads");
+        assert!(clean.file().counts().records as usize > 4 * CHUNK_RECORDS, "several runs of records");
+        assert!(first_damage(&clean).is_ok());
+        for first in [0, 1, 2_500, 6_000, 9_000] {
+            let bytes = with_links_moved(&whole, first);
+            let listed = verify(&bytes).problems;
+            assert!(listed.len() > 1, "damage at {first}: {listed:?}");
+            let book = Book::from_bytes("damaged.dat", bytes).expect("loading does not check legality");
+            match first_damage(&book) {
+                Err(BookError::Format { error, .. }) => assert_eq!(error, listed[0], "damage from {first}"),
+                other => panic!("damage from {first}: {other:?}"),
+            }
+        }
     }
 
     #[test]
