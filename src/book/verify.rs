@@ -514,12 +514,14 @@ mod tests {
         // reference for the check, which reads runs of records on every core.
         let whole = crate::synth::book_bytes(&crate::synth::SynthOptions { positions: 20_000, seed: 3, perturb: 0.0 });
         let clean = Book::from_bytes("clean.dat", whole.clone()).expect("a synthesized book loads");
-        assert!(clean.file().counts().records as usize > 4 * CHUNK_RECORDS, "several runs of records");
+        // Each thread checks a run of whole chunks: more than four chunks
+        // give every thread of a machine with up to four cores a run.
+        assert!(clean.file().counts().records as usize > 4 * CHUNK_RECORDS, "more than four chunks");
         assert!(first_damage(&clean).is_ok());
         for first in [0, 1, 2_500, 6_000, 9_000] {
             let bytes = with_links_moved(&whole, first);
             let listed = verify(&bytes).problems;
-            assert!(listed.len() > 1, "damage at {first}: {listed:?}");
+            assert!(listed.len() > 1, "damage from {first}: {listed:?}");
             let book = Book::from_bytes("damaged.dat", bytes).expect("loading does not check legality");
             match first_damage(&book) {
                 Err(BookError::Format { error, .. }) => assert_eq!(error, listed[0], "damage from {first}"),
