@@ -9,7 +9,7 @@ use bookminer::board::{Board, Move, Square};
 use bookminer::book::verify::first_damage;
 use bookminer::book::Book;
 use bookminer::symmetry::{is_normalized, normalize};
-use bookminer::synth::{synthesize, SynthOptions};
+use bookminer::synth::{book_bytes, SynthOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -39,6 +39,12 @@ fn sample_boards() -> Vec<Board> {
     boards
 }
 
+/// The synthetic book of `positions` positions (seed 7), loaded.
+fn synthetic_book(positions: usize) -> Book {
+    let bytes = book_bytes(&SynthOptions { positions, seed: 7, perturb: 0.0 });
+    Book::from_bytes("bench.dat", bytes).expect("a synthesized book loads")
+}
+
 fn board_ops(c: &mut Criterion) {
     let boards = sample_boards();
     let mut group = c.benchmark_group("board");
@@ -65,9 +71,7 @@ fn board_ops(c: &mut Criterion) {
 }
 
 fn index_lookup(c: &mut Criterion) {
-    let mut bytes = Vec::new();
-    synthesize(&SynthOptions { positions: 200_000, seed: 7, perturb: 0.0 }, &mut bytes).expect("write to memory");
-    let book = Book::from_bytes("bench.dat", bytes).expect("a valid book");
+    let book = synthetic_book(200_000);
     // Every stored board, in record order, and as many boards not in the book.
     let stored: Vec<Board> = book.records().map(|r| r.board()).collect();
     let absent: Vec<Board> = sample_boards()
@@ -92,9 +96,7 @@ fn index_lookup(c: &mut Criterion) {
 /// book (issue 64), on every core: a record's normalization, the legality
 /// of its moves, and moves stored twice.
 fn damage_check(c: &mut Criterion) {
-    let mut bytes = Vec::new();
-    synthesize(&SynthOptions { positions: 1_000_000, seed: 7, perturb: 0.0 }, &mut bytes).expect("write to memory");
-    let book = Book::from_bytes("bench.dat", bytes).expect("a valid book");
+    let book = synthetic_book(1_000_000);
     let mut group = c.benchmark_group("book");
     group.throughput(Throughput::Elements(book.file().counts().records));
     group.sample_size(20);
