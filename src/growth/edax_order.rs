@@ -8,78 +8,8 @@
 //! each other depends on this order; expanding in it gives the links (and so
 //! the leaves searched) Edax's expansion gives.
 
-use crate::board::Board;
+use crate::format::edax::bucket;
 use crate::growth::growing::store::{Flavor, NodeId, Store};
-
-/// The Castagnoli polynomial, reflected.
-const CASTAGNOLI: u32 = 0x82f6_3b78;
-
-/// CRC-32C of the eight bytes of `data` (least significant first), from
-/// `crc`, with no inversion before or after (the processor's crc32
-/// instruction, which Edax uses), a bit at a time: the reference the
-/// tables are checked against.
-#[cfg(test)]
-fn crc32c_u64_bitwise(mut crc: u32, data: u64) -> u32 {
-    for byte in data.to_le_bytes() {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = (crc >> 1) ^ (CASTAGNOLI & (crc & 1).wrapping_neg());
-        }
-    }
-    crc
-}
-
-/// The tables of CRC-32C eight bytes at a time ("slicing by 8"): entry
-/// `[k][b]` is the CRC of byte `b` followed by `k` zero bytes. A round
-/// orders millions of positions, and the bit loop took most of its time.
-const TABLES: [[u32; 256]; 8] = tables();
-
-const fn tables() -> [[u32; 256]; 8] {
-    let mut tables = [[0u32; 256]; 8];
-    let mut b = 0;
-    while b < 256 {
-        let mut crc = b as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = (crc >> 1) ^ (CASTAGNOLI & (crc & 1).wrapping_neg());
-            bit += 1;
-        }
-        tables[0][b] = crc;
-        b += 1;
-    }
-    let mut k = 1;
-    while k < 8 {
-        let mut b = 0;
-        while b < 256 {
-            let before = tables[k - 1][b];
-            tables[k][b] = (before >> 8) ^ tables[0][(before & 0xff) as usize];
-            b += 1;
-        }
-        k += 1;
-    }
-    tables
-}
-
-/// CRC-32C of the eight bytes of `data` (least significant first), from
-/// `crc`, with no inversion before or after (the processor's crc32
-/// instruction, which Edax uses).
-fn crc32c_u64(crc: u32, data: u64) -> u32 {
-    let x = data ^ u64::from(crc);
-    let byte = |k: u32| ((x >> (8 * k)) & 0xff) as usize;
-    TABLES[7][byte(0)]
-        ^ TABLES[6][byte(1)]
-        ^ TABLES[5][byte(2)]
-        ^ TABLES[4][byte(3)]
-        ^ TABLES[3][byte(4)]
-        ^ TABLES[2][byte(5)]
-        ^ TABLES[1][byte(6)]
-        ^ TABLES[0][byte(7)]
-}
-
-/// The bucket of Edax's hash table that holds `board` (as the book stores it).
-pub(crate) fn bucket(board: &Board) -> u16 {
-    (crc32c_u64(crc32c_u64(0, board.player), board.opponent) & 0xffff) as u16
-}
 
 /// Edax's buckets.
 const BUCKETS: usize = 1 << 16;
@@ -102,7 +32,8 @@ const STEPS: usize = 16;
 /// 10M synthetic book's first round.
 pub(crate) struct EdaxOrder<'i> {
     ids: &'i [NodeId],
-    /// Whether the order is Edax's buckets' (else `ids`' own).
+    /// Whether `ids` are sorted into Edax's buckets' order (else handed
+    /// out as they are: an Egaroucid book's, or ids in that order already).
     edax: bool,
     /// Each position's bucket, in `ids`' order.
     buckets: Vec<u16>,
@@ -132,6 +63,12 @@ impl<'i> EdaxOrder<'i> {
             }
         }
         EdaxOrder { ids, edax, buckets, counts, least, next_bucket: 0, step: Vec::new(), taken: 0 }
+    }
+
+    /// `ids` handed out as they are.
+    fn as_given(ids: &'i [NodeId]) -> EdaxOrder<'i> {
+        let (buckets, counts, step) = (Vec::new(), Vec::new(), Vec::new());
+        EdaxOrder { ids, edax: false, buckets, counts, least: 0, next_bucket: 0, step, taken: 0 }
     }
 
     /// Sorts the positions of the next buckets into `step`: as many buckets
@@ -207,23 +144,36 @@ pub(crate) fn in_edax_order<'i>(store: &Store<'_>, ids: &'i [NodeId]) -> EdaxOrd
     EdaxOrder::new(store, ids, STEP_AT_LEAST.max(ids.len() / STEPS))
 }
 
+/// The positions a round is to expand, as they were found.
+pub(crate) enum Found {
+    /// In the order a walk met them: [`in_edax_order`] orders them.
+    InWalkOrder(Vec<NodeId>),
+    /// In the order a round expands them already: the first negamax's
+    /// candidates (`crate::growth::growing::first`), each bucket worked out
+    /// where the walk had just read the board.
+    InExpansionOrder(Vec<NodeId>),
+}
+
+impl Found {
+    /// The positions, in the order they were found in.
+    pub(crate) fn ids(&self) -> &[NodeId] {
+        match self {
+            Found::InWalkOrder(ids) | Found::InExpansionOrder(ids) => ids,
+        }
+    }
+
+    /// The positions in the order a round expands them ([`in_edax_order`]).
+    pub(crate) fn in_expansion_order<'i>(&'i self, store: &Store<'_>) -> EdaxOrder<'i> {
+        match self {
+            Found::InWalkOrder(ids) => in_edax_order(store, ids),
+            Found::InExpansionOrder(ids) => EdaxOrder::as_given(ids),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The standard check value of CRC-32C ("123456789" gives 0xE3069283
-    /// with the inversions this function leaves to its caller).
-    #[test]
-    fn crc32c_gives_the_standard_check_value() {
-        let mut crc = !0u32;
-        crc = crc32c_u64_bitwise(crc, u64::from_le_bytes(*b"12345678"));
-        // The ninth byte, on its own, through the same bit loop.
-        crc ^= u32::from(b'9');
-        for _ in 0..8 {
-            crc = (crc >> 1) ^ (CASTAGNOLI & (crc & 1).wrapping_neg());
-        }
-        assert_eq!(!crc, 0xe306_9283);
-    }
 
     /// Edax writes a book bucket by bucket: a book it wrote is in
     /// nondecreasing bucket order, and one converted from Egaroucid's is not.
@@ -238,21 +188,6 @@ mod tests {
         assert!(edax.len() > 7000);
         assert!(edax.windows(2).all(|w| w[0] <= w[1]));
         assert!(buckets("endgames-extend.dat").windows(2).any(|w| w[0] > w[1]));
-    }
-
-    /// The tables give the bit loop's CRC, from any CRC, for any eight bytes.
-    #[test]
-    fn crc32c_by_tables_is_crc32c_a_bit_at_a_time() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let crc = (x >> 17) as u32;
-            assert_eq!(crc32c_u64(crc, x), crc32c_u64_bitwise(crc, x), "crc {crc:#x}, data {x:#x}");
-        }
-        assert_eq!(crc32c_u64(0, 0), crc32c_u64_bitwise(0, 0));
-        assert_eq!(crc32c_u64(!0, !0), crc32c_u64_bitwise(!0, !0));
     }
 
     /// Handed out a few buckets at a time, the positions come in the order

@@ -1,7 +1,7 @@
 //! Extend's policy: rounds that expand every candidate the walk finds and
 //! search the new leaves, until no candidate is left.
 
-use super::edax_order::in_edax_order;
+use super::edax_order::Found;
 use super::options::GrowthOptions;
 use super::report::GrowthReport;
 use super::session::{Grower, Held};
@@ -97,7 +97,7 @@ impl Run<'_, '_, '_> {
     fn rounds(
         &mut self,
         root: NodeId,
-        first_candidates: Option<Vec<NodeId>>,
+        first_candidates: Option<Found>,
         fleet: &Fleet,
         (max_positions, max_rounds): (Option<u64>, Option<u64>),
         (gates, marks): (Gates, Choice),
@@ -112,14 +112,18 @@ impl Run<'_, '_, '_> {
                 None => match marks {
                     Choice::Walk(marks) => {
                         let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                        crate::growth::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
+                        let marked = crate::growth::growing::candidates::marked;
+                        Found::InWalkOrder(marked(self.store, self.solved, root, (gates, marks), stop)?)
                     }
-                    Choice::Own(marked) => marked(self.store, self.solved, root, gates.min_empties)?,
+                    Choice::Own(marked) => {
+                        Found::InWalkOrder(marked(self.store, self.solved, root, gates.min_empties)?)
+                    }
                 },
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
-            self.report.candidates += candidates.len() as u64;
+            let candidates_found = candidates.ids().len();
+            self.report.candidates += candidates_found as u64;
             let left = max_positions.map(|n| n.saturating_sub(self.report.added));
             let to_search = self.expand(&candidates, left)?;
             if to_search.is_empty() {
@@ -127,10 +131,10 @@ impl Run<'_, '_, '_> {
             }
             self.report.rounds = round;
             let plans = to_search.iter().map(|&id| self.store.leaf_plan(id)).collect::<Result<Vec<_>, _>>()?;
-            control.phase(Phase::Round { round, candidates: candidates.len(), searches: plans.len() });
+            control.phase(Phase::Round { round, candidates: candidates_found, searches: plans.len() });
             tracing::info!(
                 "round {round}: {}, {} added so far, {} to search",
-                count(candidates.len(), "candidate", "candidates"),
+                count(candidates_found, "candidate", "candidates"),
                 count(self.report.added, "position", "positions"),
                 count(to_search.len(), "leaf", "leaves"),
             );
@@ -146,13 +150,13 @@ impl Run<'_, '_, '_> {
         }
     }
 
-    /// Expands the candidates in Edax's order ([`in_edax_order`]); returns
-    /// the positions whose leaves are to be searched: each new position,
-    /// then its parent, in turn.
-    fn expand(&mut self, candidates: &[NodeId], mut left: Option<u64>) -> Result<Vec<NodeId>, GrowthError> {
+    /// Expands the candidates in Edax's order
+    /// ([`Found::in_expansion_order`]); returns the positions whose leaves
+    /// are to be searched: each new position, then its parent, in turn.
+    fn expand(&mut self, candidates: &Found, mut left: Option<u64>) -> Result<Vec<NodeId>, GrowthError> {
         let mut to_search = Vec::new();
         let edax = matches!(self.store.flavor(), Flavor::Edax(_));
-        for id in in_edax_order(self.store, candidates) {
+        for id in candidates.in_expansion_order(self.store) {
             if left == Some(0) {
                 self.report.stopped_early = true;
                 break;

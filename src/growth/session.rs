@@ -13,6 +13,7 @@ use crate::engine::journal::{Journal, TakenFrom};
 use crate::engine::summary::labels;
 use crate::files::{ensure_dir, AtomicFile};
 use crate::fix::{fix_rescored_into, FixError, FixOptions, Rescored};
+use crate::growth::edax_order::Found;
 use crate::growth::error::GrowthError;
 use crate::growth::growing::candidates::Marks;
 use crate::growth::growing::first::{self, FirstNegamax, Prepared};
@@ -44,9 +45,9 @@ pub(crate) struct Held<'s, 'b> {
     /// The fewest empty squares growth enters (`min_empties`, else the
     /// book's default).
     pub(crate) min_empties: u32,
-    /// The first candidate walk's candidates, in its order, as the
-    /// policy's [`Grower::candidates`] marks them; none when not noted.
-    pub(crate) candidates: Option<Vec<NodeId>>,
+    /// The first candidate walk's candidates, as the policy's
+    /// [`Grower::candidates`] marks them; none when not noted.
+    pub(crate) candidates: Option<Found>,
     /// When the run began.
     pub(crate) began: Instant,
 }
@@ -257,9 +258,8 @@ struct Growing<'b> {
     store: Store<'b>,
     root: NodeId,
     solved: Solved,
-    /// The first round's candidates, in the candidate walk's order, if
-    /// noted.
-    candidates: Option<Vec<NodeId>>,
+    /// The first round's candidates, if noted.
+    candidates: Option<Found>,
 }
 
 impl<'b> Growing<'b> {
@@ -288,7 +288,7 @@ fn growing<'b>(
     let mut store = Store::with_links(book, flavor, links);
     let root = start_node(book, &options.start)?;
     if let Some(mut first) = first {
-        let candidates = marks.map(|_| std::mem::take(&mut first.candidates));
+        let candidates = marks.map(|_| Found::InExpansionOrder(std::mem::take(&mut first.candidates)));
         return Ok(Growing { store, root, solved: Solved::from_first(first), candidates });
     }
     let began = Instant::now();
@@ -298,7 +298,7 @@ fn growing<'b>(
         solved.note_candidates(min_empties);
     }
     solved.solve_from(&mut store, root, stop)?;
-    let candidates = noting.then(|| solved.take_candidates());
+    let candidates = noting.then(|| Found::InWalkOrder(solved.take_candidates()));
     let seconds = began.elapsed().as_secs_f64();
     tracing::info!("{}: negamaxed below the start in {seconds:.3} s", book.path().display());
     Ok(Growing { store, root, solved, candidates })

@@ -2,12 +2,14 @@
 //! ([`read`]), encoded ([`encode`]), rewritten in place ([`patch`]), and
 //! positions made by hand in its layout ([`entries`]).
 
+pub mod bucket;
 pub mod encode;
 pub mod entries;
 pub mod leaf;
 pub mod patch;
 pub mod read;
 
+pub use bucket::bucket;
 pub use encode::{
     book_new_header, encode_header, encode_record, from_egaroucid, header_from, new_header, pass_record, pruned,
     EdaxRecord, Relinked,

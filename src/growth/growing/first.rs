@@ -3,9 +3,11 @@
 //! reached over links, when the walk leaves it for good (after everything
 //! below it), by [`crate::negamax`]. On the way it notes the first round's
 //! candidates (docs/extend.md; `play`'s, the positions without a link, when
-//! asked) in the order the candidate walk meets them:
-//! the walk enters positions in that order, and a position the gates keep
-//! out lies below none it lets in (it has fewer empty squares).
+//! asked): the positions the candidate walk meets (a position the gates
+//! keep out lies below none they let in: it has fewer empty squares), in
+//! the order a round expands them (an Edax book's by bucket, each bucket
+//! worked out as the walk leaves the position; an Egaroucid book's in the
+//! order the walk enters them, the candidate walk's).
 //!
 //! The book's index is kept through the walk for the lookups growth makes
 //! after it. An Edax book's links, resolved for the walk, stay for the
@@ -22,6 +24,7 @@ use crate::bits::Bits;
 use crate::book::index::Located;
 use crate::book::{Book, LinkTargets, Parents, RecordId, ResolvedBook};
 use crate::fix::solutions::EdaxSolutions;
+use crate::format::edax::bucket;
 use crate::growth::error::GrowthError;
 use crate::negamax::{self, EdaxPosition, Negamaxed};
 use crate::parallel::Batches;
@@ -38,8 +41,10 @@ pub struct FirstNegamax {
     pub words: EdaxSolutions,
     /// The records reached over links from the start.
     pub solved: Bits,
-    /// The first round's candidates, in the candidate walk's order (none
-    /// when not kept).
+    /// The first round's candidates, in the order a round expands them
+    /// ([`in_edax_order`]'s; none when not kept).
+    ///
+    /// [`in_edax_order`]: crate::growth::edax_order::in_edax_order
     pub candidates: Vec<NodeId>,
     /// How many candidates the walk met, kept or not.
     pub met: u64,
@@ -186,6 +191,9 @@ struct Negamaxer<'b> {
     solved: Bits,
     stack: Vec<Entered>,
     min_empties: u32,
+    /// The candidates kept, each with its key in the order a round
+    /// expands them: an Edax book's by its bucket, an Egaroucid book's by
+    /// when the walk entered it.
     candidates: Vec<(u32, Located)>,
     /// Whether candidates are kept, or only counted (`met`).
     keep_candidates: bool,
@@ -216,9 +224,13 @@ impl<'b> Negamaxer<'b> {
         }
     }
 
-    /// What was computed, the candidates in the order they were entered.
+    /// What was computed, the candidates in the order a round expands
+    /// them: by key, then (where buckets tie) by record, as
+    /// [`in_edax_order`] orders them.
+    ///
+    /// [`in_edax_order`]: crate::growth::edax_order::in_edax_order
     fn finish(mut self) -> FirstNegamax {
-        self.candidates.sort_unstable_by_key(|&(rank, _)| rank);
+        self.candidates.sort_unstable_by_key(|&(key, at)| (u64::from(key) << 32) | u64::from(at.id.0));
         // Collected where they lie (12 bytes each either way): a copy
         // would be the run's largest moment.
         let candidates = self.candidates.into_iter().map(|(_, at)| NodeId::Book(at)).collect();
@@ -241,6 +253,21 @@ impl<'b> Negamaxer<'b> {
         let now = || Ok::<_, Infallible>(entered.value);
         let Ok(solved) = negamax_of(self.flavor, &position, &children, now);
         solved
+    }
+
+    /// A candidate's key in the order a round expands it: an Edax
+    /// record's bucket ([`in_edax_order`]), its board read again as the
+    /// walk leaves it (often still in the cache: most positions have
+    /// little below them); an Egaroucid record's rank. Worked out after
+    /// the walk, the buckets were a wait on memory for each of millions
+    /// of boards strewn over the book.
+    ///
+    /// [`in_edax_order`]: crate::growth::edax_order::in_edax_order
+    fn expansion_key(&self, entered: &Entered, offset: u64) -> u32 {
+        match self.flavor {
+            Flavor::Edax(_) => u32::from(bucket(&self.book.file().board_at(offset))),
+            Flavor::Egaroucid => entered.rank,
+        }
     }
 
     /// Takes the walk's events, batch by batch, until the walk is over,
@@ -291,8 +318,8 @@ impl<'b> Negamaxer<'b> {
         if gated && marked {
             self.met += 1;
             if self.keep_candidates {
-                let at = self.book.file().located(id, offset);
-                self.candidates.push((entered.rank, at));
+                let file = self.book.file();
+                self.candidates.push((self.expansion_key(&entered, offset), file.located(id, offset)));
             }
         }
     }
