@@ -150,7 +150,7 @@ pub(crate) enum Found {
     InWalkOrder(Vec<NodeId>),
     /// In the order a round expands them already: the first negamax's
     /// candidates (`crate::growth::growing::first`), each bucket worked out
-    /// where the walk had just read the board.
+    /// as the walk left the position.
     InExpansionOrder(Vec<NodeId>),
 }
 

@@ -1,6 +1,8 @@
 //! Edax's `book.dat` (docs/formats.md, Edax books): read in place
-//! ([`read`]), encoded ([`encode`]), rewritten in place ([`patch`]), and
-//! positions made by hand in its layout ([`entries`]).
+//! ([`read`]), encoded ([`encode`]), rewritten in place ([`patch`]),
+//! positions made by hand in its layout ([`entries`]), and the bucket of
+//! Edax's hash table each board falls in, the order Edax writes a book in
+//! ([`mod@bucket`]).
 
 pub mod bucket;
 pub mod encode;
