@@ -34,7 +34,7 @@ pub(crate) struct EdaxOrder<'i> {
     ids: &'i [NodeId],
     /// Whether `ids` are sorted into Edax's buckets' order (else handed
     /// out as they are: an Egaroucid book's, or ids in that order already).
-    edax: bool,
+    by_bucket: bool,
     /// Each position's bucket, in `ids`' order.
     buckets: Vec<u16>,
     /// How many positions each bucket holds.
@@ -53,22 +53,22 @@ impl<'i> EdaxOrder<'i> {
     /// `ids`, of the growing book `store`, to be handed out in Edax's
     /// order, at least `least` of them sorted at a time.
     fn new(store: &Store<'_>, ids: &'i [NodeId], least: usize) -> EdaxOrder<'i> {
-        let edax = matches!(store.flavor(), Flavor::Edax(_));
+        let by_bucket = matches!(store.flavor(), Flavor::Edax(_));
         let (mut buckets, mut counts) = (Vec::new(), Vec::new());
-        if edax {
+        if by_bucket {
             buckets = buckets_of(store, ids);
             counts = vec![0u32; BUCKETS];
             for &b in &buckets {
                 counts[usize::from(b)] += 1;
             }
         }
-        EdaxOrder { ids, edax, buckets, counts, least, next_bucket: 0, step: Vec::new(), taken: 0 }
+        EdaxOrder { ids, by_bucket, buckets, counts, least, next_bucket: 0, step: Vec::new(), taken: 0 }
     }
 
     /// `ids` handed out as they are.
     fn as_given(ids: &'i [NodeId]) -> EdaxOrder<'i> {
         let (buckets, counts, step) = (Vec::new(), Vec::new(), Vec::new());
-        EdaxOrder { ids, edax: false, buckets, counts, least: 0, next_bucket: 0, step, taken: 0 }
+        EdaxOrder { ids, by_bucket: false, buckets, counts, least: 0, next_bucket: 0, step, taken: 0 }
     }
 
     /// Sorts the positions of the next buckets into `step`: as many buckets
@@ -99,7 +99,7 @@ impl Iterator for EdaxOrder<'_> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {
-        if !self.edax {
+        if !self.by_bucket {
             let id = self.ids.get(self.taken).copied();
             self.taken += 1;
             return id;

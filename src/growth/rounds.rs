@@ -109,16 +109,13 @@ impl Run<'_, '_, '_> {
             let began = Instant::now();
             let candidates = match first_walk.take() {
                 Some(found) => found,
-                None => match marks {
+                None => Found::InWalkOrder(match marks {
                     Choice::Walk(marks) => {
                         let stop = Stop { cancel: self.cancel, journal: self.journal.path() };
-                        let marked = crate::growth::growing::candidates::marked;
-                        Found::InWalkOrder(marked(self.store, self.solved, root, (gates, marks), stop)?)
+                        crate::growth::growing::candidates::marked(self.store, self.solved, root, (gates, marks), stop)?
                     }
-                    Choice::Own(marked) => {
-                        Found::InWalkOrder(marked(self.store, self.solved, root, gates.min_empties)?)
-                    }
-                },
+                    Choice::Own(marked) => marked(self.store, self.solved, root, gates.min_empties)?,
+                }),
             };
             tracing::info!("candidates found in {:.3} s", began.elapsed().as_secs_f64());
             let round = self.report.rounds + 1;
